@@ -1,0 +1,69 @@
+/**
+ * What a backend driver provides: physical connections that run SQL and hand back values already
+ * normalized to the library's value types (API.md "How values arrive"). The engine pools these;
+ * cursors stream from them. Drivers map their own errors to `WarehouseError` subclasses.
+ */
+
+/** How a column's values arrive in JavaScript. Drives `into()` type checks and Arrow building. */
+export type ValueKind =
+  | "integer" // 8/16/32-bit integers: number
+  | "bigint" // 64-bit and wider integers: bigint
+  | "decimal" // fixed-point with scale > 0: Decimal
+  | "float" // floating point: number
+  | "string"
+  | "boolean"
+  | "date" // Date at UTC midnight
+  | "timestamp" // Date
+  | "other"; // anything else (lists, structs, blobs, ...): passed through as the driver gives it
+
+export interface ColumnInfo {
+  /** Column name as the result names it (the field name for semantic queries). */
+  readonly name: string;
+  /** The warehouse's type text, e.g. `BIGINT`, `DECIMAL(38,2)`, `NUMBER(38,0)`. */
+  readonly type: string;
+  readonly kind: ValueKind;
+}
+
+/** A fully read result: rows are arrays in column order, values normalized. */
+export interface QueryResult {
+  readonly columns: readonly ColumnInfo[];
+  readonly rows: readonly unknown[][];
+}
+
+/** A streamed result: the columns are known up front, the rows arrive in chunks. */
+export interface ResultStream extends AsyncIterable<unknown[][]> {
+  readonly columns: readonly ColumnInfo[];
+  /** Stops reading; further iteration ends. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface StreamOptions {
+  /** Rows per chunk the driver should aim for (a hint; DuckDB reads whole 2048-row vectors). */
+  readonly chunkRows?: number;
+}
+
+/** One physical connection. Not safe for concurrent statements: the pool hands it to one user at a time. */
+export interface DatabaseConnection {
+  /** When this physical connection was opened (ms since epoch), for `recycle`. */
+  readonly createdAt: number;
+  /** Runs SQL (one or several statements) and reads the whole result of the last one. */
+  execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult>;
+  /** Runs one statement and streams its result. Hold the connection until the stream is closed. */
+  stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream>;
+  /** Cancels the statement that is running now, if any; the connection stays usable. */
+  interrupt(): void;
+  /** A cheap liveness check; resolves false (never rejects) when the connection is dead. */
+  ping(): Promise<boolean>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  /** Brings the connection back to a clean state for the next user (rolls back an open transaction). */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens physical connections for one configured backend; owns shared state such as a DuckDB instance. */
+export interface Driver {
+  openConnection(): Promise<DatabaseConnection>;
+  /** Releases shared state after every connection has been closed. */
+  destroy(): Promise<void>;
+}

@@ -1,0 +1,72 @@
+/**
+ * The semantic-view model: what a `CREATE SEMANTIC VIEW` statement defines, as stored in the
+ * catalog (JSON) and read by the expander and introspection. Names are kept as declared (case
+ * kept, quotes stripped); lookups compare them case-insensitively, as the extension does.
+ */
+
+export interface TableDef {
+  /** Logical alias (defaults to the table name). */
+  readonly alias: string;
+  /** The physical table reference as written, e.g. `sales_data`, `main.orders`, `"My Table"`. */
+  readonly table: string;
+  readonly primaryKey: readonly string[];
+  readonly unique: readonly (readonly string[])[];
+  readonly comment?: string | undefined;
+  readonly synonyms: readonly string[];
+}
+
+export interface RelationshipDef {
+  readonly name: string;
+  readonly fromAlias: string;
+  readonly fkColumns: readonly string[];
+  readonly toAlias: string;
+  /** Referenced columns (the target's primary key when the DDL omitted them). */
+  readonly refColumns: readonly string[];
+  /** Inferred: FK columns that are a PK/UNIQUE of the from table make it one-to-one. */
+  readonly cardinality: "many_to_one" | "one_to_one";
+}
+
+export type Access = "public" | "private";
+
+/** A fact or dimension: a row-level expression over its own table. */
+export interface MemberDef {
+  readonly name: string;
+  /** Alias of the table the member belongs to. */
+  readonly table: string;
+  /** SQL expression as written (may reference facts by name). */
+  readonly expr: string;
+  readonly access: Access;
+  readonly comment?: string | undefined;
+  readonly synonyms: readonly string[];
+  /** `LABELS = (FILTER)`. */
+  readonly isFilter?: boolean | undefined;
+}
+
+/** A base metric (aggregate over its table) or a derived metric (expression over other metrics). */
+export interface MetricDef {
+  readonly name: string;
+  /** Alias of the metric's table; undefined for a derived metric. */
+  readonly table?: string | undefined;
+  readonly expr: string;
+  readonly access: Access;
+  /** `USING (rel, ...)`: relationship names that pick the path to role-played tables. */
+  readonly using: readonly string[];
+  readonly comment?: string | undefined;
+  readonly synonyms: readonly string[];
+}
+
+export interface SemanticViewDefinition {
+  /** The view name (folded to lower case, as the extension does). */
+  readonly name: string;
+  readonly databaseName: string;
+  readonly schemaName: string;
+  readonly comment?: string | undefined;
+  /** ISO-8601 UTC, `%Y-%m-%dT%H:%M:%SZ`. */
+  readonly createdOn: string;
+  /** The first table is the base table (root of the join tree). */
+  readonly tables: readonly TableDef[];
+  readonly relationships: readonly RelationshipDef[];
+  readonly facts: readonly MemberDef[];
+  readonly dimensions: readonly MemberDef[];
+  readonly metrics: readonly MetricDef[];
+}

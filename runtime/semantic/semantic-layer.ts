@@ -1,0 +1,34 @@
+/**
+ * The seam between the backend C driver and the built-in semantic-view engine. The driver hands
+ * each statement to the layer; the layer answers whether the statement is plain SQL (pass it
+ * through), semantic SQL to run in rewritten form, or a semantic statement it has handled itself
+ * (DDL, SHOW/DESCRIBE). It reads and writes through the caller's session, so DDL joins the
+ * caller's transaction.
+ */
+
+/** A raw column as the session reports it: DuckDB's type text. */
+export interface RawColumn {
+  readonly name: string;
+  readonly type: string;
+}
+
+/** Raw (un-normalized) access to the caller's DuckDB connection. */
+export interface SqlSession {
+  query(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }>;
+}
+
+export type HandledStatement =
+  /** Nothing semantic in the statement: run it as it is. */
+  | { readonly kind: "passthrough" }
+  /** Run this plain DuckDB SQL instead (with the caller's parameters). */
+  | { readonly kind: "rewritten"; readonly sql: string }
+  /** Already executed by the layer; this is its result. */
+  | { readonly kind: "result"; readonly columns: RawColumn[]; readonly rows: unknown[][] };
+
+export interface SemanticLayer {
+  /** Splits a multi-statement string, respecting quotes, dollar quotes, comments and parentheses. */
+  splitStatements(sql: string): string[];
+  /** Cheap check the driver uses to skip splitting for ordinary SQL. */
+  mayHandle(sql: string): boolean;
+  handle(session: SqlSession, statement: string): Promise<HandledStatement>;
+}
