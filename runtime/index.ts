@@ -6,4 +6,5 @@ export * from "./errors.js";
 export { Decimal } from "./values/decimal.js";
 export { Secret } from "./config/secret.js";
 export type * from "./config/types.js";
-export type { ColumnInfo, ValueKind } from "./driver/database-connection.js";
+export type { ColumnInfo, ValueKind, QueryResult, ResultStream } from "./driver/database-connection.js";
+export type { PooledConnection, Row } from "./engine/pooled-connection.js";
