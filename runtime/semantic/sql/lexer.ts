@@ -1,0 +1,217 @@
+/**
+ * A small SQL lexer for the statements the semantic layer inspects. It only needs to be exact
+ * about token boundaries (quotes, dollar quotes, comments) so that splitting, keyword matching
+ * and expression capture never look inside string literals or comments.
+ */
+import { SemanticViewError } from "../semantic-error.js";
+
+export type TokenKind =
+  | "ident"
+  | "quoted_ident"
+  | "string"
+  | "dollar_string"
+  | "number"
+  | "op"
+  | "punct"
+  | "whitespace"
+  | "comment";
+
+export interface Token {
+  readonly kind: TokenKind;
+  /** The exact source slice. */
+  readonly text: string;
+  /**
+   * ident: as written; quoted_ident: unquoted ("" → "); string: unescaped content ('' → ');
+   * dollar_string: the body; others: same as text.
+   */
+  readonly value: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+const PUNCT = new Set(["(", ")", ",", ";", ".", "[", "]", "{", "}"]);
+/** Multi-character operators, longest first. */
+const MULTI_OPS = ["!~~*", "!~~", "~~*", "->>", "**", ":=", "::", "<=", ">=", "<>", "!=", "||", "->", "=>", "<<", ">>", "~~", "//", "^@", "&&", "@>", "<@"];
+const SINGLE_OPS = new Set(["+", "-", "*", "/", "%", "=", "<", ">", "!", "~", "^", "&", "|", "@", "#", ":", "?", "$"]);
+
+const isIdentStart = (c: string): boolean => /[A-Za-z_\u0080-\uffff]/.test(c);
+const isIdentPart = (c: string): boolean => /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
+const isDigit = (c: string): boolean => c >= "0" && c <= "9";
+
+/** 1-based line and column of an offset, for error messages. */
+export function positionOf(sql: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < sql.length; i++) {
+    if (sql[i] === "\n") {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function unterminated(sql: string, start: number, what: string): SemanticViewError {
+  const { line, column } = positionOf(sql, start);
+  return new SemanticViewError("parse", `unterminated ${what} at line ${line}, column ${column} (position ${start})`);
+}
+
+export function tokenize(sql: string): Token[] {
+  const tokens: Token[] = [];
+  const n = sql.length;
+  let i = 0;
+  const push = (kind: TokenKind, start: number, end: number, value?: string): void => {
+    const text = sql.slice(start, end);
+    tokens.push({ kind, text, value: value ?? text, start, end });
+  };
+  while (i < n) {
+    const c = sql[i]!;
+    const start = i;
+    // whitespace
+    if (/\s/.test(c)) {
+      while (i < n && /\s/.test(sql[i]!)) i++;
+      push("whitespace", start, i);
+      continue;
+    }
+    // -- line comment
+    if (c === "-" && sql[i + 1] === "-") {
+      while (i < n && sql[i] !== "\n") i++;
+      push("comment", start, i);
+      continue;
+    }
+    // /* block comment */ (nested)
+    if (c === "/" && sql[i + 1] === "*") {
+      let depth = 1;
+      i += 2;
+      while (i < n && depth > 0) {
+        if (sql[i] === "/" && sql[i + 1] === "*") {
+          depth++;
+          i += 2;
+        } else if (sql[i] === "*" && sql[i + 1] === "/") {
+          depth--;
+          i += 2;
+        } else i++;
+      }
+      if (depth > 0) throw unterminated(sql, start, "comment");
+      push("comment", start, i);
+      continue;
+    }
+    // 'string' (also E'..', X'..' etc. prefixes are lexed as ident + string; good enough here)
+    if (c === "'") {
+      i++;
+      let value = "";
+      for (;;) {
+        if (i >= n) throw unterminated(sql, start, "quoted string");
+        const ch = sql[i]!;
+        if (ch === "'") {
+          if (sql[i + 1] === "'") {
+            value += "'";
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        value += ch;
+        i++;
+      }
+      push("string", start, i, value);
+      continue;
+    }
+    // "quoted identifier"
+    if (c === '"') {
+      i++;
+      let value = "";
+      for (;;) {
+        if (i >= n) throw unterminated(sql, start, "quoted identifier");
+        const ch = sql[i]!;
+        if (ch === '"') {
+          if (sql[i + 1] === '"') {
+            value += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        value += ch;
+        i++;
+      }
+      push("quoted_ident", start, i, value);
+      continue;
+    }
+    // $$body$$ or $tag$body$tag$ (a lone $ or $1 parameter is an operator/ident)
+    if (c === "$") {
+      const m = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i, i + 256));
+      if (m) {
+        const delim = m[0];
+        const bodyStart = i + delim.length;
+        const close = sql.indexOf(delim, bodyStart);
+        if (close < 0) throw unterminated(sql, start, "dollar-quoted string");
+        i = close + delim.length;
+        push("dollar_string", start, i, sql.slice(bodyStart, close));
+        continue;
+      }
+      if (isDigit(sql[i + 1] ?? "")) {
+        i++;
+        while (i < n && isDigit(sql[i]!)) i++;
+        push("op", start, i); // positional parameter $1
+        continue;
+      }
+    }
+    // numbers: 12, 1.5, .5, 1e10, 0x1F, 1_000
+    if (isDigit(c) || (c === "." && isDigit(sql[i + 1] ?? ""))) {
+      if (c === "0" && (sql[i + 1] === "x" || sql[i + 1] === "X")) {
+        i += 2;
+        while (i < n && /[0-9A-Fa-f_]/.test(sql[i]!)) i++;
+      } else {
+        while (i < n && (isDigit(sql[i]!) || sql[i] === "_")) i++;
+        if (sql[i] === "." && isDigit(sql[i + 1] ?? "")) {
+          i++;
+          while (i < n && (isDigit(sql[i]!) || sql[i] === "_")) i++;
+        } else if (sql[i] === "." && !isIdentStart(sql[i + 1] ?? "")) {
+          i++; // "1." is a number
+        }
+        if ((sql[i] === "e" || sql[i] === "E") && /[0-9+-]/.test(sql[i + 1] ?? "")) {
+          const save = i;
+          i++;
+          if (sql[i] === "+" || sql[i] === "-") i++;
+          if (isDigit(sql[i] ?? "")) while (i < n && isDigit(sql[i]!)) i++;
+          else i = save;
+        }
+      }
+      push("number", start, i);
+      continue;
+    }
+    if (isIdentStart(c)) {
+      while (i < n && isIdentPart(sql[i]!)) i++;
+      push("ident", start, i);
+      continue;
+    }
+    if (PUNCT.has(c)) {
+      i++;
+      push("punct", start, i);
+      continue;
+    }
+    const multi = MULTI_OPS.find((op) => sql.startsWith(op, i));
+    if (multi) {
+      i += multi.length;
+      push("op", start, i);
+      continue;
+    }
+    if (SINGLE_OPS.has(c)) {
+      i++;
+      push("op", start, i);
+      continue;
+    }
+    // Anything else (stray backtick etc.): a single-character op so nothing is lost.
+    i++;
+    push("op", start, i);
+  }
+  return tokens;
+}
+
+/** Tokens without whitespace and comments. */
+export function significant(tokens: readonly Token[]): Token[] {
+  return tokens.filter((t) => t.kind !== "whitespace" && t.kind !== "comment");
+}
