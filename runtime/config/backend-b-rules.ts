@@ -1,0 +1,71 @@
+/**
+ * Backend B: exactly one of two modes. URI mode (`uri`) or decomposed mode (`host` + `http_path` +
+ * `token`); setting `uri` together with `host`, `http_path`, `token` or `port` is ambiguous and
+ * rejected. The file decides the mode: when the section sets fields of one mode, environment
+ * variables of the other mode are ignored. OAuth `auth_type`s replace the token.
+ */
+import type { ConfigContext } from "./config-context.js";
+import { BACKEND_B_URI_FORM, parseBackendBUri } from "./backend-b-uri.js";
+import { fieldsFor, type FieldSpec } from "./fields.js";
+import type { BackendRules, ResolvedValues } from "./resolved-values.js";
+import { Secret } from "./secret.js";
+
+const URI_DERIVED = ["host", "http_path", "token", "port"] as const;
+
+const field = (toml: string): FieldSpec => {
+  const spec = fieldsFor("backend_b").find((f) => f.toml === toml);
+  if (spec === undefined) throw new Error(`no backend_b field ${toml}`);
+  return spec;
+};
+
+export const backendBRules: BackendRules = {
+  skipEnv(explicit: ReadonlySet<string>): ReadonlySet<string> {
+    if (explicit.has("uri")) return new Set(URI_DERIVED);
+    if (URI_DERIVED.some((name) => explicit.has(name))) return new Set(["uri"]);
+    return new Set();
+  },
+
+  validate(values: ResolvedValues, ctx: ConfigContext): Readonly<Record<string, unknown>> | void {
+    const name = (toml: string) => {
+      const entry = values.entry(toml);
+      return entry === undefined ? ctx.nameOf(field(toml)) : ctx.describe(entry.field, entry.origin);
+    };
+    const authType = values.get("auth_type");
+    if (authType === "OAuthM2M") {
+      for (const required of ["client_id", "client_secret"]) {
+        if (!values.has(required)) throw ctx.fail(field(required), `is required when ${name("auth_type")} is "OAuthM2M"`);
+      }
+    }
+
+    const uri = values.entry("uri");
+    if (uri !== undefined) {
+      const clash = URI_DERIVED.find((toml) => values.has(toml));
+      if (clash !== undefined) {
+        throw ctx.fail(
+          field(clash),
+          `is ambiguous together with ${name("uri")}: use either ${ctx.nameOf(field("uri"))} or ` +
+            `${ctx.nameOf(field("host"))} + ${ctx.nameOf(field("http_path"))} + ${ctx.nameOf(field("token"))}, not both`,
+          values.entry(clash)?.origin,
+        );
+      }
+      const parts = parseBackendBUri(String(uri.value));
+      if ("problem" in parts) {
+        throw ctx.fail(uri.field, `${parts.problem}; expected the form ${BACKEND_B_URI_FORM} (value hidden: secret field)`, uri.origin);
+      }
+      // The driver takes host/port/path/token; derive them so it never parses the uri itself.
+      return { host: parts.host, port: parts.port, httpPath: parts.httpPath, token: new Secret(parts.token) };
+    }
+
+    const required = authType === undefined ? ["host", "http_path", "token"] : ["host", "http_path"];
+    for (const toml of required) {
+      if (!values.has(toml)) {
+        const oauth = authType === undefined ? "" : ` (${name("auth_type")} "${String(authType)}" replaces only the token)`;
+        throw ctx.fail(
+          field(toml),
+          `is required: set ${ctx.nameOf(field("uri"))}, or ${ctx.nameOf(field("host"))} + ` +
+            `${ctx.nameOf(field("http_path"))} + ${ctx.nameOf(field("token"))}${oauth}`,
+        );
+      }
+    }
+  },
+};

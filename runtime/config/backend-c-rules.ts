@@ -1,0 +1,47 @@
+/** Backend C: the pool size of an in-memory database, and read-only needing a file. */
+import type { ConfigContext } from "./config-context.js";
+import { fieldsFor, type FieldSpec } from "./fields.js";
+import type { BackendRules, ResolvedValues } from "./resolved-values.js";
+
+export const IN_MEMORY = ":memory:";
+
+const field = (toml: string): FieldSpec => {
+  const spec = fieldsFor("backend_c").find((f) => f.toml === toml);
+  if (spec === undefined) throw new Error(`no backend_c field ${toml}`);
+  return spec;
+};
+
+export const backendCRules: BackendRules = {
+  applyDefaults(values: ResolvedValues): void {
+    // Every physical connection to :memory: is its own database, so the pool holds exactly one.
+    if (!values.has("pool_size")) {
+      const inMemory = (values.string("database") ?? IN_MEMORY) === IN_MEMORY;
+      values.set(field("pool_size"), inMemory ? 1 : 5, { kind: "input" });
+    }
+  },
+
+  validate(values: ResolvedValues, ctx: ConfigContext): void {
+    const database = values.entry("database");
+    if (database !== undefined && database.value === "") {
+      throw ctx.fail(database.field, `must be a database file path or ":memory:", got an empty string`, database.origin);
+    }
+    if (values.get("database") !== IN_MEMORY) return;
+    const poolSize = values.entry("pool_size");
+    if (poolSize !== undefined && typeof poolSize.value === "number" && poolSize.value > 1) {
+      throw ctx.fail(
+        poolSize.field,
+        `= ${poolSize.value} is not allowed with ${ctx.nameOf(field("database"))} = ":memory:": every in-memory ` +
+          `connection is a separate database, so the pool size must be 1. Use a database file path for concurrent connections.`,
+        poolSize.origin,
+      );
+    }
+    const readOnly = values.entry("read_only");
+    if (readOnly !== undefined && readOnly.value === true) {
+      throw ctx.fail(
+        readOnly.field,
+        `= true needs a database file: an in-memory database cannot be opened read-only`,
+        readOnly.origin,
+      );
+    }
+  },
+};

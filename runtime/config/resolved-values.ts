@@ -1,0 +1,49 @@
+/** The values of one connection while it is being resolved, keyed by TOML name, with their origin. */
+import type { ConfigContext, ValueOrigin } from "./config-context.js";
+import type { FieldValue } from "./convert.js";
+import type { FieldSpec } from "./fields.js";
+
+export interface ResolvedEntry {
+  readonly field: FieldSpec;
+  readonly value: FieldValue;
+  readonly origin: ValueOrigin;
+}
+
+export class ResolvedValues {
+  readonly #entries = new Map<string, ResolvedEntry>();
+
+  set(field: FieldSpec, value: FieldValue, origin: ValueOrigin): void {
+    this.#entries.set(field.toml, { field, value, origin });
+  }
+
+  has(toml: string): boolean {
+    return this.#entries.has(toml);
+  }
+
+  entry(toml: string): ResolvedEntry | undefined {
+    return this.#entries.get(toml);
+  }
+
+  get(toml: string): FieldValue | undefined {
+    return this.#entries.get(toml)?.value;
+  }
+
+  string(toml: string): string | undefined {
+    const value = this.get(toml);
+    return typeof value === "string" ? value : undefined;
+  }
+
+  entries(): IterableIterator<ResolvedEntry> {
+    return this.#entries.values();
+  }
+}
+
+/** Backend-specific steps of resolution: which env fallbacks to skip, dependent defaults, cross-field rules. */
+export interface BackendRules {
+  /** TOML names whose environment fallback is skipped, given the fields the input set explicitly. */
+  skipEnv?(explicit: ReadonlySet<string>): ReadonlySet<string>;
+  /** Defaults that depend on other values (backend C `pool_size`), applied before the table defaults. */
+  applyDefaults?(values: ResolvedValues): void;
+  /** Cross-field validation; may return settings derived from the values (backend B `uri`). */
+  validate(values: ResolvedValues, ctx: ConfigContext): Readonly<Record<string, unknown>> | void;
+}
