@@ -1,0 +1,78 @@
+/**
+ * The OpenAPI 3.1 document of the service, built from the TypeBox schemas (OpenAPI 3.1 uses JSON
+ * Schema 2020-12, which is what TypeBox emits), so the models are declared exactly once.
+ */
+import type { TSchema } from "typebox";
+import { RevenueByCountry } from "./model.js";
+import { HttpError, RevenueQuery } from "./schemas.js";
+
+export type JsonObject = { [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+
+/** A schema as plain JSON (drops anything TypeBox may attach that is not JSON). */
+function jsonSchema(schema: TSchema): JsonObject {
+  return JSON.parse(JSON.stringify(schema)) as JsonObject;
+}
+
+function ref(schema: TSchema & { title?: string }): JsonObject {
+  if (schema.title === undefined) throw new Error("component schemas need a title");
+  return { $ref: `#/components/schemas/${schema.title}` };
+}
+
+/** One OpenAPI query parameter per property of an object schema. */
+function queryParameters(schema: typeof RevenueQuery): JsonObject[] {
+  const required = new Set<string>((schema as { required?: string[] }).required ?? []);
+  return Object.entries(schema.properties).map(([name, property]) => {
+    const { description, ...rest } = jsonSchema(property);
+    return {
+      name,
+      in: "query",
+      required: required.has(name),
+      ...(description === undefined ? {} : { description }),
+      schema: rest,
+    };
+  });
+}
+
+function errorResponse(description: string): JsonObject {
+  return { description, content: { "application/json": { schema: ref(HttpError) } } };
+}
+
+export function buildOpenApiDocument(): JsonObject {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "lib example service",
+      version: "0.1.0",
+      description: "Revenue by country from the `sales` semantic view, through the `lib` query library.",
+    },
+    paths: {
+      "/revenue": {
+        get: {
+          operationId: "getRevenue",
+          summary: "Revenue by country",
+          description:
+            "Sums the `revenue` metric per `country`, largest first. An unknown country gives an empty array.",
+          parameters: queryParameters(RevenueQuery),
+          responses: {
+            "200": {
+              description: "Revenue per country, sorted by revenue descending",
+              content: {
+                "application/json": { schema: { type: "array", items: ref(RevenueByCountry) } },
+              },
+            },
+            "422": errorResponse("Invalid query parameter (for example `country` given twice)"),
+            "500": errorResponse("Unexpected failure"),
+            "503": errorResponse("Data warehouse is unavailable"),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        RevenueByCountry: jsonSchema(RevenueByCountry),
+        HTTPError: jsonSchema(HttpError),
+      },
+    },
+  };
+}

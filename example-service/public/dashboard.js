@@ -1,0 +1,199 @@
+// Revenue dashboard: fetches /revenue, draws an accessible SVG bar chart and a table.
+// Revenue can exceed 2^53, so it is kept as a BigInt parsed from the JSON source text.
+
+const SVG = "http://www.w3.org/2000/svg";
+const numberFormat = new Intl.NumberFormat("en-US");
+const regionNames = typeof Intl.DisplayNames === "function" ? new Intl.DisplayNames(["en"], { type: "region" }) : null;
+
+const form = document.getElementById("filter");
+const input = document.getElementById("country");
+const datalist = document.getElementById("countries");
+const statusLine = document.getElementById("status");
+const errorLine = document.getElementById("error");
+const summary = document.getElementById("summary");
+const chart = document.getElementById("chart");
+const tbody = document.querySelector("#table tbody");
+
+// Chromium 114+ passes the source text of each primitive to JSON.parse revivers.
+const reviverHasSource = (() => {
+  try {
+    return JSON.parse("1", (_key, value, context) => context?.source) === "1";
+  } catch {
+    return false;
+  }
+})();
+
+/** Parses a /revenue body into [{country, revenue: bigint}], exactly. */
+export function parseRevenue(text) {
+  if (reviverHasSource) {
+    return JSON.parse(text, (key, value, context) =>
+      key === "revenue" && typeof value === "number" ? BigInt(context.source) : value);
+  }
+  // Fallback: quote revenue integers before parsing (a `"revenue":` inside a string is escaped, so never matches).
+  const quoted = text.replace(/([{,]\s*"revenue"\s*:\s*)(-?\d+)(?=\s*[,}])/g, '$1"$2"');
+  return JSON.parse(quoted, (key, value) => (key === "revenue" && typeof value === "string" ? BigInt(value) : value));
+}
+
+function countryName(code) {
+  try {
+    const name = regionNames?.of(code);
+    return name && name !== code ? name : code;
+  } catch {
+    return code;
+  }
+}
+
+const formatRevenue = (value) => numberFormat.format(value);
+
+function drawChart(rows) {
+  chart.replaceChildren();
+  const barHeight = 22;
+  const gap = 6;
+  const labelWidth = 190;
+  const valueWidth = 110;
+  const width = 900;
+  const plotWidth = width - labelWidth - valueWidth;
+  const height = Math.max(rows.length, 1) * (barHeight + gap) + gap;
+  chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  chart.setAttribute("height", String(height));
+  const max = rows.reduce((m, r) => (r.revenue > m ? r.revenue : m), 0n);
+
+  rows.forEach((row, index) => {
+    const y = gap + index * (barHeight + gap);
+    // Ratio computed in BigInt (per 10,000) so huge values stay correct relative to each other.
+    const fraction = max > 0n && row.revenue > 0n ? Number((row.revenue * 10000n) / max) / 10000 : 0;
+    const name = countryName(row.country);
+    const group = document.createElementNS(SVG, "g");
+    group.setAttribute("role", "listitem");
+    group.setAttribute("tabindex", "0");
+    group.setAttribute("aria-label", `${name} (${row.country}): ${formatRevenue(row.revenue)}`);
+
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = `${name} (${row.country}): ${formatRevenue(row.revenue)}`;
+    const label = document.createElementNS(SVG, "text");
+    label.setAttribute("class", "label");
+    label.setAttribute("x", String(labelWidth - 8));
+    label.setAttribute("y", String(y + barHeight / 2));
+    label.setAttribute("text-anchor", "end");
+    label.setAttribute("dominant-baseline", "middle");
+    label.setAttribute("aria-hidden", "true");
+    label.textContent = `${name} (${row.country})`;
+    const bar = document.createElementNS(SVG, "rect");
+    bar.setAttribute("class", "bar");
+    bar.setAttribute("data-country", row.country);
+    bar.setAttribute("data-revenue", row.revenue.toString());
+    bar.setAttribute("x", String(labelWidth));
+    bar.setAttribute("y", String(y));
+    bar.setAttribute("height", String(barHeight));
+    bar.setAttribute("width", String(Math.max(fraction * plotWidth, 1)));
+    bar.setAttribute("rx", "3");
+    const value = document.createElementNS(SVG, "text");
+    value.setAttribute("class", "value");
+    value.setAttribute("x", String(labelWidth + Math.max(fraction * plotWidth, 1) + 6));
+    value.setAttribute("y", String(y + barHeight / 2));
+    value.setAttribute("dominant-baseline", "middle");
+    value.setAttribute("aria-hidden", "true");
+    value.textContent = formatRevenue(row.revenue);
+    group.append(title, label, bar, value);
+    chart.append(group);
+  });
+}
+
+function drawTable(rows) {
+  tbody.replaceChildren(
+    ...rows.map((row, index) => {
+      const tr = document.createElement("tr");
+      tr.dataset.country = row.country;
+      tr.dataset.revenue = row.revenue.toString();
+      const rank = document.createElement("td");
+      rank.textContent = String(index + 1);
+      const country = document.createElement("th");
+      country.scope = "row";
+      country.textContent = `${countryName(row.country)} (${row.country})`;
+      const revenue = document.createElement("td");
+      revenue.className = "num";
+      revenue.textContent = formatRevenue(row.revenue);
+      tr.append(rank, country, revenue);
+      return tr;
+    }),
+  );
+}
+
+function fillCountryChoices(rows) {
+  if (datalist.childElementCount > 0) return;
+  datalist.replaceChildren(
+    ...rows.map((row) => {
+      const option = document.createElement("option");
+      option.value = row.country;
+      option.label = countryName(row.country);
+      return option;
+    }),
+  );
+}
+
+let generation = 0;
+
+async function load(country) {
+  const mine = ++generation;
+  const query = country ? `?country=${encodeURIComponent(country)}` : "";
+  statusLine.textContent = country ? `Loading revenue for ${country}…` : "Loading revenue for all countries…";
+  errorLine.hidden = true;
+  document.body.dataset.state = "loading";
+  try {
+    const response = await fetch(`revenue${query}`, { headers: { Accept: "application/json" } });
+    const text = await response.text();
+    if (mine !== generation) return;
+    if (!response.ok) {
+      let detail = `HTTP ${response.status}`;
+      try {
+        detail = JSON.parse(text).detail ?? detail;
+      } catch {}
+      throw new Error(detail);
+    }
+    const rows = parseRevenue(text);
+    if (!country) fillCountryChoices(rows);
+    drawChart(rows);
+    drawTable(rows);
+    const total = rows.reduce((sum, r) => sum + r.revenue, 0n);
+    summary.textContent = rows.length === 0
+      ? `No revenue for country “${country}”.`
+      : `${rows.length} ${rows.length === 1 ? "country" : "countries"}, total revenue ${formatRevenue(total)}.`;
+    statusLine.textContent = country ? `Showing ${country}.` : "Showing all countries.";
+    document.body.dataset.state = "ready";
+  } catch (error) {
+    if (mine !== generation) return;
+    drawChart([]);
+    drawTable([]);
+    summary.textContent = "";
+    statusLine.textContent = "";
+    errorLine.textContent = `Could not load revenue: ${error.message}`;
+    errorLine.hidden = false;
+    document.body.dataset.state = "error";
+  }
+}
+
+function apply(country) {
+  const url = new URL(location.href);
+  if (country) url.searchParams.set("country", country);
+  else url.searchParams.delete("country");
+  history.replaceState(null, "", url);
+  return load(country);
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  apply(input.value.trim());
+});
+document.getElementById("clear").addEventListener("click", () => {
+  input.value = "";
+  apply("");
+  input.focus();
+});
+
+const initial = new URLSearchParams(location.search).get("country") ?? "";
+input.value = initial;
+if (initial) {
+  // Fill the country choices from the unfiltered list, then show the filter.
+  fetch("revenue").then((r) => (r.ok ? r.text() : "[]")).then((t) => fillCountryChoices(parseRevenue(t))).catch(() => {});
+}
+load(initial);

@@ -1,0 +1,160 @@
+/**
+ * End-to-end: the dashboard and the API docs rendered by a real headless Chromium (Debian package
+ * `chromium`, driven through playwright-core without any browser download). Screenshots go to
+ * test-output/. Skipped (loudly) only when no Chromium executable is installed.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect } from "chai";
+import { chromium, type BrowserContext } from "playwright-core";
+import { seedDemoDatabase } from "../../scripts/seed-demo.js";
+import { createApp } from "../../example-service/app.js";
+import type { Engine } from "../../example-service/engine-type.js";
+import { BackendCConfig, createEngine } from "lib";
+import { listen, recordingLogger, seededEngine, type RunningApp } from "../service/support.js";
+
+const outputDir = fileURLToPath(new URL("../../test-output/", import.meta.url));
+const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const executablePath = candidates.find((p): p is string => p !== undefined && p !== "" && existsSync(p));
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-component-update",
+  "--disable-sync",
+  "--lang=en-US",
+];
+
+describe("e2e: dashboard and docs in headless Chromium", function () {
+  this.timeout(120_000);
+  let dir: string;
+  let engine: Engine | undefined;
+  let app: RunningApp | undefined;
+  let context: BrowserContext | undefined;
+
+  before(async function () {
+    if (executablePath === undefined) return;
+    dir = await mkdtemp(join(tmpdir(), "lib-e2e-"));
+    await mkdir(outputDir, { recursive: true });
+    const database = join(dir, "demo.duckdb");
+    await seedDemoDatabase(database);
+    engine = createEngine(new BackendCConfig({ database }));
+    app = await listen(createApp({ engine, logger: recordingLogger() }));
+    context = await chromium.launchPersistentContext(join(dir, "profile"), {
+      executablePath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1100, height: 900 },
+      locale: "en-US",
+    });
+  });
+
+  after(async function () {
+    await context?.close();
+    await app?.[Symbol.asyncDispose]();
+    await engine?.dispose();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  beforeEach(function () {
+    if (executablePath === undefined) {
+      const banner = "!".repeat(78);
+      console.error(
+        `\n${banner}\n!! CHROMIUM NOT INSTALLED: the dashboard browser test is SKIPPED.\n` +
+          `!! Install it with: apt-get update && apt-get install -y chromium  (or set CHROMIUM_PATH)\n${banner}\n`,
+      );
+      this.skip();
+    }
+  });
+
+  it("renders one bar per country with the exact revenue, and filters by country", async function () {
+    const page = await context!.newPage();
+    const consoleErrors: string[] = [];
+    page.on("console", (m) => void (m.type() === "error" && consoleErrors.push(m.text())));
+    page.on("pageerror", (e) => void consoleErrors.push(e.message));
+    const expected = (await (await fetch(`${app!.url}/revenue`)).json()) as { country: string; revenue: number }[];
+    expect(expected).to.have.length(36);
+
+    await page.goto(`${app!.url}/`);
+    await page.waitForSelector("body[data-state=ready]");
+    const bars = page.locator("svg#chart rect.bar");
+    expect(await bars.count()).to.equal(expected.length);
+    const shown = await bars.evaluateAll((rects) =>
+      rects.map((r) => ({ country: r.getAttribute("data-country"), revenue: Number(r.getAttribute("data-revenue")) })),
+    );
+    expect(shown).to.deep.equal(expected);
+    // Accessible structure: labelled list items and a table with the same rows.
+    expect(await page.locator("svg#chart [role=listitem][aria-label]").count()).to.equal(expected.length);
+    expect(await page.locator("#table tbody tr").count()).to.equal(expected.length);
+    expect(await page.getByLabel("Country code").count()).to.equal(1);
+    // Bars are drawn with real widths, largest first.
+    const widths = await bars.evaluateAll((rects) => rects.map((r) => Number(r.getAttribute("width"))));
+    expect(widths[0]).to.be.greaterThan(widths.at(-1)!);
+    await page.screenshot({ path: join(outputDir, "dashboard.png"), fullPage: true });
+
+    const top = expected[1]!;
+    await page.getByLabel("Country code").fill(top.country);
+    await page.getByRole("button", { name: "Apply filter" }).click();
+    await page.waitForFunction(() => document.querySelectorAll("svg#chart rect.bar").length === 1);
+    expect(await bars.getAttribute("data-country")).to.equal(top.country);
+    expect(new URL(page.url()).searchParams.get("country")).to.equal(top.country);
+    await page.screenshot({ path: join(outputDir, "dashboard-filtered.png"), fullPage: true });
+
+    await page.getByLabel("Country code").fill("XX");
+    await page.getByRole("button", { name: "Apply filter" }).click();
+    await page.waitForFunction(() => document.body.dataset.state === "ready" && !document.querySelector("rect.bar"));
+    expect(await page.locator("#summary").textContent()).to.include("No revenue");
+    expect(consoleErrors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it("shows revenue above 2^53 with every digit", async function () {
+    const bigDir = await mkdtemp(join(tmpdir(), "lib-e2e-big-"));
+    const bigEngine = await seededEngine(
+      bigDir,
+      [
+        { country: "US", region: "North America", revenue: 4503599627370496n },
+        { country: "US", region: "North America", revenue: 4503599627370497n },
+        { country: "DE", region: "Europe", revenue: 12n },
+      ],
+      { integerType: "BIGINT" },
+    );
+    try {
+      await using bigApp = await listen(createApp({ engine: bigEngine, logger: recordingLogger() }));
+      const page = await context!.newPage();
+      await page.goto(`${bigApp.url}/`);
+      await page.waitForSelector("body[data-state=ready]");
+      expect(await page.locator("#table tbody tr").first().getAttribute("data-revenue")).to.equal("9007199254740993");
+      expect(await page.locator("#table tbody tr td.num").first().textContent()).to.equal("9,007,199,254,740,993");
+      await page.screenshot({ path: join(outputDir, "dashboard-bigint.png"), fullPage: true });
+      await page.close();
+    } finally {
+      await bigEngine.dispose();
+      await rm(bigDir, { recursive: true, force: true });
+    }
+  });
+
+  it("renders the API docs with the RevenueByCountry schema", async function () {
+    const page = await context!.newPage();
+    await page.goto(`${app!.url}/docs/`);
+    await page.waitForSelector(".swagger-ui .opblock-summary-path");
+    expect(await page.locator(".opblock-summary-path").first().textContent()).to.include("/revenue");
+    const model = page.locator(".models .model-container", { hasText: "RevenueByCountry" });
+    await model.first().waitFor();
+    // Open the operation: its responses show the schema too.
+    await page.locator(".opblock-summary").first().click();
+    await page.locator(".opblock-body .responses-wrapper").waitFor();
+    const text = await page.locator(".swagger-ui").innerText();
+    expect(text).to.include("RevenueByCountry").and.include("country").and.include("revenue").and.include("HTTPError");
+    await page.screenshot({ path: join(outputDir, "docs.png"), fullPage: true });
+    await page.close();
+  });
+});

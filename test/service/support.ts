@@ -1,0 +1,125 @@
+/**
+ * Fixtures of the example-service tests: temporary DuckDB files seeded through `lib`'s own engine,
+ * an app server on an ephemeral port, and a logger that records what the service logged.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Express } from "express";
+import { BackendCConfig, createEngine } from "lib";
+import type { Engine } from "../../example-service/engine-type.js";
+import type { Logger } from "../../example-service/logger.js";
+import { describeError } from "../../example-service/logger.js";
+
+export interface SaleRow {
+  readonly country: string;
+  readonly region: string;
+  readonly revenue: number | bigint;
+  readonly cost?: number | bigint;
+}
+
+/** Rows of SPEC.md's fixture shape: several rows share a country. Expected per-country sums below. */
+export const SALES_ROWS: readonly SaleRow[] = [
+  { country: "US", region: "North America", revenue: 100, cost: 60 },
+  { country: "US", region: "North America", revenue: 250, cost: 120 },
+  { country: "DE", region: "Europe", revenue: 300, cost: 200 },
+  { country: "FR", region: "Europe", revenue: 50, cost: 30 },
+  { country: "FR", region: "Europe", revenue: 20, cost: 15 },
+  { country: "JP", region: "Asia Pacific", revenue: 500, cost: 410 },
+];
+export const EXPECTED_REVENUE = [
+  { country: "JP", revenue: 500 },
+  { country: "US", revenue: 350 },
+  { country: "DE", revenue: 300 },
+  { country: "FR", revenue: 70 },
+] as const;
+
+export const SALES_VIEW_DDL = `CREATE OR REPLACE SEMANTIC VIEW sales AS
+  TABLES (sales_data)
+  DIMENSIONS (sales_data.country AS sales_data.country, sales_data.region AS sales_data.region)
+  METRICS (sales_data.revenue AS SUM(sales_data.revenue), sales_data.cost AS SUM(sales_data.cost))`;
+
+const sqlString = (v: string): string => `'${v.replaceAll("'", "''")}'`;
+
+export interface SeedOptions {
+  /** Column type of revenue and cost (SPEC: INTEGER; BIGINT for values above 2^31). */
+  readonly integerType?: "INTEGER" | "BIGINT";
+  /** Replaces the `sales` view definition (for schema-drift tests). */
+  readonly viewDdl?: string;
+}
+
+/** Statements that create `sales_data`, fill it and define the `sales` view. */
+export function seedStatements(rows: readonly SaleRow[], options: SeedOptions = {}): string[] {
+  const type = options.integerType ?? "INTEGER";
+  const values = rows
+    .map((r) => `(${BigInt(r.revenue)}, ${BigInt(r.cost ?? 0)}, ${sqlString(r.country)}, ${sqlString(r.region)})`)
+    .join(", ");
+  return [
+    `CREATE TABLE sales_data (revenue ${type}, cost ${type}, country VARCHAR, region VARCHAR)`,
+    `INSERT INTO sales_data VALUES ${values}`,
+    options.viewDdl ?? SALES_VIEW_DDL,
+  ];
+}
+
+/** A temporary directory removed by the returned cleanup. */
+export async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), "lib-service-"));
+  return { path, [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Creates a DuckDB file with `sales_data` and the `sales` view, committed, through lib's engine. */
+export async function seedDatabaseFile(path: string, rows: readonly SaleRow[], options: SeedOptions = {}): Promise<void> {
+  await using engine = createEngine(new BackendCConfig({ database: path, poolSize: 1 }));
+  await using conn = await engine.connect();
+  for (const statement of seedStatements(rows, options)) await conn.run(statement);
+  await conn.commit();
+}
+
+/** A file-backed engine over a freshly seeded database in `dir`. The caller disposes it. */
+export async function seededEngine(dir: string, rows: readonly SaleRow[] = SALES_ROWS, options: SeedOptions = {}): Promise<Engine> {
+  const database = join(dir, `sales-${Math.random().toString(36).slice(2)}.duckdb`);
+  await seedDatabaseFile(database, rows, options);
+  return createEngine(new BackendCConfig({ database, poolSize: 2 }));
+}
+
+/** What the test-only `engine._pool` offers (API.md: private, for test suites). */
+export interface TestPool {
+  on(event: "connect", listener: (conn: { run(sql: string): Promise<void> }) => unknown): void;
+}
+export function poolOf(engine: Engine): TestPool {
+  return (engine as unknown as { _pool: TestPool })._pool;
+}
+
+export interface RunningApp extends AsyncDisposable {
+  readonly url: string;
+  readonly server: Server;
+}
+
+/** Serves `app` on 127.0.0.1 with an ephemeral port. */
+export async function listen(app: Express): Promise<RunningApp> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(0, "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    [Symbol.asyncDispose]: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A Logger that keeps every line, for asserting what was (and was not) logged. */
+export function recordingLogger(): Logger & { readonly lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (message) => void lines.push(message),
+    error: (message, error) => void lines.push(error === undefined ? message : `${message}: ${describeError(error)}`),
+  };
+}
