@@ -59,7 +59,13 @@ export function showPlain(value: unknown): string {
     return JSON.stringify(shown);
   }
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
-  return `a ${typeName(value)}`;
+  return aTypeName(value);
+}
+
+/** `an integer`, `a string`, `an array`. */
+export function aTypeName(value: unknown): string {
+  const name = typeName(value);
+  return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
 }
 
 /** A value's type as a TOML / config author thinks of it. */

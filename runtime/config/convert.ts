@@ -2,7 +2,7 @@
  * Turning one raw value into the field's type: values written in the section or config object
  * (already typed by TOML / JavaScript) and environment variables (always text).
  */
-import { type ConfigContext, type ValueOrigin, showPlain, showValue, typeName } from "./config-context.js";
+import { aTypeName, type ConfigContext, type ValueOrigin, showPlain, showValue, typeName } from "./config-context.js";
 import { DurationSyntaxError, parseDuration } from "./duration.js";
 import type { FieldSpec } from "./fields.js";
 import type { ValidationError } from "../errors.js";
@@ -65,7 +65,8 @@ export function convertEnv(field: FieldSpec, text: string, variable: string, ctx
 }
 
 function wrongType(field: FieldSpec, value: unknown, expected: string, ctx: ConfigContext): ValidationError {
-  const got = field.secret === true ? `a ${typeName(value)}` : `${typeName(value)} ${showPlain(value)}`;
+  const primitive = typeof value === "string" || typeof value === "number" || typeof value === "boolean" || typeof value === "bigint";
+  const got = field.secret === true || !primitive ? aTypeName(value) : `${typeName(value)} ${showPlain(value)}`;
   return ctx.fail(field, `must be ${expected}, got ${got}`);
 }
 

@@ -6,7 +6,7 @@
 import { backendARules } from "./backend-a-rules.js";
 import { backendBRules } from "./backend-b-rules.js";
 import { backendCRules } from "./backend-c-rules.js";
-import type { ConfigContext } from "./config-context.js";
+import { aTypeName, type ConfigContext } from "./config-context.js";
 import { convertEnv, convertInput } from "./convert.js";
 import { BACKEND_TYPES, envVarName, fieldsFor, type FieldSpec } from "./fields.js";
 import { type BackendRules, ResolvedValues } from "./resolved-values.js";
@@ -79,7 +79,7 @@ export function readBackendType(raw: unknown, ctx: ConfigContext): BackendType {
   const allowed = BACKEND_TYPES.map((t) => `"${t}"`).join(", ");
   if (raw === undefined) throw ctx.fail("type", `is required: one of ${allowed}`);
   if (typeof raw !== "string" || !(BACKEND_TYPES as readonly string[]).includes(raw)) {
-    const shown = typeof raw === "string" ? JSON.stringify(raw) : `a ${typeof raw}`;
+    const shown = typeof raw === "string" ? JSON.stringify(raw) : aTypeName(raw);
     throw ctx.fail("type", `must be one of ${allowed}, got ${shown}`);
   }
   return raw as BackendType;
