@@ -1,0 +1,46 @@
+/**
+ * Backend B: Databricks metric views, queried as SQL with every measure wrapped in MEASURE().
+ *
+ * ```sql
+ * SELECT `country` AS `country`, MEASURE(`revenue`) AS `revenue` FROM `sales`
+ *   WHERE `country` = ? GROUP BY ALL ORDER BY `revenue` DESC LIMIT 100
+ * ```
+ * Identifiers are backtick-quoted (a backtick inside is doubled); Databricks names are
+ * case-insensitive. Columns are dimensions, then measures, then facts, each aliased to its field
+ * name. Dimensions group with GROUP BY ALL; a metrics-only query is one grand-total row (no GROUP BY);
+ * facts are row-level columns, so a facts query has no GROUP BY. Values are bound as `?` ordinal
+ * parameters; a Decimal is sent as its exact string.
+ */
+import { IdentifierNode, RawNode, type OperationNode } from "kysely";
+import { Decimal } from "../../values/decimal.js";
+import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
+import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
+import type { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
+
+export class DatabricksQueryCompiler extends SemanticQueryCompiler {
+  readonly dialect = "backend_b" as const;
+
+  protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
+    const view = joinNodes(query.viewName.split(".").map((part) => IdentifierNode.create(part)), ".");
+    const items: OperationNode[] = [
+      ...query.dimensions.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`),
+      ...query.metrics.map((f) => sqlNode`MEASURE(${this.memberReference(f)}) AS ${this.columnAlias(f)}`),
+      ...query.facts.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`),
+    ];
+    const where = query.where === undefined ? keyword("") : sqlNode` WHERE ${this.conditionToNode(query.where)}`;
+    const groupBy = keyword(query.dimensions.length > 0 && query.facts.length === 0 ? " GROUP BY ALL" : "");
+    return sqlNode`SELECT ${joinNodes(items, ", ")} FROM ${view}${where}${groupBy}${this.orderByToNode(query.orderBy)}${this.limitOffsetToNode(query)}`;
+  }
+
+  protected override getLeftIdentifierWrapper(): string {
+    return "`";
+  }
+
+  protected override getRightIdentifierWrapper(): string {
+    return "`";
+  }
+
+  protected override appendValue(value: unknown): void {
+    super.appendValue(Decimal.isDecimal(value) ? value.toString() : value);
+  }
+}

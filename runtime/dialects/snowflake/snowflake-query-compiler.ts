@@ -1,0 +1,66 @@
+/**
+ * Backend A: Snowflake semantic views, queried through the SEMANTIC_VIEW construct.
+ *
+ * ```sql
+ * SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue"
+ *   WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC LIMIT 100
+ * ```
+ * Identifier folding: Snowflake stores unquoted names upper-case and quoted names exactly. A declared
+ * name written all in lower case (the convention, and what codegen emits for Snowflake's upper-case
+ * names) stands for the unquoted identifier and is written quoted upper-case (`revenue` →
+ * `"REVENUE"`), which resolves the same as the bare word and stays safe for reserved words. A name
+ * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`).
+ * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), so rows key by the
+ * field name as on the other backends. DIMENSIONS come first, so columns are dimensions then
+ * metrics/facts, as on DuckDB. Values are bound as `?` parameters; bigint and Decimal are sent as
+ * exact strings (snowflake-sdk cannot bind a bigint, and a JS number would lose digits).
+ */
+import { IdentifierNode, RawNode, type OperationNode } from "kysely";
+import { Decimal } from "../../values/decimal.js";
+import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
+import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
+import type { FieldNode } from "../../query/operation-node/field-node.js";
+import type { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
+
+/** The Snowflake identifier a declared name stands for (see the module comment). */
+export function snowflakeIdentifier(name: string): string {
+  return name === name.toLowerCase() ? name.toUpperCase() : name;
+}
+
+export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
+  readonly dialect = "backend_a" as const;
+
+  protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
+    const view = joinNodes(
+      query.viewName.split(".").map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
+      ".",
+    );
+    const clauses: OperationNode[] = [];
+    const clause = (name: string, fields: readonly FieldNode[]) => {
+      if (fields.length === 0) return;
+      const items = fields.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`);
+      clauses.push(sqlNode` ${keyword(name)} ${joinNodes(items, ", ")}`);
+    };
+    clause("DIMENSIONS", query.dimensions);
+    clause("METRICS", query.metrics);
+    clause("FACTS", query.facts);
+    const where = query.where === undefined ? keyword("") : sqlNode` WHERE ${this.conditionToNode(query.where)}`;
+    return sqlNode`SELECT * FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
+  }
+
+  /** Snowflake needs a LIMIT before OFFSET; `LIMIT NULL` means no limit. */
+  private snowflakeLimit(query: SemanticQueryNode): OperationNode {
+    if (query.offset !== undefined && query.limit === undefined) {
+      return sqlNode` LIMIT NULL${this.limitOffsetToNode(query)}`;
+    }
+    return this.limitOffsetToNode(query);
+  }
+
+  protected override memberReference(field: FieldNode): OperationNode {
+    return IdentifierNode.create(snowflakeIdentifier(field.name));
+  }
+
+  protected override appendValue(value: unknown): void {
+    super.appendValue(typeof value === "bigint" || Decimal.isDecimal(value) ? String(value) : value);
+  }
+}

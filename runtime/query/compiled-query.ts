@@ -1,0 +1,18 @@
+import type { Backend } from "./backend.js";
+import type { SemanticQueryNode } from "./operation-node/semantic-query-node.js";
+
+/** A query compiled for one dialect: SQL text plus its bound parameters (frozen). */
+export interface CompiledQuery {
+  readonly sql: string;
+  /** Positional `?` parameters (backends A and B); always empty on backend C, which inlines literals. */
+  readonly parameters: readonly unknown[];
+  readonly dialect: Backend;
+  /** The semantic query it was compiled from. */
+  readonly query: SemanticQueryNode;
+}
+
+export const CompiledQuery = Object.freeze({
+  create(dialect: Backend, query: SemanticQueryNode, sql: string, parameters: readonly unknown[]): CompiledQuery {
+    return Object.freeze({ sql, parameters: Object.freeze([...parameters]), dialect, query });
+  },
+});

@@ -1,0 +1,165 @@
+/**
+ * The base of the dialect compilers. It is Kysely's `DefaultQueryCompiler`: a semantic query is
+ * lowered to Kysely operation nodes (identifiers, values, binary operations, AND/OR, parens) around
+ * the dialect's own skeleton, and Kysely's visitor compiles them through its protected hooks
+ * (identifier wrappers and sanitizing, parameter placeholders, `appendValue`, string literals).
+ * A dialect overrides the hooks plus {@link SemanticQueryCompiler.semanticQueryToNode}.
+ */
+import {
+  AndNode,
+  BinaryOperationNode,
+  DefaultQueryCompiler,
+  IdentifierNode,
+  OperatorNode,
+  OrNode,
+  ParensNode,
+  PrimitiveValueListNode,
+  RawNode,
+  UnaryOperationNode,
+  ValueNode,
+  createQueryId,
+  type OperationNode,
+} from "kysely";
+import type { Backend } from "../backend.js";
+import { CompiledQuery } from "../compiled-query.js";
+import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
+import type { FieldNode } from "../operation-node/field-node.js";
+import type { OrderingNode } from "../operation-node/ordering-node.js";
+import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+import { joinNodes, keyword, sqlNode } from "./sql-nodes.js";
+import { validateSemanticQuery } from "./validate-semantic-query.js";
+
+const OPERATORS = { "=": "=", "<>": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=" } as const;
+
+export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
+  /** The backend this compiler writes SQL for. */
+  abstract readonly dialect: Backend;
+
+  /** Compiles a semantic query to this dialect's SQL and parameters. */
+  compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {
+    validateSemanticQuery(query);
+    const compiled = this.compileQuery(this.semanticQueryToNode(query), createQueryId());
+    return CompiledQuery.create(this.dialect, query, compiled.sql, compiled.parameters);
+  }
+
+  /** The dialect's statement skeleton with the lowered parts in place. */
+  protected abstract semanticQueryToNode(query: SemanticQueryNode): RawNode;
+
+  /** A member as referenced in a predicate or select list. */
+  protected memberReference(field: FieldNode): OperationNode {
+    return IdentifierNode.create(field.name);
+  }
+
+  /** The name an output column gets: exactly the field name, so rows key the same on every backend. */
+  protected columnAlias(field: FieldNode): OperationNode {
+    return IdentifierNode.create(field.name);
+  }
+
+  /** What an outer ORDER BY item refers to: the aliased output column. */
+  protected orderingTarget(field: FieldNode): OperationNode {
+    return this.columnAlias(field);
+  }
+
+  /** Lowers a condition to Kysely nodes. */
+  protected conditionToNode(condition: ConditionNode): OperationNode {
+    switch (condition.kind) {
+      case "ComparisonNode":
+        return BinaryOperationNode.create(
+          this.memberReference(condition.field),
+          OperatorNode.create(OPERATORS[condition.operator]),
+          ValueNode.create(condition.value),
+        );
+      case "InListNode":
+        // IN () is not SQL; an empty list matches nothing (NOT IN: everything).
+        if (condition.values.length === 0) return keyword(condition.negated ? "TRUE" : "FALSE");
+        return BinaryOperationNode.create(
+          this.memberReference(condition.field),
+          OperatorNode.create(condition.negated ? "not in" : "in"),
+          PrimitiveValueListNode.create(condition.values),
+        );
+      case "BetweenNode":
+        return BinaryOperationNode.create(
+          this.memberReference(condition.field),
+          OperatorNode.create("between"),
+          AndNode.create(ValueNode.create(condition.low), ValueNode.create(condition.high)),
+        );
+      case "LikeNode": {
+        const like = BinaryOperationNode.create(
+          this.memberReference(condition.field),
+          OperatorNode.create("like"),
+          ValueNode.create(condition.pattern),
+        );
+        return condition.escaped ? sqlNode`${like} ESCAPE ${ValueNode.createImmediate(LIKE_ESCAPE)}` : like;
+      }
+      case "NullCheckNode":
+        return BinaryOperationNode.create(
+          this.memberReference(condition.field),
+          OperatorNode.create(condition.negated ? "is not" : "is"),
+          keyword("NULL"),
+        );
+      case "AndConditionNode":
+        return this.#chain(condition.conditions, "and");
+      case "OrConditionNode":
+        return this.#chain(condition.conditions, "or");
+      case "NotConditionNode":
+        return UnaryOperationNode.create(OperatorNode.create("not"), ParensNode.create(this.conditionToNode(condition.condition)));
+      case "ConstantConditionNode":
+        return keyword(condition.value ? "TRUE" : "FALSE");
+    }
+  }
+
+  #chain(conditions: readonly ConditionNode[], op: "and" | "or"): OperationNode {
+    if (conditions.length === 0) return keyword(op === "and" ? "TRUE" : "FALSE");
+    const nodes = conditions.map((c) => {
+      const node = this.conditionToNode(c);
+      // Parenthesize a nested AND/OR so precedence never depends on the reader.
+      const compound = c.kind === "AndConditionNode" || c.kind === "OrConditionNode";
+      return compound && c.conditions.length > 1 ? ParensNode.create(node) : node;
+    });
+    return nodes.reduce((left, right) => (op === "and" ? AndNode.create(left, right) : OrNode.create(left, right)));
+  }
+
+  /** ` ORDER BY x DESC NULLS LAST, ...`, or nothing. */
+  protected orderByToNode(orderBy: readonly OrderingNode[]): OperationNode {
+    if (orderBy.length === 0) return keyword("");
+    const items = orderBy.map((o) => {
+      const nulls = o.nulls === undefined ? "" : o.nulls === "first" ? " NULLS FIRST" : " NULLS LAST";
+      return sqlNode`${this.orderingTarget(o.field)} ${keyword(o.direction === "asc" ? "ASC" : "DESC")}${keyword(nulls)}`;
+    });
+    return sqlNode` ORDER BY ${joinNodes(items, ", ")}`;
+  }
+
+  /** ` LIMIT n OFFSET m`: validated safe integers, written as numerals (never user text). */
+  protected limitOffsetToNode(query: SemanticQueryNode): OperationNode {
+    let sql = "";
+    if (query.limit !== undefined) sql += ` LIMIT ${integer(query.limit)}`;
+    if (query.offset !== undefined) sql += ` OFFSET ${integer(query.offset)}`;
+    return keyword(sql);
+  }
+
+  protected override visitAnd(node: AndNode): void {
+    this.visitNode(node.left);
+    this.append(" AND ");
+    this.visitNode(node.right);
+  }
+
+  protected override visitOr(node: OrNode): void {
+    this.visitNode(node.left);
+    this.append(" OR ");
+    this.visitNode(node.right);
+  }
+
+  /** Operators are our own constants; write them upper-case like the rest of the SQL. */
+  protected override visitOperator(node: OperatorNode): void {
+    this.append(node.operator.toUpperCase());
+  }
+
+  protected override getCurrentParameterPlaceholder(): string {
+    return "?";
+  }
+}
+
+function integer(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`Expected a non-negative integer, got ${n}`);
+  return String(n);
+}

@@ -1,0 +1,23 @@
+import { ValidationError } from "../../errors.js";
+import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+
+/** Checks what can only be checked once the whole query is known. */
+export function validateSemanticQuery(query: SemanticQueryNode): void {
+  const source = `${query.viewName}.query()`;
+  const selection = SemanticQueryNode.selection(query);
+  if (selection.length === 0) {
+    throw new ValidationError(`${source}: select at least one metric, dimension or fact`, { source });
+  }
+  if (query.metrics.length > 0 && query.facts.length > 0) {
+    throw new ValidationError(`${source}: metrics and facts cannot be selected in the same query`, { source });
+  }
+  const selected = new Set(selection.map((f) => f.name));
+  for (const ordering of query.orderBy) {
+    if (!selected.has(ordering.field.name)) {
+      throw new ValidationError(
+        `${source}.orderBy(): "${ordering.field.name}" is not selected; only selected fields can be ordered by`,
+        { source: `${source}.orderBy()`, field: ordering.field.name },
+      );
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import type { ConditionNode } from "./condition-node.js";
+import type { FieldNode } from "./field-node.js";
+import type { OrderingNode } from "./ordering-node.js";
+
+/** The whole semantic query: what every dialect compiler is fed. Frozen; builders clone with changes. */
+export interface SemanticQueryNode {
+  readonly kind: "SemanticQueryNode";
+  readonly viewName: string;
+  readonly dimensions: readonly FieldNode[];
+  readonly metrics: readonly FieldNode[];
+  readonly facts: readonly FieldNode[];
+  /** Pre-aggregation filter over dimensions and facts. */
+  readonly where: ConditionNode | undefined;
+  readonly orderBy: readonly OrderingNode[];
+  readonly limit: number | undefined;
+  readonly offset: number | undefined;
+}
+
+export type SemanticQueryChanges = Partial<Omit<SemanticQueryNode, "kind" | "viewName">>;
+
+export const SemanticQueryNode = Object.freeze({
+  create(viewName: string): SemanticQueryNode {
+    return Object.freeze({
+      kind: "SemanticQueryNode",
+      viewName,
+      dimensions: Object.freeze([]),
+      metrics: Object.freeze([]),
+      facts: Object.freeze([]),
+      where: undefined,
+      orderBy: Object.freeze([]),
+      limit: undefined,
+      offset: undefined,
+    });
+  },
+  cloneWith(node: SemanticQueryNode, changes: SemanticQueryChanges): SemanticQueryNode {
+    const next = { ...node, ...changes };
+    return Object.freeze({
+      ...next,
+      dimensions: Object.freeze([...next.dimensions]),
+      metrics: Object.freeze([...next.metrics]),
+      facts: Object.freeze([...next.facts]),
+      orderBy: Object.freeze([...next.orderBy]),
+    });
+  },
+  /** Selected fields in output-column order: dimensions first, then metrics, then facts. */
+  selection(node: SemanticQueryNode): readonly FieldNode[] {
+    return [...node.dimensions, ...node.metrics, ...node.facts];
+  },
+});

@@ -1,0 +1,24 @@
+import type { OrderingNode } from "./operation-node/ordering-node.js";
+
+declare const ORDERING_TYPE: unique symbol;
+
+/** One ordering (`Sales.revenue.desc()`), tied at the type level to its view. */
+export interface Ordering<V extends string = string> {
+  readonly node: OrderingNode;
+  readonly [ORDERING_TYPE]: { readonly view: V };
+}
+
+export interface OrderingOptions {
+  /** Where NULLs sort; absent: the warehouse's default. */
+  readonly nulls?: "first" | "last";
+}
+
+export function orderingOf<V extends string>(node: OrderingNode): Ordering<V> {
+  return Object.freeze({ node }) as unknown as Ordering<V>;
+}
+
+export function isOrdering(value: unknown): value is Ordering {
+  if (typeof value !== "object" || value === null) return false;
+  const node = (value as { node?: { kind?: unknown } }).node;
+  return typeof node === "object" && node !== null && node.kind === "OrderingNode";
+}

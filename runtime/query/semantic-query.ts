@@ -1,0 +1,234 @@
+/**
+ * The immutable query builder: `Sales.query().metrics(...).dimensions(...).where(...)`. Every call
+ * returns a new query over a new frozen {@link SemanticQueryNode}; compilation happens per dialect,
+ * engine resolution at `toSql()`/`compile()` without a dialect and at `execute()`.
+ */
+import { QueryCancelledError, ValidationError } from "../errors.js";
+import { openCursor } from "../cursor/open-cursor.js";
+import { compilerFor } from "../dialects/dialect-compilers.js";
+import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
+import { isField } from "../view/field.js";
+import { isBackend, type Backend } from "./backend.js";
+import type { CompiledQuery } from "./compiled-query.js";
+import { isCondition, type RowCondition } from "./condition.js";
+import { ConditionNode } from "./operation-node/condition-node.js";
+import type { FieldKind, FieldNode } from "./operation-node/field-node.js";
+import { OrderingNode } from "./operation-node/ordering-node.js";
+import { SemanticQueryNode } from "./operation-node/semantic-query-node.js";
+import { isOrdering, type Ordering } from "./ordering.js";
+import { resolveEngine, type EngineRef } from "./query-engine.js";
+import type { EmptyRow, WithFields } from "./row-type.js";
+
+export type { EmptyRow } from "./row-type.js";
+
+export interface CompileOptions {
+  /** Compile for this dialect instead of the resolved engine's. */
+  readonly dialect?: Backend;
+}
+
+export interface ExecuteOptions {
+  /** Aborting cancels the running statement; the promise or read rejects with QueryCancelledError. */
+  readonly signal?: AbortSignal;
+  /** Deadline in milliseconds for the statement. */
+  readonly timeoutMs?: number;
+}
+
+/** The cursor `execute()` resolves to. */
+export type QueryCursor<R> = Awaited<ReturnType<typeof openCursor<R>>>;
+
+/** The row type a query yields: `RowOf<typeof q>`. */
+export type RowOf<Q> = Q extends SemanticQuery<string, infer R> ? R : never;
+
+const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "dimensions", fact: "facts" };
+
+export class SemanticQuery<V extends string, R extends object = EmptyRow> {
+  readonly #node: SemanticQueryNode;
+  readonly #engine: EngineRef | undefined;
+
+  private constructor(node: SemanticQueryNode, engine: EngineRef | undefined) {
+    this.#node = node;
+    this.#engine = engine;
+    Object.freeze(this);
+  }
+
+  /** A new, empty query over `viewName` (use `View.query()`). */
+  static create<V extends string>(viewName: V): SemanticQuery<V, EmptyRow> {
+    return new SemanticQuery<V, EmptyRow>(SemanticQueryNode.create(viewName), undefined);
+  }
+
+  /** The declared view's name. */
+  get viewName(): V {
+    return this.#node.viewName as V;
+  }
+
+  /** Adds metrics to the selection (output columns follow the dimensions). */
+  metrics<const F extends readonly MetricField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>> {
+    if (fields.length > 0 && this.#node.facts.length > 0) {
+      throw this.#error("metrics", "metrics and facts cannot be selected in the same query");
+    }
+    const metrics = [...this.#node.metrics, ...this.#fieldNodes("metrics", "metric", fields)];
+    return this.#with({ metrics });
+  }
+
+  /** Adds dimensions to the selection (they come first in every row). */
+  dimensions<const F extends readonly DimensionField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>> {
+    const dimensions = [...this.#node.dimensions, ...this.#fieldNodes("dimensions", "dimension", fields)];
+    return this.#with({ dimensions });
+  }
+
+  /** Adds row-level facts to the selection (no aggregation; not combinable with metrics). */
+  facts<const F extends readonly FactField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>> {
+    if (fields.length > 0 && this.#node.metrics.length > 0) {
+      throw this.#error("facts", "metrics and facts cannot be selected in the same query");
+    }
+    const facts = [...this.#node.facts, ...this.#fieldNodes("facts", "fact", fields)];
+    return this.#with({ facts });
+  }
+
+  /**
+   * Filters rows before aggregation, on dimensions and facts. `null`/`undefined` is a no-op;
+   * repeated calls are ANDed.
+   */
+  where(condition: RowCondition<V> | null | undefined): SemanticQuery<V, R> {
+    if (condition === null || condition === undefined) return this;
+    if (!isCondition(condition)) throw this.#error("where", "expected a condition such as View.field.eq(value)");
+    for (const field of ConditionNode.fields(condition.node)) {
+      this.#checkView("where", field);
+      if (field.fieldKind === "metric") {
+        throw this.#error(
+          "where",
+          `metric "${field.name}" cannot be filtered in where(): semantic layers filter dimensions and facts before aggregation`,
+          field.name,
+        );
+      }
+    }
+    const current = this.#node.where;
+    const where =
+      current === undefined
+        ? condition.node
+        : ConditionNode.and([
+            ...(current.kind === "AndConditionNode" ? current.conditions : [current]),
+            ...(condition.node.kind === "AndConditionNode" ? condition.node.conditions : [condition.node]),
+          ]);
+    return this.#with({ where });
+  }
+
+  /**
+   * Appends orderings (`View.field.desc()`, or a field for ascending). Ordered fields must be
+   * selected; that is checked when the query is compiled.
+   */
+  orderBy(...orderings: (Ordering<V> | AnyField<V>)[]): SemanticQuery<V, R> {
+    const nodes = orderings.map((o) => {
+      if (isOrdering(o)) {
+        this.#checkView("orderBy", o.node.field);
+        return o.node;
+      }
+      if (isField(o)) {
+        this.#checkView("orderBy", o.node);
+        return OrderingNode.create(o.node, "asc");
+      }
+      throw this.#error("orderBy", "expected an ordering such as View.field.desc()");
+    });
+    return this.#with({ orderBy: [...this.#node.orderBy, ...nodes] });
+  }
+
+  /** At most `n` rows; `n` is a positive integer. */
+  limit(n: number): SemanticQuery<V, R> {
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1) {
+      throw this.#error("limit", `expected a positive integer, got ${describe(n)}`);
+    }
+    return this.#with({ limit: n });
+  }
+
+  /** Skips the first `n` rows; `n` is a non-negative integer. */
+  offset(n: number): SemanticQuery<V, R> {
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+      throw this.#error("offset", `expected a non-negative integer, got ${describe(n)}`);
+    }
+    return this.#with({ offset: n });
+  }
+
+  /** Runs on this engine, or on the engine registered under this name (resolved at execution). */
+  using(engine: EngineRef): SemanticQuery<V, R> {
+    if (typeof engine !== "string" && (typeof engine !== "object" || engine === null || typeof engine.connect !== "function")) {
+      throw this.#error("using", "expected an engine or a registered engine name");
+    }
+    return new SemanticQuery<V, R>(this.#node, engine);
+  }
+
+  /** The SQL for `dialect`, or for the resolved engine's dialect. */
+  toSql(options: CompileOptions = {}): string {
+    return this.compile(options).sql;
+  }
+
+  /** SQL plus parameters for `dialect`, or for the resolved engine's dialect. */
+  compile(options: CompileOptions = {}): CompiledQuery {
+    const dialect = options.dialect ?? resolveEngine(this.#engine).backend;
+    if (!isBackend(dialect)) throw this.#error("compile", `unknown dialect ${describe(dialect)}`);
+    return compilerFor(dialect).compileSemanticQuery(this.#node);
+  }
+
+  /**
+   * Runs the query on a pooled connection of the resolved engine and returns a cursor that owns
+   * the connection (`await using cursor = await q.execute()`).
+   */
+  async execute(options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
+    const engine = resolveEngine(this.#engine);
+    const compiled = compilerFor(engine.backend).compileSemanticQuery(this.#node);
+    if (options.signal?.aborted) {
+      throw new QueryCancelledError("aborted", "The query was aborted before it started", { cause: options.signal.reason });
+    }
+    const connection = await engine.connect();
+    try {
+      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs: options.timeoutMs });
+    } catch (error) {
+      await connection.release(); // idempotent: harmless if the cursor already released it
+      throw error;
+    }
+  }
+
+  /** The frozen operation node (what the dialect compilers consume). */
+  toOperationNode(): SemanticQueryNode {
+    return this.#node;
+  }
+
+  #with<R2 extends object>(changes: Parameters<typeof SemanticQueryNode.cloneWith>[1]): SemanticQuery<V, R2> {
+    return new SemanticQuery<V, R2>(SemanticQueryNode.cloneWith(this.#node, changes), this.#engine);
+  }
+
+  #fieldNodes(method: string, kind: FieldKind, fields: readonly unknown[]): FieldNode[] {
+    const taken = new Set(SemanticQueryNode.selection(this.#node).map((f) => f.name));
+    return fields.map((f) => {
+      if (!isField(f)) throw this.#error(method, `expected fields of ${this.#node.viewName}, got ${describe(f)}`);
+      this.#checkView(method, f.node);
+      if (f.kind !== kind) {
+        throw this.#error(method, `"${f.name}" is a ${f.kind}; select it with .${KIND_METHOD[f.kind]}()`, f.name);
+      }
+      if (taken.has(f.name)) throw this.#error(method, `"${f.name}" is already selected`, f.name);
+      taken.add(f.name);
+      return f.node;
+    });
+  }
+
+  #checkView(method: string, field: FieldNode): void {
+    if (field.viewName !== this.#node.viewName) {
+      throw this.#error(
+        method,
+        `"${field.viewName}.${field.name}" belongs to view "${field.viewName}", not "${this.#node.viewName}"`,
+        field.name,
+      );
+    }
+  }
+
+  #error(method: string, message: string, field?: string): ValidationError {
+    const source = `${this.#node.viewName}.query().${method}()`;
+    return new ValidationError(`${source}: ${message}`, field === undefined ? { source } : { source, field });
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "object" && value !== null) return Object.prototype.toString.call(value);
+  return String(value);
+}

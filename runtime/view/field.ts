@@ -1,0 +1,166 @@
+/**
+ * A declared member bound to its view: `Sales.country`. It builds conditions (`eq`, `in`, ...) and
+ * orderings (`asc`, `desc`) as frozen operation nodes. Values are checked here, so a bad value fails
+ * where it was written, naming the field.
+ */
+import { ValidationError } from "../errors.js";
+import type { Decimal } from "../values/decimal.js";
+import { conditionOf, type Condition } from "../query/condition.js";
+import { orderingOf, type Ordering, type OrderingOptions } from "../query/ordering.js";
+import { ConditionNode, escapeLikeText, type ComparisonOperator } from "../query/operation-node/condition-node.js";
+import { FieldNode, type FieldKind } from "../query/operation-node/field-node.js";
+import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../query/operation-node/filter-value.js";
+import { OrderingNode } from "../query/operation-node/ordering-node.js";
+
+declare const FIELD_VALUE: unique symbol;
+
+/**
+ * The values a condition on a field of type `T` accepts: string types as declared (literal unions
+ * kept), any numeric for numeric types (a bigint column compares with a number), booleans, Dates.
+ */
+export type ValueInput<T> = T extends string
+  ? T
+  : T extends number | bigint | Decimal
+    ? number | bigint | Decimal
+    : T extends boolean
+      ? boolean
+      : T extends Date
+        ? Date
+        : never;
+
+type IsMetric<K extends FieldKind> = K extends "metric" ? true : false;
+
+export interface Field<K extends FieldKind = FieldKind, T = unknown, N extends string = string, V extends string = string> {
+  /** `"metric"`, `"dimension"` or `"fact"`. */
+  readonly kind: K;
+  /** The field name: the member name, and the alias of its output column. */
+  readonly name: N;
+  /** The declared name of the view it belongs to. */
+  readonly viewName: V;
+  /** The operation node the compilers see. */
+  readonly node: FieldNode;
+  /** Type-level only: the type its values arrive as. */
+  readonly [FIELD_VALUE]: T;
+
+  /** `= value`; `eq(null)` means IS NULL. */
+  eq(value: ValueInput<T> | null): Condition<V, IsMetric<K>>;
+  /** `<> value`; `ne(null)` means IS NOT NULL. */
+  ne(value: ValueInput<T> | null): Condition<V, IsMetric<K>>;
+  gt(value: ValueInput<T>): Condition<V, IsMetric<K>>;
+  gte(value: ValueInput<T>): Condition<V, IsMetric<K>>;
+  lt(value: ValueInput<T>): Condition<V, IsMetric<K>>;
+  lte(value: ValueInput<T>): Condition<V, IsMetric<K>>;
+  /** `IN (...)`; an empty list matches nothing; a `null` in the list also matches NULL. */
+  in(values: readonly (ValueInput<T> | null)[]): Condition<V, IsMetric<K>>;
+  /** `NOT IN (...)`; an empty list matches everything; a `null` in the list also excludes NULL. */
+  notIn(values: readonly (ValueInput<T> | null)[]): Condition<V, IsMetric<K>>;
+  /** `BETWEEN low AND high` (both ends included). */
+  between(low: ValueInput<T>, high: ValueInput<T>): Condition<V, IsMetric<K>>;
+  /** `LIKE pattern`: `%` and `_` in the pattern are wildcards. */
+  like(pattern: string): Condition<V, IsMetric<K>>;
+  /** Starts with `text`, taken literally (`%`, `_` escaped). */
+  startsWith(text: string): Condition<V, IsMetric<K>>;
+  /** Ends with `text`, taken literally. */
+  endsWith(text: string): Condition<V, IsMetric<K>>;
+  /** Contains `text`, taken literally. */
+  contains(text: string): Condition<V, IsMetric<K>>;
+  isNull(): Condition<V, IsMetric<K>>;
+  isNotNull(): Condition<V, IsMetric<K>>;
+  asc(options?: OrderingOptions): Ordering<V>;
+  desc(options?: OrderingOptions): Ordering<V>;
+}
+
+export type AnyField<V extends string = string> = Field<FieldKind, any, string, V>;
+export type MetricField<V extends string = string> = Field<"metric", any, string, V>;
+export type DimensionField<V extends string = string> = Field<"dimension", any, string, V>;
+export type FactField<V extends string = string> = Field<"fact", any, string, V>;
+
+/** The value type a field's column arrives as. */
+export type FieldValueType<F> = F extends { readonly [FIELD_VALUE]: infer T } ? T : never;
+
+const FIELD_BRAND = Symbol.for("lib.Field");
+
+export function isField(value: unknown): value is AnyField {
+  return typeof value === "object" && value !== null && (value as { [FIELD_BRAND]?: unknown })[FIELD_BRAND] === true;
+}
+
+/** Builds the bound field object (frozen). */
+export function createField<K extends FieldKind, T, N extends string, V extends string>(
+  viewName: V,
+  name: N,
+  kind: K,
+): Field<K, T, N, V> {
+  const node = FieldNode.create(viewName, name, kind);
+  const label = `${viewName}.${name}`;
+
+  const value = (method: string, v: unknown): FilterValue => {
+    const problem = describeInvalidFilterValue(v);
+    if (problem !== undefined) {
+      throw new ValidationError(`${label}.${method}(): ${problem}`, { source: `${label}.${method}()`, field: name });
+    }
+    return snapshotFilterValue(v as FilterValue);
+  };
+  const text = (method: string, v: unknown): string => {
+    if (typeof v !== "string") {
+      throw new ValidationError(`${label}.${method}(): expected a string, got ${v === null ? "null" : typeof v}`, {
+        source: `${label}.${method}()`,
+        field: name,
+      });
+    }
+    return v;
+  };
+  const compare = (method: string, operator: ComparisonOperator, v: unknown) =>
+    conditionOf<V, IsMetric<K>>(ConditionNode.comparison(node, operator, value(method, v)));
+  const list = (method: string, values: unknown, negated: boolean) => {
+    if (!Array.isArray(values)) {
+      throw new ValidationError(`${label}.${method}(): expected an array of values`, { source: `${label}.${method}()`, field: name });
+    }
+    const present = values.filter((v) => v !== null).map((v) => value(method, v));
+    const inList = ConditionNode.inList(node, present, negated);
+    if (present.length === values.length) return conditionOf<V, IsMetric<K>>(inList);
+    // SQL's IN never matches NULL; a null in the list means "or IS NULL" (eq(null) semantics).
+    const nullCheck = ConditionNode.nullCheck(node, negated);
+    if (present.length === 0) return conditionOf<V, IsMetric<K>>(nullCheck);
+    return conditionOf<V, IsMetric<K>>(negated ? ConditionNode.and([inList, nullCheck]) : ConditionNode.or([inList, nullCheck]));
+  };
+  const like = (method: string, pattern: string, escaped: boolean) =>
+    conditionOf<V, IsMetric<K>>(ConditionNode.like(node, pattern, escaped));
+  const ordering = (method: string, direction: "asc" | "desc", options: OrderingOptions | undefined) => {
+    const nulls = options?.nulls;
+    if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
+      throw new ValidationError(`${label}.${method}(): nulls must be "first" or "last", got ${String(nulls)}`, {
+        source: `${label}.${method}()`,
+        field: name,
+      });
+    }
+    return orderingOf<V>(OrderingNode.create(node, direction, nulls));
+  };
+
+  const field = {
+    kind,
+    name,
+    viewName,
+    node,
+    [FIELD_BRAND]: true,
+    eq: (v: unknown) => (v === null ? conditionOf(ConditionNode.nullCheck(node, false)) : compare("eq", "=", v)),
+    ne: (v: unknown) => (v === null ? conditionOf(ConditionNode.nullCheck(node, true)) : compare("ne", "<>", v)),
+    gt: (v: unknown) => compare("gt", ">", v),
+    gte: (v: unknown) => compare("gte", ">=", v),
+    lt: (v: unknown) => compare("lt", "<", v),
+    lte: (v: unknown) => compare("lte", "<=", v),
+    in: (values: unknown) => list("in", values, false),
+    notIn: (values: unknown) => list("notIn", values, true),
+    between: (low: unknown, high: unknown) =>
+      conditionOf(ConditionNode.between(node, value("between", low), value("between", high))),
+    like: (pattern: unknown) => like("like", text("like", pattern), false),
+    startsWith: (t: unknown) => like("startsWith", `${escapeLikeText(text("startsWith", t))}%`, true),
+    endsWith: (t: unknown) => like("endsWith", `%${escapeLikeText(text("endsWith", t))}`, true),
+    contains: (t: unknown) => like("contains", `%${escapeLikeText(text("contains", t))}%`, true),
+    isNull: () => conditionOf(ConditionNode.nullCheck(node, false)),
+    isNotNull: () => conditionOf(ConditionNode.nullCheck(node, true)),
+    asc: (options?: OrderingOptions) => ordering("asc", "asc", options),
+    desc: (options?: OrderingOptions) => ordering("desc", "desc", options),
+    toString: () => label,
+  };
+  return Object.freeze(field) as unknown as Field<K, T, N, V>;
+}
