@@ -1,0 +1,121 @@
+/**
+ * `lib codegen` command line (cac): flags, help with the exit-status table, version, and usage
+ * errors (exit 2). Everything else is `runCodegen`.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { cac } from "cac";
+import type { BackendType } from "../runtime/config/types.js";
+import { runCodegen } from "./codegen.js";
+import type { Connector } from "./connect.js";
+import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
+import { BACKENDS, environmentWithDotenv, type Environment } from "./settings.js";
+
+export interface CliIo {
+  readonly cwd: string;
+  readonly env: Environment;
+  readonly stdout: (line: string) => void;
+  readonly stderr: (line: string) => void;
+  readonly connector?: Connector | undefined;
+}
+
+interface CodegenFlags {
+  readonly backend?: unknown;
+  readonly database?: unknown;
+  readonly config?: unknown;
+  readonly out?: unknown;
+  readonly view?: unknown;
+  readonly check?: unknown;
+}
+
+/** The version of the `lib` package this CLI belongs to (found above this file, as source or built). */
+export function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "lib" && pkg.version) return pkg.version;
+    } catch {
+      // keep walking up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return "0.0.0";
+    dir = parent;
+  }
+}
+
+/** Runs the CLI on `argv` (without the node and script entries) and returns the exit status. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
+  const cli = cac("lib");
+  cli
+    .command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas")
+    .option("--backend <backend>", "Backend to introspect: backend_a, backend_b or backend_c (required)")
+    .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
+    .option("--config <path>", "Connection configuration file (backends A/B read [connections.<backend>])", { default: ".lib.toml" })
+    .option("--out <dir>", "Output directory", { default: "generated" })
+    .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
+    .option("--check", "Write nothing; exit 1 when the output directory is not current")
+    .action(() => undefined)
+    .example("  lib codegen --backend backend_c --database demo.duckdb")
+    .example("  lib codegen --backend backend_a --check")
+    .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated");
+  cli.help((sections) => [...sections, { title: "Reads", body: "  .env in the current directory (values already in the environment win;\n  a value in the configuration file wins over both)" }, { body: EXIT_CODE_HELP }]);
+  cli.version(packageVersion());
+
+  let parsed: { args: readonly string[]; options: Record<string, unknown> };
+  try {
+    parsed = cli.parse(["node", "lib", ...argv], { run: false });
+    // cac checks unknown flags and missing flag values only when it runs the matched command.
+    if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
+  } catch (error) {
+    io.stderr(`lib: ${error instanceof Error ? error.message : String(error)} (see lib codegen --help)`);
+    return ExitCode.Usage;
+  }
+  if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
+  if (cli.matchedCommandName !== "codegen") {
+    if (parsed.args.length > 0) io.stderr(`lib: unknown command "${parsed.args[0]}" (the command is lib codegen)`);
+    else cli.outputHelp();
+    return ExitCode.Usage;
+  }
+  if (parsed.args.length > 0) {
+    io.stderr(`lib codegen: unexpected argument "${parsed.args[0]}" (see lib codegen --help)`);
+    return ExitCode.Usage;
+  }
+  const flags = parsed.options as CodegenFlags;
+  const usage = (message: string): ExitCodeValue => {
+    io.stderr(`lib codegen: ${message} (see lib codegen --help)`);
+    return ExitCode.Usage;
+  };
+  if (flags.backend === undefined) return usage("--backend is required: backend_a, backend_b or backend_c");
+  const backend = String(flags.backend);
+  if (!BACKENDS.includes(backend as BackendType)) {
+    return usage(`unknown backend "${backend}": use backend_a, backend_b or backend_c`);
+  }
+  for (const name of ["database", "config", "out"] as const) {
+    const value = flags[name];
+    if (value === true || Array.isArray(value) || value === "") return usage(`--${name} needs one value`);
+  }
+  if (flags.check !== undefined && typeof flags.check !== "boolean") return usage("--check takes no value");
+  const views = flags.view === undefined ? undefined : (flags.view as unknown[]).map(String);
+  if (views?.some((v) => v === "" || v === "true")) return usage("--view needs a view name");
+
+  let env: Environment;
+  try {
+    env = environmentWithDotenv(io.cwd, io.env);
+  } catch (error) {
+    io.stderr(`lib codegen: ${error instanceof Error ? error.message : String(error)}`);
+    return ExitCode.Usage;
+  }
+  return runCodegen(
+    {
+      backend: backend as BackendType,
+      database: flags.database === undefined ? undefined : String(flags.database),
+      config: String(flags.config),
+      out: String(flags.out),
+      views: views === undefined || views.length === 0 ? undefined : views,
+      check: flags.check === true,
+    },
+    { ...io, env },
+  );
+}

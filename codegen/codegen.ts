@@ -1,0 +1,151 @@
+/**
+ * The whole `lib codegen` flow (kysely-codegen's `generate.ts`, shrunk): resolve the target,
+ * connect, introspect, generate, then write or `--check`. The CLI is a thin layer over `runCodegen`.
+ */
+import { relative, resolve } from "node:path";
+import type { BackendType } from "../runtime/config/types.js";
+import { Secret } from "../runtime/config/secret.js";
+import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
+import { DtoConfigError, generate, type GeneratedFile } from "./emit/generate.js";
+import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
+import { introspectorFor } from "./introspect/introspector-for.js";
+import type { ViewMetadata, ViewSummary } from "./introspect/metadata.js";
+import { findDrift, writeOutput } from "./output.js";
+import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./settings.js";
+
+export interface CodegenOptions {
+  readonly backend: BackendType;
+  readonly database?: string | undefined;
+  /** Default `.lib.toml`, relative to `cwd`. */
+  readonly config?: string | undefined;
+  /** Default `generated`, relative to `cwd`. */
+  readonly out?: string | undefined;
+  /** Generate only these views (the output directory then holds only them). */
+  readonly views?: readonly string[] | undefined;
+  readonly check?: boolean | undefined;
+}
+
+export interface CodegenIo {
+  readonly cwd: string;
+  /** Already including `.env` (see `environmentWithDotenv`). */
+  readonly env: Environment;
+  readonly stdout: (line: string) => void;
+  readonly stderr: (line: string) => void;
+  readonly connector?: Connector | undefined;
+}
+
+export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promise<ExitCodeValue> {
+  const configPath = resolve(io.cwd, options.config ?? ".lib.toml");
+  const outDir = resolve(io.cwd, options.out ?? "generated");
+  const shownOut = relative(io.cwd, outDir) || ".";
+  let secrets: string[] = [];
+  try {
+    const target = resolveTarget({ backend: options.backend, database: options.database, configPath, env: io.env, cwd: io.cwd });
+    secrets = secretsOf(target);
+    const dtos = readDtoSpecs(configPath);
+    const views = await introspect(target, configPath, options.views, io.connector ?? engineConnector);
+    const selected = new Set(views.map((v) => v.name));
+    for (const dto of dtos) {
+      if (!selected.has(dto.view) && ![...selected].some((v) => v.toLowerCase() === dto.view.toLowerCase()) && options.views === undefined) {
+        throw new CodegenExit(ExitCode.ViewNotFound, `DTO ${dto.name} names semantic view "${dto.view}", which was not found (views: ${[...selected].join(", ") || "none"})`);
+      }
+    }
+    const wanted = options.views === undefined ? dtos : dtos.filter((d) => [...selected].some((v) => v.toLowerCase() === d.view.toLowerCase()));
+    const files = generateFiles(views, options.backend, wanted);
+    return options.check ? await check(outDir, shownOut, files, io) : await write(outDir, shownOut, files, views.length, io);
+  } catch (error) {
+    const exit = toExit(error);
+    io.stderr(`lib codegen: ${redact(exit.message, secrets)}`);
+    return exit.exitCode;
+  }
+}
+
+async function introspect(
+  target: CodegenTarget,
+  configPath: string,
+  only: readonly string[] | undefined,
+  connector: Connector,
+): Promise<ViewMetadata[]> {
+  let connection: IntrospectionConnection;
+  try {
+    connection = await connector(target, configPath);
+  } catch (error) {
+    if (error instanceof CodegenExit) throw error;
+    throw new CodegenExit(ExitCode.Connection, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  try {
+    const introspector = introspectorFor(target.backend, connection.source);
+    const listed = await introspector.listViews();
+    const chosen = only === undefined ? listed : only.map((name) => findView(listed, name));
+    const unique = [...new Map(chosen.map((v) => [v.name, v])).values()];
+    const views: ViewMetadata[] = [];
+    for (const view of unique) views.push(await introspector.describeView(view));
+    return views;
+  } catch (error) {
+    if (error instanceof CodegenExit) throw error;
+    throw new CodegenExit(ExitCode.Failure, `introspection failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+function findView(listed: readonly ViewSummary[], name: string): ViewSummary {
+  const found = listed.find((v) => v.name === name) ?? listed.find((v) => v.name.toLowerCase() === name.toLowerCase());
+  if (found) return found;
+  const available = listed.map((v) => v.name).join(", ") || "none";
+  throw new CodegenExit(ExitCode.ViewNotFound, `semantic view "${name}" not found (available: ${available})`);
+}
+
+function generateFiles(views: readonly ViewMetadata[], backend: BackendType, dtos: ReturnType<typeof readDtoSpecs>): GeneratedFile[] {
+  try {
+    return generate(views, { backend, dtos });
+  } catch (error) {
+    if (error instanceof DtoConfigError) {
+      throw new CodegenExit(error.kind === "view" ? ExitCode.ViewNotFound : ExitCode.Usage, error.message, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function check(outDir: string, shownOut: string, files: readonly GeneratedFile[], io: CodegenIo): Promise<ExitCodeValue> {
+  const drift = await findDrift(outDir, files);
+  if (drift.length === 0) {
+    io.stdout(`lib codegen --check: ${shownOut}/ is current (${files.length} files)`);
+    return ExitCode.Ok;
+  }
+  io.stdout(`lib codegen --check: ${shownOut}/ is stale (${drift.length} of its files differ from the generated output):`);
+  for (const d of drift) io.stdout(`  ${d.status.padEnd(7)} ${shownOut}/${d.path}`);
+  for (const d of drift) io.stdout(`\n${d.diff}`);
+  io.stdout(`\nRe-run lib codegen without --check to update ${shownOut}/.`);
+  return ExitCode.Drift;
+}
+
+async function write(outDir: string, shownOut: string, files: readonly GeneratedFile[], viewCount: number, io: CodegenIo): Promise<ExitCodeValue> {
+  const summary = await writeOutput(outDir, files);
+  for (const path of summary.written) io.stdout(`  wrote   ${shownOut}/${path}`);
+  for (const path of summary.removed) io.stdout(`  removed ${shownOut}/${path}`);
+  io.stdout(
+    `lib codegen: ${viewCount} semantic view${viewCount === 1 ? "" : "s"} → ${shownOut}/ ` +
+      `(${summary.written.length} written, ${summary.unchanged.length} unchanged, ${summary.removed.length} removed)`,
+  );
+  return ExitCode.Ok;
+}
+
+function toExit(error: unknown): CodegenExit {
+  if (error instanceof CodegenExit) return error;
+  if (error instanceof ConnectFailure) return new CodegenExit(ExitCode.Connection, error.message, { cause: error });
+  return new CodegenExit(ExitCode.Failure, error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+/** Every secret value of the target, so no message can echo one (driver errors sometimes quote URIs). */
+function secretsOf(target: CodegenTarget): string[] {
+  if (target.backend === "backend_c") return [];
+  return Object.values(target.settings)
+    .filter((v): v is Secret => v instanceof Secret)
+    .map((s) => s.reveal())
+    .filter((s) => s.length >= 4);
+}
+
+function redact(message: string, secrets: readonly string[]): string {
+  return secrets.reduce((text, secret) => text.split(secret).join("[redacted]"), message);
+}

@@ -1,0 +1,40 @@
+/** The documented exit status of `lib codegen` (also printed by `lib codegen --help`). */
+export const ExitCode = Object.freeze({
+  /** Generated (or `--check`: output is current). */
+  Ok: 0,
+  /** `--check`: the output directory differs from what would be generated. */
+  Drift: 1,
+  /** Usage or configuration error: unknown flag/backend, missing section, missing database path, bad DTO config. */
+  Usage: 2,
+  /** A view named by `--view` (or by a DTO) does not exist. */
+  ViewNotFound: 3,
+  /** The warehouse could not be reached, opened or authenticated against. */
+  Connection: 4,
+  /** The warehouse rejected an introspection statement, or another unexpected failure. */
+  Failure: 5,
+});
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** A failure that ends the command with a specific exit status and a one-line message. */
+export class CodegenExit extends Error {
+  override readonly name = "CodegenExit";
+  constructor(
+    readonly exitCode: ExitCodeValue,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export const EXIT_CODE_HELP = [
+  "Exit status:",
+  "  0  ok (with --check: generated files are current)",
+  "  1  --check found drift (files differ, are missing, or are stale)",
+  "  2  usage or configuration error (unknown flag or backend, missing [connections.<backend>] section,",
+  "     no backend C database path, invalid configuration)",
+  "  3  semantic view not found (--view, or a view named by a DTO)",
+  "  4  connection or authentication failure (unreachable warehouse, unreadable or corrupt database file)",
+  "  5  the warehouse rejected an introspection statement, or another unexpected failure",
+].join("\n");

@@ -1,0 +1,35 @@
+/**
+ * Backend A (account-based warehouse): `SHOW SEMANTIC VIEWS IN SCHEMA` (the session's schema, the
+ * same scope unqualified view names resolve in) and `DESCRIBE SEMANTIC VIEW`, whose DATA_TYPE is
+ * filled in (e.g. `NUMBER(38,0)`), so no probe is needed.
+ */
+import { foldDescribeRows } from "./describe-rows.js";
+import {
+  cell,
+  queryObjects,
+  text,
+  type IntrospectionSource,
+  type Introspector,
+  type ViewMetadata,
+  type ViewSummary,
+} from "./metadata.js";
+import { quotedIdentifier } from "./sql-text.js";
+
+export class BackendAIntrospector implements Introspector {
+  readonly #source: IntrospectionSource;
+
+  constructor(source: IntrospectionSource) {
+    this.#source = source;
+  }
+
+  async listViews(): Promise<ViewSummary[]> {
+    const rows = await queryObjects(this.#source, "SHOW SEMANTIC VIEWS IN SCHEMA");
+    return rows.map((row) => ({ name: text(cell(row, "name")), comment: text(cell(row, "comment")) || undefined }));
+  }
+
+  async describeView(view: ViewSummary): Promise<ViewMetadata> {
+    const rows = await queryObjects(this.#source, `DESCRIBE SEMANTIC VIEW ${quotedIdentifier(view.name)}`);
+    const described = foldDescribeRows(rows);
+    return { name: view.name, comment: described.comment ?? view.comment, members: described.members };
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Backend B (cloud SQL warehouse): metric views. Candidates come from `information_schema.tables`
+ * of the session's catalog and schema; `DESCRIBE TABLE EXTENDED v AS JSON` gives column types and,
+ * in `view_text`, the metric view's YAML, which tells dimensions from measures.
+ */
+import { parse as parseYaml } from "yaml";
+import {
+  cell,
+  queryObjects,
+  text,
+  type IntrospectionSource,
+  type Introspector,
+  type MemberMetadata,
+  type ViewMetadata,
+  type ViewSummary,
+} from "./metadata.js";
+import { backtickIdentifier } from "./sql-text.js";
+
+const LIST_SQL =
+  "SELECT table_name, comment FROM information_schema.tables " +
+  "WHERE table_catalog = current_catalog() AND table_schema = current_schema() " +
+  "AND table_type IN ('METRIC_VIEW', 'VIEW') ORDER BY table_name";
+
+export class BackendBIntrospector implements Introspector {
+  readonly #source: IntrospectionSource;
+  readonly #described = new Map<string, ViewMetadata>();
+
+  constructor(source: IntrospectionSource) {
+    this.#source = source;
+  }
+
+  async listViews(): Promise<ViewSummary[]> {
+    const rows = await queryObjects(this.#source, LIST_SQL);
+    const views: ViewSummary[] = [];
+    for (const row of rows) {
+      const name = text(cell(row, "table_name"));
+      const metadata = await this.#describe(name, text(cell(row, "comment")) || undefined);
+      if (metadata) views.push({ name, comment: metadata.comment });
+    }
+    return views;
+  }
+
+  async describeView(view: ViewSummary): Promise<ViewMetadata> {
+    const metadata = await this.#describe(view.name, view.comment);
+    if (!metadata) throw new Error(`${view.name} is not a metric view`);
+    return metadata;
+  }
+
+  /** Undefined when the view is a plain view, not a metric view. */
+  async #describe(name: string, comment: string | undefined): Promise<ViewMetadata | undefined> {
+    const cached = this.#described.get(name);
+    if (cached) return cached;
+    const rows = await queryObjects(this.#source, `DESCRIBE TABLE EXTENDED ${backtickIdentifier(name)} AS JSON`);
+    const json = text(rows[0] === undefined ? undefined : (cell(rows[0], "json_metadata") ?? Object.values(rows[0])[0]));
+    const metadata = parseMetricViewJson(name, json, comment);
+    if (metadata) this.#described.set(name, metadata);
+    return metadata;
+  }
+}
+
+interface JsonColumn {
+  readonly name?: unknown;
+  readonly type?: unknown;
+  readonly comment?: unknown;
+}
+
+interface YamlMember {
+  readonly name?: unknown;
+  readonly expr?: unknown;
+  readonly comment?: unknown;
+}
+
+/**
+ * Parses the `DESCRIBE TABLE EXTENDED ... AS JSON` document of a metric view. Returns undefined
+ * when it is not one (no YAML with measures in `view_text`).
+ */
+export function parseMetricViewJson(name: string, json: string, comment?: string): ViewMetadata | undefined {
+  const document = JSON.parse(json) as Record<string, unknown>;
+  const viewText = typeof document["view_text"] === "string" ? document["view_text"] : "";
+  let spec: Record<string, unknown>;
+  try {
+    const parsed: unknown = parseYaml(viewText);
+    if (parsed === null || typeof parsed !== "object") return undefined;
+    spec = parsed as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(spec["measures"])) return undefined;
+  const columns = Array.isArray(document["columns"]) ? (document["columns"] as JsonColumn[]) : [];
+  const columnOf = (member: string) =>
+    columns.find((c) => typeof c.name === "string" && c.name.toLowerCase() === member.toLowerCase());
+  const members: MemberMetadata[] = [];
+  const add = (entries: unknown, kind: MemberMetadata["kind"]) => {
+    if (!Array.isArray(entries)) return;
+    for (const entry of entries as YamlMember[]) {
+      if (typeof entry?.name !== "string") continue;
+      const column = columnOf(entry.name);
+      members.push({
+        name: entry.name,
+        kind,
+        type: column ? columnTypeText(column.type) : "",
+        expression: typeof entry.expr === "string" ? entry.expr : undefined,
+        comment: stringOrUndefined(entry.comment) ?? stringOrUndefined(column?.comment),
+      });
+    }
+  };
+  add(spec["dimensions"] ?? spec["fields"], "dimension");
+  add(spec["measures"], "metric");
+  const viewComment = stringOrUndefined(document["comment"]) ?? stringOrUndefined(spec["comment"]) ?? comment;
+  return { name, comment: viewComment, members };
+}
+
+/** The JSON form writes types as `"bigint"` or `{ "name": "decimal", "precision": 10, "scale": 2 }`. */
+function columnTypeText(type: unknown): string {
+  if (typeof type === "string") return type;
+  if (type !== null && typeof type === "object") {
+    const t = type as Record<string, unknown>;
+    const base = typeof t["name"] === "string" ? t["name"] : "";
+    if (typeof t["precision"] === "number") return `${base}(${t["precision"]},${typeof t["scale"] === "number" ? t["scale"] : 0})`;
+    return base;
+  }
+  return "";
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}

@@ -1,0 +1,78 @@
+/**
+ * Plain metadata every introspector produces and the generator consumes: the warehouse-neutral
+ * description of semantic views (kysely-codegen's `DatabaseMetadata`, shrunk to what we emit).
+ */
+
+export type MemberKind = "dimension" | "metric" | "fact";
+
+export interface MemberMetadata {
+  /** The logical member name exactly as the warehouse reports it (the field name). */
+  readonly name: string;
+  readonly kind: MemberKind;
+  /** The warehouse's type text (`BIGINT`, `NUMBER(38,0)`, `DECIMAL(10,2)`); `""` when unknown. */
+  readonly type: string;
+  /** The member's defining expression, when the warehouse reports it. */
+  readonly expression?: string | undefined;
+  /** The warehouse comment, when set. */
+  readonly comment?: string | undefined;
+}
+
+export interface ViewMetadata {
+  readonly name: string;
+  readonly comment?: string | undefined;
+  /** Members in the warehouse's definition order. */
+  readonly members: readonly MemberMetadata[];
+}
+
+/** One backend's way of answering "which semantic views exist, and what is in them". */
+export interface Introspector {
+  /** View names, as the warehouse spells them. */
+  listViews(): Promise<ViewSummary[]>;
+  /** Full metadata of one listed view. */
+  describeView(view: ViewSummary): Promise<ViewMetadata>;
+}
+
+export interface ViewSummary {
+  readonly name: string;
+  readonly comment?: string | undefined;
+}
+
+/** A column as a metadata query reports it. */
+export interface SourceColumn {
+  readonly name: string;
+  readonly type: string;
+}
+
+/**
+ * What introspection runs SQL on. A pooled connection (`engine.connect()`) satisfies it; tests of
+ * the backend A/B parsers feed recorded results through it.
+ */
+export interface IntrospectionSource {
+  execute(sql: string): Promise<{ readonly columns: readonly SourceColumn[]; readonly rows: readonly (readonly unknown[])[] }>;
+}
+
+/** Runs `sql` and returns its rows as objects keyed by column name. */
+export async function queryObjects(source: IntrospectionSource, sql: string): Promise<Record<string, unknown>[]> {
+  const result = await source.execute(sql);
+  return result.rows.map((row) => {
+    const object: Record<string, unknown> = {};
+    result.columns.forEach((column, index) => {
+      object[column.name] = row[index];
+    });
+    return object;
+  });
+}
+
+/** Reads a text cell; `null`/`undefined` become `""`. */
+export function text(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return String(value);
+}
+
+/** Reads a cell case-insensitively (Snowflake reports upper-case column names, DuckDB lower-case). */
+export function cell(row: Record<string, unknown>, name: string): unknown {
+  if (name in row) return row[name];
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(row)) if (key.toLowerCase() === lower) return row[key];
+  return undefined;
+}

@@ -1,0 +1,148 @@
+/**
+ * What `lib codegen` connects to, following SPEC.md "Which section is read": backends A and B read
+ * `[connections.<backend name>]` (never `[connections.default]`); backend C reads no section and
+ * takes its path from `--database` or `BACKEND_C_DATABASE`. Also reads the optional `[codegen]`
+ * table (DTO declarations) from the same file.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse as parseDotenv } from "dotenv";
+import { parse as parseToml, TomlError } from "smol-toml";
+import { ValidationError } from "../runtime/errors.js";
+import { loadConnectionSettingsIfPresent } from "../runtime/config/load-connection-settings.js";
+import type { BackendType, ConnectionSettings } from "../runtime/config/types.js";
+import type { DtoSpec } from "./emit/generate.js";
+import { CodegenExit, ExitCode } from "./exit-codes.js";
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export const BACKENDS: readonly BackendType[] = ["backend_a", "backend_b", "backend_c"];
+
+export type CodegenTarget =
+  | { readonly backend: "backend_c"; readonly database: string }
+  | { readonly backend: "backend_a" | "backend_b"; readonly settings: ConnectionSettings };
+
+/**
+ * The process environment with `.env` (from `cwd`) underneath: a variable already set in the
+ * environment wins over `.env`, as with dotenv's default. Neither overrides a value in the TOML file.
+ */
+export function environmentWithDotenv(cwd: string, env: Environment): Environment {
+  const path = resolve(cwd, ".env");
+  if (!existsSync(path)) return env;
+  let parsed: Record<string, string>;
+  try {
+    parsed = parseDotenv(readFileSync(path));
+  } catch (error) {
+    throw new CodegenExit(ExitCode.Usage, `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  const merged: Record<string, string | undefined> = { ...parsed };
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) merged[key] = value;
+  return merged;
+}
+
+export interface TargetOptions {
+  readonly backend: BackendType;
+  readonly database?: string | undefined;
+  /** Absolute path of the TOML file. */
+  readonly configPath: string;
+  readonly env: Environment;
+  readonly cwd: string;
+}
+
+export function resolveTarget(options: TargetOptions): CodegenTarget {
+  const { backend, configPath, env, cwd } = options;
+  if (backend === "backend_c") {
+    const database = options.database ?? nonEmpty(env["BACKEND_C_DATABASE"]);
+    if (database === undefined) {
+      throw new CodegenExit(
+        ExitCode.Usage,
+        "--backend backend_c needs a database path: pass --database <path> or set BACKEND_C_DATABASE (backend C reads no [connections] section)",
+      );
+    }
+    if (database === ":memory:") {
+      throw new CodegenExit(ExitCode.Usage, "--backend backend_c needs a database file; :memory: holds no semantic views");
+    }
+    return { backend, database: resolve(cwd, database) };
+  }
+  if (!existsSync(configPath)) {
+    throw new CodegenExit(
+      ExitCode.Usage,
+      `--backend ${backend} reads [connections.${backend}] from ${configPath}, which does not exist`,
+    );
+  }
+  let settings: ConnectionSettings | undefined;
+  try {
+    settings = loadConnectionSettingsIfPresent(backend, { configPath, env });
+  } catch (error) {
+    if (error instanceof ValidationError) throw new CodegenExit(ExitCode.Usage, error.message, { cause: error });
+    throw error;
+  }
+  if (settings === undefined) {
+    const found = sectionNames(configPath);
+    const listed = found.length === 0 ? "it defines no [connections.<name>] sections" : `it defines ${found.map((n) => `[connections.${n}]`).join(", ")}`;
+    throw new CodegenExit(
+      ExitCode.Usage,
+      `${configPath} has no [connections.${backend}] section (${listed}). lib codegen --backend ${backend} reads the section ` +
+        `named after the backend; [connections.default] serves the application only. Add a [connections.${backend}] section.`,
+    );
+  }
+  if (settings.type !== backend) {
+    throw new CodegenExit(
+      ExitCode.Usage,
+      `${configPath} [connections.${backend}] has type = "${settings.type}", but lib codegen --backend ${backend} needs type = "${backend}"`,
+    );
+  }
+  return { backend, settings };
+}
+
+/** `[codegen.dtos.<Name>]` tables: `view = "sales"`, `fields = ["country", "revenue"]`. */
+export function readDtoSpecs(configPath: string): DtoSpec[] {
+  const document = readToml(configPath);
+  if (document === undefined) return [];
+  const codegen = document["codegen"];
+  if (codegen === undefined) return [];
+  if (!isTable(codegen)) throw configError(configPath, "codegen must be a table");
+  const dtos = codegen["dtos"];
+  if (dtos === undefined) return [];
+  if (!isTable(dtos)) throw configError(configPath, "codegen.dtos must be a table of [codegen.dtos.<Name>] sections");
+  return Object.entries(dtos).map(([name, spec]) => {
+    const where = `[codegen.dtos.${name}]`;
+    if (!isTable(spec)) throw configError(configPath, `${where} must be a table with view and fields`);
+    const { view, fields, ...rest } = spec;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) throw configError(configPath, `${where}: unknown field ${unknown[0]} (allowed: view, fields)`);
+    if (typeof view !== "string" || view === "") throw configError(configPath, `${where}: view must be a non-empty string`);
+    if (!Array.isArray(fields) || !fields.every((f): f is string => typeof f === "string")) {
+      throw configError(configPath, `${where}: fields must be an array of field names`);
+    }
+    return { name, view, fields };
+  });
+}
+
+function sectionNames(configPath: string): string[] {
+  const connections = readToml(configPath)?.["connections"];
+  return isTable(connections) ? Object.keys(connections) : [];
+}
+
+function readToml(path: string): Record<string, unknown> | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return parseToml(readFileSync(path, "utf8"));
+  } catch (error) {
+    // Only the position: smol-toml's message quotes the file, which may hold secrets.
+    if (error instanceof TomlError) throw configError(path, `invalid TOML at line ${error.line}, column ${error.column}`);
+    throw configError(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+}
+
+function configError(path: string, message: string): CodegenExit {
+  return new CodegenExit(ExitCode.Usage, `${path}: ${message}`);
+}
+
+function isTable(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
