@@ -1,0 +1,219 @@
+/**
+ * Token-level rewriting of member expressions. Expressions are kept as the user wrote them; we only
+ * substitute whole identifier references (never inside strings, quoted text or comments), so the
+ * lexer's exact token slices let us rebuild the text around each replacement.
+ */
+import { tokenize, type Token } from "../sql/lexer.js";
+
+const isName = (t: Token | undefined): t is Token => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
+const isDot = (t: Token | undefined): boolean => t !== undefined && t.kind === "punct" && t.text === ".";
+const isOpenParen = (t: Token | undefined): boolean => t !== undefined && t.kind === "punct" && t.text === "(";
+const insignificant = (t: Token): boolean => t.kind === "whitespace" || t.kind === "comment";
+
+/** A reference found in an expression: `qualifier.name` or a bare `name`. */
+export interface Reference {
+  /** Unquoted qualifier (table alias) or undefined for a bare name. */
+  readonly qualifier: string | undefined;
+  /** Unquoted name. */
+  readonly name: string;
+}
+
+/**
+ * Rewrites references. `replace` sees every `q.name` pair (qualifier not itself preceded by a dot)
+ * and every bare name that is not part of a dotted chain, not a function call and not a quoted
+ * string; returning undefined keeps the original text.
+ */
+export function rewriteReferences(expr: string, replace: (ref: Reference) => string | undefined): string {
+  const tokens = tokenize(expr);
+  // Index of the previous/next significant token for each position.
+  const sig: number[] = [];
+  tokens.forEach((t, i) => {
+    if (!insignificant(t)) sig.push(i);
+  });
+  let out = "";
+  let k = 0;
+  while (k < sig.length) {
+    const i = sig[k]!;
+    const tok = tokens[i]!;
+    const prev = k > 0 ? tokens[sig[k - 1]!] : undefined;
+    const next = tokens[sig[k + 1] ?? -1];
+    const afterNext = tokens[sig[k + 2] ?? -1];
+    const gapBefore = k > 0 ? tokens.slice(sig[k - 1]! + 1, i).map((t) => t.text).join("") : tokens.slice(0, i).map((t) => t.text).join("");
+    out += gapBefore;
+    if (isName(tok) && !isDot(prev) && isDot(next) && isName(afterNext)) {
+      const third = tokens[sig[k + 3] ?? -1];
+      // A longer chain (a.b.c) is left alone except for its leading pair: columns of struct
+      // type are still qualified by their table alias.
+      const replacement = isOpenParen(third) ? undefined : replace({ qualifier: tok.value, name: afterNext.value });
+      if (replacement !== undefined && !isDot(third)) {
+        out += replacement;
+        k += 3;
+        continue;
+      }
+      out += tokens.slice(i, sig[k + 2]! + 1).map((t) => t.text).join("");
+      k += 3;
+      continue;
+    }
+    if (isName(tok) && !isDot(prev) && !isDot(next) && !isOpenParen(next)) {
+      const replacement = replace({ qualifier: undefined, name: tok.value });
+      out += replacement ?? tok.text;
+      k += 1;
+      continue;
+    }
+    out += tok.text;
+    k += 1;
+  }
+  if (sig.length > 0) out += tokens.slice(sig[sig.length - 1]! + 1).map((t) => t.text).join("");
+  else out += expr;
+  return out;
+}
+
+/** Rewrites only the qualifier of `q.name` pairs (used to re-point a table alias). */
+export function rewriteQualifiers(expr: string, replace: (qualifier: string) => string | undefined): string {
+  const tokens = tokenize(expr);
+  let out = "";
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    const prev = previousSignificant(tokens, i);
+    const next = nextSignificant(tokens, i);
+    if (isName(tok) && !isDot(prev) && isDot(next)) {
+      const replacement = replace(tok.value);
+      out += replacement ?? tok.text;
+    } else {
+      out += tok.text;
+    }
+  }
+  return out;
+}
+
+/** Qualifiers (`q` of `q.x`) used in an expression, unquoted. */
+export function qualifiersOf(expr: string): string[] {
+  const found: string[] = [];
+  rewriteQualifiers(expr, (q) => {
+    found.push(q);
+    return undefined;
+  });
+  return found;
+}
+
+function previousSignificant(tokens: readonly Token[], i: number): Token | undefined {
+  for (let j = i - 1; j >= 0; j--) if (!insignificant(tokens[j]!)) return tokens[j];
+  return undefined;
+}
+
+function nextSignificant(tokens: readonly Token[], i: number): Token | undefined {
+  for (let j = i + 1; j < tokens.length; j++) if (!insignificant(tokens[j]!)) return tokens[j];
+  return undefined;
+}
+
+/** Aggregate functions whose first argument gets the phantom-row guard. */
+const AGGREGATES = new Set(
+  [
+    "sum", "count", "avg", "mean", "min", "max", "median", "mode", "any_value", "first", "last", "arbitrary",
+    "list", "array_agg", "string_agg", "group_concat", "listagg", "stddev", "stddev_samp", "stddev_pop",
+    "variance", "var_samp", "var_pop", "approx_count_distinct", "approx_quantile", "quantile", "quantile_cont",
+    "quantile_disc", "bool_and", "bool_or", "bit_and", "bit_or", "bit_xor", "product", "fsum", "sumkahan",
+    "kahan_sum", "favg", "arg_max", "arg_min", "argmax", "argmin", "max_by", "min_by", "count_if", "countif",
+    "corr", "covar_pop", "covar_samp", "entropy", "kurtosis", "skewness", "histogram", "geomean",
+    "geometric_mean", "mad", "regr_avgx", "regr_avgy", "regr_count", "regr_slope", "regr_intercept", "regr_r2",
+    "sum_no_overflow", "bitstring_agg",
+  ],
+);
+
+/**
+ * Guards aggregates of a metric on a LEFT-joined table against the NULL-extended rows of unmatched
+ * base rows: `COUNT(*)` becomes `COUNT(<key>)` and every other aggregate's first argument becomes
+ * `CASE WHEN <key> IS NOT NULL THEN arg END`.
+ */
+export function guardAggregates(expr: string, keySql: string): string {
+  const tokens = tokenize(expr);
+  let out = "";
+  let i = 0;
+  while (i < tokens.length) {
+    const tok = tokens[i]!;
+    const openIndex = nextSignificantIndex(tokens, i);
+    if (
+      tok.kind === "ident" &&
+      AGGREGATES.has(tok.value.toLowerCase()) &&
+      !isDot(previousSignificant(tokens, i)) &&
+      openIndex !== undefined &&
+      isOpenParen(tokens[openIndex])
+    ) {
+      const close = matchingParen(tokens, openIndex);
+      if (close === undefined) {
+        out += tok.text;
+        i++;
+        continue;
+      }
+      out += tok.text + text(tokens, i + 1, openIndex + 1);
+      const inner = tokens.slice(openIndex + 1, close);
+      out += guardArguments(inner, keySql, tok.value.toLowerCase());
+      out += ")";
+      i = close + 1;
+      continue;
+    }
+    out += tok.text;
+    i++;
+  }
+  return out;
+}
+
+function guardArguments(inner: readonly Token[], keySql: string, fn: string): string {
+  const sigIdx = inner.map((t, j) => (insignificant(t) ? -1 : j)).filter((j) => j >= 0);
+  if (sigIdx.length === 0) return text(inner, 0, inner.length);
+  if (sigIdx.length === 1 && inner[sigIdx[0]!]!.text === "*") {
+    return fn === "count" ? keySql : text(inner, 0, inner.length);
+  }
+  // Skip a leading DISTINCT / ALL.
+  let argStart = sigIdx[0]!;
+  const first = inner[argStart]!;
+  if (first.kind === "ident" && /^(distinct|all)$/i.test(first.value)) {
+    argStart = sigIdx[1] ?? inner.length;
+  }
+  // The first argument ends at a top-level comma or ORDER BY.
+  let depth = 0;
+  let argEnd = inner.length;
+  for (let j = argStart; j < inner.length; j++) {
+    const t = inner[j]!;
+    if (t.kind === "punct" && (t.text === "(" || t.text === "[")) depth++;
+    else if (t.kind === "punct" && (t.text === ")" || t.text === "]")) depth--;
+    else if (depth === 0 && ((t.kind === "punct" && t.text === ",") || (t.kind === "ident" && /^order$/i.test(t.value)))) {
+      argEnd = j;
+      break;
+    }
+  }
+  // Keep trailing whitespace outside the CASE.
+  let argLast = argEnd - 1;
+  while (argLast >= argStart && insignificant(inner[argLast]!)) argLast--;
+  const arg = text(inner, argStart, argLast + 1);
+  if (arg.length === 0) return text(inner, 0, inner.length);
+  return (
+    text(inner, 0, argStart) +
+    `CASE WHEN ${keySql} IS NOT NULL THEN ${arg} END` +
+    text(inner, argLast + 1, inner.length)
+  );
+}
+
+function nextSignificantIndex(tokens: readonly Token[], i: number): number | undefined {
+  for (let j = i + 1; j < tokens.length; j++) if (!insignificant(tokens[j]!)) return j;
+  return undefined;
+}
+
+function matchingParen(tokens: readonly Token[], open: number): number | undefined {
+  let depth = 0;
+  for (let j = open; j < tokens.length; j++) {
+    const t = tokens[j]!;
+    if (t.kind === "punct" && t.text === "(") depth++;
+    else if (t.kind === "punct" && t.text === ")") {
+      depth--;
+      if (depth === 0) return j;
+    }
+  }
+  return undefined;
+}
+
+function text(tokens: readonly Token[], from: number, to: number): string {
+  let s = "";
+  for (let j = from; j < to; j++) s += tokens[j]!.text;
+  return s;
+}

@@ -1,0 +1,1 @@
+export { expandSemanticQuery, type ExpandedQuery, type SemanticQueryRequest } from "./expand.js";

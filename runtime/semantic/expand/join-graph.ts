@@ -1,0 +1,96 @@
+/**
+ * The relationship graph of a definition, seen from an anchor table. Relationships point from the
+ * many side (`fromAlias`, holding the foreign key) to the one side (`toAlias`); stepping along that
+ * direction never duplicates anchor rows, stepping against it does (unless one-to-one).
+ * A table that several relationships point at is role-played: it is reachable only through the
+ * relationship a metric picked with `USING`, under the scoped alias `<alias>__<rel>`.
+ */
+import type { RelationshipDef, SemanticViewDefinition, TableDef } from "../model.js";
+
+export const keyOf = (name: string): string => name.toLowerCase();
+
+export interface TreeStep {
+  readonly parent: string;
+  readonly rel: RelationshipDef;
+  /** True when stepping parent → child can multiply the parent's rows. */
+  readonly fans: boolean;
+}
+
+/** A spanning tree rooted at the anchor: child key → step from its parent. */
+export interface JoinTree {
+  readonly anchor: string;
+  readonly steps: ReadonlyMap<string, TreeStep>;
+}
+
+export class JoinGraph {
+  readonly tables = new Map<string, TableDef>();
+  /** Role-played table key → the relationships pointing at it. */
+  readonly roleTables = new Map<string, RelationshipDef[]>();
+  private readonly incident = new Map<string, RelationshipDef[]>();
+
+  constructor(readonly def: SemanticViewDefinition) {
+    for (const t of def.tables) {
+      this.tables.set(keyOf(t.alias), t);
+      this.incident.set(keyOf(t.alias), []);
+    }
+    const incoming = new Map<string, RelationshipDef[]>();
+    for (const r of def.relationships) {
+      this.incident.get(keyOf(r.fromAlias))?.push(r);
+      this.incident.get(keyOf(r.toAlias))?.push(r);
+      const list = incoming.get(keyOf(r.toAlias)) ?? [];
+      list.push(r);
+      incoming.set(keyOf(r.toAlias), list);
+    }
+    for (const [k, rels] of incoming) if (rels.length > 1) this.roleTables.set(k, rels);
+  }
+
+  get baseKey(): string {
+    return keyOf(this.def.tables[0]!.alias);
+  }
+
+  table(key: string): TableDef {
+    const t = this.tables.get(key);
+    if (t === undefined) throw new Error(`unknown table alias '${key}'`);
+    return t;
+  }
+
+  /** Breadth-first spanning tree; role-played tables only through their chosen relationship. */
+  tree(anchor: string, choices: ReadonlyMap<string, string>): JoinTree {
+    const steps = new Map<string, TreeStep>();
+    const visited = new Set([anchor]);
+    const queue = [anchor];
+    while (queue.length > 0) {
+      const node = queue.shift()!;
+      for (const rel of this.incident.get(node) ?? []) {
+        if (!this.usable(rel, choices)) continue;
+        const forward = keyOf(rel.fromAlias) === node;
+        const other = forward ? keyOf(rel.toAlias) : keyOf(rel.fromAlias);
+        if (visited.has(other)) continue;
+        visited.add(other);
+        steps.set(other, { parent: node, rel, fans: !forward && rel.cardinality !== "one_to_one" });
+        queue.push(other);
+      }
+    }
+    return { anchor, steps };
+  }
+
+  private usable(rel: RelationshipDef, choices: ReadonlyMap<string, string>): boolean {
+    const target = keyOf(rel.toAlias);
+    if (!this.roleTables.has(target)) return true;
+    const chosen = choices.get(target);
+    return chosen !== undefined && keyOf(chosen) === keyOf(rel.name);
+  }
+
+  /** Steps from the anchor down to `key` (empty for the anchor), or undefined if unreachable. */
+  path(tree: JoinTree, key: string): TreeStep[] | undefined {
+    const out: TreeStep[] = [];
+    let cur = key;
+    while (cur !== tree.anchor) {
+      const step = tree.steps.get(cur);
+      if (step === undefined) return undefined;
+      out.unshift(step);
+      cur = step.parent;
+    }
+    return out;
+  }
+}

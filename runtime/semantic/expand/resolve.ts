@@ -1,0 +1,116 @@
+/**
+ * Resolves the names a `semantic_view()` call asks for into members of the definition:
+ * case-insensitive, `alias.name` and `alias.*` allowed, bare `*` rejected, explicit duplicates
+ * rejected (wildcard overlaps are folded), PRIVATE metrics and facts refused.
+ */
+import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
+import { SemanticViewError } from "../semantic-error.js";
+import { tokenize, significant, type Token } from "../sql/lexer.js";
+import { didYouMean } from "../sql/suggest.js";
+
+export type MemberKind = "dimension" | "metric" | "fact";
+
+interface ParsedName {
+  readonly qualifier: string | undefined;
+  /** Unquoted name, or "*" for a wildcard. */
+  readonly name: string;
+}
+
+const same = (a: string | undefined, b: string | undefined): boolean =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+
+function parseRequestedName(view: string, kind: MemberKind, raw: string): ParsedName {
+  let tokens: Token[];
+  try {
+    tokens = significant(tokenize(raw.trim()));
+  } catch {
+    tokens = [];
+  }
+  const part = (i: number): string | undefined => {
+    const t = tokens[i];
+    if (t === undefined) return undefined;
+    if (t.kind === "ident" || t.kind === "quoted_ident") return t.value;
+    if (t.kind === "op" && t.text === "*") return "*";
+    return undefined;
+  };
+  if (tokens.length === 1 && part(0) !== undefined) {
+    if (part(0) === "*") {
+      throw new SemanticViewError(
+        "invalid",
+        `semantic view '${view}': bare '*' is not allowed in ${kind}s; use a table wildcard such as 'alias.*'`,
+      );
+    }
+    return { qualifier: undefined, name: part(0)! };
+  }
+  if (tokens.length === 3 && part(0) !== undefined && part(0) !== "*" && tokens[1]!.text === "." && part(2) !== undefined) {
+    return { qualifier: part(0), name: part(2)! };
+  }
+  throw new SemanticViewError("invalid", `semantic view '${view}': invalid ${kind} name '${raw}'`);
+}
+
+/** Candidates of one kind, in definition order. */
+function candidates(def: SemanticViewDefinition, kind: MemberKind): readonly (MemberDef | MetricDef)[] {
+  return kind === "dimension" ? def.dimensions : kind === "metric" ? def.metrics : def.facts;
+}
+
+/**
+ * Resolves one list. Returns members in request order; wildcards expand in definition order and
+ * skip PRIVATE members; an explicitly requested PRIVATE member is an error.
+ */
+export function resolveMembers<M extends MemberDef | MetricDef>(
+  def: SemanticViewDefinition,
+  kind: MemberKind,
+  requested: readonly string[],
+): M[] {
+  const all = candidates(def, kind) as readonly M[];
+  const visible = all.filter((m) => m.access !== "private");
+  const result: M[] = [];
+  const explicit = new Set<M>();
+  const seen = new Set<M>();
+  const tableAliases = def.tables.map((t) => t.alias);
+  for (const raw of requested) {
+    const parsed = parseRequestedName(def.name, kind, raw);
+    if (parsed.name === "*") {
+      const alias = tableAliases.find((a) => same(a, parsed.qualifier));
+      if (alias === undefined) {
+        throw new SemanticViewError(
+          "invalid",
+          `semantic view '${def.name}': unknown table alias '${parsed.qualifier}' in ${kind} wildcard '${raw}'. Available: [${tableAliases.join(", ")}].${didYouMean(parsed.qualifier!, tableAliases)}`,
+        );
+      }
+      for (const m of visible) {
+        if (same(m.table, alias) && !seen.has(m)) {
+          seen.add(m);
+          result.push(m);
+        }
+      }
+      continue;
+    }
+    const match = all.find(
+      (m) => same(m.name, parsed.name) && (parsed.qualifier === undefined || same(m.table, parsed.qualifier)),
+    );
+    if (match === undefined) {
+      const names = visible.map((m) => m.name);
+      const hint = didYouMean(parsed.name, names);
+      throw new SemanticViewError(
+        "invalid",
+        `semantic view '${def.name}': unknown ${kind} '${raw}'. Available: [${names.join(", ")}].${hint}`,
+      );
+    }
+    if (match.access === "private") {
+      throw new SemanticViewError(
+        "invalid",
+        `semantic view '${def.name}': ${kind} '${match.name}' is PRIVATE and cannot be queried`,
+      );
+    }
+    if (explicit.has(match)) {
+      throw new SemanticViewError("invalid", `semantic view '${def.name}': duplicate ${kind} '${match.name}' in the request`);
+    }
+    explicit.add(match);
+    if (!seen.has(match)) {
+      seen.add(match);
+      result.push(match);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,79 @@
+/**
+ * Output typing, as the extension does it: probe `<expanded> LIMIT 0` for the column types, then
+ * cast HUGEINT → BIGINT and UHUGEINT → UBIGINT (so `SUM(INTEGER)` arrives as BIGINT) and
+ * ENUM/STRUCT/MAP → VARCHAR; DECIMAL keeps its width and scale. Probes are cached per
+ * (definition, request) so repeated queries skip the round trip.
+ */
+import { expandSemanticQuery, type SemanticQueryRequest } from "../expand/index.js";
+import type { SemanticViewDefinition } from "../model.js";
+import { SemanticViewError } from "../semantic-error.js";
+import type { RawColumn, SqlSession } from "../semantic-layer.js";
+import { quoteIdent } from "../sql/quote.js";
+import { LruCache } from "./lru-cache.js";
+
+export interface TypedSemanticQuery {
+  /** Plain DuckDB SQL producing the typed output columns. */
+  readonly sql: string;
+  /** The expansion before the output casts. */
+  readonly expandedSql: string;
+  /** Output columns with their final DuckDB types. */
+  readonly columns: readonly RawColumn[];
+}
+
+const cache = new LruCache<string, TypedSemanticQuery>(256);
+
+/** Probe-cache statistics (for the benchmark and tests). */
+export function semanticQueryCacheStats(): { size: number; hits: number; misses: number } {
+  return { size: cache.size, hits: cache.hits, misses: cache.misses };
+}
+
+export function clearSemanticQueryCache(): void {
+  cache.clear();
+}
+
+/** The type the extension hands out for a probed type, or undefined when it is kept. */
+export function outputType(type: string): string | undefined {
+  const t = type.trim();
+  const upper = t.toUpperCase();
+  if (upper === "HUGEINT" || upper === "INT128") return "BIGINT";
+  if (upper === "UHUGEINT" || upper === "UINT128") return "UBIGINT";
+  if (upper.startsWith("ENUM(") || upper.startsWith("STRUCT(") || upper.startsWith("MAP(") || upper.startsWith("UNION(")) {
+    return "VARCHAR";
+  }
+  // LIST keeps its child type, with the same integer narrowing.
+  const list = /^(HUGEINT|UHUGEINT)((?:\[\d*\])+)$/.exec(upper);
+  if (list) return `${list[1] === "HUGEINT" ? "BIGINT" : "UBIGINT"}${list[2]}`;
+  return undefined;
+}
+
+export async function typedSemanticQuery(
+  session: SqlSession,
+  def: SemanticViewDefinition,
+  request: SemanticQueryRequest,
+): Promise<TypedSemanticQuery> {
+  const key = JSON.stringify(def) + "\u0000" + JSON.stringify([request.dimensions, request.metrics, request.facts, request.whereClause ?? ""]);
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const expanded = expandSemanticQuery(def, request);
+  let probed: RawColumn[];
+  try {
+    probed = (await session.query(`SELECT * FROM (\n${expanded.sql}\n) AS __sv_probe LIMIT 0`)).columns;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new SemanticViewError(
+      "execution",
+      `semantic_view: type inference failed for query on semantic view '${def.name}': ${detail}\n(expanded SQL: ${expanded.sql})`,
+      { cause: error },
+    );
+  }
+  const casts = probed.map((c) => outputType(c.type));
+  const columns = probed.map((c, i) => ({ name: expanded.columns[i] ?? c.name, type: casts[i] ?? c.type }));
+  const sql = casts.every((c) => c === undefined)
+    ? expanded.sql
+    : `SELECT ${columns
+        .map((c, i) => (casts[i] === undefined ? quoteIdent(c.name) : `${quoteIdent(c.name)}::${casts[i]} AS ${quoteIdent(c.name)}`))
+        .join(", ")}\nFROM (\n${expanded.sql}\n) AS __sv_inner`;
+  const result: TypedSemanticQuery = Object.freeze({ sql, expandedSql: expanded.sql, columns: Object.freeze(columns) });
+  cache.set(key, result);
+  return result;
+}

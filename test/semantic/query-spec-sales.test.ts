@@ -1,0 +1,83 @@
+import { expect } from "chai";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/index.js";
+import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
+import { defineView, fixedCatalog } from "./support/definitions.js";
+import { TestSession } from "./support/session.js";
+
+/** The SPEC.md `sales` view over `sales_data`, defined directly. */
+export const salesView = defineView({
+  name: "sales",
+  tables: [{ alias: "sales_data" }],
+  dimensions: { "sales_data.country": "sales_data.country", "sales_data.region": "sales_data.region" },
+  metrics: { "sales_data.revenue": "SUM(sales_data.revenue)", "sales_data.cost": "SUM(sales_data.cost)" },
+});
+
+describe("semantic_view() on the SPEC sales view", () => {
+  let session: TestSession;
+  const catalog = fixedCatalog(salesView);
+
+  before(async () => {
+    session = await TestSession.open();
+    await session.query(
+      "CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)",
+    );
+    await session.query(
+      `INSERT INTO sales_data VALUES (100, 60, 'DE', 'EU'), (50, 20, 'DE', 'EU'), (300, 100, 'US', 'NA'),
+       (20, 5, 'FR', 'EU'), (80, 30, 'US', 'NA')`,
+    );
+  });
+  after(() => session.close());
+
+  async function run(sql: string) {
+    const rewritten = await rewriteSemanticViewCalls(session, sql, catalog);
+    expect(rewritten).to.be.a("string");
+    return session.query(rewritten!);
+  }
+
+  it("sums revenue per country, ordered by revenue descending", async () => {
+    const result = await run(
+      "SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']) ORDER BY revenue DESC",
+    );
+    expect(result.columns).to.deep.equal([
+      { name: "country", type: "VARCHAR" },
+      { name: "revenue", type: "BIGINT" },
+    ]);
+    expect(result.rows).to.deep.equal([
+      ["US", 380n],
+      ["DE", 150n],
+      ["FR", 20n],
+    ]);
+  });
+
+  it("filters by an existing country with an outer WHERE", async () => {
+    const result = await run(
+      "SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']) WHERE country = 'DE'",
+    );
+    expect(result.rows).to.deep.equal([["DE", 150n]]);
+  });
+
+  it("returns no rows for an unknown country", async () => {
+    const result = await run(
+      "SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']) WHERE country = 'XX'",
+    );
+    expect(result.rows).to.deep.equal([]);
+  });
+
+  it("returns null for statements without a call", async () => {
+    expect(await rewriteSemanticViewCalls(session, "SELECT 1", catalog)).to.equal(null);
+    expect(await rewriteSemanticViewCalls(session, "SELECT 'semantic_view(x)'", catalog)).to.equal(null);
+  });
+
+  it("reports an unknown view with a suggestion", async () => {
+    try {
+      await rewriteSemanticViewCalls(session, "SELECT * FROM semantic_view('sale', metrics := ['revenue'])", catalog);
+      expect.fail("expected an error");
+    } catch (error) {
+      expect(error).to.be.instanceOf(SemanticViewError);
+      expect((error as SemanticViewError).kind).to.equal("not_found");
+      expect((error as Error).message).to.equal(
+        "Semantic view 'sale' not found. Did you mean 'sales'? Available views: [sales]. Run FROM list_semantic_views() to see all views.",
+      );
+    }
+  });
+});
