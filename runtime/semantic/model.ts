@@ -13,6 +13,12 @@ export interface TableDef {
   readonly unique: readonly (readonly string[])[];
   readonly comment?: string | undefined;
   readonly synonyms: readonly string[];
+  /**
+   * The physical table the reference resolved to at CREATE (database, schema, table; case as
+   * stored in DuckDB's catalog). Absent when the table did not exist at CREATE; then resolve
+   * `table` against the definition's `databaseName` and `resolutionSchemaName`.
+   */
+  readonly resolved?: { readonly database: string; readonly schema: string; readonly name: string } | undefined;
 }
 
 export interface RelationshipDef {
@@ -60,6 +66,10 @@ export interface SemanticViewDefinition {
   readonly name: string;
   readonly databaseName: string;
   readonly schemaName: string;
+  /** `current_schema()` of the creating session: where unqualified table names resolve. */
+  readonly resolutionSchemaName?: string | undefined;
+  /** Version of this JSON shape (currently 1). */
+  readonly schemaVersion?: number | undefined;
   readonly comment?: string | undefined;
   /** ISO-8601 UTC, `%Y-%m-%dT%H:%M:%SZ`. */
   readonly createdOn: string;

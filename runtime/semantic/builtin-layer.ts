@@ -1,0 +1,71 @@
+/**
+ * The built-in semantic layer for DuckDB: executes semantic DDL, INSTALL/LOAD semantic_views,
+ * SHOW and DESCRIBE itself; rewrites introspection function calls and `semantic_view(...)` calls
+ * into plain SQL; passes everything else through untouched.
+ *
+ * Unlike the extension (which reads on a fresh connection), every read here runs on the caller's
+ * session, so it sees the caller's uncommitted DDL and rows.
+ */
+import { sessionCatalog } from "./catalog.js";
+import { executeAlter, executeCreate, executeDrop, type StatementResult } from "./ddl/execute.js";
+import { parseSemanticStatement } from "./ddl/parse-statement.js";
+import type { SemanticStatement } from "./ddl/statements.js";
+import { executeDescribe, executeShowColumns, executeShowMembers, executeShowViews } from "./introspection/execute.js";
+import { rewriteIntrospectionCalls } from "./introspection/rewrite.js";
+import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
+import { mayHandle, splitStatements } from "./sql/split.js";
+
+/** Executes a parsed semantic statement. */
+export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {
+  switch (stmt.type) {
+    case "create":
+      return executeCreate(session, stmt);
+    case "drop":
+      return executeDrop(session, stmt);
+    case "alter":
+      return executeAlter(session, stmt);
+    case "extension":
+      // The engine is built in: nothing to install or load.
+      return { columns: [], rows: [] };
+    case "show_views":
+      return executeShowViews(session, stmt);
+    case "show_members":
+      return executeShowMembers(session, stmt);
+    case "show_columns":
+      return executeShowColumns(session, stmt);
+    case "describe":
+      return executeDescribe(session, stmt);
+  }
+}
+
+const SEMANTIC_VIEW_CALL = /\bsemantic_view\s*\(/i;
+
+async function handle(session: SqlSession, statement: string): Promise<HandledStatement> {
+  if (!mayHandle(statement)) return { kind: "passthrough" };
+  const parsed = parseSemanticStatement(statement);
+  if (parsed !== null) {
+    const result = await executeSemanticStatement(session, parsed);
+    return { kind: "result", columns: result.columns, rows: result.rows };
+  }
+  let sql = statement;
+  let changed = false;
+  if (SEMANTIC_VIEW_CALL.test(sql)) {
+    // Loaded on first use: plain DDL and introspection never need the expander.
+    const { rewriteSemanticViewCalls } = await import("./query/rewrite.js");
+    const rewritten = await rewriteSemanticViewCalls(session, sql, sessionCatalog(session));
+    if (rewritten !== null) {
+      sql = rewritten;
+      changed = true;
+    }
+  }
+  const introspected = await rewriteIntrospectionCalls(session, sql);
+  if (introspected !== null) {
+    sql = introspected;
+    changed = true;
+  }
+  return changed ? { kind: "rewritten", sql } : { kind: "passthrough" };
+}
+
+export function createBuiltinSemanticLayer(): SemanticLayer {
+  return { splitStatements, mayHandle, handle };
+}

@@ -1,0 +1,156 @@
+/**
+ * The definition catalog: `semantic_layer._definitions(schema_name, name, definition)` inside the
+ * database itself (the extension's table shape), read and written through the caller's session so
+ * DDL joins the caller's transaction and file-backed databases keep their views. The table is
+ * created lazily on the first write; reads of a database without it find nothing (so read-only
+ * databases work).
+ */
+import type { SemanticViewDefinition } from "./model.js";
+import type { SqlSession } from "./semantic-layer.js";
+import { SemanticViewError } from "./semantic-error.js";
+import { TokenStream } from "./ddl/token-stream.js";
+import { parseQualifiedName } from "./ddl/parse-create.js";
+import type { QualifiedName } from "./ddl/statements.js";
+
+export const CATALOG_SCHEMA = "semantic_layer";
+export const CATALOG_TABLE = "_definitions";
+const TABLE = `${CATALOG_SCHEMA}.${CATALOG_TABLE}`;
+
+/** The session's current database and schema. */
+export interface SessionContext {
+  readonly database: string;
+  readonly schema: string;
+}
+
+export async function sessionContext(session: SqlSession): Promise<SessionContext> {
+  const { rows } = await session.query("SELECT current_database(), current_schema()");
+  const row = rows[0] ?? [];
+  return { database: String(row[0]), schema: String(row[1]) };
+}
+
+/** True when the catalog table exists in the current database (never fails, even read-only). */
+export async function catalogExists(session: SqlSession): Promise<boolean> {
+  const { rows } = await session.query(
+    "SELECT count(*) FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = $1 AND table_name = $2",
+    [CATALOG_SCHEMA, CATALOG_TABLE],
+  );
+  return Number(rows[0]?.[0] ?? 0) > 0;
+}
+
+/** Creates the catalog schema and table when missing (inside the caller's transaction). */
+export async function ensureCatalog(session: SqlSession): Promise<void> {
+  if (await catalogExists(session)) return;
+  await session.query(`CREATE SCHEMA IF NOT EXISTS ${CATALOG_SCHEMA}`);
+  await session.query(
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (schema_name VARCHAR NOT NULL, name VARCHAR NOT NULL, definition VARCHAR NOT NULL, PRIMARY KEY (schema_name, name))`,
+  );
+}
+
+function parseStored(json: unknown, schema: string, name: string): SemanticViewDefinition | undefined {
+  try {
+    const def = JSON.parse(String(json)) as Partial<SemanticViewDefinition>;
+    if (!Array.isArray(def.tables) || !Array.isArray(def.metrics) || !Array.isArray(def.dimensions)) return undefined;
+    // The row's key wins over the JSON (ALTER ... RENAME updates both, but be defensive).
+    return { ...(def as SemanticViewDefinition), name, schemaName: schema, facts: def.facts ?? [], relationships: def.relationships ?? [] };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every stored definition (ordered by schema, name). Rows in a foreign JSON shape are skipped. */
+export async function listDefinitions(session: SqlSession): Promise<SemanticViewDefinition[]> {
+  if (!(await catalogExists(session))) return [];
+  const { rows } = await session.query(`SELECT schema_name, name, definition FROM ${TABLE} ORDER BY schema_name, name`);
+  const out: SemanticViewDefinition[] = [];
+  for (const [schema, name, json] of rows) {
+    const def = parseStored(json, String(schema), String(name));
+    if (def !== undefined) out.push(def);
+  }
+  return out;
+}
+
+/** Parses a view reference like `sales`, `main.sales`, `"Sales"`, `memory.main.sales`. */
+export function parseViewReference(reference: string): QualifiedName {
+  try {
+    const ts = new TokenStream(reference);
+    const { name } = parseQualifiedName(ts, "semantic view name");
+    if (ts.atEnd()) return name;
+  } catch {
+    // fall through: treat the whole text as a name
+  }
+  return { name: reference.trim() };
+}
+
+export interface ResolvedViewName {
+  readonly schema: string;
+  readonly name: string;
+}
+
+/** Fold the way the extension does: view names (and schemas) to lower case. */
+export function foldName(name: QualifiedName, context: SessionContext): ResolvedViewName & { database: string } {
+  return {
+    database: name.database ?? context.database,
+    schema: (name.schema ?? context.schema).toLowerCase(),
+    name: name.name.toLowerCase(),
+  };
+}
+
+/**
+ * Loads one definition. An unqualified name resolves in `current_schema()` first, then to the only
+ * view of that name in any schema. Returns undefined when there is no such view.
+ */
+export async function loadDefinition(session: SqlSession, reference: string | QualifiedName): Promise<SemanticViewDefinition | undefined> {
+  const name = typeof reference === "string" ? parseViewReference(reference) : reference;
+  if (!(await catalogExists(session))) return undefined;
+  const context = await sessionContext(session);
+  if (name.database !== undefined && name.database.toLowerCase() !== context.database.toLowerCase()) return undefined;
+  const wanted = name.name.toLowerCase();
+  const { rows } = await session.query(`SELECT schema_name, name, definition FROM ${TABLE} WHERE name = $1`, [wanted]);
+  const candidates = rows.map(([schema, n, json]) => ({ schema: String(schema), name: String(n), json }));
+  let hit = candidates.find((c) => c.schema === (name.schema ?? context.schema).toLowerCase());
+  if (hit === undefined && name.schema === undefined) {
+    if (candidates.length > 1) {
+      throw new SemanticViewError(
+        "invalid",
+        `semantic view name '${name.name}' is ambiguous: it exists in schemas [${candidates.map((c) => c.schema).join(", ")}]; qualify it as schema.name`,
+      );
+    }
+    hit = candidates[0];
+  }
+  return hit === undefined ? undefined : parseStored(hit.json, hit.schema, hit.name);
+}
+
+/** A stored row's key. */
+export async function definitionExists(session: SqlSession, key: ResolvedViewName): Promise<boolean> {
+  if (!(await catalogExists(session))) return false;
+  const { rows } = await session.query(`SELECT count(*) FROM ${TABLE} WHERE schema_name = $1 AND name = $2`, [key.schema, key.name]);
+  return Number(rows[0]?.[0] ?? 0) > 0;
+}
+
+/** Inserts or replaces a definition (caller has checked existence rules). */
+export async function saveDefinition(session: SqlSession, definition: SemanticViewDefinition): Promise<void> {
+  await ensureCatalog(session);
+  await session.query(`DELETE FROM ${TABLE} WHERE schema_name = $1 AND name = $2`, [definition.schemaName, definition.name]);
+  await session.query(`INSERT INTO ${TABLE} (schema_name, name, definition) VALUES ($1, $2, $3)`, [
+    definition.schemaName,
+    definition.name,
+    JSON.stringify(definition),
+  ]);
+}
+
+export async function deleteDefinition(session: SqlSession, key: ResolvedViewName): Promise<void> {
+  await session.query(`DELETE FROM ${TABLE} WHERE schema_name = $1 AND name = $2`, [key.schema, key.name]);
+}
+
+/** The catalog adapter the query rewriter takes. */
+export interface DefinitionCatalog {
+  load(name: string): Promise<SemanticViewDefinition | undefined>;
+  names(): Promise<string[]>;
+}
+
+export function sessionCatalog(session: SqlSession): DefinitionCatalog {
+  return {
+    load: (name) => loadDefinition(session, name),
+    names: async () => (await listDefinitions(session)).map((d) => d.name),
+  };
+}

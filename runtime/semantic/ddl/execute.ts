@@ -1,0 +1,151 @@
+/**
+ * Executes CREATE / DROP / ALTER SEMANTIC VIEW against the catalog through the caller's session,
+ * returning the extension's result rows.
+ */
+import {
+  definitionExists,
+  deleteDefinition,
+  foldName,
+  loadDefinition,
+  saveDefinition,
+  sessionContext,
+  type SessionContext,
+} from "../catalog.js";
+import type { SemanticViewDefinition } from "../model.js";
+import type { RawColumn, SqlSession } from "../semantic-layer.js";
+import { SemanticViewError } from "../semantic-error.js";
+import type {
+  AlterSemanticViewStatement,
+  CreateSemanticViewStatement,
+  DraftTable,
+  DropSemanticViewStatement,
+  QualifiedName,
+} from "./statements.js";
+import { validateCreate, type PhysicalTable } from "./validate.js";
+
+export interface StatementResult {
+  readonly columns: RawColumn[];
+  readonly rows: unknown[][];
+}
+
+const varchar = (...names: string[]): RawColumn[] => names.map((name) => ({ name, type: "VARCHAR" }));
+
+/** `%Y-%m-%dT%H:%M:%SZ` */
+function nowUtc(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function checkDatabase(name: QualifiedName, context: SessionContext): void {
+  if (name.database !== undefined && name.database.toLowerCase() !== context.database.toLowerCase()) {
+    throw new SemanticViewError(
+      "invalid",
+      `semantic views live in the current database '${context.database}'; cannot use '${name.database}.${name.schema}.${name.name}'`,
+    );
+  }
+}
+
+/** Finds the physical table behind a TABLES entry the way DuckDB would resolve it, if it exists. */
+async function resolvePhysical(session: SqlSession, table: DraftTable, context: SessionContext): Promise<PhysicalTable | undefined> {
+  const parts = table.tableParts;
+  const tableName = parts[parts.length - 1]!;
+  const { rows } = await session.query(
+    "SELECT table_catalog, table_schema, table_name, column_name FROM information_schema.columns WHERE lower(table_name) = lower($1) ORDER BY table_catalog, table_schema, ordinal_position",
+    [tableName],
+  );
+  const groups = new Map<string, PhysicalTable & { columns: string[] }>();
+  for (const [db, schema, name, column] of rows) {
+    const key = `${String(db)}\u0000${String(schema)}`;
+    let g = groups.get(key);
+    if (g === undefined) {
+      g = { database: String(db), schema: String(schema), name: String(name), columns: [] };
+      groups.set(key, g);
+    }
+    g.columns.push(String(column));
+  }
+  const find = (db: string, schema: string): PhysicalTable | undefined =>
+    [...groups.values()].find((g) => g.database.toLowerCase() === db.toLowerCase() && g.schema.toLowerCase() === schema.toLowerCase());
+  if (parts.length === 3) return find(parts[0]!, parts[1]!);
+  if (parts.length === 2) return find(context.database, parts[0]!) ?? find(parts[0]!, "main");
+  return find(context.database, context.schema) ?? find(context.database, "main") ?? find("temp", "main");
+}
+
+export async function executeCreate(session: SqlSession, stmt: CreateSemanticViewStatement): Promise<StatementResult> {
+  const context = await sessionContext(session);
+  checkDatabase(stmt.name, context);
+  const key = foldName(stmt.name, context);
+  const result: StatementResult = { columns: varchar("view_name"), rows: [[key.name]] };
+  if (!stmt.orReplace && (await definitionExists(session, key))) {
+    if (stmt.ifNotExists) return result;
+    throw new SemanticViewError(
+      "invalid",
+      `semantic view '${key.name}' already exists; use CREATE OR REPLACE SEMANTIC VIEW to overwrite`,
+    );
+  }
+  const physical = new Map<string, PhysicalTable>();
+  for (const t of stmt.tables) {
+    const p = await resolvePhysical(session, t, context);
+    if (p !== undefined) physical.set(t.alias.toLowerCase(), p);
+  }
+  const model = validateCreate(stmt, physical);
+  const definition: SemanticViewDefinition = {
+    name: key.name,
+    databaseName: context.database,
+    schemaName: key.schema,
+    resolutionSchemaName: context.schema,
+    schemaVersion: 1,
+    comment: stmt.comment,
+    createdOn: nowUtc(),
+    ...model,
+  };
+  await saveDefinition(session, definition);
+  return result;
+}
+
+async function requireExisting(
+  session: SqlSession,
+  name: QualifiedName,
+  ifExists: boolean,
+): Promise<{ definition: SemanticViewDefinition | undefined; context: SessionContext }> {
+  const context = await sessionContext(session);
+  checkDatabase(name, context);
+  const definition = await loadDefinition(session, name);
+  if (definition === undefined && !ifExists) {
+    throw new SemanticViewError("not_found", `semantic view '${name.name.toLowerCase()}' does not exist`);
+  }
+  return { definition, context };
+}
+
+export async function executeDrop(session: SqlSession, stmt: DropSemanticViewStatement): Promise<StatementResult> {
+  const { definition } = await requireExisting(session, stmt.name, stmt.ifExists);
+  if (definition !== undefined) await deleteDefinition(session, { schema: definition.schemaName, name: definition.name });
+  return { columns: varchar("view_name"), rows: definition === undefined ? [] : [[definition.name]] };
+}
+
+export async function executeAlter(session: SqlSession, stmt: AlterSemanticViewStatement): Promise<StatementResult> {
+  const { definition, context } = await requireExisting(session, stmt.name, stmt.ifExists);
+  const change = stmt.change;
+  if (change.action === "rename") {
+    const columns = varchar("old_name", "new_name");
+    if (definition === undefined) return { columns, rows: [] };
+    checkDatabase(change.newName, context);
+    const target = {
+      schema: (change.newName.schema ?? definition.schemaName).toLowerCase(),
+      name: change.newName.name.toLowerCase(),
+    };
+    if (target.schema === definition.schemaName && target.name === definition.name) {
+      return { columns, rows: [[definition.name, target.name]] };
+    }
+    if (await definitionExists(session, target)) {
+      throw new SemanticViewError("invalid", `semantic view '${target.name}' already exists`);
+    }
+    await deleteDefinition(session, { schema: definition.schemaName, name: definition.name });
+    await saveDefinition(session, { ...definition, name: target.name, schemaName: target.schema });
+    return { columns, rows: [[definition.name, target.name]] };
+  }
+  const columns = varchar("name", "status");
+  if (definition === undefined) return { columns, rows: [] };
+  const comment = change.action === "set_comment" ? change.comment : undefined;
+  const updated: SemanticViewDefinition = { ...definition, comment };
+  await saveDefinition(session, updated);
+  return { columns, rows: [[definition.name, change.action === "set_comment" ? "comment set" : "comment unset"]] };
+}

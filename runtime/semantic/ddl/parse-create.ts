@@ -1,0 +1,312 @@
+/**
+ * Parser for `CREATE [OR REPLACE] SEMANTIC VIEW ... AS TABLES (...) ...`. Member expressions are
+ * captured as exact source text (they are SQL and stay SQL); everything around them is parsed
+ * into draft entries that the validator turns into a SemanticViewDefinition.
+ */
+import type { Access } from "../model.js";
+import type { Token } from "../sql/lexer.js";
+import { didYouMean } from "../sql/suggest.js";
+import type {
+  CreateSemanticViewStatement,
+  DraftMember,
+  DraftRelationship,
+  DraftTable,
+  MemberKind,
+  QualifiedName,
+} from "./statements.js";
+import { describe, TokenStream } from "./token-stream.js";
+
+export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
+type Clause = (typeof CLAUSES)[number];
+
+const isName = (t: Token | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
+
+/** `[db.][schema.]name`; returns the parts, the first and the last token. */
+export function parseQualifiedName(ts: TokenStream, what: string): { name: QualifiedName; parts: string[]; first: Token; last: Token } {
+  const first = ts.expectName(what);
+  const parts = [first.value];
+  let last = first;
+  while (ts.isPunct(".") && isName(ts.peek(1))) {
+    ts.next();
+    last = ts.next();
+    parts.push(last.value);
+  }
+  if (parts.length > 3) throw ts.error(`${what} has too many parts: '${parts.join(".")}'`, first);
+  const [a, b, c] = parts;
+  const name: QualifiedName =
+    parts.length === 3 ? { database: a, schema: b, name: c! } : parts.length === 2 ? { schema: a, name: b! } : { name: a! };
+  return { name, parts, first, last };
+}
+
+/** Parses a CREATE SEMANTIC VIEW statement; the stream is positioned at CREATE. */
+export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
+  ts.expectKeyword("CREATE");
+  const orReplace = ts.acceptKeyword("OR", "REPLACE");
+  ts.expectKeyword("SEMANTIC");
+  ts.expectKeyword("VIEW");
+  const ifNotExists = ts.acceptKeyword("IF", "NOT", "EXISTS");
+  if (orReplace && ifNotExists) throw ts.error("OR REPLACE and IF NOT EXISTS cannot be combined", ts.tokens[0]);
+  const { name } = parseQualifiedName(ts, "semantic view name");
+  let comment: string | undefined;
+  if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
+  if (ts.isKeywords("FROM", "YAML")) {
+    throw ts.error("CREATE SEMANTIC VIEW ... FROM YAML is not supported by the built-in engine; use the SQL form (AS TABLES (...) ...)");
+  }
+  if (ts.isKeyword("TABLES")) throw ts.error("expected AS before TABLES (CREATE SEMANTIC VIEW name AS TABLES (...))");
+  ts.expectKeyword("AS", "after the semantic view name");
+
+  const tables: DraftTable[] = [];
+  const relationships: DraftRelationship[] = [];
+  const facts: DraftMember[] = [];
+  const dimensions: DraftMember[] = [];
+  const metrics: DraftMember[] = [];
+  let last = -1;
+  while (!ts.atEnd() && !ts.isKeyword("COMMENT") && !ts.isPunct(";")) {
+    const token = ts.next();
+    const word = token.kind === "ident" ? token.value.toUpperCase() : "";
+    const index = CLAUSES.indexOf(word as Clause);
+    if (index < 0) {
+      throw ts.error(
+        `unexpected ${describe(token)}; expected a clause (${CLAUSES.slice(0, 5).join(", ")}).${didYouMean(word || token.text, CLAUSES)}`,
+        token,
+      );
+    }
+    if (last < 0 && word !== "TABLES") throw ts.error(`the TABLES clause is required and must come first, found ${word}`, token);
+    if (index === last) throw ts.error(`duplicate ${word} clause`, token);
+    if (index < last) {
+      throw ts.error(
+        `${word} clause out of order: clauses must appear in the order TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS (${word} must come before ${CLAUSES[last]})`,
+        token,
+      );
+    }
+    if (word === "MATERIALIZATIONS") throw ts.error("MATERIALIZATIONS are not supported by the built-in engine", token);
+    last = index;
+    ts.expectPunct("(", `after ${word}`);
+    if (ts.isPunct(")")) throw ts.error(`${word} must list at least one entry`);
+    for (;;) {
+      switch (word as Clause) {
+        case "TABLES":
+          tables.push(parseTable(ts));
+          break;
+        case "RELATIONSHIPS":
+          relationships.push(parseRelationship(ts));
+          break;
+        case "FACTS":
+          facts.push(parseMember(ts, "fact"));
+          break;
+        case "DIMENSIONS":
+          dimensions.push(parseMember(ts, "dimension"));
+          break;
+        default:
+          metrics.push(parseMember(ts, "metric"));
+      }
+      if (ts.acceptPunct(",")) continue;
+      if (ts.acceptPunct(")")) break;
+      throw ts.error(`expected ',' or ')' in ${word}, found ${describe(ts.peek())}`);
+    }
+  }
+  if (last < 0) throw ts.error("the TABLES clause is required (AS TABLES (...))");
+  if (dimensions.length === 0 && metrics.length === 0) {
+    throw ts.error("a semantic view needs at least one DIMENSIONS or METRICS entry", ts.tokens[0]);
+  }
+  if (ts.isKeyword("COMMENT")) {
+    const at = ts.peek();
+    const trailing = parseComment(ts);
+    if (comment !== undefined) throw ts.error("COMMENT given twice (before AS and after the clauses); use one position", at);
+    comment = trailing;
+  }
+  ts.acceptPunct(";");
+  if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())} after the semantic view definition`);
+  return {
+    type: "create",
+    orReplace,
+    ifNotExists,
+    name,
+    comment,
+    tables,
+    relationships,
+    facts,
+    dimensions,
+    metrics,
+    sql: ts.sql,
+  };
+}
+
+/** `COMMENT [=] '...'` */
+function parseComment(ts: TokenStream): string {
+  ts.expectKeyword("COMMENT");
+  ts.acceptOp("=");
+  return ts.expectString("comment text").value;
+}
+
+/** `WITH SYNONYMS [=] ('a', ...)`, stream at WITH. */
+function parseSynonyms(ts: TokenStream): string[] {
+  ts.expectKeyword("WITH");
+  ts.expectKeyword("SYNONYMS");
+  ts.acceptOp("=");
+  ts.expectPunct("(", "after WITH SYNONYMS");
+  const synonyms: string[] = [];
+  do synonyms.push(ts.expectString("synonym").value);
+  while (ts.acceptPunct(","));
+  ts.expectPunct(")", "after the synonyms");
+  return synonyms;
+}
+
+/** `(name, ...)` */
+function parseNameList(ts: TokenStream, what: string): string[] {
+  ts.expectPunct("(", `before the ${what}`);
+  const names: string[] = [];
+  do names.push(ts.expectName(what).value);
+  while (ts.acceptPunct(","));
+  ts.expectPunct(")", `after the ${what}`);
+  return names;
+}
+
+function parseTable(ts: TokenStream): DraftTable {
+  const position = ts.peek()?.start ?? ts.sql.length;
+  let alias: string | undefined;
+  if (isName(ts.peek()) && ts.isKeyword("AS", 1)) {
+    alias = ts.next().value;
+    ts.next();
+  }
+  const ref = parseQualifiedName(ts, "table name");
+  const table = ts.sql.slice(ref.first.start, ref.last.end);
+  alias ??= ref.parts[ref.parts.length - 1]!;
+  let primaryKey: string[] = [];
+  const unique: string[][] = [];
+  let comment: string | undefined;
+  let synonyms: string[] = [];
+  while (!ts.isPunct(",") && !ts.isPunct(")")) {
+    if (ts.acceptKeyword("PRIMARY", "KEY")) {
+      if (primaryKey.length > 0) throw ts.error(`table '${alias}' has two PRIMARY KEY clauses`);
+      primaryKey = parseNameList(ts, "primary key columns");
+    } else if (ts.acceptKeyword("UNIQUE")) {
+      unique.push(parseNameList(ts, "unique columns"));
+    } else if (ts.isKeyword("COMMENT")) {
+      comment = parseComment(ts);
+    } else if (ts.isKeywords("WITH", "SYNONYMS")) {
+      synonyms = parseSynonyms(ts);
+    } else {
+      const token = ts.peek();
+      const hint = token?.kind === "ident" ? didYouMean(token.value.toUpperCase(), ["PRIMARY", "UNIQUE", "COMMENT", "WITH"], 2) : "";
+      throw ts.error(
+        `unexpected ${describe(token)} in table '${alias}'; expected PRIMARY KEY, UNIQUE, COMMENT, WITH SYNONYMS, ',' or ')'.${hint}`,
+      );
+    }
+  }
+  return { alias, table, tableParts: ref.parts, primaryKey, unique, comment, synonyms, position };
+}
+
+function parseRelationship(ts: TokenStream): DraftRelationship {
+  const position = ts.peek()?.start ?? ts.sql.length;
+  let name: string | undefined;
+  if (isName(ts.peek()) && ts.isKeyword("AS", 1)) {
+    name = ts.next().value;
+    ts.next();
+  }
+  const fromAlias = ts.expectName("relationship source table alias").value;
+  const fkColumns = parseNameList(ts, "foreign key columns");
+  ts.expectKeyword("REFERENCES", `in relationship${name ? ` '${name}'` : ""}`);
+  const toAlias = ts.expectName("referenced table alias").value;
+  const refColumns = ts.isPunct("(") ? parseNameList(ts, "referenced columns") : [];
+  if (ts.isKeyword("ONE") || ts.isKeyword("MANY")) {
+    throw ts.error("cardinality keywords (ONE TO ONE, MANY TO ONE) are not supported: cardinality is inferred from PRIMARY KEY and UNIQUE");
+  }
+  return { name: name ?? `${fromAlias}_to_${toAlias}`, fromAlias, fkColumns, toAlias, refColumns, position };
+}
+
+/** True when the stream is at an annotation that ends a member expression. */
+function atAnnotation(ts: TokenStream): boolean {
+  if (ts.isKeyword("COMMENT")) {
+    const next = ts.peek(1);
+    return next !== undefined && ((next.kind === "op" && next.text === "=") || next.kind === "string");
+  }
+  if (ts.isKeywords("WITH", "SYNONYMS")) return true;
+  if (ts.isKeyword("LABELS")) return ts.isOp("=", 1) || ts.isPunct("(", 1);
+  if (ts.isKeyword("USING")) return ts.isPunct("(", 1);
+  return false;
+}
+
+/** `LABELS [=] (FILTER)` */
+function parseLabels(ts: TokenStream, kind: MemberKind, name: string): boolean {
+  const at = ts.next();
+  if (kind === "metric") throw ts.error(`LABELS are allowed only on facts and dimensions, not on metric '${name}'`, at);
+  ts.acceptOp("=");
+  ts.expectPunct("(", "after LABELS");
+  do {
+    const label = ts.expectName("label");
+    if (label.value.toUpperCase() !== "FILTER") {
+      throw ts.error(`unknown label '${label.value}' on ${kind} '${name}'; the only label is FILTER.${didYouMean(label.value.toUpperCase(), ["FILTER"])}`, label);
+    }
+  } while (ts.acceptPunct(","));
+  ts.expectPunct(")", "after the labels");
+  return true;
+}
+
+function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
+  const position = ts.peek()?.start ?? ts.sql.length;
+  let access: Access | undefined;
+  const first = ts.peek();
+  if ((ts.isKeyword("PRIVATE") || ts.isKeyword("PUBLIC")) && isName(ts.peek(1))) {
+    access = ts.next().value.toLowerCase() as Access;
+  }
+  const head = ts.expectName(`${kind} name`);
+  let table: string | undefined;
+  let name = head.value;
+  if (ts.acceptPunct(".")) {
+    table = head.value;
+    name = ts.expectName(`${kind} name after '${head.value}.'`).value;
+  } else if (kind !== "metric") {
+    throw ts.error(`${kind} '${name}' must be qualified with its table alias (alias.${name})`, head);
+  }
+  if (access === "private" && kind === "dimension") {
+    throw ts.error(`dimension '${name}' cannot be PRIVATE (only facts and metrics can)`, first);
+  }
+  let using: string[] = [];
+  let isFilter = false;
+  for (;;) {
+    if (ts.isKeyword("USING")) {
+      if (kind !== "metric") throw ts.error(`USING is allowed only on metrics, not on ${kind} '${name}'`);
+      if (table === undefined) throw ts.error(`derived metric '${name}' cannot have USING (it inherits the USING of its metrics)`);
+      ts.next();
+      using = parseNameList(ts, "relationship names");
+    } else if (ts.isKeywords("NON", "ADDITIVE")) {
+      throw ts.error(`NON ADDITIVE BY (metric '${name}') is not supported by the built-in engine`);
+    } else if (ts.isKeyword("LABELS")) {
+      isFilter = parseLabels(ts, kind, name);
+    } else break;
+  }
+  ts.expectKeyword("AS", `after ${kind} '${table ? `${table}.` : ""}${name}'`);
+  const { expr, exprPosition } = captureExpression(ts, kind, name);
+  let comment: string | undefined;
+  let synonyms: string[] = [];
+  while (atAnnotation(ts)) {
+    if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
+    else if (ts.isKeyword("WITH")) synonyms = parseSynonyms(ts);
+    else if (ts.isKeyword("LABELS")) isFilter = parseLabels(ts, kind, name);
+    else throw ts.error(`USING must come before AS in metric '${name}'`);
+  }
+  return { kind, table, name, expr, exprPosition, access, using, comment, synonyms, isFilter, position };
+}
+
+/** The expression's exact source text, up to a top-level ',' or ')', or an annotation keyword. */
+function captureExpression(ts: TokenStream, kind: MemberKind, name: string): { expr: string; exprPosition: number } {
+  const startIndex = ts.index;
+  let depth = 0;
+  while (!ts.atEnd()) {
+    const token = ts.peek()!;
+    if (token.kind === "punct") {
+      if (token.text === "(" || token.text === "[" || token.text === "{") depth++;
+      else if (token.text === ")" || token.text === "]" || token.text === "}") {
+        if (depth === 0) break;
+        depth--;
+      } else if (depth === 0 && (token.text === "," || token.text === ";")) break;
+    } else if (depth === 0 && token.kind === "ident" && atAnnotation(ts)) break;
+    ts.index++;
+  }
+  if (ts.index === startIndex) throw ts.error(`missing expression after AS for ${kind} '${name}'`);
+  if (depth > 0) throw ts.error(`unbalanced parentheses in the expression of ${kind} '${name}'`);
+  const first = ts.tokens[startIndex]!;
+  const last = ts.tokens[ts.index - 1]!;
+  return { expr: ts.sql.slice(first.start, last.end), exprPosition: first.start };
+}

@@ -1,0 +1,179 @@
+/**
+ * Recognises the statements the semantic layer executes itself: CREATE/DROP/ALTER SEMANTIC VIEW,
+ * INSTALL/LOAD semantic_views, SHOW ... SEMANTIC ..., DESCRIBE SEMANTIC VIEW. Anything else gives
+ * `null` (the statement may still contain semantic function calls, handled by the rewriters).
+ */
+import { SemanticViewError } from "../semantic-error.js";
+import { parseCreate, parseQualifiedName } from "./parse-create.js";
+import type { AlterAction, SemanticStatement, ShowMembersStatement, ShowSemanticViewsStatement } from "./statements.js";
+import { describe, TokenStream } from "./token-stream.js";
+
+const EXTENSION_NAME = "semantic_views";
+
+export function parseSemanticStatement(sql: string): SemanticStatement | null {
+  const ts = new TokenStream(sql);
+  if (ts.isKeyword("CREATE")) {
+    const i = ts.isKeywords("CREATE", "OR", "REPLACE") ? 3 : 1;
+    if (ts.isKeyword("SEMANTIC", i) && ts.isKeyword("VIEW", i + 1)) return parseCreate(ts);
+    return null;
+  }
+  if (ts.isKeywords("DROP", "SEMANTIC")) return parseDrop(ts);
+  if (ts.isKeywords("ALTER", "SEMANTIC")) return parseAlter(ts);
+  if (ts.isKeyword("INSTALL") || ts.isKeywords("FORCE", "INSTALL") || ts.isKeyword("LOAD")) return parseExtension(ts);
+  if (ts.isKeyword("SHOW")) return parseShow(ts);
+  if ((ts.isKeyword("DESCRIBE") || ts.isKeyword("DESC")) && ts.isKeyword("SEMANTIC", 1)) {
+    ts.next();
+    ts.next();
+    ts.expectKeyword("VIEW", "after DESCRIBE SEMANTIC");
+    const view = parseQualifiedName(ts, "semantic view name").name;
+    end(ts);
+    return { type: "describe", view };
+  }
+  return null;
+}
+
+function end(ts: TokenStream): void {
+  ts.acceptPunct(";");
+  if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())}`);
+}
+
+function parseDrop(ts: TokenStream): SemanticStatement {
+  ts.next();
+  ts.next();
+  ts.expectKeyword("VIEW", "after DROP SEMANTIC");
+  const ifExists = ts.acceptKeyword("IF", "EXISTS");
+  const name = parseQualifiedName(ts, "semantic view name").name;
+  end(ts);
+  return { type: "drop", ifExists, name };
+}
+
+function parseAlter(ts: TokenStream): SemanticStatement {
+  ts.next();
+  ts.next();
+  ts.expectKeyword("VIEW", "after ALTER SEMANTIC");
+  const ifExists = ts.acceptKeyword("IF", "EXISTS");
+  const name = parseQualifiedName(ts, "semantic view name").name;
+  let change: AlterAction;
+  if (ts.acceptKeyword("RENAME")) {
+    ts.expectKeyword("TO", "after RENAME");
+    change = { action: "rename", newName: parseQualifiedName(ts, "new semantic view name").name };
+  } else if (ts.acceptKeyword("SET")) {
+    ts.expectKeyword("COMMENT", "after SET");
+    ts.acceptOp("=");
+    change = { action: "set_comment", comment: ts.expectString("comment text").value };
+  } else if (ts.acceptKeyword("UNSET")) {
+    ts.expectKeyword("COMMENT", "after UNSET");
+    change = { action: "unset_comment" };
+  } else {
+    throw ts.error(`expected RENAME TO, SET COMMENT or UNSET COMMENT, found ${describe(ts.peek())}`);
+  }
+  end(ts);
+  return { type: "alter", ifExists, name, change };
+}
+
+/** Only statements about the semantic_views extension are ours; other extensions pass through. */
+function parseExtension(ts: TokenStream): SemanticStatement | null {
+  ts.acceptKeyword("FORCE");
+  const verb = ts.next().value.toLowerCase() as "install" | "load";
+  const target = ts.peek();
+  if (target === undefined || !["ident", "quoted_ident", "string"].includes(target.kind)) return null;
+  if (target.value.toLowerCase() !== EXTENSION_NAME) return null;
+  ts.next();
+  if (verb === "install" && ts.acceptKeyword("FROM")) {
+    const repo = ts.peek();
+    if (repo === undefined) throw ts.error("expected a repository after FROM");
+    ts.next();
+  }
+  end(ts);
+  return { type: "extension", verb };
+}
+
+function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): {
+  like?: string;
+  startsWith?: string;
+  limit?: number;
+  inSchema?: string;
+  inDatabase?: string;
+  view?: ReturnType<typeof parseQualifiedName>["name"];
+} {
+  const out: ReturnType<typeof parseFilters> = {};
+  while (!ts.atEnd() && !ts.isPunct(";")) {
+    if (ts.acceptKeyword("LIKE")) out.like = ts.expectString("LIKE pattern").value;
+    else if (ts.acceptKeyword("STARTS", "WITH")) out.startsWith = ts.expectString("STARTS WITH prefix").value;
+    else if (ts.acceptKeyword("LIMIT")) {
+      const n = ts.next();
+      if (n.kind !== "number" || !/^\d+$/.test(n.text)) throw ts.error(`LIMIT expects a non-negative integer, found ${describe(n)}`, n);
+      out.limit = Number(n.text);
+      if (ts.acceptKeyword("FROM")) ts.expectString("LIMIT ... FROM name");
+    } else if (ts.acceptKeyword("IN")) {
+      if (allowIn === "view") {
+        ts.acceptKeyword("SEMANTIC") && ts.expectKeyword("VIEW");
+        out.view = parseQualifiedName(ts, "semantic view name").name;
+      } else if (ts.acceptKeyword("ACCOUNT")) {
+        // every view
+      } else if (ts.acceptKeyword("DATABASE")) {
+        out.inDatabase = ts.expectName("database name").value;
+      } else if (ts.acceptKeyword("SCHEMA")) {
+        const { parts } = parseQualifiedName(ts, "schema name");
+        if (parts.length > 2) throw ts.error("schema name has too many parts");
+        if (parts.length === 2) out.inDatabase = parts[0];
+        out.inSchema = parts[parts.length - 1];
+      } else {
+        const { parts } = parseQualifiedName(ts, "schema name");
+        if (parts.length > 2) throw ts.error("schema name has too many parts");
+        if (parts.length === 2) out.inDatabase = parts[0];
+        out.inSchema = parts[parts.length - 1];
+      }
+    } else if (ts.isKeyword("FOR")) {
+      throw ts.error("SHOW SEMANTIC DIMENSIONS ... FOR METRIC is not supported by the built-in engine");
+    } else throw ts.error(`unexpected ${describe(ts.peek())}; expected LIKE, IN, STARTS WITH or LIMIT`);
+  }
+  end(ts);
+  return out;
+}
+
+function parseShow(ts: TokenStream): SemanticStatement | null {
+  ts.next();
+  if (ts.isKeywords("TERSE", "SEMANTIC", "VIEWS") || ts.isKeywords("SEMANTIC", "VIEWS")) {
+    const terse = ts.acceptKeyword("TERSE");
+    ts.next();
+    ts.next();
+    const f = parseFilters(ts, "scope");
+    const out: ShowSemanticViewsStatement = {
+      type: "show_views",
+      terse,
+      like: f.like,
+      startsWith: f.startsWith,
+      limit: f.limit,
+      inSchema: f.inSchema,
+      inDatabase: f.inDatabase,
+    };
+    return out;
+  }
+  if (ts.isKeywords("COLUMNS", "IN", "SEMANTIC")) {
+    ts.index += 3;
+    ts.expectKeyword("VIEW", "after SHOW COLUMNS IN SEMANTIC");
+    const view = parseQualifiedName(ts, "semantic view name").name;
+    end(ts);
+    return { type: "show_columns", view };
+  }
+  if (ts.isKeyword("SEMANTIC")) {
+    ts.next();
+    const kindToken = ts.next();
+    const kind = kindToken.value.toLowerCase();
+    if (kindToken.kind !== "ident" || !["dimensions", "metrics", "facts"].includes(kind)) {
+      throw new SemanticViewError("parse", `expected SHOW SEMANTIC VIEWS | DIMENSIONS | METRICS | FACTS, found '${kindToken.text}'`);
+    }
+    const f = parseFilters(ts, "view");
+    const out: ShowMembersStatement = {
+      type: "show_members",
+      kind: kind as ShowMembersStatement["kind"],
+      view: f.view,
+      like: f.like,
+      startsWith: f.startsWith,
+      limit: f.limit,
+    };
+    return out;
+  }
+  return null;
+}

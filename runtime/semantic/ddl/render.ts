@@ -1,0 +1,70 @@
+/**
+ * `get_ddl('SEMANTIC_VIEW', v)`: renders a stored definition back to a CREATE OR REPLACE statement
+ * that parses to the same definition (expressions are emitted exactly as written).
+ */
+import type { MemberDef, MetricDef, SemanticViewDefinition, TableDef } from "../model.js";
+import { quoteIdent, quoteLiteral } from "../sql/quote.js";
+
+/** Words that would be misread as syntax if emitted bare. */
+const RESERVED = new Set([
+  "as", "tables", "relationships", "facts", "dimensions", "metrics", "materializations", "comment", "with",
+  "synonyms", "labels", "using", "private", "public", "references", "primary", "key", "unique", "select", "from",
+  "where", "group", "order", "by", "table", "view", "semantic", "create", "or", "replace", "if", "not", "exists",
+  "and", "null", "true", "false", "case", "when", "then", "else", "end", "in", "is", "on", "join", "limit",
+  "non", "additive", "all", "distinct", "union", "having", "default", "check", "constraint", "foreign",
+]);
+
+export function renderIdent(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !RESERVED.has(name.toLowerCase()) ? name : quoteIdent(name);
+}
+
+const list = (names: readonly string[]): string => `(${names.map(renderIdent).join(", ")})`;
+
+function annotations(m: { comment?: string | undefined; synonyms: readonly string[]; isFilter?: boolean | undefined }): string {
+  let out = "";
+  if (m.comment !== undefined) out += ` COMMENT = ${quoteLiteral(m.comment)}`;
+  if (m.synonyms.length > 0) out += ` WITH SYNONYMS = (${m.synonyms.map(quoteLiteral).join(", ")})`;
+  if (m.isFilter === true) out += " LABELS = (FILTER)";
+  return out;
+}
+
+function table(t: TableDef): string {
+  let out = `${renderIdent(t.alias)} AS ${t.table}`;
+  if (t.primaryKey.length > 0) out += ` PRIMARY KEY ${list(t.primaryKey)}`;
+  for (const u of t.unique) out += ` UNIQUE ${list(u)}`;
+  return out + annotations(t);
+}
+
+function member(m: MemberDef): string {
+  const access = m.access === "private" ? "PRIVATE " : "";
+  return `${access}${renderIdent(m.table)}.${renderIdent(m.name)} AS ${m.expr}${annotations(m)}`;
+}
+
+function metric(m: MetricDef): string {
+  const access = m.access === "private" ? "PRIVATE " : "";
+  const head = m.table === undefined ? renderIdent(m.name) : `${renderIdent(m.table)}.${renderIdent(m.name)}`;
+  const using = m.using.length > 0 ? ` USING ${list(m.using)}` : "";
+  return `${access}${head}${using} AS ${m.expr}${annotations(m)}`;
+}
+
+function clause(name: string, entries: string[]): string {
+  return entries.length === 0 ? "" : `\n${name} (\n  ${entries.join(",\n  ")}\n)`;
+}
+
+export function renderDdl(def: SemanticViewDefinition, fullyQualified = false): string {
+  const name = fullyQualified
+    ? `${renderIdent(def.databaseName)}.${renderIdent(def.schemaName)}.${renderIdent(def.name)}`
+    : renderIdent(def.name);
+  const comment = def.comment === undefined ? "" : ` COMMENT = ${quoteLiteral(def.comment)}`;
+  return (
+    `CREATE OR REPLACE SEMANTIC VIEW ${name}${comment} AS` +
+    clause("TABLES", def.tables.map(table)) +
+    clause(
+      "RELATIONSHIPS",
+      def.relationships.map((r) => `${renderIdent(r.name)} AS ${renderIdent(r.fromAlias)}${list(r.fkColumns)} REFERENCES ${renderIdent(r.toAlias)}${list(r.refColumns)}`),
+    ) +
+    clause("FACTS", def.facts.map(member)) +
+    clause("DIMENSIONS", def.dimensions.map(member)) +
+    clause("METRICS", def.metrics.map(metric))
+  );
+}

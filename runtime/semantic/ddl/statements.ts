@@ -1,0 +1,135 @@
+/** Parsed semantic statements (before validation and catalog access). */
+import type { Access } from "../model.js";
+
+/** `[db.][schema.]name` as written (quotes stripped). */
+export interface QualifiedName {
+  readonly database?: string | undefined;
+  readonly schema?: string | undefined;
+  readonly name: string;
+}
+
+export interface DraftTable {
+  readonly alias: string;
+  /** Exact source text of the table reference. */
+  readonly table: string;
+  /** The reference's parts, quotes stripped (1 to 3 parts). */
+  readonly tableParts: readonly string[];
+  readonly primaryKey: readonly string[];
+  readonly unique: readonly (readonly string[])[];
+  readonly comment?: string | undefined;
+  readonly synonyms: readonly string[];
+  /** Offset of the entry in the statement, for validation errors. */
+  readonly position: number;
+}
+
+export interface DraftRelationship {
+  readonly name: string;
+  readonly fromAlias: string;
+  readonly fkColumns: readonly string[];
+  readonly toAlias: string;
+  /** Empty when the DDL omitted the referenced columns (the target's primary key). */
+  readonly refColumns: readonly string[];
+  readonly position: number;
+}
+
+export type MemberKind = "fact" | "dimension" | "metric";
+
+export interface DraftMember {
+  readonly kind: MemberKind;
+  /** Table alias as written; undefined for a derived metric. */
+  readonly table?: string | undefined;
+  readonly name: string;
+  readonly expr: string;
+  /** Offset of the expression in the statement. */
+  readonly exprPosition: number;
+  /** Explicit access modifier, if written. */
+  readonly access?: Access | undefined;
+  readonly using: readonly string[];
+  readonly comment?: string | undefined;
+  readonly synonyms: readonly string[];
+  readonly isFilter: boolean;
+  readonly position: number;
+}
+
+export interface CreateSemanticViewStatement {
+  readonly type: "create";
+  readonly orReplace: boolean;
+  readonly ifNotExists: boolean;
+  readonly name: QualifiedName;
+  readonly comment?: string | undefined;
+  readonly tables: readonly DraftTable[];
+  readonly relationships: readonly DraftRelationship[];
+  readonly facts: readonly DraftMember[];
+  readonly dimensions: readonly DraftMember[];
+  readonly metrics: readonly DraftMember[];
+  /** The statement text, for validation error positions. */
+  readonly sql: string;
+}
+
+export interface DropSemanticViewStatement {
+  readonly type: "drop";
+  readonly ifExists: boolean;
+  readonly name: QualifiedName;
+}
+
+export type AlterAction =
+  | { readonly action: "rename"; readonly newName: QualifiedName }
+  | { readonly action: "set_comment"; readonly comment: string }
+  | { readonly action: "unset_comment" };
+
+export interface AlterSemanticViewStatement {
+  readonly type: "alter";
+  readonly ifExists: boolean;
+  readonly name: QualifiedName;
+  readonly change: AlterAction;
+}
+
+/** `INSTALL semantic_views` / `LOAD semantic_views`: accepted as no-ops. */
+export interface ExtensionStatement {
+  readonly type: "extension";
+  readonly verb: "install" | "load";
+}
+
+export interface ShowSemanticViewsStatement {
+  readonly type: "show_views";
+  readonly terse: boolean;
+  readonly like?: string | undefined;
+  readonly startsWith?: string | undefined;
+  readonly limit?: number | undefined;
+  readonly inSchema?: string | undefined;
+  readonly inDatabase?: string | undefined;
+}
+
+export interface ShowMembersStatement {
+  readonly type: "show_members";
+  readonly kind: "dimensions" | "metrics" | "facts";
+  /** Undefined: every view. */
+  readonly view?: QualifiedName | undefined;
+  readonly like?: string | undefined;
+  readonly startsWith?: string | undefined;
+  readonly limit?: number | undefined;
+}
+
+export interface ShowColumnsStatement {
+  readonly type: "show_columns";
+  readonly view: QualifiedName;
+}
+
+export interface DescribeSemanticViewStatement {
+  readonly type: "describe";
+  readonly view: QualifiedName;
+}
+
+export type SemanticStatement =
+  | CreateSemanticViewStatement
+  | DropSemanticViewStatement
+  | AlterSemanticViewStatement
+  | ExtensionStatement
+  | ShowSemanticViewsStatement
+  | ShowMembersStatement
+  | ShowColumnsStatement
+  | DescribeSemanticViewStatement;
+
+export function formatName(name: QualifiedName): string {
+  return [name.database, name.schema, name.name].filter((p) => p !== undefined).join(".");
+}

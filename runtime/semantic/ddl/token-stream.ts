@@ -1,0 +1,116 @@
+/**
+ * A cursor over the significant tokens of one statement, with the error helpers the DDL parser
+ * needs: every parse error carries the line/column and a caret line, like DuckDB's Parser Error.
+ */
+import { SemanticViewError } from "../semantic-error.js";
+import { positionOf, significant, tokenize, type Token } from "../sql/lexer.js";
+import { didYouMean } from "../sql/suggest.js";
+
+export class TokenStream {
+  readonly tokens: Token[];
+  index = 0;
+
+  constructor(readonly sql: string) {
+    this.tokens = significant(tokenize(sql));
+  }
+
+  peek(offset = 0): Token | undefined {
+    return this.tokens[this.index + offset];
+  }
+
+  atEnd(): boolean {
+    return this.index >= this.tokens.length;
+  }
+
+  next(): Token {
+    const token = this.tokens[this.index];
+    if (token === undefined) throw this.error("unexpected end of statement");
+    this.index++;
+    return token;
+  }
+
+  /** True when the token at `offset` is the unquoted keyword. */
+  isKeyword(keyword: string, offset = 0): boolean {
+    const token = this.peek(offset);
+    return token !== undefined && token.kind === "ident" && token.value.toUpperCase() === keyword;
+  }
+
+  /** True when the next tokens are these keywords, in order. */
+  isKeywords(...keywords: string[]): boolean {
+    return keywords.every((k, i) => this.isKeyword(k, i));
+  }
+
+  acceptKeyword(...keywords: string[]): boolean {
+    if (!this.isKeywords(...keywords)) return false;
+    this.index += keywords.length;
+    return true;
+  }
+
+  expectKeyword(keyword: string, context?: string): Token {
+    const token = this.peek();
+    if (token !== undefined && token.kind === "ident" && token.value.toUpperCase() === keyword) return this.next();
+    const hint = token?.kind === "ident" ? didYouMean(token.value.toUpperCase(), [keyword], 2) : "";
+    throw this.error(`expected ${keyword}${context ? ` ${context}` : ""}, found ${describe(token)}.${hint}`, token);
+  }
+
+  isPunct(text: string, offset = 0): boolean {
+    const token = this.peek(offset);
+    return token !== undefined && token.kind === "punct" && token.text === text;
+  }
+
+  acceptPunct(text: string): boolean {
+    if (!this.isPunct(text)) return false;
+    this.index++;
+    return true;
+  }
+
+  expectPunct(text: string, context?: string): Token {
+    if (this.isPunct(text)) return this.next();
+    throw this.error(`expected '${text}'${context ? ` ${context}` : ""}, found ${describe(this.peek())}`);
+  }
+
+  isOp(text: string, offset = 0): boolean {
+    const token = this.peek(offset);
+    return token !== undefined && token.kind === "op" && token.text === text;
+  }
+
+  acceptOp(text: string): boolean {
+    if (!this.isOp(text)) return false;
+    this.index++;
+    return true;
+  }
+
+  /** An identifier (plain or quoted); returns its name (quotes stripped). */
+  expectName(what: string): Token {
+    const token = this.peek();
+    if (token !== undefined && (token.kind === "ident" || token.kind === "quoted_ident")) return this.next();
+    throw this.error(`expected ${what}, found ${describe(token)}`);
+  }
+
+  expectString(what: string): Token {
+    const token = this.peek();
+    if (token !== undefined && token.kind === "string") return this.next();
+    throw this.error(`expected ${what} (a quoted string), found ${describe(token)}`);
+  }
+
+  /** A parse error pointing at `token` (default: the current token, or the end). */
+  error(message: string, token: Token | undefined = this.peek()): SemanticViewError {
+    return parseError(this.sql, message, token === undefined ? this.sql.trimEnd().length : token.start);
+  }
+}
+
+export function describe(token: Token | undefined): string {
+  if (token === undefined) return "end of statement";
+  return `'${token.text}'`;
+}
+
+/** `<message> at line L, column C` followed by DuckDB-style `LINE L: ...` and a caret. */
+export function parseError(sql: string, message: string, offset: number): SemanticViewError {
+  const { line, column } = positionOf(sql, offset);
+  const lineText = sql.split("\n")[line - 1] ?? "";
+  const prefix = `LINE ${line}: `;
+  return new SemanticViewError(
+    "parse",
+    `${message} (line ${line}, column ${column})\n${prefix}${lineText}\n${" ".repeat(prefix.length + column - 1)}^`,
+  );
+}

@@ -1,0 +1,79 @@
+/** SHOW ... SEMANTIC ... and DESCRIBE SEMANTIC VIEW, answered from the catalog. */
+import { listDefinitions, loadDefinition } from "../catalog.js";
+import type { SemanticViewDefinition } from "../model.js";
+import type { RawColumn, SqlSession } from "../semantic-layer.js";
+import { SemanticViewError } from "../semantic-error.js";
+import type {
+  DescribeSemanticViewStatement,
+  QualifiedName,
+  ShowColumnsStatement,
+  ShowMembersStatement,
+  ShowSemanticViewsStatement,
+} from "../ddl/statements.js";
+import { describeView, listViews, showColumns, showMembers, type Relation } from "./tables.js";
+
+export interface StatementResult {
+  readonly columns: RawColumn[];
+  readonly rows: unknown[][];
+}
+
+const toResult = (r: Relation): StatementResult => ({
+  columns: r.columns.map((name) => ({ name, type: "VARCHAR" })),
+  rows: r.rows,
+});
+
+/** SQL LIKE semantics (case-insensitive, as the extension's ILIKE): `%` any run, `_` one char. */
+export function likeToRegExp(pattern: string): RegExp {
+  let re = "";
+  for (const ch of pattern) {
+    if (ch === "%") re += "[\\s\\S]*";
+    else if (ch === "_") re += "[\\s\\S]";
+    else re += ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`, "i");
+}
+
+/** Loads a view for introspection; a missing view is a not_found error. */
+export async function requireDefinition(session: SqlSession, name: QualifiedName | string): Promise<SemanticViewDefinition> {
+  const def = await loadDefinition(session, name);
+  if (def === undefined) {
+    const shown = typeof name === "string" ? name : name.name;
+    throw new SemanticViewError("not_found", `semantic view '${shown.toLowerCase()}' does not exist`);
+  }
+  return def;
+}
+
+function filterNames<T>(items: T[], name: (t: T) => string, f: { like?: string | undefined; startsWith?: string | undefined; limit?: number | undefined }): T[] {
+  let out = items;
+  if (f.like !== undefined) {
+    const re = likeToRegExp(f.like);
+    out = out.filter((x) => re.test(name(x)));
+  }
+  if (f.startsWith !== undefined) {
+    const prefix = f.startsWith;
+    out = out.filter((x) => name(x).startsWith(prefix));
+  }
+  return f.limit === undefined ? out : out.slice(0, f.limit);
+}
+
+export async function executeShowViews(session: SqlSession, stmt: ShowSemanticViewsStatement): Promise<StatementResult> {
+  let defs = await listDefinitions(session);
+  if (stmt.inDatabase !== undefined) defs = defs.filter((d) => d.databaseName.toLowerCase() === stmt.inDatabase!.toLowerCase());
+  if (stmt.inSchema !== undefined) defs = defs.filter((d) => d.schemaName.toLowerCase() === stmt.inSchema!.toLowerCase());
+  return toResult(listViews(filterNames(defs, (d) => d.name, stmt), stmt.terse));
+}
+
+export async function executeShowMembers(session: SqlSession, stmt: ShowMembersStatement): Promise<StatementResult> {
+  const defs = stmt.view === undefined ? await listDefinitions(session) : [await requireDefinition(session, stmt.view)];
+  const relation = showMembers(defs, stmt.kind);
+  const nameIndex = relation.columns.indexOf("name");
+  return toResult({ columns: relation.columns, rows: filterNames(relation.rows, (r) => r[nameIndex]!, stmt) });
+}
+
+export async function executeShowColumns(session: SqlSession, stmt: ShowColumnsStatement): Promise<StatementResult> {
+  return toResult(showColumns(await requireDefinition(session, stmt.view)));
+}
+
+export async function executeDescribe(session: SqlSession, stmt: DescribeSemanticViewStatement): Promise<StatementResult> {
+  return toResult(describeView(await requireDefinition(session, stmt.view)));
+}

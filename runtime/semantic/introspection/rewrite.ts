@@ -1,0 +1,129 @@
+/**
+ * Rewrites introspection function calls inside arbitrary SQL: each table function call becomes a
+ * subquery over literal rows (so `SELECT name FROM list_semantic_views() WHERE ...` works as plain
+ * SQL), and `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
+ */
+import { listDefinitions } from "../catalog.js";
+import type { SqlSession } from "../semantic-layer.js";
+import { SemanticViewError } from "../semantic-error.js";
+import { significant, tokenize, type Token } from "../sql/lexer.js";
+import { quoteIdent, quoteLiteral } from "../sql/quote.js";
+import { requireDefinition } from "./execute.js";
+import { describeView, getDdl, listViews, showColumns, showMembers, type Relation } from "./tables.js";
+
+type TableFunction = (session: SqlSession, args: readonly Literal[], name: string) => Promise<Relation>;
+type Literal = string | boolean;
+
+const viewArg = (args: readonly Literal[], fn: string): string => {
+  const v = args[0];
+  if (typeof v !== "string") throw new SemanticViewError("invalid", `${fn}() expects the semantic view name as its first argument`);
+  return v;
+};
+
+const members =
+  (kind: "dimensions" | "metrics" | "facts"): TableFunction =>
+  async (session, args, fn) =>
+    showMembers(args.length === 0 ? await listDefinitions(session) : [await requireDefinition(session, viewArg(args, fn))], kind);
+
+const TABLE_FUNCTIONS: Record<string, TableFunction> = {
+  list_semantic_views: async (session) => listViews(await listDefinitions(session)),
+  list_terse_semantic_views: async (session) => listViews(await listDefinitions(session), true),
+  describe_semantic_view: async (session, args, fn) => describeView(await requireDefinition(session, viewArg(args, fn))),
+  show_columns_in_semantic_view: async (session, args, fn) => showColumns(await requireDefinition(session, viewArg(args, fn))),
+  show_semantic_dimensions: members("dimensions"),
+  show_semantic_metrics: members("metrics"),
+  show_semantic_facts: members("facts"),
+  show_semantic_dimensions_all: members("dimensions"),
+  show_semantic_metrics_all: members("metrics"),
+  show_semantic_facts_all: members("facts"),
+};
+
+/** Words after a FROM item that are not an alias. */
+const NOT_ALIAS = new Set([
+  "where", "group", "order", "limit", "offset", "join", "left", "right", "inner", "full", "cross", "natural",
+  "on", "using", "union", "except", "intersect", "having", "window", "qualify", "positional", "asof", "anti",
+  "semi", "returning", "fetch", "outer", "lateral", "pivot", "unpivot", "tablesample", "using",
+]);
+
+/** A relation as a parenthesised query over literal rows; all columns VARCHAR. */
+export function relationSql(r: Relation): string {
+  const cols = r.columns.map(quoteIdent);
+  if (r.rows.length === 0) return `(SELECT ${cols.map((c) => `NULL::VARCHAR AS ${c}`).join(", ")} WHERE false)`;
+  const values = r.rows.map((row) => `(${row.map(quoteLiteral).join(", ")})`).join(", ");
+  return `(SELECT ${cols.map((c) => `${c}::VARCHAR AS ${c}`).join(", ")} FROM (VALUES ${values}) AS __sv_rows(${cols.join(", ")}))`;
+}
+
+interface Call {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+  readonly args: Literal[];
+  /** Index (in significant tokens) of the token after `)`. */
+  readonly after: number;
+}
+
+function parseCall(sql: string, tokens: Token[], i: number): Call {
+  const name = tokens[i]!.value.toLowerCase();
+  let j = i + 2; // after "("
+  const args: Literal[] = [];
+  const bad = (t: Token | undefined): never => {
+    throw new SemanticViewError(
+      "invalid",
+      `${name}() arguments must be literals in the built-in semantic engine, found ${t === undefined ? "end of statement" : `'${t.text}'`}`,
+    );
+  };
+  while (!(tokens[j]?.kind === "punct" && tokens[j]!.text === ")")) {
+    const t = tokens[j];
+    if (t?.kind === "string") args.push(t.value);
+    else if (t?.kind === "ident" && /^(true|false)$/i.test(t.value)) args.push(t.value.toLowerCase() === "true");
+    else bad(t);
+    j++;
+    if (tokens[j]?.kind === "punct" && tokens[j]!.text === ",") j++;
+    else if (!(tokens[j]?.kind === "punct" && tokens[j]!.text === ")")) bad(tokens[j]);
+  }
+  void sql;
+  return { name, start: tokens[i]!.start, end: tokens[j]!.end, args, after: j + 1 };
+}
+
+/** Returns the rewritten SQL, or null when the statement calls no introspection function. */
+export async function rewriteIntrospectionCalls(session: SqlSession, sql: string): Promise<string | null> {
+  const tokens = significant(tokenize(sql));
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind !== "ident") continue;
+    const next = tokens[i + 1];
+    if (!(next?.kind === "punct" && next.text === "(")) continue;
+    const prev = tokens[i - 1];
+    if (prev?.kind === "punct" && prev.text === ".") continue;
+    const name = t.value.toLowerCase();
+    const fn = TABLE_FUNCTIONS[name];
+    if (fn !== undefined) {
+      const call = parseCall(sql, tokens, i);
+      let text = relationSql(await fn(session, call.args, name));
+      const following = tokens[call.after];
+      const hasAlias =
+        following !== undefined &&
+        ((following.kind === "ident" && !NOT_ALIAS.has(following.value.toLowerCase())) || following.kind === "quoted_ident");
+      if (!hasAlias) text += ` AS ${quoteIdent(name)}`;
+      edits.push({ start: call.start, end: call.end, text });
+      i = call.after - 1;
+    } else if (name === "get_ddl") {
+      const call = parseCall(sql, tokens, i);
+      const [kind, view, qualified] = call.args;
+      if (typeof kind !== "string" || kind.toUpperCase() !== "SEMANTIC_VIEW") continue; // not ours
+      if (typeof view !== "string") throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
+      const def = await requireDefinition(session, view);
+      edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, qualified === true)) });
+      i = call.after - 1;
+    }
+  }
+  if (edits.length === 0) return null;
+  let out = "";
+  let pos = 0;
+  for (const e of edits) {
+    out += sql.slice(pos, e.start) + e.text;
+    pos = e.end;
+  }
+  return out + sql.slice(pos);
+}

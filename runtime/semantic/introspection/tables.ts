@@ -1,0 +1,155 @@
+/**
+ * The introspection relations (column names as the extension's table functions), computed from
+ * stored definitions. Every column is VARCHAR; absent values are `''`, as in the extension.
+ */
+import type { SemanticViewDefinition, TableDef } from "../model.js";
+import { renderDdl } from "../ddl/render.js";
+
+export interface Relation {
+  readonly columns: readonly string[];
+  readonly rows: string[][];
+}
+
+export const LIST_COLUMNS = ["created_on", "name", "kind", "database_name", "schema_name", "comment"] as const;
+export const DESCRIBE_COLUMNS = ["object_kind", "object_name", "parent_entity", "property", "property_value"] as const;
+export const SHOW_COLUMNS_COLUMNS = [
+  "database_name", "schema_name", "semantic_view_name", "column_name", "data_type", "kind", "expression", "comment",
+] as const;
+export const MEMBER_COLUMNS = [
+  "database_name", "schema_name", "semantic_view_name", "table_name", "name", "data_type", "synonyms", "comment",
+] as const;
+
+export function listViews(defs: readonly SemanticViewDefinition[], terse = false): Relation {
+  const columns = terse ? LIST_COLUMNS.slice(0, 5) : [...LIST_COLUMNS];
+  const rows = defs.map((d) => {
+    const row = [d.createdOn, d.name, "SEMANTIC_VIEW", d.databaseName, d.schemaName, d.comment ?? ""];
+    return terse ? row.slice(0, 5) : row;
+  });
+  return { columns, rows };
+}
+
+/** Physical database, schema and table name of a TABLES entry. */
+export function physicalTable(def: SemanticViewDefinition, t: TableDef): { database: string; schema: string; name: string } {
+  if (t.resolved !== undefined) return t.resolved;
+  const parts = splitRef(t.table);
+  const name = parts[parts.length - 1]!;
+  if (parts.length === 3) return { database: parts[0]!, schema: parts[1]!, name };
+  if (parts.length === 2) return { database: def.databaseName, schema: parts[0]!, name };
+  return { database: def.databaseName, schema: def.resolutionSchemaName ?? def.schemaName, name };
+}
+
+/** Splits a written table reference like `main."My Table"` into unquoted parts. */
+function splitRef(ref: string): string[] {
+  const parts: string[] = [];
+  const re = /\s*(?:"((?:[^"]|"")*)"|([^."\s]+))\s*(?:\.|$)/gy;
+  let m: RegExpExecArray | null;
+  while (re.lastIndex < ref.length && (m = re.exec(ref)) !== null) {
+    parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
+  }
+  return parts.length > 0 ? parts : [ref];
+}
+
+function tableName(def: SemanticViewDefinition, alias: string | undefined): string {
+  if (alias === undefined) return "";
+  const t = def.tables.find((x) => x.alias.toLowerCase() === alias.toLowerCase());
+  return t === undefined ? alias : physicalTable(def, t).name;
+}
+
+const json = (value: readonly unknown[]): string => JSON.stringify(value);
+
+export function describeView(def: SemanticViewDefinition): Relation {
+  const rows: string[][] = [];
+  const add = (kind: string, name: string, parent: string, property: string, value: string): void => {
+    rows.push([kind, name, parent, property, value]);
+  };
+  const optional = (kind: string, name: string, parent: string, m: { comment?: string | undefined; synonyms: readonly string[] }): void => {
+    if (m.comment !== undefined) add(kind, name, parent, "COMMENT", m.comment);
+    if (m.synonyms.length > 0) add(kind, name, parent, "SYNONYMS", json(m.synonyms));
+  };
+  if (def.comment !== undefined) add("SEMANTIC_VIEW", def.name, "", "COMMENT", def.comment);
+  for (const t of def.tables) {
+    const p = physicalTable(def, t);
+    add("TABLE", p.name, "", "BASE_TABLE_DATABASE_NAME", p.database);
+    add("TABLE", p.name, "", "BASE_TABLE_SCHEMA_NAME", p.schema);
+    add("TABLE", p.name, "", "BASE_TABLE_NAME", p.name);
+    if (t.primaryKey.length > 0) add("TABLE", p.name, "", "PRIMARY_KEY", json(t.primaryKey));
+    optional("TABLE", p.name, "", t);
+  }
+  for (const r of def.relationships) {
+    const from = tableName(def, r.fromAlias);
+    add("RELATIONSHIP", r.name, from, "TABLE", from);
+    add("RELATIONSHIP", r.name, from, "REF_TABLE", tableName(def, r.toAlias));
+    add("RELATIONSHIP", r.name, from, "FOREIGN_KEY", json(r.fkColumns));
+    add("RELATIONSHIP", r.name, from, "REF_KEY", json(r.refColumns));
+  }
+  const rowLevel = (kind: "FACT" | "DIMENSION", members: SemanticViewDefinition["facts"]): void => {
+    for (const m of members) {
+      const parent = tableName(def, m.table);
+      add(kind, m.name, parent, "TABLE", parent);
+      add(kind, m.name, parent, "EXPRESSION", m.expr);
+      add(kind, m.name, parent, "DATA_TYPE", "");
+      optional(kind, m.name, parent, m);
+      if (m.isFilter === true) add(kind, m.name, parent, "LABELS", json(["FILTER"]));
+      if (kind === "FACT") add(kind, m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
+    }
+  };
+  rowLevel("FACT", def.facts);
+  rowLevel("DIMENSION", def.dimensions);
+  for (const m of def.metrics) {
+    if (m.table === undefined) {
+      add("DERIVED_METRIC", m.name, "", "EXPRESSION", m.expr);
+      add("DERIVED_METRIC", m.name, "", "DATA_TYPE", "");
+      optional("DERIVED_METRIC", m.name, "", m);
+      add("DERIVED_METRIC", m.name, "", "ACCESS_MODIFIER", m.access.toUpperCase());
+    } else {
+      const parent = tableName(def, m.table);
+      add("METRIC", m.name, parent, "TABLE", parent);
+      add("METRIC", m.name, parent, "EXPRESSION", m.expr);
+      add("METRIC", m.name, parent, "DATA_TYPE", "");
+      optional("METRIC", m.name, parent, m);
+      add("METRIC", m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
+    }
+  }
+  return { columns: [...DESCRIBE_COLUMNS], rows };
+}
+
+/** `show_columns_in_semantic_view`: public members in clause order (facts, dimensions, metrics). */
+export function showColumns(def: SemanticViewDefinition): Relation {
+  const rows: string[][] = [];
+  const base = [def.databaseName, def.schemaName, def.name];
+  for (const f of def.facts) if (f.access === "public") rows.push([...base, f.name, "", "FACT", f.expr, f.comment ?? ""]);
+  for (const d of def.dimensions) rows.push([...base, d.name, "", "DIMENSION", d.expr, d.comment ?? ""]);
+  for (const m of def.metrics) {
+    if (m.access !== "public") continue;
+    rows.push([...base, m.name, "", m.table === undefined ? "DERIVED_METRIC" : "METRIC", m.expr, m.comment ?? ""]);
+  }
+  return { columns: [...SHOW_COLUMNS_COLUMNS], rows };
+}
+
+export type MemberKindPlural = "dimensions" | "metrics" | "facts";
+
+/** `show_semantic_dimensions|metrics|facts`: public members of the given views. */
+export function showMembers(defs: readonly SemanticViewDefinition[], kind: MemberKindPlural): Relation {
+  const rows: string[][] = [];
+  for (const def of defs) {
+    const members = kind === "dimensions" ? def.dimensions : kind === "facts" ? def.facts : def.metrics;
+    for (const m of members) {
+      if (m.access !== "public") continue;
+      rows.push([
+        def.databaseName,
+        def.schemaName,
+        def.name,
+        tableName(def, m.table),
+        m.name,
+        "",
+        m.synonyms.length > 0 ? json(m.synonyms) : "",
+        m.comment ?? "",
+      ]);
+    }
+  }
+  return { columns: [...MEMBER_COLUMNS], rows };
+}
+
+export function getDdl(def: SemanticViewDefinition, fullyQualified = false): string {
+  return renderDdl(def, fullyQualified);
+}
