@@ -1,0 +1,291 @@
+/**
+ * The result of `query.execute()`: reads one statement's streamed result from a pooled connection
+ * that the cursor owns until it is closed (explicitly, at `await using` scope exit, when the result is
+ * exhausted, or when a read fails or is cancelled).
+ *
+ * One read mode per result: the row reads (`fetchOne`/`fetchMany`/`fetchAllRows`, which may be mixed),
+ * `into`, `iterInto` and `fetchArrow` are four separate modes; using a second mode throws.
+ */
+import type { Table } from "apache-arrow";
+import type { Static, TObject } from "typebox";
+import type { ColumnInfo, ResultStream } from "../driver/database-connection.js";
+import type { PooledConnection } from "../engine/pooled-connection.js";
+import { LibError } from "../errors.js";
+import { compileRowMapper } from "../mapping/model-plan.js";
+import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
+import { ArrowTableBuilder } from "./arrow-table.js";
+import type { CancelWatch } from "./cancellation.js";
+
+type ReadMode = "rows" | "into" | "iterInto" | "arrow";
+type State = "open" | "exhausted" | "closed" | "cancelled";
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+const CANCELLED = Symbol("cancelled");
+
+function rowObjectFactory(columns: readonly ColumnInfo[]): (row: readonly unknown[]) => Record<string, unknown> {
+  const names = columns.map((c) => c.name);
+  const protoAt = names.indexOf("__proto__");
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      if (i === protoAt) Object.defineProperty(out, "__proto__", { value: row[i], enumerable: true, writable: true, configurable: true });
+      else out[names[i]!] = row[i];
+    }
+    return out;
+  };
+}
+
+function validateModeOf(options: IntoOptions | undefined, method: string): ValidateMode {
+  const mode = options?.validate ?? "strict";
+  if (!VALIDATE_MODES.includes(mode)) {
+    throw new LibError(`${method}: validate must be one of ${VALIDATE_MODES.map((m) => `"${m}"`).join(", ")}, got ${JSON.stringify(mode)}`);
+  }
+  return mode;
+}
+
+export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
+  readonly #connection: PooledConnection;
+  readonly #stream: ResultStream;
+  readonly #iterator: AsyncIterator<unknown[][]>;
+  readonly #watch: CancelWatch;
+  readonly #toObject: (row: readonly unknown[]) => Record<string, unknown>;
+  #state: State = "open";
+  #released: Promise<void> | undefined;
+  #mode: ReadMode | undefined;
+  #modeMethod = "";
+  #buffer: unknown[][] = [];
+  #position = 0;
+  #pending: Promise<unknown> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /** @internal Cursors are made by `execute()` (see `openCursor`). */
+  constructor(connection: PooledConnection, stream: ResultStream, watch: CancelWatch) {
+    this.#connection = connection;
+    this.#stream = stream;
+    this.#iterator = stream[Symbol.asyncIterator]();
+    this.#watch = watch;
+    this.#toObject = rowObjectFactory(stream.columns);
+    // A cancellation while no read is pending still ends the statement and frees the connection.
+    watch.onFire(() => {
+      if (this.#pending === undefined && this.#state === "open") {
+        this.#state = "cancelled";
+        void this.#release().catch(() => undefined);
+      }
+    });
+  }
+
+  /** The result's columns (name, warehouse type text, value kind), in result order. */
+  get columns(): readonly ColumnInfo[] {
+    return this.#stream.columns;
+  }
+
+  /** True once the connection has been given back (closed, exhausted, failed or cancelled). */
+  get closed(): boolean {
+    return this.#state !== "open";
+  }
+
+  /** The next row, or `undefined` at the end. */
+  fetchOne(): Promise<Row | undefined> {
+    return this.#read("rows", "fetchOne()", async () => {
+      const row = await this.#nextRow();
+      return row === undefined ? undefined : (this.#toObject(row) as Row);
+    });
+  }
+
+  /** Up to `size` next rows (fewer at the end, `[]` once exhausted). */
+  fetchMany(size: number): Promise<Row[]> {
+    return this.#read("rows", "fetchMany()", async () => {
+      if (!Number.isSafeInteger(size) || size < 1) throw new LibError(`fetchMany(size): size must be a positive integer, got ${String(size)}`);
+      const rows: Row[] = [];
+      while (rows.length < size) {
+        const row = await this.#nextRow();
+        if (row === undefined) break;
+        rows.push(this.#toObject(row) as Row);
+      }
+      return rows;
+    });
+  }
+
+  /** Every remaining row as a plain object keyed by column name (columns as own properties, in result order). */
+  fetchAllRows(): Promise<Row[]> {
+    return this.#read("rows", "fetchAllRows()", async () => {
+      const rows: Row[] = [];
+      for (; this.#position < this.#buffer.length; this.#position++) rows.push(this.#toObject(this.#buffer[this.#position]!) as Row);
+      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
+        for (const row of chunk) rows.push(this.#toObject(row) as Row);
+      }
+      return rows;
+    });
+  }
+
+  /**
+   * One object per row shaped by a TypeBox object model: keys in the model's declaration order,
+   * columns matched by name, checked per `validate` (default `"strict"`) before any row is converted.
+   * Throws `LibSchemaMismatchError` listing every mismatched field.
+   */
+  into<M extends TObject>(model: M, options?: IntoOptions): Promise<Static<M>[]> {
+    return this.#read("into", "into()", async () => {
+      const mapper = compileRowMapper(model, this.columns, validateModeOf(options, "into()"));
+      const out: Static<M>[] = [];
+      let index = 0;
+      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
+        for (const row of chunk) out.push(mapper(row, index++) as Static<M>);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Streaming `into()`: rows are read from the driver one chunk at a time as you iterate, so memory
+   * stays bounded by a chunk. Leaving the loop early (break/throw) closes the cursor.
+   */
+  iterInto<M extends TObject>(model: M, options?: IntoOptions): AsyncIterableIterator<Static<M>> {
+    this.#enter("iterInto", "iterInto()");
+    const mode = validateModeOf(options, "iterInto()");
+    return this.#iterate(model, mode);
+  }
+
+  /** The whole result as an apache-arrow `Table`, built column by column from the driver's chunks. */
+  fetchArrow(): Promise<Table> {
+    return this.#read("arrow", "fetchArrow()", async () => {
+      const builder = new ArrowTableBuilder(this.columns);
+      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendChunk(chunk);
+      return builder.finish();
+    });
+  }
+
+  /** Stops reading and returns the connection to the pool. Harmless to call twice. */
+  async close(): Promise<void> {
+    if (this.#state === "open") this.#state = "closed";
+    if (this.#pending !== undefined && this.#released === undefined) {
+      // A read is in flight (e.g. close() from another task): stop the statement, then let the read settle.
+      try {
+        this.#connection.interrupt();
+      } catch {
+        // nothing to interrupt
+      }
+      await this.#pending.catch(() => undefined);
+    }
+    await this.#release();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async *#iterate<M extends TObject>(model: M, mode: ValidateMode): AsyncGenerator<Static<M>, void, undefined> {
+    try {
+      this.#assertReadable("iterInto()");
+      const mapper = compileRowMapper(model, this.columns, mode);
+      let index = 0;
+      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
+        for (const row of chunk) yield mapper(row, index++) as Static<M>;
+      }
+    } finally {
+      await this.#closeQuietly();
+    }
+  }
+
+  #enter(mode: ReadMode, method: string): void {
+    if (this.#mode === undefined) {
+      this.#mode = mode;
+      this.#modeMethod = method;
+    } else if (this.#mode !== mode) {
+      throw new LibError(
+        `Cannot call ${method} on this cursor: it was already read with ${this.#modeMethod}. ` +
+          "A result supports one read mode: row reads (fetchOne/fetchMany/fetchAllRows), into(), iterInto() or fetchArrow().",
+      );
+    }
+  }
+
+  #assertReadable(method: string): void {
+    if (this.#state === "closed") throw new LibError(`Cannot call ${method}: the cursor is closed`);
+    if (this.#state === "cancelled") throw this.#watch.error();
+  }
+
+  /** Runs one read: mode check, one read at a time, and on any failure the connection goes back before the error surfaces. */
+  #read<T>(mode: ReadMode, method: string, body: () => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      this.#enter(mode, method);
+      this.#assertReadable(method);
+      try {
+        return await body();
+      } catch (error) {
+        await this.#closeQuietly();
+        throw error;
+      }
+    };
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async #nextRow(): Promise<unknown[] | undefined> {
+    while (this.#position >= this.#buffer.length) {
+      const chunk = await this.#pull();
+      if (chunk === undefined) return undefined;
+      this.#buffer = chunk;
+      this.#position = 0;
+    }
+    return this.#buffer[this.#position++];
+  }
+
+  /** The next chunk from the driver, or undefined at the end; watches for cancellation while waiting. */
+  async #pull(): Promise<unknown[][] | undefined> {
+    if (this.#state === "exhausted") return undefined;
+    this.#assertReadable("a read");
+    const pending = this.#iterator.next();
+    const settled: Promise<Settled<IteratorResult<unknown[][]>>> = pending.then(
+      (value) => ({ ok: true, value }),
+      (error: unknown) => ({ ok: false, error }),
+    );
+    this.#pending = settled;
+    let first: Settled<IteratorResult<unknown[][]>> | typeof CANCELLED;
+    try {
+      first = await Promise.race([settled, this.#watch.fired.then((): typeof CANCELLED => CANCELLED)]);
+      if (first === CANCELLED) first = await settled; // the interrupted call settles promptly
+    } finally {
+      this.#pending = undefined;
+    }
+    if (this.#watch.reason !== undefined) {
+      this.#state = "cancelled";
+      await this.#closeQuietly();
+      throw this.#watch.error(first.ok ? undefined : first.error);
+    }
+    if (this.#state === "closed") throw new LibError("The cursor was closed while a read was in progress");
+    if (!first.ok) throw first.error; // #read closes the cursor, then the original error surfaces
+    if (first.value.done === true) {
+      this.#state = "exhausted";
+      this.#buffer = [];
+      this.#position = 0;
+      await this.#release();
+      return undefined;
+    }
+    return first.value.value;
+  }
+
+  #release(): Promise<void> {
+    if (this.#released === undefined) {
+      this.#watch.dispose();
+      this.#released = (async () => {
+        try {
+          await this.#stream.close();
+        } catch {
+          // The statement is being abandoned; the pool resets the connection anyway.
+        } finally {
+          await this.#connection.release();
+        }
+      })();
+    }
+    return this.#released;
+  }
+
+  async #closeQuietly(): Promise<void> {
+    if (this.#state === "open") this.#state = "closed";
+    try {
+      await this.#release();
+    } catch {
+      // Keep the error that made us close.
+    }
+  }
+}

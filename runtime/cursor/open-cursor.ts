@@ -1,0 +1,72 @@
+/**
+ * Starts one statement on a checked-out connection and wraps its stream in a `Cursor`. The cursor owns
+ * the connection from here on: it is released when the cursor closes, and also when opening fails
+ * (the original error is rethrown unchanged) or is cancelled (`QueryCancelledError`).
+ */
+import type { PooledConnection } from "../engine/pooled-connection.js";
+import type { ResultStream } from "../driver/database-connection.js";
+import { CancelWatch } from "./cancellation.js";
+import { Cursor } from "./cursor.js";
+
+export interface OpenCursorOptions {
+  /** Aborting interrupts the running statement; the pending open/read rejects with `QueryCancelledError("aborted")`. */
+  readonly signal?: AbortSignal | undefined;
+  /** Deadline for the whole result, from now: past it the statement is interrupted (`QueryCancelledError("timeout")`). */
+  readonly timeoutMs?: number | undefined;
+}
+
+export interface CursorQuery {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+type Settled = { ok: true; stream: ResultStream } | { ok: false; error: unknown };
+
+async function releaseQuietly(connection: PooledConnection): Promise<void> {
+  try {
+    await connection.release();
+  } catch {
+    // keep the error that made us give the connection back
+  }
+}
+
+export async function openCursor<Row = Record<string, unknown>>(
+  connection: PooledConnection,
+  query: CursorQuery,
+  options: OpenCursorOptions = {},
+): Promise<Cursor<Row>> {
+  let watch: CancelWatch;
+  try {
+    CancelWatch.validateTimeout(options.timeoutMs);
+    watch = new CancelWatch(() => connection.interrupt(), options);
+    // An already-aborted signal: fire at once (its listener would never run) and run nothing.
+    if (options.signal?.aborted === true) {
+      watch.dispose();
+      throw watch.errorForAbortedSignal();
+    }
+  } catch (error) {
+    await releaseQuietly(connection);
+    throw error;
+  }
+
+  const settled: Promise<Settled> = connection.stream(query.sql, query.parameters).then(
+    (stream) => ({ ok: true, stream }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+  let outcome = await Promise.race([settled, watch.fired.then(() => undefined)]);
+  if (outcome === undefined) outcome = await settled; // interrupted: wait for the driver to give up
+  if (watch.reason !== undefined) {
+    watch.dispose();
+    if (outcome.ok) {
+      await outcome.stream.close().catch(() => undefined);
+    }
+    await releaseQuietly(connection);
+    throw watch.error(outcome.ok ? undefined : outcome.error);
+  }
+  if (!outcome.ok) {
+    watch.dispose();
+    await releaseQuietly(connection);
+    throw outcome.error;
+  }
+  return new Cursor<Row>(connection, outcome.stream, watch);
+}

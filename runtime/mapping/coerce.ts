@@ -1,0 +1,167 @@
+/**
+ * The exact conversions of `validate: "coerce"`. A converter either returns the converted value or
+ * throws `CoercionFailure` when the conversion would lose information (or the value is unusable).
+ * Rules (column kind → model type):
+ * - bigint → integer/number: only within the safe-integer range (±(2^53-1)).
+ * - integer/float number → bigint: only safe integers.
+ * - Decimal → integer/bigint: only with a zero fraction (and, for integer, within the safe range);
+ *   Decimal → number: only when the double's shortest text equals the Decimal (`12.5` yes, `0.1000000000000000055` no).
+ * - number → Decimal: via the number's shortest round-trip text (`0.1` → `0.1`); bigint → Decimal exactly.
+ * - string → integer/number/bigint/Decimal: plain decimal text under the same rules.
+ * - anything scalar → string: its exact text (`Decimal.toString()`, ISO text for dates).
+ * - string → Date: ISO `YYYY-MM-DD` (UTC midnight) or an ISO date-time with `Z` or an offset and at most ms.
+ * - boolean only from boolean.
+ */
+import type { ValueKind } from "../driver/database-connection.js";
+import { Decimal } from "../values/decimal.js";
+import type { ModelType } from "./model-type.js";
+
+export class CoercionFailure extends Error {
+  override name = "CoercionFailure";
+}
+
+export type Converter = (value: unknown) => unknown;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+function fail(message: string): never {
+  throw new CoercionFailure(message);
+}
+
+function bigintToSafeNumber(v: bigint): number {
+  if (v > MAX_SAFE || v < -MAX_SAFE) fail("outside the safe-integer range of number");
+  return Number(v);
+}
+
+function decimalOf(value: unknown): Decimal {
+  if (Decimal.isDecimal(value)) return value;
+  if (typeof value === "string") {
+    try {
+      return Decimal.parse(value);
+    } catch {
+      fail("not a decimal number");
+    }
+  }
+  if (typeof value === "bigint") return new Decimal(value, 0);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) fail("not a finite number");
+    return Decimal.from(value);
+  }
+  return fail("not a number");
+}
+
+function toInteger(value: unknown): number {
+  if (typeof value === "number") {
+    if (!Number.isInteger(value)) fail("has a fraction");
+    return value;
+  }
+  if (typeof value === "bigint") return bigintToSafeNumber(value);
+  if (typeof value === "string" && !INTEGER_TEXT.test(value.trim())) fail("not integer text");
+  const d = decimalOf(value);
+  if (!d.isInteger()) fail("has a fraction");
+  return bigintToSafeNumber(d.toBigInt());
+}
+
+function toNumber(value: unknown): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "bigint") return bigintToSafeNumber(value);
+  const d = decimalOf(value);
+  const n = Number(d.toString());
+  if (!Number.isFinite(n) || !Decimal.from(n).equals(d)) fail("has no exact number representation");
+  return n;
+}
+
+function toBigInt(value: unknown): bigint {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number") {
+    if (!Number.isSafeInteger(value)) fail(Number.isInteger(value) ? "outside the safe-integer range" : "has a fraction");
+    return BigInt(value);
+  }
+  if (typeof value === "string" && !INTEGER_TEXT.test(value.trim())) fail("not integer text");
+  const d = decimalOf(value);
+  if (!d.isInteger()) fail("has a fraction");
+  return d.toBigInt();
+}
+
+function toDecimal(value: unknown): Decimal {
+  return decimalOf(value);
+}
+
+function toText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return String(value);
+  if (Decimal.isDecimal(value)) return value.toString();
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) fail("invalid date");
+    return value.toISOString();
+  }
+  return fail("has no exact text form");
+}
+
+function toDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === "string" && (ISO_DATE.test(value) || ISO_DATE_TIME.test(value))) {
+    const d = new Date(value);
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  return fail("not an ISO date or date-time with a zone");
+}
+
+const identity: Converter = (v) => v;
+
+/** Column kinds whose values arrive already as the model type wants them (strict agreement). */
+const STRICT: Record<ModelType, readonly ValueKind[] | "any"> = {
+  integer: ["integer", "bigint"],
+  number: ["integer", "float"],
+  bigint: ["bigint"],
+  decimal: ["decimal"],
+  string: ["string"],
+  boolean: ["boolean"],
+  date: ["date", "timestamp"],
+  unknown: "any",
+  other: ["other"],
+};
+
+/** Extra column kinds `coerce` can convert from, per model type. */
+const COERCIBLE: Record<ModelType, readonly ValueKind[]> = {
+  integer: ["decimal", "float", "string"],
+  number: ["bigint", "decimal", "string"],
+  bigint: ["integer", "float", "decimal", "string"],
+  decimal: ["integer", "bigint", "float", "string"],
+  string: ["integer", "bigint", "decimal", "float", "boolean", "date", "timestamp"],
+  boolean: [],
+  date: ["string"],
+  unknown: [],
+  other: [],
+};
+
+export function agreesStrictly(model: ModelType, kind: ValueKind): boolean {
+  const kinds = STRICT[model];
+  return kinds === "any" || kinds.includes(kind);
+}
+
+/** The converter `coerce` uses for this pair, or undefined when no exact conversion exists. */
+export function coercion(model: ModelType, kind: ValueKind): Converter | undefined {
+  if (model === "integer" && kind === "bigint") return toInteger;
+  if (agreesStrictly(model, kind)) return identity;
+  if (!COERCIBLE[model].includes(kind)) return undefined;
+  switch (model) {
+    case "integer":
+      return toInteger;
+    case "number":
+      return toNumber;
+    case "bigint":
+      return toBigInt;
+    case "decimal":
+      return toDecimal;
+    case "string":
+      return toText;
+    case "date":
+      return toDate;
+    default:
+      return undefined;
+  }
+}

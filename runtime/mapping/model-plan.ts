@@ -1,0 +1,157 @@
+/**
+ * Compiles a TypeBox object model against a result's columns into a row mapper, once per
+ * (model, columns, mode) and cached. Type agreement is decided here from the column metadata, so a
+ * mismatching model fails before any row is converted, with every mismatched field listed.
+ */
+import type { TSchema } from "typebox";
+import { Compile } from "typebox/compile";
+import type { ColumnInfo } from "../driver/database-connection.js";
+import { LibSchemaMismatchError, type SchemaMismatch } from "../errors.js";
+import { Decimal } from "../values/decimal.js";
+import { agreesStrictly, coercion, CoercionFailure, type Converter } from "./coerce.js";
+import { describeModel, modelName, type ModelProperty } from "./model-type.js";
+import type { ValidateMode } from "./validate-mode.js";
+
+export type RowMapper = (row: readonly unknown[], rowIndex: number) => Record<string, unknown>;
+
+interface Step {
+  readonly property: ModelProperty;
+  readonly column: number; // -1: no such column (only for optional properties, or validate "none")
+  readonly columnLabel: string;
+  readonly convert: Converter | undefined; // undefined: pass the value on unchanged
+  readonly check: ((value: unknown) => boolean) | undefined; // TypeBox's compiled check of the property schema
+  readonly explain: ((value: unknown) => string) | undefined;
+}
+
+const cache = new WeakMap<object, Map<string, RowMapper>>();
+
+function columnLabel(column: ColumnInfo): string {
+  return `${column.type} (${column.kind})`;
+}
+
+/** A short, safe rendering of a value for error messages. */
+export function showValue(value: unknown): string {
+  let text: string;
+  if (typeof value === "bigint") text = `${value}n`;
+  else if (Decimal.isDecimal(value)) text = `Decimal(${value.toString()})`;
+  else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
+  else if (typeof value === "string") text = JSON.stringify(value);
+  else if (value === undefined || typeof value === "number" || typeof value === "boolean" || value === null) text = String(value);
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = Object.prototype.toString.call(value);
+    }
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+function compileChecker(schema: TSchema): Pick<Step, "check" | "explain"> {
+  const validator = Compile(schema);
+  return {
+    check: (value) => validator.Check(value),
+    explain: (value) => validator.Errors(value).map((e) => e.message).join(", ") || "fails the model schema",
+  };
+}
+
+function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): RowMapper {
+  const name = modelName(model);
+  const properties = describeModel(model);
+  const byName = new Map<string, number>();
+  columns.forEach((c, i) => byName.set(c.name, i));
+
+  const mismatches: SchemaMismatch[] = [];
+  const steps: Step[] = [];
+  for (const property of properties) {
+    const column = byName.get(property.name) ?? -1;
+    const info = columns[column];
+    if (info === undefined) {
+      if (!property.optional && mode !== "none") {
+        mismatches.push({ field: property.name, modelType: property.label, columnType: "(missing)", reason: "no column of that name in the result" });
+      }
+      steps.push({ property, column: -1, columnLabel: "(missing)", convert: undefined, check: undefined, explain: undefined });
+      continue;
+    }
+    const label = columnLabel(info);
+    if (mode === "none") {
+      steps.push({ property, column, columnLabel: label, convert: undefined, check: undefined, explain: undefined });
+      continue;
+    }
+    let convert: Converter | undefined;
+    if (mode === "strict") {
+      if (!agreesStrictly(property.type, info.kind)) {
+        mismatches.push({ field: property.name, modelType: property.label, columnType: label });
+        continue;
+      }
+    } else {
+      convert = coercion(property.type, info.kind);
+      if (convert === undefined) {
+        mismatches.push({ field: property.name, modelType: property.label, columnType: label, reason: "no exact conversion" });
+        continue;
+      }
+    }
+    // Strict `integer` over a bigint column delivers the bigint as is (API.md); TypeBox's integer check would reject it.
+    const skipSchemaCheck = mode === "strict" && property.type === "integer" && info.kind === "bigint";
+    steps.push({ property, column, columnLabel: label, convert, ...(skipSchemaCheck ? { check: undefined, explain: undefined } : compileChecker(property.schema)) });
+  }
+  if (mismatches.length > 0) throw new LibSchemaMismatchError(name, mismatches);
+
+  const rowError = (step: Step, rowIndex: number, value: unknown, why: string): LibSchemaMismatchError =>
+    new LibSchemaMismatchError(name, [
+      { field: step.property.name, modelType: step.property.label, columnType: step.columnLabel, reason: `row ${rowIndex}: value ${showValue(value)} ${why}` },
+    ]);
+
+  if (mode === "none") {
+    return (row) => {
+      const out: Record<string, unknown> = {};
+      for (const step of steps) if (step.column >= 0) setKey(out, step.property.name, row[step.column]);
+      return out;
+    };
+  }
+
+  return (row, rowIndex) => {
+    const out: Record<string, unknown> = {};
+    for (const step of steps) {
+      if (step.column < 0) continue;
+      let value = row[step.column];
+      if (value === null || value === undefined) {
+        if (step.property.nullable) setKey(out, step.property.name, null);
+        else if (!step.property.optional) throw rowError(step, rowIndex, value, "is null but the property is not nullable");
+        continue;
+      }
+      if (step.convert !== undefined) {
+        try {
+          value = step.convert(value);
+        } catch (error) {
+          if (error instanceof CoercionFailure) throw rowError(step, rowIndex, value, `cannot be converted exactly: ${error.message}`);
+          throw error;
+        }
+      }
+      if (step.check !== undefined && !step.check(value)) throw rowError(step, rowIndex, value, `fails the model: ${step.explain!(value)}`);
+      setKey(out, step.property.name, value);
+    }
+    return out;
+  };
+}
+
+/** The row mapper for this model over these columns (compiled once, then cached per model object). */
+export function compileRowMapper(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): RowMapper {
+  const key = `${mode}\u0000${columns.map((c) => `${c.name}\u0001${c.type}\u0001${c.kind}`).join("\u0000")}`;
+  let perModel = cache.get(model);
+  if (perModel === undefined) {
+    perModel = new Map();
+    cache.set(model, perModel);
+  }
+  let mapper = perModel.get(key);
+  if (mapper === undefined) {
+    mapper = build(model, columns, mode);
+    perModel.set(key, mapper);
+  }
+  return mapper;
+}
