@@ -35,12 +35,12 @@ function editScript(a: readonly string[], b: readonly string[]): Edit[] {
       edits.push({ op: " ", line: x[i]! });
       i++;
       j++;
-    } else if (j < y.length && (i >= x.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-      edits.push({ op: "+", line: y[j]! });
-      j++;
-    } else {
+    } else if (i < x.length && (j >= y.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
       edits.push({ op: "-", line: x[i]! });
       i++;
+    } else {
+      edits.push({ op: "+", line: y[j]! });
+      j++;
     }
   }
   for (const line of a.slice(endA)) edits.push({ op: " ", line });

@@ -8,7 +8,8 @@ import type { BackendType } from "../../runtime/config/types.js";
 import type { ValueKind } from "../../runtime/driver/database-connection.js";
 import type { MemberMetadata, ViewMetadata } from "../introspect/metadata.js";
 import { tsTypeOf, valueKindOf } from "../type-mapping.js";
-import { fileStem, isIdentifier, pascalCase, propertyKey, titleOf, uniqueNames } from "./naming.js";
+import { RESERVED_FIELD_NAMES } from "../../runtime/view/names.js";
+import { fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
 import { schemaOf } from "./schema-helpers.js";
 
 /** The first characters of every file the generator writes; `--check` uses them to find stale files. */
@@ -24,6 +25,12 @@ export interface DtoSpec {
 export interface GenerateOptions {
   readonly backend: BackendType;
   readonly dtos?: readonly DtoSpec[] | undefined;
+}
+
+export interface GenerateResult {
+  readonly files: GeneratedFile[];
+  /** Views and members left out because `SemanticView()` cannot declare them (invalid or reserved names). */
+  readonly skipped: string[];
 }
 
 export interface GeneratedFile {
@@ -52,30 +59,51 @@ interface PlannedView {
   readonly view: ViewMetadata;
   readonly className: string;
   readonly stem: string;
+  /** Dimensions, then metrics, then facts, each in definition order. */
   readonly members: readonly PlannedMember[];
-  readonly facts: readonly MemberMetadata[];
+  readonly skippedMembers: readonly string[];
   readonly rowDtoName: string;
   readonly dtos: DtoSpec[];
 }
 
-export function generate(views: readonly ViewMetadata[], options: GenerateOptions): GeneratedFile[] {
-  const sorted = [...views].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$/;
+const RESERVED_FIELDS = new Set<string>(RESERVED_FIELD_NAMES);
+
+/** Why `SemanticView()` would reject this field name, if it would (runtime/view/names.ts rules). */
+function fieldNameProblem(name: string): string | undefined {
+  if (!FIELD_NAME.test(name) || name.length > 255) return "is not an identifier";
+  if (RESERVED_FIELDS.has(name) || name in Function) return "clashes with a member of every view class";
+  return undefined;
+}
+
+const KIND_ORDER = ["dimension", "metric", "fact"] as const;
+
+export function generate(views: readonly ViewMetadata[], options: GenerateOptions): GenerateResult {
+  const skipped: string[] = [];
+  const usable = views.filter((v) => {
+    if (VIEW_NAME.test(v.name)) return true;
+    skipped.push(`view "${v.name}": its name is not an identifier (SemanticView() cannot declare it)`);
+    return false;
+  });
+  const sorted = [...usable].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const classNames = uniqueNames(sorted.map((v) => pascalCase(v.name)));
   const stems = uniqueNames(sorted.map((v) => fileStem(v.name)));
   const plans: PlannedView[] = sorted.map((view, i) => {
-    const queryable = [
-      ...view.members.filter((m) => m.kind === "dimension"),
-      ...view.members.filter((m) => m.kind === "metric"),
-    ];
-    return {
-      view,
-      className: classNames[i]!,
-      stem: stems[i]!,
-      members: queryable.map((member) => ({ member, kind: valueKindOf(options.backend, member.type) })),
-      facts: view.members.filter((m) => m.kind === "fact"),
-      rowDtoName: `${classNames[i]!}Row`,
-      dtos: [],
-    };
+    const members: PlannedMember[] = [];
+    const skippedMembers: string[] = [];
+    for (const kind of KIND_ORDER) {
+      for (const member of view.members.filter((m) => m.kind === kind)) {
+        const problem = fieldNameProblem(member.name);
+        if (problem) {
+          skippedMembers.push(member.name);
+          skipped.push(`${kind} "${member.name}" of view "${view.name}": the name ${problem}`);
+          continue;
+        }
+        members.push({ member, kind: valueKindOf(options.backend, member.type) });
+      }
+    }
+    return { view, className: classNames[i]!, stem: stems[i]!, members, skippedMembers, rowDtoName: `${classNames[i]!}Row`, dtos: [] };
   });
   attachDtos(plans, options.dtos ?? []);
 
@@ -95,7 +123,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     files.push({ path: `${plan.stem}.dto.ts`, text: print(dtoModule(project, plan), header, `DTO schemas for "${plan.view.name}"`) });
   }
   files.push({ path: "index.ts", text: print(indexModule(project, plans), header, "index") });
-  return files;
+  return { files, skipped };
 }
 
 function headerLines(backend: BackendType): string {
@@ -123,7 +151,7 @@ function attachDtos(plans: PlannedView[], dtos: readonly DtoSpec[]): void {
     for (const field of dto.fields) {
       if (!plan.members.some((m) => m.member.name === field)) {
         const available = plan.members.map((m) => m.member.name).join(", ");
-        throw new DtoConfigError(`DTO "${dto.name}": "${field}" is not a dimension or metric of "${plan.view.name}" (available: ${available})`, "field");
+        throw new DtoConfigError(`DTO "${dto.name}": "${field}" is not a field of "${plan.view.name}" (available: ${available})`, "field");
       }
     }
     if (dto.fields.length === 0) throw new DtoConfigError(`DTO "${dto.name}" lists no fields`, "field");
@@ -139,9 +167,11 @@ function docText(lines: readonly (string | undefined)[]): string {
     .replaceAll("*/", "*\\/");
 }
 
+const FACTORY = { dimension: "Dimension", metric: "Metric", fact: "Fact" } as const;
+
 function memberDoc(planned: PlannedMember): string {
   const { member } = planned;
-  const label = member.kind === "metric" ? "Metric" : "Dimension";
+  const label = FACTORY[member.kind];
   const type = member.type === "" ? "type unknown" : member.type;
   const expression = member.expression ? `\`${member.expression.replaceAll("`", "'")}\`` : `\`${member.name}\``;
   return docText([member.comment, `${label} ${expression} — ${type}.`]);
@@ -160,23 +190,24 @@ function writeDoc(writer: CodeBlockWriter, text: string): void {
 
 function viewModule(project: Project, plan: PlannedView): SourceFile {
   const file = project.createSourceFile(`${plan.stem}.ts`, "", { overwrite: true });
-  const kinds = new Set(plan.members.map((m) => m.member.kind));
-  const named = ["SemanticView", ...(kinds.has("dimension") ? ["Dimension"] : []), ...(kinds.has("metric") ? ["Metric"] : [])].sort();
+  const named = ["SemanticView", ...new Set(plan.members.map((m) => FACTORY[m.member.kind]))].sort();
   file.addImportDeclaration({ namedImports: named, moduleSpecifier: "lib" });
   if (plan.members.some((m) => m.kind === "decimal")) {
     file.addImportDeclaration({ isTypeOnly: true, namedImports: ["Decimal"], moduleSpecifier: "lib" });
   }
-  const facts = plan.facts.length === 0 ? undefined : `Facts (row-level; not emitted, the query builder has no fact members): ${plan.facts.map((f) => f.name).join(", ")}.`;
+  const skipped =
+    plan.skippedMembers.length === 0
+      ? undefined
+      : `Left out (names SemanticView() cannot declare): ${plan.skippedMembers.map((n) => `\`${n}\``).join(", ")}.`;
   file.addStatements((writer) => {
-    writeDoc(writer, docText([plan.view.comment, `Semantic view \`${plan.view.name}\`.`, facts]));
+    writeDoc(writer, docText([plan.view.comment, `Semantic view \`${plan.view.name}\`.`, skipped]));
     writer.writeLine(`export class ${plan.className} extends SemanticView(${JSON.stringify(plan.view.name)}, {`);
     writer.indent(() => {
       for (const planned of plan.members) {
         writeDoc(writer, memberDoc(planned));
-        const factory = planned.member.kind === "metric" ? "Metric" : "Dimension";
         const type = tsTypeOf(planned.kind);
         const typeArgument = type === "unknown" ? "" : `<${type}>`;
-        writer.writeLine(`${propertyKey(planned.member.name)}: ${factory}${typeArgument}(),`);
+        writer.writeLine(`${planned.member.name}: ${FACTORY[planned.member.kind]}${typeArgument}(),`);
       }
     });
     writer.writeLine("}) {}");
@@ -190,7 +221,11 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
   const libImports = new Set(plan.members.flatMap((m) => schemaOf(m.kind).libImports));
   if (libImports.size > 0) file.addImportDeclaration({ namedImports: [...libImports].sort(), moduleSpecifier: "lib" });
   const dtos: { name: string; doc: string; members: PlannedMember[] }[] = [
-    { name: plan.rowDtoName, doc: `One row of \`${plan.view.name}\` with every dimension and metric selected.`, members: [...plan.members] },
+    {
+      name: plan.rowDtoName,
+      doc: `One row of \`${plan.view.name}\` with every dimension and metric selected.`,
+      members: plan.members.filter((m) => m.member.kind !== "fact"),
+    },
     ...plan.dtos.map((dto) => ({
       name: dto.name,
       doc: `\`${dto.fields.join("`, `")}\` of \`${plan.view.name}\` (declared in the codegen configuration).`,
@@ -207,7 +242,7 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
           for (const planned of dto.members) {
             const schema = schemaOf(planned.kind);
             const options = [...schema.options, `title: ${JSON.stringify(titleOf(planned.member.name))}`].join(", ");
-            writer.writeLine(`${propertyKey(planned.member.name)}: ${schema.call}({ ${options} }),`);
+            writer.writeLine(`${planned.member.name}: ${schema.call}({ ${options} }),`);
           }
         });
         writer.writeLine("},");

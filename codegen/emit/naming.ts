@@ -51,12 +51,6 @@ export function titleOf(name: string): string {
   return parts.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(" ");
 }
 
-/** An object-literal key: bare when it is an identifier, else a quoted string. */
-export function propertyKey(name: string): string {
-  if (name === "__proto__") return `["__proto__"]`;
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
-}
-
 /** Gives each name a unique form: the second `Sales` becomes `Sales2`, and so on. */
 export function uniqueNames(names: readonly string[], taken: ReadonlySet<string> = new Set()): string[] {
   const used = new Set(taken);

@@ -1,0 +1,171 @@
+import { expect } from "chai";
+import { BackendAIntrospector } from "../../codegen/introspect/backend-a-introspector.js";
+import { BackendBIntrospector, parseMetricViewJson } from "../../codegen/introspect/backend-b-introspector.js";
+import { BackendCIntrospector } from "../../codegen/introspect/backend-c-introspector.js";
+import { RecordedSource } from "./support/recorded-source.js";
+
+const DESCRIBE_COLUMNS = ["object_kind", "object_name", "parent_entity", "property", "property_value"];
+
+describe("codegen introspection from recorded metadata", () => {
+  describe("backend A (SHOW SEMANTIC VIEWS / DESCRIBE SEMANTIC VIEW)", () => {
+    const source = new RecordedSource({
+      "SHOW SEMANTIC VIEWS IN SCHEMA": {
+        columns: ["created_on", "name", "database_name", "schema_name", "comment", "owner", "owner_role_type", "extension"],
+        rows: [["2026-01-01 00:00:00", "SALES", "DEMO", "PUBLIC", "Sales by country", "SYSADMIN", "ROLE", null]],
+      },
+      'DESCRIBE SEMANTIC VIEW "SALES"': {
+        columns: DESCRIBE_COLUMNS,
+        rows: [
+          [null, null, null, "COMMENT", "Sales by country"],
+          ["TABLE", "SALES_DATA", null, "BASE_TABLE_NAME", "SALES_DATA"],
+          ["DIMENSION", "COUNTRY", "SALES_DATA", "TABLE", "SALES_DATA"],
+          ["DIMENSION", "COUNTRY", "SALES_DATA", "EXPRESSION", "country"],
+          ["DIMENSION", "COUNTRY", "SALES_DATA", "DATA_TYPE", "VARCHAR(16777216)"],
+          ["DIMENSION", "COUNTRY", "SALES_DATA", "COMMENT", "ISO country"],
+          ["METRIC", "REVENUE", "SALES_DATA", "EXPRESSION", "SUM(revenue)"],
+          ["METRIC", "REVENUE", "SALES_DATA", "DATA_TYPE", "NUMBER(38,0)"],
+          ["METRIC", "MARGIN", "SALES_DATA", "EXPRESSION", "SUM(revenue - cost) / 100"],
+          ["METRIC", "MARGIN", "SALES_DATA", "DATA_TYPE", "NUMBER(38,6)"],
+          ["METRIC", "SECRET_SAUCE", "SALES_DATA", "DATA_TYPE", "NUMBER(38,0)"],
+          ["METRIC", "SECRET_SAUCE", "SALES_DATA", "ACCESS_MODIFIER", "PRIVATE"],
+          ["FACT", "AMOUNT", "SALES_DATA", "DATA_TYPE", "NUMBER(9,0)"],
+        ],
+      },
+    });
+
+    it("lists views and folds DESCRIBE rows into typed members, skipping private ones", async () => {
+      const introspector = new BackendAIntrospector(source);
+      const views = await introspector.listViews();
+      expect(views).to.deep.equal([{ name: "SALES", comment: "Sales by country" }]);
+      const sales = await introspector.describeView(views[0]!);
+      expect(sales.name).to.equal("SALES");
+      expect(sales.comment).to.equal("Sales by country");
+      expect(sales.members).to.deep.equal([
+        { name: "COUNTRY", kind: "dimension", type: "VARCHAR(16777216)", expression: "country", comment: "ISO country" },
+        { name: "REVENUE", kind: "metric", type: "NUMBER(38,0)", expression: "SUM(revenue)", comment: undefined },
+        { name: "MARGIN", kind: "metric", type: "NUMBER(38,6)", expression: "SUM(revenue - cost) / 100", comment: undefined },
+        { name: "AMOUNT", kind: "fact", type: "NUMBER(9,0)", expression: undefined, comment: undefined },
+      ]);
+    });
+  });
+
+  describe("backend B (metric view JSON with YAML)", () => {
+    const yaml = [
+      "version: 1.1",
+      "source: main.demo.sales_data",
+      "comment: Revenue metrics",
+      "dimensions:",
+      "  - name: country",
+      "    expr: country",
+      "    comment: ISO country",
+      "  - name: region",
+      "    expr: region",
+      "measures:",
+      "  - name: revenue",
+      "    expr: SUM(revenue)",
+      "  - name: avg_price",
+      "    expr: AVG(price)",
+      "  - name: money",
+      "    expr: SUM(amount)",
+    ].join("\n");
+    const json = JSON.stringify({
+      table_name: "sales",
+      catalog_name: "main",
+      schema_name: "demo",
+      type: "METRIC_VIEW",
+      view_text: yaml,
+      columns: [
+        { name: "country", type: { name: "string" }, nullable: true },
+        { name: "region", type: "string", nullable: true },
+        { name: "revenue", type: { name: "bigint" }, nullable: true },
+        { name: "avg_price", type: { name: "double" }, nullable: true },
+        { name: "money", type: { name: "decimal", precision: 30, scale: 2 }, nullable: true },
+      ],
+    });
+
+    it("tells dimensions from measures and reads column types", () => {
+      const view = parseMetricViewJson("sales", json);
+      expect(view?.comment).to.equal("Revenue metrics");
+      expect(view?.members.map((m) => [m.name, m.kind, m.type, m.comment])).to.deep.equal([
+        ["country", "dimension", "string", "ISO country"],
+        ["region", "dimension", "string", undefined],
+        ["revenue", "metric", "bigint", undefined],
+        ["avg_price", "metric", "double", undefined],
+        ["money", "metric", "decimal(30,2)", undefined],
+      ]);
+    });
+
+    it("ignores plain views and lists only metric views", async () => {
+      const plain = JSON.stringify({ table_name: "v", type: "VIEW", view_text: "SELECT 1", columns: [] });
+      const source = new RecordedSource({
+        "SELECT table_name, comment FROM information_schema.tables WHERE table_catalog = current_catalog() AND table_schema = current_schema() AND table_type IN ('METRIC_VIEW', 'VIEW') ORDER BY table_name":
+          { columns: ["table_name", "comment"], rows: [["plain_view", null], ["sales", null]] },
+        "DESCRIBE TABLE EXTENDED `plain_view` AS JSON": { columns: ["json_metadata"], rows: [[plain]] },
+        "DESCRIBE TABLE EXTENDED `sales` AS JSON": { columns: ["json_metadata"], rows: [[json]] },
+      });
+      const introspector = new BackendBIntrospector(source);
+      const views = await introspector.listViews();
+      expect(views.map((v) => v.name)).to.deep.equal(["sales"]);
+      const sales = await introspector.describeView(views[0]!);
+      expect(sales.members).to.have.length(5);
+      expect(source.statements.filter((s) => s.includes("`sales`"))).to.have.length(1);
+    });
+  });
+
+  describe("backend C (extension-shaped rows and a LIMIT 0 probe)", () => {
+    const describe = {
+      columns: DESCRIBE_COLUMNS,
+      rows: [
+        ["SEMANTIC_VIEW", "sales", "", "COMMENT", "Demo sales"],
+        ["TABLE", "sales_data", "", "BASE_TABLE_NAME", "sales_data"],
+        ["DIMENSION", "country", "sales_data", "EXPRESSION", "sales_data.country"],
+        ["DIMENSION", "country", "sales_data", "DATA_TYPE", ""],
+        ["DIMENSION", "region", "sales_data", "EXPRESSION", "sales_data.region"],
+        ["METRIC", "revenue", "sales_data", "EXPRESSION", "SUM(sales_data.revenue)"],
+        ["METRIC", "revenue", "sales_data", "ACCESS_MODIFIER", "PUBLIC"],
+        ["DERIVED_METRIC", "margin", "", "EXPRESSION", "revenue - cost"],
+        ["FACT", "unit_price", "sales_data", "EXPRESSION", "sales_data.price"],
+      ],
+    };
+
+    it("types members from one probe for dimensions and metrics and one for facts", async () => {
+      const source = new RecordedSource({
+        "SELECT name, comment FROM list_semantic_views()": { columns: ["name", "comment"], rows: [["sales", ""]] },
+        "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('sales')": describe,
+        "SELECT * FROM semantic_view('sales', dimensions := ['country', 'region'], metrics := ['revenue', 'margin']) LIMIT 0": {
+          columns: ["country", "region", "revenue", "margin"],
+          types: ["VARCHAR", "VARCHAR", "BIGINT", "DECIMAL(38,2)"],
+          rows: [],
+        },
+        "SELECT * FROM semantic_view('sales', facts := ['unit_price']) LIMIT 0": { columns: ["unit_price"], types: ["DOUBLE"], rows: [] },
+      });
+      const introspector = new BackendCIntrospector(source);
+      const [summary] = await introspector.listViews();
+      expect(summary).to.deep.equal({ name: "sales", comment: undefined });
+      const view = await introspector.describeView(summary!);
+      expect(view.comment).to.equal("Demo sales");
+      expect(view.members.map((m) => [m.name, m.kind, m.type])).to.deep.equal([
+        ["country", "dimension", "VARCHAR"],
+        ["region", "dimension", "VARCHAR"],
+        ["revenue", "metric", "BIGINT"],
+        ["margin", "metric", "DECIMAL(38,2)"],
+        ["unit_price", "fact", "DOUBLE"],
+      ]);
+    });
+
+    it("falls back to one probe per member when the combined probe is rejected", async () => {
+      const source = new RecordedSource({
+        "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('sales')": describe,
+        "SELECT * FROM semantic_view('sales', dimensions := ['country', 'region'], metrics := ['revenue', 'margin']) LIMIT 0":
+          new Error("fan trap detected"),
+        "SELECT * FROM semantic_view('sales', dimensions := ['country']) LIMIT 0": { columns: ["country"], types: ["VARCHAR"], rows: [] },
+        "SELECT * FROM semantic_view('sales', dimensions := ['region']) LIMIT 0": { columns: ["region"], types: ["VARCHAR"], rows: [] },
+        "SELECT * FROM semantic_view('sales', metrics := ['revenue']) LIMIT 0": { columns: ["revenue"], types: ["BIGINT"], rows: [] },
+        "SELECT * FROM semantic_view('sales', metrics := ['margin']) LIMIT 0": new Error("boom"),
+        "SELECT * FROM semantic_view('sales', facts := ['unit_price']) LIMIT 0": { columns: ["unit_price"], types: ["DOUBLE"], rows: [] },
+      });
+      const view = await new BackendCIntrospector(source).describeView({ name: "sales" });
+      expect(view.members.map((m) => m.type)).to.deep.equal(["VARCHAR", "VARCHAR", "BIGINT", "", "DOUBLE"]);
+    });
+  });
+});
