@@ -177,7 +177,8 @@ function parseTable(ts: TokenStream): DraftTable {
   let comment: string | undefined;
   let synonyms: string[] = [];
   while (!ts.isPunct(",") && !ts.isPunct(")")) {
-    if (ts.acceptKeyword("PRIMARY", "KEY")) {
+    if (ts.acceptKeyword("PRIMARY")) {
+      ts.expectKeyword("KEY", "after PRIMARY");
       if (primaryKey.length > 0) throw ts.error(`table '${alias}' has two PRIMARY KEY clauses`);
       primaryKey = parseNameList(ts, "primary key columns");
     } else if (ts.acceptKeyword("UNIQUE")) {
