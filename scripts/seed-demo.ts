@@ -74,12 +74,19 @@ export async function seedDemoDatabase(path: string): Promise<SeedResult> {
   }
 }
 
+// Run as a script (not when imported). No top-level await: test runners may require() this module.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const target = process.argv[2] ?? (process.env.BACKEND_C_DATABASE || "demo-data/demo.duckdb");
-  const result = await seedDemoDatabase(target);
-  console.log(
-    result.created
-      ? `seeded ${result.database}: ${result.rows} sales rows, semantic view 'sales'`
-      : `${result.database} already seeded (${result.rows} sales rows); semantic view 'sales' refreshed`,
+  seedDemoDatabase(target).then(
+    (result) =>
+      console.log(
+        result.created
+          ? `seeded ${result.database}: ${result.rows} sales rows, semantic view 'sales'`
+          : `${result.database} already seeded (${result.rows} sales rows); semantic view 'sales' refreshed`,
+      ),
+    (error: unknown) => {
+      console.error(`seeding ${target} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      process.exitCode = 1;
+    },
   );
 }

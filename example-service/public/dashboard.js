@@ -62,6 +62,7 @@ function drawChart(rows) {
     const y = gap + index * (barHeight + gap);
     // Ratio computed in BigInt (per 10,000) so huge values stay correct relative to each other.
     const fraction = max > 0n && row.revenue > 0n ? Number((row.revenue * 10000n) / max) / 10000 : 0;
+    const barWidth = Math.max(fraction * plotWidth, 1);
     const name = countryName(row.country);
     const group = document.createElementNS(SVG, "g");
     group.setAttribute("role", "listitem");
@@ -85,11 +86,14 @@ function drawChart(rows) {
     bar.setAttribute("x", String(labelWidth));
     bar.setAttribute("y", String(y));
     bar.setAttribute("height", String(barHeight));
-    bar.setAttribute("width", String(Math.max(fraction * plotWidth, 1)));
+    bar.setAttribute("width", barWidth.toFixed(2));
     bar.setAttribute("rx", "3");
+    // Long bars carry their value inside, so big numbers never run past the chart's edge.
+    const inside = fraction > 0.7;
     const value = document.createElementNS(SVG, "text");
-    value.setAttribute("class", "value");
-    value.setAttribute("x", String(labelWidth + Math.max(fraction * plotWidth, 1) + 6));
+    value.setAttribute("class", inside ? "value inside" : "value");
+    value.setAttribute("x", String(labelWidth + (inside ? barWidth - 8 : barWidth + 6)));
+    value.setAttribute("text-anchor", inside ? "end" : "start");
     value.setAttribute("y", String(y + barHeight / 2));
     value.setAttribute("dominant-baseline", "middle");
     value.setAttribute("aria-hidden", "true");
