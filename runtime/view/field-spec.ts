@@ -31,7 +31,11 @@ export function isFieldSpec(value: unknown): value is FieldSpec {
  * An aggregated member. `T` is the type its values arrive as; default `number | bigint | Decimal`
  * (narrow it, e.g. `Metric<bigint>()` for a SUM over integers on backends B and C).
  */
-export function Metric<T = NumericValue>(): FieldSpec<"metric", T> {
+// Overloads rather than a defaulted type parameter: inside `SemanticView(...)` a defaulted `T` would
+// be inferred from the surrounding `FieldSpec<..., unknown>` context and become `unknown`.
+export function Metric(): FieldSpec<"metric", NumericValue>;
+export function Metric<T>(): FieldSpec<"metric", T>;
+export function Metric(): FieldSpec<"metric", unknown> {
   return spec("metric");
 }
 
@@ -39,11 +43,15 @@ export function Metric<T = NumericValue>(): FieldSpec<"metric", T> {
  * A grouping member. `T` is the type its values arrive as; default: any scalar
  * (`string | number | bigint | boolean | Date | Decimal`). Add `| null` for nullable columns.
  */
-export function Dimension<T = SqlScalar>(): FieldSpec<"dimension", T> {
+export function Dimension(): FieldSpec<"dimension", SqlScalar>;
+export function Dimension<T>(): FieldSpec<"dimension", T>;
+export function Dimension(): FieldSpec<"dimension", unknown> {
   return spec("dimension");
 }
 
 /** A row-level member (not aggregated). `T` as for {@link Dimension}. */
-export function Fact<T = SqlScalar>(): FieldSpec<"fact", T> {
+export function Fact(): FieldSpec<"fact", SqlScalar>;
+export function Fact<T>(): FieldSpec<"fact", T>;
+export function Fact(): FieldSpec<"fact", unknown> {
   return spec("fact");
 }

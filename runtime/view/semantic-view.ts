@@ -46,7 +46,7 @@ export type SemanticViewClass<V extends string, F extends FieldSpecs> = (new () 
   BoundFields<V, F>;
 
 /** Field declarations with the reserved names turned into type errors. */
-type NoReservedNames<F> = { readonly [K in keyof F & ReservedFieldName]: never };
+type NoReservedNames<F> = string extends keyof F ? unknown : { readonly [K in keyof F & ReservedFieldName]: never };
 
 export function SemanticView<const V extends string, const F extends FieldSpecs>(
   viewName: V,
