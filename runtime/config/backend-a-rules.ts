@@ -1,20 +1,13 @@
 /** Cross-field rules of backend A: key material, and what each `auth_type` requires. */
 import type { ConfigContext } from "./config-context.js";
-import { fieldsFor, type FieldSpec } from "./fields.js";
+import { fieldSpec, type FieldSpec } from "./fields.js";
 import type { BackendRules, ResolvedValues } from "./resolved-values.js";
 
-const field = (toml: string): FieldSpec => {
-  const spec = fieldsFor("backend_a").find((f) => f.toml === toml);
-  if (spec === undefined) throw new Error(`no backend_a field ${toml}`);
-  return spec;
-};
+const field = (toml: string): FieldSpec => fieldSpec("backend_a", toml);
 
 export const backendARules: BackendRules = {
   validate(values: ResolvedValues, ctx: ConfigContext): void {
-    const name = (toml: string) => {
-      const entry = values.entry(toml);
-      return entry === undefined ? ctx.nameOf(field(toml)) : ctx.describe(entry.field, entry.origin);
-    };
+    const name = (toml: string) => values.describe(field(toml), ctx);
     if (values.has("private_key_path") && values.has("private_key_pem")) {
       throw ctx.fail(
         field("private_key_pem"),

@@ -6,17 +6,13 @@
  */
 import type { ConfigContext } from "./config-context.js";
 import { BACKEND_B_URI_FORM, parseBackendBUri } from "./backend-b-uri.js";
-import { fieldsFor, type FieldSpec } from "./fields.js";
+import { fieldSpec, type FieldSpec } from "./fields.js";
 import type { BackendRules, ResolvedValues } from "./resolved-values.js";
 import { Secret } from "./secret.js";
 
 const URI_DERIVED = ["host", "http_path", "token", "port"] as const;
 
-const field = (toml: string): FieldSpec => {
-  const spec = fieldsFor("backend_b").find((f) => f.toml === toml);
-  if (spec === undefined) throw new Error(`no backend_b field ${toml}`);
-  return spec;
-};
+const field = (toml: string): FieldSpec => fieldSpec("backend_b", toml);
 
 export const backendBRules: BackendRules = {
   skipEnv(explicit: ReadonlySet<string>): ReadonlySet<string> {
@@ -26,10 +22,7 @@ export const backendBRules: BackendRules = {
   },
 
   validate(values: ResolvedValues, ctx: ConfigContext): Readonly<Record<string, unknown>> | void {
-    const name = (toml: string) => {
-      const entry = values.entry(toml);
-      return entry === undefined ? ctx.nameOf(field(toml)) : ctx.describe(entry.field, entry.origin);
-    };
+    const name = (toml: string) => values.describe(field(toml), ctx);
     const authType = values.get("auth_type");
     if (authType === "OAuthM2M") {
       for (const required of ["client_id", "client_secret"]) {

@@ -1,22 +1,18 @@
 /** Backend C: the pool size of an in-memory database, and read-only needing a file. */
 import type { ConfigContext } from "./config-context.js";
-import { fieldsFor, type FieldSpec } from "./fields.js";
+import { fieldSpec, type FieldSpec } from "./fields.js";
 import type { BackendRules, ResolvedValues } from "./resolved-values.js";
 
 export const IN_MEMORY = ":memory:";
 
-const field = (toml: string): FieldSpec => {
-  const spec = fieldsFor("backend_c").find((f) => f.toml === toml);
-  if (spec === undefined) throw new Error(`no backend_c field ${toml}`);
-  return spec;
-};
+const field = (toml: string): FieldSpec => fieldSpec("backend_c", toml);
 
 export const backendCRules: BackendRules = {
   applyDefaults(values: ResolvedValues): void {
     // Every physical connection to :memory: is its own database, so the pool holds exactly one.
     if (!values.has("pool_size")) {
       const inMemory = (values.string("database") ?? IN_MEMORY) === IN_MEMORY;
-      values.set(field("pool_size"), inMemory ? 1 : 5, { kind: "input" });
+      values.set(field("pool_size"), inMemory ? 1 : 5, { kind: "default" });
     }
   },
 
@@ -30,7 +26,7 @@ export const backendCRules: BackendRules = {
     if (poolSize !== undefined && typeof poolSize.value === "number" && poolSize.value > 1) {
       throw ctx.fail(
         poolSize.field,
-        `= ${poolSize.value} is not allowed with ${ctx.nameOf(field("database"))} = ":memory:": every in-memory ` +
+        `= ${poolSize.value} is not allowed with ${values.describe(field("database"), ctx)} = ":memory:": every in-memory ` +
           `connection is a separate database, so the pool size must be 1. Use a database file path for concurrent connections.`,
         poolSize.origin,
       );

@@ -9,8 +9,8 @@ import type { FieldSpec } from "./fields.js";
 /** An environment to read fallbacks from (`process.env` by default). */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** Where a resolved value came from: the section / object itself, or an environment variable. */
-export type ValueOrigin = { readonly kind: "input" } | { readonly kind: "env"; readonly variable: string };
+/** Where a resolved value came from: the section / object itself, an environment variable, or a default. */
+export type ValueOrigin = { readonly kind: "input" } | { readonly kind: "env"; readonly variable: string } | { readonly kind: "default" };
 
 export class ConfigContext {
   constructor(

@@ -125,6 +125,13 @@ export function fieldsFor(type: BackendType): readonly FieldSpec[] {
   return merged.get(type) ?? [];
 }
 
+/** One field of a backend by TOML name; throws for a name the tables do not have (a bug, not user input). */
+export function fieldSpec(type: BackendType, toml: string): FieldSpec {
+  const spec = fieldsFor(type).find((f) => f.toml === toml);
+  if (spec === undefined) throw new Error(`no ${type} field ${toml}`);
+  return spec;
+}
+
 /** The environment variable a field falls back to on this backend, or undefined (`type`). */
 export function envVarName(type: BackendType, field: FieldSpec): string | undefined {
   if (field.env === "none") return undefined;

@@ -60,7 +60,7 @@ export function resolveConnection<T extends BackendType>(
 
   rules.applyDefaults?.(values);
   for (const field of fields) {
-    if (!values.has(field.toml) && field.default !== undefined) values.set(field, field.default, { kind: "input" });
+    if (!values.has(field.toml) && field.default !== undefined) values.set(field, field.default, { kind: "default" });
   }
 
   const derived = rules.validate(values, ctx) ?? {};

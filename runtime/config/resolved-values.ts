@@ -33,6 +33,12 @@ export class ResolvedValues {
     return typeof value === "string" ? value : undefined;
   }
 
+  /** A field's name for a message, naming the variable when its value came from the environment. */
+  describe(field: FieldSpec, ctx: ConfigContext): string {
+    const entry = this.#entries.get(field.toml);
+    return entry === undefined ? ctx.nameOf(field) : ctx.describe(entry.field, entry.origin);
+  }
+
   entries(): IterableIterator<ResolvedEntry> {
     return this.#entries.values();
   }

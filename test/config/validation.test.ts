@@ -144,6 +144,11 @@ describe("config: validation errors (TOML)", () => {
         BACKEND_C_POOL_SIZE: "3",
       });
     });
+    it("a :memory: database from the environment is named as such", () => {
+      fails(section("default", "backend_c", "pool_size = 2"), "pool_size", /not allowed with database \(from environment variable BACKEND_C_DATABASE\) = ":memory:"/, "default", {
+        BACKEND_C_DATABASE: ":memory:",
+      });
+    });
     it("read_only with :memory:", () => {
       fails(section("default", "backend_c", "read_only = true"), "read_only", /needs a database file/);
     });
@@ -219,6 +224,7 @@ describe("config: validation errors (TOML)", () => {
       ["databricks://token:tok@h.example/", /has no HTTP path/],
       ["databricks://token:tok@h.example/sql/p?x=1", /must not have a query string or fragment/],
       ["databricks://token:tok@h.example:99999/sql/p", /is not a valid URL/],
+      ["databricks://token:%E0%A4%A@h.example/sql/p", /has invalid percent-encoding/],
     ];
     for (const [text, problem] of badUris) {
       it(`malformed uri: ${problem.source}`, () => {
