@@ -5,6 +5,20 @@
  */
 import { tokenize, type Token } from "../sql/lexer.js";
 
+/** Member expressions repeat across requests: keep their token lists (bounded, oldest dropped). */
+const tokenCache = new Map<string, Token[]>();
+const TOKEN_CACHE_SIZE = 2048;
+
+function tokensOf(expr: string): Token[] {
+  let tokens = tokenCache.get(expr);
+  if (tokens === undefined) {
+    tokens = tokenize(expr);
+    if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
+    tokenCache.set(expr, tokens);
+  }
+  return tokens;
+}
+
 const isName = (t: Token | undefined): t is Token => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
 const isDot = (t: Token | undefined): boolean => t !== undefined && t.kind === "punct" && t.text === ".";
 const isOpenParen = (t: Token | undefined): boolean => t !== undefined && t.kind === "punct" && t.text === "(";
@@ -24,7 +38,7 @@ export interface Reference {
  * string; returning undefined keeps the original text.
  */
 export function rewriteReferences(expr: string, replace: (ref: Reference) => string | undefined): string {
-  const tokens = tokenize(expr);
+  const tokens = tokensOf(expr);
   // Index of the previous/next significant token for each position.
   const sig: number[] = [];
   tokens.forEach((t, i) => {
@@ -70,7 +84,7 @@ export function rewriteReferences(expr: string, replace: (ref: Reference) => str
 
 /** Rewrites only the qualifier of `q.name` pairs (used to re-point a table alias). */
 export function rewriteQualifiers(expr: string, replace: (qualifier: string) => string | undefined): string {
-  const tokens = tokenize(expr);
+  const tokens = tokensOf(expr);
   let out = "";
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
@@ -126,7 +140,7 @@ const AGGREGATES = new Set(
  * `CASE WHEN <key> IS NOT NULL THEN arg END`.
  */
 export function guardAggregates(expr: string, keySql: string): string {
-  const tokens = tokenize(expr);
+  const tokens = tokensOf(expr);
   let out = "";
   let i = 0;
   while (i < tokens.length) {
