@@ -7,40 +7,8 @@
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { expect } from "chai";
 import { Sales } from "./fixtures.js";
+import { HOSTILE_VALUES } from "./hostile-values.js";
 
-export const HOSTILE_VALUES: readonly string[] = [
-  "O'Brien",
-  "'",
-  "''",
-  "' OR '1'='1",
-  "'); DROP TABLE sales_data; --",
-  "\\",
-  "\\'",
-  "a\\' OR 1=1 --",
-  "$$",
-  "$$ OR TRUE $$",
-  "$tag$x$tag$",
-  "-- comment",
-  "x' -- ",
-  "/*",
-  "*/",
-  "a/* b */c",
-  '"country"',
-  '" OR "country" IS NOT NULL OR "',
-  "`country`",
-  "Zürich",
-  "東京",
-  "🙂 emoji",
-  "e\u0301 combining",
-  "\u202Eright-to-left",
-  "line\nbreak",
-  "crlf\r\nend",
-  "tab\there",
-  "nul\u0000byte",
-  "%_!",
-  "",
-  " ",
-];
 
 const PLACEHOLDER_A = `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue" WHERE "COUNTRY" = ?)`;
 const PLACEHOLDER_B = "SELECT `country` AS `country`, MEASURE(`revenue`) AS `revenue` FROM `sales` WHERE `country` = ? GROUP BY ALL";
