@@ -43,3 +43,10 @@ export type { ValidateMode, IntoOptions } from "./mapping/validate-mode.js";
 export { DecimalType, BigIntType, DateType, LibType, type TDecimal, type TDate, type TBigIntValue, type LibTypeOptions } from "./mapping/schema-types.js";
 export { toJson, jsonReplacer, jsonReplacerWritesNumbers } from "./values/json.js";
 export { sendJson, jsonResponse, type JsonResponseTarget, type JsonResponseOptions } from "./values/express-json.js";
+// Engines, pools and the registry (engine helper).
+export { createEngine, createAsyncEngine, type CreateEngineOptions } from "./engine/create-engine.js";
+export { Engine } from "./engine/engine.js";
+export { register, unregister, getEngine, EngineNotFoundError } from "./engine/registry.js";
+export { PoolTimeoutError } from "./engine/pool-timeout-error.js";
+export type { ConnectListener } from "./engine/connection-pool.js";
+export type { ConnectConnection } from "./engine/connection-handle.js";

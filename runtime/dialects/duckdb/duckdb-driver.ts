@@ -1,0 +1,127 @@
+/**
+ * The backend C driver on `@duckdb/node-api`. `:memory:` gives every physical connection its own
+ * database (its own instance); a file path shares one instance per file across connections.
+ * Extensions are never downloaded (`autoinstall_known_extensions = false`).
+ */
+import { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { BackendCSettings } from "../../config/types.js";
+import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
+import type { SemanticLayer } from "../../semantic/semantic-layer.js";
+import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
+import { leaseFileInstance } from "./duckdb-instances.js";
+import type { InstanceLease } from "./duckdb-instances.js";
+
+export const MEMORY_DATABASE = ":memory:";
+
+/** Where the built-in semantic layer comes from: a layer, a loader, or `null` for none. */
+export type SemanticLayerSource = SemanticLayer | (() => Promise<SemanticLayer | undefined>) | null;
+
+export interface DuckDBDriverOptions {
+  /**
+   * The built-in semantic-view layer used in `semantic_views = "builtin"` (and `"auto"` without
+   * the extension installed). Defaults to `createBuiltinSemanticLayer()` of `runtime/semantic`.
+   */
+  readonly semanticLayer?: SemanticLayerSource;
+}
+
+export class DuckDBDriver implements Driver {
+  readonly #settings: BackendCSettings;
+  readonly #layerSource: SemanticLayerSource;
+  #layer: Promise<SemanticLayer | undefined> | undefined;
+  #lease: InstanceLease | undefined;
+  #destroyed = false;
+
+  constructor(settings: BackendCSettings, options: DuckDBDriverOptions = {}) {
+    this.#settings = settings;
+    this.#layerSource = options.semanticLayer === undefined ? loadBuiltinSemanticLayer : options.semanticLayer;
+  }
+
+  get isMemory(): boolean {
+    return this.#settings.database === MEMORY_DATABASE || this.#settings.database === "";
+  }
+
+  async openConnection(): Promise<DatabaseConnection> {
+    if (this.#destroyed) throw new Error("Connection Error: the DuckDB driver has been destroyed");
+    const options = this.#instanceOptions();
+    let connection: DuckDBConnection;
+    let onClose: (() => void) | undefined;
+    if (this.isMemory) {
+      const instance = await DuckDBInstance.create(MEMORY_DATABASE, options);
+      try {
+        connection = await instance.connect();
+      } catch (error) {
+        instance.closeSync();
+        throw error;
+      }
+      onClose = () => instance.closeSync();
+    } else {
+      this.#lease ??= leaseFileInstance(this.#settings.database, options);
+      const lease = this.#lease;
+      let instance: DuckDBInstance;
+      try {
+        instance = await lease.instance;
+      } catch (error) {
+        // Forget a failed open so the next attempt retries it.
+        if (this.#lease === lease) this.#lease = undefined;
+        lease.release();
+        throw error;
+      }
+      connection = await instance.connect();
+    }
+    try {
+      const semanticLayer = await this.#semanticLayerFor(connection);
+      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose });
+    } catch (error) {
+      connection.closeSync();
+      onClose?.();
+      throw error;
+    }
+  }
+
+  async destroy(): Promise<void> {
+    this.#destroyed = true;
+    this.#lease?.release();
+    this.#lease = undefined;
+  }
+
+  #instanceOptions(): Record<string, string> {
+    const options: Record<string, string> = { autoinstall_known_extensions: "false" };
+    if (this.#settings.readOnly) options["access_mode"] = "READ_ONLY";
+    return options;
+  }
+
+  /** The layer for this connection per `semantic_views`, or undefined to pass SQL through to DuckDB. */
+  async #semanticLayerFor(connection: DuckDBConnection): Promise<SemanticLayer | undefined> {
+    switch (this.#settings.semanticViews) {
+      case "extension":
+        return undefined;
+      case "builtin":
+        return this.#builtinLayer();
+      default: {
+        const reader = await connection.runAndReadAll(
+          "SELECT installed FROM duckdb_extensions() WHERE extension_name = 'semantic_views'",
+        );
+        const installed = reader.getRows().some((row) => row[0] === true);
+        return installed ? undefined : this.#builtinLayer();
+      }
+    }
+  }
+
+  #builtinLayer(): Promise<SemanticLayer | undefined> {
+    const source = this.#layerSource;
+    if (source === null) return Promise.resolve(undefined);
+    if (typeof source !== "function") return Promise.resolve(source);
+    this.#layer ??= source().catch((error: unknown) => {
+      this.#layer = undefined;
+      throw error;
+    });
+    return this.#layer;
+  }
+}
+
+/** The production layer, loaded on first use so the driver does not need it for plain SQL. */
+async function loadBuiltinSemanticLayer(): Promise<SemanticLayer | undefined> {
+  const module = (await import("../../semantic/index.js")) as { createBuiltinSemanticLayer?: () => SemanticLayer };
+  return module.createBuiltinSemanticLayer?.();
+}

@@ -1,0 +1,65 @@
+/**
+ * Process-wide sharing of DuckDB database files. Two engines on the same file must share one
+ * `DuckDBInstance` (opening a file twice in one process is unsafe), and the instance must be
+ * closed once nobody uses it any more so the file is released. `DuckDBInstance.fromCache` shares
+ * but a closed cached instance hangs the next `fromCache` call, so we count references ourselves.
+ */
+import { DuckDBInstance } from "@duckdb/node-api";
+import { resolve } from "node:path";
+
+interface SharedInstance {
+  readonly options: string;
+  readonly instance: Promise<DuckDBInstance>;
+  references: number;
+}
+
+const shared = new Map<string, SharedInstance>();
+
+/** A handle on a shared instance; `release()` drops the reference (idempotent). */
+export interface InstanceLease {
+  readonly instance: Promise<DuckDBInstance>;
+  release(): void;
+}
+
+export function leaseFileInstance(path: string, options: Record<string, string>): InstanceLease {
+  const key = resolve(path);
+  const optionsKey = JSON.stringify(options);
+  let entry = shared.get(key);
+  if (entry !== undefined && entry.options !== optionsKey) {
+    const existing = entry;
+    // Different options (e.g. read_only) on an open file cannot share the instance.
+    const instance = Promise.reject(
+      new Error(`IO Error: database file ${key} is already open in this process with different options (${existing.options})`),
+    );
+    instance.catch(() => undefined);
+    return { instance, release: () => undefined };
+  }
+  if (entry === undefined) {
+    const created = DuckDBInstance.create(key, options);
+    entry = { options: optionsKey, instance: created, references: 0 };
+    shared.set(key, entry);
+    const failed = entry;
+    // A failed open must not stay cached: the next attempt (after backoff) tries again.
+    created.catch(() => {
+      if (shared.get(key) === failed) shared.delete(key);
+    });
+  }
+  entry.references++;
+  const lease = entry;
+  let released = false;
+  return {
+    instance: lease.instance,
+    release: () => {
+      if (released) return;
+      released = true;
+      lease.references--;
+      if (lease.references === 0) {
+        if (shared.get(key) === lease) shared.delete(key);
+        lease.instance.then(
+          (instance) => instance.closeSync(),
+          () => undefined,
+        );
+      }
+    },
+  };
+}

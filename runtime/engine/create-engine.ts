@@ -1,0 +1,81 @@
+/**
+ * `createEngine` / `createAsyncEngine`: settings from a `.lib.toml` section or a config object,
+ * validated eagerly (`ValidationError`), a driver for the backend, a lazily filled pool, and
+ * optionally a registry name (the section name, or `"default"` for a config object).
+ */
+import type { ConnectionSettings } from "../config/types.js";
+import { resolveSettings } from "../config/resolve-settings.js";
+import type { BackendConfigObject } from "../config/resolve-settings.js";
+import type { Driver } from "../driver/database-connection.js";
+import { LibConnectionError } from "../errors.js";
+import { createDriver } from "./driver-factory.js";
+import type { DuckDBDriverOptions } from "../dialects/duckdb/duckdb-driver.js";
+import { Engine } from "./engine.js";
+import type { EngineInternals } from "./engine.js";
+import { register } from "./registry.js";
+
+export const DEFAULT_ENGINE_NAME = "default";
+
+export interface CreateEngineOptions {
+  /** The TOML file read for a connection name (default `.lib.toml`). Ignored for config objects. */
+  readonly configPath?: string;
+  /** Register the engine: under the connection name, or `"default"` for a config object. */
+  readonly register?: boolean;
+}
+
+/** Library-internal options (tests): an explicit driver, DuckDB driver options, pool tuning. */
+export interface EngineFromSettingsOptions extends EngineInternals {
+  /** Register under this name. */
+  readonly name?: string | undefined;
+  readonly driver?: Driver;
+  readonly duckdb?: DuckDBDriverOptions;
+}
+
+/**
+ * Creates an engine. Synchronous: the configuration is validated now (`ValidationError`), but no
+ * connection is opened until the first checkout.
+ */
+export function createEngine(
+  nameOrConfig: string | BackendConfigObject = DEFAULT_ENGINE_NAME,
+  options: CreateEngineOptions = {},
+): Engine {
+  const { settings, connectionName } = resolveSettings(nameOrConfig, { configPath: options.configPath ?? ".lib.toml" });
+  const name = options.register === true ? (connectionName ?? DEFAULT_ENGINE_NAME) : undefined;
+  return engineFromSettings(settings, { name });
+}
+
+/**
+ * Like `createEngine`, but resolves only once one connection has been checked out and returned,
+ * so a wrong path or an unreachable warehouse fails here (`LibConnectionError`; the engine is
+ * disposed and unregistered again).
+ */
+export async function createAsyncEngine(
+  nameOrConfig: string | BackendConfigObject = DEFAULT_ENGINE_NAME,
+  options: CreateEngineOptions = {},
+): Promise<Engine> {
+  const engine = createEngine(nameOrConfig, options);
+  try {
+    const connection = await engine.connect();
+    await connection.release();
+    return engine;
+  } catch (error) {
+    await engine.dispose().catch(() => undefined);
+    if (error instanceof LibConnectionError) throw error;
+    throw new LibConnectionError(`Could not open the engine's first connection: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+/** Library-internal: an engine from already-resolved settings. */
+export function engineFromSettings(settings: ConnectionSettings, options: EngineFromSettingsOptions = {}): Engine {
+  const driver = options.driver ?? createDriver(settings, options.duckdb);
+  const engine = new Engine(settings, driver, options);
+  if (options.name !== undefined) {
+    try {
+      register(options.name, engine);
+    } catch (error) {
+      void engine.dispose();
+      throw error;
+    }
+  }
+  return engine;
+}

@@ -1,0 +1,110 @@
+/**
+ * An engine: validated settings, a driver for the backend, and a pool of its connections.
+ * Connections open lazily. `dispose()` (and `await using` scope exit) first removes the engine's
+ * registry name, then closes the pool, then releases the driver's shared state.
+ */
+import type { BackendType, ConnectionSettings } from "../config/types.js";
+import type { Driver } from "../driver/database-connection.js";
+import { LibConnectionError, LibError } from "../errors.js";
+import { CheckedOutConnection } from "./checked-out-connection.js";
+import { ConnectionPool } from "./connection-pool.js";
+import type { PoolOptions } from "./connection-pool.js";
+import type { PooledConnection } from "./pooled-connection.js";
+import { PoolTimeoutError } from "./pool-timeout-error.js";
+import { namesOf, unregister } from "./registry.js";
+
+export interface EngineInternals {
+  /** Pool tuning beyond the settings (tests: backoff, clock). */
+  readonly pool?: Partial<Pick<PoolOptions, "createBackoffMs" | "maxCreateBackoffMs" | "now">>;
+}
+
+export class Engine implements AsyncDisposable {
+  /** The resolved settings; secrets inside are `Secret`s, printed redacted. */
+  readonly settings: ConnectionSettings;
+  /**
+   * The pool (private: for test suites). `engine._pool.on("connect", async (conn) => ...)` runs
+   * on every new physical connection before it is handed out.
+   */
+  readonly _pool: ConnectionPool;
+  readonly #driver: Driver;
+  #registeredName: string | undefined;
+  #disposal: Promise<void> | undefined;
+
+  /** Library-internal: use `createEngine`. */
+  constructor(settings: ConnectionSettings, driver: Driver, internals: EngineInternals = {}) {
+    this.settings = settings;
+    this.#driver = driver;
+    this._pool = new ConnectionPool(driver, {
+      poolSize: settings.poolSize,
+      maxOverflow: settings.maxOverflow,
+      timeout: settings.timeout,
+      recycle: settings.recycle,
+      prePing: settings.prePing,
+      ...internals.pool,
+    });
+  }
+
+  /** `"backend_a"`, `"backend_b"` or `"backend_c"`. */
+  get backend(): BackendType {
+    return this.settings.type;
+  }
+
+  /** The name this engine is registered under, if any. */
+  get name(): string | undefined {
+    return this.#registeredName;
+  }
+
+  /** True once `dispose()` was called. */
+  get disposed(): boolean {
+    return this.#disposal !== undefined;
+  }
+
+  /** @internal Kept in sync by the registry. */
+  _setRegisteredName(name: string | undefined): void {
+    this.#registeredName = name;
+  }
+
+  /**
+   * Checks out a pooled connection (`await using conn = await engine.connect()`). Waiting longer
+   * than `timeout` s rejects with `PoolTimeoutError`; any failure to obtain a connection with
+   * `LibConnectionError` (the original error is its `cause`).
+   */
+  async connect(): Promise<PooledConnection> {
+    if (this.disposed) throw new LibConnectionError("The engine has been disposed");
+    try {
+      return new CheckedOutConnection(this._pool, await this._pool.acquire());
+    } catch (error) {
+      if (error instanceof PoolTimeoutError || error instanceof LibConnectionError) throw error;
+      throw new LibConnectionError(`Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  /** Unregisters the engine's names, then closes the pool, then the driver. Idempotent. */
+  dispose(): Promise<void> {
+    this.#disposal ??= this.#dispose();
+    return this.#disposal;
+  }
+
+  async #dispose(): Promise<void> {
+    for (const name of namesOf(this)) unregister(name);
+    try {
+      await this._pool.dispose();
+    } finally {
+      await this.#driver.destroy();
+    }
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  /** Engines print their backend and name, never their settings' secrets. */
+  toString(): string {
+    return `Engine(${this.backend}${this.#registeredName === undefined ? "" : `, "${this.#registeredName}"`})`;
+  }
+}
+
+/** Guard for APIs that receive an engine from users. */
+export function assertEngine(value: unknown): asserts value is Engine {
+  if (!(value instanceof Engine)) throw new LibError("Expected an Engine (from createEngine)");
+}
