@@ -177,6 +177,18 @@ describe("semantic_view() conformance", () => {
       );
     });
 
+    it("a derived metric mixing grains combines each grain's aggregate", async () => {
+      await same(
+        `SELECT * FROM semantic_view('shop', dimensions := ['segment'], metrics := ['revenue_per_customer']) ORDER BY ALL`,
+        `WITH rev AS (SELECT c.segment, SUM(o.amount) AS revenue FROM orders o LEFT JOIN customers c ON o.customer_id = c.id GROUP BY 1),
+              cust AS (SELECT segment, COUNT(*) AS n FROM customers GROUP BY 1)
+         SELECT COALESCE(rev.segment, cust.segment), rev.revenue / cust.n
+         FROM rev FULL JOIN cust ON rev.segment IS NOT DISTINCT FROM cust.segment ORDER BY ALL`,
+      );
+      const { sql } = expandSemanticQuery(shopView, { dimensions: [], metrics: ["revenue_per_customer"], facts: [] });
+      expect(sql).to.contain(`__sv_g0."__sv_m0" / __sv_g1."__sv_m1" AS "revenue_per_customer"`);
+    });
+
     it("metrics at two grains with no dimensions are cross joined", async () => {
       await same(
         `SELECT * FROM semantic_view('shop', metrics := ['order_count', 'customer_count', 'avg_price'])`,

@@ -75,6 +75,7 @@ export const shopView: SemanticViewDefinition = defineView({
     net_per_order: "net_revenue / order_count",
     discount_share: "total_discount / revenue",
     discount_share_pct: "100 * discount_share",
+    revenue_per_customer: "revenue / customer_count",
   },
 });
 
