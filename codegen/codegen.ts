@@ -6,7 +6,7 @@ import { relative, resolve } from "node:path";
 import type { BackendType } from "../runtime/config/types.js";
 import { Secret } from "../runtime/config/secret.js";
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
-import { DtoConfigError, generate, type GenerateResult, type GeneratedFile } from "./emit/generate.js";
+import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { introspectorFor } from "./introspect/introspector-for.js";
 import type { ViewMetadata, ViewSummary } from "./introspect/metadata.js";
@@ -51,7 +51,7 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
       }
     }
     const wanted = options.views === undefined ? dtos : dtos.filter((d) => [...selected].some((v) => v.toLowerCase() === d.view.toLowerCase()));
-    const { files, skipped } = generateFiles(views, options.backend, wanted);
+    const { files, skipped } = await generateFiles(views, options.backend, wanted);
     for (const note of skipped) io.stderr(`lib codegen: warning: left out ${note}`);
     return options.check ? await check(outDir, shownOut, files, io) : await write(outDir, shownOut, files, views.length, io);
   } catch (error) {
@@ -97,7 +97,9 @@ function findView(listed: readonly ViewSummary[], name: string): ViewSummary {
   throw new CodegenExit(ExitCode.ViewNotFound, `semantic view "${name}" not found (available: ${available})`);
 }
 
-function generateFiles(views: readonly ViewMetadata[], backend: BackendType, dtos: ReturnType<typeof readDtoSpecs>): GenerateResult {
+async function generateFiles(views: readonly ViewMetadata[], backend: BackendType, dtos: ReturnType<typeof readDtoSpecs>): Promise<GenerateResult> {
+  // ts-morph (and TypeScript) load only once there is something to emit.
+  const { generate } = await import("./emit/generate.js");
   try {
     return generate(views, { backend, dtos });
   } catch (error) {

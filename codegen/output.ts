@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { GENERATED_MARKER, type GeneratedFile } from "./emit/generate.js";
+import { GENERATED_MARKER, type GeneratedFile } from "./emit/generated-file.js";
 import { unifiedDiff } from "./diff.js";
 
 export type DriftStatus = "changed" | "missing" | "stale";

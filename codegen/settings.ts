@@ -11,7 +11,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { ValidationError } from "../runtime/errors.js";
 import { loadConnectionSettingsIfPresent } from "../runtime/config/load-connection-settings.js";
 import type { BackendType, ConnectionSettings } from "../runtime/config/types.js";
-import type { DtoSpec } from "./emit/generate.js";
+import type { DtoSpec } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode } from "./exit-codes.js";
 
 export type Environment = Readonly<Record<string, string | undefined>>;
