@@ -139,6 +139,14 @@ describe("semantic DDL execution and catalog", () => {
     expect(await names(session)).to.deep.equal(["archive.sales_old"]);
   });
 
+  it("a schema-qualified name must name an existing schema", async () => {
+    const e = await failure(session, SALES.replace("VIEW sales", "VIEW nosuch.sales"));
+    expect(e.message).to.equal("schema 'nosuch' does not exist (semantic view 'sales')");
+    await run(session, SALES);
+    const r = await failure(session, "ALTER SEMANTIC VIEW sales RENAME TO nosuch.sales");
+    expect(r.message).to.equal("schema 'nosuch' does not exist (semantic view 'sales')");
+  });
+
   it("ALTER ... SET / UNSET COMMENT returns (name, status)", async () => {
     await run(session, SALES);
     const set = await run(session, "ALTER SEMANTIC VIEW sales SET COMMENT = 'Revenue by country'");

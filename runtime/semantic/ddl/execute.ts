@@ -69,9 +69,22 @@ async function resolvePhysical(session: SqlSession, table: DraftTable, context: 
   return find(context.database, context.schema) ?? find(context.database, "main") ?? find("temp", "main");
 }
 
+/** A schema-qualified view name must name an existing schema of the current database. */
+async function checkSchema(session: SqlSession, name: QualifiedName): Promise<void> {
+  if (name.schema === undefined) return;
+  const { rows } = await session.query(
+    "SELECT count(*) FROM duckdb_schemas() WHERE database_name = current_database() AND lower(schema_name) = lower($1)",
+    [name.schema],
+  );
+  if (Number(rows[0]?.[0] ?? 0) === 0) {
+    throw new SemanticViewError("invalid", `schema '${name.schema}' does not exist (semantic view '${name.name.toLowerCase()}')`);
+  }
+}
+
 export async function executeCreate(session: SqlSession, stmt: CreateSemanticViewStatement): Promise<StatementResult> {
   const context = await sessionContext(session);
   checkDatabase(stmt.name, context);
+  await checkSchema(session, stmt.name);
   const key = foldName(stmt.name, context);
   const result: StatementResult = { columns: varchar("view_name"), rows: [[key.name]] };
   if (!stmt.orReplace && (await definitionExists(session, key))) {
@@ -128,6 +141,7 @@ export async function executeAlter(session: SqlSession, stmt: AlterSemanticViewS
     const columns = varchar("old_name", "new_name");
     if (definition === undefined) return { columns, rows: [] };
     checkDatabase(change.newName, context);
+    await checkSchema(session, change.newName);
     const target = {
       schema: (change.newName.schema ?? definition.schemaName).toLowerCase(),
       name: change.newName.name.toLowerCase(),

@@ -15,6 +15,7 @@ import type {
   QualifiedName,
 } from "./statements.js";
 import { describe, TokenStream } from "./token-stream.js";
+import { parseYamlBody } from "./parse-yaml.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];
@@ -49,9 +50,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
   const { name } = parseQualifiedName(ts, "semantic view name");
   let comment: string | undefined;
   if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
-  if (ts.isKeywords("FROM", "YAML")) {
-    throw ts.error("CREATE SEMANTIC VIEW ... FROM YAML is not supported by the built-in engine; use the SQL form (AS TABLES (...) ...)");
-  }
+  if (ts.isKeywords("FROM", "YAML")) return parseFromYaml(ts, orReplace, ifNotExists, name, comment);
   if (ts.isKeyword("TABLES")) throw ts.error("expected AS before TABLES (CREATE SEMANTIC VIEW name AS TABLES (...))");
   ts.expectKeyword("AS", "after the semantic view name");
 
@@ -310,4 +309,39 @@ function captureExpression(ts: TokenStream, kind: MemberKind, name: string): { e
   const first = ts.tokens[startIndex]!;
   const last = ts.tokens[ts.index - 1]!;
   return { expr: ts.sql.slice(first.start, last.end), exprPosition: first.start };
+}
+
+/** `... FROM YAML $$ body $$` (or `$tag$ ... $tag$`, or a quoted string). */
+function parseFromYaml(
+  ts: TokenStream,
+  orReplace: boolean,
+  ifNotExists: boolean,
+  name: QualifiedName,
+  comment: string | undefined,
+): CreateSemanticViewStatement {
+  ts.next();
+  ts.next();
+  if (ts.isKeyword("FILE")) throw ts.error("FROM YAML FILE is not supported by the built-in engine; inline the YAML with FROM YAML $$ ... $$");
+  const body = ts.peek();
+  if (body === undefined || (body.kind !== "dollar_string" && body.kind !== "string")) {
+    throw ts.error(`expected the YAML body as a dollar-quoted string ($$ ... $$), found ${describe(body)}`);
+  }
+  ts.next();
+  ts.acceptPunct(";");
+  if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())} after the YAML body`);
+  const yaml = parseYamlBody(body.value);
+  if (comment !== undefined && yaml.comment !== undefined) throw ts.error("COMMENT given both in the statement and in the YAML body", body);
+  return {
+    type: "create",
+    orReplace,
+    ifNotExists,
+    name,
+    comment: comment ?? yaml.comment,
+    tables: yaml.tables,
+    relationships: yaml.relationships,
+    facts: yaml.facts,
+    dimensions: yaml.dimensions,
+    metrics: yaml.metrics,
+    sql: ts.sql,
+  };
 }

@@ -18,7 +18,7 @@ export interface DraftTable {
   readonly unique: readonly (readonly string[])[];
   readonly comment?: string | undefined;
   readonly synonyms: readonly string[];
-  /** Offset of the entry in the statement, for validation errors. */
+  /** Offset of the entry in the statement, for validation errors (-1: unknown, e.g. YAML). */
   readonly position: number;
 }
 

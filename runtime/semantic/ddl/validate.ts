@@ -51,7 +51,7 @@ class Validator {
   ) {}
 
   private fail(message: string, offset?: number): never {
-    if (offset === undefined) throw new SemanticViewError("invalid", message);
+    if (offset === undefined || offset < 0) throw new SemanticViewError("invalid", message);
     const { line, column } = positionOf(this.stmt.sql, offset);
     const lineText = this.stmt.sql.split("\n")[line - 1] ?? "";
     const prefix = `LINE ${line}: `;
@@ -265,7 +265,7 @@ class Validator {
     const own = m.table!;
     const kinds: DraftMember["kind"][] = allowMetricRefs ? ["fact", "dimension", "metric"] : ["fact", "dimension"];
     for (const ref of refs) {
-      const at = m.exprPosition + ref.position;
+      const at = m.exprPosition < 0 ? -1 : m.exprPosition + ref.position;
       if (ref.qualifier !== undefined) {
         const target = this.tableByAlias.get(lower(ref.qualifier));
         if (target === undefined) continue; // struct field access or a fully qualified name: left to DuckDB
@@ -340,7 +340,7 @@ class Validator {
       }
       let refsMetric = false;
       for (const ref of info.refs) {
-        const at = m.exprPosition + ref.position;
+        const at = m.exprPosition < 0 ? -1 : m.exprPosition + ref.position;
         const target = ref.qualifier === undefined ? this.members.get(lower(ref.name)) : this.memberOn(ref.qualifier, ref.name, ["metric"]);
         if (target?.kind === "metric") {
           if (lower(target.name) === lower(m.name)) this.fail(`derived metric '${m.name}' references itself`, at);
