@@ -4,7 +4,7 @@
  *  2. typed-query preparation with and without the probe cache;
  *  3. run time of the expanded SQL vs the equivalent hand-written SQL on a generated star schema
  *     (median of N interleaved runs, and the ratio; target within 5%).
- * Run: npx tsx scripts/bench/semantic-expansion.ts [--rows 3000000] [--runs 7]
+ * Run: npx tsx scripts/bench/semantic-expansion.ts [--rows 3000000] [--runs 9]
  */
 import { DuckDBInstance } from "@duckdb/node-api";
 import { expandSemanticQuery, type SemanticQueryRequest } from "../../runtime/semantic/expand/index.js";
@@ -17,7 +17,7 @@ const arg = (name: string, fallback: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const ROWS = arg("rows", 3_000_000);
-const RUNS = arg("runs", 7);
+const RUNS = arg("runs", 9);
 
 const member = (table: string, name: string, expr: string) => ({ name, table, expr, access: "public" as const, synonyms: [] });
 const metric = (table: string | undefined, name: string, expr: string) => ({
