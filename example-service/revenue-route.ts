@@ -1,6 +1,6 @@
 /** `GET /revenue[?country=XX]`: revenue per country from the `sales` semantic view, largest first. */
 import type { RequestHandler } from "express";
-import { toJson } from "lib";
+import { sendJson } from "lib";
 import type { Engine } from "./engine-type.js";
 import { RevenueByCountry, Sales } from "./model.js";
 import { parseRevenueQuery } from "./revenue-query.js";
@@ -16,7 +16,7 @@ export function revenueHandler(engine: Engine | undefined): RequestHandler {
     // Without an explicit engine the query resolves the one registered as "default" at execution.
     await using cursor = await (engine === undefined ? query : query.using(engine)).execute();
     const rows = await cursor.into(RevenueByCountry);
-    // toJson writes bigint revenue as an exact JSON integer (JSON.stringify would throw or round).
-    res.type("application/json").send(toJson(rows));
+    // Lossless JSON: bigint revenue is written as an exact integer (JSON.stringify would throw or round).
+    sendJson(res, rows);
   };
 }

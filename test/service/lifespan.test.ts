@@ -57,7 +57,7 @@ describe("example service: lifespan", function () {
     await stopped;
     expect(isRegistered("default")).to.equal(false);
     const afterDispose = await engine.connect().then(
-      async (conn) => {
+      async (conn: { release(): Promise<void> }) => {
         await conn.release();
         return "connected";
       },

@@ -34,7 +34,7 @@ describe("example service: OpenAPI document and docs page", function () {
 
   it("is a valid OpenAPI 3.1 document", async function () {
     const validator = new Validator();
-    const result = await validator.validate(doc as unknown as object);
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
     expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);
     expect(result.valid).to.equal(true);
     expect(validator.version).to.equal("3.1");
@@ -77,7 +77,7 @@ describe("example service: OpenAPI document and docs page", function () {
 
   it("matches what the service actually answers (200 body and 503-style body)", async function () {
     const validator = new Validator();
-    await validator.validate(doc as unknown as object);
+    await validator.validate(doc as unknown as Record<string, unknown>);
     const resolved = validator.resolveRefs() as unknown as Doc;
     const responses = resolved.paths["/revenue"]!.get!.responses;
     const body: unknown = await (await fetch(`${app.url}/revenue`)).json();
