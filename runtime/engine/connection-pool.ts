@@ -56,6 +56,8 @@ export class ConnectionPool {
   readonly #listeners: ConnectListener[] = [];
   readonly #borrowed = new Set<DatabaseConnection>();
   readonly #closedConnections = new WeakSet<DatabaseConnection>();
+  /** When each connection was opened, on the pool's clock (for `recycle`). */
+  readonly #openedAt = new WeakMap<DatabaseConnection, number>();
   #consecutiveFailures = 0;
   #opened = 0;
   #closed = 0;
@@ -145,7 +147,8 @@ export class ConnectionPool {
         await this.#destroy(connection);
         throw new LibConnectionError("The engine has been disposed");
       }
-      if (this.#now() - connection.createdAt > this.#recycleMs) {
+      const openedAt = this.#openedAt.get(connection) ?? connection.createdAt;
+      if (this.#now() - openedAt > this.#recycleMs) {
         await this.#destroy(connection);
         continue;
       }
@@ -228,6 +231,7 @@ export class ConnectionPool {
       throw new LibConnectionError(`A "connect" listener failed on a new connection: ${messageOf(error)}`, { cause: error });
     }
     this.#consecutiveFailures = 0;
+    this.#openedAt.set(connection, this.#now());
     return connection;
   }
 

@@ -1,0 +1,125 @@
+/** Shared helpers for the engine tests: temp directories, backend C settings, a fault-injecting driver. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BackendCConfig } from "lib";
+import type { BackendCConfigInput, BackendCSettings, Engine } from "lib";
+import type { DatabaseConnection, Driver, QueryResult, ResultStream } from "../../runtime/driver/database-connection.js";
+import { engineFromSettings } from "../../runtime/engine/create-engine.js";
+import type { EngineFromSettingsOptions } from "../../runtime/engine/create-engine.js";
+import { isRegistered } from "../../runtime/engine/registry.js";
+
+export { getEngine } from "lib";
+
+export function isRegisteredForTest(name: string): boolean {
+  return isRegistered(name);
+}
+
+/** A temp directory per test, removed afterwards. */
+export function useTempDir(): { readonly path: string; file(name?: string): string } {
+  let dir: string | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "lib-engine-"));
+  });
+  afterEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+  return {
+    get path(): string {
+      if (dir === undefined) throw new Error("temp dir exists only inside a test");
+      return dir;
+    },
+    file(name = "db.duckdb"): string {
+      return join(this.path, name);
+    },
+  };
+}
+
+/** Validated backend C settings from a config object, ignoring the process environment. */
+export function cSettings(input: BackendCConfigInput = {}): BackendCSettings {
+  return new BackendCConfig(input, { env: {} }).settings;
+}
+
+/** An engine over plain DuckDB (no semantic layer), tracked for disposal after the test. */
+export function plainEngine(input: BackendCConfigInput = {}, options: EngineFromSettingsOptions = {}): Engine {
+  return engineFromSettings(cSettings(input), { duckdb: { semanticLayer: null }, ...options });
+}
+
+/**
+ * Wraps a real driver and injects failures: failing opens, dead pings, throwing pings. Used to
+ * exercise the pool's guards against conditions a healthy in-process DuckDB never produces.
+ */
+export class FaultInjectingDriver implements Driver {
+  readonly inner: Driver;
+  /** Opens still to fail (counted down), or Infinity. */
+  failOpens = 0;
+  openAttempts = 0;
+  /** How ping() behaves. */
+  ping: "ok" | "false" | "throw" = "ok";
+  /** Pings still to throw (counted down) before `ping` applies. */
+  throwingPings = 0;
+  readonly connections: DatabaseConnection[] = [];
+
+  constructor(inner: Driver) {
+    this.inner = inner;
+  }
+
+  async openConnection(): Promise<DatabaseConnection> {
+    this.openAttempts++;
+    if (this.failOpens > 0) {
+      this.failOpens--;
+      throw new Error("IO Error: injected open failure");
+    }
+    const wrapped = new FaultyConnection(await this.inner.openConnection(), this);
+    this.connections.push(wrapped);
+    return wrapped;
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+/** Delegates to a real connection; only ping() obeys the driver's injected behaviour. */
+class FaultyConnection implements DatabaseConnection {
+  readonly #inner: DatabaseConnection;
+  readonly #driver: FaultInjectingDriver;
+  constructor(inner: DatabaseConnection, driver: FaultInjectingDriver) {
+    this.#inner = inner;
+    this.#driver = driver;
+  }
+  get createdAt(): number {
+    return this.#inner.createdAt;
+  }
+  execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
+    return this.#inner.execute(sql, parameters);
+  }
+  stream(sql: string, parameters?: readonly unknown[]): Promise<ResultStream> {
+    return this.#inner.stream(sql, parameters);
+  }
+  interrupt(): void {
+    this.#inner.interrupt();
+  }
+  async ping(): Promise<boolean> {
+    if (this.#driver.throwingPings > 0) {
+      this.#driver.throwingPings--;
+      throw new Error("injected ping failure");
+    }
+    if (this.#driver.ping === "throw") throw new Error("injected ping failure");
+    if (this.#driver.ping === "false") return false;
+    return this.#inner.ping();
+  }
+  commit(): Promise<void> {
+    return this.#inner.commit();
+  }
+  rollback(): Promise<void> {
+    return this.#inner.rollback();
+  }
+  reset(): Promise<void> {
+    return this.#inner.reset();
+  }
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+}
