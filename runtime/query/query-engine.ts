@@ -14,20 +14,14 @@ export interface QueryEngine {
   connect(): Promise<PooledConnection>;
 }
 
+/** An engine, or the name it is registered under. */
 export type EngineRef = QueryEngine | string;
 
 export const DEFAULT_ENGINE_NAME = "default";
 
+/** The engine to run on; an unknown name throws the registry's `EngineNotFoundError`. */
 export function resolveEngine(ref: EngineRef | undefined): QueryEngine {
-  if (ref !== undefined && typeof ref !== "string") return ref;
-  const name = ref ?? DEFAULT_ENGINE_NAME;
-  const engine: unknown = getEngine(name);
-  if (engine === undefined || engine === null) {
-    throw new LibError(
-      `No engine is registered as "${name}": create one with createEngine(..., { register: true }) or pass an engine to .using()`,
-    );
-  }
-  const backend = (engine as { backend?: unknown }).backend;
-  if (!isBackend(backend)) throw new LibError(`Engine "${name}" has no known backend (got ${String(backend)})`);
-  return engine as QueryEngine;
+  const engine: QueryEngine = ref === undefined || typeof ref === "string" ? getEngine(ref ?? DEFAULT_ENGINE_NAME) : ref;
+  if (!isBackend(engine.backend)) throw new LibError(`The engine has no known backend (got ${String(engine.backend)})`);
+  return engine;
 }
