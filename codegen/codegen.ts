@@ -43,7 +43,7 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     const target = resolveTarget({ backend: options.backend, database: options.database, configPath, env: io.env, cwd: io.cwd });
     secrets = secretsOf(target);
     const dtos = readDtoSpecs(configPath);
-    const views = await introspect(target, configPath, options.views, io.connector ?? engineConnector);
+    const views = await introspect(target, options.views, io.connector ?? engineConnector);
     const selected = new Set(views.map((v) => v.name));
     for (const dto of dtos) {
       if (!selected.has(dto.view) && ![...selected].some((v) => v.toLowerCase() === dto.view.toLowerCase()) && options.views === undefined) {
@@ -63,13 +63,12 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
 
 async function introspect(
   target: CodegenTarget,
-  configPath: string,
   only: readonly string[] | undefined,
   connector: Connector,
 ): Promise<ViewMetadata[]> {
   let connection: IntrospectionConnection;
   try {
-    connection = await connector(target, configPath);
+    connection = await connector(target);
   } catch (error) {
     if (error instanceof CodegenExit) throw error;
     throw new CodegenExit(ExitCode.Connection, error instanceof Error ? error.message : String(error), { cause: error });

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import type { IntrospectionSource } from "./introspect/metadata.js";
+import type { Engine } from "../runtime/engine/engine.js";
 import type { CodegenTarget } from "./settings.js";
 
 export interface IntrospectionConnection {
@@ -13,43 +14,29 @@ export interface IntrospectionConnection {
 }
 
 /** Connects to a target; rejects with `ConnectFailure` when it cannot. */
-export type Connector = (target: CodegenTarget, configPath: string) => Promise<IntrospectionConnection>;
+export type Connector = (target: CodegenTarget) => Promise<IntrospectionConnection>;
 
 /** The warehouse (or database file) could not be opened, reached or authenticated against. */
 export class ConnectFailure extends Error {
   override readonly name = "ConnectFailure";
 }
 
-interface EngineLike {
-  connect(): Promise<IntrospectionSource & { release(): Promise<void> }>;
-  dispose(): Promise<void>;
-}
-
-interface RuntimeEntry {
-  createEngine(nameOrConfig: unknown, options?: { configPath?: string }): EngineLike;
-  BackendCConfig: new (input: { database: string; readOnly?: boolean; poolSize?: number }) => unknown;
-}
-
-async function loadRuntime(): Promise<RuntimeEntry> {
-  // Loaded lazily so `--help` and usage errors do not pay for the engine and its drivers.
-  const runtime = (await import("../runtime/index.js")) as unknown as Partial<RuntimeEntry>;
-  if (typeof runtime.createEngine !== "function" || typeof runtime.BackendCConfig !== "function") {
-    throw new ConnectFailure("this build of lib has no engine (createEngine is not exported)");
-  }
-  return runtime as RuntimeEntry;
-}
-
-export const engineConnector: Connector = async (target, configPath) => {
+export const engineConnector: Connector = async (target) => {
   if (target.backend === "backend_c" && !existsSync(target.database)) {
     throw new ConnectFailure(`cannot open backend C database ${target.database}: no such file`);
   }
-  const runtime = await loadRuntime();
-  let engine: EngineLike;
+  // Loaded lazily so `--help` and usage errors do not pay for the engine and its drivers.
+  const [{ createEngine, engineFromSettings }, { BackendCConfig }] = await Promise.all([
+    import("../runtime/engine/create-engine.js"),
+    import("../runtime/config/backend-c-config.js"),
+  ]);
+  let engine: Engine;
   try {
     engine =
       target.backend === "backend_c"
-        ? runtime.createEngine(new runtime.BackendCConfig({ database: target.database, readOnly: true, poolSize: 1 }))
-        : runtime.createEngine(target.backend, { configPath });
+        ? // Read-only: introspection never writes, and a read-only open never creates a missing file.
+          createEngine(new BackendCConfig({ database: target.database, readOnly: true, poolSize: 1 }))
+        : engineFromSettings(target.settings);
   } catch (error) {
     throw new ConnectFailure(describe(error), { cause: error });
   }
