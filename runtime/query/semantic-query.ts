@@ -41,6 +41,38 @@ export type RowOf<Q> = Q extends SemanticQuery<string, infer R> ? R : never;
 
 const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "dimensions", fact: "facts" };
 
+/**
+ * A query over one semantic view. Immutable: every method returns a new query.
+ *
+ * ### Examples
+ *
+ * ```ts
+ * const q = Sales.query()
+ *   .metrics(Sales.revenue)
+ *   .dimensions(Sales.country)
+ *   .where(Sales.country.eq("US"))
+ *   .orderBy(Sales.revenue.desc())
+ *   .limit(100);
+ * await using cursor = await q.execute();
+ * const rows = await cursor.fetchAllRows(); // { country: string; revenue: bigint }[]
+ * ```
+ *
+ * The generated SQL (backend_a, Snowflake; parameters `["US"]`):
+ * ```sql
+ * SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue"
+ *   WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC LIMIT 100
+ * ```
+ * The generated SQL (backend_b, Databricks; parameters `["US"]`):
+ * ```sql
+ * SELECT `country` AS `country`, MEASURE(`revenue`) AS `revenue` FROM `sales`
+ *   WHERE `country` = ? GROUP BY ALL ORDER BY `revenue` DESC LIMIT 100
+ * ```
+ * The generated SQL (backend_c, DuckDB; no parameters):
+ * ```sql
+ * SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'],
+ *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC LIMIT 100
+ * ```
+ */
 export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   readonly #node: SemanticQueryNode;
   readonly #engine: EngineRef | undefined;
