@@ -24,7 +24,7 @@ logger.info(
 
 const engine = createEngine(new BackendCConfig({ database }));
 const service = await startService({ engine, port, host: process.env.HOST, logger });
-logger.info(`lib example service listening on ${service.url} (docs: ${service.url}docs)`);
+logger.info(`lib example service listening on ${service.url} (docs: ${service.url}docs/)`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {

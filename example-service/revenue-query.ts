@@ -14,10 +14,12 @@ export function parseRevenueQuery(query: unknown): RevenueFilter {
   if (!validator.Check(query)) {
     const [first] = validator.Errors(query);
     const parameter = first?.instancePath.replace(/^\//, "") || "query";
-    const given = Array.isArray((query as Record<string, unknown>)[parameter]) ? "repeated" : "malformed";
+    const value = (query as Record<string, unknown>)[parameter];
     throw new RequestValidationError(
       parameter,
-      `Query parameter '${parameter}' is ${given}: ${first?.message ?? "invalid"} (give it at most once)`,
+      Array.isArray(value)
+        ? `Query parameter '${parameter}' was given ${value.length} times; give it at most once`
+        : `Query parameter '${parameter}' is invalid: ${first?.message ?? "unexpected value"}`,
     );
   }
   const country = (query as { country?: string }).country;
