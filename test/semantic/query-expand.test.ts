@@ -138,3 +138,20 @@ describe("expandSemanticQuery", () => {
     );
   });
 });
+
+describe("where_clause hygiene", () => {
+  const view = defineView({ name: "w", tables: [{ alias: "t", table: "t" }], dimensions: { "t.d": "t.d -- trailing note" } });
+  const expand = (where: string) => expandSemanticQuery(view, { dimensions: ["d"], metrics: [], facts: [], whereClause: where });
+
+  it("keeps the predicate one balanced expression", () => {
+    expect(expandError(() => expand("d = 1); DROP TABLE t; --")).message).to.contain("unbalanced ')'");
+    expect(expandError(() => expand("d = 1; DROP TABLE t")).message).to.contain("single predicate");
+    expect(expandError(() => expand("(d = 1")).message).to.contain("unbalanced '('");
+    expect(expandError(() => expand("d = 'open")).kind).to.equal("parse");
+  });
+
+  it("drops comments so they cannot swallow generated SQL", () => {
+    const { sql } = expand("d = ')' -- note");
+    expect(sql).to.equal(`SELECT DISTINCT t.d   AS "d"\nFROM "t" AS "t"\nWHERE ((t.d  ) = ')'  )`);
+  });
+});

@@ -404,6 +404,7 @@ class Expansion {
   private whereSql(): { sql: string; tables: string[] } | undefined {
     const raw = this.request.whereClause;
     if (raw === undefined || raw.trim() === "") return undefined;
+    this.checkPredicateShape(raw);
     const rowMembers = [...this.def.dimensions, ...this.def.facts];
     const sql = rewriteReferences(raw, (ref) => {
       const member = rowMembers.find(
@@ -424,6 +425,18 @@ class Expansion {
       if (this.graph.tables.has(k) && !tables.includes(k)) tables.push(k);
     }
     return { sql, tables };
+  }
+
+  /** The predicate is spliced into WHERE (...): it must stay one balanced expression. */
+  private checkPredicateShape(raw: string): void {
+    let depth = 0;
+    for (const t of tokenize(raw)) {
+      if (t.kind !== "punct") continue;
+      if (t.text === ";") this.fail("where_clause must be a single predicate (found ';')");
+      if (t.text === "(") depth++;
+      if (t.text === ")" && --depth < 0) this.fail("where_clause has an unbalanced ')'");
+    }
+    if (depth !== 0) this.fail("where_clause has an unbalanced '('");
   }
 
   // ---- SQL emission --------------------------------------------------------------------------

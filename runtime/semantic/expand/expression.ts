@@ -52,7 +52,7 @@ export function rewriteReferences(expr: string, replace: (ref: Reference) => str
     const prev = k > 0 ? tokens[sig[k - 1]!] : undefined;
     const next = tokens[sig[k + 1] ?? -1];
     const afterNext = tokens[sig[k + 2] ?? -1];
-    const gapBefore = k > 0 ? tokens.slice(sig[k - 1]! + 1, i).map((t) => t.text).join("") : tokens.slice(0, i).map((t) => t.text).join("");
+    const gapBefore = plain(tokens.slice(k > 0 ? sig[k - 1]! + 1 : 0, i));
     out += gapBefore;
     if (isName(tok) && !isDot(prev) && isDot(next) && isName(afterNext)) {
       const third = tokens[sig[k + 3] ?? -1];
@@ -64,7 +64,7 @@ export function rewriteReferences(expr: string, replace: (ref: Reference) => str
         k += 3;
         continue;
       }
-      out += tokens.slice(i, sig[k + 2]! + 1).map((t) => t.text).join("");
+      out += plain(tokens.slice(i, sig[k + 2]! + 1));
       k += 3;
       continue;
     }
@@ -77,9 +77,18 @@ export function rewriteReferences(expr: string, replace: (ref: Reference) => str
     out += tok.text;
     k += 1;
   }
-  if (sig.length > 0) out += tokens.slice(sig[sig.length - 1]! + 1).map((t) => t.text).join("");
-  else out += expr;
+  out += plain(tokens.slice(sig.length > 0 ? sig[sig.length - 1]! + 1 : 0));
   return out;
+}
+
+/**
+ * Token text with comments turned into a space: expressions are spliced into one-line SQL, where a
+ * `--` comment would swallow the rest of the line.
+ */
+function plain(tokens: readonly Token[]): string {
+  let s = "";
+  for (const t of tokens) s += t.kind === "comment" ? " " : t.text;
+  return s;
 }
 
 /** Rewrites only the qualifier of `q.name` pairs (used to re-point a table alias). */
