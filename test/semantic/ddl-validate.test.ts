@@ -110,6 +110,7 @@ describe("semantic DDL validation", () => {
     ["base metric without aggregate", "TABLES (o AS orders) METRICS (o.m AS o.gross * 2)", "metric 'm' must aggregate (e.g. SUM(o.gross * 2))"],
     ["USING unknown relationship", `${STAR} METRICS (o.m USING (o_cc) AS COUNT(*))`, "metric 'm' USING references unknown relationship 'o_cc'. Available: [o_c, c_r]. Did you mean 'o_c'?"],
     ["window metric", "TABLES (o AS orders) METRICS (o.m AS SUM(o.gross) OVER ())", "window metrics (OVER) are not supported by the built-in engine"],
+    ["SQL-style table alias", "TABLES (orders AS o) DIMENSIONS (o.a AS id)", "table 'o' does not exist, but 'orders' does: TABLES entries are written 'alias AS table' (e.g. o AS orders)"],
     ["other database", "TABLES (o AS orders) DIMENSIONS (o.a AS o.id)", "semantic views live in the current database 'memory'"],
   ];
   for (const [what, body, message] of cases) {

@@ -118,3 +118,20 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
     }
   });
 });
+
+describe("read_yaml_from_semantic_view", () => {
+  it("round-trips through CREATE ... FROM YAML", async () => {
+    await using session = await TestSession.open();
+    await session.query("CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))");
+    await session.query("CREATE TABLE customers (id INTEGER, segment VARCHAR)");
+    await layer.handle(session, `CREATE SEMANTIC VIEW crm FROM YAML $$${YAML}$$`);
+    const handled = await layer.handle(session, "SELECT read_yaml_from_semantic_view('crm') AS y");
+    if (handled.kind !== "rewritten") throw new Error("expected a rewrite");
+    const yaml = String((await session.query(handled.sql)).rows[0]![0]);
+    expect(yaml).to.include("joins:\n  - name: o_to_c\n    from_alias: o\n    table: c\n");
+    expect(yaml).not.to.include("created_on");
+    await layer.handle(session, `CREATE SEMANTIC VIEW crm2 FROM YAML $$${yaml}$$`);
+    const strip = (d: Awaited<ReturnType<typeof loadDefinition>>) => ({ ...d, name: undefined, createdOn: undefined });
+    expect(strip(await loadDefinition(session, "crm2"))).to.deep.equal(strip(await loadDefinition(session, "crm")));
+  });
+});

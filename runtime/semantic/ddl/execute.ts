@@ -97,7 +97,18 @@ export async function executeCreate(session: SqlSession, stmt: CreateSemanticVie
   const physical = new Map<string, PhysicalTable>();
   for (const t of stmt.tables) {
     const p = await resolvePhysical(session, t, context);
-    if (p !== undefined) physical.set(t.alias.toLowerCase(), p);
+    if (p !== undefined) {
+      physical.set(t.alias.toLowerCase(), p);
+    } else if (t.alias.toLowerCase() !== t.tableParts[t.tableParts.length - 1]!.toLowerCase()) {
+      // `orders AS o` written SQL-style: the alias is the existing table, the "table" is not.
+      const swapped = await resolvePhysical(session, { ...t, tableParts: [t.alias] }, context);
+      if (swapped !== undefined) {
+        throw new SemanticViewError(
+          "invalid",
+          `table '${t.table}' does not exist, but '${t.alias}' does: TABLES entries are written 'alias AS table' (e.g. ${t.table} AS ${t.alias})`,
+        );
+      }
+    }
   }
   const model = validateCreate(stmt, physical);
   const definition: SemanticViewDefinition = {

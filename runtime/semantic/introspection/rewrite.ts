@@ -9,6 +9,7 @@ import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
 import { requireDefinition } from "./execute.js";
+import { definitionToYaml } from "./yaml.js";
 import { describeView, getDdl, listViews, showColumns, showMembers, type Relation } from "./tables.js";
 
 type TableFunction = (session: SqlSession, args: readonly Literal[], name: string) => Promise<Relation>;
@@ -115,6 +116,11 @@ export async function rewriteIntrospectionCalls(session: SqlSession, sql: string
       if (typeof view !== "string") throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
       const def = await requireDefinition(session, view);
       edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, qualified === true)) });
+      i = call.after - 1;
+    } else if (name === "read_yaml_from_semantic_view") {
+      const call = parseCall(sql, tokens, i);
+      const def = await requireDefinition(session, viewArg(call.args, name));
+      edits.push({ start: call.start, end: call.end, text: quoteLiteral(definitionToYaml(def)) });
       i = call.after - 1;
     }
   }

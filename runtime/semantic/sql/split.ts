@@ -36,5 +36,5 @@ export function splitStatements(sql: string): string[] {
  * answer false for a semantic statement (false positives only cost a tokenize).
  */
 export function mayHandle(sql: string): boolean {
-  return /semantic|get_ddl/i.test(sql);
+  return /semantic|get_ddl/i.test(sql); // read_yaml_from_semantic_view contains "semantic"
 }
