@@ -15,6 +15,8 @@ import {
   Int32,
   Int64,
   makeBuilder,
+  makeData,
+  makeVector,
   Table,
   TimestampMillisecond,
   Utf8,
@@ -31,7 +33,6 @@ const UNSIGNED_32 = /^\s*(?:UINTEGER|UINT32|UINT|INTEGER\s+UNSIGNED|INT\s+UNSIGN
 const ZONED = /TIME\s+ZONE|TIMESTAMPTZ|TIMESTAMP_TZ|TIMESTAMP_LTZ/i;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const TWO_128 = 2n ** 128n;
 
 /** Precision and scale from `DECIMAL(38,2)`-style type text, when present. */
 export function decimalPrecisionScale(typeText: string): { precision: number; scale: number } | undefined {
@@ -40,96 +41,159 @@ export function decimalPrecisionScale(typeText: string): { precision: number; sc
   return { precision: Number(m[1]), scale: Number(m[2] ?? "0") };
 }
 
-class ColumnBuild {
-  readonly builder: Builder;
-  readonly toArrow: (value: unknown) => unknown;
+type FixedArray = Int32Array | BigInt64Array | Float64Array | Uint32Array;
 
-  constructor(readonly column: ColumnInfo) {
-    const fail = (value: unknown, why: string): never => {
-      throw new LibError(`fetchArrow(): column ${JSON.stringify(column.name)} (${column.type}): value ${String(value)} ${why}`);
-    };
-    let type: DataType;
-    let toArrow: (value: unknown) => unknown = (v) => v;
-    switch (column.kind) {
-      case "integer":
-        if (UNSIGNED_32.test(column.type)) {
-          type = new Int64();
-          toArrow = (v) => BigInt(v as number);
-        } else {
-          type = new Int32();
-          toArrow = (v) => ((v as number) | 0) === v ? v : fail(v, "does not fit Int32");
-        }
-        break;
-      case "bigint":
-        type = new Int64();
-        toArrow = (v) => {
-          const b = typeof v === "bigint" ? v : BigInt(v as number);
-          return b < INT64_MIN || b > INT64_MAX ? fail(v, "does not fit Int64") : b;
-        };
-        break;
-      case "decimal": {
-        const ps = decimalPrecisionScale(column.type);
-        if (ps === undefined || ps.precision > 38 || ps.precision < 1 || ps.scale > ps.precision) {
-          type = new Utf8();
-          toArrow = (v) => Decimal.from(v as Decimal).toString();
-          break;
-        }
-        const { precision, scale } = ps;
-        const limit = 10n ** BigInt(precision);
-        const words = new Uint32Array(4);
-        type = new ArrowDecimal(scale, precision, 128);
-        toArrow = (v) => {
-          let unscaled: bigint;
+/** Where one column's values go: fixed-width columns fill typed arrays directly, the rest use Arrow builders. */
+interface ColumnSink {
+  append(rows: readonly unknown[][], index: number): void;
+  finish(): Vector;
+}
+
+class BuilderSink implements ColumnSink {
+  readonly #builder: Builder;
+  constructor(
+    type: DataType,
+    readonly toArrow: (value: unknown) => unknown,
+  ) {
+    this.#builder = makeBuilder({ type, nullValues: [null, undefined] });
+  }
+  append(rows: readonly unknown[][], index: number): void {
+    const builder = this.#builder;
+    for (const row of rows) {
+      const v = row[index];
+      builder.append(v === null || v === undefined ? null : this.toArrow(v));
+    }
+  }
+  finish(): Vector {
+    return this.#builder.finish().toVector();
+  }
+}
+
+/** A fixed-width column written straight into a growing typed array plus a validity bitmap. */
+class FixedSink implements ColumnSink {
+  #values: FixedArray;
+  #validity = new Uint8Array(128);
+  #length = 0;
+  #nulls = 0;
+  constructor(
+    readonly type: DataType,
+    readonly make: (size: number) => FixedArray,
+    readonly stride: number,
+    readonly write: (values: FixedArray, at: number, value: unknown) => void,
+  ) {
+    this.#values = make(1024 * stride);
+  }
+  append(rows: readonly unknown[][], index: number): void {
+    const needed = (this.#length + rows.length) * this.stride;
+    if (needed > this.#values.length) {
+      const grown = this.make(Math.max(needed, this.#values.length * 2));
+      grown.set(this.#values as never);
+      this.#values = grown;
+    }
+    const bytes = Math.ceil((this.#length + rows.length) / 8);
+    if (bytes > this.#validity.length) {
+      const grown = new Uint8Array(Math.max(bytes, this.#validity.length * 2));
+      grown.set(this.#validity);
+      this.#validity = grown;
+    }
+    const values = this.#values;
+    const validity = this.#validity;
+    let i = this.#length;
+    for (const row of rows) {
+      const v = row[index];
+      if (v === null || v === undefined) this.#nulls++;
+      else {
+        validity[i >> 3]! |= 1 << (i & 7);
+        this.write(values, i * this.stride, v);
+      }
+      i++;
+    }
+    this.#length = i;
+  }
+  finish(): Vector {
+    const length = this.#length;
+    return makeVector(
+      makeData({
+        type: this.type,
+        length,
+        nullCount: this.#nulls,
+        nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),
+        data: this.#values.subarray(0, length * this.stride),
+      } as never),
+    );
+  }
+}
+
+function sinkFor(column: ColumnInfo): ColumnSink {
+  const fail = (value: unknown, why: string): never => {
+    throw new LibError(`fetchArrow(): column ${JSON.stringify(column.name)} (${column.type}): value ${String(value)} ${why}`);
+  };
+  const int64 = (values: FixedArray, at: number, v: unknown): void => {
+    const b = typeof v === "bigint" ? v : BigInt(v as number);
+    if (b < INT64_MIN || b > INT64_MAX) fail(v, "does not fit Int64");
+    values[at] = b as never;
+  };
+  switch (column.kind) {
+    case "integer":
+      if (UNSIGNED_32.test(column.type)) return new FixedSink(new Int64(), (n) => new BigInt64Array(n), 1, int64);
+      return new FixedSink(new Int32(), (n) => new Int32Array(n), 1, (values, at, v) => {
+        if (((v as number) | 0) !== v) fail(v, "does not fit Int32");
+        values[at] = v as never;
+      });
+    case "bigint":
+      return new FixedSink(new Int64(), (n) => new BigInt64Array(n), 1, int64);
+    case "decimal": {
+      const ps = decimalPrecisionScale(column.type);
+      if (ps === undefined || ps.precision > 38 || ps.precision < 1 || ps.scale > ps.precision) {
+        return new BuilderSink(new Utf8(), (v) => Decimal.from(v as Decimal).toString());
+      }
+      const { precision, scale } = ps;
+      const limit = 10n ** BigInt(precision);
+      let halves: BigUint64Array | undefined;
+      return new FixedSink(new ArrowDecimal(scale, precision, 128), (n) => new Uint32Array(n), 4, (values, at, v) => {
+        let unscaled: bigint;
+        if (Decimal.isDecimal(v) && v.scale === scale) unscaled = v.unscaled;
+        else {
           try {
             unscaled = Decimal.from(v as Decimal).withScale(scale).unscaled;
           } catch {
             return fail(v, `has more than ${scale} fraction digits`);
           }
-          if (unscaled >= limit || unscaled <= -limit) fail(v, `does not fit DECIMAL(${precision},${scale})`);
-          let u = unscaled < 0n ? TWO_128 + unscaled : unscaled;
-          for (let i = 0; i < 4; i++) {
-            words[i] = Number(u & 0xffffffffn);
-            u >>= 32n;
-          }
-          return words; // the builder copies the words, so one buffer serves every value
-        };
-        break;
-      }
-      case "float":
-        type = new Float64();
-        break;
-      case "string":
-        type = new Utf8();
-        break;
-      case "boolean":
-        type = new Bool();
-        break;
-      case "date":
-        type = new DateDay();
-        break;
-      case "timestamp":
-        type = new TimestampMillisecond(ZONED.test(column.type) ? "UTC" : null);
-        toArrow = (v) => (v instanceof Date ? v.getTime() : fail(v, "is not a Date"));
-        break;
-      default:
-        throw new LibError(`fetchArrow(): column ${JSON.stringify(column.name)} has type ${column.type}, which has no Arrow mapping in lib`);
+        }
+        if (unscaled >= limit || unscaled <= -limit) fail(v, `does not fit DECIMAL(${precision},${scale})`);
+        if (halves?.buffer !== values.buffer) halves = new BigUint64Array(values.buffer, values.byteOffset, values.length / 2);
+        // Two's complement of the 128-bit value, low 64 bits first (little-endian words).
+        halves[at / 2] = BigInt.asUintN(64, unscaled);
+        halves[at / 2 + 1] = BigInt.asUintN(64, unscaled >> 64n);
+      });
     }
-    this.builder = makeBuilder({ type, nullValues: [null, undefined] });
-    this.toArrow = toArrow;
-  }
-
-  append(rows: readonly unknown[][], index: number): void {
-    const { builder, toArrow } = this;
-    for (const row of rows) {
-      const v = row[index];
-      builder.append(v === null || v === undefined ? null : toArrow(v));
-    }
+    case "float":
+      return new FixedSink(new Float64(), (n) => new Float64Array(n), 1, (values, at, v) => {
+        values[at] = v as never;
+      });
+    case "string":
+      return new BuilderSink(new Utf8(), (v) => v);
+    case "boolean":
+      return new BuilderSink(new Bool(), (v) => v);
+    case "date":
+      return new FixedSink(new DateDay(), (n) => new Int32Array(n), 1, (values, at, v) => {
+        if (!(v instanceof Date)) fail(v, "is not a Date");
+        values[at] = Math.floor((v as Date).getTime() / 86_400_000) as never;
+      });
+    case "timestamp":
+      return new FixedSink(new TimestampMillisecond(ZONED.test(column.type) ? "UTC" : null), (n) => new BigInt64Array(n), 1, (values, at, v) => {
+        if (!(v instanceof Date)) fail(v, "is not a Date");
+        values[at] = BigInt((v as Date).getTime()) as never;
+      });
+    default:
+      throw new LibError(`fetchArrow(): column ${JSON.stringify(column.name)} has type ${column.type}, which has no Arrow mapping in lib`);
   }
 }
 
 /** Accumulates chunks column by column, then assembles the `Table`. */
 export class ArrowTableBuilder {
-  readonly #columns: ColumnBuild[];
+  readonly #columns: ColumnInfo[];
+  readonly #sinks: ColumnSink[];
 
   constructor(columns: readonly ColumnInfo[]) {
     const seen = new Set<string>();
@@ -137,16 +201,17 @@ export class ArrowTableBuilder {
       if (seen.has(c.name)) throw new LibError(`fetchArrow(): the result has two columns named ${JSON.stringify(c.name)}; an Arrow table needs unique names`);
       seen.add(c.name);
     }
-    this.#columns = columns.map((c) => new ColumnBuild(c));
+    this.#columns = [...columns];
+    this.#sinks = columns.map(sinkFor);
   }
 
   appendChunk(rows: readonly unknown[][]): void {
-    this.#columns.forEach((c, i) => c.append(rows, i));
+    this.#sinks.forEach((sink, i) => sink.append(rows, i));
   }
 
   finish(): Table {
     const vectors: Record<string, Vector> = {};
-    for (const c of this.#columns) vectors[c.column.name] = c.builder.finish().toVector();
+    this.#columns.forEach((c, i) => (vectors[c.name] = this.#sinks[i]!.finish()));
     return new Table(vectors);
   }
 }

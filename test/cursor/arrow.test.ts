@@ -50,12 +50,15 @@ describe("cursor: fetchArrow", () => {
   });
 
   it("builds many chunks column by column (50k rows) and gives the connection back", async () => {
-    await using cursor = await h.cursor("SELECT i::INTEGER AS i, (i + 0.25)::DECIMAL(18,2) AS q FROM range(50000) t(i)");
+    await using cursor = await h.cursor("SELECT i::INTEGER AS i, (i + 0.25)::DECIMAL(18,2) AS q, CASE WHEN i % 3 = 0 THEN NULL ELSE -i END AS n FROM range(50000) t(i)");
     const table = await cursor.fetchArrow();
     expect(table.numRows).to.equal(50_000);
     expect(table.getChild("i")!.get(49_999)).to.equal(49_999);
     expect(table.schema.fields[1]!.type).to.be.instanceOf(ArrowDecimal).and.include({ precision: 18, scale: 2 });
     expect(unscaled(table.getChild("q")!.get(49_999) as Uint32Array)).to.equal(4_999_925n);
+    const n = table.getChild("n")!;
+    expect(n.nullCount).to.equal(16_667);
+    expect([n.get(0), n.get(1), n.get(2), n.get(3), n.get(49_999)]).to.deep.equal([null, -1n, -2n, null, -49_999n]);
   });
 
   it("an empty result still has the typed schema", async () => {
