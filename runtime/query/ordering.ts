@@ -9,7 +9,7 @@ export interface Ordering<V extends string = string> {
 }
 
 export interface OrderingOptions {
-  /** Where NULLs sort; absent: the warehouse's default. */
+  /** Where NULLs sort. Default `"last"`, written out on every backend (their own defaults differ). */
   readonly nulls?: "first" | "last";
 }
 

@@ -60,17 +60,17 @@ const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "
  * The generated SQL (backend_a, Snowflake; parameters `["US"]`):
  * ```sql
  * SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue"
- *   WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC LIMIT 100
+ *   WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC NULLS LAST LIMIT 100
  * ```
  * The generated SQL (backend_b, Databricks; parameters `["US"]`):
  * ```sql
  * SELECT `country` AS `country`, MEASURE(`revenue`) AS `revenue` FROM `sales`
- *   WHERE `country` = ? GROUP BY ALL ORDER BY `revenue` DESC LIMIT 100
+ *   WHERE `country` = ? GROUP BY ALL ORDER BY `revenue` DESC NULLS LAST LIMIT 100
  * ```
  * The generated SQL (backend_c, DuckDB; no parameters):
  * ```sql
  * SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'],
- *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC LIMIT 100
+ *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC NULLS LAST LIMIT 100
  * ```
  */
 export class SemanticQuery<V extends string, R extends object = EmptyRow> {

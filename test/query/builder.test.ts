@@ -104,7 +104,7 @@ describe("query builder", () => {
       throwsValidation(() => q.toSql({ dialect: "backend_a" }), /"cost" is not selected/, "cost");
       // ...but the order of builder calls does not matter:
       expect(Sales.query().orderBy(Sales.cost.desc()).metrics(Sales.cost).toSql({ dialect: "backend_c" })).to.equal(
-        `SELECT * FROM semantic_view('sales', metrics := ['cost']) ORDER BY "cost" DESC`,
+        `SELECT * FROM semantic_view('sales', metrics := ['cost']) ORDER BY "cost" DESC NULLS LAST`,
       );
     });
 

@@ -27,17 +27,17 @@ describe("query compilers: golden SQL", () => {
   describe("selection shapes", () => {
     it("the SPEC example: revenue by country, ordered by revenue descending", () => {
       expectSql(byCountry().orderBy(Sales.revenue.desc()), {
-        backend_a: { sql: `${A_SALES}) ORDER BY "revenue" DESC` },
-        backend_b: { sql: `${B_SALES} GROUP BY ALL ORDER BY \`revenue\` DESC` },
-        backend_c: `${C_SALES}) ORDER BY "revenue" DESC`,
+        backend_a: { sql: `${A_SALES}) ORDER BY "revenue" DESC NULLS LAST` },
+        backend_b: { sql: `${B_SALES} GROUP BY ALL ORDER BY \`revenue\` DESC NULLS LAST` },
+        backend_c: `${C_SALES}) ORDER BY "revenue" DESC NULLS LAST`,
       });
     });
 
     it("the SPEC example filtered by country", () => {
       expectSql(byCountry().where(Sales.country.eq("US")).orderBy(Sales.revenue.desc()), {
-        backend_a: { sql: `${A_SALES} WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC`, parameters: ["US"] },
-        backend_b: { sql: `${B_SALES} WHERE \`country\` = ? GROUP BY ALL ORDER BY \`revenue\` DESC`, parameters: ["US"] },
-        backend_c: `${C_SALES}, where_clause := '"country" = ''US''') ORDER BY "revenue" DESC`,
+        backend_a: { sql: `${A_SALES} WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC NULLS LAST`, parameters: ["US"] },
+        backend_b: { sql: `${B_SALES} WHERE \`country\` = ? GROUP BY ALL ORDER BY \`revenue\` DESC NULLS LAST`, parameters: ["US"] },
+        backend_c: `${C_SALES}, where_clause := '"country" = ''US''') ORDER BY "revenue" DESC NULLS LAST`,
       });
     });
 
@@ -244,16 +244,16 @@ describe("query compilers: golden SQL", () => {
     it("asc/desc with nulls placement; a bare field orders ascending", () => {
       const q = byCountry().orderBy(Sales.country.asc({ nulls: "first" }), Sales.revenue.desc({ nulls: "last" })).orderBy(Sales.country);
       expectSql(q, {
-        backend_a: { sql: `${A_SALES}) ORDER BY "country" ASC NULLS FIRST, "revenue" DESC NULLS LAST, "country" ASC` },
-        backend_b: { sql: `${B_SALES} GROUP BY ALL ORDER BY \`country\` ASC NULLS FIRST, \`revenue\` DESC NULLS LAST, \`country\` ASC` },
-        backend_c: `${C_SALES}) ORDER BY "country" ASC NULLS FIRST, "revenue" DESC NULLS LAST, "country" ASC`,
+        backend_a: { sql: `${A_SALES}) ORDER BY "country" ASC NULLS FIRST, "revenue" DESC NULLS LAST, "country" ASC NULLS LAST` },
+        backend_b: { sql: `${B_SALES} GROUP BY ALL ORDER BY \`country\` ASC NULLS FIRST, \`revenue\` DESC NULLS LAST, \`country\` ASC NULLS LAST` },
+        backend_c: `${C_SALES}) ORDER BY "country" ASC NULLS FIRST, "revenue" DESC NULLS LAST, "country" ASC NULLS LAST`,
       });
     });
     it("limit and offset", () => {
       expectSql(byCountry().orderBy(Sales.revenue.desc()).limit(10).offset(20), {
-        backend_a: { sql: `${A_SALES}) ORDER BY "revenue" DESC LIMIT 10 OFFSET 20` },
-        backend_b: { sql: `${B_SALES} GROUP BY ALL ORDER BY \`revenue\` DESC LIMIT 10 OFFSET 20` },
-        backend_c: `${C_SALES}) ORDER BY "revenue" DESC LIMIT 10 OFFSET 20`,
+        backend_a: { sql: `${A_SALES}) ORDER BY "revenue" DESC NULLS LAST LIMIT 10 OFFSET 20` },
+        backend_b: { sql: `${B_SALES} GROUP BY ALL ORDER BY \`revenue\` DESC NULLS LAST LIMIT 10 OFFSET 20` },
+        backend_c: `${C_SALES}) ORDER BY "revenue" DESC NULLS LAST LIMIT 10 OFFSET 20`,
       });
     });
     it("limit alone; offset(0) is written", () => {

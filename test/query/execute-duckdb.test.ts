@@ -120,11 +120,13 @@ describe("queries executed on backend C", function () {
       expect(await rowsOf(q)).to.deep.equal([{ region: null }, { region: "EU" }, { region: "East" }, { region: "West" }]);
     });
 
-    it("nulls last / first placement", async () => {
+    it("nulls placement: last by default, first on request", async () => {
       await using _engine = salesEngine();
       const q = Sales.query().dimensions(Sales.region).metrics(Sales.cost);
       const last = (await rowsOf(q.orderBy(Sales.region.desc({ nulls: "last" })))) as { region: string | null }[];
       expect(last.map((r) => r.region)).to.deep.equal(["West", "East", "EU", null]);
+      const byDefault = (await rowsOf(q.orderBy(Sales.region.asc()))) as { region: string | null }[];
+      expect(byDefault.map((r) => r.region), "default: NULLS LAST").to.deep.equal(["EU", "East", "West", null]);
       const first = (await rowsOf(q.orderBy(Sales.region.desc({ nulls: "first" })))) as { region: string | null }[];
       expect(first.map((r) => r.region)).to.deep.equal([null, "West", "East", "EU"]);
     });
@@ -219,7 +221,7 @@ describe("queries executed on backend C", function () {
       expect(await rowsOf(revenueByCountry().using("analytics"))).to.deep.equal([{ country: "NAMED", revenue: 2n }]);
       expect(await rowsOf(revenueByCountry().using(loose))).to.deep.equal([{ country: "LOOSE", revenue: 3n }]);
       expect(revenueByCountry().using(named).toSql()).to.equal(
-        `SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']) ORDER BY "revenue" DESC`,
+        `SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']) ORDER BY "revenue" DESC NULLS LAST`,
       );
     });
 

@@ -3,7 +3,7 @@
  *
  * ```sql
  * SELECT `country` AS `country`, MEASURE(`revenue`) AS `revenue` FROM `sales`
- *   WHERE `country` = ? GROUP BY ALL ORDER BY `revenue` DESC LIMIT 100
+ *   WHERE `country` = ? GROUP BY ALL ORDER BY `revenue` DESC NULLS LAST LIMIT 100
  * ```
  * Identifiers are backtick-quoted (a backtick inside is doubled); Databricks names are
  * case-insensitive. Columns are dimensions, then measures, then facts, each aliased to its field

@@ -4,7 +4,7 @@
  *
  * ```sql
  * SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'],
- *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC LIMIT 100
+ *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC NULLS LAST LIMIT 100
  * ```
  * The function takes no bind parameters inside `where_clause`, so filter values are written as SQL
  * literals, escaped twice: first as a literal inside the predicate (`'US'`), then the whole predicate

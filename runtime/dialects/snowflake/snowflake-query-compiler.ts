@@ -3,7 +3,7 @@
  *
  * ```sql
  * SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue"
- *   WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC LIMIT 100
+ *   WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC NULLS LAST LIMIT 100
  * ```
  * Identifier folding: Snowflake stores unquoted names upper-case and quoted names exactly. A declared
  * name written all in lower case (the convention, and what codegen emits for Snowflake's upper-case

@@ -119,11 +119,13 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
     return nodes.reduce((left, right) => (op === "and" ? AndNode.create(left, right) : OrNode.create(left, right)));
   }
 
-  /** ` ORDER BY x DESC NULLS LAST, ...`, or nothing. */
+  /** ` ORDER BY x DESC NULLS LAST, ...` (NULLS LAST unless asked otherwise), or nothing. */
   protected orderByToNode(orderBy: readonly OrderingNode[]): OperationNode {
     if (orderBy.length === 0) return keyword("");
     const items = orderBy.map((o) => {
-      const nulls = o.nulls === undefined ? "" : o.nulls === "first" ? " NULLS FIRST" : " NULLS LAST";
+      // Always explicit: the backends disagree on the default (Snowflake DESC and Databricks ASC put
+      // NULLs first), so the library's default is NULLS LAST everywhere.
+      const nulls = o.nulls === "first" ? " NULLS FIRST" : " NULLS LAST";
       return sqlNode`${this.orderingTarget(o.field)} ${keyword(o.direction === "asc" ? "ASC" : "DESC")}${keyword(nulls)}`;
     });
     return sqlNode` ORDER BY ${joinNodes(items, ", ")}`;
