@@ -104,3 +104,26 @@ describe("rewriteSemanticViewCalls", () => {
     }
   });
 });
+
+describe("typed probe cache", () => {
+  const view = defineView({
+    name: "t",
+    tables: [{ alias: "t", table: "nums" }],
+    dimensions: { "t.k": "t.k" },
+    metrics: { "t.total": "SUM(t.v)" },
+  });
+
+  it("keeps two databases with the same definition but different column types apart", async () => {
+    clearSemanticQueryCache();
+    await using ints = await TestSession.open();
+    await using decimals = await TestSession.open();
+    await ints.query("CREATE TABLE nums AS SELECT 1 AS k, 2::INTEGER AS v");
+    await decimals.query("CREATE TABLE nums AS SELECT 1 AS k, 2.25::DECIMAL(10,2) AS v");
+    const sql = "SELECT total FROM semantic_view('t', metrics := ['total'])";
+    const first = await ints.query((await rewriteSemanticViewCalls(ints, sql, fixedCatalog(view)))!);
+    const second = await decimals.query((await rewriteSemanticViewCalls(decimals, sql, fixedCatalog(view)))!);
+    expect(first.columns[0]!.type).to.equal("BIGINT");
+    expect(second.columns[0]!.type).to.equal("DECIMAL(38,2)");
+    expect(semanticQueryCacheStats()).to.deep.equal({ size: 2, hits: 0, misses: 2 });
+  });
+});

@@ -1,18 +1,12 @@
 /** A small least-recently-used map (Map keeps insertion order; a hit re-inserts the key). */
 export class LruCache<K, V> {
   private readonly map = new Map<K, V>();
-  hits = 0;
-  misses = 0;
 
   constructor(readonly capacity: number) {}
 
   get(key: K): V | undefined {
     const value = this.map.get(key);
-    if (value === undefined) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
+    if (value === undefined) return undefined;
     this.map.delete(key);
     this.map.set(key, value);
     return value;
@@ -26,8 +20,6 @@ export class LruCache<K, V> {
 
   clear(): void {
     this.map.clear();
-    this.hits = 0;
-    this.misses = 0;
   }
 
   get size(): number {

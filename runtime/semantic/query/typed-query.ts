@@ -1,8 +1,11 @@
 /**
  * Output typing, as the extension does it: probe `<expanded> LIMIT 0` for the column types, then
  * cast HUGEINT → BIGINT and UHUGEINT → UBIGINT (so `SUM(INTEGER)` arrives as BIGINT) and
- * ENUM/STRUCT/MAP → VARCHAR; DECIMAL keeps its width and scale. Probes are cached per
- * (definition, request) so repeated queries skip the round trip.
+ * ENUM/STRUCT/MAP → VARCHAR; DECIMAL keeps its width and scale. Probes are cached per session
+ * (the driver keeps one session object per connection) and (definition JSON, request), so repeated
+ * queries skip the round trip. Keying by session keeps two databases with the same definition but
+ * different column types apart; a table re-created with other types under an unchanged view on
+ * the same connection would need clearSemanticQueryCache().
  */
 import { expandSemanticQuery, type SemanticQueryRequest } from "../expand/index.js";
 import type { SemanticViewDefinition } from "../model.js";
@@ -20,15 +23,27 @@ export interface TypedSemanticQuery {
   readonly columns: readonly RawColumn[];
 }
 
-const cache = new LruCache<string, TypedSemanticQuery>(256);
+const PER_SESSION = 128;
+let caches = new WeakMap<SqlSession, LruCache<string, TypedSemanticQuery>>();
+const stats = { size: 0, hits: 0, misses: 0 };
 
-/** Probe-cache statistics (for the benchmark and tests). */
-export function semanticQueryCacheStats(): { size: number; hits: number; misses: number } {
-  return { size: cache.size, hits: cache.hits, misses: cache.misses };
+function cacheFor(session: SqlSession): LruCache<string, TypedSemanticQuery> {
+  let cache = caches.get(session);
+  if (cache === undefined) caches.set(session, (cache = new LruCache(PER_SESSION)));
+  return cache;
 }
 
+/** Probe-cache statistics since the last clear, over all sessions (for the benchmark and tests). */
+export function semanticQueryCacheStats(): { size: number; hits: number; misses: number } {
+  return { ...stats };
+}
+
+/** Forgets every cached probe. */
 export function clearSemanticQueryCache(): void {
-  cache.clear();
+  caches = new WeakMap();
+  stats.size = 0;
+  stats.hits = 0;
+  stats.misses = 0;
 }
 
 /** The type the extension hands out for a probed type, or undefined when it is kept. */
@@ -52,8 +67,13 @@ export async function typedSemanticQuery(
   request: SemanticQueryRequest,
 ): Promise<TypedSemanticQuery> {
   const key = JSON.stringify(def) + "\u0000" + JSON.stringify([request.dimensions, request.metrics, request.facts, request.whereClause ?? ""]);
+  const cache = cacheFor(session);
   const cached = cache.get(key);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) {
+    stats.hits++;
+    return cached;
+  }
+  stats.misses++;
   const expanded = expandSemanticQuery(def, request);
   let probed: RawColumn[];
   try {
@@ -74,6 +94,8 @@ export async function typedSemanticQuery(
         .map((c, i) => (casts[i] === undefined ? quoteIdent(c.name) : `${quoteIdent(c.name)}::${casts[i]} AS ${quoteIdent(c.name)}`))
         .join(", ")}\nFROM (\n${expanded.sql}\n) AS __sv_inner`;
   const result: TypedSemanticQuery = Object.freeze({ sql, expandedSql: expanded.sql, columns: Object.freeze(columns) });
+  const before = cache.size;
   cache.set(key, result);
+  stats.size += cache.size - before;
   return result;
 }
