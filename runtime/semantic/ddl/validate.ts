@@ -266,6 +266,14 @@ class Validator {
     const kinds: DraftMember["kind"][] = allowMetricRefs ? ["fact", "dimension", "metric"] : ["fact", "dimension"];
     for (const ref of refs) {
       const at = m.exprPosition < 0 ? -1 : m.exprPosition + ref.position;
+      if (!allowMetricRefs) {
+        // Row-level members cannot use metrics (unless the name is also a column of the table).
+        const metric = ref.qualifier === undefined ? this.members.get(lower(ref.name)) : this.memberOn(ref.qualifier, ref.name, ["metric"]);
+        const column = this.hasColumn(ref.qualifier ?? own, ref.name) === true;
+        if (metric?.kind === "metric" && !column && (ref.qualifier === undefined || this.tableByAlias.has(lower(ref.qualifier)))) {
+          this.fail(`${this.label(m)} references metric '${metric.name}'; ${m.kind}s are row-level expressions and cannot use metrics`, at);
+        }
+      }
       if (ref.qualifier !== undefined) {
         const target = this.tableByAlias.get(lower(ref.qualifier));
         if (target === undefined) continue; // struct field access or a fully qualified name: left to DuckDB
@@ -329,8 +337,13 @@ class Validator {
     const info = this.analyses.get(m)!;
     if (info.hasWindow) this.fail(`metric '${m.name}': window metrics (OVER) are not supported by the built-in engine`, m.exprPosition);
     for (const u of m.using) {
-      if (!rels.some((r) => lower(r.name) === lower(u))) {
+      const rel = rels.find((r) => lower(r.name) === lower(u));
+      if (rel === undefined) {
         this.fail(`metric '${m.name}' USING references unknown relationship '${u}'. Available: [${rels.map((r) => r.name).join(", ")}].${didYouMean(u, rels.map((r) => r.name))}`, m.position);
+      }
+      // The relationship must leave the metric's table or a table below it.
+      if (m.table !== undefined && !this.reachable(m.table, rel.fromAlias, rels)) {
+        this.fail(`metric '${m.name}' USING relationship '${rel.name}' starts at table '${rel.fromAlias}', which is not reachable from the metric's table '${m.table}'`, m.position);
       }
     }
     if (m.table === undefined) {
@@ -374,6 +387,23 @@ class Validator {
       comment: m.comment,
       synonyms: [...m.synonyms],
     };
+  }
+
+  /** True when `to` is `from` or below it along the relationships. */
+  private reachable(from: string, to: string, rels: readonly RelationshipDef[]): boolean {
+    const seen = new Set<string>([lower(from)]);
+    const queue = [lower(from)];
+    while (queue.length > 0) {
+      const a = queue.shift()!;
+      if (a === lower(to)) return true;
+      for (const r of rels) {
+        if (lower(r.fromAlias) === a && !seen.has(lower(r.toAlias))) {
+          seen.add(lower(r.toAlias));
+          queue.push(lower(r.toAlias));
+        }
+      }
+    }
+    return false;
   }
 
   // ---- cycles ----
