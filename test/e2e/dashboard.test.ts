@@ -4,7 +4,7 @@
  * test-output/. Skipped (loudly) only when no Chromium executable is installed.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,8 +17,9 @@ import { BackendCConfig, createEngine } from "lib";
 import { listen, recordingLogger, seededEngine, type RunningApp } from "../service/support.js";
 
 const outputDir = fileURLToPath(new URL("../../test-output/", import.meta.url));
-const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
-const executablePath = candidates.find((p): p is string => p !== undefined && p !== "" && existsSync(p));
+// CHROMIUM_PATH, when set, is the only candidate (so the skip path can be exercised too).
+const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const executablePath = candidates.find((p) => existsSync(p));
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -39,6 +40,7 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
   let engine: Engine | undefined;
   let app: RunningApp | undefined;
   let context: BrowserContext | undefined;
+  let warned = false;
 
   before(async function () {
     if (executablePath === undefined) return;
@@ -66,11 +68,14 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
 
   beforeEach(function () {
     if (executablePath === undefined) {
-      const banner = "!".repeat(78);
-      console.error(
-        `\n${banner}\n!! CHROMIUM NOT INSTALLED: the dashboard browser test is SKIPPED.\n` +
-          `!! Install it with: apt-get update && apt-get install -y chromium  (or set CHROMIUM_PATH)\n${banner}\n`,
-      );
+      if (!warned) {
+        warned = true;
+        const banner = "!".repeat(78);
+        console.error(
+          `\n${banner}\n!! CHROMIUM NOT FOUND (looked for ${candidates.join(", ")}): the dashboard browser tests are SKIPPED.\n` +
+            `!! Install it with: apt-get update && apt-get install -y chromium  (or set CHROMIUM_PATH)\n${banner}\n`,
+        );
+      }
       this.skip();
     }
   });
@@ -139,6 +144,26 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
     } finally {
       await bigEngine.dispose();
       await rm(bigDir, { recursive: true, force: true });
+    }
+  });
+
+  it("tells the user when the warehouse is unavailable", async function () {
+    const brokenDir = await mkdtemp(join(tmpdir(), "lib-e2e-broken-"));
+    const database = join(brokenDir, "broken.duckdb");
+    await writeFile(database, "not a database\n".repeat(100));
+    const brokenEngine = createEngine(new BackendCConfig({ database, poolSize: 1 }));
+    try {
+      await using brokenApp = await listen(createApp({ engine: brokenEngine, logger: recordingLogger() }));
+      const page = await context!.newPage();
+      await page.goto(`${brokenApp.url}/`);
+      await page.waitForSelector("body[data-state=error]");
+      expect(await page.getByRole("alert").textContent()).to.equal("Could not load revenue: Data warehouse is unavailable");
+      expect(await page.locator("svg#chart rect.bar").count()).to.equal(0);
+      await page.screenshot({ path: join(outputDir, "dashboard-unavailable.png"), fullPage: true });
+      await page.close();
+    } finally {
+      await brokenEngine.dispose();
+      await rm(brokenDir, { recursive: true, force: true });
     }
   });
 
