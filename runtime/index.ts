@@ -50,3 +50,4 @@ export { register, unregister, getEngine, EngineNotFoundError } from "./engine/r
 export { PoolTimeoutError } from "./engine/pool-timeout-error.js";
 export type { ConnectListener } from "./engine/connection-pool.js";
 export type { ConnectConnection } from "./engine/connection-handle.js";
+export { toJsonSchema } from "./mapping/json-schema.js";

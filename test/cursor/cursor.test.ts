@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { DataError, LibError, QueryCancelledError, WarehouseError, ValidationError } from "../../runtime/errors.js";
 import { Decimal } from "../../runtime/values/decimal.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
-import { openHarness, type Harness } from "./support/harness.js";
+import { mapChunks, openHarness, withStream, type Harness } from "./support/harness.js";
 
 const SAMPLE = "SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')) t(id, name) ORDER BY id";
 const LONG = "SELECT count(*) FROM range(10000000000) a";
@@ -132,23 +132,15 @@ describe("cursor: reading", () => {
     // driver seam: real chunks first, then the error a driver raises (e.g. a dropped network connection).
     const connection = await h.connect();
     const failure = new DataError("chunk 2 failed", { cause: new Error("socket hang up") });
-    const failing = {
-      ...connection,
-      stream: async (sql: string, parameters?: readonly unknown[]) => {
-        const inner = await connection.stream(sql, parameters);
-        return {
-          columns: inner.columns,
-          close: () => inner.close(),
-          async *[Symbol.asyncIterator]() {
-            let n = 0;
-            for await (const chunk of inner) {
-              if (++n === 2) throw failure;
-              yield chunk;
-            }
-          },
-        };
-      },
-    };
+    const failing = withStream(connection, async (inner, sql, parameters) =>
+      mapChunks(await inner.stream(sql, parameters), async function* (source) {
+        let n = 0;
+        for await (const chunk of source) {
+          if (++n === 2) throw failure;
+          yield chunk;
+        }
+      }),
+    );
     const cursor = await openCursor(failing, { sql: "SELECT i FROM range(10000) t(i)", parameters: [] });
     expect(await cursor.fetchOne()).to.deep.equal({ i: 0n });
     const error = await cursor.fetchAllRows().catch((e: unknown) => e);
@@ -239,7 +231,7 @@ describe("cursor: cancellation", () => {
   it("an already-aborted signal rejects at once without running the statement", async () => {
     const connection = await h.connect();
     let ran = false;
-    const spy = { ...connection, stream: (...args: Parameters<typeof connection.stream>) => ((ran = true), connection.stream(...args)) };
+    const spy = withStream(connection, (inner, sql, parameters) => ((ran = true), inner.stream(sql, parameters)));
     const error = await openCursor(spy, { sql: LONG, parameters: [] }, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(QueryCancelledError).with.property("reason", "aborted");
     expect(ran).to.equal(false);

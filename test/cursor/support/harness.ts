@@ -1,8 +1,14 @@
-/** What the cursor tests need from an engine: connections, a borrowed count, and chunk-pull counting. */
+/**
+ * What the cursor tests need from an engine: pooled connections from a real backend C engine
+ * (in-memory DuckDB, pool size 1), the pool's borrowed count, and a count of driver chunk pulls
+ * (every connection handed out is wrapped so its streams count `next()` calls on their chunk iterator).
+ */
+import type { ResultStream, StreamOptions } from "../../../runtime/driver/database-connection.js";
 import type { PooledConnection } from "../../../runtime/engine/pooled-connection.js";
+import { createEngine } from "../../../runtime/engine/create-engine.js";
+import { BackendCConfig } from "../../../runtime/config/backend-c-config.js";
 import { openCursor, type OpenCursorOptions } from "../../../runtime/cursor/open-cursor.js";
 import type { Cursor } from "../../../runtime/cursor/cursor.js";
-import { StandInPool } from "./duckdb-stand-in.js";
 
 export interface Harness {
   connect(): Promise<PooledConnection>;
@@ -12,14 +18,57 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-export async function openHarness(): Promise<Harness> {
-  const pool = new StandInPool();
-  const harness: Harness = {
-    connect: () => pool.connect(),
-    borrowed: () => pool.borrowed,
-    pulls: () => pool.pulls,
-    cursor: async (sql, parameters = [], options) => openCursor(await pool.connect(), { sql, parameters }, options),
-    dispose: () => pool.dispose(),
+type StreamFn = PooledConnection["stream"];
+
+/** A PooledConnection that delegates to `inner`, with `stream` replaced. */
+export function withStream(inner: PooledConnection, stream: (inner: PooledConnection, ...args: Parameters<StreamFn>) => ReturnType<StreamFn>): PooledConnection {
+  return {
+    run: (sql, parameters) => inner.run(sql, parameters),
+    all: (sql, parameters) => inner.all(sql, parameters),
+    execute: (sql, parameters) => inner.execute(sql, parameters),
+    stream: (sql, parameters, options) => stream(inner, sql, parameters, options),
+    interrupt: () => inner.interrupt(),
+    commit: () => inner.commit(),
+    rollback: () => inner.rollback(),
+    release: () => inner.release(),
+    get released() {
+      return inner.released;
+    },
+    [Symbol.asyncDispose]: () => inner.release(),
   };
-  return harness;
+}
+
+/** A stream whose chunk iterator is the given generator over `inner`'s chunks. */
+export function mapChunks(inner: ResultStream, chunks: (source: AsyncIterable<unknown[][]>) => AsyncIterable<unknown[][]>): ResultStream {
+  return {
+    columns: inner.columns,
+    close: () => inner.close(),
+    [Symbol.asyncIterator]: () => chunks(inner)[Symbol.asyncIterator](),
+  };
+}
+
+export async function openHarness(): Promise<Harness> {
+  const engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }));
+  let pulls = 0;
+  const counting = async (inner: PooledConnection, sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> =>
+    mapChunks(await inner.stream(sql, parameters, options), (source) => ({
+      [Symbol.asyncIterator]() {
+        const iterator = source[Symbol.asyncIterator]();
+        return {
+          next: () => {
+            pulls++;
+            return iterator.next();
+          },
+          return: async () => (iterator.return ? iterator.return() : { done: true as const, value: undefined }),
+        };
+      },
+    }));
+  const connect = async (): Promise<PooledConnection> => withStream(await engine.connect(), counting);
+  return {
+    connect,
+    borrowed: () => engine._pool.borrowed,
+    pulls: () => pulls,
+    cursor: async (sql, parameters = [], options) => openCursor(await connect(), { sql, parameters }, options),
+    dispose: () => engine.dispose(),
+  };
 }
