@@ -7,6 +7,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { BackendCSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
+import { createBuiltinSemanticLayer } from "../../semantic/index.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { leaseFileInstance } from "./duckdb-instances.js";
@@ -120,8 +121,10 @@ export class DuckDBDriver implements Driver {
   }
 }
 
-/** The production layer, loaded on first use so the driver does not need it for plain SQL. */
+/**
+ * The production layer (statically imported: a dynamic `import()` under tsx can load a second
+ * copy of the module graph, whose error classes then fail `instanceof`).
+ */
 async function loadBuiltinSemanticLayer(): Promise<SemanticLayer | undefined> {
-  const module = (await import("../../semantic/index.js")) as { createBuiltinSemanticLayer?: () => SemanticLayer };
-  return module.createBuiltinSemanticLayer?.();
+  return createBuiltinSemanticLayer();
 }

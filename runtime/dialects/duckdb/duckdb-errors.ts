@@ -67,7 +67,7 @@ const BY_SEMANTIC_KIND: Readonly<Record<SemanticViewError["kind"], WarehouseErro
  */
 export function mapDuckDBError(error: unknown): WarehouseError {
   if (error instanceof WarehouseError) return error;
-  if (error instanceof SemanticViewError) {
+  if (isSemanticViewError(error)) {
     return new BY_SEMANTIC_KIND[error.kind](error.message, { cause: error, code: `semantic_${error.kind}` });
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -78,6 +78,16 @@ export function mapDuckDBError(error: unknown): WarehouseError {
     return new ErrorClass(message, { cause: error, code: type });
   }
   return new WarehouseError(message, { cause: error });
+}
+
+/** By class, or by shape for a copy of the class from another module instance (lazy imports). */
+function isSemanticViewError(error: unknown): error is SemanticViewError {
+  if (error instanceof SemanticViewError) return true;
+  return (
+    error instanceof Error &&
+    error.name === "SemanticViewError" &&
+    Object.hasOwn(BY_SEMANTIC_KIND, (error as { kind?: unknown }).kind as string)
+  );
 }
 
 /** DuckDB's error for COMMIT/ROLLBACK when no transaction is open. */

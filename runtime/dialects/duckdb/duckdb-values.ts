@@ -17,6 +17,7 @@ import {
 } from "@duckdb/node-api";
 import type { DuckDBType, DuckDBValue, DuckDBValueConverter } from "@duckdb/node-api";
 import type { ValueKind } from "../../driver/database-connection.js";
+import { ProgrammingError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
 
 const MS_PER_DAY = 86_400_000;
@@ -209,11 +210,11 @@ export function toDuckDBParameter(value: unknown, position: number): DuckDBValue
     return decimalValue(value.unscaled, width, value.scale);
   }
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new TypeError(`Parameter ${position} is an invalid Date`);
+    if (Number.isNaN(value.getTime())) throw new ProgrammingError(`Parameter ${position} is an invalid Date`);
     return timestampValue(BigInt(value.getTime()) * 1000n);
   }
   if (isDuckDBValueObject(value)) return value;
-  throw new TypeError(
+  throw new ProgrammingError(
     `Parameter ${position} has an unsupported type (${Object.prototype.toString.call(value)}); ` +
       "pass a number, bigint, string, boolean, Decimal, Date or null",
   );
