@@ -40,6 +40,10 @@ describe("semantic expansion building blocks", () => {
       const out = rewriteReferences(`net + 's.net' + o.net + sum(net) + "net"`, (r) => (r.name === "net" ? "X" : undefined));
       expect(out).to.equal(`X + 's.net' + X + sum(X) + X`);
     });
+    it("leaves type names in casts alone", () => {
+      const out = rewriteReferences(`CAST(date AS date) > date::date`, (r) => (r.name === "date" ? "X" : undefined));
+      expect(out).to.equal(`CAST(X AS date) > X::date`);
+    });
     it("leaves longer dotted chains alone", () => {
       expect(rewriteReferences("db.o.net", () => "X")).to.equal("db.o.net");
     });

@@ -68,7 +68,7 @@ export function rewriteReferences(expr: string, replace: (ref: Reference) => str
       k += 3;
       continue;
     }
-    if (isName(tok) && !isDot(prev) && !isDot(next) && !isOpenParen(next)) {
+    if (isName(tok) && !isDot(prev) && !isDot(next) && !isOpenParen(next) && !isTypePosition(prev)) {
       const replacement = replace({ qualifier: undefined, name: tok.value });
       out += replacement ?? tok.text;
       k += 1;
@@ -117,6 +117,11 @@ export function qualifiersOf(expr: string): string[] {
     return undefined;
   });
   return found;
+}
+
+/** `x::date`, `CAST(x AS date)`: a type name, never a member. */
+function isTypePosition(prev: Token | undefined): boolean {
+  return prev !== undefined && ((prev.kind === "op" && prev.text === "::") || (prev.kind === "ident" && /^as$/i.test(prev.value)));
 }
 
 function previousSignificant(tokens: readonly Token[], i: number): Token | undefined {
