@@ -96,19 +96,35 @@ export function foldName(name: QualifiedName, context: SessionContext): Resolved
 }
 
 /**
- * Loads one definition. An unqualified name resolves in `current_schema()` first, then to the only
- * view of that name in any schema. Returns undefined when there is no such view.
+ * Loads one definition. An unqualified name resolves in `current_schema()` first, then through the
+ * schemas of the `search_path` setting, then to the only view of that name in any schema. Returns
+ * undefined when there is no such view.
  */
 export async function loadDefinition(session: SqlSession, reference: string | QualifiedName): Promise<SemanticViewDefinition | undefined> {
   const name = typeof reference === "string" ? parseViewReference(reference) : reference;
   if (!(await catalogExists(session))) return undefined;
-  const context = await sessionContext(session);
-  if (name.database !== undefined && name.database.toLowerCase() !== context.database.toLowerCase()) return undefined;
   const wanted = name.name.toLowerCase();
-  const { rows } = await session.query(`SELECT schema_name, name, definition FROM ${TABLE} WHERE name = $1`, [wanted]);
+  // One round trip: the candidates plus the session context needed to choose among them.
+  const { rows } = await session.query(
+    `SELECT schema_name, name, definition, current_database(), current_schema(), current_setting('search_path') FROM ${TABLE} WHERE name = $1 ORDER BY schema_name`,
+    [wanted],
+  );
+  if (rows.length === 0) return undefined;
+  const [, , , database, currentSchema, searchPath] = rows[0]!;
+  if (name.database !== undefined && name.database.toLowerCase() !== String(database).toLowerCase()) return undefined;
   const candidates = rows.map(([schema, n, json]) => ({ schema: String(schema), name: String(n), json }));
-  let hit = candidates.find((c) => c.schema === (name.schema ?? context.schema).toLowerCase());
-  if (hit === undefined && name.schema === undefined) {
+  const inSchema = (schema: string) => candidates.find((c) => c.schema === schema.toLowerCase());
+  if (name.schema !== undefined) {
+    const hit = inSchema(name.schema);
+    return hit === undefined ? undefined : parseStored(hit.json, hit.schema, hit.name);
+  }
+  const searchSchemas = String(searchPath ?? "")
+    .split(",")
+    .map((entry) => entry.trim().replace(/^"|"$/g, ""))
+    .filter((entry) => entry !== "")
+    .map((entry) => entry.split(".").pop()!);
+  let hit = [String(currentSchema), ...searchSchemas].map(inSchema).find((c) => c !== undefined);
+  if (hit === undefined) {
     if (candidates.length > 1) {
       throw new SemanticViewError(
         "invalid",

@@ -93,7 +93,20 @@ describe("semantic DDL execution and catalog", () => {
     expect((await loadDefinition(session, "other.sales"))?.schemaName).to.equal("other");
     // Unqualified: the current schema wins.
     expect((await loadDefinition(session, "sales"))?.schemaName).to.equal("main");
+    // The search_path is consulted after the current schema; a name in several other schemas is ambiguous.
+    await session.query("CREATE SCHEMA third");
+    await run(session, SALES.replace("VIEW sales", "VIEW third.sales"));
+    await session.query("SET search_path = 'third'");
+    expect((await loadDefinition(session, "sales"))?.schemaName).to.equal("third");
+    await session.query("RESET search_path");
     await run(session, "DROP SEMANTIC VIEW main.sales");
+    try {
+      await loadDefinition(session, "sales");
+      expect.fail("expected ambiguity");
+    } catch (e) {
+      expect((e as Error).message).to.equal("semantic view name 'sales' is ambiguous: it exists in schemas [other, third]; qualify it as schema.name");
+    }
+    await run(session, "DROP SEMANTIC VIEW third.sales");
     // Only one left anywhere: an unqualified name finds it.
     expect((await loadDefinition(session, "sales"))?.schemaName).to.equal("other");
   });
