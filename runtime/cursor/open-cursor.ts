@@ -49,7 +49,8 @@ export async function openCursor<Row = Record<string, unknown>>(
     throw error;
   }
 
-  const settled: Promise<Settled> = connection.stream(query.sql, query.parameters).then(
+  // new Promise(...) also catches a driver that throws synchronously.
+  const settled: Promise<Settled> = new Promise<ResultStream>((resolve) => resolve(connection.stream(query.sql, query.parameters))).then(
     (stream) => ({ ok: true, stream }),
     (error: unknown) => ({ ok: false, error }),
   );

@@ -149,6 +149,16 @@ describe("cursor: reading", () => {
     expect(cursor.closed).to.equal(true);
   });
 
+  it("a driver that throws synchronously from stream() still gets its connection released", async () => {
+    const boom = new Error("sync failure");
+    const connection = withStream(await h.connect(), () => {
+      throw boom;
+    });
+    const error = await openCursor(connection, { sql: "SELECT 1", parameters: [] }).catch((e: unknown) => e);
+    expect(error).to.equal(boom);
+    expect(h.borrowed()).to.equal(0);
+  });
+
   it("a mapping error in into() releases the connection too", async () => {
     const cursor = await h.cursor(SAMPLE);
     const error = await cursor.into(Type.Object({ id: Type.String() })).catch((e: unknown) => e);

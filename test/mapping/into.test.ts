@@ -162,6 +162,19 @@ describe("into(): strict (default)", () => {
     expect(row!.nothing).to.equal(null);
   });
 
+  it("other schemas (arrays, objects) agree with other columns and are checked per value by TypeBox", async () => {
+    {
+      await using cursor = await h.cursor("SELECT [1, 2] AS xs, {'a': 1} AS st");
+      expect(await cursor.into(Type.Object({ xs: Type.Array(Type.Integer()), st: Type.Object({ a: Type.Integer() }) }))).to.deep.equal([{ xs: [1, 2], st: { a: 1 } }]);
+    }
+    const bad = await h.cursor("SELECT [1, 2] AS xs");
+    const error = await mismatch(bad.into(Type.Object({ xs: Type.Array(Type.String()) })));
+    expect(error.mismatches[0]!.reason).to.match(/^row 0: value \[1,2\] fails the model/);
+    const scalar = await h.cursor("SELECT [1, 2] AS xs");
+    const e2 = await mismatch(scalar.into(Type.Object({ xs: Type.String() })));
+    expect(e2.mismatches[0]).to.deep.equal({ field: "xs", modelType: "string", columnType: "INTEGER[] (other)" });
+  });
+
   it("iterInto checks the model before yielding any row", async () => {
     const cursor = await h.cursor("SELECT i FROM range(10) t(i)");
     const iterator = cursor.iterInto(Type.Object({ i: Type.String() }));
