@@ -238,6 +238,18 @@ describe("cursor: cancellation", () => {
     await nextQueryWorks();
   });
 
+  it("aborting while a large result is being streamed cancels the pending read", async () => {
+    const controller = new AbortController();
+    const cursor = await h.cursor("SELECT i, md5(i::VARCHAR) AS h FROM range(1000000000) t(i)", [], { signal: controller.signal });
+    expect(await cursor.fetchOne()).to.have.property("i", 0n);
+    setTimeout(() => controller.abort(), 30);
+    const error = await cursor.fetchAllRows().catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(QueryCancelledError).with.property("reason", "aborted");
+    expect(cursor.closed).to.equal(true);
+    expect(h.borrowed()).to.equal(0);
+    await nextQueryWorks();
+  });
+
   it("an already-aborted signal rejects at once without running the statement", async () => {
     const connection = await h.connect();
     let ran = false;
