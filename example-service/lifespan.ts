@@ -33,7 +33,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(options.port, options.host ?? "", (error?: Error) => (error ? reject(error) : resolve(s)));
+      const done = (error?: Error): void => (error ? reject(error) : resolve(s));
+      const s = options.host ? app.listen(options.port, options.host, done) : app.listen(options.port, done);
     });
   } catch (error) {
     unregister("default");

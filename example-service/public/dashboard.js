@@ -66,7 +66,6 @@ function drawChart(rows) {
     const name = countryName(row.country);
     const group = document.createElementNS(SVG, "g");
     group.setAttribute("role", "listitem");
-    group.setAttribute("tabindex", "0");
     group.setAttribute("aria-label", `${name} (${row.country}): ${formatRevenue(row.revenue)}`);
 
     const title = document.createElementNS(SVG, "title");
