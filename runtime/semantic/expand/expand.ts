@@ -6,9 +6,9 @@
  */
 import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
 import { SemanticViewError } from "../semantic-error.js";
-import { significant, tokenize } from "../sql/lexer.js";
+import { significant } from "../sql/lexer.js";
 import { quoteIdent } from "../sql/quote.js";
-import { guardAggregates, qualifiersOf, rewriteQualifiers, rewriteReferences } from "./expression.js";
+import { guardAggregates, qualifiersOf, rewriteQualifiers, rewriteReferences, tokensOf } from "./expression.js";
 import { JoinGraph, keyOf, type JoinTree } from "./join-graph.js";
 import { resolveMembers } from "./resolve.js";
 
@@ -430,7 +430,7 @@ class Expansion {
   /** The predicate is spliced into WHERE (...): it must stay one balanced expression. */
   private checkPredicateShape(raw: string): void {
     let depth = 0;
-    for (const t of tokenize(raw)) {
+    for (const t of tokensOf(raw)) {
       if (t.kind !== "punct") continue;
       if (t.text === ";") this.fail("where_clause must be a single predicate (found ';')");
       if (t.text === "(") depth++;
@@ -497,7 +497,7 @@ class Expansion {
   /** The physical table reference as written, re-quoted part by part. */
   private tableRef(key: string): string {
     const t = this.graph.table(key);
-    const tokens = significant(tokenize(t.table));
+    const tokens = significant(tokensOf(t.table));
     const parts: string[] = [];
     for (let i = 0; i < tokens.length; i++) {
       const tok = tokens[i]!;

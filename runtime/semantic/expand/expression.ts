@@ -9,7 +9,8 @@ import { tokenize, type Token } from "../sql/lexer.js";
 const tokenCache = new Map<string, Token[]>();
 const TOKEN_CACHE_SIZE = 2048;
 
-function tokensOf(expr: string): Token[] {
+/** Tokens of an expression or name, cached (callers must not mutate the array). */
+export function tokensOf(expr: string): Token[] {
   let tokens = tokenCache.get(expr);
   if (tokens === undefined) {
     tokens = tokenize(expr);

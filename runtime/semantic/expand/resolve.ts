@@ -5,7 +5,8 @@
  */
 import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
 import { SemanticViewError } from "../semantic-error.js";
-import { tokenize, significant, type Token } from "../sql/lexer.js";
+import { significant, type Token } from "../sql/lexer.js";
+import { tokensOf } from "./expression.js";
 import { didYouMean } from "../sql/suggest.js";
 
 export type MemberKind = "dimension" | "metric" | "fact";
@@ -22,7 +23,7 @@ const same = (a: string | undefined, b: string | undefined): boolean =>
 function parseRequestedName(view: string, kind: MemberKind, raw: string): ParsedName {
   let tokens: Token[];
   try {
-    tokens = significant(tokenize(raw.trim()));
+    tokens = significant(tokensOf(raw.trim()));
   } catch {
     tokens = [];
   }
