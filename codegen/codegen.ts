@@ -115,8 +115,8 @@ async function check(outDir: string, shownOut: string, files: readonly Generated
     io.stdout(`lib codegen --check: ${shownOut}/ is current (${files.length} files)`);
     return ExitCode.Ok;
   }
-  const files_ = drift.length === 1 ? "1 file differs" : `${drift.length} files differ`;
-  io.stdout(`lib codegen --check: ${shownOut}/ is stale (${files_} from the generated output):`);
+  const differ = drift.length === 1 ? "1 file differs" : `${drift.length} files differ`;
+  io.stdout(`lib codegen --check: ${shownOut}/ is stale (${differ} from the generated output):`);
   for (const d of drift) io.stdout(`  ${d.status.padEnd(7)} ${shownOut}/${d.path}`);
   for (const d of drift) io.stdout(`\n${d.diff}`);
   io.stdout(`\nRe-run lib codegen without --check to update ${shownOut}/.`);
