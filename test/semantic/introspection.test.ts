@@ -287,3 +287,57 @@ METRICS (
     expect(await layer.handle(session, "SELECT get_ddl('TABLE', 'orders')")).to.deep.equal({ kind: "passthrough" });
   });
 });
+
+describe("dimensions valid for a metric", () => {
+  let session: TestSession;
+  before(async () => {
+    session = await TestSession.open();
+    for (const sql of [
+      "CREATE TABLE lines (id INTEGER, order_id INTEGER, qty INTEGER)",
+      "CREATE TABLE orders (id INTEGER, customer_id INTEGER, status VARCHAR)",
+      "CREATE TABLE customers (id INTEGER, segment VARCHAR)",
+      "CREATE TABLE profiles (customer_id INTEGER, tier VARCHAR)",
+    ]) {
+      await session.query(sql);
+    }
+    await query(
+      session,
+      `CREATE SEMANTIC VIEW shop AS
+        TABLES (l AS lines PRIMARY KEY (id), o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id), p AS profiles PRIMARY KEY (customer_id))
+        RELATIONSHIPS (l_o AS l(order_id) REFERENCES o, o_c AS o(customer_id) REFERENCES c, c_p AS c(id) REFERENCES p(customer_id))
+        DIMENSIONS (l.line_id AS l.id, o.status AS o.status, c.segment AS c.segment, p.tier AS p.tier)
+        METRICS (l.units AS SUM(l.qty), o.orders AS COUNT(*), c.customers AS COUNT(*), p.tiers AS COUNT(DISTINCT p.tier), per_order AS units / orders)`,
+    );
+  });
+  after(() => session.close());
+
+  it("lists the dimensions at the metric's grain or coarser (SHOW ... FOR METRIC and the function)", async () => {
+    const r = await query(session, "SHOW SEMANTIC DIMENSIONS IN shop FOR METRIC orders");
+    expect(r.columns).to.deep.equal(["table_name", "name", "data_type", "required"]);
+    expect(r.rows).to.deep.equal([
+      ["orders", "status", "", false],
+      ["customers", "segment", "", false],
+      ["profiles", "tier", "", false],
+    ]);
+    expect((await query(session, "SELECT name, required FROM show_semantic_dimensions_for_metric('shop', 'units')")).rows).to.deep.equal([
+      ["line_id", false],
+      ["status", false],
+      ["segment", false],
+      ["tier", false],
+    ]);
+    expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'customers')")).rows).to.deep.equal([["segment"], ["tier"]]);
+    // One-to-one relationships are safe in both directions.
+    expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'tiers')")).rows).to.deep.equal([["segment"], ["tier"]]);
+    // A derived metric: dimensions valid for all of its metrics.
+    expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'per_order')")).rows).to.deep.equal([["status"], ["segment"], ["tier"]]);
+  });
+
+  it("rejects an unknown metric with a suggestion", async () => {
+    try {
+      await query(session, "SHOW SEMANTIC DIMENSIONS IN shop FOR METRIC order");
+      expect.fail("expected an error");
+    } catch (e) {
+      expect((e as Error).message).to.equal("semantic view 'shop': unknown metric 'order'. Available: [units, orders, customers, tiers, per_order]. Did you mean 'orders'?");
+    }
+  });
+});

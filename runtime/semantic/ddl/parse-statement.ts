@@ -95,6 +95,7 @@ function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): {
   inSchema?: string;
   inDatabase?: string;
   view?: ReturnType<typeof parseQualifiedName>["name"];
+  forMetric?: string;
 } {
   const out: ReturnType<typeof parseFilters> = {};
   while (!ts.atEnd() && !ts.isPunct(";")) {
@@ -124,8 +125,9 @@ function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): {
         if (parts.length === 2) out.inDatabase = parts[0];
         out.inSchema = parts[parts.length - 1];
       }
-    } else if (ts.isKeyword("FOR")) {
-      throw ts.error("SHOW SEMANTIC DIMENSIONS ... FOR METRIC is not supported by the built-in engine");
+    } else if (allowIn === "view" && ts.acceptKeyword("FOR")) {
+      ts.expectKeyword("METRIC", "after FOR");
+      out.forMetric = ts.expectName("metric name").value;
     } else throw ts.error(`unexpected ${describe(ts.peek())}; expected LIKE, IN, STARTS WITH or LIMIT`);
   }
   end(ts);
@@ -165,10 +167,12 @@ function parseShow(ts: TokenStream): SemanticStatement | null {
       throw new SemanticViewError("parse", `expected SHOW SEMANTIC VIEWS | DIMENSIONS | METRICS | FACTS, found '${kindToken.text}'`);
     }
     const f = parseFilters(ts, "view");
+    if (f.forMetric !== undefined && kind !== "dimensions") throw new SemanticViewError("parse", "FOR METRIC is allowed only with SHOW SEMANTIC DIMENSIONS");
     const out: ShowMembersStatement = {
       type: "show_members",
       kind: kind as ShowMembersStatement["kind"],
       view: f.view,
+      forMetric: f.forMetric,
       like: f.like,
       startsWith: f.startsWith,
       limit: f.limit,

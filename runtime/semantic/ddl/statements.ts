@@ -105,6 +105,8 @@ export interface ShowMembersStatement {
   readonly kind: "dimensions" | "metrics" | "facts";
   /** Undefined: every view. */
   readonly view?: QualifiedName | undefined;
+  /** `SHOW SEMANTIC DIMENSIONS IN v FOR METRIC m`. */
+  readonly forMetric?: string | undefined;
   readonly like?: string | undefined;
   readonly startsWith?: string | undefined;
   readonly limit?: number | undefined;

@@ -10,17 +10,21 @@ import type {
   ShowMembersStatement,
   ShowSemanticViewsStatement,
 } from "../ddl/statements.js";
-import { describeView, listViews, showColumns, showMembers, type Relation } from "./tables.js";
+import { requireMetric } from "./rewrite.js";
+import { describeView, dimensionsForMetric, listViews, showColumns, showMembers, type Relation } from "./tables.js";
 
 export interface StatementResult {
   readonly columns: RawColumn[];
   readonly rows: unknown[][];
 }
 
-const toResult = (r: Relation): StatementResult => ({
-  columns: r.columns.map((name) => ({ name, type: "VARCHAR" })),
-  rows: r.rows,
-});
+const toResult = (r: Relation): StatementResult => {
+  const types = r.columns.map((_, i) => r.types?.[i] ?? "VARCHAR");
+  return {
+    columns: r.columns.map((name, i) => ({ name, type: types[i]! })),
+    rows: r.rows.map((row) => row.map((value, i) => (types[i] === "BOOLEAN" ? value === "true" : value))),
+  };
+};
 
 /** SQL LIKE semantics (case-insensitive, as the extension's ILIKE): `%` any run, `_` one char. */
 export function likeToRegExp(pattern: string): RegExp {
@@ -64,6 +68,13 @@ export async function executeShowViews(session: SqlSession, stmt: ShowSemanticVi
 }
 
 export async function executeShowMembers(session: SqlSession, stmt: ShowMembersStatement): Promise<StatementResult> {
+  if (stmt.forMetric !== undefined) {
+    if (stmt.view === undefined) throw new SemanticViewError("invalid", "SHOW SEMANTIC DIMENSIONS ... FOR METRIC needs IN <view>");
+    const def = await requireDefinition(session, stmt.view);
+    const relation = dimensionsForMetric(def, requireMetric(def, stmt.forMetric, "SHOW SEMANTIC DIMENSIONS FOR METRIC"));
+    const nameIndex = relation.columns.indexOf("name");
+    return toResult({ ...relation, rows: filterNames(relation.rows, (r) => r[nameIndex]!, stmt) });
+  }
   const defs = stmt.view === undefined ? await listDefinitions(session) : [await requireDefinition(session, stmt.view)];
   const relation = showMembers(defs, stmt.kind);
   const nameIndex = relation.columns.indexOf("name");

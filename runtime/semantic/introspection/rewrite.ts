@@ -4,13 +4,15 @@
  * SQL), and `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
  */
 import { listDefinitions } from "../catalog.js";
+import type { SemanticViewDefinition } from "../model.js";
+import { didYouMean } from "../sql/suggest.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
 import { requireDefinition } from "./execute.js";
 import { definitionToYaml } from "./yaml.js";
-import { describeView, getDdl, listViews, showColumns, showMembers, type Relation } from "./tables.js";
+import { describeView, dimensionsForMetric, getDdl, listViews, showColumns, showMembers, type Relation } from "./tables.js";
 
 type TableFunction = (session: SqlSession, args: readonly Literal[], name: string) => Promise<Relation>;
 type Literal = string | boolean;
@@ -20,6 +22,19 @@ const viewArg = (args: readonly Literal[], fn: string): string => {
   if (typeof v !== "string") throw new SemanticViewError("invalid", `${fn}() expects the semantic view name as its first argument`);
   return v;
 };
+
+/** The metric argument of `..._for_metric`: must name a metric of the view. */
+export function requireMetric(def: SemanticViewDefinition, value: Literal | undefined, fn: string): string {
+  if (typeof value !== "string") throw new SemanticViewError("invalid", `${fn}() expects the metric name as its second argument`);
+  const names = def.metrics.map((m) => m.name);
+  if (!names.some((n) => n.toLowerCase() === value.toLowerCase())) {
+    throw new SemanticViewError(
+      "invalid",
+      `semantic view '${def.name}': unknown metric '${value}'. Available: [${names.join(", ")}].${didYouMean(value, names)}`,
+    );
+  }
+  return value;
+}
 
 const members =
   (kind: "dimensions" | "metrics" | "facts"): TableFunction =>
@@ -34,6 +49,10 @@ const TABLE_FUNCTIONS: Record<string, TableFunction> = {
   show_semantic_dimensions: members("dimensions"),
   show_semantic_metrics: members("metrics"),
   show_semantic_facts: members("facts"),
+  show_semantic_dimensions_for_metric: async (session, args, fn) => {
+    const def = await requireDefinition(session, viewArg(args, fn));
+    return dimensionsForMetric(def, requireMetric(def, args[1], fn));
+  },
   show_semantic_dimensions_all: members("dimensions"),
   show_semantic_metrics_all: members("metrics"),
   show_semantic_facts_all: members("facts"),
@@ -49,9 +68,10 @@ const NOT_ALIAS = new Set([
 /** A relation as a parenthesised query over literal rows; all columns VARCHAR. */
 export function relationSql(r: Relation): string {
   const cols = r.columns.map(quoteIdent);
-  if (r.rows.length === 0) return `(SELECT ${cols.map((c) => `NULL::VARCHAR AS ${c}`).join(", ")} WHERE false)`;
+  const type = (i: number): string => r.types?.[i] ?? "VARCHAR";
+  if (r.rows.length === 0) return `(SELECT ${cols.map((c, i) => `NULL::${type(i)} AS ${c}`).join(", ")} WHERE false)`;
   const values = r.rows.map((row) => `(${row.map(quoteLiteral).join(", ")})`).join(", ");
-  return `(SELECT ${cols.map((c) => `${c}::VARCHAR AS ${c}`).join(", ")} FROM (VALUES ${values}) AS __sv_rows(${cols.join(", ")}))`;
+  return `(SELECT ${cols.map((c, i) => `${c}::${type(i)} AS ${c}`).join(", ")} FROM (VALUES ${values}) AS __sv_rows(${cols.join(", ")}))`;
 }
 
 interface Call {

@@ -4,10 +4,14 @@
  */
 import type { SemanticViewDefinition, TableDef } from "../model.js";
 import { renderDdl } from "../ddl/render.js";
+import { analyzeExpression } from "../ddl/expression-refs.js";
 
 export interface Relation {
   readonly columns: readonly string[];
+  /** Rows as text; a BOOLEAN column holds "true" / "false". */
   readonly rows: string[][];
+  /** DuckDB column types (default: all VARCHAR). */
+  readonly types?: readonly ("VARCHAR" | "BOOLEAN")[] | undefined;
 }
 
 export const LIST_COLUMNS = ["created_on", "name", "kind", "database_name", "schema_name", "comment"] as const;
@@ -153,3 +157,54 @@ export function showMembers(defs: readonly SemanticViewDefinition[], kind: Membe
 export function getDdl(def: SemanticViewDefinition, fullyQualified = false): string {
   return renderDdl(def, fullyQualified);
 }
+
+/**
+ * `show_semantic_dimensions_for_metric('v', 'm')`: the dimensions a metric can be grouped by without
+ * a fan trap, i.e. on tables at the metric's grain or coarser: reached from the metric's table along
+ * relationships (many-to-one or one-to-one), or backwards over one-to-one relationships. A derived
+ * metric gets the dimensions valid for every base metric it uses. `required` is always false (no
+ * window metrics).
+ */
+export function dimensionsForMetric(def: SemanticViewDefinition, metricName: string): Relation {
+  const lower = (s: string) => s.toLowerCase();
+  const metric = def.metrics.find((m) => lower(m.name) === lower(metricName));
+  if (metric === undefined) return { columns: FOR_METRIC_COLUMNS, rows: [], types: FOR_METRIC_TYPES };
+  const reachableFrom = (alias: string): Set<string> => {
+    const seen = new Set([lower(alias)]);
+    const queue = [lower(alias)];
+    while (queue.length > 0) {
+      const a = queue.shift()!;
+      for (const r of def.relationships) {
+        const next =
+          lower(r.fromAlias) === a ? lower(r.toAlias) : r.cardinality === "one_to_one" && lower(r.toAlias) === a ? lower(r.fromAlias) : undefined;
+        if (next !== undefined && !seen.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    return seen;
+  };
+  const tablesFor = (m: typeof metric, visiting: Set<string>): Set<string> | undefined => {
+    if (m.table !== undefined) return reachableFrom(m.table);
+    if (visiting.has(lower(m.name))) return undefined;
+    visiting.add(lower(m.name));
+    let out: Set<string> | undefined;
+    const referenced = new Set(analyzeExpression(m.expr).refs.map((r) => lower(r.name)));
+    for (const other of def.metrics) {
+      if (other === m || !referenced.has(lower(other.name))) continue;
+      const t = tablesFor(other, visiting);
+      if (t === undefined) continue;
+      out = out === undefined ? t : new Set([...out].filter((x) => t.has(x)));
+    }
+    return out;
+  };
+  const tables = tablesFor(metric, new Set()) ?? new Set<string>();
+  const rows = def.dimensions
+    .filter((d) => tables.has(lower(d.table)))
+    .map((d) => [tableName(def, d.table), d.name, "", "false"]);
+  return { columns: FOR_METRIC_COLUMNS, rows, types: FOR_METRIC_TYPES };
+}
+
+export const FOR_METRIC_COLUMNS = ["table_name", "name", "data_type", "required"] as const;
+const FOR_METRIC_TYPES = ["VARCHAR", "VARCHAR", "VARCHAR", "BOOLEAN"] as const;
