@@ -71,6 +71,9 @@ describe("rewriteSemanticViewCalls", () => {
     const aliased = await rewriteSemanticViewCalls(session, "SELECT x.* FROM semantic_view('t', metrics := ['total']) x", catalog);
     expect(aliased).to.match(/\) x$/);
     expect(aliased).not.to.contain("AS semantic_view");
+    const wrapped = (await rewriteSemanticViewCalls(session, "SELECT * FROM (semantic_view('t', metrics := ['total']))", catalog))!;
+    expect(wrapped).not.to.contain("AS semantic_view");
+    expect((await session.query(wrapped)).rows).to.deep.equal([[45n]]);
   });
 
   it("rewrites several calls and leaves the rest of the statement byte for byte", async () => {

@@ -51,7 +51,7 @@ export async function rewriteSemanticViewCalls(
     const typed = await typedSemanticQuery(session, def, request);
     out += statement.slice(cursor, tokens[call.name]!.start);
     out += `(${typed.sql})`;
-    if (!call.hasAlias) out += " AS semantic_view";
+    if (call.addAlias) out += " AS semantic_view";
     cursor = tokens[call.close]!.end;
   }
   out += statement.slice(cursor);
@@ -73,7 +73,8 @@ interface CallSite {
   readonly name: number;
   readonly open: number;
   readonly close: number;
-  readonly hasAlias: boolean;
+  /** No alias written and the call is not wrapped in parentheses (where DuckDB allows none). */
+  readonly addAlias: boolean;
 }
 
 function findCalls(tokens: readonly Token[]): CallSite[] {
@@ -94,7 +95,8 @@ function findCalls(tokens: readonly Token[]): CallSite[] {
     const hasAlias =
       next !== undefined &&
       (next.kind === "quoted_ident" || (next.kind === "ident" && !NOT_ALIAS.has(next.value.toLowerCase())));
-    calls.push({ name: i, open, close, hasAlias });
+    const closesParen = next !== undefined && next.kind === "punct" && next.text === ")";
+    calls.push({ name: i, open, close, addAlias: !hasAlias && !closesParen });
     i = close;
   }
   return calls;
