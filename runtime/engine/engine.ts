@@ -36,7 +36,7 @@ export class Engine implements AsyncDisposable {
     this.#driver = driver;
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
-      maxOverflow: settings.maxOverflow,
+      maxOverflow: isPrivateDatabase(settings) ? 0 : settings.maxOverflow,
       timeout: settings.timeout,
       recycle: settings.recycle,
       prePing: settings.prePing,
@@ -107,4 +107,12 @@ export class Engine implements AsyncDisposable {
 /** Guard for APIs that receive an engine from users. */
 export function assertEngine(value: unknown): asserts value is Engine {
   if (!(value instanceof Engine)) throw new LibError("Expected an Engine (from createEngine)");
+}
+
+/**
+ * Every physical connection to an in-memory DuckDB database is a database of its own, so an
+ * overflow connection would answer from an empty database: in-memory engines never overflow.
+ */
+function isPrivateDatabase(settings: ConnectionSettings): boolean {
+  return settings.type === "backend_c" && settings.database === ":memory:";
 }

@@ -169,6 +169,24 @@ describe("engine: DuckDB connections", () => {
       expect(count).to.equal(5000);
       expect(total).to.equal(4999n * 5000n / 2n);
     });
+
+    it("a statement that fails mid-stream rejects instead of ending the result early", async () => {
+      await using engine = plainEngine();
+      await using conn = await engine.connect();
+      // DuckDB evaluates error() only once the scan reaches row 3,000,000: well after the first chunks.
+      const stream = await conn.stream("SELECT CASE WHEN i < 3000000 THEN i ELSE error('boom') END AS v FROM range(4000000) t(i)");
+      let count = 0;
+      const failure = await failureOf(
+        (async () => {
+          for await (const chunk of stream) count += chunk.length;
+        })(),
+      );
+      expect(failure).to.be.instanceOf(OperationalError);
+      expect(failure.message).to.match(/incomplete/);
+      expect(count).to.be.greaterThan(0).and.lessThan(4_000_000);
+      await conn.rollback();
+      expect(await conn.all("SELECT 2 AS two")).to.deep.equal([{ two: 2 }]);
+    });
   });
 
   it("interrupt() cancels the running statement; the connection stays usable", async () => {

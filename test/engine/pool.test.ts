@@ -28,6 +28,20 @@ describe("engine: pool", () => {
     expect(pool.opened).to.equal(4);
   });
 
+  it("an in-memory engine never overflows: a second caller waits for the one database", async () => {
+    await using engine = plainEngine({ database: ":memory:", poolSize: 1, maxOverflow: 3, timeout: 30 });
+    expect(engine._pool.max).to.equal(1);
+    const first = await engine.connect();
+    await first.run("CREATE TABLE t AS SELECT 7 AS x");
+    const waiting = engine.connect();
+    expect(engine._pool.pending).to.equal(1);
+    await first.commit();
+    await first.release();
+    await using second = await waiting;
+    expect(await second.all("SELECT x FROM t")).to.deep.equal([{ x: 7 }]);
+    expect(engine._pool.opened).to.equal(1);
+  });
+
   it("rejects with generic-pool's TimeoutError when no connection frees up within timeout", async () => {
     await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, timeout: 1 });
     await using held = await engine.connect();

@@ -12,7 +12,7 @@ import type {
   ResultStream,
   StreamOptions,
 } from "../../driver/database-connection.js";
-import { ProgrammingError } from "../../errors.js";
+import { OperationalError, ProgrammingError } from "../../errors.js";
 import type { RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
 import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
 import {
@@ -92,6 +92,20 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       const result = await this.#connection.stream(statement, toDuckDBParameters(parameters));
       const columns = result.columnTypes().map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
       let closed = false;
+      const connection = this.#connection;
+      // A statement that fails while its result streams just ends the stream: @duckdb/node-api
+      // does not surface the error (duckdb_result_error is not bound). The failure does abort
+      // the open transaction, though, so one probe tells a complete result from a cut-off one.
+      async function assertStreamCompleted(): Promise<void> {
+        try {
+          await connection.run("SELECT 1");
+        } catch (error) {
+          throw new OperationalError(
+            "The statement failed while its result was being read; the result is incomplete (DuckDB aborted the transaction without reporting the cause)",
+            { cause: error },
+          );
+        }
+      }
       async function* chunks(): AsyncGenerator<unknown[][]> {
         while (!closed) {
           let chunk;
@@ -100,7 +114,10 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
           } catch (error) {
             throw mapDuckDBError(error);
           }
-          if (chunk === null || chunk.rowCount === 0) return;
+          if (chunk === null || chunk.rowCount === 0) {
+            await assertStreamCompleted();
+            return;
+          }
           yield chunk.convertRows(normalizingConverter);
         }
       }
