@@ -1,16 +1,14 @@
 /** SHOW ... SEMANTIC ... and DESCRIBE SEMANTIC VIEW, answered from the catalog. */
-import { listDefinitions, loadDefinition } from "../catalog.js";
-import type { SemanticViewDefinition } from "../model.js";
+import { listDefinitions } from "../catalog.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type {
   DescribeSemanticViewStatement,
-  QualifiedName,
   ShowColumnsStatement,
   ShowMembersStatement,
   ShowSemanticViewsStatement,
 } from "../ddl/statements.js";
-import { requireMetric } from "./rewrite.js";
+import { requireDefinition, requireMetric } from "./lookup.js";
 import { describeView, dimensionsForMetric, listViews, showColumns, showMembers, type Relation } from "./tables.js";
 
 export interface StatementResult {
@@ -37,15 +35,6 @@ export function likeToRegExp(pattern: string): RegExp {
   return new RegExp(`^${re}$`, "i");
 }
 
-/** Loads a view for introspection; a missing view is a not_found error. */
-export async function requireDefinition(session: SqlSession, name: QualifiedName | string): Promise<SemanticViewDefinition> {
-  const def = await loadDefinition(session, name);
-  if (def === undefined) {
-    const shown = typeof name === "string" ? name : name.name;
-    throw new SemanticViewError("not_found", `semantic view '${shown.toLowerCase()}' does not exist`);
-  }
-  return def;
-}
 
 function filterNames<T>(items: T[], name: (t: T) => string, f: { like?: string | undefined; startsWith?: string | undefined; limit?: number | undefined }): T[] {
   let out = items;

@@ -4,13 +4,11 @@
  * SQL), and `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
  */
 import { listDefinitions } from "../catalog.js";
-import type { SemanticViewDefinition } from "../model.js";
-import { didYouMean } from "../sql/suggest.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
-import { requireDefinition } from "./execute.js";
+import { requireDefinition, requireMetric } from "./lookup.js";
 import { definitionToYaml } from "./yaml.js";
 import { describeView, dimensionsForMetric, getDdl, listViews, showColumns, showMembers, type Relation } from "./tables.js";
 
@@ -23,18 +21,6 @@ const viewArg = (args: readonly Literal[], fn: string): string => {
   return v;
 };
 
-/** The metric argument of `..._for_metric`: must name a metric of the view. */
-export function requireMetric(def: SemanticViewDefinition, value: Literal | undefined, fn: string): string {
-  if (typeof value !== "string") throw new SemanticViewError("invalid", `${fn}() expects the metric name as its second argument`);
-  const names = def.metrics.map((m) => m.name);
-  if (!names.some((n) => n.toLowerCase() === value.toLowerCase())) {
-    throw new SemanticViewError(
-      "invalid",
-      `semantic view '${def.name}': unknown metric '${value}'. Available: [${names.join(", ")}].${didYouMean(value, names)}`,
-    );
-  }
-  return value;
-}
 
 const members =
   (kind: "dimensions" | "metrics" | "facts"): TableFunction =>

@@ -1,0 +1,30 @@
+/** Lookups shared by the SHOW/DESCRIBE statements and the table functions. */
+import { loadDefinition } from "../catalog.js";
+import type { QualifiedName } from "../ddl/statements.js";
+import type { SemanticViewDefinition } from "../model.js";
+import type { SqlSession } from "../semantic-layer.js";
+import { SemanticViewError } from "../semantic-error.js";
+import { didYouMean } from "../sql/suggest.js";
+
+/** Loads a view for introspection; a missing view is a not_found error. */
+export async function requireDefinition(session: SqlSession, name: QualifiedName | string): Promise<SemanticViewDefinition> {
+  const def = await loadDefinition(session, name);
+  if (def === undefined) {
+    const shown = typeof name === "string" ? name : name.name;
+    throw new SemanticViewError("not_found", `semantic view '${shown.toLowerCase()}' does not exist`);
+  }
+  return def;
+}
+
+/** The metric argument of `..._for_metric`: must name a metric of the view. */
+export function requireMetric(def: SemanticViewDefinition, value: string | boolean | undefined, fn: string): string {
+  if (typeof value !== "string") throw new SemanticViewError("invalid", `${fn}() expects the metric name as its second argument`);
+  const names = def.metrics.map((m) => m.name);
+  if (!names.some((n) => n.toLowerCase() === value.toLowerCase())) {
+    throw new SemanticViewError(
+      "invalid",
+      `semantic view '${def.name}': unknown metric '${value}'. Available: [${names.join(", ")}].${didYouMean(value, names)}`,
+    );
+  }
+  return value;
+}
