@@ -134,6 +134,12 @@ describe("expandSemanticQuery", () => {
     expect(sql).to.contain(`COALESCE(__sv_g0."__sv_d0", __sv_g1."__sv_d0") AS "name"`);
   });
 
+  it("rejects wildcards that match nothing", () => {
+    expect(expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: [], facts: ["c.*"] })).message).to.contain(
+      "match no public members",
+    );
+  });
+
   it("accepts quoted and qualified names case-insensitively, keeping the declared case", () => {
     const { columns } = expandSemanticQuery(view, { dimensions: [`C."NAME"`, "O.Status"], metrics: [], facts: [] });
     expect(columns).to.deep.equal(["name", "status"]);

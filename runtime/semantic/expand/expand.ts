@@ -9,7 +9,7 @@ import { SemanticViewError } from "../semantic-error.js";
 import { significant } from "../sql/lexer.js";
 import { quoteIdent } from "../sql/quote.js";
 import { guardAggregates, qualifiersOf, rewriteQualifiers, rewriteReferences, tokensOf } from "./expression.js";
-import { JoinGraph, keyOf, type JoinTree } from "./join-graph.js";
+import { JoinGraph, keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
 import { resolveMembers } from "./resolve.js";
 
 export interface SemanticQueryRequest {
@@ -44,6 +44,8 @@ class Expansion {
   private readonly graph: JoinGraph;
   private readonly view: string;
   private readonly factSql = new Map<MemberDef, string>();
+  /** Role-played table key → every USING relationship the request's metrics name for it. */
+  private conflicts = new Map<string, Set<string>>();
 
   constructor(
     private readonly def: SemanticViewDefinition,
@@ -72,6 +74,7 @@ class Expansion {
     const metrics = resolveMembers<MetricDef>(this.def, "metric", request.metrics);
     const facts = resolveMembers<MemberDef>(this.def, "fact", request.facts);
     const columns = [...dims, ...metrics, ...facts].map((m) => m.name);
+    if (columns.length === 0) this.fail("the requested wildcards match no public members");
     const clash = columns.find((c, i) => columns.findIndex((d) => same(c, d)) !== i);
     if (clash !== undefined) this.fail(`duplicate output column '${clash}'`);
 
@@ -349,8 +352,6 @@ class Expansion {
     return choices;
   }
 
-  private conflicts = new Map<string, Set<string>>();
-
   /** Role-playing errors: a needed role-played table with no USING, or conflicting ones. */
   private checkRoles(reqs: readonly Requirement[], choices: ReadonlyMap<string, string>): void {
     const tree = this.graph.tree(this.graph.baseKey, choices);
@@ -454,7 +455,7 @@ class Expansion {
     for (const t of needed) {
       const path = this.graph.path(tree, t);
       if (path === undefined) continue;
-      for (const s of path) out.add(keyOfStepChild(s, tree));
+      for (const s of path) out.add(stepChild(s));
     }
     return out;
   }
@@ -517,7 +518,8 @@ class Expansion {
   }
 }
 
-function keyOfStepChild(step: { parent: string; rel: { fromAlias: string; toAlias: string } }, _tree: JoinTree): string {
+/** The table a tree step leads to (the end of the relationship that is not its parent). */
+function stepChild(step: TreeStep): string {
   const from = keyOf(step.rel.fromAlias);
   return from === step.parent ? keyOf(step.rel.toAlias) : from;
 }
