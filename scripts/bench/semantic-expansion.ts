@@ -6,6 +6,7 @@
  *     (median of N interleaved runs, and the ratio; target within 5%).
  * Run: npx tsx scripts/bench/semantic-expansion.ts [--rows 3000000] [--runs 9]
  */
+import { pathToFileURL } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { expandSemanticQuery, type SemanticQueryRequest } from "../../runtime/semantic/expand/index.js";
 import type { SemanticViewDefinition } from "../../runtime/semantic/model.js";
@@ -16,8 +17,6 @@ const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const ROWS = arg("rows", 3_000_000);
-const RUNS = arg("runs", 9);
 
 const member = (table: string, name: string, expr: string) => ({ name, table, expr, access: "public" as const, synonyms: [] });
 const metric = (table: string | undefined, name: string, expr: string) => ({
@@ -115,7 +114,17 @@ function table(headers: string[], rows: (string | number)[][]): void {
   console.log();
 }
 
-async function main(): Promise<void> {
+export interface SemanticBenchOptions {
+  /** Fact rows in the generated star schema (default 3,000,000). */
+  readonly rows?: number;
+  /** Interleaved runs per query (default 9; short queries get at least 41). */
+  readonly runs?: number;
+}
+
+/** Runs the benchmark and prints its tables (importable, e.g. from scripts/bench/run.ts). */
+export async function runSemanticExpansionBench(options: SemanticBenchOptions = {}): Promise<void> {
+  const ROWS = options.rows ?? 3_000_000;
+  const RUNS = options.runs ?? 9;
   // 1. Expansion (pure compile).
   const expansionRows: (string | number)[][] = [];
   for (const c of CASES) {
@@ -221,4 +230,6 @@ async function main(): Promise<void> {
   instance.closeSync();
 }
 
-await main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runSemanticExpansionBench({ rows: arg("rows", 3_000_000), runs: arg("runs", 9) });
+}
