@@ -211,6 +211,35 @@ describe("semantic view introspection", () => {
     await query(session, "DROP SEMANTIC VIEW quoting");
   });
 
+  it("DESCRIBE falls back to the written reference when the table did not exist at CREATE", async () => {
+    await query(session, 'CREATE SEMANTIC VIEW later AS TABLES (f AS other."Future Facts", g AS memory.other.gone) RELATIONSHIPS (r AS f(g_id) REFERENCES g(id)) DIMENSIONS (f.a AS f.a)');
+    const r = await query(session, "SELECT object_name, property, property_value FROM describe_semantic_view('later') WHERE object_kind = 'TABLE'");
+    expect(r.rows).to.deep.equal([
+      ["Future Facts", "BASE_TABLE_DATABASE_NAME", "memory"],
+      ["Future Facts", "BASE_TABLE_SCHEMA_NAME", "other"],
+      ["Future Facts", "BASE_TABLE_NAME", "Future Facts"],
+      ["gone", "BASE_TABLE_DATABASE_NAME", "memory"],
+      ["gone", "BASE_TABLE_SCHEMA_NAME", "other"],
+      ["gone", "BASE_TABLE_NAME", "gone"],
+    ]);
+    await query(session, "DROP SEMANTIC VIEW later");
+  });
+
+  it("table function arguments must be literals", async () => {
+    for (const [sql, message] of [
+      ["SELECT * FROM describe_semantic_view(name)", "describe_semantic_view() arguments must be literals in the built-in semantic engine, found 'name'"],
+      ["SELECT * FROM describe_semantic_view('crm' 'x')", "describe_semantic_view() arguments must be literals in the built-in semantic engine, found ''x''"],
+      ["SELECT * FROM describe_semantic_view()", "describe_semantic_view() expects the semantic view name as its first argument"],
+    ] as const) {
+      try {
+        await query(session, sql);
+        expect.fail(`expected an error: ${sql}`);
+      } catch (e) {
+        expect((e as Error).message, sql).to.equal(message);
+      }
+    }
+  });
+
   it("an empty catalog gives typed empty relations", async () => {
     await using s = await TestSession.open();
     const r = await query(s, "SELECT * FROM list_semantic_views()");

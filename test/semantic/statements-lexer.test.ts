@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { tokenize, significant } from "../../runtime/semantic/sql/lexer.js";
-import { identEquals, quoteIdent, quoteLiteral } from "../../runtime/semantic/sql/quote.js";
+import { identEquals, isKeyword, quoteIdent, quoteLiteral, tokenName } from "../../runtime/semantic/sql/quote.js";
+import { closestName, didYouMean, levenshtein } from "../../runtime/semantic/sql/suggest.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 
 const kinds = (sql: string) => significant(tokenize(sql)).map((t) => [t.kind, t.value]);
@@ -75,5 +76,21 @@ describe("semantic sql lexer", () => {
     expect(quoteLiteral("it's")).to.equal("'it''s'");
     expect(identEquals("Sales", "SALES")).to.equal(true);
     expect(identEquals("sales", "sale")).to.equal(false);
+  });
+
+  it("reads names and keywords from tokens", () => {
+    const [a, , b] = tokenize('select "Mixed Case"');
+    expect(isKeyword(a, "SELECT")).to.equal(true);
+    expect(isKeyword(b, "mixed")).to.equal(false);
+    expect(tokenName(b!)).to.equal("Mixed Case");
+  });
+
+  it("suggests the closest name within three edits, case-insensitively", () => {
+    expect(levenshtein("kitten", "sitting")).to.equal(3);
+    expect(levenshtein("Revenue", "REVENUE")).to.equal(0);
+    expect(closestName("revenu", ["cost", "revenue", "region"])).to.equal("revenue");
+    expect(closestName("xyzzy", ["cost", "revenue"])).to.equal(undefined);
+    expect(didYouMean("contry", ["country", "region"])).to.equal(" Did you mean 'country'?");
+    expect(didYouMean("abcdef", ["country"])).to.equal("");
   });
 });
