@@ -92,8 +92,11 @@ function parseCall(sql: string, tokens: Token[], i: number): Call {
   return { name, start: tokens[i]!.start, end: tokens[j]!.end, args, after: j + 1 };
 }
 
+const INTROSPECTION_NAME = /semantic_view|show_semantic_|get_ddl/i;
+
 /** Returns the rewritten SQL, or null when the statement calls no introspection function. */
 export async function rewriteIntrospectionCalls(session: SqlSession, sql: string): Promise<string | null> {
+  if (!INTROSPECTION_NAME.test(sql)) return null; // skip tokenizing e.g. expanded semantic_view() SQL
   const tokens = significant(tokenize(sql));
   const edits: { start: number; end: number; text: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
