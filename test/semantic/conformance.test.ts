@@ -8,11 +8,11 @@ import { clearSemanticQueryCache, rewriteSemanticViewCalls } from "../../runtime
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { fixedCatalog } from "./support/definitions.js";
 import { TestSession } from "./support/session.js";
-import { customersView, flightsView, seedShop, shopView } from "./support/shop-fixture.js";
+import { customersView, detailsView, flightsView, seedShop, shopView } from "./support/shop-fixture.js";
 
 describe("semantic_view() conformance", () => {
   let session: TestSession;
-  const catalog = fixedCatalog(shopView, flightsView, customersView);
+  const catalog = fixedCatalog(shopView, flightsView, customersView, detailsView);
 
   before(async () => {
     clearSemanticQueryCache();
@@ -137,6 +137,23 @@ describe("semantic_view() conformance", () => {
       );
       const { sql } = expandSemanticQuery(customersView, { dimensions: [], metrics: ["orders_n"], facts: [] });
       expect(sql).to.contain(`COUNT("o"."id")`);
+    });
+  });
+
+  describe("one-to-one relationships", () => {
+    it("are safe in both directions: one SELECT, joined-table aggregates guarded", async () => {
+      await same(
+        `SELECT * FROM semantic_view('order_details', dimensions := ['gift'], metrics := ['revenue']) ORDER BY ALL`,
+        `SELECT d.gift, SUM(o.amount) FROM orders o LEFT JOIN order_details d ON d.order_id = o.id GROUP BY ALL ORDER BY ALL`,
+      );
+      await same(
+        `SELECT * FROM semantic_view('order_details', dimensions := ['status'], metrics := ['detailed', 'weight', 'revenue']) ORDER BY ALL`,
+        `SELECT o.status, COUNT(d.order_id), SUM(d.weight), SUM(o.amount) FROM orders o
+         LEFT JOIN order_details d ON d.order_id = o.id GROUP BY ALL ORDER BY ALL`,
+      );
+      const { sql } = expandSemanticQuery(detailsView, { dimensions: ["status"], metrics: ["detailed"], facts: [] });
+      expect(sql).not.to.contain("WITH");
+      expect(sql).to.contain(`COUNT("d"."order_id")`);
     });
   });
 

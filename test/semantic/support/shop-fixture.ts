@@ -28,6 +28,8 @@ export const SHOP_SEED = [
      (7, 5, NULL, 5, 9.99, 0.99, DATE '2024-03-15', 'cancelled'),
      (8, NULL, 1, 4, 6.00, 0.00, DATE '2024-03-20', 'done'),
      (9, 99, 2, 1, 255.00, 5.00, DATE '2024-03-28', 'open')`,
+  `CREATE TABLE order_details (order_id INTEGER PRIMARY KEY, gift BOOLEAN, weight INTEGER)`,
+  `INSERT INTO order_details VALUES (1, true, 3), (2, false, 40), (3, true, 5), (5, false, 12), (9, true, 30)`,
   `CREATE TABLE airports (code VARCHAR PRIMARY KEY, city VARCHAR)`,
   `INSERT INTO airports VALUES ('BER', 'Berlin'), ('MUC', 'Munich'), ('HAM', 'Hamburg')`,
   `CREATE TABLE flights (id INTEGER PRIMARY KEY, dep_airport VARCHAR, arr_airport VARCHAR, passengers INTEGER)`,
@@ -109,4 +111,16 @@ export const customersView: SemanticViewDefinition = defineView({
   relationships: [{ name: "order_customer", from: "o", fk: ["customer_id"], to: "c" }],
   dimensions: { "c.segment": "c.segment", "o.status": "o.status" },
   metrics: { "c.customers": "COUNT(*)", "o.order_total": "SUM(o.amount)", "o.orders_n": "COUNT(*)", "o.ones": "SUM(1)" },
+});
+
+/** A one-to-one extension table: details(order_id) is both its key and a reference to orders. */
+export const detailsView: SemanticViewDefinition = defineView({
+  name: "order_details",
+  tables: [
+    { alias: "o", table: "orders", primaryKey: ["id"] },
+    { alias: "d", table: "order_details", primaryKey: ["order_id"] },
+  ],
+  relationships: [{ name: "detail_order", from: "d", fk: ["order_id"], to: "o", oneToOne: true }],
+  dimensions: { "o.status": "o.status", "d.gift": "d.gift" },
+  metrics: { "o.revenue": "SUM(o.amount)", "d.detailed": "COUNT(*)", "d.weight": "SUM(d.weight)" },
 });
