@@ -34,8 +34,12 @@ const PUNCT = new Set(["(", ")", ",", ";", ".", "[", "]", "{", "}"]);
 const MULTI_OPS = ["!~~*", "!~~", "~~*", "->>", "**", ":=", "::", "<=", ">=", "<>", "!=", "||", "->", "=>", "<<", ">>", "~~", "//", "^@", "&&", "@>", "<@"];
 const SINGLE_OPS = new Set(["+", "-", "*", "/", "%", "=", "<", ">", "!", "~", "^", "&", "|", "@", "#", ":", "?", "$"]);
 
-const isIdentStart = (c: string): boolean => /[A-Za-z_\u0080-\uffff]/.test(c);
-const isIdentPart = (c: string): boolean => /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
+// Character classes by code unit (the lexer runs on every semantic statement and expression).
+const isIdentStartCode = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80;
+const isIdentPartCode = (c: number): boolean => isIdentStartCode(c) || (c >= 48 && c <= 57) || c === 36;
+const isSpaceCode = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x3000 || c === 0x1680 || c === 0x202f || c === 0x205f;
+const isIdentStart = (c: string): boolean => c !== "" && isIdentStartCode(c.charCodeAt(0));
 const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 
 /** 1-based line and column of an offset, for error messages. */
@@ -56,6 +60,20 @@ function unterminated(sql: string, start: number, what: string): SemanticViewErr
   return new SemanticViewError("parse", `unterminated ${what} at line ${line}, column ${column} (position ${start})`);
 }
 
+/** End offset (exclusive) of the quoted token opening at `start`; a doubled quote is an escape. */
+function scanQuoted(sql: string, start: number, quote: string, what: string): number {
+  let i = start + 1;
+  for (;;) {
+    const close = sql.indexOf(quote, i);
+    if (close < 0) throw unterminated(sql, start, what);
+    if (sql[close + 1] === quote) {
+      i = close + 2;
+      continue;
+    }
+    return close + 1;
+  }
+}
+
 export function tokenize(sql: string): Token[] {
   const tokens: Token[] = [];
   const n = sql.length;
@@ -68,8 +86,8 @@ export function tokenize(sql: string): Token[] {
     const c = sql[i]!;
     const start = i;
     // whitespace
-    if (/\s/.test(c)) {
-      while (i < n && /\s/.test(sql[i]!)) i++;
+    if (isSpaceCode(sql.charCodeAt(i))) {
+      while (i < n && isSpaceCode(sql.charCodeAt(i))) i++;
       push("whitespace", start, i);
       continue;
     }
@@ -98,46 +116,14 @@ export function tokenize(sql: string): Token[] {
     }
     // 'string' (also E'..', X'..' etc. prefixes are lexed as ident + string; good enough here)
     if (c === "'") {
-      i++;
-      let value = "";
-      for (;;) {
-        if (i >= n) throw unterminated(sql, start, "quoted string");
-        const ch = sql[i]!;
-        if (ch === "'") {
-          if (sql[i + 1] === "'") {
-            value += "'";
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        value += ch;
-        i++;
-      }
-      push("string", start, i, value);
+      i = scanQuoted(sql, i, "'", "quoted string");
+      push("string", start, i, sql.slice(start + 1, i - 1).replace(/''/g, "'"));
       continue;
     }
     // "quoted identifier"
     if (c === '"') {
-      i++;
-      let value = "";
-      for (;;) {
-        if (i >= n) throw unterminated(sql, start, "quoted identifier");
-        const ch = sql[i]!;
-        if (ch === '"') {
-          if (sql[i + 1] === '"') {
-            value += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        value += ch;
-        i++;
-      }
-      push("quoted_ident", start, i, value);
+      i = scanQuoted(sql, i, '"', "quoted identifier");
+      push("quoted_ident", start, i, sql.slice(start + 1, i - 1).replace(/""/g, '"'));
       continue;
     }
     // $$body$$ or $tag$body$tag$ (a lone $ or $1 parameter is an operator/ident)
@@ -183,8 +169,8 @@ export function tokenize(sql: string): Token[] {
       push("number", start, i);
       continue;
     }
-    if (isIdentStart(c)) {
-      while (i < n && isIdentPart(sql[i]!)) i++;
+    if (isIdentStartCode(sql.charCodeAt(i))) {
+      while (i < n && isIdentPartCode(sql.charCodeAt(i))) i++;
       push("ident", start, i);
       continue;
     }
