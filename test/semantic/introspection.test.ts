@@ -73,6 +73,8 @@ describe("semantic view introspection", () => {
     expect(await names("SHOW SEMANTIC VIEWS STARTS WITH 'Sales'")).to.deep.equal([]);
     expect(await names("SHOW SEMANTIC VIEWS IN SCHEMA other")).to.deep.equal(["sales_archive"]);
     expect(await names("SHOW SEMANTIC VIEWS LIMIT 1")).to.deep.equal(["crm"]);
+    expect(await names("SHOW SEMANTIC VIEWS LIMIT 5 FROM 'sales'")).to.deep.equal(["sales", "sales_archive"]);
+    expect(await names("SHOW SEMANTIC VIEWS LIMIT 1 FROM 'd'")).to.deep.equal(["sales"]);
     expect(await names("SHOW SEMANTIC VIEWS LIKE '%' STARTS WITH 's' LIMIT 1")).to.deep.equal(["sales"]);
   });
 

@@ -92,6 +92,7 @@ function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): {
   like?: string;
   startsWith?: string;
   limit?: number;
+  limitFrom?: string;
   inSchema?: string;
   inDatabase?: string;
   view?: ReturnType<typeof parseQualifiedName>["name"];
@@ -105,7 +106,7 @@ function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): {
       const n = ts.next();
       if (n.kind !== "number" || !/^\d+$/.test(n.text)) throw ts.error(`LIMIT expects a non-negative integer, found ${describe(n)}`, n);
       out.limit = Number(n.text);
-      if (ts.acceptKeyword("FROM")) ts.expectString("LIMIT ... FROM name");
+      if (ts.acceptKeyword("FROM")) out.limitFrom = ts.expectString("LIMIT ... FROM name").value;
     } else if (ts.acceptKeyword("IN")) {
       if (allowIn === "view") {
         ts.acceptKeyword("SEMANTIC") && ts.expectKeyword("VIEW");
@@ -147,6 +148,7 @@ function parseShow(ts: TokenStream): SemanticStatement | null {
       like: f.like,
       startsWith: f.startsWith,
       limit: f.limit,
+      limitFrom: f.limitFrom,
       inSchema: f.inSchema,
       inDatabase: f.inDatabase,
     };
@@ -176,6 +178,7 @@ function parseShow(ts: TokenStream): SemanticStatement | null {
       like: f.like,
       startsWith: f.startsWith,
       limit: f.limit,
+      limitFrom: f.limitFrom,
     };
     return out;
   }

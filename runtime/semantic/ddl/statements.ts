@@ -96,6 +96,8 @@ export interface ShowSemanticViewsStatement {
   readonly like?: string | undefined;
   readonly startsWith?: string | undefined;
   readonly limit?: number | undefined;
+  /** `LIMIT n FROM 'name'`: start at the first name >= this one. */
+  readonly limitFrom?: string | undefined;
   readonly inSchema?: string | undefined;
   readonly inDatabase?: string | undefined;
 }
@@ -110,6 +112,8 @@ export interface ShowMembersStatement {
   readonly like?: string | undefined;
   readonly startsWith?: string | undefined;
   readonly limit?: number | undefined;
+  /** `LIMIT n FROM 'name'`: start at the first name >= this one. */
+  readonly limitFrom?: string | undefined;
 }
 
 export interface ShowColumnsStatement {

@@ -36,7 +36,14 @@ export function likeToRegExp(pattern: string): RegExp {
 }
 
 
-function filterNames<T>(items: T[], name: (t: T) => string, f: { like?: string | undefined; startsWith?: string | undefined; limit?: number | undefined }): T[] {
+interface NameFilters {
+  readonly like?: string | undefined;
+  readonly startsWith?: string | undefined;
+  readonly limit?: number | undefined;
+  readonly limitFrom?: string | undefined;
+}
+
+function filterNames<T>(items: T[], name: (t: T) => string, f: NameFilters): T[] {
   let out = items;
   if (f.like !== undefined) {
     const re = likeToRegExp(f.like);
@@ -45,6 +52,10 @@ function filterNames<T>(items: T[], name: (t: T) => string, f: { like?: string |
   if (f.startsWith !== undefined) {
     const prefix = f.startsWith;
     out = out.filter((x) => name(x).startsWith(prefix));
+  }
+  if (f.limitFrom !== undefined) {
+    const from = f.limitFrom;
+    out = out.filter((x) => name(x) >= from);
   }
   return f.limit === undefined ? out : out.slice(0, f.limit);
 }
