@@ -12,6 +12,7 @@ import { parseSemanticStatement } from "./ddl/parse-statement.js";
 import type { SemanticStatement } from "./ddl/statements.js";
 import { executeDescribe, executeShowColumns, executeShowMembers, executeShowViews } from "./introspection/execute.js";
 import { rewriteIntrospectionCalls } from "./introspection/rewrite.js";
+import { rewriteSemanticViewCalls } from "./query/rewrite.js";
 import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
 
@@ -50,8 +51,6 @@ async function handle(session: SqlSession, statement: string): Promise<HandledSt
   let sql = statement;
   let changed = false;
   if (SEMANTIC_VIEW_CALL.test(sql)) {
-    // Loaded on first use: plain DDL and introspection never need the expander.
-    const { rewriteSemanticViewCalls } = await import("./query/rewrite.js");
     const rewritten = await rewriteSemanticViewCalls(session, sql, sessionCatalog(session));
     if (rewritten !== null) {
       sql = rewritten;
