@@ -70,10 +70,10 @@ export interface Field<K extends FieldKind = FieldKind, T = unknown, N extends s
   desc(options?: OrderingOptions): Ordering<V>;
 }
 
-export type AnyField<V extends string = string> = Field<FieldKind, any, string, V>;
-export type MetricField<V extends string = string> = Field<"metric", any, string, V>;
-export type DimensionField<V extends string = string> = Field<"dimension", any, string, V>;
-export type FactField<V extends string = string> = Field<"fact", any, string, V>;
+export type AnyField<V extends string = string> = Field<FieldKind, unknown, string, V>;
+export type MetricField<V extends string = string> = Field<"metric", unknown, string, V>;
+export type DimensionField<V extends string = string> = Field<"dimension", unknown, string, V>;
+export type FactField<V extends string = string> = Field<"fact", unknown, string, V>;
 
 /** The value type a field's column arrives as. */
 export type FieldValueType<F> = F extends { readonly [FIELD_VALUE]: infer T } ? T : never;
