@@ -1,0 +1,73 @@
+/**
+ * "checkout": the pool's checkout + release against the raw driver opening a connection per call and
+ * reusing one connection; once bare, once with a trivial statement (`SELECT 1`) in between.
+ * Library connections are already open in the pool (warm-up), as in a long-running service.
+ */
+import type { BenchFixture } from "./fixture.js";
+import { measureGroup, type GroupResult } from "./harness.js";
+import type { BenchSettings } from "./settings.js";
+
+export async function runCheckout(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
+  const { engine, instance, raw } = fixture;
+  const common = {
+    benchmark: "checkout",
+    warmupRounds: 2,
+    rounds: settings.quick ? 7 : 21,
+    batch: settings.quick ? 100 : 300,
+    budgetMs: settings.quick ? 3_000 : 10_000,
+  };
+  const bare = await measureGroup({
+    ...common,
+    title: "checkout: obtain + give back a connection",
+    cases: [
+      {
+        name: "engine.connect() + release()",
+        role: "lib",
+        baselines: ["instance.connect() + closeSync()"],
+        run: async () => {
+          const conn = await engine.connect();
+          await conn.release();
+        },
+      },
+      {
+        name: "instance.connect() + closeSync()",
+        role: "raw",
+        run: async () => (await instance.connect()).closeSync(),
+      },
+    ],
+  });
+  const withQuery = await measureGroup({
+    ...common,
+    title: "checkout + SELECT 1 + give back",
+    cases: [
+      {
+        name: "connect + all('SELECT 1') + release",
+        role: "lib",
+        baselines: ["reused connection", "connect per call"],
+        run: async () => {
+          await using conn = await engine.connect();
+          return await conn.all("SELECT 1 AS one");
+        },
+      },
+      {
+        name: "reused connection",
+        role: "raw",
+        run: async () => (await raw.runAndReadAll("SELECT 1 AS one")).getRowObjects(),
+      },
+      {
+        name: "connect per call",
+        role: "raw",
+        run: async () => {
+          const conn = await instance.connect();
+          try {
+            return (await conn.runAndReadAll("SELECT 1 AS one")).getRowObjects();
+          } finally {
+            conn.closeSync();
+          }
+        },
+      },
+    ],
+    note: "lib runs each statement in a transaction (autocommit off) that release() rolls back; raw runs in autocommit.",
+  });
+  return [bare, withQuery];
+}

@@ -1,0 +1,118 @@
+/**
+ * "large-result": reading every row of `sales_data` (id BIGINT, country VARCHAR, revenue INTEGER,
+ * amount DECIMAL(12,2), sold_on DATE) through a library cursor on `engine.connect()` — fetchAllRows,
+ * into (strict), iterInto (streaming), fetchArrow — against the raw driver's materialized
+ * getRowObjects / getRowObjectsJS and streaming yieldRowObjectJs on the same instance.
+ * Garbage is collected before every sample (untimed), so no case pays for another's rows.
+ */
+import { deepStrictEqual } from "node:assert/strict";
+import { Type } from "typebox";
+import { DateType, DecimalType } from "lib";
+import { openCursor } from "../../runtime/cursor/open-cursor.js";
+import type { BenchFixture } from "./fixture.js";
+import { measureGroup, type GroupResult } from "./harness.js";
+import type { BenchSettings } from "./settings.js";
+
+const SQL = "SELECT id, country, revenue, amount, sold_on FROM sales_data";
+
+const SaleRow = Type.Object(
+  { id: Type.Integer(), country: Type.String(), revenue: Type.Integer(), amount: DecimalType(), sold_on: DateType() },
+  { title: "SaleRow" },
+);
+
+export async function runLargeResult(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
+  const { engine, raw, rows } = fixture;
+  const cursor = async () => openCursor(await engine.connect(), { sql: SQL, parameters: [] });
+  const expectRows = (n: number, what: string) => {
+    if (n !== rows) throw new Error(`large-result: ${what} read ${n} rows, expected ${rows}`);
+  };
+
+  // The library's rows equal the raw driver's (first rows, JS values).
+  {
+    await using c = await cursor();
+    const lib = await c.fetchAllRows();
+    const js = (await raw.runAndReadAll(`${SQL} ORDER BY id LIMIT 3`)).getRowObjectsJS();
+    const libFirst = [...lib].sort((a, b) => Number((a["id"] as bigint) - (b["id"] as bigint))).slice(0, 3);
+    deepStrictEqual(
+      libFirst.map((r) => [r["id"], r["country"], r["revenue"], String(r["amount"]), (r["sold_on"] as Date).toISOString().slice(0, 10)]),
+      js.map((r) => [r["id"], r["country"], r["revenue"], Number(r["amount"]).toFixed(2), (r["sold_on"] as Date).toISOString().slice(0, 10)]),
+      "library and raw driver disagree on the first rows",
+    );
+    expectRows(lib.length, "fetchAllRows");
+  }
+
+  const group = await measureGroup({
+    benchmark: "large-result",
+    title: `large-result: ${SQL}`,
+    rowsPerOp: rows,
+    warmupRounds: 1,
+    rounds: settings.quick ? 3 : 5,
+    minRounds: settings.quick ? 2 : 3,
+    budgetMs: settings.quick ? 8_000 : 80_000,
+    gcBetweenSamples: true,
+    cases: [
+      {
+        name: "cursor fetchAllRows()",
+        role: "lib",
+        baselines: ["getRowObjects()", "getRowObjectsJS()"],
+        run: async () => {
+          await using c = await cursor();
+          expectRows((await c.fetchAllRows()).length, "fetchAllRows");
+        },
+      },
+      {
+        name: "cursor into(SaleRow)",
+        role: "lib",
+        baselines: ["getRowObjects()", "getRowObjectsJS()"],
+        run: async () => {
+          await using c = await cursor();
+          expectRows((await c.into(SaleRow)).length, "into");
+        },
+      },
+      {
+        name: "cursor iterInto(SaleRow)",
+        role: "lib",
+        baselines: ["stream yieldRowObjectJs()"],
+        run: async () => {
+          await using c = await cursor();
+          let n = 0;
+          for await (const _ of c.iterInto(SaleRow)) n++;
+          expectRows(n, "iterInto");
+        },
+      },
+      {
+        name: "cursor fetchArrow()",
+        role: "lib",
+        baselines: ["getRowObjects()"],
+        run: async () => {
+          await using c = await cursor();
+          expectRows((await c.fetchArrow()).numRows, "fetchArrow");
+        },
+      },
+      {
+        name: "getRowObjects()",
+        role: "raw",
+        run: async () => expectRows((await raw.runAndReadAll(SQL)).getRowObjects().length, "getRowObjects"),
+      },
+      {
+        name: "getRowObjectsJS()",
+        role: "raw",
+        run: async () => expectRows((await raw.runAndReadAll(SQL)).getRowObjectsJS().length, "getRowObjectsJS"),
+      },
+      {
+        name: "stream yieldRowObjectJs()",
+        role: "raw",
+        run: async () => {
+          const result = await raw.stream(SQL);
+          let n = 0;
+          for await (const chunk of result.yieldRowObjectJs()) n += chunk.length;
+          expectRows(n, "yieldRowObjectJs");
+        },
+      },
+    ],
+    note:
+      "raw getRowObjects() gives DuckDB value objects (decimal/date wrappers); getRowObjectsJS() plain JS (decimal as a lossy number); " +
+      "lib gives exact Decimal, Date, bigint.",
+  });
+  return [group];
+}
