@@ -1,5 +1,6 @@
 /** Golden SQL for every operator and combination, on all three dialects (exact SQL + parameters). */
-import { and, not, or } from "lib";
+import { expect } from "chai";
+import { ValidationError, and, not, or } from "lib";
 import { expectSql } from "./golden.js";
 import { Analytics, Decimal, Orders, Sales } from "./fixtures.js";
 
@@ -281,7 +282,7 @@ describe("query compilers: golden SQL", () => {
           ),
         );
       const a = `"QUANTITY" >= ? AND "PRICE" < ? AND "isRush" = ? AND "orderedAt" >= ? AND "QUANTITY" <= ?`;
-      const b = "`quantity` >= ? AND `price` < ? AND `isRush` = ? AND `orderedAt` >= ? AND `quantity` <= ?";
+      const b = "`quantity` >= ? AND `price` < CAST(? AS DECIMAL(5,2)) AND `isRush` = ? AND `orderedAt` >= ? AND `quantity` <= ?";
       expectSql(q, {
         backend_a: {
           sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" METRICS "TOTAL" AS "total" WHERE ${a})`,
@@ -300,9 +301,18 @@ describe("query compilers: golden SQL", () => {
     it("Decimal keeps its scale and sign exactly", () => {
       expectSql(Orders.query().metrics(Orders.total).where(Orders.price.eq(Decimal.parse("-0.0100"))), {
         backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" METRICS "TOTAL" AS "total" WHERE "PRICE" = ?)`, parameters: ["-0.0100"] },
-        backend_b: { sql: "SELECT MEASURE(`total`) AS `total` FROM `orders` WHERE `price` = ?", parameters: ["-0.0100"] },
+        backend_b: { sql: "SELECT MEASURE(`total`) AS `total` FROM `orders` WHERE `price` = CAST(? AS DECIMAL(5,4))", parameters: ["-0.0100"] },
         backend_c: `SELECT * FROM semantic_view('orders', metrics := ['total'], where_clause := '"price" = -0.0100')`,
       });
+    });
+    it("Decimal IN lists and precision limits on Databricks", () => {
+      const q = Orders.query().metrics(Orders.total).where(Orders.price.in([Decimal.parse("1000"), Decimal.parse("0.5")]));
+      expect(q.compile({ dialect: "backend_b" })).to.include({
+        sql: "SELECT MEASURE(`total`) AS `total` FROM `orders` WHERE `price` IN (CAST(? AS DECIMAL(4,0)), CAST(? AS DECIMAL(2,1)))",
+      });
+      const wide = Orders.query().metrics(Orders.total).where(Orders.price.eq(Decimal.parse("1".repeat(39))));
+      expect(() => wide.toSql({ dialect: "backend_b" })).to.throw(ValidationError, /precision 39/);
+      expect(wide.compile({ dialect: "backend_a" }).parameters).to.deep.equal(["1".repeat(39)]);
     });
   });
 });

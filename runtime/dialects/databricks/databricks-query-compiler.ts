@@ -9,9 +9,10 @@
  * case-insensitive. Columns are dimensions, then measures, then facts, each aliased to its field
  * name. Dimensions group with GROUP BY ALL; a metrics-only query is one grand-total row (no GROUP BY);
  * facts are row-level columns, so a facts query has no GROUP BY. Values are bound as `?` ordinal
- * parameters; a Decimal is sent as its exact string.
+ * parameters; a Decimal is sent as its exact string, cast to its DECIMAL(p,s) in the SQL.
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
+import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
@@ -40,7 +41,22 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
     return "`";
   }
 
+  /**
+   * A Decimal is bound as its exact text and cast to its own DECIMAL(p,s): comparing a DECIMAL
+   * column with a bare STRING parameter would go through DOUBLE under ANSI rules.
+   */
   protected override appendValue(value: unknown): void {
-    super.appendValue(Decimal.isDecimal(value) ? value.toString() : value);
+    if (!Decimal.isDecimal(value)) {
+      super.appendValue(value);
+      return;
+    }
+    const digits = (value.unscaled < 0n ? -value.unscaled : value.unscaled).toString().length;
+    const precision = Math.max(digits, value.scale + 1);
+    if (precision > 38) {
+      throw new ValidationError(`Decimal ${value.toString()} needs precision ${precision}; Databricks allows at most 38 digits`);
+    }
+    this.append("CAST(");
+    super.appendValue(value.toString());
+    this.append(` AS DECIMAL(${precision},${value.scale}))`);
   }
 }
