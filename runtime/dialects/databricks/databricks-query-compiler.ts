@@ -12,8 +12,8 @@
  * parameters; a Decimal is sent as its exact string, cast to its DECIMAL(p,s) in the SQL.
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
-import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
+import { decimalPrecision } from "../../query/compiler/decimal-type.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
@@ -50,11 +50,7 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
       super.appendValue(value);
       return;
     }
-    const digits = (value.unscaled < 0n ? -value.unscaled : value.unscaled).toString().length;
-    const precision = Math.max(digits, value.scale + 1);
-    if (precision > 38) {
-      throw new ValidationError(`Decimal ${value.toString()} needs precision ${precision}; Databricks allows at most 38 digits`);
-    }
+    const precision = decimalPrecision(value, "Databricks");
     this.append("CAST(");
     super.appendValue(value.toString());
     this.append(` AS DECIMAL(${precision},${value.scale}))`);

@@ -13,10 +13,12 @@
  * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), so rows key by the
  * field name as on the other backends. DIMENSIONS come first, so columns are dimensions then
  * metrics/facts, as on DuckDB. Values are bound as `?` parameters; bigint and Decimal are sent as
- * exact strings (snowflake-sdk cannot bind a bigint, and a JS number would lose digits).
+ * exact strings cast to NUMBER in the SQL (snowflake-sdk cannot bind a bigint, and a JS number
+ * would lose digits).
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
 import { Decimal } from "../../values/decimal.js";
+import { decimalPrecision } from "../../query/compiler/decimal-type.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { FieldNode } from "../../query/operation-node/field-node.js";
@@ -60,7 +62,22 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     return IdentifierNode.create(snowflakeIdentifier(field.name));
   }
 
+  /**
+   * bigint and Decimal are bound as exact text (snowflake-sdk cannot bind a bigint and a JS number
+   * would lose digits) and cast to NUMBER(p,s) in the SQL, so the comparison is numeric and exact.
+   */
   protected override appendValue(value: unknown): void {
-    super.appendValue(typeof value === "bigint" || Decimal.isDecimal(value) ? String(value) : value);
+    if (typeof value === "bigint") {
+      this.append("CAST(");
+      super.appendValue(value.toString());
+      this.append(" AS NUMBER(38,0))");
+    } else if (Decimal.isDecimal(value)) {
+      const precision = decimalPrecision(value, "Snowflake");
+      this.append("CAST(");
+      super.appendValue(value.toString());
+      this.append(` AS NUMBER(${precision},${value.scale}))`);
+    } else {
+      super.appendValue(value);
+    }
   }
 }
