@@ -14,7 +14,8 @@
  * - string: `'...'`; a NUL character (which DuckDB's parser cannot take inside a literal) becomes
  *   `chr(0)` concatenated in: `('a' || chr(0) || 'b')`;
  * - number: shortest round-trip text (`1.5`, `1e+21`); bigint and Decimal: exact digits (`12.50`
- *   is a DECIMAL literal); boolean: `TRUE`/`FALSE`;
+ *   is a DECIMAL literal; a Decimal of more than 38 digits is rejected, DuckDB would read it as a
+ *   DOUBLE); boolean: `TRUE`/`FALSE`;
  * - Date: `TIMESTAMP 'YYYY-MM-DD HH:MM:SS.mmm'` in UTC (the instant as a naive UTC timestamp, which
  *   is how timestamps arrive as Dates); years outside 0000-9999 are rejected.
  * Columns come back dimensions first, then metrics or facts, named by field.
@@ -22,6 +23,7 @@
 import { RawNode, ValueNode, createQueryId, type OperationNode } from "kysely";
 import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
+import { decimalPrecision } from "../../query/compiler/decimal-type.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { ConditionNode } from "../../query/operation-node/condition-node.js";
@@ -73,7 +75,10 @@ export function duckdbLiteral(value: unknown): string {
       return value ? "TRUE" : "FALSE";
     case "object":
       if (value instanceof Date) return timestampLiteral(value);
-      if (Decimal.isDecimal(value)) return value.toString();
+      if (Decimal.isDecimal(value)) {
+        decimalPrecision(value, "DuckDB"); // beyond 38 digits DuckDB would read the literal as a DOUBLE
+        return value.toString();
+      }
       break;
   }
   throw new ValidationError(`Cannot write ${Object.prototype.toString.call(value)} as a SQL literal`);
