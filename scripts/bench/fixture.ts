@@ -1,7 +1,7 @@
 /**
  * The benchmark database: a file-backed DuckDB in a fresh temp directory, holding `sales_data`
- * (rows drawn from a seeded PRNG, so every run has the same data) and the `sales` semantic view,
- * created through the library (`engine.connect()`). The library's engine and the raw driver share
+ * (rows drawn from a seeded PRNG, so every run has the same data) and the `sales` semantic view
+ * (SPEC.md's dimensions and metrics, plus row-level facts), created through the library (`engine.connect()`). The library's engine and the raw driver share
  * one `DuckDBInstance` (the library's own per-file instance sharing), so both read the same data
  * through the same buffer cache. `close()` disposes everything and removes the directory.
  */
@@ -17,6 +17,7 @@ const DRIVER_INSTANCE_OPTIONS = { autoinstall_known_extensions: "false" };
 
 export const SALES_VIEW_DDL = `CREATE OR REPLACE SEMANTIC VIEW sales AS
   TABLES (sales_data)
+  FACTS (sales_data.sale_id AS id, sales_data.unit_revenue AS revenue, sales_data.amount AS amount, sales_data.sold_on AS sold_on)
   DIMENSIONS (sales_data.country AS country, sales_data.region AS region)
   METRICS (sales_data.revenue AS SUM(revenue), sales_data.cost AS SUM(cost))`;
 

@@ -1,7 +1,7 @@
 /**
  * "large-result": reading every row of `sales_data` (id BIGINT, country VARCHAR, revenue INTEGER,
  * amount DECIMAL(12,2), sold_on DATE) through a library cursor on `engine.connect()` — fetchAllRows,
- * into (strict), iterInto (streaming), fetchArrow — against the raw driver's materialized
+ * into (strict), iterInto (streaming), fetchArrow — and as row-level facts through the builder, against the raw driver's materialized
  * getRowObjects / getRowObjectsJS and streaming yieldRowObjectJs on the same instance.
  * Garbage is collected before every sample (untimed), so no case pays for another's rows.
  */
@@ -10,6 +10,7 @@ import { Type } from "typebox";
 import { DateType, DecimalType } from "lib";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
 import type { BenchFixture } from "./fixture.js";
+import { Sales } from "./revenue-by-country.js";
 import { measureGroup, type GroupResult } from "./harness.js";
 import type { BenchSettings } from "./settings.js";
 
@@ -22,6 +23,7 @@ const SaleRow = Type.Object(
 
 export async function runLargeResult(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const { engine, raw, rows } = fixture;
+  const facts = Sales.query().dimensions(Sales.country).facts(Sales.sale_id, Sales.unit_revenue, Sales.amount, Sales.sold_on);
   const cursor = async () => openCursor(await engine.connect(), { sql: SQL, parameters: [] });
   const expectRows = (n: number, what: string) => {
     if (n !== rows) throw new Error(`large-result: ${what} read ${n} rows, expected ${rows}`);
@@ -46,9 +48,9 @@ export async function runLargeResult(fixture: BenchFixture, settings: BenchSetti
     title: `large-result: ${SQL}`,
     rowsPerOp: rows,
     warmupRounds: 1,
-    rounds: settings.quick ? 3 : 5,
+    rounds: settings.quick ? 3 : 6,
     minRounds: settings.quick ? 2 : 3,
-    budgetMs: settings.quick ? 8_000 : 80_000,
+    budgetMs: settings.quick ? 8_000 : 60_000,
     gcBetweenSamples: true,
     cases: [
       {
@@ -87,6 +89,16 @@ export async function runLargeResult(fixture: BenchFixture, settings: BenchSetti
         run: async () => {
           await using c = await cursor();
           expectRows((await c.fetchArrow()).numRows, "fetchArrow");
+        },
+      },
+      {
+        // The same rows as row-level facts through the builder and the built-in semantic layer.
+        name: "builder facts fetchAllRows()",
+        role: "lib",
+        baselines: ["getRowObjects()", "getRowObjectsJS()"],
+        run: async () => {
+          await using c = await facts.execute();
+          expectRows((await c.fetchAllRows()).length, "facts fetchAllRows");
         },
       },
       {

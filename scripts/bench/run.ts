@@ -97,6 +97,10 @@ async function main(): Promise<void> {
   const groups: GroupResult[] = [];
   let expansion: ExpansionSummary | undefined;
   let fixture: BenchFixture | undefined;
+  // Ctrl-C: still remove the temp database.
+  process.once("SIGINT", () => {
+    void (fixture?.close() ?? Promise.resolve()).finally(() => process.exit(130));
+  });
   try {
     if (args.only.some((name) => NEEDS_FIXTURE.has(name))) {
       fixture = await openFixture(settings.rows);
