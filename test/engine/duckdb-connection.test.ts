@@ -9,6 +9,7 @@ import {
   WarehouseError,
 } from "lib";
 import type { Engine, PooledConnection } from "lib";
+import { DuckDBDriver } from "../../runtime/dialects/duckdb/duckdb-driver.js";
 import { mapDuckDBError } from "../../runtime/dialects/duckdb/duckdb-errors.js";
 import { splitSqlStatements, transactionControlOf } from "../../runtime/dialects/duckdb/duckdb-statements.js";
 import type { SemanticLayer } from "../../runtime/semantic/semantic-layer.js";
@@ -98,16 +99,22 @@ describe("engine: DuckDB connections", () => {
   });
 
   it(":memory: connections are separate databases", async () => {
-    // pool_size 1 is enforced for :memory: by the config; overflow opens a second connection.
-    await using engine = plainEngine({ database: ":memory:", poolSize: 1, maxOverflow: 1 });
-    await using a = await engine.connect();
-    await using b = await engine.connect();
-    await a.run("CREATE TABLE only_in_a AS SELECT 1 AS x");
-    await a.commit();
-    expect(await a.all("SELECT x FROM only_in_a")).to.deep.equal([{ x: 1 }]);
-    const error = await failureOf(b.all("SELECT x FROM only_in_a"));
-    expect(error).to.be.instanceOf(ProgrammingError);
-    expect(error.message).to.match(/Catalog Error/);
+    // The engine never opens a second :memory: connection, so ask the driver for two directly.
+    const driver = new DuckDBDriver(cSettings({ database: ":memory:" }), { semanticLayer: null });
+    const a = await driver.openConnection();
+    const b = await driver.openConnection();
+    try {
+      await a.execute("CREATE TABLE only_in_a AS SELECT 1 AS x");
+      await a.commit();
+      expect((await a.execute("SELECT x FROM only_in_a")).rows).to.deep.equal([[1]]);
+      const error = await failureOf(b.execute("SELECT x FROM only_in_a"));
+      expect(error).to.be.instanceOf(ProgrammingError);
+      expect(error.message).to.match(/Catalog Error/);
+    } finally {
+      await a.close();
+      await b.close();
+      await driver.destroy();
+    }
   });
 
   it("read_only opens the file read-only", async () => {
@@ -187,6 +194,20 @@ describe("engine: DuckDB connections", () => {
       await conn.rollback();
       expect(await conn.all("SELECT 2 AS two")).to.deep.equal([{ two: 2 }]);
     });
+  });
+
+  it("an interrupt that lands before the statement has started is not lost", async () => {
+    await using engine = plainEngine();
+    await using conn = await engine.connect();
+    // Interrupt synchronously: DuckDB has not begun the statement (not even BEGIN) yet, and
+    // would forget a bare interrupt; without the guard this query would run for hours.
+    const running = conn.all("SELECT count(*) FROM range(10000000000) a, range(10) b");
+    conn.interrupt();
+    const error = await failureOf(running);
+    expect(error).to.be.instanceOf(OperationalError);
+    expect(error.message).to.match(/INTERRUPT/);
+    await conn.rollback();
+    expect(await conn.all("SELECT 3 AS three")).to.deep.equal([{ three: 3 }]);
   });
 
   it("interrupt() cancels the running statement; the connection stays usable", async () => {

@@ -24,6 +24,8 @@ import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter, toDu
 
 const EMPTY_RESULT: QueryResult = Object.freeze({ columns: Object.freeze([]), rows: Object.freeze([]) as unknown as unknown[][] });
 const PING_TIMEOUT_MS = 5_000;
+/** How often a pending interrupt is repeated while the cancelled operation is still running. */
+const INTERRUPT_REPEAT_MS = 20;
 
 export interface DuckDBConnectionOptions {
   /** The built-in semantic layer, when semantic statements are to be answered by it. */
@@ -41,6 +43,10 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   #inTransaction = false;
   #closed = false;
   readonly #session: SqlSession;
+  /** Operations (execute, stream setup, chunk reads) in flight, for interrupt(). */
+  #activeOperations = 0;
+  #interruptPending = false;
+  #interruptTimer: NodeJS.Timeout | undefined;
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
@@ -61,6 +67,10 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   async execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
     this.#assertOpen();
+    return this.#operation(() => this.#execute(sql, parameters));
+  }
+
+  async #execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
     try {
       const layer = this.#layer;
       if (layer !== undefined && layer.mayHandle(sql)) return await this.#executeSemantic(layer, sql, parameters);
@@ -72,6 +82,10 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   async stream(sql: string, parameters?: readonly unknown[], _options?: StreamOptions): Promise<ResultStream> {
     this.#assertOpen();
+    return this.#operation(() => this.#stream(sql, parameters));
+  }
+
+  async #stream(sql: string, parameters?: readonly unknown[]): Promise<ResultStream> {
     try {
       let statement = sql;
       const layer = this.#layer;
@@ -89,10 +103,12 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         return resultStream(EMPTY_RESULT);
       }
       await this.#ensureTransaction();
+      this.#throwIfInterrupted();
       const result = await this.#connection.stream(statement, toDuckDBParameters(parameters));
       const columns = result.columnTypes().map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
       let closed = false;
       const connection = this.#connection;
+      const operation = <T>(fn: () => Promise<T>): Promise<T> => this.#operation(fn);
       // A statement that fails while its result streams just ends the stream: @duckdb/node-api
       // does not surface the error (duckdb_result_error is not bound). The failure does abort
       // the open transaction, though, so one probe tells a complete result from a cut-off one.
@@ -110,7 +126,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         while (!closed) {
           let chunk;
           try {
-            chunk = await result.fetchChunk();
+            chunk = await operation(() => result.fetchChunk());
           } catch (error) {
             throw mapDuckDBError(error);
           }
@@ -135,8 +151,39 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
+  /**
+   * Cancels the running operation. DuckDB forgets an interrupt that lands before its statement
+   * has started (e.g. while the semantic layer is still rewriting), so the interrupt is repeated
+   * until the operation settles, and statements not yet started refuse to start.
+   */
   interrupt(): void {
-    if (!this.#closed) this.#connection.interrupt();
+    if (this.#closed) return;
+    this.#connection.interrupt();
+    if (this.#activeOperations === 0) return;
+    this.#interruptPending = true;
+    this.#interruptTimer ??= setInterval(() => {
+      if (!this.#closed) this.#connection.interrupt();
+    }, INTERRUPT_REPEAT_MS).unref();
+  }
+
+  async #operation<T>(run: () => Promise<T>): Promise<T> {
+    this.#activeOperations++;
+    try {
+      return await run();
+    } finally {
+      if (--this.#activeOperations === 0) this.#clearInterrupt();
+    }
+  }
+
+  #clearInterrupt(): void {
+    this.#interruptPending = false;
+    if (this.#interruptTimer !== undefined) clearInterval(this.#interruptTimer);
+    this.#interruptTimer = undefined;
+  }
+
+  #throwIfInterrupted(): void {
+    // Same text as DuckDB's own, so it maps like a real interrupt.
+    if (this.#interruptPending) throw new Error("INTERRUPT Error: Interrupted!");
   }
 
   async ping(): Promise<boolean> {
@@ -186,6 +233,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#clearInterrupt();
     try {
       this.#connection.closeSync();
     } finally {
@@ -226,6 +274,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     const values = toDuckDBParameters(parameters);
     if (!mayContainTransactionControl(sql)) {
       await this.#ensureTransaction();
+      this.#throwIfInterrupted();
       return readerToResult(await this.#connection.runAndReadAll(sql, values));
     }
     const statements = splitSqlStatements(sql);
@@ -252,6 +301,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         return EMPTY_RESULT;
       default:
         await this.#ensureTransaction();
+        this.#throwIfInterrupted();
         return readerToResult(await this.#connection.runAndReadAll(statement, values));
     }
   }
@@ -283,6 +333,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
     this.#assertOpen();
     await this.#ensureTransaction();
+    this.#throwIfInterrupted();
     const reader = await this.#connection.runAndReadAll(sql, toDuckDBParameters(parameters));
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
