@@ -30,12 +30,19 @@ export async function sessionContext(session: SqlSession): Promise<SessionContex
 
 /** True when the catalog table exists in the current database (never fails, even read-only). */
 export async function catalogExists(session: SqlSession): Promise<boolean> {
+  // Once seen, the table stays until a rollback or a change of database, which clear the memo:
+  // this saves a catalog scan on every semantic query.
+  if (session.memo?.get(CATALOG_EXISTS) === true) return true;
   const { rows } = await session.query(
     "SELECT count(*) FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = $1 AND table_name = $2",
     [CATALOG_SCHEMA, CATALOG_TABLE],
   );
-  return Number(rows[0]?.[0] ?? 0) > 0;
+  const exists = Number(rows[0]?.[0] ?? 0) > 0;
+  if (exists) session.memo?.set(CATALOG_EXISTS, true);
+  return exists;
 }
+
+const CATALOG_EXISTS = "semantic_layer.catalogExists";
 
 /** Creates the catalog schema and table when missing (inside the caller's transaction). */
 export async function ensureCatalog(session: SqlSession): Promise<void> {

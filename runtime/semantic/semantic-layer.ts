@@ -15,6 +15,12 @@ export interface RawColumn {
 /** Raw (un-normalized) access to the caller's DuckDB connection. */
 export interface SqlSession {
   query(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }>;
+  /**
+   * Per-connection memo for facts that only change through this connection's own statements
+   * (e.g. "the catalog table exists"). The connection clears it whenever its transaction rolls
+   * back or the current database may have changed; a session without one memoizes nothing.
+   */
+  readonly memo?: Map<string, unknown>;
 }
 
 export type HandledStatement =

@@ -349,6 +349,19 @@ describe("engine: DuckDB connections", () => {
       const missing = await failureOf(conn.all("SELECT * FROM semantic_view('nope', metrics := ['total'])"));
       expect(missing).to.be.instanceOf(InternalError);
     });
+
+    it("a rolled-back first definition leaves no stale catalog memo behind", async () => {
+      await using engine = engineFromSettings(cSettings({ semanticViews: "builtin" }));
+      await using conn = await engine.connect();
+      await conn.run("CREATE TABLE s (k VARCHAR, v INTEGER); INSERT INTO s VALUES ('a', 1)");
+      await conn.commit();
+      await conn.run("CREATE SEMANTIC VIEW sv AS TABLES (s) DIMENSIONS (s.k AS k) METRICS (s.total AS SUM(v))");
+      expect(await conn.all("SELECT * FROM semantic_view('sv', metrics := ['total'])")).to.deep.equal([{ total: 1n }]);
+      await conn.rollback(); // takes the catalog table itself away again
+      const missing = await failureOf(conn.all("SELECT * FROM semantic_view('sv', metrics := ['total'])"));
+      expect(missing).to.be.instanceOf(InternalError);
+      expect(missing.message).to.match(/Semantic view 'sv' not found/);
+    });
   });
 
   it("the statement splitter respects quotes, dollar quotes and comments", () => {

@@ -24,6 +24,8 @@ import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter, toDu
 
 const EMPTY_RESULT: QueryResult = Object.freeze({ columns: Object.freeze([]), rows: Object.freeze([]) as unknown as unknown[][] });
 const PING_TIMEOUT_MS = 5_000;
+/** Statements after which facts memoized about the current database may be stale. */
+const MAY_CHANGE_CATALOG = /\b(USE|ATTACH|DETACH|DROP\s+SCHEMA)\b/i;
 /** How often a pending interrupt is repeated while the cancelled operation is still running. */
 const INTERRUPT_REPEAT_MS = 20;
 
@@ -47,12 +49,14 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   #activeOperations = 0;
   #interruptPending = false;
   #interruptTimer: NodeJS.Timeout | undefined;
+  /** The semantic layer's per-connection memo (see SqlSession.memo). */
+  readonly #memo = new Map<string, unknown>();
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
     this.#layer = options.semanticLayer;
     this.#onClose = options.onClose;
-    this.#session = { query: (sql, parameters) => this.#rawQuery(sql, parameters) };
+    this.#session = { query: (sql, parameters) => this.#rawQuery(sql, parameters), memo: this.#memo };
   }
 
   /** True when semantic statements go through the built-in layer on this connection. */
@@ -257,9 +261,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
    */
   async #endTransaction(statement: string): Promise<void> {
     if (!this.#inTransaction) return;
+    if (statement !== "COMMIT") this.#memo.clear();
     try {
       await this.#connection.run(statement);
     } catch (error) {
+      this.#memo.clear();
       await this.#connection.run("ROLLBACK").catch((rollbackError: unknown) => {
         if (!isNoActiveTransaction(rollbackError)) throw rollbackError;
       });
@@ -271,6 +277,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   /** Runs plain DuckDB SQL (one or more statements), keeping the transaction bookkeeping right. */
   async #executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
+    if (MAY_CHANGE_CATALOG.test(sql)) this.#memo.clear();
     const values = toDuckDBParameters(parameters);
     if (!mayContainTransactionControl(sql)) {
       await this.#ensureTransaction();
