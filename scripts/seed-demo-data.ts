@@ -2,6 +2,9 @@
  * Deterministic demo sales data: 36 countries in 6 regions, weighted by market size, with
  * log-normal-ish order values. The same seed always yields the same rows.
  */
+import { mulberry32 } from "./prng.js";
+
+export { mulberry32 };
 
 export interface DemoCountry {
   /** ISO 3166-1 alpha-2 code: the value of the `country` dimension. */
@@ -33,17 +36,6 @@ export const DEMO_COUNTRIES: readonly DemoCountry[] = Object.freeze(
   ),
 );
 
-/** mulberry32: tiny, fast, good enough for demo data, and reproducible across platforms. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const DEMO_SEED = 20261122;
 export const DEMO_ROW_COUNT = 6000;

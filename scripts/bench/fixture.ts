@@ -11,6 +11,9 @@ import { join } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BackendCConfig, createEngine, unregister, type Engine } from "lib";
 import { leaseFileInstance, type InstanceLease } from "../../runtime/dialects/duckdb/duckdb-instances.js";
+import { mulberry32 as prng } from "../prng.js";
+
+export { prng };
 
 /** Must equal the options the backend C driver opens files with, or the instance cannot be shared. */
 const DRIVER_INSTANCE_OPTIONS = { autoinstall_known_extensions: "false" };
@@ -23,17 +26,6 @@ export const SALES_VIEW_DDL = `CREATE OR REPLACE SEMANTIC VIEW sales AS
 
 const COUNTRIES = ["US", "DE", "FR", "JP", "GB", "IT", "ES", "NL", "SE", "PL", "BR", "MX", "CA", "AU", "IN", "CN", "KR", "ZA", "NG", "EG", "AR", "CL", "NO", "FI"];
 
-/** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)). */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface BenchFixture {
   readonly file: string;
