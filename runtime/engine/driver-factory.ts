@@ -7,6 +7,8 @@ import type { BackendType, ConnectionSettings } from "../config/types.js";
 import type { DatabaseConnection, Driver } from "../driver/database-connection.js";
 import { DuckDBDriver } from "../dialects/duckdb/duckdb-driver.js";
 import type { DuckDBDriverOptions } from "../dialects/duckdb/duckdb-driver.js";
+import { DatabricksDriver } from "../dialects/databricks/databricks-driver.js";
+import { SnowflakeDriver } from "../dialects/snowflake/snowflake-driver.js";
 
 export type DriverFactory = (settings: ConnectionSettings) => Driver;
 
@@ -24,6 +26,8 @@ export class UnavailableDriver implements Driver {
 
 const factories = new Map<BackendType, DriverFactory>([
   ["backend_c", (settings) => new DuckDBDriver(settings as Extract<ConnectionSettings, { type: "backend_c" }>)],
+  ["backend_b", (settings) => new DatabricksDriver(settings as Extract<ConnectionSettings, { type: "backend_b" }>)],
+  ["backend_a", (settings) => new SnowflakeDriver(settings as Extract<ConnectionSettings, { type: "backend_a" }>)],
 ]);
 
 /** Installs the driver factory for a backend (how the backend A/B drivers plug in). */

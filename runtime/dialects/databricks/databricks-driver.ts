@@ -1,0 +1,84 @@
+/**
+ * The backend B driver on `@databricks/sql` (Thrift over HTTPS). One `DBSQLClient` per driver
+ * (connect() is lazy: no network until the first session); each physical connection is one SQL
+ * session opened with the configured catalog and schema. Failures while opening a session
+ * (network, TLS, authentication) are thrown from `openConnection()` with the secrets scrubbed;
+ * the pool wraps them in `LibConnectionError`. Settings → options: see databricks-options.ts.
+ */
+import { DBSQLClient } from "@databricks/sql";
+import type { BackendBSettings } from "../../config/types.js";
+import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
+import { DatabricksConnection } from "./databricks-connection.js";
+import { connectionFailure, redact } from "./databricks-errors.js";
+import {
+  connectOptionsOf,
+  endpointOf,
+  secretsOf,
+  sessionRequestOf,
+  type DatabricksDriverOptions,
+} from "./databricks-options.js";
+
+/** The driver logs every connect at info level to stdout by default; the library stays quiet. */
+const SILENT_LOGGER = { log: (): void => undefined };
+
+export class DatabricksDriver implements Driver {
+  readonly #settings: BackendBSettings;
+  readonly #options: DatabricksDriverOptions;
+  readonly #secrets: readonly string[];
+  #client: Promise<DBSQLClient> | undefined;
+  readonly #connections = new Set<DatabricksConnection>();
+  #destroyed = false;
+
+  constructor(settings: BackendBSettings, options: DatabricksDriverOptions = {}) {
+    this.#settings = settings;
+    this.#options = options;
+    this.#secrets = secretsOf(settings);
+  }
+
+  async openConnection(): Promise<DatabaseConnection> {
+    if (this.#destroyed) throw new Error("The backend_b driver has been destroyed");
+    const endpoint = this.#endpointText();
+    let session;
+    try {
+      const client = await this.#connectedClient();
+      session = await client.openSession(sessionRequestOf(this.#settings));
+    } catch (error) {
+      throw connectionFailure(error, endpoint, this.#secrets);
+    }
+    const connection: DatabricksConnection = new DatabricksConnection(session, this.#secrets, () => this.#connections.delete(connection));
+    this.#connections.add(connection);
+    return connection;
+  }
+
+  async destroy(): Promise<void> {
+    this.#destroyed = true;
+    await Promise.all([...this.#connections].map((c) => c.close()));
+    const client = this.#client;
+    this.#client = undefined;
+    if (client !== undefined) await client.then((c) => c.close()).catch(() => undefined);
+  }
+
+  #endpointText(): string {
+    try {
+      const { host, port, path } = endpointOf(this.#settings);
+      return redact(`https://${host}:${port}${path}`, this.#secrets);
+    } catch {
+      return "backend_b";
+    }
+  }
+
+  /** The shared client, connected once (lazily: the first network call is the first openSession). */
+  #connectedClient(): Promise<DBSQLClient> {
+    this.#client ??= (async () => {
+      const client = new DBSQLClient({ logger: SILENT_LOGGER });
+      // Errors the client emits outside a call (e.g. a failed background refresh) must not crash the process.
+      client.on("error", () => undefined);
+      await client.connect(connectOptionsOf(this.#settings, this.#options));
+      return client;
+    })().catch((error: unknown) => {
+      this.#client = undefined;
+      throw error;
+    });
+    return this.#client;
+  }
+}

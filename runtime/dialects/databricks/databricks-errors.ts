@@ -1,0 +1,120 @@
+/**
+ * Maps `@databricks/sql` errors onto the DB-API style `WarehouseError` classes, by SQLSTATE and
+ * Databricks error class. Errors are recognized by shape, not `instanceof`: the driver's classes
+ * are not exported from its root, and its `StatusError` does not even extend `Error`.
+ *
+ * - `OperationStateError` (statement failed while running): `response.sqlState`/`errorMessage`.
+ * - `StatusError` (refused at ExecuteStatement, e.g. a syntax error): only a message; its
+ *   `SQLSTATE: xxxxx` suffix and `[ERROR_CLASS]` prefix are read from the text.
+ *
+ * Decisions: a missing table or view (`TABLE_OR_VIEW_NOT_FOUND`, SQLSTATE 42P01) is an
+ * `InternalError`, like a missing semantic view on backend C (SPEC.md: "A missing view arrives as
+ * InternalError"); other 42xxx are `ProgrammingError`; 22xxx `DataError`; 23xxx `IntegrityError`;
+ * 0A000 `NotSupportedError`; 08/40/53/54/57/58 and cancellation `OperationalError`; XX `InternalError`.
+ * Secret values are replaced by `[redacted]` in every message.
+ */
+import {
+  DataError,
+  IntegrityError,
+  InternalError,
+  NotSupportedError,
+  OperationalError,
+  ProgrammingError,
+  WarehouseError,
+} from "../../errors.js";
+
+type WarehouseErrorClass = new (message: string, options?: { cause?: unknown; code?: string }) => WarehouseError;
+
+/** Error classes whose SQLSTATE alone would say "programming error" but that mean a missing view. */
+const MISSING_VIEW_CLASSES = new Set(["TABLE_OR_VIEW_NOT_FOUND", "METRIC_VIEW_NOT_FOUND", "VIEW_NOT_FOUND"]);
+
+interface ErrorShape {
+  readonly message: string;
+  readonly sqlState: string | undefined;
+  readonly errorClass: string | undefined;
+  /** The driver's own code: OperationStateError's CANCELED/ERROR/..., StatusError's number. */
+  readonly driverCode: string | undefined;
+}
+
+function shapeOf(error: unknown): ErrorShape {
+  const e = (typeof error === "object" && error !== null ? error : {}) as {
+    message?: unknown;
+    errorCode?: unknown;
+    code?: unknown;
+    response?: { sqlState?: unknown; errorMessage?: unknown; displayMessage?: unknown };
+  };
+  const message =
+    (typeof e.response?.errorMessage === "string" && e.response.errorMessage) ||
+    (typeof e.message === "string" ? e.message : String(error));
+  const sqlState =
+    (typeof e.response?.sqlState === "string" && e.response.sqlState !== "" ? e.response.sqlState : undefined) ??
+    /SQLSTATE:\s*([0-9A-Z]{5})/.exec(message)?.[1];
+  const errorClass = /^\s*\[([A-Z0-9_.]+)\]/.exec(message)?.[1];
+  const driverCode = typeof e.errorCode === "string" ? e.errorCode : e.code === undefined ? undefined : String(e.code);
+  return { message, sqlState, errorClass, driverCode };
+}
+
+function classFor(shape: ErrorShape): WarehouseErrorClass {
+  if (shape.driverCode === "CANCELED" || shape.driverCode === "TIMEOUT" || shape.driverCode === "CLOSED") return OperationalError;
+  const errorClass = shape.errorClass?.split(".")[0];
+  if (errorClass !== undefined && MISSING_VIEW_CLASSES.has(errorClass)) return InternalError;
+  const state = shape.sqlState;
+  if (state === undefined) return /invalid (session|operation)handle/i.test(shape.message) ? OperationalError : WarehouseError;
+  if (state === "42P01") return InternalError;
+  if (state === "0A000") return NotSupportedError;
+  switch (state.slice(0, 2)) {
+    case "42":
+    case "07":
+      return ProgrammingError;
+    case "22":
+      return DataError;
+    case "23":
+      return IntegrityError;
+    case "0A":
+      return NotSupportedError;
+    case "08":
+    case "40":
+    case "53":
+    case "54":
+    case "57":
+    case "58":
+    case "HY":
+      return OperationalError;
+    case "XX":
+      return InternalError;
+    default:
+      return WarehouseError;
+  }
+}
+
+/** Replaces every secret in a text with `[redacted]`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join("[redacted]");
+  return out;
+}
+
+/** Wraps an error raised while running a statement. `WarehouseError`s pass through. */
+export function mapDatabricksError(error: unknown, secrets: readonly string[] = []): WarehouseError {
+  if (error instanceof WarehouseError) return error;
+  const shape = shapeOf(error);
+  const ErrorClass = classFor(shape);
+  const message = shape.driverCode === "CANCELED" ? "The statement was cancelled" : redact(shape.message, secrets);
+  const code = shape.sqlState ?? shape.errorClass ?? shape.driverCode;
+  return new ErrorClass(message, code === undefined ? { cause: error } : { cause: error, code });
+}
+
+/**
+ * An error raised while opening a session (network, TLS, auth), as a plain `Error` whose message
+ * names the endpoint and the failure but never a secret; the pool wraps it in `LibConnectionError`.
+ */
+export function connectionFailure(error: unknown, endpoint: string, secrets: readonly string[]): Error {
+  const e = (typeof error === "object" && error !== null ? error : {}) as { message?: unknown; code?: unknown; statusCode?: unknown };
+  const detail = typeof e.message === "string" && e.message !== "" ? e.message : String(error);
+  const status = typeof e.statusCode === "number" ? ` (HTTP ${e.statusCode})` : "";
+  const code = typeof e.code === "string" ? ` [${e.code}]` : "";
+  const authHint = e.statusCode === 401 || e.statusCode === 403 ? ": authentication failed, check the token or OAuth client" : "";
+  return new Error(redact(`Could not open a backend_b session at ${endpoint}${authHint}${status}${code}: ${detail}`, secrets), {
+    cause: error,
+  });
+}

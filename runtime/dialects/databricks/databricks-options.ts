@@ -1,0 +1,119 @@
+/**
+ * Backend B settings → `@databricks/sql` connect options and session request.
+ *
+ * | setting | driver option |
+ * |---|---|
+ * | `host`, `port` (443), `httpPath` | `host`, `port`, `path` (HTTPS always: the driver hard-codes it) |
+ * | `token` | `token` (auth type `access-token`, sent as `Authorization: Bearer`) |
+ * | `authType = "OAuthM2M"` + `clientId` + `clientSecret` | `authType: "databricks-oauth"`, `oauthClientId`, `oauthClientSecret` |
+ * | `authType = "OAuthU2M"` (+ optional `clientId`) | `authType: "databricks-oauth"` (browser flow) |
+ * | `uri` | the config layer derives `host`/`port`/`httpPath`/`token` from it (parsed here too as a fallback) |
+ * | `catalog`, `schema` | `openSession({ initialCatalog, initialSchema })` |
+ * | env `BACKEND_B_CA_CERT` (a PEM file path) | `customCaCert`: an extra trusted CA (adds to the system roots; verification stays on) |
+ *
+ * Always set: `telemetryEnabled: false` (no calls besides the warehouse's own endpoint),
+ * `preserveBigNumericPrecision: true` (BIGINT as bigint, DECIMAL as exact text on Arrow results),
+ * bounded retries (3 attempts, 200 ms–2 s backoff, 30 s budget) and a 2-minute socket timeout,
+ * so a dead warehouse fails fast. Certificate checks are never disabled.
+ */
+import { readFileSync } from "node:fs";
+import type { ConnectionOptions, OpenSessionRequest } from "@databricks/sql/dist/contracts/IDBSQLClient.js";
+import { parseBackendBUri } from "../../config/backend-b-uri.js";
+import type { BackendBSettings } from "../../config/types.js";
+
+/** Environment variable naming a PEM file with an extra CA to trust (self-hosted proxies, test stand-ins). */
+export const CA_CERT_ENV = "BACKEND_B_CA_CERT";
+
+const DEFAULT_PORT = 443;
+export const RETRY_MAX_ATTEMPTS = 3;
+export const SOCKET_TIMEOUT_MS = 120_000;
+
+/** Where the connection goes (no secrets: safe for messages). */
+export interface DatabricksEndpoint {
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+}
+
+export interface DatabricksDriverOptions {
+  /** Overrides `BACKEND_B_CA_CERT`: PEM text or bytes of an extra CA to trust. */
+  readonly customCaCert?: string | Buffer;
+}
+
+export function endpointOf(settings: BackendBSettings): DatabricksEndpoint {
+  let { host, port, httpPath } = settings;
+  if ((host === undefined || httpPath === undefined) && settings.uri !== undefined) {
+    const parts = parseBackendBUri(settings.uri.reveal());
+    if (!("problem" in parts)) {
+      host ??= parts.host;
+      port ??= parts.port;
+      httpPath ??= parts.httpPath;
+    }
+  }
+  if (host === undefined || host === "") throw new Error("backend_b: no host configured");
+  if (httpPath === undefined || httpPath === "") throw new Error("backend_b: no http_path configured");
+  return { host, port: port ?? DEFAULT_PORT, path: httpPath.startsWith("/") ? httpPath : `/${httpPath}` };
+}
+
+/** The secrets the settings carry, so error messages can be scrubbed of them. */
+export function secretsOf(settings: BackendBSettings): string[] {
+  const values = [settings.token?.reveal(), settings.clientSecret?.reveal(), settings.uri?.reveal(), settings.password?.reveal()];
+  if (settings.uri !== undefined) {
+    const parts = parseBackendBUri(settings.uri.reveal());
+    if (!("problem" in parts)) values.push(parts.token);
+  }
+  return values.filter((v): v is string => v !== undefined && v.length > 0);
+}
+
+export function connectOptionsOf(settings: BackendBSettings, options: DatabricksDriverOptions = {}): ConnectionOptions {
+  const endpoint = endpointOf(settings);
+  const caCert = options.customCaCert ?? readCaCertFromEnv();
+  const common = {
+    host: endpoint.host,
+    port: endpoint.port,
+    path: endpoint.path,
+    userAgentEntry: "lib",
+    socketTimeout: SOCKET_TIMEOUT_MS,
+    retryMaxAttempts: RETRY_MAX_ATTEMPTS,
+    retryDelayMin: 200,
+    retryDelayMax: 2_000,
+    retriesTimeout: 30_000,
+    preserveBigNumericPrecision: true,
+    telemetryEnabled: false,
+    ...(caCert === undefined ? {} : { customCaCert: caCert }),
+  };
+  if (settings.authType !== undefined) {
+    return {
+      ...common,
+      authType: "databricks-oauth",
+      ...(settings.clientId === undefined ? {} : { oauthClientId: settings.clientId }),
+      ...(settings.authType === "OAuthM2M" && settings.clientSecret !== undefined ? { oauthClientSecret: settings.clientSecret.reveal() } : {}),
+    } as ConnectionOptions;
+  }
+  const token = settings.token?.reveal() ?? tokenFromUri(settings);
+  if (token === undefined) throw new Error("backend_b: no token configured");
+  return { ...common, authType: "access-token", token } as ConnectionOptions;
+}
+
+export function sessionRequestOf(settings: BackendBSettings): OpenSessionRequest {
+  return {
+    ...(settings.catalog === undefined ? {} : { initialCatalog: settings.catalog }),
+    ...(settings.schema === undefined ? {} : { initialSchema: settings.schema }),
+  };
+}
+
+function tokenFromUri(settings: BackendBSettings): string | undefined {
+  if (settings.uri === undefined) return undefined;
+  const parts = parseBackendBUri(settings.uri.reveal());
+  return "problem" in parts ? undefined : parts.token;
+}
+
+function readCaCertFromEnv(): Buffer | undefined {
+  const path = process.env[CA_CERT_ENV];
+  if (path === undefined || path === "") return undefined;
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new Error(`${CA_CERT_ENV}: cannot read the CA certificate file ${JSON.stringify(path)}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Backend B values in and out. Column kinds come from the Thrift result schema
+ * (`operation.getSchema()`); values arrive from `@databricks/sql` and are normalized to the
+ * library's value types (API.md "How values arrive").
+ *
+ * Exactness: with `preserveBigNumericPrecision: true` and Arrow results (what warehouses send),
+ * the driver hands BIGINT over as `bigint` and DECIMAL as exact text, which become `bigint` and
+ * `Decimal` here without going through a double. On the column-based (TColumn) path the driver
+ * itself already turned BIGINT into a double (node-int64 `toNumber()`) and DECIMAL into
+ * `Number(text)`; a BIGINT that is no longer a safe integer there raises `DataError` instead of
+ * arriving wrong.
+ */
+import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIService_types.js";
+import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
+import { DataError, ProgrammingError } from "../../errors.js";
+import { Decimal } from "../../values/decimal.js";
+
+/** TTypeId numbers (TCLIService.thrift), named by the SQL type they stand for. */
+const TYPE_NAMES: Readonly<Record<number, string>> = {
+  0: "BOOLEAN",
+  1: "TINYINT",
+  2: "SMALLINT",
+  3: "INT",
+  4: "BIGINT",
+  5: "FLOAT",
+  6: "DOUBLE",
+  7: "STRING",
+  8: "TIMESTAMP",
+  9: "BINARY",
+  10: "ARRAY",
+  11: "MAP",
+  12: "STRUCT",
+  13: "UNIONTYPE",
+  14: "USER_DEFINED",
+  15: "DECIMAL",
+  16: "VOID",
+  17: "DATE",
+  18: "VARCHAR",
+  19: "CHAR",
+  20: "INTERVAL YEAR TO MONTH",
+  21: "INTERVAL DAY TO SECOND",
+};
+
+const KIND_BY_NAME: Readonly<Record<string, ValueKind>> = {
+  BOOLEAN: "boolean",
+  TINYINT: "integer",
+  SMALLINT: "integer",
+  INT: "integer",
+  BIGINT: "bigint",
+  FLOAT: "float",
+  DOUBLE: "float",
+  STRING: "string",
+  VARCHAR: "string",
+  CHAR: "string",
+  DATE: "date",
+  TIMESTAMP: "timestamp",
+};
+
+/** The library's column info for each column of a result schema, in position order. */
+export function columnsOfSchema(schema: TTableSchema | null | undefined): ColumnInfo[] {
+  if (!schema) return [];
+  return [...schema.columns].sort((a, b) => a.position - b.position).map(columnOf);
+}
+
+function columnOf(column: TColumnDesc): ColumnInfo {
+  const entry = column.typeDesc.types[0]?.primitiveEntry;
+  const name = entry === undefined ? "OTHER" : (TYPE_NAMES[entry.type] ?? "OTHER");
+  if (name === "DECIMAL") {
+    const qualifiers = entry?.typeQualifiers?.qualifiers ?? {};
+    const precision = qualifiers["precision"]?.i32Value ?? 10;
+    const scale = qualifiers["scale"]?.i32Value ?? 0;
+    return { name: column.columnName, type: `DECIMAL(${precision},${scale})`, kind: scale === 0 ? "bigint" : "decimal" };
+  }
+  return { name: column.columnName, type: name, kind: entry === undefined ? "other" : (KIND_BY_NAME[name] ?? "other") };
+}
+
+/** Normalizes one value the driver produced for a column of the given kind. */
+export function normalizeValue(value: unknown, column: ColumnInfo): unknown {
+  if (value === null || value === undefined) return null;
+  switch (column.kind) {
+    case "integer":
+      return typeof value === "number" ? value : Number(value);
+    case "bigint":
+      return toBigInt(value, column);
+    case "decimal":
+      return toDecimal(value, column);
+    case "float":
+      return typeof value === "number" ? value : Number(value);
+    case "boolean":
+      return typeof value === "boolean" ? value : String(value).toLowerCase() === "true";
+    case "string":
+      return typeof value === "string" ? value : String(value);
+    case "date":
+      return toDate(value);
+    case "timestamp":
+      return toTimestamp(value);
+    default:
+      return value;
+  }
+}
+
+function toBigInt(value: unknown, column: ColumnInfo): bigint {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "string") {
+    // DECIMAL(p,0) arrives as exact text, maybe with a trailing ".0" on some paths.
+    return BigInt(value.replace(/\.0*$/, ""));
+  }
+  if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
+  throw new DataError(
+    `Column ${column.name} (${column.type}) arrived as ${String(value)}, which is not an exact 64-bit integer ` +
+      "(the driver converted it through a double: result was not Arrow-based)",
+    { code: "LOSSY_BIGINT" },
+  );
+}
+
+function toDecimal(value: unknown, column: ColumnInfo): Decimal {
+  if (Decimal.isDecimal(value)) return value;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") {
+    try {
+      return Decimal.from(value);
+    } catch (error) {
+      throw new DataError(`Column ${column.name} (${column.type}) arrived as ${String(value)}, not a decimal number`, { cause: error });
+    }
+  }
+  throw new DataError(`Column ${column.name} (${column.type}) arrived as an unexpected ${typeof value}`);
+}
+
+/** A DATE as a `Date` at UTC midnight. */
+function toDate(value: unknown): Date {
+  if (value instanceof Date) return new Date(Date.UTC(value.getUTCFullYear(), value.getUTCMonth(), value.getUTCDate()));
+  if (typeof value === "number") return toDate(new Date(value));
+  const text = String(value);
+  const parsed = /^(-?\d{4,})-(\d{2})-(\d{2})/.exec(text);
+  if (!parsed) return new Date(Number.NaN);
+  const date = new Date(Date.UTC(2000, Number(parsed[2]) - 1, Number(parsed[3])));
+  date.setUTCFullYear(Number(parsed[1]));
+  return date;
+}
+
+/** A TIMESTAMP as a `Date`. Text without an offset (column-based results) is read as UTC. */
+function toTimestamp(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));
+  const text = String(value).trim().replace(" ", "T");
+  return new Date(/(?:Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`);
+}
+
+/** A row object from the driver (keyed by column name) as an array of normalized values. */
+export function normalizeRow(row: Record<string, unknown>, columns: readonly ColumnInfo[]): unknown[] {
+  return columns.map((column) => normalizeValue(row[column.name], column));
+}
+
+/** What the driver accepts as an ordinal parameter value. */
+export type OrdinalParameter = string | number | bigint | boolean | Date | null | { readonly type: string; readonly value: string };
+
+/**
+ * Library parameter values → `ordinalParameters`. A `Decimal` goes as DECIMAL-typed exact text
+ * (the query compiler already sends Decimals as text inside `CAST(? AS DECIMAL(p,s))`).
+ */
+export function toOrdinalParameters(
+  parameters: readonly unknown[] | undefined,
+  decimalParameter: (text: string) => OrdinalParameter,
+): OrdinalParameter[] | undefined {
+  if (parameters === undefined || parameters.length === 0) return undefined;
+  return parameters.map((value, i) => {
+    if (value === null || value === undefined) return null;
+    if (Decimal.isDecimal(value)) return decimalParameter(value.toString());
+    switch (typeof value) {
+      case "string":
+      case "number":
+      case "bigint":
+      case "boolean":
+        return value;
+      default:
+        if (value instanceof Date) return value;
+        throw new ProgrammingError(`Parameter ${i + 1} has a type backend B cannot bind (${Object.prototype.toString.call(value)})`);
+    }
+  });
+}

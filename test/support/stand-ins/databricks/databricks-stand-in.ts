@@ -1,0 +1,418 @@
+/**
+ * A loopback stand-in for a Databricks SQL warehouse, spoken to by the real `@databricks/sql`
+ * driver: Thrift TCLIService (TBinaryProtocol over buffered HTTP POST) on HTTPS 127.0.0.1,
+ * backed by an in-memory DuckDB. Metric-view SQL (`MEASURE(...)`, backticks) is translated to
+ * DuckDB; results go back as Arrow batches with native types; SQL errors come back with a
+ * Databricks error class and SQLSTATE. It records every statement and its bound parameters, and
+ * can reject auth, hold statements until cancelled, forget its sessions, or stop.
+ *
+ * Uses the Thrift classes the driver package ships (`require("@databricks/sql").thrift`) and the
+ * `thrift` runtime it depends on.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { createRequire } from "node:module";
+import { DuckDBInstance, dateValue, decimalValue, timestampValue } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
+import { arrowBatchBytes, arrowSchemaBytes, columnFor, type StandInColumn } from "./arrow-result.js";
+import { StandInSqlError, translateMetricViewSql, type MetricViewDefinition } from "./metric-view-sql.js";
+import { createStandInCertificate, type StandInCertificate } from "./tls-cert.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the Thrift runtime is untyped JS */
+const require = createRequire(import.meta.url);
+const dbsql = require("@databricks/sql") as { thrift: { TCLIService: any; TCLIService_types: any } };
+const thrift = require(require.resolve("thrift", { paths: [require.resolve("@databricks/sql")] })) as any;
+const { TCLIService, TCLIService_types: T } = dbsql.thrift;
+const Int64 = thrift.Int64 as new (value: number) => { toNumber(allowImprecise?: boolean): number };
+
+export const STAND_IN_HTTP_PATH = "/sql/1.0/warehouses/fake";
+
+export interface StandInOptions {
+  /** The bearer token the stand-in accepts (default `dapi-test`). */
+  readonly token?: string;
+  /** SQL run once on the DuckDB database at start (tables and rows). */
+  readonly setupSql?: readonly string[];
+  readonly metricViews?: readonly MetricViewDefinition[];
+}
+
+/** A statement as the stand-in received it. */
+export interface ReceivedStatement {
+  readonly sql: string;
+  readonly parameters: readonly { readonly ordinal?: number; readonly type?: string; readonly value?: string }[];
+  readonly catalog: string | undefined;
+  readonly schema: string | undefined;
+}
+
+interface Session {
+  readonly catalog: string | undefined;
+  readonly schema: string | undefined;
+}
+
+interface Operation {
+  state: number;
+  columns: StandInColumn[];
+  rows: unknown[][];
+  offset: number;
+  error?: StandInSqlError;
+  release?: () => void;
+}
+
+export class DatabricksStandIn {
+  readonly statements: ReceivedStatement[] = [];
+  /** Authorization headers that were refused. */
+  readonly rejectedAuth: string[] = [];
+  openedSessions = 0;
+  closedSessions = 0;
+  cancelledOperations = 0;
+  /** Refuse every request with HTTP 401 (an expired or revoked token). */
+  rejectAllAuth = false;
+  /** Keep statements RUNNING until they are cancelled (for cancellation tests). */
+  holdStatements = false;
+
+  readonly #token: string;
+  readonly #views = new Map<string, MetricViewDefinition>();
+  readonly #sourceColumns = new Map<string, string[]>();
+  readonly #sessions = new Map<string, Session>();
+  readonly #operations = new Map<string, Operation>();
+  readonly #sockets = new Set<Socket>();
+  #server: Server | undefined;
+  #certificate: StandInCertificate | undefined;
+  #instance: DuckDBInstance | undefined;
+  #db: DuckDBConnection | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #port = 0;
+
+  private constructor(options: StandInOptions) {
+    this.#token = options.token ?? "dapi-test";
+    for (const view of options.metricViews ?? []) this.#views.set(view.name.toLowerCase(), view);
+  }
+
+  static async start(options: StandInOptions = {}): Promise<DatabricksStandIn> {
+    const standIn = new DatabricksStandIn(options);
+    try {
+      await standIn.#start(options);
+    } catch (error) {
+      await standIn.close();
+      throw error;
+    }
+    return standIn;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get httpPath(): string {
+    return STAND_IN_HTTP_PATH;
+  }
+
+  /** PEM file of the self-signed certificate (for `BACKEND_B_CA_CERT`). */
+  get certPath(): string {
+    return this.#certificate!.certPath;
+  }
+
+  get token(): string {
+    return this.#token;
+  }
+
+  /** Sessions currently open. */
+  get liveSessions(): number {
+    return this.#sessions.size;
+  }
+
+  /** Forgets every session (a warehouse restart): their next statements fail. */
+  dropSessions(): void {
+    this.#sessions.clear();
+  }
+
+  /** Stops listening and cuts open connections; the stand-in can't be restarted. */
+  async stop(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    if (server === undefined) return;
+    for (const op of this.#operations.values()) op.release?.();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const socket of this.#sockets) socket.destroy();
+    });
+  }
+
+  /** Stops the server, closes DuckDB, removes the certificate's temp files. */
+  async close(): Promise<void> {
+    await this.stop();
+    this.#db?.closeSync();
+    this.#db = undefined;
+    this.#instance?.closeSync();
+    this.#instance = undefined;
+    await this.#certificate?.dispose();
+    this.#certificate = undefined;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #start(options: StandInOptions): Promise<void> {
+    this.#certificate = await createStandInCertificate();
+    this.#instance = await DuckDBInstance.create(":memory:");
+    this.#db = await this.#instance.connect();
+    for (const sql of options.setupSql ?? []) await this.#db.run(sql);
+    for (const view of this.#views.values()) {
+      const reader = await this.#db.runAndReadAll(`SELECT * FROM ${view.source} LIMIT 0`);
+      this.#sourceColumns.set(view.name.toLowerCase(), reader.columnNames());
+    }
+    const server = createServer({ key: this.#certificate.key, cert: this.#certificate.cert }, (req, res) => this.#onRequest(req, res));
+    server.on("connection", (socket: Socket) => {
+      this.#sockets.add(socket);
+      socket.on("close", () => this.#sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    this.#server = server;
+    this.#port = (server.address() as { port: number }).port;
+  }
+
+  #onRequest(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== "POST" || req.url?.split("?")[0] !== STAND_IN_HTTP_PATH) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    const auth = req.headers.authorization ?? "";
+    if (this.rejectAllAuth || auth !== `Bearer ${this.#token}`) {
+      this.rejectedAuth.push(auth);
+      res.writeHead(401, { "content-type": "text/plain" }).end("Invalid access token.");
+      return;
+    }
+    const processor = new TCLIService.Processor(this.#handler());
+    const receiver = thrift.TBufferedTransport.receiver((transport: any) => {
+      const input = new thrift.TBinaryProtocol(transport);
+      const output = new thrift.TBinaryProtocol(
+        new thrift.TBufferedTransport(undefined, (buffer: Buffer) => {
+          res.writeHead(200, { "content-type": "application/x-thrift" });
+          res.end(buffer);
+        }),
+      );
+      try {
+        processor.process(input, output);
+        transport.commitPosition();
+      } catch (error) {
+        if (error instanceof thrift.InputBufferUnderrunError) transport.rollbackPosition();
+        else res.writeHead(500).end();
+      }
+    });
+    req.on("data", receiver);
+  }
+
+  #handler(): Record<string, (req: any) => unknown> {
+    const ok = () => new T.TStatus({ statusCode: T.TStatusCode.SUCCESS_STATUS });
+    const failed = (message: string, sqlState?: string) =>
+      new T.TStatus({ statusCode: T.TStatusCode.ERROR_STATUS, errorMessage: message, sqlState, displayMessage: message });
+    const handle = () => {
+      const guid = Buffer.from(randomUUID().replaceAll("-", ""), "hex");
+      return { key: guid.toString("hex"), id: new T.THandleIdentifier({ guid, secret: randomBytes(16) }) };
+    };
+    const keyOf = (h: any): string => Buffer.from(h?.operationId?.guid ?? h?.sessionId?.guid ?? []).toString("hex");
+    const opHandle = (id: unknown) =>
+      new T.TOperationHandle({ operationId: id, operationType: T.TOperationType.EXECUTE_STATEMENT, hasResultSet: true });
+
+    return {
+      OpenSession: (req: any) => {
+        const { key, id } = handle();
+        const ns = req.initialNamespace;
+        this.#sessions.set(key, { catalog: ns?.catalogName, schema: ns?.schemaName });
+        this.openedSessions++;
+        return new T.TOpenSessionResp({
+          status: ok(),
+          serverProtocolVersion: T.TProtocolVersion.SPARK_CLI_SERVICE_PROTOCOL_V8,
+          sessionHandle: new T.TSessionHandle({ sessionId: id }),
+        });
+      },
+      CloseSession: (req: any) => {
+        if (this.#sessions.delete(keyOf(req.sessionHandle))) this.closedSessions++;
+        return { status: ok() };
+      },
+      ExecuteStatement: async (req: any) => {
+        const session = this.#sessions.get(keyOf(req.sessionHandle));
+        if (session === undefined) {
+          return new T.TExecuteStatementResp({ status: failed("Invalid SessionHandle: the session does not exist or has expired.") });
+        }
+        const parameters = ((req.parameters ?? []) as any[]).map((p) => ({
+          ordinal: p.ordinal ?? undefined,
+          type: p.type ?? undefined,
+          value: p.value?.stringValue ?? undefined,
+        }));
+        this.statements.push({ sql: req.statement, parameters, catalog: session.catalog, schema: session.schema });
+        let duckSql: string;
+        try {
+          duckSql = translateMetricViewSql(req.statement, this.#views, (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? []);
+        } catch (error) {
+          const e = error as StandInSqlError;
+          return new T.TExecuteStatementResp({ status: failed(e.message, e.sqlState) });
+        }
+        const { key, id } = handle();
+        const op: Operation = { state: T.TOperationState.RUNNING_STATE, columns: [], rows: [], offset: 0 };
+        this.#operations.set(key, op);
+        const run = async () => {
+          if (this.holdStatements) await new Promise<void>((resolve) => (op.release = resolve));
+          if (op.state !== T.TOperationState.RUNNING_STATE) return;
+          try {
+            const result = await this.#query(duckSql, parameters);
+            if (op.state !== T.TOperationState.RUNNING_STATE) return;
+            op.columns = result.columns;
+            op.rows = result.rows;
+            op.state = T.TOperationState.FINISHED_STATE;
+          } catch (error) {
+            op.error = toDatabricksError(error);
+            op.state = T.TOperationState.ERROR_STATE;
+            // Syntax errors are refused by ExecuteStatement itself, as the warehouse does.
+          }
+        };
+        const running = run();
+        if (!this.holdStatements) await running;
+        if (op.error?.sqlState === "42601") {
+          this.#operations.delete(key);
+          return new T.TExecuteStatementResp({ status: failed(op.error.message, op.error.sqlState) });
+        }
+        return new T.TExecuteStatementResp({ status: ok(), operationHandle: opHandle(id) });
+      },
+      GetOperationStatus: (req: any) => {
+        const op = this.#operations.get(keyOf(req.operationHandle));
+        if (op === undefined) return { status: failed("Invalid OperationHandle") };
+        const error = op.error;
+        return new T.TGetOperationStatusResp({
+          status: ok(),
+          operationState: op.state,
+          sqlState: error?.sqlState,
+          errorMessage: error?.message,
+          displayMessage: error?.message,
+          hasResultSet: true,
+        });
+      },
+      GetResultSetMetadata: (req: any) => {
+        const op = this.#operations.get(keyOf(req.operationHandle));
+        if (op === undefined) return { status: failed("Invalid OperationHandle") };
+        return new T.TGetResultSetMetadataResp({
+          status: ok(),
+          schema: tableSchema(op.columns),
+          resultFormat: T.TSparkRowSetType.ARROW_BASED_SET,
+          lz4Compressed: false,
+          arrowSchema: arrowSchemaBytes(op.columns),
+        });
+      },
+      FetchResults: (req: any) => {
+        const op = this.#operations.get(keyOf(req.operationHandle));
+        if (op === undefined) return { status: failed("Invalid OperationHandle") };
+        const maxRows = Math.max(1, Number(req.maxRows?.toNumber?.(true) ?? req.maxRows ?? 100_000));
+        const slice = op.rows.slice(op.offset, op.offset + maxRows);
+        const start = op.offset;
+        op.offset += slice.length;
+        const arrowBatches = slice.length === 0 ? [] : [new T.TSparkArrowBatch({ batch: arrowBatchBytes(op.columns, slice), rowCount: new Int64(slice.length) })];
+        return new T.TFetchResultsResp({
+          status: ok(),
+          hasMoreRows: op.offset < op.rows.length,
+          results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], arrowBatches }),
+        });
+      },
+      CancelOperation: (req: any) => {
+        const op = this.#operations.get(keyOf(req.operationHandle));
+        if (op !== undefined && op.state === T.TOperationState.RUNNING_STATE) {
+          op.state = T.TOperationState.CANCELED_STATE;
+          this.cancelledOperations++;
+          op.release?.();
+        }
+        return { status: ok() };
+      },
+      CloseOperation: (req: any) => {
+        const key = keyOf(req.operationHandle);
+        this.#operations.get(key)?.release?.();
+        this.#operations.delete(key);
+        return { status: ok() };
+      },
+    };
+  }
+
+  /** Runs one statement on DuckDB (statements are serialized on the one connection). */
+  #query(sql: string, parameters: ReceivedStatement["parameters"]): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
+    const run = async () => {
+      const reader = await this.#db!.runAndReadAll(sql, parameters.length > 0 ? parameters.map(toDuckDBValue) : undefined);
+      const columns = reader.columnTypes().map((type, i) => columnFor(reader.columnName(i), type));
+      return { columns, rows: reader.getRows() as unknown[][] };
+    };
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** A Thrift table schema for the columns: TTypeId per column, DECIMAL with precision and scale. */
+function tableSchema(columns: readonly StandInColumn[]): unknown {
+  return new T.TTableSchema({
+    columns: columns.map((c, i) => {
+      const typeQualifiers =
+        c.typeName === "DECIMAL"
+          ? new T.TTypeQualifiers({
+              qualifiers: {
+                precision: new T.TTypeQualifierValue({ i32Value: c.precision }),
+                scale: new T.TTypeQualifierValue({ i32Value: c.scale }),
+              },
+            })
+          : undefined;
+      const primitiveEntry = new T.TPrimitiveTypeEntry({ type: T.TTypeId[`${c.typeName}_TYPE`], typeQualifiers });
+      return new T.TColumnDesc({
+        columnName: c.name,
+        typeDesc: new T.TTypeDesc({ types: [new T.TTypeEntry({ primitiveEntry })] }),
+        position: i + 1,
+      });
+    }),
+  });
+}
+
+/** A Spark parameter (type + string value) as the DuckDB value it stands for. */
+function toDuckDBValue(p: ReceivedStatement["parameters"][number]): DuckDBValue {
+  const value = p.value;
+  if (value === undefined || p.type === undefined || p.type === "VOID") return null;
+  switch (p.type) {
+    case "BOOLEAN":
+      return value.toUpperCase() === "TRUE";
+    case "TINYINT":
+    case "SMALLINT":
+    case "INTEGER":
+    case "FLOAT":
+    case "DOUBLE":
+      return Number(value);
+    case "BIGINT":
+      return BigInt(value);
+    case "DECIMAL": {
+      const [whole = "", fraction = ""] = value.replace(/^[-+]/, "").split(".");
+      const digits = (whole + fraction).replace(/^0+(?=\d)/, "");
+      return decimalValue(BigInt(value.startsWith("-") ? `-${digits}` : digits), Math.max(digits.length, fraction.length + 1, 1), fraction.length);
+    }
+    case "DATE":
+      return dateValue(Math.round(Date.parse(`${value}T00:00:00Z`) / 86_400_000));
+    case "TIMESTAMP":
+    case "TIMESTAMP_NTZ":
+      return timestampValue(BigInt(Date.parse(value)) * 1000n);
+    default:
+      return value;
+  }
+}
+
+/** A DuckDB error as the Databricks error class and SQLSTATE the warehouse would report. */
+function toDatabricksError(error: unknown): StandInSqlError {
+  if (error instanceof StandInSqlError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const missing = /Table with name (\S+?) does not exist/i.exec(message);
+  if (missing) {
+    return new StandInSqlError("TABLE_OR_VIEW_NOT_FOUND", "42P01", `The table or view \`${missing[1]}\` cannot be found.`);
+  }
+  if (/^Parser Error/i.test(message)) return new StandInSqlError("PARSE_SYNTAX_ERROR", "42601", `Syntax error: ${message}`);
+  if (/^Binder Error/i.test(message)) return new StandInSqlError("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", "42703", message);
+  if (/^Conversion Error/i.test(message)) return new StandInSqlError("CAST_INVALID_INPUT", "22018", message);
+  if (/^Out of Range Error/i.test(message)) return new StandInSqlError("ARITHMETIC_OVERFLOW", "22003", message);
+  if (/division by zero/i.test(message)) return new StandInSqlError("DIVIDE_BY_ZERO", "22012", message);
+  return new StandInSqlError("INTERNAL_ERROR", "XX000", message);
+}

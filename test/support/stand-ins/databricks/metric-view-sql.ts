@@ -1,0 +1,112 @@
+/**
+ * Turns the Databricks metric-view SQL our compiler emits into DuckDB SQL for the stand-in:
+ * backtick identifiers become double-quoted, `FROM \`view\`` becomes a subquery exposing the
+ * view's dimensions over its source table, and `MEASURE(\`m\`)` becomes the measure's aggregate.
+ * `GROUP BY ALL`, `NULLS LAST`, `LIMIT`/`OFFSET` and `?` parameters are valid DuckDB as they are.
+ */
+
+/** A metric view as the stand-in knows it: dimensions and measures over one DuckDB source table. */
+export interface MetricViewDefinition {
+  /** The view name as queried (`sales`). */
+  readonly name: string;
+  /** A DuckDB table (or parenthesized query) holding the rows. */
+  readonly source: string;
+  /** Dimension name → SQL expression over the source's columns. */
+  readonly dimensions: Readonly<Record<string, string>>;
+  /** Measure name → aggregate SQL expression over the source's columns. */
+  readonly measures: Readonly<Record<string, string>>;
+}
+
+/** An error the stand-in reports like Databricks does: error class, message, SQLSTATE. */
+export class StandInSqlError extends Error {
+  constructor(
+    readonly errorClass: string,
+    readonly sqlState: string,
+    detail: string,
+  ) {
+    super(`[${errorClass}] ${detail} SQLSTATE: ${sqlState}`);
+  }
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Backticks → double quotes, leaving string literals and existing double-quoted names alone. */
+export function backticksToDoubleQuotes(sql: string): string {
+  let out = "";
+  let i = 0;
+  while (i < sql.length) {
+    const ch = sql[i]!;
+    if (ch === "'" || ch === '"') {
+      const end = closing(sql, i, ch);
+      out += sql.slice(i, end);
+      i = end;
+    } else if (ch === "`") {
+      let name = "";
+      let j = i + 1;
+      for (;;) {
+        if (j >= sql.length) throw new StandInSqlError("PARSE_SYNTAX_ERROR", "42601", "Unterminated quoted identifier.");
+        if (sql[j] === "`") {
+          if (sql[j + 1] === "`") {
+            name += "`";
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        name += sql[j];
+        j++;
+      }
+      out += quote(name);
+      i = j + 1;
+    } else {
+      out += ch;
+      i++;
+    }
+  }
+  return out;
+}
+
+function closing(sql: string, start: number, q: string): number {
+  let j = start + 1;
+  while (j < sql.length) {
+    if (sql[j] === q) {
+      if (sql[j + 1] === q) j += 2;
+      else return j + 1;
+    } else j++;
+  }
+  return j;
+}
+
+/**
+ * Rewrites a query over metric views into DuckDB SQL. `sourceColumns(view)` lists the columns of
+ * the view's source (so dimension names that shadow a source column do not collide).
+ */
+export function translateMetricViewSql(
+  sql: string,
+  views: ReadonlyMap<string, MetricViewDefinition>,
+  sourceColumns: (view: MetricViewDefinition) => readonly string[],
+): string {
+  let text = backticksToDoubleQuotes(sql);
+  const used: MetricViewDefinition[] = [];
+  text = text.replace(/\bFROM\s+"((?:[^"]|"")+)"/gi, (match, quoted: string) => {
+    const view = views.get(quoted.replaceAll('""', '"').toLowerCase());
+    if (view === undefined) return match;
+    used.push(view);
+    const dims = Object.entries(view.dimensions).map(([name, expr]) => `${expr} AS ${quote(name)}`);
+    const dimNames = new Set(Object.keys(view.dimensions).map((n) => n.toLowerCase()));
+    const rest = sourceColumns(view).filter((c) => !dimNames.has(c.toLowerCase())).map(quote);
+    return `FROM (SELECT ${[...dims, ...rest].join(", ")} FROM ${view.source}) AS ${quote(view.name)}`;
+  });
+  return text.replace(/\bMEASURE\s*\(\s*"((?:[^"]|"")+)"\s*\)/gi, (_match, quoted: string) => {
+    const name = quoted.replaceAll('""', '"');
+    for (const view of used) {
+      const entry = Object.entries(view.measures).find(([m]) => m.toLowerCase() === name.toLowerCase());
+      if (entry) return `(${entry[1]})`;
+    }
+    throw new StandInSqlError(
+      "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+      "42703",
+      `A column, variable, or function parameter with name \`${name}\` cannot be resolved.`,
+    );
+  });
+}
