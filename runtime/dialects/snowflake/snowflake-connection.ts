@@ -1,0 +1,258 @@
+/**
+ * One backend A session on snowflake-sdk, as a `DatabaseConnection`.
+ *
+ * - Statements run with `rowMode: "array"` and `fetchAsString: ["Number"]`; values are normalized
+ *   per column by snowflake-values.ts. Parameters are `?` binds (bigint/Decimal as exact text).
+ * - One statement per call: Snowflake rejects several statements in one request unless
+ *   MULTI_STATEMENT_COUNT is set, and the driver does not set it.
+ * - The sdk retries query requests against an unreachable server for a very long time, so the
+ *   driver keeps its own deadlines: `request_timeout` bounds a statement, `interrupt()` cancels
+ *   (`statement.cancel()`, an abort-request) and gives up locally after a grace period, `ping()`
+ *   (a heartbeat via `isValidAsync()`) and `close()` are bounded too. A connection that hit such a
+ *   deadline or a network/session error is marked broken: `ping()` says false, so the pool replaces it.
+ * - Transactions: Snowflake sessions autocommit. `commit()`/`rollback()` send COMMIT/ROLLBACK
+ *   (harmless without a transaction); `reset()` sends ROLLBACK only after the connection ran a
+ *   BEGIN/START TRANSACTION that was not yet ended, so returning a connection costs no round trip.
+ */
+import type { Readable } from "node:stream";
+import type { Connection, RowStatement } from "snowflake-sdk";
+import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
+import { OperationalError } from "../../errors.js";
+import { SnowflakeDriverError } from "./snowflake-driver-error.js";
+import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
+import { convertRow, snowflakeColumn, toSnowflakeBind, type SnowflakeColumn } from "./snowflake-values.js";
+
+export interface SnowflakeConnectionOptions {
+  /** Client-side deadline for one statement (ms); none when undefined. */
+  readonly requestTimeoutMs?: number | undefined;
+  /** Deadline for `ping()` and `close()` (ms). */
+  readonly housekeepingTimeoutMs?: number;
+  /** How long `interrupt()` waits for the warehouse to confirm before giving up locally (ms). */
+  readonly cancelGraceMs?: number;
+  /** Secret values to scrub from error messages. */
+  readonly secrets?: readonly string[];
+}
+
+interface Running {
+  statement: RowStatement | undefined;
+  /** Gives up locally: rejects the pending call (or ends the stream) with this error. */
+  abandon(error: Error): void;
+  /** A result being streamed: the statement has finished, only the rows are still read. */
+  readonly streaming?: boolean;
+}
+
+const BEGIN = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
+const END = /^\s*(COMMIT|ROLLBACK)\b/i;
+const DEFAULT_CHUNK_ROWS = 1024;
+
+export class SnowflakeDatabaseConnection implements DatabaseConnection {
+  readonly createdAt = Date.now();
+  readonly #connection: Connection;
+  readonly #options: SnowflakeConnectionOptions;
+  #running: Running | undefined;
+  #inTransaction = false;
+  #broken = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(connection: Connection, options: SnowflakeConnectionOptions = {}) {
+    this.#connection = connection;
+    this.#options = options;
+  }
+
+  async execute(sql: string, parameters: readonly unknown[] = []): Promise<QueryResult> {
+    const { statement, rows } = await this.#run(sql, parameters, false);
+    const columns = columnsOf(statement);
+    return { columns: columns.map((c) => c.info), rows: (rows ?? []).map((row) => convertRow(columns, row as unknown[])) };
+  }
+
+  async stream(sql: string, parameters: readonly unknown[] = [], options: StreamOptions = {}): Promise<ResultStream> {
+    const { statement } = await this.#run(sql, parameters, true);
+    const columns = columnsOf(statement);
+    const chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
+    const rows = statement.streamRows() as Readable;
+    let closed = false;
+    const reading: Running = { statement, streaming: true, abandon: (error) => rows.destroy(error) };
+    this.#running = reading;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      if (this.#running === reading) this.#running = undefined;
+      rows.destroy();
+    };
+    const secrets = this.#options.secrets ?? [];
+    async function* chunks(): AsyncGenerator<unknown[][]> {
+      let chunk: unknown[][] = [];
+      try {
+        for await (const row of rows) {
+          if (closed) return;
+          chunk.push(convertRow(columns, row as unknown[]));
+          if (chunk.length >= chunkRows) {
+            yield chunk;
+            chunk = [];
+          }
+        }
+        if (chunk.length > 0 && !closed) yield chunk;
+      } catch (error) {
+        if (closed) return;
+        if (error instanceof OperationalError) throw error;
+        throw mapSnowflakeError(SnowflakeDriverError.from(error, secrets));
+      } finally {
+        await close();
+      }
+    }
+    const iterator = chunks();
+    return {
+      columns: columns.map((c) => c.info),
+      close,
+      [Symbol.asyncIterator]: () => iterator,
+    };
+  }
+
+  interrupt(): void {
+    const running = this.#running;
+    if (running === undefined) return;
+    if (running.streaming) {
+      running.abandon(new OperationalError("The statement was cancelled while its result was being read", { code: "000604" }));
+      return;
+    }
+    try {
+      running.statement?.cancel();
+    } catch {
+      // the statement already finished
+    }
+    const grace = setTimeout(() => {
+      // The warehouse never confirmed (e.g. it is unreachable and the sdk keeps retrying).
+      this.#broken = true;
+      running.abandon(new OperationalError("The statement was cancelled; backend A did not confirm the cancellation in time", { code: "000604" }));
+    }, this.#options.cancelGraceMs ?? 5_000);
+    grace.unref();
+  }
+
+  async ping(): Promise<boolean> {
+    if (this.#broken || this.#closed !== undefined || !this.#connection.isUp()) return false;
+    const alive = await withDeadline(this.#connection.isValidAsync(), this.#housekeepingMs).catch(() => false);
+    if (!alive) this.#broken = true;
+    return alive === true;
+  }
+
+  async commit(): Promise<void> {
+    await this.execute("COMMIT");
+  }
+
+  async rollback(): Promise<void> {
+    await this.execute("ROLLBACK");
+  }
+
+  async reset(): Promise<void> {
+    if (this.#broken) throw new OperationalError("The backend A connection is broken and cannot be reused");
+    if (this.#inTransaction) await this.execute("ROLLBACK");
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= withDeadline(
+      new Promise<void>((resolve) => {
+        this.#running?.abandon(new OperationalError("The backend A connection was closed"));
+        try {
+          this.#connection.destroy(() => resolve());
+        } catch {
+          resolve();
+        }
+      }),
+      this.#housekeepingMs,
+    ).then(
+      () => undefined,
+      () => undefined,
+    );
+    return this.#closed;
+  }
+
+  get #housekeepingMs(): number {
+    return this.#options.housekeepingTimeoutMs ?? 10_000;
+  }
+
+  #run(sql: string, parameters: readonly unknown[], streamResult: boolean): Promise<{ statement: RowStatement; rows: unknown[] | undefined }> {
+    if (this.#closed !== undefined) return Promise.reject(new OperationalError("The backend A connection is closed"));
+    if (this.#running !== undefined) {
+      return Promise.reject(new OperationalError("The backend A connection is already running a statement"));
+    }
+    let binds: (string | number | boolean | null)[];
+    try {
+      binds = parameters.map(toSnowflakeBind);
+    } catch (error) {
+      return Promise.reject(new OperationalError((error as Error).message, { cause: error }));
+    }
+    const secrets = this.#options.secrets ?? [];
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const running: Running = {
+        statement: undefined,
+        abandon: (error) => finish(() => reject(error)),
+      };
+      const finish = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        if (timer !== undefined) clearTimeout(timer);
+        if (this.#running === running) this.#running = undefined;
+        settle();
+      };
+      this.#running = running;
+      const timeoutMs = this.#options.requestTimeoutMs;
+      if (timeoutMs !== undefined && timeoutMs > 0) {
+        timer = setTimeout(() => {
+          this.#broken = true;
+          try {
+            running.statement?.cancel();
+          } catch {
+            // already finished
+          }
+          finish(() => reject(new OperationalError(`Backend A did not answer the statement within request_timeout (${timeoutMs} ms)`, { code: "request_timeout" })));
+        }, timeoutMs);
+        timer.unref();
+      }
+      try {
+        running.statement = this.#connection.execute({
+          sqlText: sql,
+          binds,
+          rowMode: "array",
+          fetchAsString: ["Number"],
+          streamResult,
+          complete: (error, statement, rows) => {
+            if (error) {
+              if (isConnectionLevelError(error)) this.#broken = true;
+              finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));
+              return;
+            }
+            if (BEGIN.test(sql)) this.#inTransaction = true;
+            else if (END.test(sql)) this.#inTransaction = false;
+            finish(() => resolve({ statement: statement as RowStatement, rows }));
+          },
+        }) as RowStatement;
+      } catch (error) {
+        // Bad arguments are thrown synchronously by the sdk.
+        finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));
+      }
+    });
+  }
+}
+
+function columnsOf(statement: RowStatement): SnowflakeColumn[] {
+  return (statement.getColumns() ?? []).map(snowflakeColumn);
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer.unref();
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

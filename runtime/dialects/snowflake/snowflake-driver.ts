@@ -1,0 +1,105 @@
+/**
+ * The backend A driver: Snowflake sessions through snowflake-sdk 3.x (loaded lazily, see
+ * snowflake-sdk.ts). Each physical connection is one logged-in session. Login is bounded by our
+ * own deadline (login_timeout, default 60 s) and few sdk retries, because the sdk's default retry
+ * budget keeps a connect to an unreachable host pending for minutes. A failed login rejects with a
+ * `SnowflakeDriverError` (message scrubbed of secrets; the sdk's error is not kept because it may
+ * carry the login request) and the pool surfaces it as `LibConnectionError`.
+ */
+import type { Connection } from "snowflake-sdk";
+import type { BackendASettings } from "../../config/types.js";
+import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
+import { SnowflakeDatabaseConnection } from "./snowflake-connection.js";
+import { SnowflakeDriverError } from "./snowflake-driver-error.js";
+import {
+  loginDeadlineMs,
+  snowflakeConnectionOptions,
+  snowflakeGlobalSettings,
+  type SnowflakeConnectionOptions,
+} from "./snowflake-options.js";
+import { loadSnowflakeSdk, type SnowflakeSdk } from "./snowflake-sdk.js";
+
+export class SnowflakeDriver implements Driver {
+  readonly #settings: BackendASettings;
+  readonly #options: SnowflakeConnectionOptions;
+  readonly #secrets: readonly string[];
+  readonly #open = new Set<SnowflakeDatabaseConnection>();
+  #destroyed = false;
+
+  /** Validates the settings eagerly (ValidationError), without loading the sdk. */
+  constructor(settings: BackendASettings) {
+    this.#settings = settings;
+    this.#options = snowflakeConnectionOptions(settings);
+    this.#secrets = [settings.password, settings.oauthToken, settings.privateKeyPem, settings.privateKeyPassphrase]
+      .filter((s) => s !== undefined)
+      .map((s) => s.reveal());
+  }
+
+  async openConnection(): Promise<DatabaseConnection> {
+    if (this.#destroyed) throw new Error("The backend A driver has been destroyed");
+    const sdk = await loadSnowflakeSdk();
+    applyGlobalSettings(sdk, this.#settings);
+    let connection: Connection;
+    try {
+      connection = sdk.createConnection(this.#options as Parameters<SnowflakeSdk["createConnection"]>[0]);
+    } catch (error) {
+      throw SnowflakeDriverError.from(error, this.#secrets);
+    }
+    await this.#login(connection);
+    const opened = new SnowflakeDatabaseConnection(connection, {
+      requestTimeoutMs: this.#settings.requestTimeout,
+      secrets: this.#secrets,
+    });
+    this.#open.add(opened);
+    const close = opened.close.bind(opened);
+    opened.close = () => {
+      this.#open.delete(opened);
+      return close();
+    };
+    return opened;
+  }
+
+  async destroy(): Promise<void> {
+    this.#destroyed = true;
+    await Promise.all([...this.#open].map((c) => c.close()));
+  }
+
+  #login(connection: Connection): Promise<void> {
+    const deadline = loginDeadlineMs(this.#settings);
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        try {
+          connection.destroy(() => undefined);
+        } catch {
+          // not connected yet
+        }
+        reject(new SnowflakeDriverError(`Login to backend A did not finish within ${deadline} ms`, { code: "login_timeout" }));
+      }, deadline);
+      timer.unref();
+      // connectAsync() resolves even when the login fails; connect(cb) reports the error.
+      connection.connect((error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (error) {
+          try {
+            connection.destroy(() => undefined);
+          } catch {
+            // never connected
+          }
+          reject(SnowflakeDriverError.from(error, this.#secrets));
+        } else resolve();
+      });
+    });
+  }
+}
+
+/** The sdk only offers these process-wide: the latest connection's settings win. */
+function applyGlobalSettings(sdk: SnowflakeSdk, settings: BackendASettings): void {
+  const global = snowflakeGlobalSettings(settings);
+  sdk.configure({ ocspFailOpen: global.ocspFailOpen });
+  if (global.disableTelemetry) process.env.SF_TELEMETRY_DISABLE_CONNECTION_SHAPE = "1";
+}

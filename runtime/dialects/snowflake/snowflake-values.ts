@@ -1,0 +1,124 @@
+/**
+ * Backend A result columns → `ColumnInfo` and normalized values (API.md "How values arrive").
+ *
+ * Numbers are fetched as the exact text Snowflake sent (`fetchAsString: ["Number"]`) and converted
+ * per column from its rowtype, so nothing goes through a lossy JS double:
+ * - NUMBER(p,0) with p ≤ 9 → `number` ("integer"); p > 9 (NUMBER(38,0), what SUM over an integer
+ *   column gives) → `bigint`;
+ * - NUMBER(p,s) with s > 0 → `Decimal` at the column's scale ("decimal");
+ * - FLOAT/REAL → `number` ("float", `inf`/`-inf`/`NaN` included);
+ * - TEXT → string; BOOLEAN → boolean; DATE → `Date` at UTC midnight; TIMESTAMP_NTZ/LTZ/TZ → `Date`
+ *   (the sdk reads NTZ as UTC; sub-millisecond digits are dropped by `Date`);
+ * - anything else (TIME as text, VARIANT/OBJECT/ARRAY parsed JSON, BINARY Buffer) passes through.
+ */
+import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
+import { Decimal } from "../../values/decimal.js";
+
+/** The part of snowflake-sdk's `Column` this module reads. */
+export interface SnowflakeColumnLike {
+  getName(): string;
+  getType(): string;
+  getScale(): number;
+  getPrecision(): number;
+}
+
+type Convert = (value: unknown) => unknown;
+
+export interface SnowflakeColumn {
+  readonly info: ColumnInfo;
+  readonly convert: Convert;
+}
+
+const asText = (value: unknown): string => (typeof value === "string" ? value : String(value));
+
+function toFloat(value: unknown): number {
+  if (typeof value === "number") return value;
+  const text = asText(value).trim().toLowerCase();
+  if (text === "inf" || text === "infinity") return Infinity;
+  if (text === "-inf" || text === "-infinity") return -Infinity;
+  return Number(text);
+}
+
+function toDate(value: unknown): unknown {
+  if (value instanceof Date) return new Date(value.getTime());
+  return value;
+}
+
+/** The Snowflake type text for a column, e.g. `NUMBER(38,0)`, `TIMESTAMP_NTZ(9)`. */
+export function snowflakeTypeText(column: SnowflakeColumnLike): string {
+  const type = column.getType().toLowerCase();
+  switch (type) {
+    case "fixed":
+      return `NUMBER(${column.getPrecision()},${column.getScale()})`;
+    case "real":
+      return "FLOAT";
+    case "text":
+      return "VARCHAR";
+    case "timestamp_ntz":
+    case "timestamp_ltz":
+    case "timestamp_tz":
+    case "time":
+      return `${type.toUpperCase()}(${column.getScale()})`;
+    default:
+      return type.toUpperCase();
+  }
+}
+
+export function snowflakeColumn(column: SnowflakeColumnLike): SnowflakeColumn {
+  const type = column.getType().toLowerCase();
+  const info = (kind: ValueKind): ColumnInfo => Object.freeze({ name: column.getName(), type: snowflakeTypeText(column), kind });
+  switch (type) {
+    case "fixed": {
+      const scale = column.getScale();
+      if (scale > 0) {
+        return {
+          info: info("decimal"),
+          convert: (v) => {
+            const d = Decimal.parse(asText(v));
+            return d.scale < scale ? d.withScale(scale) : d;
+          },
+        };
+      }
+      if (column.getPrecision() <= 9) return { info: info("integer"), convert: (v) => Number(asText(v)) };
+      return { info: info("bigint"), convert: (v) => BigInt(asText(v)) };
+    }
+    case "real":
+      return { info: info("float"), convert: toFloat };
+    case "text":
+      return { info: info("string"), convert: (v) => v };
+    case "boolean":
+      return { info: info("boolean"), convert: (v) => (typeof v === "boolean" ? v : asText(v) === "1" || asText(v).toLowerCase() === "true") };
+    case "date":
+      return { info: info("date"), convert: toDate };
+    case "timestamp_ntz":
+    case "timestamp_ltz":
+    case "timestamp_tz":
+      return { info: info("timestamp"), convert: toDate };
+    default:
+      return { info: info("other"), convert: (v) => v };
+  }
+}
+
+/** Normalizes one row (an array in column order, as `rowMode: "array"` gives it). */
+export function convertRow(columns: readonly SnowflakeColumn[], row: readonly unknown[]): unknown[] {
+  const out = new Array<unknown>(columns.length);
+  for (let i = 0; i < columns.length; i++) {
+    const value = row[i];
+    out[i] = value === null || value === undefined ? null : columns[i]!.convert(value);
+  }
+  return out;
+}
+
+/**
+ * A parameter as snowflake-sdk can bind it: bigint and Decimal as exact text (the sdk cannot
+ * bind a bigint, and a number would lose digits; the compiler casts them back in SQL), Date as ISO
+ * text, everything else unchanged.
+ */
+export function toSnowflakeBind(value: unknown): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "bigint") return value.toString();
+  if (Decimal.isDecimal(value)) return value.toString();
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  throw new TypeError(`Cannot bind a ${typeof value === "object" ? (value.constructor?.name ?? "object") : typeof value} as a backend A parameter`);
+}

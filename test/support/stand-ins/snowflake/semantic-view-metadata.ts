@@ -1,0 +1,57 @@
+/**
+ * `SHOW SEMANTIC VIEWS [IN SCHEMA]` and `DESCRIBE SEMANTIC VIEW v` answered from the registered
+ * views, in Snowflake's row shapes (lower-case column names; DESCRIBE rows are
+ * object_kind/object_name/parent_entity/property/property_value, view-level rows with NULL kind).
+ */
+import type { StandInSemanticView } from "./semantic-view-sql.js";
+import { StandInSqlError } from "./semantic-view-sql.js";
+import { identifierOf, tokenize } from "./sql-tokens.js";
+
+interface TextResult {
+  readonly rowtype: unknown[];
+  readonly rowset: (string | null)[][];
+}
+
+const textColumn = (name: string) => ({
+  name,
+  type: "text",
+  length: 16777216,
+  byteLength: 16777216,
+  precision: null,
+  scale: null,
+  nullable: true,
+  database: "",
+  schema: "",
+  table: "",
+  collation: null,
+});
+
+export function answerMetadataStatement(sql: string, views: ReadonlyMap<string, StandInSemanticView>): TextResult | undefined {
+  if (/^\s*SHOW\s+SEMANTIC\s+VIEWS\b/i.test(sql)) {
+    const columns = ["created_on", "name", "database_name", "schema_name", "comment", "owner"];
+    return {
+      rowtype: columns.map(textColumn),
+      rowset: [...views.values()].map((v) => ["2026-01-01 00:00:00.000 +0000", v.name, "", "", v.comment ?? "", "TESTER"]),
+    };
+  }
+  const describe = /^\s*DESCRIBE\s+SEMANTIC\s+VIEW\s+/i.exec(sql);
+  if (!describe) return undefined;
+  const nameToken = tokenize(sql.slice(describe[0].length)).filter((t) => t.kind !== "space").at(-1);
+  const name = nameToken && identifierOf(nameToken);
+  const view = name === undefined ? undefined : views.get(name);
+  if (view === undefined) {
+    throw new StandInSqlError(`SQL compilation error:\nSemantic view '${name ?? "?"}' does not exist or not authorized.`, "002003", "42S02");
+  }
+  const rows: (string | null)[][] = [];
+  if (view.comment !== undefined) rows.push([null, null, null, "COMMENT", view.comment]);
+  const members = (kind: string, entries: Readonly<Record<string, string>> | undefined, defaultType: string) => {
+    for (const [member, expression] of Object.entries(entries ?? {})) {
+      rows.push([kind, member, view.table.toUpperCase(), "EXPRESSION", expression]);
+      rows.push([kind, member, view.table.toUpperCase(), "DATA_TYPE", view.dataTypes?.[member] ?? defaultType]);
+    }
+  };
+  members("DIMENSION", view.dimensions, "VARCHAR(16777216)");
+  members("FACT", view.facts, "VARCHAR(16777216)");
+  members("METRIC", view.metrics, "NUMBER(38,0)");
+  return { rowtype: ["object_kind", "object_name", "parent_entity", "property", "property_value"].map(textColumn), rowset: rows };
+}

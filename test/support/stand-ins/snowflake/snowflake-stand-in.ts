@@ -1,0 +1,411 @@
+/**
+ * A loopback stand-in for Snowflake's REST protocol (the part snowflake-sdk 3.x uses: login,
+ * telemetry, query-request with JSON rowsets, heartbeat, abort, token renewal, session delete),
+ * backed by an in-memory DuckDB so real SQL runs. It understands backend A's SEMANTIC_VIEW query
+ * shape over registered views (see semantic-view-sql.ts). Listens on 127.0.0.1 only.
+ *
+ * Tests inspect what arrived (`logins`, `queries`, `aborts`, `heartbeats`) and inject failures:
+ * `holdQueries` (a matching statement waits until it is aborted), `failHeartbeats`, and `close()`
+ * (stops listening and drops every socket, i.e. a dead server).
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { gunzipSync } from "node:zlib";
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
+import { StandInSqlError, translateSnowflakeSql, type StandInSemanticView } from "./semantic-view-sql.js";
+import { encodeRow, wireColumn } from "./wire-values.js";
+import { answerMetadataStatement } from "./semantic-view-metadata.js";
+
+export interface SnowflakeStandInOptions {
+  /** Accepted user → password pairs for basic authentication. Default `{ tester: "s3cret" }`. */
+  readonly users?: Readonly<Record<string, string>>;
+  /** Accepted bearer tokens (OAUTH, PROGRAMMATIC_ACCESS_TOKEN). */
+  readonly tokens?: readonly string[];
+  /** SQL run once on the DuckDB database before the first request. */
+  readonly seedSql?: readonly string[];
+  readonly semanticViews?: readonly StandInSemanticView[];
+}
+
+export interface LoginRecord {
+  readonly query: Readonly<Record<string, string>>;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface QueryRecord {
+  readonly sqlText: string;
+  readonly bindings: Readonly<Record<string, { type: string; value: unknown }>> | undefined;
+  readonly parameters: Readonly<Record<string, unknown>> | undefined;
+  readonly requestId: string | undefined;
+  readonly sessionId: number | undefined;
+}
+
+interface Session {
+  readonly id: number;
+  readonly token: string;
+  readonly masterToken: string;
+  readonly connection: LazyConnection;
+  readonly login: LoginRecord;
+}
+
+interface Reply {
+  readonly success: boolean;
+  readonly code?: string | null;
+  readonly message?: string | null;
+  readonly data?: unknown;
+}
+
+const SESSION_PARAMETERS = [
+  { name: "TIMEZONE", value: "UTC" },
+  { name: "TIMESTAMP_OUTPUT_FORMAT", value: "YYYY-MM-DD HH24:MI:SS.FF3 TZHTZM" },
+  { name: "TIMESTAMP_NTZ_OUTPUT_FORMAT", value: "YYYY-MM-DD HH24:MI:SS.FF3" },
+  { name: "TIMESTAMP_LTZ_OUTPUT_FORMAT", value: "" },
+  { name: "TIMESTAMP_TZ_OUTPUT_FORMAT", value: "" },
+  { name: "DATE_OUTPUT_FORMAT", value: "YYYY-MM-DD" },
+  { name: "TIME_OUTPUT_FORMAT", value: "HH24:MI:SS" },
+  { name: "CLIENT_RESULT_CHUNK_SIZE", value: 160 },
+];
+
+export class SnowflakeStandIn {
+  readonly logins: LoginRecord[] = [];
+  readonly queries: QueryRecord[] = [];
+  readonly aborts: string[] = [];
+  heartbeats = 0;
+  sessionDeletes = 0;
+  /** Statements whose text matches wait until an abort-request arrives for them. */
+  holdQueries: RegExp | undefined;
+  /** Heartbeats answer "session gone", so `isValidAsync()` reports a dead connection. */
+  failHeartbeats = false;
+
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  readonly #instance: DuckDBInstance;
+  readonly #options: SnowflakeStandInOptions;
+  readonly #views = new Map<string, StandInSemanticView>();
+  readonly #sessions = new Map<string, Session>();
+  readonly #held = new Map<string, () => void>();
+  #nextSession = 1000;
+  #port = 0;
+  #closed = false;
+
+  private constructor(instance: DuckDBInstance, options: SnowflakeStandInOptions) {
+    this.#instance = instance;
+    this.#options = options;
+    for (const view of options.semanticViews ?? []) this.#views.set(view.name, view);
+    this.#server = createServer((req, res) => void this.#handle(req, res));
+    this.#server.on("connection", (socket) => {
+      this.#sockets.add(socket);
+      socket.on("close", () => this.#sockets.delete(socket));
+    });
+  }
+
+  static async start(options: SnowflakeStandInOptions = {}): Promise<SnowflakeStandIn> {
+    const instance = await DuckDBInstance.create(":memory:");
+    const standIn = new SnowflakeStandIn(instance, options);
+    const seed = await instance.connect();
+    try {
+      for (const sql of options.seedSql ?? []) await seed.run(sql);
+    } finally {
+      seed.closeSync();
+    }
+    await new Promise<void>((resolve, reject) => {
+      standIn.#server.once("error", reject);
+      standIn.#server.listen(0, "127.0.0.1", () => resolve());
+    });
+    standIn.#port = (standIn.#server.address() as AddressInfo).port;
+    return standIn;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
+  /** Open sessions (logged in, not yet deleted). */
+  get openSessions(): number {
+    return this.#sessions.size;
+  }
+
+  registerSemanticView(view: StandInSemanticView): void {
+    this.#views.set(view.name, view);
+  }
+
+  get semanticViews(): readonly StandInSemanticView[] {
+    return [...this.#views.values()];
+  }
+
+  /** Stops listening and drops every open socket; held statements are released. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const release of this.#held.values()) release();
+    this.#held.clear();
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    for (const socket of this.#sockets) socket.destroy();
+    await closed;
+    for (const session of this.#sessions.values()) session.connection.closeSync();
+    this.#sessions.clear();
+    this.#instance.closeSync();
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const body = await readJson(req);
+      const reply = await this.#route(url, req, body);
+      if (this.#closed) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(reply));
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ success: false, code: "000603", message: `stand-in failure: ${(error as Error).message}`, data: null }));
+    }
+  }
+
+  async #route(url: URL, req: IncomingMessage, body: Record<string, unknown>): Promise<Reply> {
+    const path = url.pathname;
+    if (path === "/session/v1/login-request") return this.#login(url, body);
+    if (path === "/telemetry/send") return { success: true };
+    const session = this.#sessionOf(req);
+    if (path === "/session" && url.searchParams.get("delete") === "true") {
+      if (session) {
+        this.sessionDeletes++;
+        this.#sessions.delete(session.token);
+        session.connection.closeSync();
+      }
+      return { success: true, code: null, message: null, data: null };
+    }
+    if (path === "/session/token-request") return this.#renew(body);
+    if (session === undefined) {
+      return { success: false, code: "390104", message: "User must login again to access the service.", data: null };
+    }
+    if (path === "/session/heartbeat") {
+      this.heartbeats++;
+      if (this.failHeartbeats) return { success: false, code: "390111", message: "Session no longer exists.", data: null };
+      return { success: true, code: null, message: null, data: null };
+    }
+    if (path === "/queries/v1/query-request") return this.#query(url, body, session);
+    const abort = /^\/queries\/(?:v1|([^/]+))\/abort-request$/.exec(path);
+    if (abort) {
+      const requestId = String(abort[1] ?? body.requestId ?? "");
+      this.aborts.push(requestId);
+      this.#held.get(requestId)?.();
+      return { success: true, code: null, message: null, data: null };
+    }
+    return { success: false, code: "000404", message: `stand-in: no endpoint ${req.method} ${path}`, data: null };
+  }
+
+  #login(url: URL, body: Record<string, unknown>): Reply {
+    const data = (body.data ?? {}) as Record<string, unknown>;
+    const record: LoginRecord = { query: Object.fromEntries(url.searchParams), data };
+    this.logins.push(record);
+    const authenticator = String(data.AUTHENTICATOR ?? "SNOWFLAKE").toUpperCase();
+    const users = this.#options.users ?? { tester: "s3cret" };
+    let ok: boolean;
+    if (authenticator === "SNOWFLAKE" || authenticator === "USERNAME_PASSWORD_MFA") {
+      const user = String(data.LOGIN_NAME ?? "");
+      ok = Object.hasOwn(users, user) && users[user] === data.PASSWORD;
+    } else if (authenticator === "SNOWFLAKE_JWT") {
+      ok = typeof data.TOKEN === "string" && data.TOKEN.split(".").length === 3;
+    } else {
+      ok = typeof data.TOKEN === "string" && (this.#options.tokens ?? []).includes(data.TOKEN);
+    }
+    if (!ok) {
+      return { success: false, code: "390100", message: "Incorrect username or password was specified.", data: { nextAction: "RETRY_LOGIN", authnMethod: authenticator } };
+    }
+    const token = `session-${randomUUID()}`;
+    const id = this.#nextSession++;
+    const connection = new LazyConnection(this.#instance);
+    this.#sessions.set(token, { id, token, masterToken: `master-${randomUUID()}`, connection, login: record });
+    const session = this.#sessions.get(token)!;
+    return {
+      success: true,
+      code: null,
+      message: null,
+      data: {
+        token,
+        masterToken: session.masterToken,
+        validityInSeconds: 3600,
+        masterValidityInSeconds: 14400,
+        sessionId: id,
+        parameters: SESSION_PARAMETERS,
+        sessionInfo: {
+          databaseName: url.searchParams.get("databaseName"),
+          schemaName: url.searchParams.get("schemaName"),
+          warehouseName: url.searchParams.get("warehouse"),
+          roleName: url.searchParams.get("roleName"),
+        },
+      },
+    };
+  }
+
+  #renew(body: Record<string, unknown>): Reply {
+    const old = String(body.oldSessionToken ?? "");
+    const session = this.#sessions.get(old);
+    if (session === undefined) return { success: false, code: "390114", message: "Authentication token has expired.", data: null };
+    const token = `session-${randomUUID()}`;
+    this.#sessions.delete(old);
+    this.#sessions.set(token, { ...session, token });
+    return { success: true, data: { sessionToken: token, validityInSecondsST: 3600, masterToken: session.masterToken, validityInSecondsMT: 14400 } };
+  }
+
+  #sessionOf(req: IncomingMessage): Session | undefined {
+    const match = /Snowflake Token="([^"]*)"/.exec(req.headers.authorization ?? "");
+    return match ? this.#sessions.get(match[1]!) : undefined;
+  }
+
+  async #query(url: URL, body: Record<string, unknown>, session: Session): Promise<Reply> {
+    const sqlText = String(body.sqlText ?? "");
+    const requestId = url.searchParams.get("requestId") ?? undefined;
+    const bindings = body.bindings as QueryRecord["bindings"];
+    this.queries.push({ sqlText, bindings, parameters: body.parameters as QueryRecord["parameters"], requestId, sessionId: session.id });
+    const queryId = randomUUID();
+    if (this.holdQueries?.test(sqlText) && requestId !== undefined) {
+      await new Promise<void>((resolve) => this.#held.set(requestId, resolve));
+      this.#held.delete(requestId);
+      return sqlError(queryId, new StandInSqlError("SQL execution canceled", "000604", "57014"));
+    }
+    try {
+      const result =
+        answerMetadataStatement(sqlText, this.#views) ??
+        (await runOnDuckDB(session.connection, sqlText, bindings, this.#views));
+      return {
+        success: true,
+        code: null,
+        message: null,
+        data: {
+          parameters: SESSION_PARAMETERS,
+          rowtype: result.rowtype,
+          rowset: result.rowset,
+          total: result.rowset.length,
+          returned: result.rowset.length,
+          queryId,
+          databaseProvider: null,
+          finalDatabaseName: session.login.query.databaseName ?? null,
+          finalSchemaName: session.login.query.schemaName ?? null,
+          finalWarehouseName: session.login.query.warehouse ?? null,
+          finalRoleName: session.login.query.roleName ?? null,
+          numberOfBinds: bindings ? Object.keys(bindings).length : 0,
+          arrayBindSupported: false,
+          statementTypeId: 4096,
+          version: 1,
+          sendResultTime: Date.now(),
+          queryResultFormat: "json",
+        },
+      };
+    } catch (error) {
+      return sqlError(queryId, error instanceof StandInSqlError ? error : duckdbToSnowflake(error));
+    }
+  }
+}
+
+/** A session's DuckDB connection, opened on first use (login must answer synchronously). */
+class LazyConnection {
+  #connection: Promise<DuckDBConnection> | undefined;
+  constructor(readonly instance: DuckDBInstance) {}
+  get(): Promise<DuckDBConnection> {
+    this.#connection ??= this.instance.connect();
+    return this.#connection;
+  }
+  closeSync(): void {
+    void this.#connection?.then((c) => c.closeSync(), () => undefined);
+  }
+}
+
+export interface WireResult {
+  readonly rowtype: unknown[];
+  readonly rowset: (string | null)[][];
+}
+
+const STATUS_ONLY = /^\s*(COMMIT|ROLLBACK|BEGIN|START\s+TRANSACTION|ALTER\s+SESSION|USE\s)/i;
+
+async function runOnDuckDB(
+  lazy: LazyConnection,
+  sqlText: string,
+  bindings: QueryRecord["bindings"],
+  views: ReadonlyMap<string, StandInSemanticView>,
+): Promise<WireResult> {
+  if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
+  const sql = translateSnowflakeSql(sqlText, views);
+  const connection = await lazy.get();
+  const parameters = bindingValues(bindings);
+  const reader = parameters.length > 0 ? await connection.runAndReadAll(sql, parameters as never) : await connection.runAndReadAll(sql);
+  const columns = reader.columnNames().map((name, i) => wireColumn(name, reader.columnTypes()[i]!));
+  return { rowtype: columns.map((c) => c.rowType), rowset: reader.getRows().map((row: DuckDBValue[]) => encodeRow(columns, row)) };
+}
+
+export function statusResult(status: string): WireResult {
+  return {
+    rowtype: [{ name: "status", type: "text", length: 16777216, byteLength: 16777216, precision: null, scale: null, nullable: true, database: "", schema: "", table: "", collation: null }],
+    rowset: [[status]],
+  };
+}
+
+/** Snowflake's bind map (`{"1": {type, value}}`, values as text) as DuckDB positional parameters. */
+function bindingValues(bindings: QueryRecord["bindings"]): unknown[] {
+  if (bindings === undefined) return [];
+  return Object.keys(bindings)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((key) => {
+      const { type, value } = bindings[key]!;
+      if (value === null || value === undefined) return null;
+      const text = String(value);
+      switch (type) {
+        case "FIXED":
+          return BigInt(text);
+        case "REAL":
+          return Number(text);
+        case "BOOLEAN":
+          return text === "true" || text === "1";
+        default:
+          return text;
+      }
+    });
+}
+
+function sqlError(queryId: string, error: StandInSqlError): Reply {
+  return {
+    success: false,
+    code: error.code,
+    message: error.message,
+    data: { sqlState: error.sqlState, queryId, errorCode: error.code, internalError: false, age: 0 },
+  };
+}
+
+/** DuckDB's error categories as Snowflake codes and SQLSTATEs. */
+function duckdbToSnowflake(error: unknown): StandInSqlError {
+  const message = error instanceof Error ? error.message : String(error);
+  const category = /^([A-Za-z ]+?) Error:/.exec(message)?.[1]?.toLowerCase() ?? "";
+  const [code, sqlState] =
+    category === "parser"
+      ? ["001003", "42000"]
+      : category === "catalog"
+        ? ["002003", "42S02"]
+        : category === "binder"
+          ? ["000904", "42000"]
+          : category === "conversion" || category === "invalid input"
+            ? ["100038", "22018"]
+            : category === "out of range"
+              ? ["100046", "22003"]
+              : category === "constraint"
+                ? ["100072", "23000"]
+                : category === "not implemented"
+                  ? ["002040", "0A000"]
+                  : ["000603", "XX000"];
+  return new StandInSqlError(`SQL compilation error:\n${message}`, code, sqlState);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let raw = Buffer.concat(chunks);
+  if (raw.length === 0) return {};
+  if (req.headers["content-encoding"] === "gzip" || (raw[0] === 0x1f && raw[1] === 0x8b)) raw = gunzipSync(raw);
+  return JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
+}

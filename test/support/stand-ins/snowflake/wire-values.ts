@@ -1,0 +1,94 @@
+/**
+ * DuckDB result columns as Snowflake's JSON result format describes them: `rowtype` entries and
+ * string cells (fixed as decimal text, date as days since epoch, timestamps as epoch seconds with a
+ * 9-digit fraction, booleans as "1"/"0"). Integer columns report NUMBER(38,0) as Snowflake does.
+ */
+import { DuckDBDecimalType, DuckDBTypeId } from "@duckdb/node-api";
+import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
+
+export interface RowType {
+  readonly name: string;
+  readonly type: string;
+  readonly precision: number | null;
+  readonly scale: number | null;
+  readonly length: number | null;
+  readonly byteLength: number | null;
+  readonly nullable: boolean;
+  readonly database: string;
+  readonly schema: string;
+  readonly table: string;
+  readonly collation: null;
+}
+
+type Encoder = (value: DuckDBValue) => string;
+
+export interface WireColumn {
+  readonly rowType: RowType;
+  readonly encode: Encoder;
+}
+
+const INTEGER_TYPES = new Set<DuckDBTypeId>([
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.UHUGEINT,
+]);
+
+export function wireColumn(name: string, type: DuckDBType): WireColumn {
+  const rowType = (snowflakeType: string, extra: Partial<RowType> = {}): RowType => ({
+    name,
+    type: snowflakeType,
+    precision: null,
+    scale: null,
+    length: null,
+    byteLength: null,
+    nullable: true,
+    database: "",
+    schema: "",
+    table: "",
+    collation: null,
+    ...extra,
+  });
+  if (INTEGER_TYPES.has(type.typeId)) return { rowType: rowType("fixed", { precision: 38, scale: 0 }), encode: String };
+  if (type instanceof DuckDBDecimalType) {
+    return { rowType: rowType("fixed", { precision: type.width, scale: type.scale }), encode: String };
+  }
+  switch (type.typeId) {
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return { rowType: rowType("real"), encode: String };
+    case DuckDBTypeId.BOOLEAN:
+      return { rowType: rowType("boolean"), encode: (v) => (v ? "1" : "0") };
+    case DuckDBTypeId.DATE:
+      return { rowType: rowType("date"), encode: (v) => String((v as { days: number }).days) };
+    case DuckDBTypeId.TIMESTAMP:
+      return { rowType: rowType("timestamp_ntz", { scale: 9, precision: 0 }), encode: (v) => epochSeconds((v as { micros: bigint }).micros) };
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return { rowType: rowType("timestamp_ltz", { scale: 9, precision: 0 }), encode: (v) => epochSeconds((v as { micros: bigint }).micros) };
+    case DuckDBTypeId.VARCHAR:
+      return { rowType: rowType("text", { length: 16777216, byteLength: 16777216 }), encode: String };
+    default:
+      return { rowType: rowType("text", { length: 16777216, byteLength: 16777216 }), encode: String };
+  }
+}
+
+/** `<seconds>.<9-digit fraction>`, flooring toward negative infinity as Snowflake does. */
+function epochSeconds(micros: bigint): string {
+  let seconds = micros / 1_000_000n;
+  let fraction = micros % 1_000_000n;
+  if (fraction < 0n) {
+    seconds -= 1n;
+    fraction += 1_000_000n;
+  }
+  return `${seconds}.${fraction.toString().padStart(6, "0")}000`;
+}
+
+export function encodeRow(columns: readonly WireColumn[], row: readonly DuckDBValue[]): (string | null)[] {
+  return row.map((value, i) => (value === null ? null : columns[i]!.encode(value)));
+}
