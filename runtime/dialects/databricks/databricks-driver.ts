@@ -9,6 +9,7 @@ import { DBSQLClient } from "@databricks/sql";
 import type { BackendBSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { DatabricksConnection } from "./databricks-connection.js";
+import { applyDecimalPrecisionPatch } from "./databricks-decimal-patch.js";
 import { connectionFailure, redact } from "./databricks-errors.js";
 import {
   connectOptionsOf,
@@ -33,6 +34,7 @@ export class DatabricksDriver implements Driver {
     this.#settings = settings;
     this.#options = options;
     this.#secrets = secretsOf(settings);
+    applyDecimalPrecisionPatch();
   }
 
   async openConnection(): Promise<DatabaseConnection> {

@@ -240,10 +240,11 @@ export class DatabricksStandIn {
         if (session === undefined) {
           return new T.TExecuteStatementResp({ status: failed("Invalid SessionHandle: the session does not exist or has expired.") });
         }
+        // Ordinal parameters arrive in order (the driver leaves `ordinal` unset); NULL has neither type nor value.
         const parameters = ((req.parameters ?? []) as any[]).map((p) => ({
-          ordinal: p.ordinal ?? undefined,
-          type: p.type ?? undefined,
-          value: p.value?.stringValue ?? undefined,
+          ...(p.ordinal == null ? {} : { ordinal: p.ordinal as number }),
+          ...(p.type == null ? {} : { type: p.type as string }),
+          ...(p.value?.stringValue == null ? {} : { value: p.value.stringValue as string }),
         }));
         this.statements.push({ sql: req.statement, parameters, catalog: session.catalog, schema: session.schema });
         let duckSql: string;
