@@ -130,7 +130,18 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
 
   async ping(): Promise<boolean> {
     if (this.#broken || this.#closed !== undefined || !this.#connection.isUp()) return false;
-    const alive = await withDeadline(this.#connection.isValidAsync(), this.#housekeepingMs).catch(() => false);
+    // A heartbeat the warehouse answers with "session gone" leaves the sdk disconnected with the
+    // request queued forever, so also watch isUp() instead of waiting for the deadline.
+    let watcher: NodeJS.Timeout | undefined;
+    const wentDown = new Promise<boolean>((resolve) => {
+      watcher = setInterval(() => {
+        if (!this.#connection.isUp()) resolve(false);
+      }, 25);
+      watcher.unref();
+    });
+    const alive = await withDeadline(Promise.race([this.#connection.isValidAsync(), wentDown]), this.#housekeepingMs)
+      .catch(() => false)
+      .finally(() => clearInterval(watcher));
     if (!alive) this.#broken = true;
     return alive === true;
   }

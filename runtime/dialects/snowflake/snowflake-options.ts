@@ -66,6 +66,8 @@ export function snowflakeConnectionOptions(settings: BackendASettings): Snowflak
   set("timeout", settings.clientTimeout);
   if (settings.loginTimeout !== undefined) options.retryTimeout = Math.max(1, Math.ceil(settings.loginTimeout / 1000));
   options.sfRetryMaxLoginRetries = LOGIN_RETRIES;
+  // Numbers are fetched as text; NULL must stay null, not the string "NULL" (the sdk's default).
+  options.representNullAsStringNull = false;
   options.clientSessionKeepAlive = settings.keepSessionAlive;
   options.clientStoreTemporaryCredential = settings.storeTempCreds;
 

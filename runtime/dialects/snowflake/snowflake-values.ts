@@ -24,6 +24,8 @@ export interface SnowflakeColumnLike {
 
 type Convert = (value: unknown) => unknown;
 
+const NUMERIC_KINDS: ReadonlySet<ValueKind> = new Set<ValueKind>(["integer", "bigint", "decimal", "float"]);
+
 export interface SnowflakeColumn {
   readonly info: ColumnInfo;
   readonly convert: Convert;
@@ -104,7 +106,10 @@ export function convertRow(columns: readonly SnowflakeColumn[], row: readonly un
   const out = new Array<unknown>(columns.length);
   for (let i = 0; i < columns.length; i++) {
     const value = row[i];
-    out[i] = value === null || value === undefined ? null : columns[i]!.convert(value);
+    const column = columns[i]!;
+    // A number fetched as text is "NULL" when the sdk represents NULL as a string (a global switch).
+    const isNull = value === null || value === undefined || (value === "NULL" && NUMERIC_KINDS.has(column.info.kind));
+    out[i] = isNull ? null : column.convert(value);
   }
   return out;
 }

@@ -5,7 +5,8 @@
  * shape over registered views (see semantic-view-sql.ts). Listens on 127.0.0.1 only.
  *
  * Tests inspect what arrived (`logins`, `queries`, `aborts`, `heartbeats`) and inject failures:
- * `holdQueries` (a matching statement waits until it is aborted), `failHeartbeats`, and `close()`
+ * `holdQueries` (a matching statement waits until it is aborted), `dropSessions()` (the open
+ * sessions are gone: heartbeats and queries answer 390111), and `close()`
  * (stops listening and drops every socket, i.e. a dead server).
  */
 import { randomUUID } from "node:crypto";
@@ -74,8 +75,6 @@ export class SnowflakeStandIn {
   sessionDeletes = 0;
   /** Statements whose text matches wait until an abort-request arrives for them. */
   holdQueries: RegExp | undefined;
-  /** Heartbeats answer "session gone", so `isValidAsync()` reports a dead connection. */
-  failHeartbeats = false;
 
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
@@ -84,6 +83,7 @@ export class SnowflakeStandIn {
   readonly #views = new Map<string, StandInSemanticView>();
   readonly #sessions = new Map<string, Session>();
   readonly #held = new Map<string, () => void>();
+  readonly #dropped = new Set<string>();
   #nextSession = 1000;
   #port = 0;
   #closed = false;
@@ -127,6 +127,11 @@ export class SnowflakeStandIn {
   /** Open sessions (logged in, not yet deleted). */
   get openSessions(): number {
     return this.#sessions.size;
+  }
+
+  /** Forgets every open session, as a warehouse does when sessions expire; new logins work. */
+  dropSessions(): void {
+    for (const token of this.#sessions.keys()) this.#dropped.add(token);
   }
 
   registerSemanticView(view: StandInSemanticView): void {
@@ -182,12 +187,15 @@ export class SnowflakeStandIn {
       return { success: true, code: null, message: null, data: null };
     }
     if (path === "/session/token-request") return this.#renew(body);
+    if (session !== undefined && this.#dropped.has(session.token)) {
+      if (path === "/session/heartbeat") this.heartbeats++;
+      return { success: false, code: "390111", message: "Session no longer exists.  New login required to access the service.", data: null };
+    }
     if (session === undefined) {
       return { success: false, code: "390104", message: "User must login again to access the service.", data: null };
     }
     if (path === "/session/heartbeat") {
       this.heartbeats++;
-      if (this.failHeartbeats) return { success: false, code: "390111", message: "Session no longer exists.", data: null };
       return { success: true, code: null, message: null, data: null };
     }
     if (path === "/queries/v1/query-request") return this.#query(url, body, session);

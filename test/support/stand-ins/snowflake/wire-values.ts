@@ -78,15 +78,11 @@ export function wireColumn(name: string, type: DuckDBType): WireColumn {
   }
 }
 
-/** `<seconds>.<9-digit fraction>`, flooring toward negative infinity as Snowflake does. */
+/** Epoch seconds as a signed decimal with 9 fraction digits (`-0.500000000` is half a second before 1970). */
 function epochSeconds(micros: bigint): string {
-  let seconds = micros / 1_000_000n;
-  let fraction = micros % 1_000_000n;
-  if (fraction < 0n) {
-    seconds -= 1n;
-    fraction += 1_000_000n;
-  }
-  return `${seconds}.${fraction.toString().padStart(6, "0")}000`;
+  const sign = micros < 0n ? "-" : "";
+  const abs = micros < 0n ? -micros : micros;
+  return `${sign}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, "0")}000`;
 }
 
 export function encodeRow(columns: readonly WireColumn[], row: readonly DuckDBValue[]): (string | null)[] {

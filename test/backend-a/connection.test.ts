@@ -1,0 +1,206 @@
+/**
+ * Backend A connections: login with each way of authenticating the stand-in can check, secrets
+ * kept out of errors, pooling (reuse, pre_ping through heartbeats), cancellation through
+ * abort-request, and an unreachable warehouse failing fast with LibConnectionError.
+ */
+import { generateKeyPairSync, createPublicKey, verify } from "node:crypto";
+import { inspect } from "node:util";
+import { expect } from "chai";
+import { LibConnectionError, OperationalError, QueryCancelledError, ValidationError, createEngine, BackendAConfig } from "lib";
+import { Sales } from "../query/fixtures.js";
+import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { PASSWORD, USER, standInConfig, standInEngine, startStandIn } from "./stand-in-fixture.js";
+
+const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
+
+/** Everything an error exposes: message, stack, cause chain, own properties. */
+function everythingIn(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
+    parts.push(String(current), inspect(current, { depth: 5, showHidden: true }));
+    try {
+      parts.push(JSON.stringify(current, Object.getOwnPropertyNames(current)));
+    } catch {
+      // circular
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join("\n");
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected a failure"),
+    (error: unknown) => error,
+  );
+}
+
+describe("backend A connections", function () {
+  this.timeout(20_000);
+  let standIn: SnowflakeStandIn;
+
+  beforeEach(async () => {
+    standIn = await startStandIn({ tokens: ["oauth-token-abc123", "pat-token-xyz789"] });
+  });
+  afterEach(async () => {
+    await standIn.close();
+  });
+
+  describe("login", () => {
+    it("basic auth sends user, password, account, database, schema, warehouse, role and the application name", async () => {
+      await using engine = standInEngine(standIn, { appName: "lib-tests" });
+      await using conn = await engine.connect();
+      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1n }]);
+      expect(standIn.logins).to.have.length(1);
+      const login = standIn.logins[0]!;
+      expect(login.data).to.include({ LOGIN_NAME: USER, PASSWORD, ACCOUNT_NAME: "fake", AUTHENTICATOR: "SNOWFLAKE" });
+      expect(login.query).to.include({ databaseName: "ANALYTICS", schemaName: "PUBLIC", warehouse: "WH_XS", roleName: "ANALYST" });
+      expect((login.data.CLIENT_ENVIRONMENT as Record<string, unknown>).APPLICATION).to.equal("lib-tests");
+    });
+
+    it("a wrong password is a LibConnectionError that names no secret", async () => {
+      const wrong = "not-the-Pa55word-42";
+      await using engine = standInEngine(standIn, { password: wrong });
+      const error = await failure(revenueByCountry().using(engine).execute());
+      expect(error).to.be.instanceOf(LibConnectionError);
+      expect((error as Error).message).to.match(/Incorrect username or password/);
+      const everything = everythingIn(error);
+      expect(everything).not.to.contain(wrong);
+      expect(everything).not.to.contain(PASSWORD);
+      expect(standIn.logins.at(-1)!.data.PASSWORD).to.equal(wrong);
+    });
+
+    it("auth_oauth sends the token with the OAUTH authenticator, and the token never appears in errors", async () => {
+      await using engine = standInEngine(standIn, { authType: "auth_oauth", oauthToken: "oauth-token-abc123", password: undefined });
+      await using conn = await engine.connect();
+      await conn.all("SELECT 1 AS one");
+      expect(standIn.logins[0]!.data).to.include({ AUTHENTICATOR: "OAUTH", TOKEN: "oauth-token-abc123" });
+
+      await using bad = standInEngine(standIn, { authType: "auth_oauth", oauthToken: "revoked-token-000", password: undefined });
+      const error = await failure(bad.connect());
+      expect(error).to.be.instanceOf(LibConnectionError);
+      expect(everythingIn(error)).not.to.contain("revoked-token-000");
+    });
+
+    it("auth_pat sends the programmatic access token", async () => {
+      await using engine = standInEngine(standIn, { authType: "auth_pat", oauthToken: "pat-token-xyz789", password: undefined });
+      await using conn = await engine.connect();
+      await conn.all("SELECT 1 AS one");
+      expect(standIn.logins[0]!.data).to.include({ AUTHENTICATOR: "PROGRAMMATIC_ACCESS_TOKEN", TOKEN: "pat-token-xyz789" });
+    });
+
+    it("auth_jwt signs a JWT with private_key_pem that verifies with the public key", async () => {
+      const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+      await using engine = standInEngine(standIn, { authType: "auth_jwt", privateKeyPem: pem, password: undefined });
+      await using conn = await engine.connect();
+      await conn.all("SELECT 1 AS one");
+      const data = standIn.logins[0]!.data;
+      expect(data.AUTHENTICATOR).to.equal("SNOWFLAKE_JWT");
+      const [header, payload, signature] = String(data.TOKEN).split(".");
+      const ok = verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), createPublicKey(publicKey.export({ type: "spki", format: "pem" })), Buffer.from(signature!, "base64url"));
+      expect(ok).to.equal(true);
+      const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as { sub: string };
+      expect(claims.sub).to.equal(`FAKE.${USER.toUpperCase()}`);
+    });
+
+    it("tls_skip_verify over https is refused eagerly (the sdk cannot skip verification); over http it is moot", () => {
+      expect(() => createEngine(new BackendAConfig({ account: "fake", user: USER, password: PASSWORD, tlsSkipVerify: true })))
+        .to.throw(ValidationError)
+        .with.property("field", "tls_skip_verify");
+      const engine = createEngine(standInConfig(standIn, { tlsSkipVerify: true }));
+      return engine.dispose();
+    });
+  });
+
+  describe("pool", () => {
+    it("reuses one session for sequential queries and deletes it at dispose", async () => {
+      const engine = standInEngine(standIn);
+      for (let i = 0; i < 3; i++) {
+        await using cursor = await revenueByCountry().using(engine).execute();
+        await cursor.fetchAllRows();
+      }
+      expect(standIn.logins).to.have.length(1);
+      expect(new Set(standIn.queries.map((q) => q.sessionId)).size).to.equal(1);
+      await engine.dispose();
+      expect(standIn.sessionDeletes).to.equal(1);
+      expect(standIn.openSessions).to.equal(0);
+    });
+
+    it("pre_ping sends a heartbeat at checkout and replaces a session the warehouse dropped", async () => {
+      await using engine = standInEngine(standIn, { prePing: true });
+      {
+        await using conn = await engine.connect();
+        await conn.all("SELECT 1 AS one");
+      }
+      {
+        await using conn = await engine.connect();
+        await conn.all("SELECT 1 AS one");
+      }
+      expect(standIn.heartbeats).to.be.greaterThan(0);
+      expect(standIn.logins).to.have.length(1);
+      standIn.dropSessions();
+      {
+        await using conn = await engine.connect();
+        await conn.all("SELECT 1 AS one");
+      }
+      expect(standIn.logins).to.have.length(2);
+      expect(standIn.queries.at(-1)!.sessionId).not.to.equal(standIn.queries[0]!.sessionId);
+    });
+  });
+
+  describe("cancellation", () => {
+    it("timeoutMs sends an abort-request for the running statement; the connection is reused afterwards", async () => {
+      await using engine = standInEngine(standIn);
+      standIn.holdQueries = /SEMANTIC_VIEW/;
+      const error = await failure(revenueByCountry().using(engine).execute({ timeoutMs: 200 }));
+      expect(error).to.be.instanceOf(QueryCancelledError);
+      expect(standIn.aborts).to.have.length(1);
+      expect(standIn.aborts[0]).to.equal(standIn.queries.at(-1)!.requestId);
+      standIn.holdQueries = undefined;
+      await using cursor = await revenueByCountry().using(engine).execute();
+      expect(await cursor.fetchAllRows()).to.have.length(4);
+      expect(standIn.logins).to.have.length(1);
+    });
+
+    it("an AbortSignal cancels a raw statement too", async () => {
+      await using engine = standInEngine(standIn);
+      standIn.holdQueries = /hold me/;
+      const controller = new AbortController();
+      const pending = revenueByCountry().using(engine).execute({ signal: controller.signal });
+      controller.abort();
+      expect(await failure(pending)).to.be.instanceOf(QueryCancelledError);
+    });
+  });
+
+  describe("an unreachable warehouse", () => {
+    it("fails a first connection fast with LibConnectionError (bounded login retries)", async () => {
+      const port = standIn.port;
+      await standIn.close();
+      await using engine = standInEngine({ port });
+      const error = await failure(revenueByCountry().using(engine).execute());
+      expect(error).to.be.instanceOf(LibConnectionError);
+      expect(everythingIn(error)).not.to.contain(PASSWORD);
+    });
+
+    it("with pre_ping, a warehouse that was up and went away gives LibConnectionError at checkout", async () => {
+      await using engine = standInEngine(standIn, { prePing: true });
+      {
+        await using conn = await engine.connect();
+        await conn.all("SELECT 1 AS one");
+      }
+      await standIn.close();
+      const error = await failure(revenueByCountry().using(engine).execute());
+      expect(error).to.be.instanceOf(LibConnectionError);
+    });
+
+    it("request_timeout bounds a statement the warehouse never answers", async () => {
+      await using engine = standInEngine(standIn, { requestTimeout: "300ms" });
+      standIn.holdQueries = /SEMANTIC_VIEW/;
+      const error = await failure(revenueByCountry().using(engine).execute());
+      expect(error).to.be.instanceOf(OperationalError);
+      expect((error as Error).message).to.contain("request_timeout");
+    });
+  });
+});

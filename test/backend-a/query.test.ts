@@ -1,0 +1,207 @@
+/**
+ * Backend A end to end: the builder's SEMANTIC_VIEW queries through the real snowflake-sdk to the
+ * loopback stand-in, with exact rows, bound parameters and the value types of API.md.
+ */
+import { expect } from "chai";
+import { Type } from "typebox";
+import { DataError, Decimal, Dimension, Fact, InternalError, Metric, ProgrammingError, SemanticView, WarehouseError, type Engine } from "lib";
+import { Sales } from "../query/fixtures.js";
+import { SALES_BY_COUNTRY } from "../support/sales-engine.js";
+import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { standInEngine, startStandIn } from "./stand-in-fixture.js";
+
+class Orders extends SemanticView("orders", {
+  total: Metric<Decimal>(),
+  orderCount: Metric<bigint>(),
+  status: Dimension<string>(),
+  orderedAt: Dimension<Date>(),
+  orderedOn: Dimension<Date>(),
+  isRush: Dimension<boolean>(),
+  quantity: Fact<number>(),
+  price: Fact<Decimal>(),
+}) {}
+
+class Missing extends SemanticView("no_such_view", { revenue: Metric<bigint>() }) {}
+
+const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
+
+describe("backend A queries through snowflake-sdk and the stand-in", function () {
+  this.timeout(20_000);
+  let standIn: SnowflakeStandIn;
+  let engine: Engine;
+
+  before(async () => {
+    standIn = await startStandIn();
+    engine = standInEngine(standIn);
+  });
+  after(async () => {
+    await engine?.dispose();
+    await standIn?.close();
+  });
+
+  async function rows<Q extends { using(e: Engine): { execute(): Promise<{ fetchAllRows(): Promise<unknown[]> } & AsyncDisposable> } }>(q: Q) {
+    await using cursor = await q.using(engine).execute();
+    return await cursor.fetchAllRows();
+  }
+
+  describe("the SPEC example", () => {
+    it("sums revenue per country, ordered by revenue descending, as bigint (NUMBER(38,0))", async () => {
+      await using cursor = await revenueByCountry().using(engine).execute();
+      expect(cursor.columns.map((c) => [c.name, c.type, c.kind])).to.deep.equal([
+        ["country", "VARCHAR", "string"],
+        ["revenue", "NUMBER(38,0)", "bigint"],
+      ]);
+      const result = await cursor.fetchAllRows();
+      expect(result).to.deep.equal(SALES_BY_COUNTRY.map(({ country, revenue }) => ({ country, revenue })));
+      expect(standIn.queries.at(-1)!.sqlText).to.equal(
+        'SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue") ORDER BY "revenue" DESC NULLS LAST',
+      );
+    });
+
+    it("filters by a country sent as a bind parameter, never as SQL text", async () => {
+      const result = await rows(revenueByCountry().where(Sales.country.eq("US")));
+      expect(result).to.deep.equal([{ country: "US", revenue: SALES_BY_COUNTRY.find((r) => r.country === "US")!.revenue }]);
+      const seen = standIn.queries.at(-1)!;
+      expect(seen.sqlText).to.contain('WHERE "COUNTRY" = ?');
+      expect(seen.sqlText).not.to.contain("US");
+      expect(seen.bindings).to.deep.equal({ "1": { type: "TEXT", value: "US" } });
+    });
+
+    it("an unknown country gives no rows", async () => {
+      expect(await rows(revenueByCountry().where(Sales.country.eq("Atlantis")))).to.deep.equal([]);
+    });
+
+    it("a hostile value stays data", async () => {
+      const value = `US' OR '1'='1"); DROP TABLE sales_data; --`;
+      expect(await rows(revenueByCountry().where(Sales.country.eq(value)))).to.deep.equal([]);
+      expect(standIn.queries.at(-1)!.bindings).to.deep.equal({ "1": { type: "TEXT", value } });
+      expect(await rows(revenueByCountry().limit(1))).to.have.length(1);
+    });
+
+    it("into() a TypeBox model", async () => {
+      const RevenueByCountry = Type.Object({ country: Type.String(), revenue: Type.Integer() }, { title: "RevenueByCountry" });
+      await using cursor = await revenueByCountry().limit(2).using(engine).execute();
+      const models = await cursor.into(RevenueByCountry);
+      expect(models.map((m) => ({ ...m }))).to.deep.equal(SALES_BY_COUNTRY.slice(0, 2).map(({ country, revenue }) => ({ country, revenue })));
+    });
+  });
+
+  describe("operators, paging and several members", () => {
+    const countries = async (where: Parameters<ReturnType<typeof Sales.query>["where"]>[0]) =>
+      ((await rows(Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(where).orderBy(Sales.country.asc()))) as { country: string }[]).map(
+        (r) => r.country,
+      );
+
+    it("in / notIn / between / like / isNull / ne", async () => {
+      expect(await countries(Sales.country.in(["US", "JP", "XX"]))).to.deep.equal(["JP", "US"]);
+      expect(await countries(Sales.country.notIn(["US", "JP"]))).to.deep.equal(["DE", "FR"]);
+      expect(await countries(Sales.country.between("DE", "FR"))).to.deep.equal(["DE", "FR"]);
+      expect(await countries(Sales.country.like("_R"))).to.deep.equal(["FR"]);
+      expect(await countries(Sales.region.isNull())).to.deep.equal([]);
+      expect(await countries(Sales.country.ne("US"))).to.deep.equal(["DE", "FR", "JP"]);
+    });
+
+    it("limit and offset", async () => {
+      const all = SALES_BY_COUNTRY.map(({ country, revenue }) => ({ country, revenue }));
+      expect(await rows(revenueByCountry().limit(2).offset(1))).to.deep.equal(all.slice(1, 3));
+      expect(await rows(revenueByCountry().offset(3))).to.deep.equal(all.slice(3));
+    });
+
+    it("two metrics and two dimensions", async () => {
+      const result = (await rows(
+        Sales.query().metrics(Sales.revenue, Sales.cost).dimensions(Sales.country, Sales.region).where(Sales.country.eq("DE")).orderBy(Sales.region.asc()),
+      )) as Record<string, unknown>[];
+      expect(result).to.deep.equal([
+        { country: "DE", region: "Bavaria", revenue: 120n, cost: 50n },
+        { country: "DE", region: "Berlin", revenue: 300n, cost: 120n },
+      ]);
+    });
+  });
+
+  describe("value types", () => {
+    it("money metric as an exact Decimal, counts as bigint, dates and flags", async () => {
+      await using cursor = await Orders.query()
+        .metrics(Orders.total, Orders.orderCount)
+        .dimensions(Orders.status)
+        .orderBy(Orders.status.asc())
+        .using(engine)
+        .execute();
+      expect(cursor.columns.map((c) => [c.name, c.type, c.kind])).to.deep.equal([
+        ["status", "VARCHAR", "string"],
+        ["total", "NUMBER(38,2)", "decimal"],
+        ["orderCount", "NUMBER(38,0)", "bigint"],
+      ]);
+      const result = (await cursor.fetchAllRows()) as { status: string; total: Decimal; orderCount: bigint }[];
+      expect(result.map((r) => [r.status, r.total.toString(), r.orderCount])).to.deep.equal([
+        ["open", "59.98", 2n],
+        ["shipped", "24691357802.50", 1n],
+      ]);
+      expect(Decimal.isDecimal(result[0]!.total)).to.equal(true);
+    });
+
+    it("facts: NUMBER(9,0) as number, NUMBER(18,2) as Decimal; Decimal parameters bound as exact text", async () => {
+      await using cursor = await Orders.query()
+        .facts(Orders.quantity, Orders.price)
+        .where(Orders.price.gte(Decimal.parse("12345678901.25")))
+        .using(engine)
+        .execute();
+      expect(cursor.columns.map((c) => c.kind)).to.deep.equal(["integer", "decimal"]);
+      const result = (await cursor.fetchAllRows()) as { quantity: number; price: Decimal }[];
+      expect(result.map((r) => [r.quantity, r.price.toString()])).to.deep.equal([[2, "12345678901.25"]]);
+      expect(standIn.queries.at(-1)!.sqlText).to.contain("CAST(? AS NUMBER(13,2))");
+      expect(standIn.queries.at(-1)!.bindings).to.deep.equal({ "1": { type: "TEXT", value: "12345678901.25" } });
+    });
+
+    it("DATE as a Date at UTC midnight, TIMESTAMP_NTZ as a Date, BOOLEAN as boolean", async () => {
+      const result = (await rows(
+        Orders.query().metrics(Orders.orderCount).dimensions(Orders.orderedOn, Orders.orderedAt, Orders.isRush).orderBy(Orders.orderedAt.asc()),
+      )) as { orderedOn: Date; orderedAt: Date; isRush: boolean; orderCount: bigint }[];
+      expect(result.map((r) => [r.orderedOn.toISOString(), r.orderedAt.toISOString(), r.isRush, r.orderCount])).to.deep.equal([
+        ["1969-12-31T00:00:00.000Z", "1969-12-31T23:59:59.500Z", false, 1n],
+        ["2024-02-29T00:00:00.000Z", "2024-02-29T12:34:56.789Z", true, 1n],
+        ["2024-03-01T00:00:00.000Z", "2024-03-01T00:00:00.000Z", false, 1n],
+      ]);
+    });
+
+    it("raw SQL: bigint beyond 2^53 round-trips exactly as a bind and a result; floats, text and NULLs", async () => {
+      await using conn = await engine.connect();
+      const big = 2n ** 53n + 1n;
+      const result = await conn.all(
+        "SELECT CAST(? AS NUMBER(38,0)) + 1 AS next, CAST(? AS NUMBER(38,10)) AS precise, 1.5::DOUBLE AS f, CAST(NULL AS INTEGER) AS n, ? AS t, CAST(7 AS NUMBER(9,0)) AS small",
+        [big, Decimal.parse("-12345678901234567890.0123456789"), "café"],
+      );
+      expect(result).to.have.length(1);
+      const row = result[0]!;
+      expect(row.next).to.equal(big + 1n);
+      expect(String(row.precise)).to.equal("-12345678901234567890.0123456789");
+      expect(row.f).to.equal(1.5);
+      expect(row.n).to.equal(null);
+      expect(row.t).to.equal("café");
+      expect(row.small).to.equal(7);
+      expect(standIn.queries.at(-1)!.bindings).to.deep.include({ "1": { type: "TEXT", value: "9007199254740993" } });
+    });
+  });
+
+  describe("errors", () => {
+    it("a missing semantic view arrives as InternalError (code 002003)", async () => {
+      const error = await Missing.query().metrics(Missing.revenue).using(engine).execute().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(InternalError);
+      expect(error).to.be.instanceOf(WarehouseError);
+      expect((error as { code?: string }).code).to.equal("002003");
+      expect((error as Error).message).to.match(/NO_SUCH_VIEW.*does not exist/);
+    });
+
+    it("a syntax error is a ProgrammingError; a bad cast a DataError; the connection stays usable", async () => {
+      await using conn = await engine.connect();
+      const syntax = await conn.all("SELEC 1").then(() => undefined, (e: unknown) => e);
+      expect(syntax).to.be.instanceOf(ProgrammingError);
+      expect((syntax as { code?: string }).code).to.equal("001003");
+      const data = await conn.all("SELECT CAST('abc' AS INTEGER) AS x").then(() => undefined, (e: unknown) => e);
+      expect(data).to.be.instanceOf(DataError);
+      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1n }]);
+    });
+  });
+});
