@@ -4,8 +4,12 @@ import type { SemanticQueryNode } from "./operation-node/semantic-query-node.js"
 /** A query compiled for one dialect: SQL text plus its bound parameters (frozen). */
 export interface CompiledQuery {
   readonly sql: string;
-  /** Positional `?` parameters (backends A and B); always empty on backend C, which inlines literals. */
-  readonly parameters: readonly unknown[];
+  /**
+   * Positional `?` parameters (backends A and B); always empty on backend C, which inlines literals.
+   * Typed `unknown[]` as API.md writes it (so it can be handed to drivers that take a mutable array);
+   * the array is frozen at runtime.
+   */
+  readonly parameters: unknown[];
   readonly dialect: Backend;
   /** The semantic query it was compiled from. */
   readonly query: SemanticQueryNode;
@@ -13,6 +17,6 @@ export interface CompiledQuery {
 
 export const CompiledQuery = Object.freeze({
   create(dialect: Backend, query: SemanticQueryNode, sql: string, parameters: readonly unknown[]): CompiledQuery {
-    return Object.freeze({ sql, parameters: Object.freeze([...parameters]), dialect, query });
+    return Object.freeze({ sql, parameters: Object.freeze([...parameters]) as unknown[], dialect, query });
   },
 });
