@@ -5,6 +5,8 @@
  */
 import { BackendBConfig, Decimal, Dimension, Metric, SemanticView, createEngine } from "lib";
 import type { Engine } from "lib";
+import type { BackendBSettings } from "../../runtime/config/types.js";
+import { Secret } from "../../runtime/config/secret.js";
 import { DatabricksStandIn, STAND_IN_HTTP_PATH, type StandInOptions } from "../support/stand-ins/databricks/databricks-stand-in.js";
 
 export { DatabricksStandIn, STAND_IN_HTTP_PATH };
@@ -65,6 +67,11 @@ export function useStandIn(options: StandInOptions = STAND_IN_OPTIONS): { readon
   return holder;
 }
 
+/** Another stand-in serving the fixture's (already trusted) certificate. */
+export function startAnotherStandIn(fixture: { readonly standIn: DatabricksStandIn }, options: StandInOptions = STAND_IN_OPTIONS): Promise<DatabricksStandIn> {
+  return DatabricksStandIn.start({ ...options, certificate: fixture.standIn.certificate });
+}
+
 export interface EngineOverrides {
   readonly token?: string;
   readonly port?: number;
@@ -88,4 +95,22 @@ export function standInEngine(standIn: DatabricksStandIn, overrides: EngineOverr
       ...(overrides.timeout === undefined ? {} : { timeout: overrides.timeout }),
     }),
   );
+}
+
+/** Resolved settings for using the driver directly (below the engine). */
+export function driverSettings(standIn: DatabricksStandIn, token = TOKEN): BackendBSettings {
+  return {
+    type: "backend_b",
+    host: "127.0.0.1",
+    port: standIn.port,
+    httpPath: STAND_IN_HTTP_PATH,
+    token: new Secret(token),
+    catalog: CATALOG,
+    schema: SCHEMA,
+    poolSize: 1,
+    maxOverflow: 0,
+    timeout: 5,
+    recycle: 3600,
+    prePing: false,
+  };
 }

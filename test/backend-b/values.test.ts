@@ -5,27 +5,9 @@
  */
 import { expect } from "chai";
 import { Decimal } from "lib";
-import type { BackendBSettings } from "../../runtime/config/types.js";
-import { Secret } from "../../runtime/config/secret.js";
 import { DatabricksDriver } from "../../runtime/dialects/databricks/databricks-driver.js";
-import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, standInEngine, useStandIn, type DatabricksStandIn } from "./stand-in-fixture.js";
+import { driverSettings, standInEngine, useStandIn } from "./stand-in-fixture.js";
 
-export function driverSettings(standIn: DatabricksStandIn, token = TOKEN): BackendBSettings {
-  return {
-    type: "backend_b",
-    host: "127.0.0.1",
-    port: standIn.port,
-    httpPath: STAND_IN_HTTP_PATH,
-    token: new Secret(token),
-    catalog: CATALOG,
-    schema: SCHEMA,
-    poolSize: 1,
-    maxOverflow: 0,
-    timeout: 5,
-    recycle: 3600,
-    prePing: false,
-  };
-}
 
 const EVERY_TYPE = `SELECT
   CAST(9007199254740993 AS BIGINT) AS big_pos,

@@ -10,7 +10,8 @@
  * Decisions: a missing table or view (`TABLE_OR_VIEW_NOT_FOUND`, SQLSTATE 42P01) is an
  * `InternalError`, like a missing semantic view on backend C (SPEC.md: "A missing view arrives as
  * InternalError"); other 42xxx are `ProgrammingError`; 22xxx `DataError`; 23xxx `IntegrityError`;
- * 0A000 `NotSupportedError`; 08/40/53/54/57/58 and cancellation `OperationalError`; XX `InternalError`.
+ * 0A000 `NotSupportedError`; 08/40/53/54/57/58, cancellation, network failures (the warehouse went
+ * away mid-statement) and an expired session `OperationalError`; XX `InternalError`.
  * Secret values are replaced by `[redacted]` in every message.
  */
 import {
@@ -54,8 +55,12 @@ function shapeOf(error: unknown): ErrorShape {
   return { message, sqlState, errorClass, driverCode };
 }
 
+/** Network failures (node-fetch `FetchError` codes) and the driver's exhausted retries. */
+const NETWORK_CODES = /^(E[A-Z]+|ATTEMPTS_EXCEEDED|TIMEOUT_EXCEEDED|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_.*|UNABLE_TO_.*)$/;
+
 function classFor(shape: ErrorShape): WarehouseErrorClass {
   if (shape.driverCode === "CANCELED" || shape.driverCode === "TIMEOUT" || shape.driverCode === "CLOSED") return OperationalError;
+  if (shape.sqlState === undefined && shape.driverCode !== undefined && NETWORK_CODES.test(shape.driverCode)) return OperationalError;
   const errorClass = shape.errorClass?.split(".")[0];
   if (errorClass !== undefined && MISSING_VIEW_CLASSES.has(errorClass)) return InternalError;
   const state = shape.sqlState;

@@ -13,7 +13,7 @@
  *
  * Always set: `telemetryEnabled: false` (no calls besides the warehouse's own endpoint),
  * `preserveBigNumericPrecision: true` (BIGINT as bigint, DECIMAL as exact text on Arrow results),
- * bounded retries (3 attempts, 200 ms–2 s backoff, 30 s budget) and a 2-minute socket timeout,
+ * bounded retries of idempotent calls (3 attempts, 100 ms–1 s backoff, 30 s budget) and a 2-minute socket timeout,
  * so a dead warehouse fails fast. Certificate checks are never disabled.
  */
 import { readFileSync } from "node:fs";
@@ -75,8 +75,8 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
     userAgentEntry: "lib",
     socketTimeout: SOCKET_TIMEOUT_MS,
     retryMaxAttempts: RETRY_MAX_ATTEMPTS,
-    retryDelayMin: 200,
-    retryDelayMax: 2_000,
+    retryDelayMin: 100,
+    retryDelayMax: 1_000,
     retriesTimeout: 30_000,
     preserveBigNumericPrecision: true,
     telemetryEnabled: false,

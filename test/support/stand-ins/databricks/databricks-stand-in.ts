@@ -35,6 +35,8 @@ export interface StandInOptions {
   /** SQL run once on the DuckDB database at start (tables and rows). */
   readonly setupSql?: readonly string[];
   readonly metricViews?: readonly MetricViewDefinition[];
+  /** Serve with this certificate (e.g. another stand-in's, already trusted) instead of a new one; not disposed here. */
+  readonly certificate?: StandInCertificate;
 }
 
 /** A statement as the stand-in received it. */
@@ -79,6 +81,7 @@ export class DatabricksStandIn {
   readonly #sockets = new Set<Socket>();
   #server: Server | undefined;
   #certificate: StandInCertificate | undefined;
+  #ownsCertificate = true;
   #instance: DuckDBInstance | undefined;
   #db: DuckDBConnection | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -106,6 +109,10 @@ export class DatabricksStandIn {
 
   get httpPath(): string {
     return STAND_IN_HTTP_PATH;
+  }
+
+  get certificate(): StandInCertificate {
+    return this.#certificate!;
   }
 
   /** PEM file of the self-signed certificate (for `BACKEND_B_CA_CERT`). */
@@ -146,7 +153,7 @@ export class DatabricksStandIn {
     this.#db = undefined;
     this.#instance?.closeSync();
     this.#instance = undefined;
-    await this.#certificate?.dispose();
+    if (this.#ownsCertificate) await this.#certificate?.dispose();
     this.#certificate = undefined;
   }
 
@@ -155,7 +162,8 @@ export class DatabricksStandIn {
   }
 
   async #start(options: StandInOptions): Promise<void> {
-    this.#certificate = await createStandInCertificate();
+    this.#ownsCertificate = options.certificate === undefined;
+    this.#certificate = options.certificate ?? (await createStandInCertificate());
     this.#instance = await DuckDBInstance.create(":memory:");
     this.#db = await this.#instance.connect();
     for (const sql of options.setupSql ?? []) await this.#db.run(sql);
@@ -409,6 +417,10 @@ function toDatabricksError(error: unknown): StandInSqlError {
   const missing = /Table with name (\S+?) does not exist/i.exec(message);
   if (missing) {
     return new StandInSqlError("TABLE_OR_VIEW_NOT_FOUND", "42P01", `The table or view \`${missing[1]}\` cannot be found.`);
+  }
+  const routine = /(?:Scalar|Aggregate|Table) Function with name (\S+?) does not exist/i.exec(message);
+  if (routine) {
+    return new StandInSqlError("UNRESOLVED_ROUTINE", "42883", `Cannot resolve routine \`${routine[1]}\`.`);
   }
   if (/^Parser Error/i.test(message)) return new StandInSqlError("PARSE_SYNTAX_ERROR", "42601", `Syntax error: ${message}`);
   if (/^Binder Error/i.test(message)) return new StandInSqlError("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", "42703", message);

@@ -97,12 +97,13 @@ export function translateMetricViewSql(
     const rest = sourceColumns(view).filter((c) => !dimNames.has(c.toLowerCase())).map(quote);
     return `FROM (SELECT ${[...dims, ...rest].join(", ")} FROM ${view.source}) AS ${quote(view.name)}`;
   });
-  return text.replace(/\bMEASURE\s*\(\s*"((?:[^"]|"")+)"\s*\)/gi, (_match, quoted: string) => {
+  return text.replace(/\bMEASURE\s*\(\s*"((?:[^"]|"")+)"\s*\)/gi, (match, quoted: string) => {
     const name = quoted.replaceAll('""', '"');
     for (const view of used) {
       const entry = Object.entries(view.measures).find(([m]) => m.toLowerCase() === name.toLowerCase());
       if (entry) return `(${entry[1]})`;
     }
+    if (used.length === 0) return match; // not over a metric view: DuckDB reports the missing table (or function)
     throw new StandInSqlError(
       "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
       "42703",
