@@ -142,13 +142,16 @@ export class ConnectionPool {
   async acquire(): Promise<DatabaseConnection> {
     for (;;) {
       if (this.#disposed) throw new LibConnectionError("The engine has been disposed");
+      const requestedAt = this.#now();
       const connection = await this.#pool.acquire();
       if (this.#disposed) {
         await this.#destroy(connection);
         throw new LibConnectionError("The engine has been disposed");
       }
       const openedAt = this.#openedAt.get(connection) ?? connection.createdAt;
-      if (this.#now() - openedAt > this.#recycleMs) {
+      // A connection opened after this checkout began is never "too old" (recycle = 0 would
+      // otherwise replace it again and again): only connections that sat in the pool recycle.
+      if (openedAt < requestedAt && this.#now() - openedAt > this.#recycleMs) {
         await this.#destroy(connection);
         continue;
       }
