@@ -134,6 +134,9 @@ async function inDirectory<T>(dir: string, body: () => T | Promise<T>): Promise<
   }
 }
 
+/** Lets wall-clock time pass (for recycle ages); nothing asserts on durations. */
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function failure(promiseOrFn: Promise<unknown> | (() => unknown)): Promise<unknown> {
   try {
     if (typeof promiseOrFn === "function") await promiseOrFn();
@@ -382,6 +385,18 @@ describe("SPEC.md acceptance", function () {
       await second.release();
       await first.release();
       expect(engine._pool.size, "pool_size kept, the overflow connection closed when returned").to.equal(1);
+    });
+
+    it("recycle: a connection older than recycle seconds is closed and replaced at checkout (a new one is never replaced at once)", async () => {
+      await using dir = await tempDir();
+      await using engine = createEngine(new BackendCConfig({ database: join(dir.path, "r.duckdb"), poolSize: 1, recycle: 0 }));
+      await (await engine.connect()).release();
+      expect(engine._pool.opened, "the connection opened for a checkout is handed out").to.equal(1);
+      await pause(5);
+      await using conn = await engine.connect();
+      expect(engine._pool.opened).to.equal(2);
+      expect(engine._pool.closed).to.equal(1);
+      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
     });
 
     it("timeout: waiting longer for a pool connection raises the pool library's TimeoutError, not a builtin one", async () => {
@@ -924,6 +939,30 @@ describe("SPEC.md acceptance", function () {
         }
         reachable = true;
         expect((await fetch(`${service.url}revenue`)).status, "the kept connection still answers").to.equal(200);
+      } finally {
+        await service.shutdown();
+      }
+    });
+
+    it("7. LibConnectionError via recycle: the pooled connection is replaced at checkout and the warehouse, up at startup, is unreachable: 503", async () => {
+      await using dir = await tempDir();
+      const database = await seededFile(dir.path);
+      // recycle = 0: every connection that sat in the pool is replaced at checkout.
+      const engine = createEngine(new BackendCConfig({ database, poolSize: 1, recycle: 0 }));
+      let reachable = true;
+      engine._pool.on("connect", () => {
+        if (!reachable) throw new Error("could not connect to the warehouse: connection refused");
+      });
+      const service = await startService({ engine, port: 0, host: "127.0.0.1", logger: recordingLogger() });
+      try {
+        expect((await fetch(`${service.url}revenue`)).status, "up at startup").to.equal(200);
+        reachable = false;
+        await pause(5); // let the pooled connection age past recycle = 0 s
+        const response = await fetch(`${service.url}revenue`);
+        expect(response.status).to.equal(503);
+        expect(await response.text()).to.equal(UNAVAILABLE_BODY);
+        reachable = true;
+        expect((await fetch(`${service.url}revenue`)).status, "back once the warehouse is").to.equal(200);
       } finally {
         await service.shutdown();
       }
