@@ -37,7 +37,7 @@ export { DatabricksQueryCompiler } from "./dialects/databricks/databricks-query-
 export { DuckDBQueryCompiler } from "./dialects/duckdb/duckdb-query-compiler.js";
 export { compilerFor } from "./dialects/dialect-compilers.js";
 // Cursor, model mapping and lossless JSON (cursor helper).
-export type { Cursor } from "./cursor/cursor.js";
+export { Cursor } from "./cursor/cursor.js";
 export type { OpenCursorOptions } from "./cursor/open-cursor.js";
 export type { ValidateMode, IntoOptions } from "./mapping/validate-mode.js";
 export { DecimalType, BigIntType, DateType, LibType, type TDecimal, type TDate, type TBigIntValue, type LibTypeOptions } from "./mapping/schema-types.js";

@@ -52,7 +52,8 @@ import {
   ValidationError,
   WarehouseError,
 } from "lib";
-import type { Cursor, Engine } from "lib";
+import { Cursor } from "lib";
+import type { Engine } from "lib";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -386,7 +387,9 @@ describe("API.md contract (acceptance, backend C)", function () {
       const rows = await cursor.fetchAllRows();
       assertType<Equals<(typeof rows)[number], { country: string; revenue: bigint }>>();
       const asDocumented: Promise<Cursor> = q.execute(); // "Promise<Cursor>"
-      await (await asDocumented).close();
+      const documented = await asDocumented;
+      expect(documented).to.be.instanceOf(Cursor);
+      await documented.close();
       const first = rows[0]!;
       const country: string = first.country;
       const revenue: bigint = first.revenue;
@@ -914,6 +917,9 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(PoolTimeoutError).to.equal(genericPoolErrors.TimeoutError);
       expect((error as Error).name).to.equal("TimeoutError");
       expect(error).not.to.be.instanceOf(LibConnectionError);
+      // The same class when a query's execute() waits too long for a connection.
+      const query = Sales.query().metrics(Sales.revenue).using(engine);
+      expect(await rejection(query.execute())).to.be.instanceOf(PoolTimeoutError);
       await a.release();
       await b.release(); // overflow connection: closed on return
       expect(engine._pool.size).to.equal(1);
@@ -1154,11 +1160,15 @@ describe("API.md contract (acceptance, backend C)", function () {
       const generate = await lib(["codegen", "--backend", "backend_c", "--database", database], tmp.path);
       expect(generate.code, generate.stderr).to.equal(0);
       const files = await readdir(join(tmp.path, "generated"));
-      expect(files).to.include.members(["index.ts", "sales.ts"]);
+      expect(files).to.include.members(["index.ts", "sales.ts", "sales.dto.ts"]);
+      expect(await readFile(join(tmp.path, "generated", "index.ts"), "utf8")).to.contain("./sales.js");
+      expect(await readFile(join(tmp.path, "generated", "sales.dto.ts"), "utf8")).to.contain("Type.Object(");
       const sales = await readFile(join(tmp.path, "generated", "sales.ts"), "utf8");
       expect(sales).to.contain('export class Sales extends SemanticView("sales", {');
       expect(sales).to.contain("revenue: Metric<bigint>()").and.to.contain("country: Dimension<string>()");
-      const current = await lib(["codegen", "--backend", "backend_c", "--database", database, "--check"], tmp.path);
+      // Reads .env: BACKEND_C_DATABASE gives the path when --database is absent.
+      await writeFile(join(tmp.path, ".env"), `BACKEND_C_DATABASE=${database}\n`);
+      const current = await lib(["codegen", "--backend", "backend_c", "--check"], tmp.path);
       expect(current.code, current.stdout + current.stderr).to.equal(0);
       await writeFile(join(tmp.path, "generated", "sales.ts"), sales.replace("Metric<bigint>()", "Metric<number>()"));
       const drift = await lib(["codegen", "--backend", "backend_c", "--database", database, "--check"], tmp.path);
