@@ -71,7 +71,17 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     const chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
     const rows = statement.streamRows() as Readable;
     let closed = false;
-    const reading: Running = { statement, streaming: true, abandon: (error) => rows.destroy(error) };
+    // Abandoning ends the readable without an error event (nobody may be listening) and
+    // remembers why, so a reader still iterating gets the error.
+    let abandoned: Error | undefined;
+    const reading: Running = {
+      statement,
+      streaming: true,
+      abandon: (error) => {
+        abandoned ??= error;
+        rows.destroy();
+      },
+    };
     this.#running = reading;
     const close = async () => {
       if (closed) return;
@@ -85,16 +95,18 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       try {
         for await (const row of rows) {
           if (closed) return;
+          if (abandoned) throw abandoned;
           chunk.push(convertRow(columns, row as unknown[]));
           if (chunk.length >= chunkRows) {
             yield chunk;
             chunk = [];
           }
         }
+        if (abandoned) throw abandoned;
         if (chunk.length > 0 && !closed) yield chunk;
       } catch (error) {
+        if (abandoned) throw abandoned;
         if (closed) return;
-        if (error instanceof OperationalError) throw error;
         throw mapSnowflakeError(SnowflakeDriverError.from(error, secrets));
       } finally {
         await close();
@@ -155,6 +167,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
   }
 
   async reset(): Promise<void> {
+    if (this.#running?.streaming) this.#dropStream();
     if (this.#broken) throw new OperationalError("The backend A connection is broken and cannot be reused");
     if (this.#inTransaction) await this.execute("ROLLBACK");
   }
@@ -177,12 +190,20 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     return this.#closed;
   }
 
+  #dropStream(): void {
+    this.#running?.abandon(new OperationalError("The result stream was abandoned: its connection ran another statement or was returned"));
+    this.#running = undefined;
+  }
+
   get #housekeepingMs(): number {
     return this.#options.housekeepingTimeoutMs ?? 10_000;
   }
 
   #run(sql: string, parameters: readonly unknown[], streamResult: boolean): Promise<{ statement: RowStatement; rows: unknown[] | undefined }> {
     if (this.#closed !== undefined) return Promise.reject(new OperationalError("The backend A connection is closed"));
+    // A stream its reader never closed: the connection has moved on (the pool hands it to one
+    // user at a time), so end that stream.
+    if (this.#running?.streaming) this.#dropStream();
     if (this.#running !== undefined) {
       return Promise.reject(new OperationalError("The backend A connection is already running a statement"));
     }

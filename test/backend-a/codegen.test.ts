@@ -1,0 +1,81 @@
+/**
+ * `lib codegen --backend backend_a` against the stand-in: SHOW SEMANTIC VIEWS and DESCRIBE SEMANTIC
+ * VIEW travel through the real snowflake-sdk, and the generated modules carry the value types of
+ * the described members.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "chai";
+import { Dimension, Metric, SemanticView } from "lib";
+import { runCodegen } from "../../codegen/codegen.js";
+import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { PASSWORD, USER, standInEngine, startStandIn } from "./stand-in-fixture.js";
+
+describe("codegen for backend A against the stand-in", function () {
+  this.timeout(30_000);
+  let standIn: SnowflakeStandIn;
+  let dir: string;
+
+  beforeEach(async () => {
+    standIn = await startStandIn();
+    dir = await mkdtemp(join(tmpdir(), "lib-backend-a-codegen-"));
+    await writeFile(
+      join(dir, ".lib.toml"),
+      [
+        "[connections.backend_a]",
+        'type = "backend_a"',
+        'account = "fake"',
+        'host = "127.0.0.1"',
+        `port = ${standIn.port}`,
+        'protocol = "http"',
+        `user = "${USER}"`,
+        'database = "ANALYTICS"',
+        'schema = "PUBLIC"',
+        "pool_size = 1",
+        'login_timeout = "5s"',
+        "",
+      ].join("\n"),
+    );
+  });
+  afterEach(async () => {
+    await standIn.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("generates one module per semantic view with value types from DESCRIBE", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const status = await runCodegen(
+      { backend: "backend_a" },
+      { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: (l) => out.push(l), stderr: (l) => err.push(l) },
+    );
+    expect(err.join("\n")).to.equal("");
+    expect(status).to.equal(0);
+    expect(standIn.queries.map((q) => q.sqlText)).to.have.members([
+      "SHOW SEMANTIC VIEWS IN SCHEMA",
+      'DESCRIBE SEMANTIC VIEW "ORDERS"',
+      'DESCRIBE SEMANTIC VIEW "SALES"',
+    ]);
+    const files = await readdir(join(dir, "generated"), { recursive: true });
+    const all = (await Promise.all(files.filter((f) => f.endsWith(".ts")).map((f) => readFile(join(dir, "generated", f), "utf8")))).join("\n");
+    expect(all).to.contain('SemanticView("SALES", {');
+    expect(all).to.contain("REVENUE: Metric<bigint>()");
+    expect(all).to.contain("COUNTRY: Dimension<string>()");
+    expect(all).to.contain("TOTAL: Metric<Decimal>()");
+    expect(all).to.contain("orderedOn: Dimension<Date>()");
+    expect(all).to.contain("QUANTITY: Fact<number>()");
+  });
+
+  it("a view declared the way codegen emits it queries the stand-in", async () => {
+    class GeneratedSales extends SemanticView("SALES", { COUNTRY: Dimension<string>(), REVENUE: Metric<bigint>() }) {}
+    await using engine = standInEngine(standIn);
+    await using cursor = await GeneratedSales.query()
+      .metrics(GeneratedSales.REVENUE)
+      .dimensions(GeneratedSales.COUNTRY)
+      .where(GeneratedSales.COUNTRY.eq("DE"))
+      .using(engine)
+      .execute();
+    expect(await cursor.fetchAllRows()).to.deep.equal([{ COUNTRY: "DE", REVENUE: 420n }]);
+  });
+});
