@@ -44,6 +44,7 @@ export const STAND_IN_OPTIONS: StandInOptions = {
     {
       name: "sales",
       source: "sales_data",
+      comment: "Sales by country and region",
       dimensions: { country: "country", region: "region" },
       measures: { revenue: "SUM(revenue)", cost: "SUM(cost)", money: "SUM(amount)" },
     },

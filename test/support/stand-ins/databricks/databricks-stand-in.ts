@@ -17,7 +17,14 @@ import { createRequire } from "node:module";
 import { DuckDBInstance, dateValue, decimalValue, timestampValue } from "@duckdb/node-api";
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { arrowBatchBytes, arrowSchemaBytes, columnFor, type StandInColumn } from "./arrow-result.js";
-import { StandInSqlError, translateMetricViewSql, type MetricViewDefinition } from "./metric-view-sql.js";
+import {
+  StandInSqlError,
+  describeJson,
+  describeTarget,
+  isMetricViewListing,
+  translateMetricViewSql,
+  type MetricViewDefinition,
+} from "./metric-view-sql.js";
 import { createStandInCertificate, type StandInCertificate } from "./tls-cert.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the Thrift runtime is untyped JS */
@@ -76,6 +83,8 @@ export class DatabricksStandIn {
   readonly #token: string;
   readonly #views = new Map<string, MetricViewDefinition>();
   readonly #sourceColumns = new Map<string, string[]>();
+  /** `DESCRIBE TABLE EXTENDED ... AS JSON` documents, by lower-cased view name. */
+  readonly #describe = new Map<string, string>();
   readonly #sessions = new Map<string, Session>();
   readonly #operations = new Map<string, Operation>();
   readonly #sockets = new Set<Socket>();
@@ -171,6 +180,14 @@ export class DatabricksStandIn {
       const reader = await this.#db.runAndReadAll(`SELECT * FROM ${view.source} LIMIT 0`);
       this.#sourceColumns.set(view.name.toLowerCase(), reader.columnNames());
     }
+    for (const view of this.#views.values()) {
+      const members = [...Object.keys(view.dimensions), ...Object.keys(view.measures).map((m) => `MEASURE(\`${m}\`) AS \`${m}\``)];
+      const probe = `SELECT ${members.map((m) => (m.startsWith("MEASURE") ? m : `\`${m}\``)).join(", ")} FROM \`${view.name}\` GROUP BY ALL LIMIT 0`;
+      const sql = translateMetricViewSql(probe, this.#views, (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? []);
+      const reader = await this.#db.runAndReadAll(sql);
+      const types = new Map(reader.columnTypes().map((type, i) => [reader.columnName(i), jsonTypeOf(columnFor(reader.columnName(i), type))]));
+      this.#describe.set(view.name.toLowerCase(), describeJson(view, types));
+    }
     const server = createServer({ key: this.#certificate.key, cert: this.#certificate.cert }, (req, res) => this.#onRequest(req, res));
     server.on("connection", (socket: Socket) => {
       this.#sockets.add(socket);
@@ -256,8 +273,22 @@ export class DatabricksStandIn {
         }));
         this.statements.push({ sql: req.statement, parameters, catalog: session.catalog, schema: session.schema });
         let duckSql: string;
+        let bound: ReceivedStatement["parameters"] = parameters;
         try {
-          duckSql = translateMetricViewSql(req.statement, this.#views, (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? []);
+          const described = describeTarget(req.statement);
+          if (described !== undefined) {
+            const json = this.#describe.get(described.toLowerCase());
+            if (json === undefined) {
+              throw new StandInSqlError("TABLE_OR_VIEW_NOT_FOUND", "42P01", `The table or view \`${described}\` cannot be found.`);
+            }
+            duckSql = "SELECT ? AS json_metadata";
+            bound = [{ type: "STRING", value: json }];
+          } else if (isMetricViewListing(req.statement)) {
+            duckSql = this.#listingSql();
+            bound = [];
+          } else {
+            duckSql = translateMetricViewSql(req.statement, this.#views, (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? []);
+          }
         } catch (error) {
           const e = error as StandInSqlError;
           return new T.TExecuteStatementResp({ status: failed(e.message, e.sqlState) });
@@ -269,7 +300,7 @@ export class DatabricksStandIn {
           if (this.holdStatements) await new Promise<void>((resolve) => (op.release = resolve));
           if (op.state !== T.TOperationState.RUNNING_STATE) return;
           try {
-            const result = await this.#query(duckSql, parameters);
+            const result = await this.#query(duckSql, bound);
             if (op.state !== T.TOperationState.RUNNING_STATE) return;
             op.columns = result.columns;
             op.rows = result.rows;
@@ -344,6 +375,14 @@ export class DatabricksStandIn {
     };
   }
 
+  /** The registered metric views as `information_schema.tables` rows (table_name, comment). */
+  #listingSql(): string {
+    const literal = (v: string | undefined) => (v === undefined ? "NULL::VARCHAR" : `'${v.replaceAll("'", "''")}'`);
+    const rows = [...this.#views.values()].map((v) => `(${literal(v.name)}, ${literal(v.comment)})`);
+    if (rows.length === 0) return "SELECT NULL::VARCHAR AS table_name, NULL::VARCHAR AS comment WHERE false";
+    return `SELECT table_name, comment FROM (VALUES ${rows.join(", ")}) AS t(table_name, comment) ORDER BY table_name`;
+  }
+
   /** Runs one statement on DuckDB (statements are serialized on the one connection). */
   #query(sql: string, parameters: ReceivedStatement["parameters"]): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
     const run = async () => {
@@ -378,6 +417,12 @@ function tableSchema(columns: readonly StandInColumn[]): unknown {
       });
     }),
   });
+}
+
+/** A column type as `DESCRIBE ... AS JSON` writes it: `"bigint"`, or an object for DECIMAL. */
+function jsonTypeOf(column: StandInColumn): unknown {
+  if (column.typeName === "DECIMAL") return { name: "decimal", precision: column.precision, scale: column.scale };
+  return column.typeName === "INT" ? "int" : column.typeName.toLowerCase();
 }
 
 /** A Spark parameter (type + string value) as the DuckDB value it stands for. */

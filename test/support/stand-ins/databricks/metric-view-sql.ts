@@ -15,6 +15,46 @@ export interface MetricViewDefinition {
   readonly dimensions: Readonly<Record<string, string>>;
   /** Measure name → aggregate SQL expression over the source's columns. */
   readonly measures: Readonly<Record<string, string>>;
+  /** The view's comment, reported by `information_schema.tables` and `DESCRIBE TABLE EXTENDED`. */
+  readonly comment?: string;
+}
+
+/** `DESCRIBE TABLE EXTENDED \`name\` AS JSON`: the view name, or undefined for another statement. */
+export function describeTarget(sql: string): string | undefined {
+  const match = /^\s*DESCRIBE\s+(?:TABLE\s+)?EXTENDED\s+`((?:[^`]|``)+)`\s+AS\s+JSON\s*;?\s*$/i.exec(sql);
+  return match?.[1]?.replaceAll("``", "`");
+}
+
+/** The codegen's listing of metric views in the current catalog and schema. */
+export function isMetricViewListing(sql: string): boolean {
+  return /\binformation_schema\.tables\b/i.test(sql) && /METRIC_VIEW/i.test(sql);
+}
+
+/**
+ * The document Databricks returns for `DESCRIBE TABLE EXTENDED ... AS JSON` on a metric view:
+ * columns with JSON types, and the view's YAML definition in `view_text` (written as JSON, which
+ * is YAML too).
+ */
+export function describeJson(view: MetricViewDefinition, columnTypes: ReadonlyMap<string, unknown>): string {
+  const columns = [...Object.keys(view.dimensions), ...Object.keys(view.measures)].map((name) => ({
+    name,
+    type: columnTypes.get(name) ?? "string",
+    nullable: true,
+  }));
+  const yaml = {
+    version: "0.1",
+    source: view.source,
+    ...(view.comment === undefined ? {} : { comment: view.comment }),
+    dimensions: Object.entries(view.dimensions).map(([name, expr]) => ({ name, expr })),
+    measures: Object.entries(view.measures).map(([name, expr]) => ({ name, expr })),
+  };
+  return JSON.stringify({
+    table_name: view.name,
+    type: "METRIC_VIEW",
+    ...(view.comment === undefined ? {} : { comment: view.comment }),
+    columns,
+    view_text: JSON.stringify(yaml, null, 2),
+  });
 }
 
 /** An error the stand-in reports like Databricks does: error class, message, SQLSTATE. */

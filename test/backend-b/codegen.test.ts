@@ -1,0 +1,70 @@
+/**
+ * `lib codegen --backend backend_b` against the stand-in: the backend B introspector lists the
+ * metric views (`information_schema.tables`) and reads `DESCRIBE TABLE EXTENDED ... AS JSON`
+ * through the real driver, and the generated view class carries value types from the warehouse's
+ * column types (BIGINT → bigint, DECIMAL(38,2) → Decimal).
+ */
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "chai";
+import { runCodegen } from "../../codegen/codegen.js";
+import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, useStandIn } from "./stand-in-fixture.js";
+
+describe("backend B: codegen introspection through the driver", function () {
+  this.timeout(20_000);
+  const fixture = useStandIn();
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "lib-backend-b-codegen-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function codegen(token: string) {
+    await writeFile(
+      join(dir, ".lib.toml"),
+      [
+        "[connections.backend_b]",
+        'type = "backend_b"',
+        'host = "127.0.0.1"',
+        `port = ${fixture.standIn.port}`,
+        `http_path = "${STAND_IN_HTTP_PATH}"`,
+        `token = "${token}"`,
+        `catalog = "${CATALOG}"`,
+        `schema = "${SCHEMA}"`,
+        "",
+      ].join("\n"),
+    );
+    const out: string[] = [];
+    const err: string[] = [];
+    const exit = await runCodegen({ backend: "backend_b" }, { cwd: dir, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
+    return { exit, out, err };
+  }
+
+  it("generates the sales view with types from the metric view's columns", async () => {
+    const { exit, err } = await codegen(TOKEN);
+    expect(err.join("\n")).to.equal("");
+    expect(exit).to.equal(0);
+    const files = await readdir(join(dir, "generated"));
+    expect(files).to.include.members(["sales.ts", "sales.dto.ts", "index.ts"]);
+    const source = await readFile(join(dir, "generated", "sales.ts"), "utf8");
+    expect(source).to.match(/SemanticView\("sales"/);
+    expect(source).to.match(/revenue: Metric<bigint>\(\)/);
+    expect(source).to.match(/money: Metric<Decimal>\(\)/);
+    expect(source).to.match(/country: Dimension<string(?: \| null)?>\(\)/);
+    const dto = await readFile(join(dir, "generated", "sales.dto.ts"), "utf8");
+    expect(dto).to.match(/revenue: Type\.Integer\(/);
+    expect(dto).to.match(/money: DecimalType\(/);
+  });
+
+  it("a wrong token: connection exit status, token not printed", async () => {
+    const wrong = "dapi-codegen-wrong-77aa";
+    const { exit, err } = await codegen(wrong);
+    expect(exit).to.not.equal(0);
+    expect(err.join("\n")).to.not.include(wrong);
+    expect(err.join("\n")).to.match(/backend_b|connect/i);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Backend B settings → `@databricks/sql` connect options (the table in databricks-options.ts):
+ * token and OAuth auth types, URI fallback, fixed safety options, the extra-CA environment variable.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "chai";
+import type { BackendBSettings } from "../../runtime/config/types.js";
+import { Secret } from "../../runtime/config/secret.js";
+import {
+  CA_CERT_ENV,
+  connectOptionsOf,
+  secretsOf,
+  sessionRequestOf,
+} from "../../runtime/dialects/databricks/databricks-options.js";
+
+const base: BackendBSettings = {
+  type: "backend_b",
+  host: "adb-123.azuredatabricks.net",
+  httpPath: "/sql/1.0/warehouses/abc",
+  poolSize: 1,
+  maxOverflow: 0,
+  timeout: 30,
+  recycle: 3600,
+  prePing: false,
+};
+
+describe("backend B: settings → driver options", () => {
+  let previousCa: string | undefined;
+  before(() => {
+    previousCa = process.env[CA_CERT_ENV];
+    delete process.env[CA_CERT_ENV];
+  });
+  after(() => {
+    if (previousCa === undefined) delete process.env[CA_CERT_ENV];
+    else process.env[CA_CERT_ENV] = previousCa;
+  });
+
+  it("token mode: host, default port 443, path, bearer token, and the fixed safety options", () => {
+    const options = connectOptionsOf({ ...base, token: new Secret("dapi-x") }) as unknown as Record<string, unknown>;
+    expect(options).to.include({
+      host: "adb-123.azuredatabricks.net",
+      port: 443,
+      path: "/sql/1.0/warehouses/abc",
+      authType: "access-token",
+      token: "dapi-x",
+      preserveBigNumericPrecision: true,
+      telemetryEnabled: false,
+      retryMaxAttempts: 3,
+    });
+    expect(options).to.not.have.property("customCaCert");
+    expect(options).to.not.have.property("checkServerCertificate");
+  });
+
+  it("OAuth M2M: databricks-oauth with client id and secret; U2M: no secret", () => {
+    const m2m = connectOptionsOf({ ...base, authType: "OAuthM2M", clientId: "sp-1", clientSecret: new Secret("s3cr3t") }) as unknown as Record<string, unknown>;
+    expect(m2m).to.include({ authType: "databricks-oauth", oauthClientId: "sp-1", oauthClientSecret: "s3cr3t" });
+    expect(m2m).to.not.have.property("token");
+    const u2m = connectOptionsOf({ ...base, authType: "OAuthU2M" }) as unknown as Record<string, unknown>;
+    expect(u2m).to.include({ authType: "databricks-oauth" });
+    expect(u2m).to.not.have.property("oauthClientSecret");
+  });
+
+  it("uri only (host/path not derived yet): parsed as a fallback; its token counts as a secret", () => {
+    const settings: BackendBSettings = { ...base, host: undefined, httpPath: undefined, uri: new Secret("https://token:dapi-u@h.example:8443/sql/1.0/x") };
+    const options = connectOptionsOf(settings) as unknown as Record<string, unknown>;
+    expect(options).to.include({ host: "h.example", port: 8443, path: "/sql/1.0/x", token: "dapi-u" });
+    expect(secretsOf(settings)).to.include("dapi-u");
+  });
+
+  it("catalog and schema go to openSession", () => {
+    expect(sessionRequestOf({ ...base, catalog: "main", schema: "retail" })).to.deep.equal({ initialCatalog: "main", initialSchema: "retail" });
+    expect(sessionRequestOf(base)).to.deep.equal({});
+  });
+
+  it(`${CA_CERT_ENV} adds a trusted CA (verification stays on); an unreadable path is a clear error`, async () => {
+    const dir = await mkdtemp(join(tmpdir(), "lib-backend-b-ca-"));
+    try {
+      const path = join(dir, "ca.pem");
+      await writeFile(path, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+      process.env[CA_CERT_ENV] = path;
+      const options = connectOptionsOf({ ...base, token: new Secret("t") }) as unknown as Record<string, unknown>;
+      expect(String(options["customCaCert"])).to.include("BEGIN CERTIFICATE");
+      expect(options).to.not.have.property("checkServerCertificate");
+      process.env[CA_CERT_ENV] = join(dir, "missing.pem");
+      expect(() => connectOptionsOf({ ...base, token: new Secret("t") })).to.throw(/BACKEND_B_CA_CERT.*missing\.pem/);
+    } finally {
+      delete process.env[CA_CERT_ENV];
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
