@@ -17,6 +17,11 @@ export interface CompiledQuery {
 
 export const CompiledQuery = Object.freeze({
   create(dialect: Backend, query: SemanticQueryNode, sql: string, parameters: readonly unknown[]): CompiledQuery {
-    return Object.freeze({ sql, parameters: Object.freeze([...parameters]) as unknown[], dialect, query });
+    // API.md: compile() is `{ sql, parameters }`. `dialect` and `query` stay readable but are not
+    // enumerable, so `deep.equal({ sql, parameters })`, spreading and JSON see exactly those two.
+    const compiled = { sql, parameters: Object.freeze([...parameters]) as unknown[] } as CompiledQuery;
+    Object.defineProperty(compiled, "dialect", { value: dialect, enumerable: false });
+    Object.defineProperty(compiled, "query", { value: query, enumerable: false });
+    return Object.freeze(compiled);
   },
 });
