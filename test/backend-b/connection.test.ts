@@ -86,6 +86,26 @@ describe("backend B: connections", function () {
     expectNoSecret(error, wrong);
   });
 
+  it("OAuth M2M: the driver refuses a non-Databricks host before any request; the client secret is not in the error", async () => {
+    const clientSecret = "dose-m2m-client-secret-4242";
+    await using engine = createEngine(
+      new BackendBConfig({
+        host: "127.0.0.1",
+        port: fixture.standIn.port,
+        httpPath: STAND_IN_HTTP_PATH,
+        authType: "OAuthM2M",
+        clientId: "service-principal-1",
+        clientSecret,
+        poolSize: 1,
+      }),
+    );
+    const opened = fixture.standIn.openedSessions;
+    const error = await connectionFailure(() => revenueRows(engine));
+    expect(error.message).to.match(/OAuth/);
+    expect(fixture.standIn.openedSessions).to.equal(opened);
+    expectNoSecret(error, clientSecret);
+  });
+
   describe("an unreachable or failing warehouse", () => {
     it("a server that is not listening: LibConnectionError at once (no long retry loop)", async () => {
       const dead = await startAnotherStandIn(fixture, { token: TOKEN });
