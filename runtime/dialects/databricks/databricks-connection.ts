@@ -7,7 +7,6 @@
  * end, so `commit()`, `rollback()` and `reset()` are no-ops. `interrupt()` cancels the running
  * operation (`operation.cancel()`), also when it lands before the statement has been submitted.
  */
-import { DBSQLParameter, DBSQLParameterType } from "@databricks/sql";
 import type { DBSQLClient } from "@databricks/sql";
 import type { ColumnInfo, DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
 import { OperationalError } from "../../errors.js";
@@ -20,14 +19,15 @@ type IOperation = Awaited<ReturnType<IDBSQLSession["executeStatement"]>>;
 const PING_TIMEOUT_MS = 5_000;
 const DEFAULT_CHUNK_ROWS = 10_000;
 
-const decimalParameter = (text: string): OrdinalParameter =>
-  new DBSQLParameter({ type: DBSQLParameterType.DECIMAL, value: text }) as unknown as OrdinalParameter;
+/** Builds the driver's DECIMAL-typed parameter for exact decimal text (from the lazily loaded driver module). */
+export type DecimalParameterFactory = (text: string) => OrdinalParameter;
 
 export class DatabricksConnection implements DatabaseConnection {
   readonly createdAt = Date.now();
   readonly #session: IDBSQLSession;
   readonly #secrets: readonly string[];
   readonly #onClose: () => void;
+  readonly #decimalParameter: DecimalParameterFactory;
   /** The operation running now (between submit and settle), for interrupt(). */
   #current: IOperation | undefined;
   /** Statements in flight; an interrupt while > 0 cancels the operation once it exists. */
@@ -35,9 +35,10 @@ export class DatabricksConnection implements DatabaseConnection {
   #interruptPending = false;
   #closed = false;
 
-  constructor(session: IDBSQLSession, secrets: readonly string[], onClose: () => void) {
+  constructor(session: IDBSQLSession, secrets: readonly string[], decimalParameter: DecimalParameterFactory, onClose: () => void) {
     this.#session = session;
     this.#secrets = secrets;
+    this.#decimalParameter = decimalParameter;
     this.#onClose = onClose;
   }
 
@@ -168,7 +169,7 @@ export class DatabricksConnection implements DatabaseConnection {
   /** Submits a statement; an interrupt that arrived meanwhile cancels it at once. */
   async #submit(sql: string, parameters: readonly unknown[] | undefined): Promise<IOperation> {
     if (this.#closed) throw new OperationalError("The backend_b connection is closed");
-    const ordinalParameters = toOrdinalParameters(parameters, decimalParameter);
+    const ordinalParameters = toOrdinalParameters(parameters, this.#decimalParameter);
     let operation: IOperation;
     try {
       operation = await this.#session.executeStatement(sql, ordinalParameters === undefined ? {} : { ordinalParameters: ordinalParameters as never });

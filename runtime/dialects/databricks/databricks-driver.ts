@@ -5,10 +5,10 @@
  * (network, TLS, authentication) are thrown from `openConnection()` with the secrets scrubbed;
  * the pool wraps them in `LibConnectionError`. Settings → options: see databricks-options.ts.
  */
-import { DBSQLClient } from "@databricks/sql";
+import type { DBSQLClient } from "@databricks/sql";
 import type { BackendBSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
-import { DatabricksConnection } from "./databricks-connection.js";
+import { DatabricksConnection, type DecimalParameterFactory } from "./databricks-connection.js";
 import { applyDecimalPrecisionPatch } from "./databricks-decimal-patch.js";
 import { connectionFailure, redact } from "./databricks-errors.js";
 import {
@@ -26,7 +26,7 @@ export class DatabricksDriver implements Driver {
   readonly #settings: BackendBSettings;
   readonly #options: DatabricksDriverOptions;
   readonly #secrets: readonly string[];
-  #client: Promise<DBSQLClient> | undefined;
+  #client: Promise<{ client: DBSQLClient; decimalParameter: DecimalParameterFactory }> | undefined;
   readonly #connections = new Set<DatabricksConnection>();
   #destroyed = false;
 
@@ -34,20 +34,23 @@ export class DatabricksDriver implements Driver {
     this.#settings = settings;
     this.#options = options;
     this.#secrets = secretsOf(settings);
-    applyDecimalPrecisionPatch();
   }
 
   async openConnection(): Promise<DatabaseConnection> {
     if (this.#destroyed) throw new Error("The backend_b driver has been destroyed");
     const endpoint = this.#endpointText();
     let session;
+    let decimalParameter: DecimalParameterFactory;
     try {
-      const client = await this.#connectedClient();
-      session = await client.openSession(sessionRequestOf(this.#settings));
+      const connected = await this.#connectedClient();
+      decimalParameter = connected.decimalParameter;
+      session = await connected.client.openSession(sessionRequestOf(this.#settings));
     } catch (error) {
       throw connectionFailure(error, endpoint, this.#secrets);
     }
-    const connection: DatabricksConnection = new DatabricksConnection(session, this.#secrets, () => this.#connections.delete(connection));
+    const connection: DatabricksConnection = new DatabricksConnection(session, this.#secrets, decimalParameter, () =>
+      this.#connections.delete(connection),
+    );
     this.#connections.add(connection);
     return connection;
   }
@@ -57,7 +60,7 @@ export class DatabricksDriver implements Driver {
     await Promise.all([...this.#connections].map((c) => c.close()));
     const client = this.#client;
     this.#client = undefined;
-    if (client !== undefined) await client.then((c) => c.close()).catch(() => undefined);
+    if (client !== undefined) await client.then((c) => c.client.close()).catch(() => undefined);
   }
 
   #endpointText(): string {
@@ -69,14 +72,23 @@ export class DatabricksDriver implements Driver {
     }
   }
 
-  /** The shared client, connected once (lazily: the first network call is the first openSession). */
-  #connectedClient(): Promise<DBSQLClient> {
+  /**
+   * The shared client, connected once (lazily: the first network call is the first openSession).
+   * The driver package is loaded here, not at import: it costs ~0.4 s, which backend C users and
+   * the CLI should not pay.
+   */
+  #connectedClient(): Promise<{ client: DBSQLClient; decimalParameter: DecimalParameterFactory }> {
     this.#client ??= (async () => {
+      const options = connectOptionsOf(this.#settings, this.#options);
+      const { DBSQLClient, DBSQLParameter, DBSQLParameterType } = await import("@databricks/sql");
+      applyDecimalPrecisionPatch();
       const client = new DBSQLClient({ logger: SILENT_LOGGER });
       // Errors the client emits outside a call (e.g. a failed background refresh) must not crash the process.
       client.on("error", () => undefined);
-      await client.connect(connectOptionsOf(this.#settings, this.#options));
-      return client;
+      await client.connect(options);
+      const decimalParameter: DecimalParameterFactory = (text) =>
+        new DBSQLParameter({ type: DBSQLParameterType.DECIMAL, value: text }) as unknown as ReturnType<DecimalParameterFactory>;
+      return { client, decimalParameter };
     })().catch((error: unknown) => {
       this.#client = undefined;
       throw error;
