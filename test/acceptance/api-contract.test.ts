@@ -690,8 +690,8 @@ describe("API.md contract (acceptance, backend C)", function () {
         int: Type.Integer(),
         big: Type.Integer(),
         dbl: Type.Number(),
-        money: DecimalType(),
-        total_money: LibType.Decimal(),
+        money: Decimal(), // "the `Decimal` schema helper exported by `lib`"
+        total_money: DecimalType(),
         txt: Type.String(),
         flag: Type.Boolean(),
       });
@@ -703,7 +703,13 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(row!.dbl).to.equal(2.25);
       expect(row!.money).to.be.instanceOf(Decimal);
       expect(row!.total_money.toString()).to.equal("12345678901234.56");
+      assertType<Equals<NonNullable<typeof row>["money"], Decimal>>();
       expect(row!.txt).to.equal("text");
+      {
+        await using again = await Typed.query().dimensions(Typed.money).execute();
+        const [viaLibType] = await again.into(Type.Object({ money: LibType.Decimal() }));
+        expect(viaLibType!.money.toString()).to.equal("12345678901234.56");
+      }
       const Mismatch = Type.Object({ money: Type.Number() });
       await using again = await Typed.query().dimensions(Typed.money).execute();
       expect(await rejection(again.into(Mismatch))).to.be.instanceOf(LibSchemaMismatchError);
@@ -711,7 +717,12 @@ describe("API.md contract (acceptance, backend C)", function () {
   });
 
   describe("Decimal and lossless JSON", () => {
-    it("Decimal is exact: toString(), toJSON()", () => {
+    it("Decimal is exact: toString(), toJSON(); the same export is the schema helper when called", () => {
+      const built = new Decimal(1250n, 2);
+      expect(built).to.be.instanceOf(Decimal);
+      expect(built.toString()).to.equal("12.50");
+      expect(Decimal.isDecimal(built)).to.equal(true);
+      expect(Decimal({ title: "Revenue" })).to.deep.include({ title: "Revenue" });
       const d = Decimal.parse("12345678901234567890.123456789");
       expect(d.toString()).to.equal("12345678901234567890.123456789");
       expect(d.toJSON()).to.equal("12345678901234567890.123456789");
