@@ -23,8 +23,8 @@ describe("query builder", () => {
     const q2 = q1.dimensions(Sales.country);
     const q3 = q2.where(Sales.country.eq("US")).orderBy(Sales.revenue.desc()).limit(5).offset(1);
     expect(q1).to.not.equal(q2);
-    expect(q1.toSql({ dialect: "backend_c" })).to.equal(`SELECT * FROM semantic_view('sales', metrics := ['revenue'])`);
-    expect(q2.toSql({ dialect: "backend_c" })).to.equal(`SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'])`);
+    expect(q1.toSql({ dialect: "backend_c" })).to.equal(`SELECT "revenue" AS "revenue" FROM semantic_view('sales', metrics := ['revenue'])`);
+    expect(q2.toSql({ dialect: "backend_c" })).to.equal(`SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'])`);
     expect(q3.toSql({ dialect: "backend_c" })).to.include("LIMIT 5 OFFSET 1");
     expect(Object.isFrozen(q3)).to.equal(true);
     expect(Object.isFrozen(q3.toOperationNode())).to.equal(true);
@@ -60,7 +60,7 @@ describe("query builder", () => {
     const q = Sales.query().metrics(Sales.revenue).using(engine);
     expect(q.toSql()).to.equal("SELECT MEASURE(`revenue`) AS `revenue` FROM `sales`");
     expect(q.compile().dialect).to.equal("backend_b");
-    expect(q.toSql({ dialect: "backend_c" })).to.equal(`SELECT * FROM semantic_view('sales', metrics := ['revenue'])`);
+    expect(q.toSql({ dialect: "backend_c" })).to.equal(`SELECT "revenue" AS "revenue" FROM semantic_view('sales', metrics := ['revenue'])`);
   });
 
   describe("rejects", () => {
@@ -104,7 +104,7 @@ describe("query builder", () => {
       throwsValidation(() => q.toSql({ dialect: "backend_a" }), /"cost" is not selected/, "cost");
       // ...but the order of builder calls does not matter:
       expect(Sales.query().orderBy(Sales.cost.desc()).metrics(Sales.cost).toSql({ dialect: "backend_c" })).to.equal(
-        `SELECT * FROM semantic_view('sales', metrics := ['cost']) ORDER BY "cost" DESC NULLS LAST`,
+        `SELECT "cost" AS "cost" FROM semantic_view('sales', metrics := ['cost']) ORDER BY "cost" DESC NULLS LAST`,
       );
     });
 

@@ -7,7 +7,7 @@ import { Analytics, Decimal, Orders, Sales } from "./fixtures.js";
 const byCountry = () => Sales.query().dimensions(Sales.country).metrics(Sales.revenue);
 const A_SALES = `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue"`;
 const B_SALES = "SELECT `country` AS `country`, MEASURE(`revenue`) AS `revenue` FROM `sales`";
-const C_SALES = `SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']`;
+const C_SALES = `SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']`;
 
 /** Golden SQL of `byCountry().where(condition)` with the filter text per dialect. */
 function expectFilter(
@@ -54,7 +54,7 @@ describe("query compilers: golden SQL", () => {
       expectSql(Sales.query().metrics(Sales.revenue, Sales.cost), {
         backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("SALES" METRICS "REVENUE" AS "revenue", "COST" AS "cost")` },
         backend_b: { sql: "SELECT MEASURE(`revenue`) AS `revenue`, MEASURE(`cost`) AS `cost` FROM `sales`" },
-        backend_c: `SELECT * FROM semantic_view('sales', metrics := ['revenue', 'cost'])`,
+        backend_c: `SELECT "revenue" AS "revenue", "cost" AS "cost" FROM semantic_view('sales', metrics := ['revenue', 'cost'])`,
       });
     });
 
@@ -62,7 +62,7 @@ describe("query compilers: golden SQL", () => {
       expectSql(Sales.query().dimensions(Sales.country, Sales.region), {
         backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country", "REGION" AS "region")` },
         backend_b: { sql: "SELECT `country` AS `country`, `region` AS `region` FROM `sales` GROUP BY ALL" },
-        backend_c: `SELECT * FROM semantic_view('sales', dimensions := ['country', 'region'])`,
+        backend_c: `SELECT "country" AS "country", "region" AS "region" FROM semantic_view('sales', dimensions := ['country', 'region'])`,
       });
     });
 
@@ -70,7 +70,7 @@ describe("query compilers: golden SQL", () => {
       expectSql(Orders.query().facts(Orders.quantity, Orders.price).dimensions(Orders.status), {
         backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY" AS "quantity", "PRICE" AS "price")` },
         backend_b: { sql: "SELECT `status` AS `status`, `quantity` AS `quantity`, `price` AS `price` FROM `orders`" },
-        backend_c: `SELECT * FROM semantic_view('orders', dimensions := ['status'], facts := ['quantity', 'price'])`,
+        backend_c: `SELECT "status" AS "status", "quantity" AS "quantity", "price" AS "price" FROM semantic_view('orders', dimensions := ['status'], facts := ['quantity', 'price'])`,
       });
     });
 
@@ -78,7 +78,7 @@ describe("query compilers: golden SQL", () => {
       expectSql(Analytics.query().metrics(Analytics.revenue).offset(3), {
         backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ANALYTICS"."PUBLIC"."SALES" METRICS "REVENUE" AS "revenue") LIMIT NULL OFFSET 3` },
         backend_b: { sql: "SELECT MEASURE(`revenue`) AS `revenue` FROM `analytics`.`public`.`sales` OFFSET 3" },
-        backend_c: `SELECT * FROM semantic_view('analytics.public.sales', metrics := ['revenue']) OFFSET 3`,
+        backend_c: `SELECT "revenue" AS "revenue" FROM semantic_view('analytics.public.sales', metrics := ['revenue']) OFFSET 3`,
       });
     });
 
@@ -86,7 +86,7 @@ describe("query compilers: golden SQL", () => {
       expectSql(Orders.query().dimensions(Orders.orderedAt).metrics(Orders.orderCount), {
         backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "orderedAt" AS "orderedAt" METRICS "orderCount" AS "orderCount")` },
         backend_b: { sql: "SELECT `orderedAt` AS `orderedAt`, MEASURE(`orderCount`) AS `orderCount` FROM `orders` GROUP BY ALL" },
-        backend_c: `SELECT * FROM semantic_view('orders', dimensions := ['orderedAt'], metrics := ['orderCount'])`,
+        backend_c: `SELECT "orderedAt" AS "orderedAt", "orderCount" AS "orderCount" FROM semantic_view('orders', dimensions := ['orderedAt'], metrics := ['orderCount'])`,
       });
     });
   });
@@ -294,7 +294,7 @@ describe("query compilers: golden SQL", () => {
           parameters: [-1.5, "123.45", false, at, 9007199254740993n],
         },
         backend_c:
-          `SELECT * FROM semantic_view('orders', dimensions := ['status'], metrics := ['total'], where_clause := ` +
+          `SELECT "status" AS "status", "total" AS "total" FROM semantic_view('orders', dimensions := ['status'], metrics := ['total'], where_clause := ` +
           `'"quantity" >= -1.5 AND "price" < 123.45 AND "isRush" = FALSE AND "orderedAt" >= TIMESTAMP ''2024-01-02 03:04:05.006'' AND "quantity" <= 9007199254740993')`,
       });
     });
@@ -302,7 +302,7 @@ describe("query compilers: golden SQL", () => {
       expectSql(Orders.query().metrics(Orders.total).where(Orders.price.eq(Decimal.parse("-0.0100"))), {
         backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" METRICS "TOTAL" AS "total" WHERE "PRICE" = CAST(? AS NUMBER(5,4)))`, parameters: ["-0.0100"] },
         backend_b: { sql: "SELECT MEASURE(`total`) AS `total` FROM `orders` WHERE `price` = CAST(? AS DECIMAL(5,4))", parameters: ["-0.0100"] },
-        backend_c: `SELECT * FROM semantic_view('orders', metrics := ['total'], where_clause := '"price" = -0.0100')`,
+        backend_c: `SELECT "total" AS "total" FROM semantic_view('orders', metrics := ['total'], where_clause := '"price" = -0.0100')`,
       });
     });
     it("Decimal IN lists on Databricks; the 38-digit precision limit everywhere", () => {

@@ -218,11 +218,11 @@ describe("queries executed on backend C", function () {
       await using _default = salesEngine([[1, 1, "DEFAULT", null]]);
       await using named = salesEngine([[2, 1, "NAMED", null]], "analytics");
       await using loose = salesEngine([[3, 1, "LOOSE", null]], "");
-      expect(revenueByCountry().toSql()).to.match(/^SELECT \* FROM semantic_view\('sales'/); // "default" is backend C
+      expect(revenueByCountry().toSql()).to.match(/^SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view\('sales'/); // "default" is backend C
       expect(await rowsOf(revenueByCountry().using("analytics"))).to.deep.equal([{ country: "NAMED", revenue: 2n }]);
       expect(await rowsOf(revenueByCountry().using(loose))).to.deep.equal([{ country: "LOOSE", revenue: 3n }]);
       expect(revenueByCountry().using(named).toSql()).to.equal(
-        `SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']) ORDER BY "revenue" DESC NULLS LAST`,
+        `SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']) ORDER BY "revenue" DESC NULLS LAST`,
       );
     });
 

@@ -75,22 +75,22 @@ describe("query compilers: injection", () => {
   describe("backend C: exact escaping", () => {
     it("doubles quotes at both levels", () => {
       expect(query("O'Brien").toSql({ dialect: "backend_c" })).to.equal(
-        `SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = ''O''''Brien''')`,
+        `SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = ''O''''Brien''')`,
       );
     });
     it("leaves backslashes, $$ and comment markers as plain characters inside the literal", () => {
       expect(query("\\' -- /* $$").toSql({ dialect: "backend_c" })).to.equal(
-        `SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = ''\\'''' -- /* $$''')`,
+        `SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = ''\\'''' -- /* $$''')`,
       );
     });
     it("keeps newlines and unicode verbatim", () => {
       expect(query("a\nb 🙂").toSql({ dialect: "backend_c" })).to.equal(
-        `SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = ''a\nb 🙂''')`,
+        `SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = ''a\nb 🙂''')`,
       );
     });
     it("writes a NUL character as chr(0), never raw", () => {
       expect(query("a\u0000b").toSql({ dialect: "backend_c" })).to.equal(
-        `SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = (''a'' || chr(0) || ''b'')')`,
+        `SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = (''a'' || chr(0) || ''b'')')`,
       );
     });
   });

@@ -3,8 +3,9 @@
  * library's built-in engine that accepts the same call).
  *
  * ```sql
- * SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'],
- *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC NULLS LAST LIMIT 100
+ * SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales',
+ *   dimensions := ['country'], metrics := ['revenue'], where_clause := '"country" = ''US''')
+ *   ORDER BY "revenue" DESC NULLS LAST LIMIT 100
  * ```
  * The function takes no bind parameters inside `where_clause`, so filter values are written as SQL
  * literals, escaped twice: first as a literal inside the predicate (`'US'`), then the whole predicate
@@ -18,7 +19,8 @@
  *   DOUBLE); boolean: `TRUE`/`FALSE`;
  * - Date: `TIMESTAMP 'YYYY-MM-DD HH:MM:SS.mmm'` in UTC (the instant as a naive UTC timestamp, which
  *   is how timestamps arrive as Dates); years outside 0000-9999 are rejected.
- * Columns come back dimensions first, then metrics or facts, named by field.
+ * Columns come back dimensions first, then metrics or facts, each aliased to its field name (the
+ * function alone would name them as the view spells them).
  */
 import { RawNode, ValueNode, createQueryId, type OperationNode } from "kysely";
 import { ValidationError } from "../../errors.js";
@@ -46,7 +48,12 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     if (query.where !== undefined) {
       args.push(sqlNode`where_clause := ${ValueNode.createImmediate(this.predicateSql(query.where))}`);
     }
-    return sqlNode`SELECT * FROM semantic_view(${joinNodes(args, ", ")})${this.orderByToNode(query.orderBy)}${this.limitOffsetToNode(query)}`;
+    // semantic_view() names its columns as the view spells them (`Country`); alias each one to its
+    // field name so rows key the same on every backend (column references are case-insensitive).
+    const selection = [...query.dimensions, ...query.metrics, ...query.facts];
+    const items = selection.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`);
+    const select = items.length === 0 ? keyword("*") : joinNodes(items, ", ");
+    return sqlNode`SELECT ${select} FROM semantic_view(${joinNodes(args, ", ")})${this.orderByToNode(query.orderBy)}${this.limitOffsetToNode(query)}`;
   }
 
   /** The predicate as SQL text with literals inlined (the first level of quoting). */
