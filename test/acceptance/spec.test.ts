@@ -541,10 +541,23 @@ describe("SPEC.md acceptance", function () {
       const q = revenueQuery();
       expect(q.toSql({ dialect: "backend_a" })).to.contain('AS "country"').and.contain('AS "revenue"');
       expect(q.toSql({ dialect: "backend_b" })).to.contain("AS `country`").and.contain("AS `revenue`");
+      expect(q.toSql({ dialect: "backend_c" })).to.match(/^SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view\(/);
       await withSalesEngine(async () => {
         await using cursor = await q.execute();
         expect(cursor.columns.map((c) => c.name)).to.deep.equal(["country", "revenue"]);
       });
+      // Backend C: a view that spells its members differently still returns the field names as keys.
+      await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }));
+      engine._pool.on("connect", async (conn) => {
+        await conn.run("CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)");
+        await conn.run("INSERT INTO sales_data VALUES (5, 1, 'US', 'West'), (7, 2, 'US', 'East')");
+        await conn.run(
+          'CREATE SEMANTIC VIEW sales AS TABLES (s AS sales_data) DIMENSIONS (s."Country" AS country, s.REGION AS region) METRICS (s.Revenue AS SUM(revenue), s.COST AS SUM(cost))',
+        );
+        await conn.run("COMMIT");
+      });
+      await using cursor = await Sales.query().metrics(Sales.revenue, Sales.cost).dimensions(Sales.country).where(Sales.country.eq("US")).using(engine).execute();
+      expect(await cursor.fetchAllRows()).to.deep.equal([{ country: "US", revenue: 12n, cost: 3n }]);
     });
 
     it("<View>.<field> == <value> gives a condition; <View>.<metric>.desc() gives a descending ordering", () => {
