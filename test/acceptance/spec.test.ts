@@ -240,13 +240,14 @@ describe("SPEC.md acceptance", function () {
         dir.path,
         '[connections.a]\ntype = "backend_a"\naccount = "acme"\nuser = "u"\n\n[connections.b]\ntype = "backend_b"\nhost = "h.example"\nhttp_path = "/sql/1.0/warehouses/x"\n\n[connections.c]\ntype = "backend_c"\n',
       );
-      await withEnv({ BACKEND_A_PASSWORD: "env-pass", BACKEND_B_TOKEN: "env-token", BACKEND_C_DATABASE: "env.duckdb" }, async () => {
+      await withEnv({ BACKEND_A_PASSWORD: "env-pass", BACKEND_B_TOKEN: "env-token", BACKEND_C_DATABASE: "env.duckdb", BACKEND_C_POOL_SIZE: "4" }, async () => {
         await using a = createEngine("a", { configPath: path });
         await using b = createEngine("b", { configPath: path });
         await using c = createEngine("c", { configPath: path });
         expect(a.settings.type === "backend_a" && a.settings.password?.reveal()).to.equal("env-pass");
         expect(b.settings.type === "backend_b" && b.settings.token?.reveal()).to.equal("env-token");
         expect(c.settings.database).to.equal("env.duckdb");
+        expect(c.settings.poolSize, "BACKEND_C_POOL_SIZE: the field name in upper case").to.equal(4);
       });
     });
 
@@ -310,6 +311,25 @@ describe("SPEC.md acceptance", function () {
         const result = await runLib(["codegen", "--backend", backend], { cwd: dir.path });
         expect(result.code, `${backend}: ${result.stderr}`).to.equal(2);
         expect(result.stderr).to.contain(`[connections.${backend}]`);
+      }
+    });
+
+    it("lib codegen --backend backend_a or backend_b reads [connections.<name>] whose name matches the backend (no exit 2 once it exists)", async () => {
+      await using dir = await tempDir();
+      await writeFile(
+        join(dir.path, ".lib.toml"),
+        `${ONLY_DEFAULT}\n[connections.backend_a]\ntype = "backend_a"\naccount = "acme-xy12345"\nuser = "codegen"\nhost = "127.0.0.1"\nport = 9\nprotocol = "http"\nlogin_timeout = "2s"\n`,
+      );
+      await writeFile(
+        join(dir.path, ".lib.toml"),
+        `\n[connections.backend_b]\ntype = "backend_b"\nhost = "127.0.0.1"\nport = 9\nhttp_path = "/sql/1.0/warehouses/x"\ntoken = "dapi-0123456789abcdef"\n`,
+        { flag: "a" },
+      );
+      for (const backend of ["backend_a", "backend_b"]) {
+        const result = await runLib(["codegen", "--backend", backend], { cwd: dir.path });
+        expect(result.code, result.stderr).not.to.equal(2);
+        expect(result.code, result.stderr).not.to.equal(0); // nothing listens there
+        expect(result.stderr).to.contain(`[connections.${backend}]`).and.not.contain(`has no [connections.${backend}] section`);
       }
     });
 
@@ -656,6 +676,9 @@ describe("SPEC.md acceptance", function () {
         } as ConnectConnection;
         await seedSales(recording);
       });
+      // engine._pool is the only way to the pool: the engine has no public accessor for it.
+      expect(Object.keys(engine).filter((k) => /pool/i.test(k))).to.deep.equal(["_pool"]);
+      expect("pool" in engine).to.equal(false);
       await using cursor = await revenueQuery().using(engine).execute();
       expect(await cursor.fetchAllRows()).to.deep.equal(BY_COUNTRY);
       expect(statements).to.deep.equal([
@@ -873,6 +896,7 @@ describe("SPEC.md acceptance", function () {
           await using cursor = await revenueQuery().execute();
           const rows = await cursor.fetchAllRows();
           expect(rows.map((r) => Object.keys(r))).to.deep.equal(Array(3).fill(["country", "revenue"]));
+          expect(toJson(rows[0])).to.equal('{"country":"DE","revenue":420}');
         }
         // A model declaring revenue before country: its order wins.
         const RevenueFirst = Type.Object({ revenue: Type.Integer(), country: Type.String() }, { title: "RevenueFirst" });
