@@ -8,7 +8,7 @@ import { inspect } from "node:util";
 import { expect } from "chai";
 import { LibConnectionError, OperationalError, QueryCancelledError, ValidationError, createEngine, BackendAConfig } from "lib";
 import { Sales } from "../query/fixtures.js";
-import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { ReturningWarehouse, type SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { PASSWORD, USER, standInConfig, standInEngine, startStandIn } from "./stand-in-fixture.js";
 
 const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
@@ -193,6 +193,29 @@ describe("backend A connections", function () {
       await standIn.close();
       const error = await failure(revenueByCountry().using(engine).execute());
       expect(error).to.be.instanceOf(LibConnectionError);
+    });
+
+    it("without pre_ping: the statement in flight is cancelled by its timeout, the broken session is dropped, the next request gets LibConnectionError", async () => {
+      await using engine = standInEngine(standIn);
+      {
+        await using conn = await engine.connect();
+        await conn.all("SELECT 1 AS one");
+      }
+      const port = standIn.port;
+      await standIn.close();
+      // The sdk keeps retrying the query request; timeoutMs interrupts, and the driver gives up
+      // locally when the cancellation cannot reach the warehouse either.
+      expect(await failure(revenueByCountry().using(engine).execute({ timeoutMs: 200 }))).to.be.instanceOf(QueryCancelledError);
+      expect(await failure(revenueByCountry().using(engine).execute())).to.be.instanceOf(LibConnectionError);
+      // The sdk still retries the abandoned query request and its abort-request in the background
+      // (sleeping up to 16 s between attempts, for about a minute). Let the warehouse come back so
+      // both end at their next attempt instead of keeping the process alive.
+      const back = await ReturningWarehouse.listen(port);
+      try {
+        expect(await back.waitForRequests(2, 20_000)).to.equal(2);
+      } finally {
+        await back.close();
+      }
     });
 
     it("request_timeout bounds a statement the warehouse never answers", async () => {

@@ -3,8 +3,9 @@
  *
  * - Statements run with `rowMode: "array"` and `fetchAsString: ["Number"]`; values are normalized
  *   per column by snowflake-values.ts. Parameters are `?` binds (bigint/Decimal as exact text).
- * - One statement per call: Snowflake rejects several statements in one request unless
- *   MULTI_STATEMENT_COUNT is set, and the driver does not set it.
+ * - Several statements in one `execute()` run one request each (Snowflake rejects several in one
+ *   request unless MULTI_STATEMENT_COUNT is set); the last one's result is returned. Parameters
+ *   need a single statement, as on backend C. `stream()` takes one statement.
  * - The sdk retries query requests against an unreachable server for a very long time, so the
  *   driver keeps its own deadlines: `request_timeout` bounds a statement, `interrupt()` cancels
  *   (`statement.cancel()`, an abort-request) and gives up locally after a grace period, `ping()`
@@ -17,9 +18,10 @@
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
 import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
-import { OperationalError } from "../../errors.js";
+import { OperationalError, ProgrammingError } from "../../errors.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
+import { splitSnowflakeStatements } from "./snowflake-statements.js";
 import { convertRow, snowflakeColumn, toSnowflakeBind, type SnowflakeColumn } from "./snowflake-values.js";
 
 export interface SnowflakeConnectionOptions {
@@ -60,7 +62,16 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
   }
 
   async execute(sql: string, parameters: readonly unknown[] = []): Promise<QueryResult> {
-    const { statement, rows } = await this.#run(sql, parameters, false);
+    const statements = sql.includes(";") ? splitSnowflakeStatements(sql) : [sql];
+    if (statements.length > 1) {
+      if (parameters.length > 0) {
+        throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
+      }
+      let last: QueryResult = { columns: [], rows: [] };
+      for (const one of statements) last = await this.execute(one);
+      return last;
+    }
+    const { statement, rows } = await this.#run(statements[0] ?? sql, parameters, false);
     const columns = columnsOf(statement);
     return { columns: columns.map((c) => c.info), rows: (rows ?? []).map((row) => convertRow(columns, row as unknown[])) };
   }
@@ -136,7 +147,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       // The warehouse never confirmed (e.g. it is unreachable and the sdk keeps retrying).
       this.#broken = true;
       running.abandon(new OperationalError("The statement was cancelled; backend A did not confirm the cancellation in time", { code: "000604" }));
-    }, this.#options.cancelGraceMs ?? 5_000);
+    }, this.#options.cancelGraceMs ?? 3_000);
     grace.unref();
   }
 
