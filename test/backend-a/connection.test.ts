@@ -150,6 +150,18 @@ describe("backend A connections", function () {
     });
   });
 
+  describe("session tokens", () => {
+    it("an expired session token is renewed with the master token and the statement goes through", async () => {
+      await using engine = standInEngine(standIn);
+      await using conn = await engine.connect();
+      await conn.all("SELECT 1 AS one");
+      standIn.expireSessionTokens();
+      expect(await conn.all("SELECT 2 AS two")).to.deep.equal([{ two: 2n }]);
+      expect(standIn.renewals).to.equal(1);
+      expect(standIn.logins).to.have.length(1);
+    });
+  });
+
   describe("cancellation", () => {
     it("timeoutMs sends an abort-request for the running statement; the connection is reused afterwards", async () => {
       await using engine = standInEngine(standIn);

@@ -62,6 +62,32 @@ describe("backend A streaming", function () {
     expect(await again.all("SELECT 4 AS four")).to.deep.equal([{ four: 4n }]);
   });
 
+  it("a large result arrives in result chunks the sdk downloads; streamed and fully read alike", async () => {
+    const chunked = await startStandIn({ chunkRows: 700 });
+    try {
+      await using chunkedEngine = standInEngine(chunked);
+      await using conn = await chunkedEngine.connect();
+      const sql = "SELECT range AS i, CAST(range AS DECIMAL(12,2)) * 0.01 AS d, 'row ' || range AS t FROM range(5000) ORDER BY i";
+      const all = await conn.execute(sql);
+      expect(all.rows).to.have.length(5000);
+      expect(all.rows[4999]).to.deep.equal([4999n, all.rows[4999]![1], "row 4999"]);
+      expect(String(all.rows[4999]![1])).to.equal("49.9900");
+      expect(chunked.chunkDownloads).to.equal(7);
+      let count = 0;
+      let expected = 0n;
+      for await (const chunk of await conn.stream(sql, [], { chunkRows: 1000 })) {
+        for (const row of chunk) {
+          expect(row[0]).to.equal(expected++);
+          count++;
+        }
+      }
+      expect(count).to.equal(5000);
+      expect(chunked.chunkDownloads).to.equal(14);
+    } finally {
+      await chunked.close();
+    }
+  });
+
   it("a cursor iterates a semantic query into models", async () => {
     const Row = Type.Object({ country: Type.String(), revenue: Type.Integer() }, { title: "Row" });
     await using cursor = await Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.country.asc()).using(engine).execute();

@@ -6,7 +6,8 @@
  *
  * Tests inspect what arrived (`logins`, `queries`, `aborts`, `heartbeats`) and inject failures:
  * `holdQueries` (a matching statement waits until it is aborted), `dropSessions()` (the open
- * sessions are gone: heartbeats and queries answer 390111), and `close()`
+ * sessions are gone: heartbeats and queries answer 390111), `expireSessionTokens()` (390112, which
+ * the sdk answers with a token renewal), `chunkRows` (large results as downloadable chunks) and `close()`
  * (stops listening and drops every socket, i.e. a dead server).
  */
 import { randomUUID } from "node:crypto";
@@ -26,6 +27,11 @@ export interface SnowflakeStandInOptions {
   /** SQL run once on the DuckDB database before the first request. */
   readonly seedSql?: readonly string[];
   readonly semanticViews?: readonly StandInSemanticView[];
+  /**
+   * Rows sent inline and per chunk: larger results are split into result chunks the sdk downloads
+   * separately (GET /chunks/<queryId>/<n>), as Snowflake does for large results. Default: all inline.
+   */
+  readonly chunkRows?: number;
 }
 
 export interface LoginRecord {
@@ -72,6 +78,7 @@ export class SnowflakeStandIn {
   readonly queries: QueryRecord[] = [];
   readonly aborts: string[] = [];
   heartbeats = 0;
+  chunkDownloads = 0;
   sessionDeletes = 0;
   /** Statements whose text matches wait until an abort-request arrives for them. */
   holdQueries: RegExp | undefined;
@@ -84,6 +91,9 @@ export class SnowflakeStandIn {
   readonly #sessions = new Map<string, Session>();
   readonly #held = new Map<string, () => void>();
   readonly #dropped = new Set<string>();
+  readonly #chunks = new Map<string, string>();
+  readonly #expired = new Set<string>();
+  renewals = 0;
   #nextSession = 1000;
   #port = 0;
   #closed = false;
@@ -129,6 +139,11 @@ export class SnowflakeStandIn {
     return this.#sessions.size;
   }
 
+  /** Expires the open sessions' tokens: their next request gets 390112, and the sdk renews them. */
+  expireSessionTokens(): void {
+    for (const token of this.#sessions.keys()) this.#expired.add(token);
+  }
+
   /** Forgets every open session, as a warehouse does when sessions expire; new logins work. */
   dropSessions(): void {
     for (const token of this.#sessions.keys()) this.#dropped.add(token);
@@ -165,18 +180,25 @@ export class SnowflakeStandIn {
         res.destroy();
         return;
       }
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(reply));
+      // Result chunks come from cloud storage as octet streams (the sdk JSON-parses application/json).
+      res.writeHead(200, { "Content-Type": "raw" in reply ? "application/octet-stream" : "application/json" });
+      res.end("raw" in reply ? reply.raw : JSON.stringify(reply));
     } catch (error) {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
       res.end(JSON.stringify({ success: false, code: "000603", message: `stand-in failure: ${(error as Error).message}`, data: null }));
     }
   }
 
-  async #route(url: URL, req: IncomingMessage, body: Record<string, unknown>): Promise<Reply> {
+  async #route(url: URL, req: IncomingMessage, body: Record<string, unknown>): Promise<Reply | { raw: string }> {
     const path = url.pathname;
     if (path === "/session/v1/login-request") return this.#login(url, body);
     if (path === "/telemetry/send") return { success: true };
+    if (path.startsWith("/chunks/")) {
+      const chunk = this.#chunks.get(path.slice("/chunks/".length));
+      if (chunk === undefined) throw new Error(`no chunk ${path}`);
+      this.chunkDownloads++;
+      return { raw: chunk };
+    }
     const session = this.#sessionOf(req);
     if (path === "/session" && url.searchParams.get("delete") === "true") {
       if (session) {
@@ -190,6 +212,9 @@ export class SnowflakeStandIn {
     if (session !== undefined && this.#dropped.has(session.token)) {
       if (path === "/session/heartbeat") this.heartbeats++;
       return { success: false, code: "390111", message: "Session no longer exists.  New login required to access the service.", data: null };
+    }
+    if (session !== undefined && this.#expired.has(session.token)) {
+      return { success: false, code: "390112", message: "Your session has expired. Please login again.", data: null };
     }
     if (session === undefined) {
       return { success: false, code: "390104", message: "User must login again to access the service.", data: null };
@@ -258,7 +283,9 @@ export class SnowflakeStandIn {
     const session = this.#sessions.get(old);
     if (session === undefined) return { success: false, code: "390114", message: "Authentication token has expired.", data: null };
     const token = `session-${randomUUID()}`;
+    this.renewals++;
     this.#sessions.delete(old);
+    this.#expired.delete(old);
     this.#sessions.set(token, { ...session, token });
     return { success: true, data: { sessionToken: token, validityInSecondsST: 3600, masterToken: session.masterToken, validityInSecondsMT: 14400 } };
   }
@@ -283,6 +310,17 @@ export class SnowflakeStandIn {
       const result =
         answerMetadataStatement(sqlText, this.#views) ??
         (await runOnDuckDB(session.connection, sqlText, bindings, this.#views));
+      const chunkRows = this.#options.chunkRows;
+      const inline = chunkRows === undefined ? result.rowset : result.rowset.slice(0, chunkRows);
+      const chunks: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
+      if (chunkRows !== undefined) {
+        for (let start = chunkRows, n = 0; start < result.rowset.length; start += chunkRows, n++) {
+          const rows = result.rowset.slice(start, start + chunkRows);
+          const text = rows.map((row) => JSON.stringify(row)).join(",");
+          this.#chunks.set(`${queryId}/${n}`, text);
+          chunks.push({ url: `${this.url}/chunks/${queryId}/${n}`, rowCount: rows.length, uncompressedSize: text.length, compressedSize: text.length });
+        }
+      }
       return {
         success: true,
         code: null,
@@ -290,7 +328,8 @@ export class SnowflakeStandIn {
         data: {
           parameters: SESSION_PARAMETERS,
           rowtype: result.rowtype,
-          rowset: result.rowset,
+          rowset: inline,
+          ...(chunks.length > 0 ? { chunks, chunkHeaders: {} } : {}),
           total: result.rowset.length,
           returned: result.rowset.length,
           queryId,
