@@ -20,6 +20,11 @@ user = "app"
 [connections.backend_a]
 type = "backend_a"
 account = "acme-xy12345"
+# A closed loopback port, so the real binary's connection attempt never leaves 127.0.0.1.
+host = "127.0.0.1"
+port = 9
+protocol = "http"
+login_timeout = "2s"
 user = "codegen"
 password = "s3cret-Password!"
 
