@@ -14,17 +14,8 @@
  * away mid-statement) and an expired session `OperationalError`; XX `InternalError`.
  * Secret values are replaced by `[redacted]` in every message.
  */
-import {
-  DataError,
-  IntegrityError,
-  InternalError,
-  NotSupportedError,
-  OperationalError,
-  ProgrammingError,
-  WarehouseError,
-} from "../../errors.js";
-
-type WarehouseErrorClass = new (message: string, options?: { cause?: unknown; code?: string }) => WarehouseError;
+import { InternalError, OperationalError, WarehouseError } from "../../errors.js";
+import { errorClassForSqlState, type WarehouseErrorClass } from "../../driver/sqlstate.js";
 
 /** Error classes whose SQLSTATE alone would say "programming error" but that mean a missing view. */
 const MISSING_VIEW_CLASSES = new Set(["TABLE_OR_VIEW_NOT_FOUND", "METRIC_VIEW_NOT_FOUND", "VIEW_NOT_FOUND"]);
@@ -66,30 +57,7 @@ function classFor(shape: ErrorShape): WarehouseErrorClass {
   const state = shape.sqlState;
   if (state === undefined) return /invalid (session|operation)handle/i.test(shape.message) ? OperationalError : WarehouseError;
   if (state === "42P01") return InternalError;
-  if (state === "0A000") return NotSupportedError;
-  switch (state.slice(0, 2)) {
-    case "42":
-    case "07":
-      return ProgrammingError;
-    case "22":
-      return DataError;
-    case "23":
-      return IntegrityError;
-    case "0A":
-      return NotSupportedError;
-    case "08":
-    case "40":
-    case "53":
-    case "54":
-    case "57":
-    case "58":
-    case "HY":
-      return OperationalError;
-    case "XX":
-      return InternalError;
-    default:
-      return WarehouseError;
-  }
+  return errorClassForSqlState(state);
 }
 
 /** Replaces every secret in a text with `[redacted]`. */

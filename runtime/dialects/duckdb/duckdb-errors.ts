@@ -12,9 +12,9 @@ import {
   ProgrammingError,
   WarehouseError,
 } from "../../errors.js";
+import type { WarehouseErrorClass } from "../../driver/sqlstate.js";
 import { SemanticViewError } from "../../semantic/semantic-error.js";
 
-type WarehouseErrorClass = new (message: string, options?: { cause?: unknown; code?: string }) => WarehouseError;
 
 /** DuckDB's exception types (the message prefix before " Error:") and the class each maps to. */
 const BY_PREFIX: ReadonlyMap<string, WarehouseErrorClass> = new Map<string, WarehouseErrorClass>([

@@ -12,17 +12,8 @@
  * `XXxxx` → InternalError, anything else → `WarehouseError`. `code` is Snowflake's code.
  * The sdk's messages never carry credentials; ours name no secret either.
  */
-import {
-  DataError,
-  IntegrityError,
-  InternalError,
-  NotSupportedError,
-  OperationalError,
-  ProgrammingError,
-  WarehouseError,
-} from "../../errors.js";
-
-type WarehouseErrorClass = new (message: string, options?: { cause?: unknown; code?: string }) => WarehouseError;
+import { InternalError, OperationalError, WarehouseError } from "../../errors.js";
+import { errorClassForSqlState, type WarehouseErrorClass } from "../../driver/sqlstate.js";
 
 const BY_CODE: ReadonlyMap<string, WarehouseErrorClass> = new Map<string, WarehouseErrorClass>([
   ["002003", InternalError],
@@ -33,19 +24,6 @@ const BY_CODE: ReadonlyMap<string, WarehouseErrorClass> = new Map<string, Wareho
 const BY_SQLSTATE: ReadonlyMap<string, WarehouseErrorClass> = new Map<string, WarehouseErrorClass>([
   ["42S02", InternalError],
   ["57014", OperationalError],
-]);
-
-const BY_SQLSTATE_CLASS: ReadonlyMap<string, WarehouseErrorClass> = new Map<string, WarehouseErrorClass>([
-  ["42", ProgrammingError],
-  ["22", DataError],
-  ["23", IntegrityError],
-  ["0A", NotSupportedError],
-  ["08", OperationalError],
-  ["25", OperationalError],
-  ["40", OperationalError],
-  ["53", OperationalError],
-  ["57", OperationalError],
-  ["XX", InternalError],
 ]);
 
 /** The fields of a snowflake-sdk error this module reads. */
@@ -66,7 +44,7 @@ export function mapSnowflakeError(error: unknown): WarehouseError {
   const sqlState = typeof e.sqlState === "string" ? e.sqlState.toUpperCase() : undefined;
   const ErrorClass =
     (code !== undefined ? BY_CODE.get(code) : undefined) ??
-    (sqlState !== undefined ? (BY_SQLSTATE.get(sqlState) ?? BY_SQLSTATE_CLASS.get(sqlState.slice(0, 2))) : undefined) ??
+    (sqlState !== undefined ? (BY_SQLSTATE.get(sqlState) ?? errorClassForSqlState(sqlState)) : undefined) ??
     WarehouseError;
   const detail = sqlState !== undefined ? ` (SQLSTATE ${sqlState}${code !== undefined ? `, code ${code}` : ""})` : "";
   return new ErrorClass(`${message}${detail}`, { cause: error, code });
