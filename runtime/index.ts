@@ -16,7 +16,7 @@ export type { Environment } from "./config/config-context.js";
 export { loadConnectionSettings, loadConnectionSettingsIfPresent, type LoadOptions } from "./config/load-connection-settings.js";
 export { resolveSettings, type BackendConfigObject, type ResolvedConnection } from "./config/resolve-settings.js";
 export { parseDuration } from "./config/duration.js";
-// Declarations, conditions and the query builder (builder helper).
+// Declarations, conditions, the query builder and the dialect compilers.
 export { SemanticView, type SemanticViewClass, type SemanticViewStatics, type BoundFields, type FieldSpecs } from "./view/semantic-view.js";
 export { Metric, Dimension, Fact, type FieldSpec, type SqlScalar, type NumericValue } from "./view/field-spec.js";
 export type { Field, AnyField, MetricField, DimensionField, FactField, FieldValueType, ValueInput } from "./view/field.js";
@@ -36,14 +36,14 @@ export { SnowflakeQueryCompiler } from "./dialects/snowflake/snowflake-query-com
 export { DatabricksQueryCompiler } from "./dialects/databricks/databricks-query-compiler.js";
 export { DuckDBQueryCompiler } from "./dialects/duckdb/duckdb-query-compiler.js";
 export { compilerFor } from "./dialects/dialect-compilers.js";
-// Cursor, model mapping and lossless JSON (cursor helper).
+// Cursor, model mapping and lossless JSON.
 export { Cursor } from "./cursor/cursor.js";
 export type { OpenCursorOptions } from "./cursor/open-cursor.js";
 export type { ValidateMode, IntoOptions } from "./mapping/validate-mode.js";
 export { DecimalType, BigIntType, DateType, LibType, type TDecimal, type TDate, type TBigIntValue, type LibTypeOptions } from "./mapping/schema-types.js";
 export { toJson, jsonReplacer, jsonReplacerWritesNumbers } from "./values/json.js";
 export { sendJson, jsonResponse, type JsonResponseTarget, type JsonResponseOptions } from "./values/express-json.js";
-// Engines, pools and the registry (engine helper).
+// Engines, pools and the registry.
 export { createEngine, createAsyncEngine, type CreateEngineOptions } from "./engine/create-engine.js";
 export { Engine } from "./engine/engine.js";
 export { register, unregister, getEngine, EngineNotFoundError } from "./engine/registry.js";
