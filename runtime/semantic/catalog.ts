@@ -6,7 +6,7 @@
  * databases work).
  */
 import type { SemanticViewDefinition } from "./model.js";
-import type { SqlSession } from "./semantic-layer.js";
+import { UNCOMMITTED_MEMO_KEY, type SqlSession } from "./semantic-layer.js";
 import { SemanticViewError } from "./semantic-error.js";
 import { TokenStream } from "./ddl/token-stream.js";
 import { parseQualifiedName } from "./ddl/parse-create.js";
@@ -30,8 +30,8 @@ export async function sessionContext(session: SqlSession): Promise<SessionContex
 
 /** True when the catalog table exists in the current database (never fails, even read-only). */
 export async function catalogExists(session: SqlSession): Promise<boolean> {
-  // Once seen, the table stays until a rollback or a change of database, which clear the memo:
-  // this saves a catalog scan on every semantic query.
+  // Once seen, the table stays (ensureCatalog marks a table it created uncommitted, so a rollback
+  // forgets it): this saves a catalog scan on every semantic query.
   if (session.memo?.get(CATALOG_EXISTS) === true) return true;
   const { rows } = await session.query(
     "SELECT count(*) FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = $1 AND table_name = $2",
@@ -51,6 +51,9 @@ export async function ensureCatalog(session: SqlSession): Promise<void> {
   await session.query(
     `CREATE TABLE IF NOT EXISTS ${TABLE} (schema_name VARCHAR NOT NULL, name VARCHAR NOT NULL, definition VARCHAR NOT NULL, PRIMARY KEY (schema_name, name))`,
   );
+  // The table exists only inside this transaction until it commits.
+  session.memo?.set(CATALOG_EXISTS, true);
+  session.memo?.set(UNCOMMITTED_MEMO_KEY, true);
 }
 
 function parseStored(json: unknown, schema: string, name: string): SemanticViewDefinition | undefined {

@@ -17,11 +17,16 @@ export interface SqlSession {
   query(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }>;
   /**
    * Per-connection memo for facts that only change through this connection's own statements
-   * (e.g. "the catalog table exists"). The connection clears it whenever its transaction rolls
-   * back or the current database may have changed; a session without one memoizes nothing.
+   * (e.g. "the catalog table exists"); it outlives transactions. Whoever memoizes a fact that
+   * the current transaction created also sets {@link UNCOMMITTED_MEMO_KEY}: a rollback then
+   * clears the memo, a commit just drops the mark. The connection also clears it when the current
+   * database may have changed. A session without a memo memoizes nothing.
    */
   readonly memo?: Map<string, unknown>;
 }
+
+/** Set in {@link SqlSession.memo} when a memoized fact depends on the open transaction. */
+export const UNCOMMITTED_MEMO_KEY = "transaction.uncommitted";
 
 export type HandledStatement =
   /** Nothing semantic in the statement: run it as it is. */

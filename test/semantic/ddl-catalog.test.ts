@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBuiltinSemanticLayer, listDefinitions, loadDefinition, type HandledStatement } from "../../runtime/semantic/index.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
+import { UNCOMMITTED_MEMO_KEY } from "../../runtime/semantic/semantic-layer.js";
 import { TestSession } from "./support/session.js";
 
 const layer = createBuiltinSemanticLayer();
@@ -188,6 +189,25 @@ describe("semantic DDL execution and catalog", () => {
     await run(session, "ALTER SEMANTIC VIEW sales SET COMMENT = 'x'");
     await session.query("COMMIT");
     expect((await loadDefinition(session, "sales"))?.comment).to.equal("x");
+  });
+
+  it("a session memo spares the catalog scan on later lookups; the creating transaction marks it uncommitted", async () => {
+    const memo = new Map<string, unknown>();
+    let scans = 0;
+    const counting = {
+      memo,
+      query: (sql: string, parameters?: readonly unknown[]) => {
+        if (sql.includes("duckdb_tables()")) scans++;
+        return session.query(sql, parameters);
+      },
+    };
+    await layer.handle(counting, SALES);
+    expect(memo.get(UNCOMMITTED_MEMO_KEY)).to.equal(true); // the catalog table was created just now
+    memo.delete(UNCOMMITTED_MEMO_KEY); // what the connection does on COMMIT
+    const before = scans;
+    expect((await loadDefinition(counting, "sales"))?.name).to.equal("sales");
+    expect((await loadDefinition(counting, "sales"))?.name).to.equal("sales");
+    expect(scans).to.equal(before);
   });
 
   it("passes ordinary statements through untouched", async () => {

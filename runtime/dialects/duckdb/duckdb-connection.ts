@@ -13,7 +13,7 @@ import type {
   StreamOptions,
 } from "../../driver/database-connection.js";
 import { OperationalError, ProgrammingError } from "../../errors.js";
-import type { RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
+import { UNCOMMITTED_MEMO_KEY, type RawColumn, type SemanticLayer, type SqlSession } from "../../semantic/semantic-layer.js";
 import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
 import {
   mayContainTransactionControl,
@@ -261,11 +261,12 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
    */
   async #endTransaction(statement: string): Promise<void> {
     if (!this.#inTransaction) return;
-    if (statement !== "COMMIT") this.#memo.clear();
     try {
       await this.#connection.run(statement);
+      if (statement === "COMMIT") this.#memo.delete(UNCOMMITTED_MEMO_KEY);
+      else this.#forgetUncommitted();
     } catch (error) {
-      this.#memo.clear();
+      this.#forgetUncommitted();
       await this.#connection.run("ROLLBACK").catch((rollbackError: unknown) => {
         if (!isNoActiveTransaction(rollbackError)) throw rollbackError;
       });
@@ -273,6 +274,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     } finally {
       this.#inTransaction = false;
     }
+  }
+
+  /** After a rollback: memoized facts the transaction created are gone with it. */
+  #forgetUncommitted(): void {
+    if (this.#memo.has(UNCOMMITTED_MEMO_KEY)) this.#memo.clear();
   }
 
   /** Runs plain DuckDB SQL (one or more statements), keeping the transaction bookkeeping right. */
