@@ -294,6 +294,32 @@ describe("engine: DuckDB connections", () => {
       };
     }
 
+    it("the layer's first statement carries BEGIN; when it fails the connection is clean again, autocommit still off", async () => {
+      const failing: SemanticLayer = {
+        splitStatements: splitSqlStatements,
+        mayHandle: (sql) => /\bbroken\b/i.test(sql),
+        async handle(session) {
+          await session.query("SELECT * FROM no_such_table");
+          return { kind: "passthrough" };
+        },
+      };
+      const path = tmp.file();
+      await using engine = engineFromSettings(cSettings({ database: path, semanticViews: "builtin", poolSize: 2, maxOverflow: 0 }), {
+        duckdb: { semanticLayer: failing },
+      });
+      await using conn = await engine.connect();
+      const error = await failureOf(conn.all("SELECT 'broken' AS x"));
+      expect(error).to.be.instanceOf(ProgrammingError);
+      expect(error.message).to.match(/no_such_table/);
+      // No rollback needed: the failed call's transaction was rolled back with it.
+      await conn.run("CREATE TABLE after_failure AS SELECT 1 AS x");
+      await using other = await engine.connect();
+      expect(await other.all("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'after_failure'")).to.deep.equal([{ n: 0n }]);
+      await conn.commit();
+      await other.rollback(); // a fresh snapshot for the reader
+      expect(await other.all("SELECT x FROM after_failure")).to.deep.equal([{ x: 1 }]);
+    });
+
     it("builtin: results, rewrites and passthrough; the layer's session joins the caller's transaction", async () => {
       const seen: string[] = [];
       await using engine = engineFromSettings(cSettings({ semanticViews: "builtin" }), { duckdb: { semanticLayer: recordingLayer(seen) } });

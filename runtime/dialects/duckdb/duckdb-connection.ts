@@ -249,6 +249,25 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (this.#closed) throw mapDuckDBError(new Error("Connection Error: connection is closed"));
   }
 
+  /**
+   * Runs the layer's own SQL inside our transaction. When none is open, BEGIN travels in the same
+   * call, saving a round trip on every semantic query (the catalog read is its first statement).
+   * Only for SQL the library writes: a user's syntax error would otherwise quote our BEGIN. If the
+   * call fails, whatever it opened is rolled back: the transaction held nothing else.
+   */
+  async #withTransaction<T>(run: (sql: string) => Promise<T>, sql: string): Promise<T> {
+    if (this.#inTransaction) return run(sql);
+    this.#inTransaction = true;
+    try {
+      return await run(`BEGIN TRANSACTION; ${sql}`);
+    } catch (error) {
+      this.#inTransaction = false;
+      await this.#connection.run("ROLLBACK").catch(() => undefined); // nothing open after a parse error
+      this.#forgetUncommitted();
+      throw error;
+    }
+  }
+
   async #ensureTransaction(): Promise<void> {
     if (this.#inTransaction) return;
     await this.#connection.run("BEGIN TRANSACTION");
@@ -345,9 +364,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   /** The layer's raw access: same connection, same transaction, DuckDB values un-normalized. */
   async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
     this.#assertOpen();
-    await this.#ensureTransaction();
     this.#throwIfInterrupted();
-    const reader = await this.#connection.runAndReadAll(sql, toDuckDBParameters(parameters));
+    const reader = await this.#withTransaction((text) => this.#connection.runAndReadAll(text, toDuckDBParameters(parameters)), sql);
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
   }
