@@ -4,7 +4,9 @@
  *
  * - `max = pool_size + max_overflow`, `min = 0`; a connection returned while `pool_size` are
  *   already idle (and nobody waits) is an overflow connection and is closed.
- * - `timeout` seconds of waiting reject with generic-pool's `TimeoutError` (`PoolTimeoutError`).
+ * - `timeout` seconds of waiting for a busy pool reject with generic-pool's `TimeoutError`
+ *   (`PoolTimeoutError`); running out of time while a connection was being opened or pinged,
+ *   with room in the pool, is a `LibConnectionError` (the warehouse is the problem, not the pool).
  * - `recycle`: a connection older than that is destroyed and replaced at checkout (in our
  *   acquire loop, not in `validate`, whose failures generic-pool leaks).
  * - `pre_ping`: `testOnBorrow` with a `validate` that always resolves a boolean.
@@ -19,6 +21,7 @@ import type { Pool } from "generic-pool";
 import type { DatabaseConnection, Driver } from "../driver/database-connection.js";
 import { LibConnectionError } from "../errors.js";
 import { ConnectionHandle } from "./connection-handle.js";
+import { PoolTimeoutError } from "./pool-timeout-error.js";
 import type { ConnectConnection } from "./connection-handle.js";
 
 export type ConnectListener = (connection: ConnectConnection) => void | Promise<void>;
@@ -49,6 +52,7 @@ export class ConnectionPool {
   readonly #driver: Driver;
   readonly #pool: Pool<DatabaseConnection>;
   readonly #poolSize: number;
+  readonly #timeoutSeconds: number;
   readonly #recycleMs: number;
   readonly #backoffMs: number;
   readonly #maxBackoffMs: number;
@@ -67,6 +71,7 @@ export class ConnectionPool {
   constructor(driver: Driver, options: PoolOptions) {
     this.#driver = driver;
     this.#poolSize = options.poolSize;
+    this.#timeoutSeconds = options.timeout;
     this.#recycleMs = options.recycle * 1000;
     this.#backoffMs = options.createBackoffMs ?? 50;
     this.#maxBackoffMs = options.maxCreateBackoffMs ?? 2000;
@@ -143,7 +148,9 @@ export class ConnectionPool {
     for (;;) {
       if (this.#disposed) throw new LibConnectionError("The engine has been disposed");
       const requestedAt = this.#now();
-      const connection = await this.#pool.acquire();
+      const connection = await this.#pool.acquire().catch((error: unknown) => {
+        throw this.#explainTimeout(error);
+      });
       if (this.#disposed) {
         await this.#destroy(connection);
         throw new LibConnectionError("The engine has been disposed");
@@ -158,6 +165,20 @@ export class ConnectionPool {
       this.#borrowed.add(connection);
       return connection;
     }
+  }
+
+  /**
+   * generic-pool counts opening and validating a connection against the wait. A timeout while
+   * every connection is checked out is the pool's own (`PoolTimeoutError`); one while there was
+   * room to spare means the warehouse did not hand over a working connection in time (a hanging
+   * login, pings that keep failing): that is `LibConnectionError`, as SQLAlchemy's pool would say.
+   */
+  #explainTimeout(error: unknown): unknown {
+    if (!(error instanceof PoolTimeoutError) || this.#pool.borrowed >= this.#pool.max) return error;
+    return new LibConnectionError(
+      `No working connection could be opened within the ${this.#timeoutSeconds} s timeout (the warehouse is slow or unreachable)`,
+      { cause: error },
+    );
   }
 
   /** Returns a connection: reset it, then keep it idle or close it (overflow, failed reset, disposed). */

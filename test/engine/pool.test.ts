@@ -112,17 +112,34 @@ describe("engine: pool", () => {
     expect(engine._pool.borrowed).to.equal(1);
   });
 
-  it("pings that keep throwing end in PoolTimeoutError, and the pool recovers afterwards", async () => {
+  it("pings that keep throwing end in LibConnectionError (the pool had room: the warehouse failed), and the pool recovers", async () => {
     const driver = new FaultInjectingDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }));
     await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 1 }, { driver });
     driver.ping = "throw";
     const caught = await engine.connect().catch((error: unknown) => error);
-    expect(caught).to.be.instanceOf(PoolTimeoutError);
+    expect(caught).to.be.instanceOf(LibConnectionError);
+    expect((caught as Error).cause).to.be.instanceOf(PoolTimeoutError);
+    expect((caught as Error).message).to.match(/within the 1 s timeout/);
     driver.ping = "ok";
     await using conn = await engine.connect();
     expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
     expect(engine._pool.size).to.equal(1);
     expect(engine._pool.borrowed).to.equal(1);
+  });
+
+  it("a connection that hangs while opening ends in LibConnectionError at the timeout, not the pool's TimeoutError", async () => {
+    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, timeout: 1 });
+    let hang = true;
+    // A login that never answers in time (a blackholed warehouse), modelled by a slow connect listener.
+    engine._pool.on("connect", async () => {
+      if (hang) await new Promise((resolve) => setTimeout(resolve, 1_500));
+    });
+    const caught = await engine.connect().catch((error: unknown) => error);
+    expect(caught).to.be.instanceOf(LibConnectionError);
+    expect((caught as Error).cause).to.be.instanceOf(PoolTimeoutError);
+    hang = false;
+    await using conn = await engine.connect();
+    expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
   });
 
   it("a failing open surfaces as LibConnectionError quickly, without a tight retry loop", async () => {
