@@ -7,6 +7,7 @@
  * end, so `commit()`, `rollback()` and `reset()` are no-ops. `interrupt()` cancels the running
  * operation (`operation.cancel()`), also when it lands before the statement has been submitted.
  */
+import { answersWithin } from "../../driver/deadline.js";
 import type { DBSQLClient } from "@databricks/sql";
 import type { ColumnInfo, DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
 import { OperationalError } from "../../errors.js";
@@ -116,19 +117,7 @@ export class DatabricksConnection implements DatabaseConnection {
 
   async ping(): Promise<boolean> {
     if (this.#closed) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
-    });
-    const probe = this.execute("SELECT 1").then(
-      () => true,
-      () => false,
-    );
-    try {
-      return await Promise.race([probe, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return answersWithin(() => this.execute("SELECT 1"), PING_TIMEOUT_MS);
   }
 
   /** No-op: Databricks SQL statements autocommit. */

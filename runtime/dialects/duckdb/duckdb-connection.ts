@@ -4,6 +4,7 @@
  * `run`/`all` work inside a transaction until `commit()` (or the SQL statement `COMMIT`).
  * Semantic-view statements are routed through the built-in layer when one is configured.
  */
+import { answersWithin } from "../../driver/deadline.js";
 import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
 import type {
   ColumnInfo,
@@ -192,19 +193,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   async ping(): Promise<boolean> {
     if (this.#closed) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
-    });
-    const probe = this.#connection.run("SELECT 1").then(
-      () => true,
-      () => false,
-    );
-    try {
-      return await Promise.race([probe, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return answersWithin(() => this.#connection.run("SELECT 1"), PING_TIMEOUT_MS);
   }
 
   async commit(): Promise<void> {

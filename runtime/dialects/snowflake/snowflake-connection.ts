@@ -15,6 +15,7 @@
  *   (harmless without a transaction); `reset()` sends ROLLBACK only after the connection ran a
  *   BEGIN/START TRANSACTION that was not yet ended, so returning a connection costs no round trip.
  */
+import { withDeadline } from "../../driver/deadline.js";
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
 import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
@@ -281,21 +282,4 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
 
 function columnsOf(statement: RowStatement): SnowflakeColumn[] {
   return (statement.getColumns() ?? []).map(snowflakeColumn);
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    timer.unref();
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
