@@ -67,7 +67,7 @@ function typeText(f: FieldSpec): string {
   if (f.kind === "integer") {
     if (f.max !== undefined) text = `integer ${f.min ?? 0}..${f.max}`;
     else if (f.min !== undefined) text = `integer >= ${f.min}`;
-    if (f.toml === "timeout" || f.toml === "recycle") text += " (seconds)";
+    if (f.toml === "timeout" || f.toml === "recycle" || f.toml === "dispose_timeout") text += " (seconds)";
   }
   if (f.kind === "duration") text = "duration string";
   if (f.pattern !== undefined) text += ` (${f.patternDoc ?? String(f.pattern)})`;

@@ -3,7 +3,7 @@
  * (already typed by TOML / JavaScript) and environment variables (always text).
  */
 import { aTypeName, type ConfigContext, type ValueOrigin, showPlain, showValue, typeName } from "./config-context.js";
-import { DurationSyntaxError, parseDuration } from "./duration.js";
+import { DurationSyntaxError, MAX_TIMER_MS, parseDuration } from "./duration.js";
 import type { FieldSpec } from "./fields.js";
 import type { ValidationError } from "../errors.js";
 
@@ -96,12 +96,18 @@ function checkEnum(field: FieldSpec, value: string, ctx: ConfigContext, origin: 
 }
 
 function duration(field: FieldSpec, text: string, ctx: ConfigContext, origin: ValueOrigin): number {
+  let ms: number;
   try {
-    return parseDuration(text);
+    ms = parseDuration(text);
   } catch (error) {
     if (!(error instanceof DurationSyntaxError)) throw error;
     throw ctx.fail(field, `is not a valid duration (${error.message}), got ${showValue(field, text)}`, origin);
   }
+  // Every duration ends up in a timer, which Node would clamp to ~1 ms.
+  if (ms > MAX_TIMER_MS) {
+    throw ctx.fail(field, `must be at most 596h31m23.647s (${MAX_TIMER_MS} ms, the longest timer Node.js supports), got ${showValue(field, text)}`, origin);
+  }
+  return ms;
 }
 
 function listValues(field: FieldSpec): string {

@@ -4,7 +4,11 @@
  * Resolution, validation, the config-object input types and the README reference table are all
  * derived from these tables, so a field is added in exactly one place.
  */
+import { MAX_TIMER_MS } from "./duration.js";
 import type { BackendType } from "./types.js";
+
+/** Longest whole-second value a Node timer can wait (2^31 − 1 ms; longer ones fire after ~1 ms). */
+const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
 export type FieldKind = "string" | "integer" | "boolean" | "duration" | "enum";
 
@@ -48,8 +52,9 @@ export const COMMON_FIELDS = [
   { toml: "type", camel: "type", kind: "enum", values: BACKEND_TYPES, env: "none", defaultDoc: "required", description: "Backend of the connection; decides which other fields exist" },
   { toml: "pool_size", camel: "poolSize", kind: "integer", default: 5, defaultDoc: "5 (backend C `:memory:`: 1)", min: 1, description: "Connections kept in the pool" },
   { toml: "max_overflow", camel: "maxOverflow", kind: "integer", default: 3, min: 0, description: "Extra connections allowed beyond pool_size under load" },
-  { toml: "timeout", camel: "timeout", kind: "integer", default: 30, min: 0, description: "Seconds to wait for a pooled connection before the pool's TimeoutError" },
-  { toml: "recycle", camel: "recycle", kind: "integer", default: 3600, min: 0, description: "Seconds after which a connection is closed and replaced at checkout" },
+  { toml: "timeout", camel: "timeout", kind: "integer", default: 30, min: 0, max: MAX_TIMER_SECONDS, description: "Seconds to wait for a free pooled connection when all pool_size + max_overflow are checked out, before the pool's TimeoutError (0: fail at once); opening a connection is bounded by the backend's own timeouts instead" },
+  { toml: "recycle", camel: "recycle", kind: "integer", default: 3600, min: 0, max: MAX_TIMER_SECONDS, description: "Seconds after which a connection is closed and replaced at checkout" },
+  { toml: "dispose_timeout", camel: "disposeTimeout", kind: "integer", default: 10, min: 0, max: MAX_TIMER_SECONDS, description: "Seconds `engine.dispose()` waits for connections to close (an unresponsive warehouse) before abandoning them" },
   { toml: "pre_ping", camel: "prePing", kind: "boolean", default: false, description: "Test a pooled connection before handing it out; replace it if dead" },
   { toml: "user", camel: "user", kind: "string", description: "Username" },
   { toml: "password", camel: "password", kind: "string", secret: true, description: "Password for basic authentication" },

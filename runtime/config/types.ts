@@ -24,6 +24,8 @@ export interface CommonSettings {
   readonly timeout: number;
   /** Seconds after which a connection is replaced at checkout. */
   readonly recycle: number;
+  /** Seconds `dispose()` waits for connections to close before abandoning them (resolved settings always carry it; default 10). */
+  readonly disposeTimeout?: number;
   /** Test a pooled connection before handing it out. */
   readonly prePing: boolean;
   readonly user?: string | undefined;

@@ -3,6 +3,7 @@
  * the connection's running statement (the driver then rejects the pending call) and remembers why,
  * so the cursor can reject with `QueryCancelledError`. Listeners and timers are removed on dispose.
  */
+import { MAX_TIMER_MS } from "../config/duration.js";
 import { QueryCancelledError, ValidationError } from "../errors.js";
 
 export interface CancelOptions {
@@ -49,11 +50,13 @@ export class CancelWatch {
     }
   }
 
-  /** Checks `timeoutMs` before anything runs. */
+  /** Checks `timeoutMs` before anything runs (Node would fire a longer timer after ~1 ms). */
   static validateTimeout(timeoutMs: unknown): void {
     if (timeoutMs === undefined) return;
-    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw new ValidationError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`, { field: "timeoutMs" });
+    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+      throw new ValidationError(`timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS} (2^31 - 1), got ${String(timeoutMs)}`, {
+        field: "timeoutMs",
+      });
     }
   }
 

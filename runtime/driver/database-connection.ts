@@ -54,6 +54,11 @@ export interface DatabaseConnection {
   interrupt(): void;
   /** A cheap liveness check; resolves false (never rejects) when the connection is dead. */
   ping(): Promise<boolean>;
+  /**
+   * A local, synchronous check the pool makes at every checkout and return: true when the
+   * connection knows it must not be reused (e.g. its database file was deleted or replaced).
+   */
+  isStale?(): boolean;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   /** Brings the connection back to a clean state for the next user (rolls back an open transaction). */
@@ -64,6 +69,12 @@ export interface DatabaseConnection {
 /** Opens physical connections for one configured backend; owns shared state such as a DuckDB instance. */
 export interface Driver {
   openConnection(): Promise<DatabaseConnection>;
+  /**
+   * Whether an error raised on one of its connections means "this connection is dead" (network
+   * gone, session unknown to the server, database invalidated), as opposed to a statement the
+   * warehouse rejected: SQLAlchemy's `is_disconnect`. The pool then invalidates its connections.
+   */
+  isDisconnect?(error: unknown): boolean;
   /** Releases shared state after every connection has been closed. */
   destroy(): Promise<void>;
 }

@@ -3,10 +3,15 @@
  * waiting on a call that no longer answers.
  */
 
-/** Settles like `promise`, or rejects after `ms` (the timer never keeps the process alive). */
+/** What `withDeadline` rejects with when the time is up. */
+export class DeadlineExceededError extends Error {
+  override name = "DeadlineExceededError";
+}
+
+/** Settles like `promise`, or rejects with `DeadlineExceededError` after `ms` (the timer never keeps the process alive). */
 export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(new DeadlineExceededError(`no answer within ${ms} ms`)), ms);
     timer.unref();
     promise.then(
       (value) => {

@@ -31,6 +31,11 @@ export class CheckedOutConnection extends ConnectionHandle implements PooledConn
     if (this.#released) throw new LibError("This pooled connection has been released; check out a new one with engine.connect()");
   }
 
+  /** A disconnect invalidates the pool: this connection and its older siblings are not reused. */
+  protected override observeError(error: unknown): void {
+    this.#pool.noteError(this.connection, error);
+  }
+
   release(): Promise<void> {
     this.#released = true;
     this.#releasing ??= this.#pool.release(this.connection);

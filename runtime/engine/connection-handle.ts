@@ -34,24 +34,35 @@ export class ConnectionHandle implements ConnectConnection {
   /** Throws when the handle may no longer be used; overridden by the pooled connection. */
   protected assertUsable(): void {}
 
-  async run(sql: string, parameters?: readonly unknown[]): Promise<void> {
+  /** Sees every error the connection raised (the pooled connection reports disconnects); no-op here. */
+  protected observeError(_error: unknown): void {}
+
+  /** Runs one call on the connection, letting `observeError` see its failure before it surfaces. */
+  protected async call<T>(run: () => Promise<T>): Promise<T> {
     this.assertUsable();
-    await this.connection.execute(sql, parameters);
+    try {
+      return await run();
+    } catch (error) {
+      this.observeError(error);
+      throw error;
+    }
+  }
+
+  async run(sql: string, parameters?: readonly unknown[]): Promise<void> {
+    await this.call(() => this.connection.execute(sql, parameters));
   }
 
   async all(sql: string, parameters?: readonly unknown[]): Promise<Row[]> {
-    this.assertUsable();
-    return rowsToObjects(await this.connection.execute(sql, parameters));
+    return rowsToObjects(await this.call(() => this.connection.execute(sql, parameters)));
   }
 
-  async execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
-    this.assertUsable();
-    return this.connection.execute(sql, parameters);
+  execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
+    return this.call(() => this.connection.execute(sql, parameters));
   }
 
   async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
-    this.assertUsable();
-    return this.connection.stream(sql, parameters, options);
+    const stream = await this.call(() => this.connection.stream(sql, parameters, options));
+    return observedStream(stream, (error) => this.observeError(error));
   }
 
   interrupt(): void {
@@ -59,12 +70,30 @@ export class ConnectionHandle implements ConnectConnection {
   }
 
   async commit(): Promise<void> {
-    this.assertUsable();
-    await this.connection.commit();
+    await this.call(() => this.connection.commit());
   }
 
   async rollback(): Promise<void> {
-    this.assertUsable();
-    await this.connection.rollback();
+    await this.call(() => this.connection.rollback());
   }
+}
+
+/** The same stream, with every failed chunk read reported to `observe` first. */
+function observedStream(stream: ResultStream, observe: (error: unknown) => void): ResultStream {
+  return {
+    columns: stream.columns,
+    close: () => stream.close(),
+    [Symbol.asyncIterator]: () => {
+      const iterator = stream[Symbol.asyncIterator]();
+      const observed: AsyncIterator<unknown[][]> = {
+        next: () =>
+          iterator.next().catch((error: unknown) => {
+            observe(error);
+            throw error;
+          }),
+      };
+      if (iterator.return !== undefined) observed.return = (value?: unknown) => iterator.return!(value);
+      return observed;
+    },
+  };
 }

@@ -1,18 +1,25 @@
 /**
- * The engine's pool: generic-pool with SQLAlchemy's knobs on top and guards against its traps
- * (notes/drivers.md §5).
+ * The engine's pool: generic-pool with SQLAlchemy's QueuePool semantics on top and guards against
+ * generic-pool's traps (notes/drivers.md §5).
  *
- * - `max = pool_size + max_overflow`, `min = 0`; a connection returned while `pool_size` are
- *   already idle (and nobody waits) is an overflow connection and is closed.
- * - `timeout` seconds of waiting for a busy pool reject with generic-pool's `TimeoutError`
- *   (`PoolTimeoutError`); running out of time while a connection was being opened or pinged,
- *   with room in the pool, is a `LibConnectionError` (the warehouse is the problem, not the pool).
+ * - `max = pool_size + max_overflow`, `min = 0`. Idle connections never exceed `pool_size`: an
+ *   overflow connection is closed when it comes back, and one that lands idle any other way (an
+ *   open that finished for a waiter who left) is trimmed.
+ * - `timeout` bounds only the wait for a free connection when all `pool_size + max_overflow` are
+ *   out (generic-pool's `TimeoutError`, `PoolTimeoutError`); with room, opening is bounded by the
+ *   backend's own login/connect timeouts. `timeout = 0`: fail at once when no connection is free.
+ * - `acquire({ signal })`: aborting leaves the queue at once (the caller maps it to a cancellation).
+ * - Invalidation: an error the driver classifies as "connection is dead" (`isDisconnect`), or a
+ *   failed pre-ping, starts a new generation; connections from older generations are closed at
+ *   checkout or return instead of being reused, so the next checkout opens a fresh one.
  * - `recycle`: a connection older than that is destroyed and replaced at checkout (in our
  *   acquire loop, not in `validate`, whose failures generic-pool leaks).
- * - `pre_ping`: `testOnBorrow` with a `validate` that always resolves a boolean.
+ * - `pre_ping`: `testOnBorrow` with a `validate` that always resolves a boolean. A failed ping
+ *   counts as a failed open for the backoff, and after `prePingAttempts` failures in a row the
+ *   waiter gets `LibConnectionError` instead of a login storm.
  * - Returned connections are reset (open transaction rolled back); a failed reset closes them.
  * - A failing `create()` backs off exponentially and rejects one waiting acquirer with a
- *   `LibConnectionError`, instead of generic-pool's tight retry loop until the timeout.
+ *   `LibConnectionError`, instead of generic-pool's tight retry loop.
  * - `on("connect", listener)`: listeners run in registration order, each awaited, on every new
  *   physical connection before first use; a failure closes it and fails the checkout.
  */
@@ -22,6 +29,7 @@ import type { DatabaseConnection, Driver } from "../driver/database-connection.j
 import { LibConnectionError } from "../errors.js";
 import { ConnectionHandle } from "./connection-handle.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
+import { findWaitingRequest, rejectAllWaiters, rejectOneWaiter } from "./pool-waiters.js";
 import type { ConnectConnection } from "./connection-handle.js";
 
 export type ConnectListener = (connection: ConnectConnection) => void | Promise<void>;
@@ -29,52 +37,65 @@ export type ConnectListener = (connection: ConnectConnection) => void | Promise<
 export interface PoolOptions {
   readonly poolSize: number;
   readonly maxOverflow: number;
-  /** Seconds to wait for a connection. */
+  /** Seconds to wait for a free connection when all are checked out. */
   readonly timeout: number;
   /** Seconds after which a connection is replaced at checkout. */
   readonly recycle: number;
   readonly prePing: boolean;
-  /** First backoff delay after a failed open, doubled per further failure (default 50 ms). */
+  /** First backoff delay after a failed open or ping, doubled per further failure (default 50 ms). */
   readonly createBackoffMs?: number;
   /** Longest backoff delay (default 2000 ms). */
   readonly maxCreateBackoffMs?: number;
+  /** Failed pre-pings in a row after which a waiter gets `LibConnectionError` (default 3). */
+  readonly prePingAttempts?: number;
   /** Clock for `recycle` (tests); default `Date.now`. */
   readonly now?: () => number;
 }
 
-/** The piece of generic-pool's private state we need: its queue of waiting acquirers. */
-interface WaitingQueue {
-  readonly length: number;
-  dequeue(): { readonly state: string; reject(reason: unknown): void } | undefined;
+export interface AcquireOptions {
+  /** Aborting rejects the pending checkout with the signal's reason and leaves the queue. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+interface ConnectionState {
+  readonly openedAt: number;
+  readonly generation: number;
 }
 
 export class ConnectionPool {
   readonly #driver: Driver;
   readonly #pool: Pool<DatabaseConnection>;
   readonly #poolSize: number;
-  readonly #timeoutSeconds: number;
+  readonly #timeoutMs: number;
   readonly #recycleMs: number;
+  readonly #prePing: boolean;
   readonly #backoffMs: number;
   readonly #maxBackoffMs: number;
+  readonly #prePingAttempts: number;
   readonly #now: () => number;
   readonly #listeners: ConnectListener[] = [];
   readonly #borrowed = new Set<DatabaseConnection>();
   readonly #closedConnections = new WeakSet<DatabaseConnection>();
-  /** When each connection was opened, on the pool's clock (for `recycle`). */
-  readonly #openedAt = new WeakMap<DatabaseConnection, number>();
+  readonly #state = new WeakMap<DatabaseConnection, ConnectionState>();
+  #generation = 0;
   #consecutiveFailures = 0;
+  #failedPings = 0;
   #opened = 0;
   #closed = 0;
+  #invalidations = 0;
+  #trimming = false;
   #disposed = false;
   #disposal: Promise<void> | undefined;
 
   constructor(driver: Driver, options: PoolOptions) {
     this.#driver = driver;
     this.#poolSize = options.poolSize;
-    this.#timeoutSeconds = options.timeout;
+    this.#timeoutMs = Math.round(options.timeout * 1000);
     this.#recycleMs = options.recycle * 1000;
+    this.#prePing = options.prePing;
     this.#backoffMs = options.createBackoffMs ?? 50;
     this.#maxBackoffMs = options.maxCreateBackoffMs ?? 2000;
+    this.#prePingAttempts = Math.max(1, options.prePingAttempts ?? 3);
     this.#now = options.now ?? Date.now;
     this.#pool = genericPool.createPool<DatabaseConnection>(
       {
@@ -85,13 +106,16 @@ export class ConnectionPool {
       {
         max: Math.max(1, options.poolSize + options.maxOverflow),
         min: 0,
-        // generic-pool rejects 0 ("delay must be a positive int"): 0 s means "do not wait".
-        acquireTimeoutMillis: Math.max(1, Math.round(options.timeout * 1000)),
+        // No global acquireTimeoutMillis: it would also count opening a connection. Each request
+        // that has to wait for a busy pool gets its own timeout (#checkout).
         testOnBorrow: options.prePing,
         autostart: true,
       },
     );
-    this.#pool.on("factoryCreateError", (error: unknown) => this.#rejectOneWaiter(error));
+    this.#pool.on("factoryCreateError", (error: unknown) => {
+      const reason = error instanceof LibConnectionError ? error : new LibConnectionError(`Could not open a connection: ${messageOf(error)}`, { cause: error });
+      rejectOneWaiter(this.#pool, reason);
+    });
   }
 
   /** Registers a listener for new physical connections (only `"connect"` exists). */
@@ -108,7 +132,7 @@ export class ConnectionPool {
     return this;
   }
 
-  /** Physical connections currently open (idle + borrowed + being validated). */
+  /** Physical connections currently open (idle + borrowed + being validated or opened). */
   get size(): number {
     return this.#pool.size;
   }
@@ -136,29 +160,30 @@ export class ConnectionPool {
   get closed(): number {
     return this.#closed;
   }
+  /** How many times the pool was invalidated (a dead connection was detected). */
+  get invalidations(): number {
+    return this.#invalidations;
+  }
   get disposed(): boolean {
     return this.#disposed;
   }
 
   /**
-   * Checks a connection out. Rejects with `PoolTimeoutError` after `timeout` s of waiting, or
-   * `LibConnectionError` when a connection could not be opened.
+   * Checks a connection out. Rejects with `PoolTimeoutError` after `timeout` s of waiting while
+   * every connection is checked out, `LibConnectionError` when a connection could not be opened,
+   * or the signal's reason when `signal` aborts first.
    */
-  async acquire(): Promise<DatabaseConnection> {
+  async acquire(options: AcquireOptions = {}): Promise<DatabaseConnection> {
     for (;;) {
       if (this.#disposed) throw new LibConnectionError("The engine has been disposed");
+      options.signal?.throwIfAborted();
       const requestedAt = this.#now();
-      const connection = await this.#pool.acquire().catch((error: unknown) => {
-        throw this.#explainTimeout(error);
-      });
+      const connection = await this.#checkout(options.signal);
       if (this.#disposed) {
         await this.#destroy(connection);
         throw new LibConnectionError("The engine has been disposed");
       }
-      const openedAt = this.#openedAt.get(connection) ?? connection.createdAt;
-      // A connection opened after this checkout began is never "too old" (recycle = 0 would
-      // otherwise replace it again and again): only connections that sat in the pool recycle.
-      if (openedAt < requestedAt && this.#now() - openedAt > this.#recycleMs) {
+      if (this.#isStale(connection, requestedAt)) {
         await this.#destroy(connection);
         continue;
       }
@@ -167,34 +192,22 @@ export class ConnectionPool {
     }
   }
 
-  /**
-   * generic-pool counts opening and validating a connection against the wait. A timeout while
-   * every connection is checked out is the pool's own (`PoolTimeoutError`); one while there was
-   * room to spare means the warehouse did not hand over a working connection in time (a hanging
-   * login, pings that keep failing): that is `LibConnectionError`, as SQLAlchemy's pool would say.
-   */
-  #explainTimeout(error: unknown): unknown {
-    if (!(error instanceof PoolTimeoutError) || this.#pool.borrowed >= this.#pool.max) return error;
-    return new LibConnectionError(
-      `No working connection could be opened within the ${this.#timeoutSeconds} s timeout (the warehouse is slow or unreachable)`,
-      { cause: error },
-    );
-  }
-
-  /** Returns a connection: reset it, then keep it idle or close it (overflow, failed reset, disposed). */
+  /** Returns a connection: reset it, then keep it idle or close it (overflow, invalidated, failed reset, disposed). */
   async release(connection: DatabaseConnection): Promise<void> {
     if (!this.#borrowed.delete(connection)) return;
-    let clean = !this.#disposed;
-    if (clean) {
+    let keep = !this.#disposed && !this.#isOutdated(connection);
+    if (keep) {
       try {
         await connection.reset();
-      } catch {
-        clean = false;
+      } catch (error) {
+        this.noteError(connection, error);
+        keep = false;
       }
     }
-    const overflow = this.#pool.available >= this.#poolSize && this.#pool.pending === 0;
-    if (!clean || overflow) await this.#destroy(connection);
-    else await this.#pool.release(connection);
+    // Overflow: pool_size are idle already and nobody waits for this one.
+    if (keep && this.#pool.available >= this.#poolSize && this.#pool.pending === 0) keep = false;
+    if (keep) await this.#pool.release(connection);
+    else await this.#destroy(connection);
   }
 
   /** Closes a checked-out connection instead of returning it (e.g. it is known to be broken). */
@@ -204,8 +217,28 @@ export class ConnectionPool {
   }
 
   /**
+   * An error raised on `connection`: when the driver says it means the connection is dead, the
+   * pool is invalidated (SQLAlchemy's `is_disconnect`). Returns whether it did.
+   */
+  noteError(connection: DatabaseConnection, error: unknown): boolean {
+    if (this.#driver.isDisconnect?.(error) !== true) return false;
+    this.invalidate();
+    return true;
+  }
+
+  /**
+   * Starts a new generation: every connection opened before now (idle, checked out or being
+   * pinged) is closed at its next checkout or return instead of being reused.
+   */
+  invalidate(): void {
+    this.#generation++;
+    this.#invalidations++;
+  }
+
+  /**
    * Stops handing out connections and closes the idle ones; waiting acquirers are rejected.
-   * Connections still checked out are closed when they come back. Idempotent.
+   * Connections still checked out are closed when they come back. Idempotent. The engine puts a
+   * deadline on this (`dispose_timeout`).
    */
   dispose(): Promise<void> {
     this.#disposal ??= this.#dispose();
@@ -214,13 +247,58 @@ export class ConnectionPool {
 
   async #dispose(): Promise<void> {
     this.#disposed = true;
-    const error = new LibConnectionError("The engine was disposed while waiting for a connection");
-    const queue = this.#waitingQueue();
-    while (queue !== undefined && queue.length > 0) queue.dequeue()?.reject(error);
+    rejectAllWaiters(this.#pool, new LibConnectionError("The engine was disposed while waiting for a connection"));
     const drained = this.#pool.drain();
     if (this.#borrowed.size === 0) await drained;
     else drained.catch(() => undefined); // settles when the last loan comes back
     await this.#pool.clear();
+  }
+
+  /**
+   * One generic-pool checkout. SQLAlchemy's rule: only a request that finds every connection
+   * checked out (no idle one, no room to open one) waits with `timeout`; with `timeout = 0` it
+   * fails at once. Other requests wait for their connection to open, bounded by the backend.
+   */
+  #checkout(signal: AbortSignal | undefined): Promise<DatabaseConnection> {
+    const pool = this.#pool;
+    const busy = pool.available === 0 && pool.spareResourceCapacity < 1;
+    if (busy && this.#timeoutMs === 0) return Promise.reject(new PoolTimeoutError("ResourceRequest timed out"));
+    const promise = pool.acquire();
+    const request = findWaitingRequest(pool, promise);
+    if (request === undefined) return promise;
+    if (busy) request.setTimeout(this.#timeoutMs);
+    if (signal === undefined) return promise;
+    // Named TimeoutError, so generic-pool's queue drops the request; never surfaces as such.
+    const cancelled = new PoolTimeoutError("The wait for a pooled connection was cancelled");
+    const onAbort = (): void => request.reject(cancelled);
+    signal.addEventListener("abort", onAbort, { once: true });
+    return promise.then(
+      (connection) => {
+        signal.removeEventListener("abort", onAbort);
+        return connection;
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        throw error === cancelled ? signal.reason : error;
+      },
+    );
+  }
+
+  /** From an older generation, or older than `recycle` (one opened for this checkout never is). */
+  #isStale(connection: DatabaseConnection, requestedAt: number): boolean {
+    if (this.#isOutdated(connection)) return true;
+    const openedAt = this.#state.get(connection)?.openedAt ?? connection.createdAt;
+    return openedAt < requestedAt && this.#now() - openedAt > this.#recycleMs;
+  }
+
+  /** Opened before the last invalidation, or the connection itself knows it is unusable. */
+  #isOutdated(connection: DatabaseConnection): boolean {
+    if ((this.#state.get(connection)?.generation ?? this.#generation) < this.#generation) return true;
+    if (connection.isStale?.() === true) {
+      this.invalidate();
+      return true;
+    }
+    return false;
   }
 
   async #destroy(connection: DatabaseConnection): Promise<void> {
@@ -238,6 +316,7 @@ export class ConnectionPool {
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
     if (this.#disposed) throw new LibConnectionError("The engine has been disposed");
+    const generation = this.#generation;
     let connection: DatabaseConnection;
     try {
       connection = await this.#driver.openConnection();
@@ -254,9 +333,29 @@ export class ConnectionPool {
       await this.#close(connection);
       throw new LibConnectionError(`A "connect" listener failed on a new connection: ${messageOf(error)}`, { cause: error });
     }
-    this.#consecutiveFailures = 0;
-    this.#openedAt.set(connection, this.#now());
+    // With pre_ping the first ping decides whether the warehouse is healthy again.
+    if (!this.#prePing) this.#consecutiveFailures = 0;
+    this.#state.set(connection, { openedAt: this.#now(), generation });
+    // If its waiter left (or was served by a returned connection) it lands idle: trim the surplus.
+    setImmediate(() => this.#trimIdle());
     return connection;
+  }
+
+  /** Closes idle connections beyond pool_size (none is checked out to anyone while idle). */
+  #trimIdle(): void {
+    if (this.#trimming || this.#disposed) return;
+    this.#trimming = true;
+    void (async () => {
+      try {
+        while (!this.#disposed && this.#pool.available > this.#poolSize && this.#pool.pending === 0) {
+          await this.#destroy(await this.#pool.acquire());
+        }
+      } catch {
+        // The pool was drained meanwhile.
+      } finally {
+        this.#trimming = false;
+      }
+    })();
   }
 
   async #close(connection: DatabaseConnection): Promise<void> {
@@ -272,35 +371,35 @@ export class ConnectionPool {
     }
   }
 
-  /** Always resolves a boolean: generic-pool leaks a resource whose validate rejects. */
-  async #validate(connection: DatabaseConnection): Promise<boolean> {
-    try {
-      return (await connection.ping()) === true;
-    } catch {
-      return false;
-    }
-  }
-
   /**
-   * generic-pool would retry the failed create for the same waiter until its timeout; reject
-   * that waiter now with the error instead (snowflake-sdk's pool does the same).
+   * Always resolves a boolean: generic-pool leaks a resource whose validate rejects. Connections
+   * of an older generation fail without a ping. A failed ping invalidates the pool (its siblings
+   * died in the same outage), counts for the open backoff, and after `prePingAttempts` in a row
+   * fails the longest waiter instead of opening yet another connection.
    */
-  #rejectOneWaiter(error: unknown): void {
-    const queue = this.#waitingQueue();
-    if (queue === undefined) return;
-    const reason = error instanceof LibConnectionError ? error : new LibConnectionError(`Could not open a connection: ${messageOf(error)}`, { cause: error });
-    while (queue.length > 0) {
-      const request = queue.dequeue();
-      if (request !== undefined && request.state === "PENDING") {
-        request.reject(reason);
-        return;
-      }
+  async #validate(connection: DatabaseConnection): Promise<boolean> {
+    if (this.#isOutdated(connection)) return false;
+    let alive = false;
+    try {
+      alive = (await connection.ping()) === true;
+    } catch {
+      alive = false;
     }
-  }
-
-  #waitingQueue(): WaitingQueue | undefined {
-    const queue = (this.#pool as unknown as { _waitingClientsQueue?: WaitingQueue })._waitingClientsQueue;
-    return queue !== undefined && typeof queue.dequeue === "function" ? queue : undefined;
+    if (alive) {
+      this.#consecutiveFailures = 0;
+      this.#failedPings = 0;
+      return true;
+    }
+    this.invalidate();
+    this.#consecutiveFailures++;
+    if (++this.#failedPings >= this.#prePingAttempts) {
+      this.#failedPings = 0;
+      rejectOneWaiter(
+        this.#pool,
+        new LibConnectionError(`pre_ping: ${this.#prePingAttempts} connections in a row failed the liveness check (the warehouse is not answering)`),
+      );
+    }
+    return false;
   }
 }
 

@@ -4,7 +4,9 @@
  * registry name, then closes the pool, then releases the driver's shared state.
  */
 import type { BackendType, ConnectionSettings } from "../config/types.js";
+import { CancelWatch } from "../cursor/cancellation.js";
 import type { Driver } from "../driver/database-connection.js";
+import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";
 import { LibConnectionError, LibError } from "../errors.js";
 import { CheckedOutConnection } from "./checked-out-connection.js";
 import { ConnectionPool } from "./connection-pool.js";
@@ -13,9 +15,19 @@ import type { PooledConnection } from "./pooled-connection.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { namesOf, unregister } from "./registry.js";
 
+const DEFAULT_DISPOSE_TIMEOUT_S = 10;
+
 export interface EngineInternals {
   /** Pool tuning beyond the settings (tests: backoff, clock). */
-  readonly pool?: Partial<Pick<PoolOptions, "createBackoffMs" | "maxCreateBackoffMs" | "now">>;
+  readonly pool?: Partial<Pick<PoolOptions, "createBackoffMs" | "maxCreateBackoffMs" | "prePingAttempts" | "now">>;
+}
+
+/** Bounds on one checkout (`engine.connect(options)`); `execute()` passes its own. */
+export interface ConnectOptions {
+  /** Aborting gives up the wait: `QueryCancelledError` with reason `"aborted"`. */
+  readonly signal?: AbortSignal | undefined;
+  /** Gives up the wait after this many ms: `QueryCancelledError` with reason `"timeout"`. */
+  readonly timeoutMs?: number | undefined;
 }
 
 export class Engine implements AsyncDisposable {
@@ -27,6 +39,7 @@ export class Engine implements AsyncDisposable {
    */
   readonly _pool: ConnectionPool;
   readonly #driver: Driver;
+  readonly #disposeTimeoutMs: number;
   #registeredName: string | undefined;
   #disposal: Promise<void> | undefined;
 
@@ -34,6 +47,7 @@ export class Engine implements AsyncDisposable {
   constructor(settings: ConnectionSettings, driver: Driver, internals: EngineInternals = {}) {
     this.settings = settings;
     this.#driver = driver;
+    this.#disposeTimeoutMs = (settings.disposeTimeout ?? DEFAULT_DISPOSE_TIMEOUT_S) * 1000;
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
       maxOverflow: isPrivateDatabase(settings) ? 0 : settings.maxOverflow,
@@ -66,20 +80,32 @@ export class Engine implements AsyncDisposable {
 
   /**
    * Checks out a pooled connection (`await using conn = await engine.connect()`). Waiting longer
-   * than `timeout` s rejects with `PoolTimeoutError`; any failure to obtain a connection with
-   * `LibConnectionError` (the original error is its `cause`).
+   * than `timeout` s for a busy pool rejects with `PoolTimeoutError`; any failure to obtain a
+   * connection with `LibConnectionError` (the original error is its `cause`); `signal` and
+   * `timeoutMs` end the wait early with `QueryCancelledError`.
    */
-  async connect(): Promise<PooledConnection> {
+  async connect(options: ConnectOptions = {}): Promise<PooledConnection> {
     if (this.disposed) throw new LibConnectionError("The engine has been disposed");
+    CancelWatch.validateTimeout(options.timeoutMs);
+    const stop = new AbortController();
+    const watch = new CancelWatch(() => stop.abort(), options);
     try {
-      return new CheckedOutConnection(this._pool, await this._pool.acquire());
+      if (options.signal?.aborted === true) throw watch.errorForAbortedSignal();
+      return new CheckedOutConnection(this._pool, await this._pool.acquire({ signal: stop.signal }));
     } catch (error) {
-      if (error instanceof PoolTimeoutError || error instanceof LibConnectionError) throw error;
+      if (watch.reason !== undefined) throw watch.error(error);
+      if (error instanceof PoolTimeoutError || error instanceof LibError) throw error;
       throw new LibConnectionError(`Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    } finally {
+      watch.dispose();
     }
   }
 
-  /** Unregisters the engine's names, then closes the pool, then the driver. Idempotent. */
+  /**
+   * Unregisters the engine's names, then closes the pool, then the driver. Idempotent. Past
+   * `dispose_timeout` seconds (a warehouse that no longer answers) the remaining connections are
+   * abandoned and the returned promise resolves anyway.
+   */
   dispose(): Promise<void> {
     this.#disposal ??= this.#dispose();
     return this.#disposal;
@@ -87,11 +113,18 @@ export class Engine implements AsyncDisposable {
 
   async #dispose(): Promise<void> {
     for (const name of namesOf(this)) unregister(name);
-    try {
-      await this._pool.dispose();
-    } finally {
-      await this.#driver.destroy();
-    }
+    const closing = (async () => {
+      try {
+        await this._pool.dispose();
+      } finally {
+        await this.#driver.destroy();
+      }
+    })();
+    closing.catch(() => undefined);
+    await withDeadline(closing, this.#disposeTimeoutMs).catch((error: unknown) => {
+      // Abandoned: late closes settle on their own. A failure that is not the deadline surfaces.
+      if (!(error instanceof DeadlineExceededError)) throw error;
+    });
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -11,7 +11,8 @@ import { isBackend, type Backend } from "./backend.js";
 /** The slice of an engine a query uses (an `Engine` from `createEngine()` is one). */
 export interface QueryEngine {
   readonly backend: Backend;
-  connect(): Promise<PooledConnection>;
+  /** `signal` / `timeoutMs` bound the wait for a pooled connection too (a `QueryCancelledError` ends it). */
+  connect(options?: { readonly signal?: AbortSignal | undefined; readonly timeoutMs?: number | undefined }): Promise<PooledConnection>;
 }
 
 /** An engine, or the name it is registered under. */

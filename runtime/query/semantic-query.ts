@@ -27,9 +27,9 @@ export interface CompileOptions {
 }
 
 export interface ExecuteOptions {
-  /** Aborting cancels the running statement; the promise or read rejects with QueryCancelledError. */
+  /** Aborting cancels the wait for a connection or the running statement; the promise or read rejects with QueryCancelledError. */
   readonly signal?: AbortSignal;
-  /** Deadline in milliseconds for the statement. */
+  /** Deadline in milliseconds for the whole execute(): waiting for a pooled connection, then the statement and its reads. */
   readonly timeoutMs?: number;
 }
 
@@ -210,9 +210,12 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
     if (options.signal?.aborted) {
       throw new QueryCancelledError("aborted", "The query was aborted before it started", { cause: options.signal.reason });
     }
-    const connection = await engine.connect();
+    const startedAt = performance.now();
+    const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
+    // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
+    const timeoutMs = options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
     try {
-      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs: options.timeoutMs });
+      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs });
     } catch (error) {
       await connection.release(); // idempotent: harmless if the cursor already released it
       throw error;

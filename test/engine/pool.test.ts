@@ -112,14 +112,14 @@ describe("engine: pool", () => {
     expect(engine._pool.borrowed).to.equal(1);
   });
 
-  it("pings that keep throwing end in LibConnectionError (the pool had room: the warehouse failed), and the pool recovers", async () => {
+  it("pings that keep throwing end in LibConnectionError after a few fresh connections (not a login storm), and the pool recovers", async () => {
     const driver = new FaultInjectingDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }));
-    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 1 }, { driver });
+    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 1 }, { driver, pool: { createBackoffMs: 5 } });
     driver.ping = "throw";
     const caught = await engine.connect().catch((error: unknown) => error);
     expect(caught).to.be.instanceOf(LibConnectionError);
-    expect((caught as Error).cause).to.be.instanceOf(PoolTimeoutError);
-    expect((caught as Error).message).to.match(/within the 1 s timeout/);
+    expect((caught as Error).message).to.match(/pre_ping: 3 connections in a row failed/);
+    expect(driver.openAttempts).to.equal(3);
     driver.ping = "ok";
     await using conn = await engine.connect();
     expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
@@ -127,19 +127,25 @@ describe("engine: pool", () => {
     expect(engine._pool.borrowed).to.equal(1);
   });
 
-  it("a connection that hangs while opening ends in LibConnectionError at the timeout, not the pool's TimeoutError", async () => {
+  it("timeout bounds only the wait for a busy pool: an open that takes longer than timeout still succeeds (SQLAlchemy)", async () => {
     await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, timeout: 1 });
-    let hang = true;
-    // A login that never answers in time (a blackholed warehouse), modelled by a slow connect listener.
-    engine._pool.on("connect", async () => {
-      if (hang) await new Promise((resolve) => setTimeout(resolve, 1_500));
-    });
-    const caught = await engine.connect().catch((error: unknown) => error);
-    expect(caught).to.be.instanceOf(LibConnectionError);
-    expect((caught as Error).cause).to.be.instanceOf(PoolTimeoutError);
-    hang = false;
+    // A 1.2 s login, modelled by a slow connect listener: bounded by the backend, not by `timeout`.
+    engine._pool.on("connect", () => new Promise((resolve) => setTimeout(resolve, 1_200)));
     await using conn = await engine.connect();
     expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
+    expect(engine._pool.opened).to.equal(1);
+  });
+
+  it("timeout = 0: a fresh engine's first checkout opens a connection; with every connection out it fails at once", async () => {
+    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 1, timeout: 0 });
+    await using first = await engine.connect();
+    await using second = await engine.connect(); // room for the overflow connection: no waiting involved
+    const caught = await engine.connect().catch((error: unknown) => error);
+    expect(caught).to.be.instanceOf(PoolTimeoutError);
+    expect(engine._pool.pending).to.equal(0);
+    await second.release();
+    await using third = await engine.connect(); // an idle one is free again
+    expect(engine._pool.opened).to.equal(2);
   });
 
   it("a failing open surfaces as LibConnectionError quickly, without a tight retry loop", async () => {
