@@ -7,7 +7,7 @@
  * end, so `commit()`, `rollback()` and `reset()` are no-ops. `interrupt()` cancels the running
  * operation (`operation.cancel()`), also when it lands before the statement has been submitted.
  */
-import { answersWithin } from "../../driver/deadline.js";
+import { answersWithin, withDeadline } from "../../driver/deadline.js";
 import type { DBSQLClient } from "@databricks/sql";
 import type { ColumnInfo, DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
 import { OperationalError } from "../../errors.js";
@@ -134,7 +134,8 @@ export class DatabricksConnection implements DatabaseConnection {
     this.#closed = true;
     this.#cancelCurrent();
     try {
-      await this.#session.close();
+      // A warehouse that no longer answers must not hold up a release or a dispose.
+      await withDeadline(this.#session.close(), PING_TIMEOUT_MS);
     } catch {
       // A dead warehouse or an expired session: nothing left to release on our side.
     } finally {

@@ -7,10 +7,11 @@
  */
 import type { DBSQLClient } from "@databricks/sql";
 import type { BackendBSettings } from "../../config/types.js";
+import { withDeadline } from "../../driver/deadline.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { DatabricksConnection, type DecimalParameterFactory } from "./databricks-connection.js";
 import { applyDecimalPrecisionPatch } from "./databricks-decimal-patch.js";
-import { connectionFailure, redact } from "./databricks-errors.js";
+import { connectionFailure, isDatabricksDisconnect, redact } from "./databricks-errors.js";
 import {
   connectOptionsOf,
   endpointOf,
@@ -18,6 +19,9 @@ import {
   sessionRequestOf,
   type DatabricksDriverOptions,
 } from "./databricks-options.js";
+
+/** How long `destroy()` waits for the client to close (an unresponsive warehouse). */
+const CLOSE_TIMEOUT_MS = 5_000;
 
 /** The driver logs every connect at info level to stdout by default; the library stays quiet. */
 const SILENT_LOGGER = { log: (): void => undefined };
@@ -55,12 +59,17 @@ export class DatabricksDriver implements Driver {
     return connection;
   }
 
+  /** A session the warehouse forgot (restart), or a transport failure. */
+  isDisconnect(error: unknown): boolean {
+    return isDatabricksDisconnect(error);
+  }
+
   async destroy(): Promise<void> {
     this.#destroyed = true;
     await Promise.all([...this.#connections].map((c) => c.close()));
     const client = this.#client;
     this.#client = undefined;
-    if (client !== undefined) await client.then((c) => c.client.close()).catch(() => undefined);
+    if (client !== undefined) await withDeadline(client.then((c) => c.client.close()), CLOSE_TIMEOUT_MS).catch(() => undefined);
   }
 
   #endpointText(): string {

@@ -60,6 +60,21 @@ function classFor(shape: ErrorShape): WarehouseErrorClass {
   return errorClassForSqlState(state);
 }
 
+/** Driver codes of a transport that is gone (node-fetch system errors, exhausted retries). */
+const DISCONNECT_CODES = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|ESOCKETTIMEDOUT|ATTEMPTS_EXCEEDED|TIMEOUT_EXCEEDED)$/;
+const GONE_SESSION = /invalid (session|operation)handle|session (does not exist|has expired|is closed)/i;
+
+/**
+ * SQLAlchemy's `is_disconnect` for backend B: the error (mapped or raw) means the session or the
+ * transport is gone (a warehouse restart forgets every session), so the pool must not reuse this
+ * connection nor its siblings from before the outage.
+ */
+export function isDatabricksDisconnect(error: unknown): boolean {
+  const shape = shapeOf(error instanceof WarehouseError ? error.cause : error);
+  if (GONE_SESSION.test(shape.message)) return true;
+  return shape.sqlState === undefined && shape.driverCode !== undefined && DISCONNECT_CODES.test(shape.driverCode);
+}
+
 /** Replaces every secret in a text with `[redacted]`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;

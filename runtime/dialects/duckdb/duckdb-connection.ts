@@ -35,6 +35,8 @@ export interface DuckDBConnectionOptions {
   readonly semanticLayer?: SemanticLayer | undefined;
   /** Called once after the connection is closed (e.g. to close a private `:memory:` instance). */
   readonly onClose?: (() => void) | undefined;
+  /** True once the connection must not be reused (its database file was deleted or replaced). */
+  readonly isStale?: (() => boolean) | undefined;
 }
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
@@ -42,6 +44,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   readonly #connection: DuckDBConnection;
   readonly #layer: SemanticLayer | undefined;
   readonly #onClose: (() => void) | undefined;
+  readonly #isStale: (() => boolean) | undefined;
   /** Whether we have an explicit transaction open on the DuckDB connection. */
   #inTransaction = false;
   #closed = false;
@@ -57,6 +60,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#connection = connection;
     this.#layer = options.semanticLayer;
     this.#onClose = options.onClose;
+    this.#isStale = options.isStale;
     this.#session = { query: (sql, parameters) => this.#rawQuery(sql, parameters), memo: this.#memo };
   }
 
@@ -194,6 +198,10 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async ping(): Promise<boolean> {
     if (this.#closed) return false;
     return answersWithin(() => this.#connection.run("SELECT 1"), PING_TIMEOUT_MS);
+  }
+
+  isStale(): boolean {
+    return this.#isStale?.() ?? false;
   }
 
   async commit(): Promise<void> {

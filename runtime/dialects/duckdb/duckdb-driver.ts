@@ -3,6 +3,8 @@
  * database (its own instance); a file path shares one instance per file across connections.
  * Extensions are never downloaded (`autoinstall_known_extensions = false`).
  */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { BackendCSettings } from "../../config/types.js";
@@ -10,7 +12,8 @@ import type { DatabaseConnection, Driver } from "../../driver/database-connectio
 import { createBuiltinSemanticLayer } from "../../semantic/index.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
-import { leaseFileInstance } from "./duckdb-instances.js";
+import { isDuckDBDisconnect } from "./duckdb-errors.js";
+import { forgetFileInstance, leaseFileInstance } from "./duckdb-instances.js";
 import type { InstanceLease } from "./duckdb-instances.js";
 
 export const MEMORY_DATABASE = ":memory:";
@@ -31,6 +34,8 @@ export class DuckDBDriver implements Driver {
   readonly #layerSource: SemanticLayerSource;
   #layer: Promise<SemanticLayer | undefined> | undefined;
   #lease: InstanceLease | undefined;
+  /** The database file (device + inode) the current lease opened; unset before the first open. */
+  #file: string | undefined;
   #destroyed = false;
 
   constructor(settings: BackendCSettings, options: DuckDBDriverOptions = {}) {
@@ -57,6 +62,7 @@ export class DuckDBDriver implements Driver {
       }
       onClose = () => instance.closeSync();
     } else {
+      this.#dropReplacedFile();
       this.#lease ??= leaseFileInstance(this.#settings.database, options);
       const lease = this.#lease;
       let instance: DuckDBInstance;
@@ -69,10 +75,12 @@ export class DuckDBDriver implements Driver {
         throw error;
       }
       connection = await instance.connect();
+      this.#file ??= fileIdentity(this.#settings.database);
     }
     try {
       const semanticLayer = await this.#semanticLayerFor(connection);
-      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose });
+      const isStale = this.isMemory ? undefined : () => this.#fileChanged();
+      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, isStale });
     } catch (error) {
       connection.closeSync();
       onClose?.();
@@ -80,10 +88,37 @@ export class DuckDBDriver implements Driver {
     }
   }
 
+  /** A closed connection or an instance invalidated by a fatal error. */
+  isDisconnect(error: unknown): boolean {
+    return isDuckDBDisconnect(error);
+  }
+
   async destroy(): Promise<void> {
     this.#destroyed = true;
     this.#lease?.release();
     this.#lease = undefined;
+  }
+
+  /** True when the database file this driver opened was deleted or replaced (another inode). */
+  #fileChanged(): boolean {
+    return this.#file !== undefined && fileIdentity(this.#settings.database) !== this.#file;
+  }
+
+  /**
+   * A file deleted or replaced under a running engine: drop the old instance so the next open
+   * reads the file now at the path. A deleted file is not silently recreated empty: opening fails
+   * until a database file is back.
+   */
+  #dropReplacedFile(): void {
+    if (!this.#fileChanged()) return;
+    const path = this.#settings.database;
+    this.#lease?.release();
+    this.#lease = undefined;
+    forgetFileInstance(path);
+    if (fileIdentity(path) === undefined) {
+      throw new Error(`IO Error: the database file ${resolve(path)} was deleted while the engine was using it`);
+    }
+    this.#file = undefined;
   }
 
   #instanceOptions(): Record<string, string> {
@@ -119,6 +154,12 @@ export class DuckDBDriver implements Driver {
     });
     return this.#layer;
   }
+}
+
+/** `device:inode` of a file, or undefined when it does not exist. */
+function fileIdentity(path: string): string | undefined {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`;
 }
 
 /**

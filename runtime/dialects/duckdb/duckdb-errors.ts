@@ -61,6 +61,15 @@ const BY_SEMANTIC_KIND: Readonly<Record<SemanticViewError["kind"], WarehouseErro
 };
 
 /**
+ * SQLAlchemy's `is_disconnect` for backend C: the connection was closed under us, or the database
+ * was invalidated by a fatal error (DuckDB refuses every further statement on that instance).
+ */
+export function isDuckDBDisconnect(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^(Connection|FATAL) Error: /i.test(message) || /database has been invalidated|connection (is )?(closed|disconnected)/i.test(message);
+}
+
+/**
  * Wraps an error thrown while running a statement. Already-mapped `WarehouseError`s pass through;
  * anything that is not an `Error` from DuckDB or the semantic layer becomes a `WarehouseError`.
  * The original is the `cause`; `code` is DuckDB's exception type (e.g. `Catalog`).

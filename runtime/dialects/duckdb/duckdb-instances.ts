@@ -63,3 +63,11 @@ export function leaseFileInstance(path: string, options: Record<string, string>)
     },
   };
 }
+
+/**
+ * Stops handing out the instance of `path` to new leases (its file was deleted or replaced): the
+ * next lease opens the file afresh. Existing leases keep theirs until they release it.
+ */
+export function forgetFileInstance(path: string): void {
+  shared.delete(resolve(path));
+}

@@ -170,6 +170,11 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     return alive === true;
   }
 
+  /** A connection that hit a network/session error or a deadline is never reused. */
+  isStale(): boolean {
+    return this.#broken;
+  }
+
   async commit(): Promise<void> {
     await this.execute("COMMIT");
   }

@@ -11,6 +11,7 @@ import type { BackendASettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { SnowflakeDatabaseConnection } from "./snowflake-connection.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
+import { isSnowflakeDisconnect } from "./snowflake-errors.js";
 import {
   loginDeadlineMs,
   snowflakeConnectionOptions,
@@ -57,6 +58,11 @@ export class SnowflakeDriver implements Driver {
       return close();
     };
     return opened;
+  }
+
+  /** Network failures, a session the warehouse no longer knows (390xxx), our request deadline. */
+  isDisconnect(error: unknown): boolean {
+    return isSnowflakeDisconnect(error);
   }
 
   async destroy(): Promise<void> {

@@ -59,6 +59,19 @@ export function isConnectionLevelError(error: unknown): boolean {
   const name = e.sdkName ?? e.name;
   if (name === "NetworkError" || name === "RequestFailedError" || name === "RequestTimeoutError") return true;
   const code = e.code === undefined ? "" : String(e.code);
-  // 390xxx: session/authentication (expired, gone, must log in again); 4055xx: connection terminated.
-  return /^390\d{3}$/.test(code) || /^4055\d\d$/.test(code);
+  // SQLSTATE class 08: connection exception (e.g. 407002 "terminated connection", after the sdk
+  // gave up on a session the warehouse forgot).
+  if (typeof e.sqlState === "string" && e.sqlState.startsWith("08")) return true;
+  // 390xxx: session/authentication (expired, gone, must log in again); 4055xx / 407002: connection terminated.
+  return /^390\d{3}$/.test(code) || /^4055\d\d$/.test(code) || code === "407002";
+}
+
+/**
+ * SQLAlchemy's `is_disconnect` for backend A: the error, as a statement raised it (mapped to a
+ * `WarehouseError` whose cause is the sdk's error copy) or raw, means the session is gone, so the
+ * pool must not reuse this connection nor its siblings from before the outage.
+ */
+export function isSnowflakeDisconnect(error: unknown): boolean {
+  if (error instanceof WarehouseError) return error.code === "request_timeout" || isConnectionLevelError(error.cause);
+  return isConnectionLevelError(error);
 }

@@ -44,6 +44,8 @@ export interface StandInOptions {
   readonly metricViews?: readonly MetricViewDefinition[];
   /** Serve with this certificate (e.g. another stand-in's, already trusted) instead of a new one; not disposed here. */
   readonly certificate?: StandInCertificate;
+  /** Listen on this port (e.g. a restarted warehouse on its old address); default: a free one. */
+  readonly port?: number;
 }
 
 /** A statement as the stand-in received it. */
@@ -195,7 +197,7 @@ export class DatabricksStandIn {
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
+      server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
     });
     this.#server = server;
     this.#port = (server.address() as { port: number }).port;

@@ -32,6 +32,8 @@ export interface SnowflakeStandInOptions {
    * separately (GET /chunks/<queryId>/<n>), as Snowflake does for large results. Default: all inline.
    */
   readonly chunkRows?: number;
+  /** Listen on this port (e.g. a restarted warehouse on its old address); default: a free one. */
+  readonly port?: number;
 }
 
 export interface LoginRecord {
@@ -120,7 +122,7 @@ export class SnowflakeStandIn {
     }
     await new Promise<void>((resolve, reject) => {
       standIn.#server.once("error", reject);
-      standIn.#server.listen(0, "127.0.0.1", () => resolve());
+      standIn.#server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
     });
     standIn.#port = (standIn.#server.address() as AddressInfo).port;
     return standIn;
