@@ -83,7 +83,7 @@ export class ConnectionPool {
   #opened = 0;
   #closed = 0;
   #invalidations = 0;
-  #trimming = false;
+  #trimming: Promise<void> | undefined;
   #disposed = false;
   #disposal: Promise<void> | undefined;
 
@@ -343,19 +343,27 @@ export class ConnectionPool {
 
   /** Closes idle connections beyond pool_size (none is checked out to anyone while idle). */
   #trimIdle(): void {
-    if (this.#trimming || this.#disposed) return;
-    this.#trimming = true;
-    void (async () => {
+    if (this.#trimming !== undefined || !this.#hasIdleSurplus()) return;
+    const trimming = (async () => {
       try {
-        while (!this.#disposed && this.#pool.available > this.#poolSize && this.#pool.pending === 0) {
-          await this.#destroy(await this.#pool.acquire());
-        }
+        while (this.#hasIdleSurplus()) await this.#destroy(await this.#pool.acquire());
       } catch {
         // The pool was drained meanwhile.
-      } finally {
-        this.#trimming = false;
       }
     })();
+    this.#trimming = trimming;
+    void trimming.finally(() => {
+      if (this.#trimming === trimming) this.#trimming = undefined;
+    });
+  }
+
+  #hasIdleSurplus(): boolean {
+    return !this.#disposed && this.#pool.available > this.#poolSize && this.#pool.pending === 0;
+  }
+
+  /** Resolves once background housekeeping (trimming idle surplus) has finished (tests). */
+  async settled(): Promise<void> {
+    while (this.#trimming !== undefined) await this.#trimming;
   }
 
   async #close(connection: DatabaseConnection): Promise<void> {
