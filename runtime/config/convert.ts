@@ -82,8 +82,15 @@ function checkInteger(field: FieldSpec, value: number, ctx: ConfigContext, origi
   const tooSmall = min !== undefined && value < min;
   const tooLarge = max !== undefined && value > max;
   if (tooSmall || tooLarge || !Number.isSafeInteger(value)) {
+    // A non-negative field with a ceiling (timer limits) says which bound was crossed.
     const range =
-      max !== undefined ? `between ${min ?? 0} and ${max}` : min === 0 ? "a non-negative integer" : `an integer >= ${min ?? 0}`;
+      min === 0 && max !== undefined && tooLarge
+        ? `at most ${max}`
+        : min !== 0 && max !== undefined
+          ? `between ${min ?? 0} and ${max}`
+          : min === 0
+            ? "a non-negative integer"
+            : `an integer >= ${min ?? 0}`;
     throw ctx.fail(field, `must be ${range}, got ${showValue(field, value)}`, origin);
   }
   return value;

@@ -41,6 +41,7 @@ describe("config: config objects", () => {
       maxOverflow: 3,
       timeout: 30,
       recycle: 3600,
+      disposeTimeout: 10,
       prePing: false,
       database: ":memory:",
       readOnly: false,
