@@ -1,6 +1,7 @@
 /**
  * Service lifespan: register the engine as "default" before serving; on shutdown stop accepting,
- * let in-flight requests finish, then unregister and dispose the engine (in that order).
+ * let in-flight requests finish (for at most `shutdownTimeoutMs`; then their sockets are cut), then
+ * unregister and dispose the engine (in that order; dispose has its own `dispose_timeout`).
  */
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -17,7 +18,11 @@ export interface ServiceOptions {
   /** Default: all interfaces. */
   readonly host?: string;
   readonly logger?: Logger;
+  /** How long shutdown waits for in-flight requests before cutting their connections (default 10 s). */
+  readonly shutdownTimeoutMs?: number;
 }
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
 export interface RunningService {
   readonly url: string;
@@ -55,12 +60,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const shutdown = (): Promise<void> =>
     (stopping ??= (async () => {
       logger.info("shutting down: no new connections, waiting for in-flight requests");
+      const deadlineMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+      let deadline: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve, reject) => {
         // close() stops accepting and resolves once every in-flight request has been answered.
         server.close((error) => (error ? reject(error) : resolve()));
         // Idle keep-alive sockets would otherwise hold close() open until they time out.
         server.closeIdleConnections();
-      });
+        // A request stuck on an unresponsive warehouse must not hold the shutdown forever.
+        deadline = setTimeout(() => {
+          logger.info(`shutdown: requests still in flight after ${deadlineMs} ms; closing their connections`);
+          server.closeAllConnections();
+        }, deadlineMs);
+        deadline.unref();
+      }).finally(() => clearTimeout(deadline));
       unregister("default");
       await options.engine.dispose();
       logger.info("engine unregistered and disposed");
