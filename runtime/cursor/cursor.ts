@@ -15,6 +15,7 @@ import { compileRowMapper } from "../mapping/model-plan.js";
 import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import type { CancelWatch } from "./cancellation.js";
+import { captureOpenSite, watchUnclosed } from "./unclosed-cursor.js";
 
 type ReadMode = "rows" | "into" | "iterInto" | "arrow";
 type State = "open" | "exhausted" | "closed" | "cancelled";
@@ -43,6 +44,18 @@ function validateModeOf(options: IntoOptions | undefined, method: string): Valid
   return mode;
 }
 
+/**
+ * What a garbage-collected, never-closed cursor still owes: its stream and connection. Built out
+ * here so the closure's scope cannot hold the cursor (a closure made in the constructor would
+ * share a context with the ones that capture `this`).
+ */
+function releaserOf(stream: ResultStream, connection: PooledConnection): () => Promise<void> {
+  return async () => {
+    await stream.close().catch(() => undefined);
+    await connection.release();
+  };
+}
+
 export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #connection: PooledConnection;
   readonly #stream: ResultStream;
@@ -57,14 +70,17 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   #position = 0;
   #pending: Promise<unknown> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #unwatch: () => void;
 
   /** @internal Cursors are made by `execute()` (see `openCursor`). */
-  constructor(connection: PooledConnection, stream: ResultStream, watch: CancelWatch) {
+  constructor(connection: PooledConnection, stream: ResultStream, watch: CancelWatch, openedAt: Error = captureOpenSite()) {
     this.#connection = connection;
     this.#stream = stream;
     this.#iterator = stream[Symbol.asyncIterator]();
     this.#watch = watch;
     this.#toObject = rowObjectFactory(stream.columns);
+    // Never closed and garbage-collected: the connection goes back anyway, with a warning.
+    this.#unwatch = watchUnclosed(this, releaserOf(stream, connection), openedAt);
     // A cancellation while no read is pending still ends the statement and frees the connection.
     watch.onFire(() => {
       if (this.#pending === undefined && this.#state === "open") {
@@ -266,6 +282,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
 
   #release(): Promise<void> {
     if (this.#released === undefined) {
+      this.#unwatch();
       this.#watch.dispose();
       this.#released = (async () => {
         try {

@@ -13,6 +13,8 @@ export interface OpenCursorOptions {
   readonly signal?: AbortSignal | undefined;
   /** Deadline for the whole result, from now: past it the statement is interrupted (`QueryCancelledError("timeout")`). */
   readonly timeoutMs?: number | undefined;
+  /** Where the query was executed (for the warning about a cursor never closed); default: here. */
+  readonly openedAt?: Error | undefined;
 }
 
 export interface CursorQuery {
@@ -69,5 +71,5 @@ export async function openCursor<Row = Record<string, unknown>>(
     await releaseQuietly(connection);
     throw outcome.error;
   }
-  return new Cursor<Row>(connection, outcome.stream, watch);
+  return new Cursor<Row>(connection, outcome.stream, watch, options.openedAt);
 }

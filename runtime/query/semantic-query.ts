@@ -5,6 +5,7 @@
  */
 import { QueryCancelledError, ValidationError } from "../errors.js";
 import { openCursor } from "../cursor/open-cursor.js";
+import { captureOpenSite } from "../cursor/unclosed-cursor.js";
 import { compilerFor } from "../dialects/dialect-compilers.js";
 import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
 import { isField } from "../view/field.js";
@@ -205,6 +206,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
    * the connection (`await using cursor = await q.execute()`).
    */
   async execute(options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
+    const openedAt = captureOpenSite(); // the caller's frame is still on the stack here
     const engine = resolveEngine(this.#engine);
     const compiled = compilerFor(engine.backend).compileSemanticQuery(this.#node);
     if (options.signal?.aborted) {
@@ -215,7 +217,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
     // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
     const timeoutMs = options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
     try {
-      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs });
+      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs, openedAt });
     } catch (error) {
       await connection.release(); // idempotent: harmless if the cursor already released it
       throw error;

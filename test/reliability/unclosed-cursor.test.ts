@@ -1,0 +1,59 @@
+/**
+ * Issue 9.13: a cursor that is never closed and then garbage-collected gives its pooled connection
+ * back, with one process warning per place that opened such cursors, naming that place. (The other
+ * safety net of 9.13, a DuckDB file deleted under a running service, is in restart-recovery.)
+ */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { expect } from "chai";
+import { Dimension, Metric, SemanticView } from "lib";
+import type { Engine } from "lib";
+import { closeSalesEngine, createSalesEngine } from "../support/sales-engine.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+class Sales extends SemanticView("sales", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}
+
+/** Executes a query and drops its cursor without closing it (the bug this safety net covers). */
+async function leakCursor(engine: Engine): Promise<void> {
+  await Sales.query().metrics(Sales.revenue).using(engine).execute();
+}
+
+async function collectUntil(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 50 && !done(); i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("reliability: a cursor garbage-collected unclosed (issue 9.13)", function () {
+  this.timeout(20_000);
+
+  it("returns its connection and warns once per opening site, naming it", async () => {
+    const engine = createSalesEngine();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error & { code?: string }): void => {
+      if (warning.code === "LIB_UNCLOSED_CURSOR") warnings.push(warning);
+    };
+    process.on("warning", onWarning);
+    try {
+      for (let round = 0; round < 2; round++) {
+        await leakCursor(engine);
+        expect(engine._pool.borrowed, "the leaked cursor holds the only connection").to.equal(1);
+        await collectUntil(() => engine._pool.borrowed === 0);
+        expect(engine._pool.borrowed).to.equal(0);
+        await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      }
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]!.message).to.match(/garbage-collected without being closed/);
+      expect(warnings[0]!.message).to.contain("unclosed-cursor.test.ts");
+      // The pool is healthy: the next query gets the returned connection.
+      await using cursor = await Sales.query().metrics(Sales.revenue).using(engine).execute();
+      expect((await cursor.fetchAllRows()).length).to.equal(1);
+    } finally {
+      process.off("warning", onWarning);
+      await closeSalesEngine(engine);
+    }
+  });
+});
