@@ -77,6 +77,7 @@ export const BACKEND_A_FIELDS = [
   { toml: "login_timeout", camel: "loginTimeout", kind: "duration", description: "Login retry timeout" },
   { toml: "request_timeout", camel: "requestTimeout", kind: "duration", description: "Request retry timeout" },
   { toml: "client_timeout", camel: "clientTimeout", kind: "duration", description: "Network round-trip timeout" },
+  { toml: "heartbeat_interval", camel: "heartbeatInterval", kind: "duration", defaultDoc: "`10s`", description: "While a statement runs, its session is checked this often; a check unanswered for as long fails the statement (a warehouse that died mid-query) with OperationalError" },
   { toml: "tls_skip_verify", camel: "tlsSkipVerify", kind: "boolean", default: false, description: "Disable TLS certificate verification" },
   { toml: "ocsp_fail_open_mode", camel: "ocspFailOpenMode", kind: "boolean", default: true, description: "Allow the connection when the OCSP check fails" },
   { toml: "keep_session_alive", camel: "keepSessionAlive", kind: "boolean", default: false, description: "Prevent session expiry during long operations" },

@@ -47,6 +47,8 @@ export interface BackendASettings extends CommonSettings {
   readonly loginTimeout?: number | undefined;
   readonly requestTimeout?: number | undefined;
   readonly clientTimeout?: number | undefined;
+  /** Milliseconds between liveness checks of a running statement's session (default 10 s). */
+  readonly heartbeatInterval?: number | undefined;
   readonly tlsSkipVerify: boolean;
   readonly ocspFailOpenMode: boolean;
   readonly keepSessionAlive: boolean;

@@ -183,7 +183,11 @@ export class ConnectionPool {
         await this.#destroy(connection);
         throw new LibConnectionError("The engine has been disposed");
       }
-      if (this.#isStale(connection, requestedAt)) {
+      if (this.#isOutdated(connection)) {
+        this.#abandon(connection);
+        continue;
+      }
+      if (this.#isTooOld(connection, requestedAt)) {
         await this.#destroy(connection);
         continue;
       }
@@ -195,7 +199,11 @@ export class ConnectionPool {
   /** Returns a connection: reset it, then keep it idle or close it (overflow, invalidated, failed reset, disposed). */
   async release(connection: DatabaseConnection): Promise<void> {
     if (!this.#borrowed.delete(connection)) return;
-    let keep = !this.#disposed && !this.#isOutdated(connection);
+    if (this.#isOutdated(connection)) {
+      this.#abandon(connection);
+      return;
+    }
+    let keep = !this.#disposed;
     if (keep) {
       try {
         await connection.reset();
@@ -284,9 +292,8 @@ export class ConnectionPool {
     );
   }
 
-  /** From an older generation, or older than `recycle` (one opened for this checkout never is). */
-  #isStale(connection: DatabaseConnection, requestedAt: number): boolean {
-    if (this.#isOutdated(connection)) return true;
+  /** Older than `recycle` (one opened for this checkout never is). */
+  #isTooOld(connection: DatabaseConnection, requestedAt: number): boolean {
     const openedAt = this.#state.get(connection)?.openedAt ?? connection.createdAt;
     return openedAt < requestedAt && this.#now() - openedAt > this.#recycleMs;
   }
@@ -299,6 +306,14 @@ export class ConnectionPool {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Closes a dead connection in the background: saying goodbye to a warehouse that is gone can
+   * take until the driver's own deadline, and nobody should wait for that.
+   */
+  #abandon(connection: DatabaseConnection): void {
+    void this.#destroy(connection);
   }
 
   async #destroy(connection: DatabaseConnection): Promise<void> {

@@ -77,6 +77,25 @@ describe("reliability: recovery after a warehouse restart (issue 9.1)", function
     });
   });
 
+  describe("backend A: a warehouse that dies while a statement runs (issue 9.6)", () => {
+    it("the statement fails with a retryable OperationalError at the heartbeat bound, not after the sdk's minute of retries", async () => {
+      const standIn = await startStandIn();
+      await using engine = aEngine(standIn, { heartbeatInterval: "300ms" });
+      try {
+        standIn.holdQueries = /SEMANTIC_VIEW/i;
+        const pending = outcomeOf(() => SalesA.query().metrics(SalesA.REVENUE).using(engine).execute());
+        while (standIn.queries.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        await standIn.close(); // the warehouse dies with the statement in flight
+        const outcome = await pending;
+        expect(outcome).to.be.instanceOf(OperationalError);
+        expect((outcome as OperationalError).code).to.equal("warehouse_unreachable");
+        expect(engine._pool.invalidations, "a disconnect: the pool starts over").to.equal(1);
+      } finally {
+        await standIn.close();
+      }
+    });
+  });
+
   describe("backend B (@databricks/sql against a restarted stand-in)", () => {
     const fixture = useStandIn();
 

@@ -7,7 +7,9 @@
  *   request unless MULTI_STATEMENT_COUNT is set); the last one's result is returned. Parameters
  *   need a single statement, as on backend C. `stream()` takes one statement.
  * - The sdk retries query requests against an unreachable server for a very long time, so the
- *   driver keeps its own deadlines: `request_timeout` bounds a statement, `interrupt()` cancels
+ *   driver keeps its own deadlines: `request_timeout` bounds a statement; while one runs, a
+ *   heartbeat every `heartbeat_interval` (default 10 s) that goes unanswered for as long fails it with
+ *   `OperationalError` (code `warehouse_unreachable`, a disconnect); `interrupt()` cancels
  *   (`statement.cancel()`, an abort-request) and gives up locally after a grace period, `ping()`
  *   (a heartbeat via `isValidAsync()`) and `close()` are bounded too. A connection that hit such a
  *   deadline or a network/session error is marked broken: `ping()` says false, so the pool replaces it.
@@ -28,6 +30,11 @@ import { convertRow, snowflakeColumn, toSnowflakeBind, type SnowflakeColumn } fr
 export interface SnowflakeConnectionOptions {
   /** Client-side deadline for one statement (ms); none when undefined. */
   readonly requestTimeoutMs?: number | undefined;
+  /**
+   * While a statement runs, its session is checked (a heartbeat, bounded by the same time) this
+   * often (ms): the sdk would retry requests to a dead warehouse for a minute or more.
+   */
+  readonly livenessIntervalMs?: number | undefined;
   /** Deadline for `ping()` and `close()` (ms). */
   readonly housekeepingTimeoutMs?: number;
   /** How long `interrupt()` waits for the warehouse to confirm before giving up locally (ms). */
@@ -207,6 +214,32 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     return this.#closed;
   }
 
+  /**
+   * Calls `onDead` when a heartbeat sent while the statement runs gets no positive answer within
+   * the liveness interval. Returns the function that stops watching.
+   */
+  #watchLiveness(onDead: () => void): () => void {
+    const intervalMs = this.#options.livenessIntervalMs;
+    if (intervalMs === undefined || intervalMs <= 0) return () => undefined;
+    let probing = false;
+    let stopped = false;
+    const timer = setInterval(() => {
+      if (probing || stopped) return;
+      probing = true;
+      withDeadline(this.#connection.isValidAsync(), intervalMs)
+        .catch(() => false)
+        .then((alive) => {
+          probing = false;
+          if (alive !== true && !stopped) onDead();
+        });
+    }, intervalMs);
+    timer.unref();
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }
+
   #dropStream(): void {
     this.#running?.abandon(new OperationalError("The result stream was abandoned: its connection ran another statement or was returned"));
     this.#running = undefined;
@@ -238,14 +271,26 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
         statement: undefined,
         abandon: (error) => finish(() => reject(error)),
       };
+      let stopWatching = (): void => undefined;
       const finish = (settle: () => void) => {
         if (settled) return;
         settled = true;
+        stopWatching();
         if (timer !== undefined) clearTimeout(timer);
         if (this.#running === running) this.#running = undefined;
         settle();
       };
       this.#running = running;
+      stopWatching = this.#watchLiveness(() => {
+        this.#broken = true;
+        try {
+          running.statement?.cancel();
+        } catch {
+          // already finished
+        }
+        const ms = this.#options.livenessIntervalMs;
+        finish(() => reject(new OperationalError(`Backend A stopped answering while the statement ran (no heartbeat answer within ${ms} ms)`, { code: "warehouse_unreachable" })));
+      });
       const timeoutMs = this.#options.requestTimeoutMs;
       if (timeoutMs !== undefined && timeoutMs > 0) {
         timer = setTimeout(() => {

@@ -20,6 +20,9 @@ import {
 } from "./snowflake-options.js";
 import { loadSnowflakeSdk, type SnowflakeSdk } from "./snowflake-sdk.js";
 
+/** How often a running statement's session is checked when heartbeat_interval is not set. */
+export const DEFAULT_LIVENESS_INTERVAL_MS = 10_000;
+
 export class SnowflakeDriver implements Driver {
   readonly #settings: BackendASettings;
   readonly #options: SnowflakeConnectionOptions;
@@ -49,6 +52,7 @@ export class SnowflakeDriver implements Driver {
     await this.#login(connection);
     const opened = new SnowflakeDatabaseConnection(connection, {
       requestTimeoutMs: this.#settings.requestTimeout,
+      livenessIntervalMs: this.#settings.heartbeatInterval ?? DEFAULT_LIVENESS_INTERVAL_MS,
       secrets: this.#secrets,
     });
     this.#open.add(opened);

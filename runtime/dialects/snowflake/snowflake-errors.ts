@@ -72,6 +72,8 @@ export function isConnectionLevelError(error: unknown): boolean {
  * pool must not reuse this connection nor its siblings from before the outage.
  */
 export function isSnowflakeDisconnect(error: unknown): boolean {
-  if (error instanceof WarehouseError) return error.code === "request_timeout" || isConnectionLevelError(error.cause);
+  if (error instanceof WarehouseError) {
+    return error.code === "request_timeout" || error.code === "warehouse_unreachable" || isConnectionLevelError(error.cause);
+  }
   return isConnectionLevelError(error);
 }
