@@ -100,6 +100,7 @@ export const BACKEND_B_FIELDS = [
   { toml: "http_path", camel: "httpPath", kind: "string", description: "SQL warehouse HTTP path (decomposed mode)" },
   { toml: "token", camel: "token", kind: "string", secret: true, description: "Personal access token (decomposed mode)" },
   { toml: "catalog", camel: "catalog", kind: "string", description: "Default catalog" },
+  { toml: "socket_timeout", camel: "socketTimeout", kind: "duration", defaultDoc: "`2m`", description: "Longest silence on a connection to the warehouse (opening a session, a statement, a fetch) before it fails" },
   { toml: "auth_type", camel: "authType", kind: "enum", values: BACKEND_B_AUTH_TYPES, description: "OAuthU2M (browser) or OAuthM2M (service principal); omit it for token authentication" },
   { toml: "client_id", camel: "clientId", kind: "string", description: "M2M service principal client ID" },
   { toml: "client_secret", camel: "clientSecret", kind: "string", secret: true, description: "M2M service principal client secret" },

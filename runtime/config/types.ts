@@ -73,6 +73,8 @@ export interface BackendBSettings extends CommonSettings {
   readonly httpPath?: string | undefined;
   readonly token?: Secret | undefined;
   readonly catalog?: string | undefined;
+  /** Milliseconds of silence on a connection before it fails (default 2 min). */
+  readonly socketTimeout?: number | undefined;
   readonly authType?: BackendBAuthType | undefined;
   readonly clientId?: string | undefined;
   readonly clientSecret?: Secret | undefined;

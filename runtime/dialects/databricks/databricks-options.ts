@@ -9,11 +9,12 @@
  * | `authType = "OAuthU2M"` (+ optional `clientId`) | `authType: "databricks-oauth"` (browser flow) |
  * | `uri` | the config layer derives `host`/`port`/`httpPath`/`token` from it (parsed here too as a fallback) |
  * | `catalog`, `schema` | `openSession({ initialCatalog, initialSchema })` |
+ * | `socketTimeout` (default 2 min) | `socketTimeout` |
  * | env `BACKEND_B_CA_CERT` (a PEM file path) | `customCaCert`: an extra trusted CA (adds to the system roots; verification stays on) |
  *
  * Always set: `telemetryEnabled: false` (no calls besides the warehouse's own endpoint),
  * `preserveBigNumericPrecision: true` (BIGINT as bigint, DECIMAL as exact text on Arrow results),
- * bounded retries of idempotent calls (3 attempts, 100 ms–1 s backoff, 30 s budget) and a 2-minute socket timeout,
+ * bounded retries of idempotent calls (3 attempts, 100 ms–1 s backoff, 30 s budget) and the socket timeout,
  * so a dead warehouse fails fast. Certificate checks are never disabled.
  */
 import { readFileSync } from "node:fs";
@@ -73,7 +74,7 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
     port: endpoint.port,
     path: endpoint.path,
     userAgentEntry: "lib",
-    socketTimeout: SOCKET_TIMEOUT_MS,
+    socketTimeout: settings.socketTimeout ?? SOCKET_TIMEOUT_MS,
     retryMaxAttempts: RETRY_MAX_ATTEMPTS,
     retryDelayMin: 100,
     retryDelayMax: 1_000,
