@@ -41,8 +41,8 @@ function findCycle(ctx: ValidationContext, nodes: readonly DraftMember[], edges:
   const visit = (m: DraftMember, path: DraftMember[]): void => {
     if (state.get(m) === "done") return;
     if (state.get(m) === "visiting") {
-      const cycle = [...path.slice(path.indexOf(m)), m].map((x) => x.name).join(" -> ");
-      ctx.fail(`cycle among ${what}: ${cycle}`, m.position);
+      const cycle = path.slice(path.indexOf(m)).map((x) => x.name).join(", ");
+      ctx.fail(`Circular dependency detected in ${what}: ${cycle}`, m.position);
     }
     state.set(m, "visiting");
     for (const e of edges(m)) visit(e, [...path, m]);

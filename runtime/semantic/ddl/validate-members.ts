@@ -10,11 +10,16 @@ import { lower, type ValidationContext } from "./validate-context.js";
 
 /** Indexes every member by name (unique across kinds) and analyses its expression. */
 export function collectMembers(ctx: ValidationContext): void {
-  const kindLabel = { fact: "a fact", dimension: "a dimension", metric: "a metric" } as const;
   for (const m of [...ctx.stmt.facts, ...ctx.stmt.dimensions, ...ctx.stmt.metrics]) {
     const existing = ctx.members.get(lower(m.name));
     if (existing !== undefined) {
-      ctx.fail(`duplicate name '${m.name}': already defined as ${kindLabel[existing.kind]} (names are unique across facts, dimensions and metrics, case-insensitively)`, m.position);
+      // The extension's wording: same kind is a duplicate, different kinds collide.
+      ctx.fail(
+        existing.kind === m.kind
+          ? `duplicate ${m.kind} name '${m.name}'`
+          : `name '${m.name}' is used as both a ${existing.kind} and a ${m.kind}`,
+        m.position,
+      );
     }
     ctx.members.set(lower(m.name), m);
     if (m.table !== undefined) ctx.requireAlias(m.table, `${m.kind} '${m.name}'`, m.position);
@@ -80,7 +85,13 @@ function rowLevel(ctx: ValidationContext, m: DraftMember): void {
   const info = ctx.analyses.get(m)!;
   const plural = m.kind === "fact" ? "facts" : "dimensions";
   if (info.aggregates.length > 0) {
-    ctx.fail(`${m.kind} '${m.name}' uses the aggregate function ${info.aggregates[0]!.toUpperCase()}(); ${plural} are row-level expressions (define a metric instead)`, m.exprPosition);
+    const fn = info.aggregates[0]!;
+    ctx.fail(
+      m.kind === "fact"
+        ? `Fact '${m.name}' contains aggregate function '${fn}'. Facts must be row-level expressions. Move aggregation to METRICS.`
+        : `Dimension '${m.name}' contains aggregate function '${fn}'. Dimensions must be row-level expressions. Move aggregation to METRICS.`,
+      m.exprPosition,
+    );
   }
   if (info.hasWindow) ctx.fail(`${m.kind} '${m.name}' uses a window function; ${plural} are row-level expressions`, m.exprPosition);
   checkScope(ctx, m, info.refs, false);

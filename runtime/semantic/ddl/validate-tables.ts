@@ -37,7 +37,7 @@ export function validateRelationships(ctx: ValidationContext): RelationshipDef[]
     const from = ctx.requireAlias(r.fromAlias, `relationship '${r.name}'`, r.position);
     const to = ctx.requireAlias(r.toAlias, `relationship '${r.name}'`, r.position);
     if (lower(from.alias) === lower(to.alias)) {
-      ctx.fail(`relationship '${r.name}' references its own table '${from.alias}' (self-references are not supported)`, r.position);
+      ctx.fail(`table '${from.alias}' cannot reference itself (relationship '${r.name}')`, r.position);
     }
     let refColumns = [...r.refColumns];
     if (refColumns.length === 0) {

@@ -5,12 +5,11 @@
  * NULL-safely on the dimension keys (grains.ts).
  */
 import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
-import { SemanticViewError } from "../semantic-error.js";
 import { quoteIdent } from "../sql/quote.js";
 import { ExpandContext, same, type Requirement } from "./context.js";
 import { emitSelect, joinedTables, keySql } from "./emit.js";
 import { guardAggregates, qualifiersOf, rewriteQualifiers } from "./expression.js";
-import { checkFanTraps } from "./fan-trap.js";
+import { checkFactPaths, checkFanTraps } from "./fan-trap.js";
 import { dimColumn, grainAlias, groupByGrain, joinGrains, metricColumn } from "./grains.js";
 import { keyOf, type JoinTree } from "./join-graph.js";
 import { MemberSql } from "./members.js";
@@ -36,12 +35,11 @@ export interface ExpandedQuery {
 export function expandSemanticQuery(def: SemanticViewDefinition, request: SemanticQueryRequest): ExpandedQuery {
   const ctx = new ExpandContext(def);
   if (request.facts.length > 0 && request.metrics.length > 0) {
-    ctx.fail("cannot combine facts and metrics in the same query");
+    ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
   }
   if (request.dimensions.length === 0 && request.metrics.length === 0 && request.facts.length === 0) {
-    throw new SemanticViewError(
-      "invalid",
-      "semantic_view: specify at least dimensions := [...], metrics := [...], or facts := [...]",
+    ctx.fail(
+      `specify at least dimensions := [...], metrics := [...], or facts := [...].\nRun DESCRIBE SEMANTIC VIEW ${def.name} to see available dimensions, metrics, and facts.`,
     );
   }
   const dims = resolveMembers<MemberDef>(def, "dimension", request.dimensions);
@@ -93,6 +91,7 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   if (metrics.length === 0) {
     // Row-level modes: SELECT DISTINCT dimensions, or facts (with optional dimensions).
     const items = [...dimItems, ...facts.map((f, i) => ({ sql: scoped(factSqlList[i]!), name: f.name }))];
+    if (facts.length > 0) checkFactPaths(ctx, treeAt, rowReqs.map((r) => r.table));
     const memberTables = new Set(rowReqs.filter((r) => r.label !== "where_clause").map((r) => r.table));
     const rowConditions = [...conditions];
     if (memberTables.size === 1) {
@@ -150,6 +149,17 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
     ];
     const sql = emitSelect(ctx, { tree: baseTree, aliasOf, items, needed: allTables, conditions, distinct: false, groupCount: dims.length });
     return { sql, columns };
+  }
+
+  // Per grain, only a queried dimension's expression is re-pointed at a role-played table's
+  // scoped alias; a filter, fact or metric sitting on one stays an error, as in the extension.
+  const roleBound = [...rowReqs.filter((r) => !r.label.startsWith("dimension ")), ...bases.flatMap((b) => metricReqs.get(b)!)].find((r) =>
+    graph.roleTables.has(r.table),
+  );
+  if (roleBound !== undefined) {
+    ctx.fail(
+      `fan trap detected -- ${roleBound.label} uses role-playing table '${graph.table(roleBound.table).alias}', which a query over metrics at different grains cannot scope; query it with metrics at a single grain`,
+    );
   }
 
   // One CTE per grain (metric table), each anchored at its own table.

@@ -78,7 +78,7 @@ export class RolePaths {
       );
     }
     this.ctx.fail(
-      `${req.label} needs role-playing table '${alias}', which is reached through several relationships [${rels.join(", ")}]; request a metric declared with USING (<relationship>) to pick one`,
+      `${req.label} is ambiguous -- table '${alias}' is reached via multiple relationships: [${rels.join(", ")}]. Specify a metric with USING to disambiguate, or use a dimension from a non-ambiguous table.`,
     );
   }
 }
