@@ -50,6 +50,8 @@ export class RolePaths {
     const graph = this.ctx.graph;
     const tree = graph.tree(graph.baseKey, this.choices);
     for (const req of reqs) {
+      // A predicate cannot say which role it means, so USING elsewhere in the query does not bind it.
+      if (req.label === "where_clause" && graph.roleTables.has(req.table)) this.ambiguous(req.table, req);
       if (graph.roleTables.has(req.table)) this.checkRole(req.table, req);
       if (graph.path(tree, req.table) !== undefined) continue;
       // Unreachable: some role-played table on the way has no unique path.
@@ -70,13 +72,18 @@ export class RolePaths {
   private checkRole(roleKey: string, req: Requirement): void {
     if (this.choices.has(roleKey)) return;
     const alias = this.ctx.graph.table(roleKey).alias;
-    const rels = this.ctx.graph.roleTables.get(roleKey)!.map((r) => r.name);
     const conflicting = this.conflicts.get(roleKey);
     if (conflicting !== undefined && conflicting.size > 1) {
       this.ctx.fail(
         `conflicting USING relationships [${[...conflicting].join(", ")}] for role-playing table '${alias}' needed by ${req.label}; query metrics that use one path at a time`,
       );
     }
+    this.ambiguous(roleKey, req);
+  }
+
+  private ambiguous(roleKey: string, req: Requirement): never {
+    const alias = this.ctx.graph.table(roleKey).alias;
+    const rels = this.ctx.graph.roleTables.get(roleKey)!.map((r) => r.name);
     this.ctx.fail(
       `${req.label} is ambiguous -- table '${alias}' is reached via multiple relationships: [${rels.join(", ")}]. Specify a metric with USING to disambiguate, or use a dimension from a non-ambiguous table.`,
     );
