@@ -252,7 +252,7 @@ describe("semantic_view() conformance", () => {
       const conflict = await failure(
         `SELECT * FROM semantic_view('flights', dimensions := ['city'], metrics := ['departures', 'arrivals'])`,
       );
-      expect(conflict.message).to.contain("conflicting USING relationships [departs, arrives]");
+      expect(conflict.message).to.contain("dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [departs, arrives], each named in USING");
     });
 
     it("a role-played table not needed by the query is no problem", async () => {

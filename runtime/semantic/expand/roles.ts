@@ -75,7 +75,7 @@ export class RolePaths {
     const conflicting = this.conflicts.get(roleKey);
     if (conflicting !== undefined && conflicting.size > 1) {
       this.ctx.fail(
-        `conflicting USING relationships [${[...conflicting].join(", ")}] for role-playing table '${alias}' needed by ${req.label}; query metrics that use one path at a time`,
+        `${req.label} is ambiguous -- table '${alias}' is reached via multiple relationships: [${[...conflicting].join(", ")}], each named in USING by a co-queried metric. Query one USING-scoped metric at a time alongside it.`,
       );
     }
     this.ambiguous(roleKey, req);
