@@ -58,6 +58,14 @@ describe("docs: reference/error-messages", () => {
     });
   }
 
+  it("near-miss DDL: a misspelled prefix suggests the statement", async () => {
+    expect((await db.error("CREAT SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region)")).message).to.equal("Did you mean 'CREATE SEMANTIC VIEW'?");
+    expect((await db.error("DROP SEMANTC VIEW sales")).message).to.equal("Did you mean 'DROP SEMANTIC VIEW'?");
+    // Valid statements that start alike are not near misses.
+    await db.run("CREATE VIEW plain_view AS SELECT 1 AS one; DROP VIEW plain_view");
+    expect((await db.run("DESC SEMANTIC VIEW sales")).rows.length).to.be.greaterThan(0);
+  });
+
   const query: [string, string, string][] = [
     ["view not found", "semantic_view('sales_x', metrics := ['revenue'])", "Semantic view 'sales_x' not found. Did you mean 'sales'?"],
     ["empty request", "semantic_view('sales')", "semantic view 'sales': specify at least dimensions := [...], metrics := [...], or facts := [...]."],
