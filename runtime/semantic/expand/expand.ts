@@ -37,16 +37,17 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   if (request.facts.length > 0 && request.metrics.length > 0) {
     ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
   }
-  if (request.dimensions.length === 0 && request.metrics.length === 0 && request.facts.length === 0) {
+  const emptyRequest = (): never =>
     ctx.fail(
       `specify at least dimensions := [...], metrics := [...], or facts := [...].\nRun DESCRIBE SEMANTIC VIEW ${def.name} to see available dimensions, metrics, and facts.`,
     );
-  }
+  if (request.dimensions.length === 0 && request.metrics.length === 0 && request.facts.length === 0) emptyRequest();
   const dims = resolveMembers<MemberDef>(def, "dimension", request.dimensions);
   const metrics = resolveMembers<MetricDef>(def, "metric", request.metrics);
   const facts = resolveMembers<MemberDef>(def, "fact", request.facts);
   const columns = [...dims, ...metrics, ...facts].map((m) => m.name);
-  if (columns.length === 0) ctx.fail("the requested wildcards match no public members");
+  // Wildcards that expand to nothing leave an empty request, as in the extension.
+  if (columns.length === 0) emptyRequest();
   const clash = columns.find((c, i) => columns.findIndex((d) => same(c, d)) !== i);
   if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
 
