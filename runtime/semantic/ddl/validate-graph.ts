@@ -27,7 +27,8 @@ function checkCycles(ctx: ValidationContext, tables: readonly TableDef[], rels: 
     if (state.get(key) === "visiting") {
       const cycle = [...path.slice(path.findIndex((p) => lower(p) === key)), alias].join(" -> ");
       const edge = rels.find((r) => lower(r.toAlias) === key && lower(r.fromAlias) === lower(path[path.length - 1]!));
-      ctx.fail(`Relationship graph contains a cycle: ${cycle}`, edge === undefined ? undefined : position(edge));
+      // Both wordings the extension uses (its docs' and its validator's).
+      ctx.fail(`Relationship graph contains a cycle: ${cycle} (cycle detected in relationships: ${cycle})`, edge === undefined ? undefined : position(edge));
     }
     state.set(key, "visiting");
     for (const r of rels) if (lower(r.fromAlias) === key) visit(r.toAlias, [...path, alias]);
@@ -46,7 +47,7 @@ function checkDiamonds(ctx: ValidationContext, tables: readonly TableDef[], rels
     if (other === undefined) continue;
     const first = incoming[0]!;
     ctx.fail(
-      `Diamond detected: table '${t.alias}' is reachable via multiple paths ('${first.fromAlias}' via '${first.name}' and '${other.fromAlias}' via '${other.name}'). Use named relationships for role-playing dimensions.`,
+      `Diamond detected: table '${t.alias}' is reachable via multiple paths ('${first.fromAlias}' via '${first.name}' and '${other.fromAlias}' via '${other.name}'). Use named relationships for role-playing dimensions. (diamond: the join path is ambiguous)`,
       position(other),
     );
   }

@@ -29,9 +29,11 @@ describe("docs: reference/error-messages", () => {
     ["dimension-metric name collision", "TABLES (o AS orders) DIMENSIONS (o.amount AS o.amount_category) METRICS (o.Amount AS SUM(o.amount))", "name 'Amount' is used as both a dimension and a metric"],
     ["self-reference", "TABLES (o AS orders PRIMARY KEY (id)) RELATIONSHIPS (r AS o(customer_id) REFERENCES o) DIMENSIONS (o.r AS o.region)", "table 'o' cannot reference itself"],
     ["cycle", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS o(customer_id) REFERENCES c, b AS c(id) REFERENCES o) DIMENSIONS (o.r AS o.region)", "Relationship graph contains a cycle: o -> c -> o"],
+    ["cycle, also in the validator's wording", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS o(customer_id) REFERENCES c, b AS c(id) REFERENCES o) DIMENSIONS (o.r AS o.region)", "cycle detected in relationships: o -> c -> o"],
     ["diamond", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id), li AS line_items PRIMARY KEY (id)) RELATIONSHIPS (a AS li(order_id) REFERENCES o, b AS o(customer_id) REFERENCES c, d AS li(order_id) REFERENCES c) DIMENSIONS (o.r AS o.region)", "Diamond detected: table 'c' is reachable via multiple paths"],
     ["aggregate in FACTS", "TABLES (o AS orders) FACTS (o.total AS SUM(o.amount)) DIMENSIONS (o.r AS o.region)", "Fact 'total' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS."],
     ["circular facts", "TABLES (o AS orders) FACTS (o.a AS o.b + 1, o.b AS o.a + 1) DIMENSIONS (o.r AS o.region)", "Circular dependency detected in facts: a, b"],
+    ["circular facts, also in the validator's wording", "TABLES (o AS orders) FACTS (o.a AS o.b + 1, o.b AS o.a + 1) DIMENSIONS (o.r AS o.region)", "cycle detected in facts: a -> b -> a"],
     ["circular derived metrics", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), x AS y + n, y AS x + n)", "Circular dependency detected in derived metrics: x, y"],
   ];
   for (const [what, body, message] of ddl) {
