@@ -7,7 +7,7 @@
  * a diamond: the join tree is walked outward from it over undirected edges.
  */
 import type { RelationshipDef, TableDef } from "../model.js";
-import { lower, type ValidationContext } from "./validate-context.js";
+import { lower, sameColumns, type ValidationContext } from "./validate-context.js";
 
 export function checkRelationshipGraph(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[]): void {
   const position = (r: RelationshipDef): number =>
@@ -65,12 +65,10 @@ function checkOrphans(ctx: ValidationContext, tables: readonly TableDef[], rels:
 
 /** The referenced columns must be the target's PRIMARY KEY or one of its UNIQUE keys. */
 function checkReferencedKeys(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[], position: (r: RelationshipDef) => number): void {
-  const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
-    a.length === b.length && a.every((x) => b.some((y) => lower(x) === lower(y)));
   for (const r of rels) {
     const target = tables.find((t) => lower(t.alias) === lower(r.toAlias))!;
     const keys = [target.primaryKey, ...target.unique].filter((k) => k.length > 0);
-    if (keys.some((k) => sameSet(k, r.refColumns))) continue;
+    if (keys.some((k) => sameColumns(k, r.refColumns))) continue;
     const available = [
       ...(target.primaryKey.length > 0 ? [`PK(${target.primaryKey.join(", ")})`] : []),
       ...target.unique.map((u) => `UNIQUE(${u.join(", ")})`),
