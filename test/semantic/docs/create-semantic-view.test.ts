@@ -83,6 +83,23 @@ describe("docs: reference/create-semantic-view", () => {
       });
     }
 
+    it("a base table no relationship mentions is degenerate but accepted", async () => {
+      await db.run(`CREATE SEMANTIC VIEW degenerate AS
+        TABLES (r AS regions PRIMARY KEY (id), o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id))
+        RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c)
+        DIMENSIONS (r.region AS r.name, c.customer AS c.name)
+        METRICS (o.order_count AS COUNT(*))`);
+      expect(await db.rows("SELECT * FROM semantic_view('degenerate', dimensions := ['region'])")).to.deep.equal([["North"], ["South"]]);
+      // The connected tables answer on their own (anchored at the metric's table) ...
+      expect(await db.rows("SELECT * FROM semantic_view('degenerate', dimensions := ['customer'], metrics := ['order_count'])")).to.deep.equal([
+        ["Ann", 2n],
+        ["Bob", 1n],
+      ]);
+      // ... but nothing joins them to the base table.
+      const e = await db.error("SELECT * FROM semantic_view('degenerate', dimensions := ['region'], metrics := ['order_count'])");
+      expect(e.message).to.contain("(table 'r') is not reachable through the relationships");
+    });
+
     it("fan-in onto the base table is not a diamond", async () => {
       await db.run(`CREATE SEMANTIC VIEW fan_in AS
         TABLES (o AS orders PRIMARY KEY (id), li AS line_items PRIMARY KEY (id), p AS payments PRIMARY KEY (id))
