@@ -105,7 +105,7 @@ describe("semantic DDL validation", () => {
     ["derived metric references a dimension", "TABLES (o AS orders) DIMENSIONS (o.d AS o.id) METRICS (o.n AS COUNT(*), x AS n / d)", "unknown metric 'd' referenced in derived metric 'x'"],
     ["derived metric with aggregate", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), x AS SUM(n))", "derived metric 'x' must not contain aggregate function 'sum'"],
     ["derived metric cycle", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), a AS b + n, b AS a * 2)", "Circular dependency detected in derived metrics: a, b"],
-    ["derived metric self reference", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), a AS a + n)", "derived metric 'a' references itself"],
+    ["derived metric self reference", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), a AS a + n)", "Circular dependency detected in derived metrics: a (derived metric 'a' references itself; cycle detected in derived metrics: a -> a)"],
     ["base metric without aggregate", "TABLES (o AS orders) METRICS (o.m AS o.gross * 2)", "metric 'm' must aggregate (e.g. SUM(o.gross * 2))"],
     ["USING unknown relationship", `${STAR} METRICS (o.m USING (o_cc) AS COUNT(*))`, "metric 'm' USING references unknown relationship 'o_cc'. Available: [o_c, c_r]. Did you mean 'o_c'?"],
     ["USING a relationship not below the metric's table", `${STAR} METRICS (r.m USING (o_c) AS COUNT(*))`, "metric 'm' USING relationship 'o_c' starts at table 'o', which is not reachable from the metric's table 'r'"],

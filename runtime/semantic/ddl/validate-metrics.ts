@@ -53,7 +53,12 @@ function checkDerived(ctx: ValidationContext, m: DraftMember): void {
     const at = m.exprPosition < 0 ? -1 : m.exprPosition + ref.position;
     const target = ref.qualifier === undefined ? ctx.members.get(lower(ref.name)) : ctx.memberOn(ref.qualifier, ref.name, ["metric"]);
     if (target?.kind === "metric") {
-      if (lower(target.name) === lower(m.name)) ctx.fail(`derived metric '${m.name}' references itself`, at);
+      if (lower(target.name) === lower(m.name)) {
+        ctx.fail(
+          `Circular dependency detected in derived metrics: ${m.name} (derived metric '${m.name}' references itself; cycle detected in derived metrics: ${m.name} -> ${m.name})`,
+          at,
+        );
+      }
       continue;
     }
     if (ref.qualifier !== undefined) continue;
