@@ -36,6 +36,13 @@ export function validateRelationships(ctx: ValidationContext): RelationshipDef[]
     if (lower(from.alias) === lower(to.alias)) {
       ctx.fail(`table '${from.alias}' cannot reference itself (relationship '${r.name}')`, r.position);
     }
+    if (to.primaryKey.length === 0 && to.unique.length === 0) {
+      // Even explicit referenced columns need a declared key on the target, as in the extension.
+      ctx.fail(
+        `Table '${to.alias}' has no PRIMARY KEY declared but is referenced by FK in '${from.alias}'. Add PRIMARY KEY (cols) or UNIQUE (cols) to the TABLES clause for ${to.alias}. (v0.10.0: physical-catalog PK auto-inference removed -- see CHANGELOG.)`,
+        r.position,
+      );
+    }
     let refColumns = [...r.refColumns];
     if (refColumns.length === 0) {
       if (to.primaryKey.length === 0) {

@@ -134,7 +134,10 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
       const key = keySql(ctx, tk, aliasOf(tk));
       if (key === undefined) {
         if (/count\s*\(\s*\*\s*\)/i.test(sql)) {
-          ctx.fail(`metric '${b.name}' uses COUNT(*) on joined table '${graph.table(tk).alias}', which has no PRIMARY KEY or UNIQUE key to count`);
+          const alias = graph.table(tk).alias;
+          ctx.fail(
+            `metric '${b.name}' uses COUNT(*) on joined table '${alias}'. The generated LEFT JOIN produces one NULL-extended row per base-table row with no match in '${alias}', which COUNT(*) would count -- so the expansion rewrites COUNT(*) to COUNT(<primary key>) for non-base tables, but table '${alias}' has no PRIMARY KEY declared in the TABLES clause. Add PRIMARY KEY (cols) to '${alias}' or use an explicit column: COUNT(${alias}.<column>).`,
+          );
         }
       } else {
         sql = guardAggregates(sql, key);

@@ -71,7 +71,7 @@ describe("docs: reference/create-semantic-view", () => {
 
     const rejected: [string, string, string][] = [
       ["a self-reference", "TABLES (c AS customers PRIMARY KEY (id)) RELATIONSHIPS (r AS c(region_id) REFERENCES c) DIMENSIONS (c.n AS c.name)", "table 'c' cannot reference itself"],
-      ["a cycle", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS o(customer_id) REFERENCES c, b AS c(id) REFERENCES o) DIMENSIONS (c.n AS c.name)", "Relationship graph contains a cycle: o -> c -> o"],
+      ["a cycle", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS o(customer_id) REFERENCES c, b AS c(id) REFERENCES o) DIMENSIONS (c.n AS c.name)", "cycle detected in relationships: o -> c -> o"],
       ["a diamond", "TABLES (o AS orders PRIMARY KEY (id), li AS line_items PRIMARY KEY (id), p AS payments PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS li(order_id) REFERENCES c, b AS p(order_id) REFERENCES c, x AS li(order_id) REFERENCES o, y AS p(order_id) REFERENCES o) DIMENSIONS (c.n AS c.name)", "Diamond detected: table 'c' is reachable via multiple paths"],
       ["an orphan table", "TABLES (o AS orders PRIMARY KEY (id), r AS regions PRIMARY KEY (id)) DIMENSIONS (o.s AS o.status)", "orphan table 'r' is not connected by any relationship"],
       ["referenced columns that are not a key", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (oc AS o(customer_id) REFERENCES c(region_id)) DIMENSIONS (c.n AS c.name)", "FK (region_id) in relationship 'oc' does not match any PRIMARY KEY or UNIQUE constraint on table 'c'. Available: PK(id)."],
