@@ -10,6 +10,7 @@ import { positionOf } from "../sql/lexer.js";
 import { didYouMean } from "../sql/suggest.js";
 import { analyzeExpression, type ExpressionInfo, type NameRef } from "./expression-refs.js";
 import type { CreateSemanticViewStatement, DraftMember, DraftTable } from "./statements.js";
+import { checkMetricModes } from "./validate-metric-modes.js";
 
 /** A physical table as found in DuckDB's catalog. */
 export interface PhysicalTable {
@@ -335,7 +336,7 @@ class Validator {
 
   private metric(m: DraftMember, rels: RelationshipDef[]): MetricDef {
     const info = this.analyses.get(m)!;
-    if (info.hasWindow) this.fail(`metric '${m.name}': window metrics (OVER) are not supported by the built-in engine`, m.exprPosition);
+    checkMetricModes(m, info, { dimensions: this.stmt.dimensions, metrics: this.stmt.metrics, fail: (msg, at) => this.fail(msg, at) });
     for (const u of m.using) {
       const rel = rels.find((r) => lower(r.name) === lower(u));
       if (rel === undefined) {
@@ -346,7 +347,9 @@ class Validator {
         this.fail(`metric '${m.name}' USING relationship '${rel.name}' starts at table '${rel.fromAlias}', which is not reachable from the metric's table '${m.table}'`, m.position);
       }
     }
-    if (m.table === undefined) {
+    if (m.window !== undefined) {
+      // Window metric: its expression names the inner metric and dimensions, checked above.
+    } else if (m.table === undefined) {
       // Derived metric: an expression over other metrics only.
       if (info.aggregates.length > 0) {
         this.fail(`derived metric '${m.name}' uses the aggregate function ${info.aggregates[0]!.toUpperCase()}(); derived metrics combine other metrics (qualify it as alias.${m.name} to make it a base metric)`, m.exprPosition);
@@ -386,6 +389,8 @@ class Validator {
       using: [...m.using],
       comment: m.comment,
       synonyms: [...m.synonyms],
+      nonAdditiveBy: m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0 ? [...m.nonAdditiveBy] : undefined,
+      window: m.window,
     };
   }
 

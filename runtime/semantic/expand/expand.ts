@@ -11,6 +11,8 @@ import { quoteIdent } from "../sql/quote.js";
 import { guardAggregates, qualifiersOf, rewriteQualifiers, rewriteReferences, tokensOf } from "./expression.js";
 import { JoinGraph, keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
 import { resolveMembers } from "./resolve.js";
+import { isActiveSemiAdditive, snapshotGrainSql, unqueriedSnapshotDims } from "./semi-additive.js";
+import { expandWindowMetrics } from "./window-metrics.js";
 
 export interface SemanticQueryRequest {
   readonly dimensions: readonly string[];
@@ -77,6 +79,8 @@ class Expansion {
     if (columns.length === 0) this.fail("the requested wildcards match no public members");
     const clash = columns.find((c, i) => columns.findIndex((d) => same(c, d)) !== i);
     if (clash !== undefined) this.fail(`duplicate output column '${clash}'`);
+    const windowed = expandWindowMetrics(this.def, dims, metrics, request.whereClause, expandSemanticQuery);
+    if (windowed !== undefined) return { sql: windowed, columns };
 
     const dimSql = dims.map((d) => this.memberSql(d));
     const factSqlList = facts.map((f) => this.memberSql(f));
@@ -95,8 +99,17 @@ class Expansion {
       ...(where === undefined ? [] : where.tables.map((t) => ({ table: t, label: "where_clause" }))),
     ];
     const baseSql = new Map(bases.map((b) => [b, this.inlineFacts(b.expr, b.table!, [])]));
+    // An active semi-additive metric also needs the tables of its unqueried NON ADDITIVE BY dimensions.
     const metricReqs = new Map(
-      bases.map((b) => [b, this.requirementsOf(b.table!, baseSql.get(b)!, `metric '${b.name}'`)]),
+      bases.map((b) => [
+        b,
+        [
+          ...this.requirementsOf(b.table!, baseSql.get(b)!, `metric '${b.name}'`),
+          ...unqueriedSnapshotDims(this.def, b, dims).flatMap((d) =>
+            this.requirementsOf(d.table, this.memberSql(d), `dimension '${d.name}' (NON ADDITIVE BY of metric '${b.name}')`),
+          ),
+        ],
+      ]),
     );
     this.checkRoles([...rowReqs, ...[...metricReqs.values()].flat()], choices);
 
@@ -166,7 +179,9 @@ class Expansion {
     const allTables = [...rowReqs.map((r) => r.table), ...bases.map((b) => keyOf(b.table!))];
     for (const reqs of metricReqs.values()) for (const r of reqs) allTables.push(r.table);
     const joined = this.joinedTables(baseTree, allTables);
-    const singleGrain = bases.every((b) => {
+    // A snapshot is taken at the semi-additive metric's own grain, never over a join that fans it.
+    const snapshots = bases.some((b) => isActiveSemiAdditive(b, dims));
+    const singleGrain = !snapshots && bases.every((b) => {
       const tree = treeAt(keyOf(b.table!));
       return [...joined].every((t) => {
         const path = this.graph.path(tree, t);
@@ -231,6 +246,17 @@ class Expansion {
         ...rowReqs.map((r) => r.table),
         ...g.bases.flatMap((b) => metricReqs.get(b)!.map((r) => r.table)),
       ];
+      if (g.bases.some((b) => isActiveSemiAdditive(b, dims))) {
+        const grain = {
+          dims: dims.map((d, i) => ({ sql: dimItems[i]!.sql, member: d })),
+          metrics: g.bases.map((b) => ({ metric: b, sql: baseMetricSql(b, g.anchor), index: baseIndex.get(b)! })),
+          dimensionSql: (d: MemberDef) => scoped(this.memberSql(d)),
+          viewDimensions: this.def.dimensions,
+        };
+        const rows = (snapshotItems: { sql: string; name: string }[]): string =>
+          this.select({ tree: treeAt(g.anchor), aliasOf, items: snapshotItems, needed, conditions, distinct: false, groupCount: 0 });
+        return snapshotGrainSql(this.view, grain, rows);
+      }
       return this.select({
         tree: treeAt(g.anchor),
         aliasOf,
