@@ -22,7 +22,8 @@ const VIEW = `
     a.opening_balance NON ADDITIVE BY (report_date DESC) AS SUM(a.balance),
     a.row_count AS COUNT(a.id),
     a.all_rows AS COUNT(*),
-    double_balance AS total_balance * 2
+    double_balance AS total_balance * 2,
+    a.running_balance AS SUM(total_balance) OVER (PARTITION BY EXCLUDING customer_id ORDER BY customer_id)
   );`;
 
 describe("docs: how-to/semi-additive-metrics", () => {
@@ -82,6 +83,15 @@ describe("docs: how-to/semi-additive-metrics", () => {
     ).to.deep.equal([
       ["ACME", 550n, 2n, 500n, 1100n],
       ["Globex", 280n, 2n, 300n, 560n],
+    ]);
+  });
+
+  it("a window metric over a semi-additive metric runs over the snapshot totals", async () => {
+    expect(
+      await rows(`SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['running_balance']) ORDER BY ALL`),
+    ).to.deep.equal([
+      ["ACME", 550n],
+      ["Globex", 830n],
     ]);
   });
 
