@@ -76,7 +76,7 @@ export function misplacedNonAdditive(expr: string): boolean {
 }
 
 /** True when the expression calls a window function (`OVER (` at any depth). */
-export function hasOverClause(expr: string): boolean {
+function hasOverClause(expr: string): boolean {
   const tokens = significant(tokenize(expr));
   return tokens.some((t, i) => isKeyword(t, "OVER") && isPunct(tokens[i + 1], "("));
 }

@@ -26,7 +26,7 @@ import { tokensOf } from "./expression.js";
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /** The metric's NON ADDITIVE BY entries, or an empty list. */
-export function nonAdditiveBy(m: MetricDef): readonly NonAdditiveDim[] {
+function nonAdditiveBy(m: MetricDef): readonly NonAdditiveDim[] {
   return m.nonAdditiveBy ?? [];
 }
 
