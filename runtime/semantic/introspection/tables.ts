@@ -168,8 +168,8 @@ export function getDdl(def: SemanticViewDefinition, fullyQualified = false): str
  * `show_semantic_dimensions_for_metric('v', 'm')`: the dimensions a metric can be grouped by without
  * a fan trap, i.e. on tables at the metric's grain or coarser: reached from the metric's table along
  * relationships (many-to-one or one-to-one), or backwards over one-to-one relationships. A derived
- * metric gets the dimensions valid for every base metric it uses, a window metric those of its inner
- * metric. `required` is true for the dimensions a window metric's OVER clause names.
+ * metric gets the dimensions valid for every base metric it uses; a window metric every dimension (the
+ * extension skips the filter for them). `required` is true for the dimensions its OVER clause names.
  */
 export function dimensionsForMetric(def: SemanticViewDefinition, metricName: string): Relation {
   const lower = (s: string) => s.toLowerCase();
@@ -192,9 +192,8 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
     return seen;
   };
   const tablesFor = (m: typeof metric, visiting: Set<string>): Set<string> | undefined => {
-    // A window metric groups by what its inner metric can be grouped by.
-    const inner = m.window === undefined ? undefined : def.metrics.find((x) => x !== m && lower(x.name) === lower(m.window!.innerMetric));
-    if (inner !== undefined && !visiting.has(lower(m.name))) return tablesFor(inner, visiting.add(lower(m.name)));
+    // Window metrics skip the fan-trap filter: every table of the (connected) graph.
+    if (m.window !== undefined) return new Set(def.tables.map((t) => lower(t.alias)));
     if (m.table !== undefined) return reachableFrom(m.table);
     if (visiting.has(lower(m.name))) return undefined;
     visiting.add(lower(m.name));

@@ -153,6 +153,37 @@ describe("docs: how-to/window-metrics", () => {
     ]);
   });
 
+  it("FOR METRIC on a window metric: every dimension, even past a fan-out (reference page example)", async () => {
+    await using s = await TestSession.open();
+    await runScript(
+      s,
+      `CREATE TABLE orders (id INTEGER, region VARCHAR, month VARCHAR, status VARCHAR, qty INTEGER);
+       CREATE TABLE items (id INTEGER, order_id INTEGER, sku VARCHAR);
+       CREATE SEMANTIC VIEW monthly_sv AS
+       TABLES (i AS items PRIMARY KEY (id), o AS orders PRIMARY KEY (id))
+       RELATIONSHIPS (item_order AS i(order_id) REFERENCES o)
+       DIMENSIONS (o.region AS o.region, o.month AS o.month, o.status AS o.status, i.sku AS i.sku)
+       METRICS (
+         o.total_qty AS SUM(o.qty),
+         o.avg_qty AS AVG(total_qty) OVER (PARTITION BY EXCLUDING region ORDER BY month)
+       )`,
+    );
+    const forMetric = async (m: string): Promise<unknown[][]> =>
+      (await runQuery(s, `SELECT table_name, name, required FROM show_semantic_dimensions_for_metric('monthly_sv', '${m}') ORDER BY ALL`)).rows;
+    expect(await forMetric("avg_qty")).to.deep.equal([
+      ["items", "sku", false],
+      ["orders", "month", true],
+      ["orders", "region", true],
+      ["orders", "status", false],
+    ]);
+    // The inner metric itself cannot reach items (one-to-many from orders).
+    expect(await forMetric("total_qty")).to.deep.equal([
+      ["orders", "month", false],
+      ["orders", "region", false],
+      ["orders", "status", false],
+    ]);
+  });
+
   it("DESCRIBE shows WINDOW_SPEC; get_ddl and the YAML export recreate the same view", async () => {
     const spec = await runQuery(
       session,
