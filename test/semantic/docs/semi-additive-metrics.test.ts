@@ -22,6 +22,7 @@ const VIEW = `
     a.opening_balance NON ADDITIVE BY (report_date DESC) AS SUM(a.balance),
     a.row_count AS COUNT(a.id),
     a.all_rows AS COUNT(*),
+    a.scaled_balance NON ADDITIVE BY (report_date) AS SUM(a.balance) * 2,
     double_balance AS total_balance * 2,
     a.running_balance AS SUM(total_balance) OVER (PARTITION BY EXCLUDING customer_id ORDER BY customer_id)
   );`;
@@ -119,6 +120,20 @@ describe("docs: how-to/semi-additive-metrics", () => {
         `SELECT count(*) FROM semantic_view('account_metrics', dimensions := ['customer_id', 'report_date'], metrics := ['total_balance', 'all_rows'])`,
       ),
     ).to.deep.equal([[4n]]);
+  });
+
+  it("a semi-additive metric that is not one aggregate call is refused only while its snapshot is active", async () => {
+    const error = await runError(
+      session,
+      `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['scaled_balance'])`,
+    );
+    expect(error.message).to.contain("semi-additive metric 'scaled_balance'").and.contain("must be a single SUM/COUNT/AVG/MIN/MAX(<expression>) call");
+    expect(
+      await rows(`SELECT * FROM semantic_view('account_metrics', dimensions := ['report_date'], metrics := ['scaled_balance']) ORDER BY ALL`),
+    ).to.have.deep.members([
+      [new Date("2026-04-10T00:00:00Z"), 1600n],
+      [new Date("2026-04-11T00:00:00Z"), 1660n],
+    ]);
   });
 
   describe("ties, NULLs and several NON ADDITIVE BY lists", () => {
@@ -280,6 +295,7 @@ describe("docs: how-to/semi-additive-metrics", () => {
       );
       expect(describe).to.deep.equal([
         ["opening_balance", "report_date DESC"],
+        ["scaled_balance", "report_date"],
         ["total_balance", "report_date"],
       ]);
       const query = `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance', 'opening_balance']) ORDER BY ALL`;
