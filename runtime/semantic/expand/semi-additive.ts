@@ -22,6 +22,7 @@ import { SemanticViewError } from "../semantic-error.js";
 import { significant } from "../sql/lexer.js";
 import { quoteIdent } from "../sql/quote.js";
 import { tokensOf } from "./expression.js";
+import { dimColumn, metricColumn } from "./grains.js";
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
@@ -97,7 +98,7 @@ function decompose(sql: string): { fn: string; arg: string } | string {
 /**
  * The grain's SQL: the snapshot rows from `rowSelect(items)` (which emits the grain's FROM, joins
  * and WHERE around the given select items, without GROUP BY), re-aggregated per queried dimension.
- * Output columns: `__sv_d<i>` per dimension, `__sv_m<index>` per metric.
+ * Output columns: the grain columns of grains.ts (`dimColumn(i)`, `metricColumn(index)`).
  */
 export function snapshotGrainSql(
   view: string,
@@ -116,8 +117,8 @@ export function snapshotGrainSql(
     if (g < 0) g = groups.push({ key, na: nonAdditiveBy(metric) }) - 1;
     groupOf.set(metric, g);
   }
-  const items: { sql: string; name: string }[] = grain.dims.map((d, i) => ({ sql: d.sql, name: `__sv_d${i}` }));
-  const outer: string[] = grain.dims.map((_, i) => `"__sv_d${i}"`);
+  const items: { sql: string; name: string }[] = grain.dims.map((d, i) => ({ sql: d.sql, name: dimColumn(i) }));
+  const outer: string[] = grain.dims.map((_, i) => quoteIdent(dimColumn(i)));
   for (const m of grain.metrics) {
     const parts = decompose(m.sql);
     const isActive = groupOf.has(m.metric);
@@ -132,7 +133,7 @@ export function snapshotGrainSql(
     const arg = `__sv_a${m.index}`;
     items.push({ sql: parts.arg, name: arg });
     const value = isActive ? `CASE WHEN "__sv_rn${groupOf.get(m.metric)!}" = 1 THEN "${arg}" END` : `"${arg}"`;
-    outer.push(`${parts.fn}(${value}) AS "__sv_m${m.index}"`);
+    outer.push(`${parts.fn}(${value}) AS ${quoteIdent(metricColumn(m.index))}`);
   }
   groups.forEach((g, k) => {
     const naNames = g.na.map((na) => na.dimension.toLowerCase());

@@ -4,8 +4,7 @@
  * co-queried metrics, other grains, role-playing, where_clause, errors and the DDL round trips.
  */
 import { expect } from "chai";
-import { TestSession } from "../support/session.js";
-import { runError, runQuery, runScript } from "../support/script.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 const ACCOUNTS = `
   CREATE TABLE accounts (id INTEGER, report_date DATE, customer_id VARCHAR, balance INTEGER);
@@ -28,21 +27,20 @@ const VIEW = `
   );`;
 
 describe("docs: how-to/semi-additive-metrics", () => {
-  let session: TestSession;
+  let session: DocsRunner;
   before(async () => {
-    session = await TestSession.open();
-    await runScript(session, ACCOUNTS + VIEW);
+    session = await DocsRunner.open();
+    await session.run(ACCOUNTS + VIEW);
   });
   after(() => session.close());
 
-  const rows = async (sql: string): Promise<unknown[][]> => (await runQuery(session, sql)).rows;
+  const rows = async (sql: string): Promise<unknown[][]> => (await session.run(sql)).rows;
 
   it("non-additive dimension not queried: the latest snapshot per customer (the page's table)", async () => {
-    const r = await runQuery(
-      session,
+    const r = await session.run(
       `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance']) ORDER BY customer_id`,
     );
-    expect(r.columns).to.deep.equal(["customer_id", "total_balance"]);
+    expect(r.columns.map((c) => c.name)).to.deep.equal(["customer_id", "total_balance"]);
     expect(r.rows).to.deep.equal([
       ["ACME", 550n],
       ["Globex", 280n],
@@ -109,8 +107,7 @@ describe("docs: how-to/semi-additive-metrics", () => {
   });
 
   it("a co-queried COUNT(*) on the same table is refused with the way out", async () => {
-    const error = await runError(
-      session,
+    const error = await session.error(
       `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance', 'all_rows'])`,
     );
     expect(error.message).to.contain("cannot be co-queried with semi-additive metric 'total_balance'").and.contain("all_rows");
@@ -123,8 +120,7 @@ describe("docs: how-to/semi-additive-metrics", () => {
   });
 
   it("a semi-additive metric that is not one aggregate call is refused only while its snapshot is active", async () => {
-    const error = await runError(
-      session,
+    const error = await session.error(
       `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['scaled_balance'])`,
     );
     expect(error.message).to.contain("semi-additive metric 'scaled_balance'").and.contain("must be a single SUM/COUNT/AVG/MIN/MAX(<expression>) call");
@@ -137,11 +133,10 @@ describe("docs: how-to/semi-additive-metrics", () => {
   });
 
   describe("ties, NULLs and several NON ADDITIVE BY lists", () => {
-    let s: TestSession;
+    let s: DocsRunner;
     before(async () => {
-      s = await TestSession.open();
-      await runScript(
-        s,
+      s = await DocsRunner.open();
+      await s.run(
         `CREATE TABLE snaps (id INTEGER, customer_id VARCHAR, report_date DATE, period INTEGER, balance INTEGER);
          INSERT INTO snaps VALUES
            (1, 'A', '2026-01-01', 1, 10), (2, 'A', '2026-01-02', 1, 20), (3, 'A', '2026-01-02', 2, 30),
@@ -161,8 +156,7 @@ describe("docs: how-to/semi-additive-metrics", () => {
     after(() => s.close());
     const q = async (metrics: string[], dims = ["customer_id"]): Promise<unknown[][]> =>
       (
-        await runQuery(
-          s,
+        await s.run(
           `SELECT * FROM semantic_view('snaps_v', dimensions := [${dims.map((d) => `'${d}'`).join(", ")}],
              metrics := [${metrics.map((m) => `'${m}'`).join(", ")}]) ORDER BY ALL`,
         )
@@ -200,11 +194,10 @@ describe("docs: how-to/semi-additive-metrics", () => {
   });
 
   describe("other grains and role-playing", () => {
-    let s: TestSession;
+    let s: DocsRunner;
     before(async () => {
-      s = await TestSession.open();
-      await runScript(
-        s,
+      s = await DocsRunner.open();
+      await s.run(
         `CREATE TABLE customers (id INTEGER, region VARCHAR, home_branch INTEGER, open_branch INTEGER);
          CREATE TABLE branches (id INTEGER, city VARCHAR);
          CREATE TABLE balances (id INTEGER, customer_id INTEGER, report_date DATE, balance INTEGER);
@@ -232,7 +225,7 @@ describe("docs: how-to/semi-additive-metrics", () => {
     it("a snapshot next to a COUNT(*) on a parent table, each at its own grain", async () => {
       // Latest date per region: North 2026-03-02 (120 + 60), South 2026-03-01 (500).
       expect(
-        (await runQuery(s, `SELECT * FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance', 'customers', 'per_customer']) ORDER BY ALL`)).rows,
+        (await s.run(`SELECT * FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance', 'customers', 'per_customer']) ORDER BY ALL`)).rows,
       ).to.deep.equal([
         ["North", 180n, 2n, 90],
         ["South", 500n, 1n, 500],
@@ -242,14 +235,14 @@ describe("docs: how-to/semi-additive-metrics", () => {
     it("role-played dimensions follow each metric's USING", async () => {
       // Home: Oslo = customers 1 and 3 (latest date overall for Oslo is 03-02 → only customer 1's 120), Bergen = customer 2 (60).
       expect(
-        (await runQuery(s, `SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_home']) ORDER BY ALL`)).rows,
+        (await s.run(`SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_home']) ORDER BY ALL`)).rows,
       ).to.deep.equal([
         ["Bergen", 60n],
         ["Oslo", 120n],
       ]);
       // Opened: Bergen = customers 1 and 2 (03-02: 120 + 60), Oslo = customer 3 (500).
       expect(
-        (await runQuery(s, `SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_opening']) ORDER BY ALL`)).rows,
+        (await s.run(`SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_opening']) ORDER BY ALL`)).rows,
       ).to.deep.equal([
         ["Bergen", 180n],
         ["Oslo", 500n],
@@ -264,7 +257,7 @@ describe("docs: how-to/semi-additive-metrics", () => {
        METRICS (a.total AS SUM(a.balance), ${metric})`;
 
     it("NON ADDITIVE BY dimension not found, with a suggestion", async () => {
-      const error = await runError(session, create("a.b NON ADDITIVE BY (report_dat) AS SUM(a.balance)"));
+      const error = await session.error(create("a.b NON ADDITIVE BY (report_dat) AS SUM(a.balance)"));
       expect(error.message).to.contain(
         "NON ADDITIVE BY dimension 'report_dat' on metric 'b' does not match any declared dimension. Did you mean 'report_date'?",
       );
@@ -272,18 +265,17 @@ describe("docs: how-to/semi-additive-metrics", () => {
 
     it("NON ADDITIVE BY after AS is refused, also inside parentheses", async () => {
       for (const metric of ["a.b AS SUM(a.balance) NON ADDITIVE BY (report_date)", "a.b AS (SUM(a.balance) NON ADDITIVE BY (report_date))"]) {
-        const error = await runError(session, create(metric));
+        const error = await session.error(create(metric));
         expect(error.message).to.contain("'NON ADDITIVE BY (...)' must come BEFORE 'AS' in a metric entry");
       }
     });
 
     it("NON ADDITIVE BY with OVER, and on a derived metric", async () => {
-      const both = await runError(
-        session,
+      const both = await session.error(
         create("a.b NON ADDITIVE BY (report_date) AS SUM(total) OVER (PARTITION BY customer_id)"),
       );
       expect(both.message).to.contain("Cannot combine OVER clause with NON ADDITIVE BY on metric 'a.b'. Use one or the other.");
-      const derived = await runError(session, create("b NON ADDITIVE BY (report_date) AS total * 2"));
+      const derived = await session.error(create("b NON ADDITIVE BY (report_date) AS total * 2"));
       expect(derived.message).to.contain("derived metric 'b' cannot have NON ADDITIVE BY");
     });
   });
@@ -304,18 +296,17 @@ describe("docs: how-to/semi-additive-metrics", () => {
       const [[yaml]] = (await rows(`SELECT read_yaml_from_semantic_view('account_metrics')`)) as [[string]];
       expect(ddl).to.contain("a.total_balance NON ADDITIVE BY (report_date) AS SUM(a.balance)");
       expect(ddl).to.contain("a.opening_balance NON ADDITIVE BY (report_date DESC) AS SUM(a.balance)");
-      await runScript(session, ddl);
+      await session.run(ddl);
       expect(await rows(query)).to.deep.equal(before);
       expect(await rows(`SELECT get_ddl('SEMANTIC_VIEW', 'account_metrics')`)).to.deep.equal([[ddl]]);
-      await runScript(session, `CREATE OR REPLACE SEMANTIC VIEW account_metrics FROM YAML $$${yaml}$$`);
+      await session.run(`CREATE OR REPLACE SEMANTIC VIEW account_metrics FROM YAML $$${yaml}$$`);
       expect(await rows(query)).to.deep.equal(before);
       expect(await rows(`SELECT get_ddl('SEMANTIC_VIEW', 'account_metrics')`)).to.deep.equal([[ddl]]);
     });
 
     it("YAML non_additive_by entries as the reference shows (order: Desc, nulls: First)", async () => {
-      await using s = await TestSession.open();
-      await runScript(
-        s,
+      await using s = await DocsRunner.open();
+      await s.run(
         `${ACCOUNTS}
          CREATE SEMANTIC VIEW y FROM YAML $$
          tables:
@@ -334,7 +325,7 @@ describe("docs: how-to/semi-additive-metrics", () => {
          $$`,
       );
       expect(
-        (await runQuery(s, `SELECT * FROM semantic_view('y', dimensions := ['customer_id'], metrics := ['total_balance']) ORDER BY ALL`)).rows,
+        (await s.run(`SELECT * FROM semantic_view('y', dimensions := ['customer_id'], metrics := ['total_balance']) ORDER BY ALL`)).rows,
       ).to.deep.equal([
         ["ACME", 500n],
         ["Globex", 300n],

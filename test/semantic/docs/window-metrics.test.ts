@@ -5,8 +5,7 @@
  * rows are computed by hand from the seeded sales below.
  */
 import { expect } from "chai";
-import { TestSession } from "../support/session.js";
-import { runError, runQuery, runScript } from "../support/script.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 // Per store and date: S1 01-01 15, 01-02 20, 01-04 7 (no 01-03); S2 01-01 3, 01-02 9.
 const SALES = `
@@ -36,18 +35,17 @@ const VIEW = `
   );`;
 
 describe("docs: how-to/window-metrics", () => {
-  let session: TestSession;
+  let session: DocsRunner;
   before(async () => {
-    session = await TestSession.open();
-    await runScript(session, SALES + VIEW);
+    session = await DocsRunner.open();
+    await session.run(SALES + VIEW);
   });
   after(() => session.close());
 
   const q = async (dims: string[], metrics: string[], where?: string): Promise<unknown[][]> => {
     const list = (xs: string[]): string => `[${xs.map((x) => `'${x}'`).join(", ")}]`;
     const dimCols = dims.map((d) => (d === "date" ? `strftime("date", '%m-%d') AS "date"` : `"${d}"`));
-    const r = await runQuery(
-      session,
+    const r = await session.run(
       `SELECT ${[...dimCols, ...metrics.map((m) => `"${m}"`)].join(", ")} FROM semantic_view('sales', dimensions := ${list(dims)},
          metrics := ${list(metrics)}${where === undefined ? "" : `, where_clause := '${where.replace(/'/g, "''")}'`}) ORDER BY ALL`,
     );
@@ -80,8 +78,7 @@ describe("docs: how-to/window-metrics", () => {
     ];
     expect(await q(["store", "date", "region"], ["store_avg", "rolling_avg"])).to.deep.equal(expected);
     // Region-only partition for EXCLUDING (store not queried) vs the fixed store partition.
-    const byRegion = await runQuery(
-      session,
+    const byRegion = await session.run(
       `SELECT region, strftime("date", '%m-%d'), rolling_avg FROM semantic_view('sales', dimensions := ['region', 'date'], metrics := ['rolling_avg']) ORDER BY ALL`,
     );
     expect(byRegion.rows).to.deep.equal([
@@ -122,21 +119,20 @@ describe("docs: how-to/window-metrics", () => {
   });
 
   it("required dimensions: the documented errors", async () => {
-    const excl = await runError(session, `SELECT * FROM semantic_view('sales', dimensions := ['store'], metrics := ['rolling_avg'])`);
+    const excl = await session.error(`SELECT * FROM semantic_view('sales', dimensions := ['store'], metrics := ['rolling_avg'])`);
     expect(excl.message).to.contain(
       "semantic view 'sales': window function metric 'rolling_avg' requires dimension 'date' to be included in the query (used in PARTITION BY EXCLUDING)",
     );
-    const part = await runError(session, `SELECT * FROM semantic_view('sales', dimensions := ['date'], metrics := ['store_avg'])`);
+    const part = await session.error(`SELECT * FROM semantic_view('sales', dimensions := ['date'], metrics := ['store_avg'])`);
     expect(part.message).to.contain(
       "semantic view 'sales': window function metric 'store_avg' requires dimension 'store' to be included in the query (used in PARTITION BY)",
     );
-    const order = await runError(session, `SELECT * FROM semantic_view('sales', dimensions := ['store'], metrics := ['store_avg'])`);
+    const order = await session.error(`SELECT * FROM semantic_view('sales', dimensions := ['store'], metrics := ['store_avg'])`);
     expect(order.message).to.contain("requires dimension 'date' to be included in the query (used in ORDER BY)");
   });
 
   it("window and aggregate metrics are not mixed in one query", async () => {
-    const error = await runError(
-      session,
+    const error = await session.error(
       `SELECT * FROM semantic_view('sales', dimensions := ['store', 'date'], metrics := ['total_qty', 'rolling_avg'])`,
     );
     expect(error.message).to.contain(
@@ -145,7 +141,7 @@ describe("docs: how-to/window-metrics", () => {
   });
 
   it("SHOW SEMANTIC DIMENSIONS ... FOR METRIC marks the required dimensions", async () => {
-    const r = await runQuery(session, `SELECT name, required FROM show_semantic_dimensions_for_metric('sales', 'rolling_avg') ORDER BY name`);
+    const r = await session.run(`SELECT name, required FROM show_semantic_dimensions_for_metric('sales', 'rolling_avg') ORDER BY name`);
     expect(r.rows).to.deep.equal([
       ["date", true],
       ["region", false],
@@ -154,9 +150,8 @@ describe("docs: how-to/window-metrics", () => {
   });
 
   it("FOR METRIC on a window metric: every dimension, even past a fan-out (reference page example)", async () => {
-    await using s = await TestSession.open();
-    await runScript(
-      s,
+    await using s = await DocsRunner.open();
+    await s.run(
       `CREATE TABLE orders (id INTEGER, region VARCHAR, month VARCHAR, status VARCHAR, qty INTEGER);
        CREATE TABLE items (id INTEGER, order_id INTEGER, sku VARCHAR);
        CREATE SEMANTIC VIEW monthly_sv AS
@@ -169,7 +164,7 @@ describe("docs: how-to/window-metrics", () => {
        )`,
     );
     const forMetric = async (m: string): Promise<unknown[][]> =>
-      (await runQuery(s, `SELECT table_name, name, required FROM show_semantic_dimensions_for_metric('monthly_sv', '${m}') ORDER BY ALL`)).rows;
+      (await s.run(`SELECT table_name, name, required FROM show_semantic_dimensions_for_metric('monthly_sv', '${m}') ORDER BY ALL`)).rows;
     expect(await forMetric("avg_qty")).to.deep.equal([
       ["items", "sku", false],
       ["orders", "month", true],
@@ -185,28 +180,26 @@ describe("docs: how-to/window-metrics", () => {
   });
 
   it("DESCRIBE shows WINDOW_SPEC; get_ddl and the YAML export recreate the same view", async () => {
-    const spec = await runQuery(
-      session,
+    const spec = await session.run(
       `SELECT property_value FROM describe_semantic_view('sales') WHERE object_name = 'rolling_avg' AND property = 'WINDOW_SPEC'`,
     );
     expect(spec.rows).to.deep.equal([["AVG(total_qty) OVER (PARTITION BY EXCLUDING date ORDER BY date)"]]);
     const all = ["rolling_avg", "store_avg", "rolling_avg_2d", "prev_qty", "next_qty_desc", "running", "prev_double"];
     const before = await q(["store", "date", "region"], all);
-    const [[ddl]] = (await runQuery(session, `SELECT get_ddl('SEMANTIC_VIEW', 'sales')`)).rows as [[string]];
-    const [[yaml]] = (await runQuery(session, `SELECT read_yaml_from_semantic_view('sales')`)).rows as [[string]];
+    const [[ddl]] = (await session.run(`SELECT get_ddl('SEMANTIC_VIEW', 'sales')`)).rows as [[string]];
+    const [[yaml]] = (await session.run(`SELECT read_yaml_from_semantic_view('sales')`)).rows as [[string]];
     expect(ddl).to.contain("s.store_avg AS AVG(total_qty) OVER (PARTITION BY store ORDER BY date)");
     expect(ddl).to.contain("s.prev_qty AS LAG(total_qty, 1) OVER (PARTITION BY EXCLUDING date ORDER BY date)");
-    await runScript(session, ddl);
+    await session.run(ddl);
     expect(await q(["store", "date", "region"], all)).to.deep.equal(before);
-    await runScript(session, `CREATE OR REPLACE SEMANTIC VIEW sales FROM YAML $$${yaml}$$`);
+    await session.run(`CREATE OR REPLACE SEMANTIC VIEW sales FROM YAML $$${yaml}$$`);
     expect(await q(["store", "date", "region"], all)).to.deep.equal(before);
-    expect((await runQuery(session, `SELECT get_ddl('SEMANTIC_VIEW', 'sales')`)).rows).to.deep.equal([[ddl]]);
+    expect((await session.run(`SELECT get_ddl('SEMANTIC_VIEW', 'sales')`)).rows).to.deep.equal([[ddl]]);
   });
 
   it("the YAML window_spec of the reference page", async () => {
-    await using s = await TestSession.open();
-    await runScript(
-      s,
+    await using s = await DocsRunner.open();
+    await s.run(
       `${SALES}
        CREATE SEMANTIC VIEW y FROM YAML $$
        tables:
@@ -231,7 +224,7 @@ describe("docs: how-to/window-metrics", () => {
              frame_clause: "RANGE BETWEEN INTERVAL '6 days' PRECEDING AND CURRENT ROW"
        $$`,
     );
-    const r = await runQuery(s, `SELECT store, rolling_avg FROM semantic_view('y', dimensions := ['store', 'date'], metrics := ['rolling_avg']) ORDER BY ALL`);
+    const r = await s.run(`SELECT store, rolling_avg FROM semantic_view('y', dimensions := ['store', 'date'], metrics := ['rolling_avg']) ORDER BY ALL`);
     expect(r.rows).to.deep.equal([
       ["S1", 14],
       ["S1", 15],
@@ -257,13 +250,13 @@ describe("docs: how-to/window-metrics", () => {
     ];
     for (const [metric, message] of cases) {
       it(message, async () => {
-        expect((await runError(session, create(metric))).message).to.contain(message);
+        expect((await session.error(create(metric))).message).to.contain(message);
       });
     }
 
     it("a window metric as the inner metric of another is refused when queried", async () => {
-      await runScript(session, create("s.w AS AVG(total_qty) OVER (ORDER BY date), s.ww AS SUM(w) OVER (ORDER BY date)"));
-      const error = await runError(session, `SELECT * FROM semantic_view('bad', dimensions := ['date'], metrics := ['ww'])`);
+      await session.run(create("s.w AS AVG(total_qty) OVER (ORDER BY date), s.ww AS SUM(w) OVER (ORDER BY date)"));
+      const error = await session.error(`SELECT * FROM semantic_view('bad', dimensions := ['date'], metrics := ['ww'])`);
       expect(error.message).to.contain("inner metric 'w' is itself a window metric");
     });
   });

@@ -7,8 +7,7 @@
  */
 import { expect } from "chai";
 import { prng, pick, subset } from "./support/prng.js";
-import { TestSession } from "./support/session.js";
-import { runQuery, runScript } from "./support/script.js";
+import { DocsRunner } from "./support/docs-runner.js";
 
 interface NaEntry {
   readonly dim: "report_date" | "period";
@@ -92,7 +91,7 @@ function handSql(dims: readonly string[], metrics: readonly Metric[]): string {
     SELECT ${select.join(", ")} FROM marked ${dims.length > 0 ? `GROUP BY ${dims.map((_, i) => i + 1).join(", ")}` : ""} ORDER BY ALL`;
 }
 
-async function seed(session: TestSession, random: () => number): Promise<void> {
+async function seed(runner: DocsRunner, random: () => number): Promise<void> {
   const customers: string[] = [];
   for (let id = 1; id <= 6; id++) customers.push(`(${id}, '${pick(random, ["N", "S", "E"])}', '${pick(random, ["smb", "ent"])}')`);
   const balances: string[] = [];
@@ -104,8 +103,7 @@ async function seed(session: TestSession, random: () => number): Promise<void> {
     const period = random() < 0.1 ? "NULL" : String(1 + Math.floor(random() * 3));
     balances.push(`(${id}, ${customer}, ${date}::DATE, ${period}, ${Math.floor(random() * 100)}, ${Math.floor(random() * 10)})`);
   }
-  await runScript(
-    session,
+  await runner.run(
     `CREATE TABLE customers (id INTEGER, region VARCHAR, segment VARCHAR);
      CREATE TABLE balances (id INTEGER, customer_id INTEGER, report_date DATE, period INTEGER, balance INTEGER, fee INTEGER);
      INSERT INTO customers VALUES ${customers.join(", ")};
@@ -117,18 +115,17 @@ async function seed(session: TestSession, random: () => number): Promise<void> {
 describe("semi-additive metrics: differential against hand-written snapshot SQL", () => {
   for (let seedNumber = 1; seedNumber <= 12; seedNumber++) {
     it(`seed ${seedNumber}`, async () => {
-      await using session = await TestSession.open();
+      await using runner = await DocsRunner.open();
       const random = prng(seedNumber);
-      await seed(session, random);
+      await seed(runner, random);
       for (let q = 0; q < 8; q++) {
         const dims = subset(random, Object.keys(DIMS), 0, 3);
         const metrics = subset(random, METRICS, 1, 3);
         const list = (xs: readonly string[]): string => `[${xs.map((x) => `'${x}'`).join(", ")}]`;
-        const actual = await runQuery(
-          session,
+        const actual = await runner.run(
           `SELECT * FROM semantic_view('snapshots', dimensions := ${list(dims)}, metrics := ${list(metrics.map((m) => m.name))}) ORDER BY ALL`,
         );
-        const expected = await session.query(handSql(dims, metrics));
+        const expected = await runner.session.query(handSql(dims, metrics));
         expect(actual.rows, `dims ${dims.join(",")} metrics ${metrics.map((m) => m.name).join(",")}`).to.deep.equal(expected.rows);
       }
     });
