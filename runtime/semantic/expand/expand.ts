@@ -15,7 +15,7 @@ import { keyOf, type JoinTree } from "./join-graph.js";
 import { MemberSql } from "./members.js";
 import { resolveMembers } from "./resolve.js";
 import { RolePaths } from "./roles.js";
-import { isActiveSemiAdditive, snapshotGrainSql, unqueriedSnapshotDims } from "./semi-additive.js";
+import { checkSnapshotRoles, isActiveSemiAdditive, snapshotGrainSql, unqueriedSnapshotDims } from "./semi-additive.js";
 import { whereSql } from "./where-clause.js";
 import { expandWindowMetrics } from "./window-metrics.js";
 
@@ -51,10 +51,13 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   if (columns.length === 0) ctx.fail("the requested wildcards match no public members");
   const clash = columns.find((c, i) => columns.findIndex((d) => same(c, d)) !== i);
   if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
-  const windowed = expandWindowMetrics(def, dims, metrics, request.whereClause, expandSemanticQuery);
-  if (windowed !== undefined) return { sql: windowed, columns };
 
   const members = new MemberSql(ctx);
+  const windowed = expandWindowMetrics(def, { dims, metrics, whereClause: request.whereClause }, {
+    expandInner: expandSemanticQuery,
+    baseMetricsOf: (m) => members.baseMetricsOf(m),
+  });
+  if (windowed !== undefined) return { sql: windowed, columns };
   const graph = ctx.graph;
   const dimSql = dims.map((d) => members.of(d));
   const factSqlList = facts.map((f) => members.of(f));
@@ -177,6 +180,7 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
 
   // One CTE per grain (metric table), each anchored at its own table.
   const grains = groupByGrain(bases, (b) => keyOf(b.table!));
+  if (snapshots && grains.length > 1) checkSnapshotRoles(ctx, dims);
   const baseIndex = new Map(bases.map((b, i) => [b, i]));
   const grainOf = new Map<MetricDef, number>();
   const ctes = grains.map((g, gi) => {

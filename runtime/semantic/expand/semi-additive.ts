@@ -21,7 +21,9 @@ import type { MemberDef, MetricDef, NonAdditiveDim } from "../model.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant } from "../sql/lexer.js";
 import { quoteIdent } from "../sql/quote.js";
+import type { ExpandContext } from "./context.js";
 import { tokensOf } from "./expression.js";
+import { keyOf } from "./join-graph.js";
 import { dimColumn, metricColumn } from "./grains.js";
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
@@ -63,6 +65,18 @@ export interface SnapshotGrain {
   /** SQL of any dimension by name (queried or not), scoped like the grain's joins. */
   readonly dimensionSql: (dimension: MemberDef) => string;
   readonly viewDimensions: readonly MemberDef[];
+}
+
+/**
+ * With grains joined after the snapshot, a role-played dimension would bind one role in the snapshot
+ * grain and possibly another elsewhere; the extension refuses the pair, and so do we.
+ */
+export function checkSnapshotRoles(ctx: ExpandContext, dims: readonly MemberDef[]): void {
+  const roleDim = dims.find((d) => ctx.graph.roleTables.has(keyOf(d.table)));
+  if (roleDim === undefined) return;
+  ctx.fail(
+    `fan trap detected -- dimension '${roleDim.name}' is on role-playing table '${roleDim.table}', which cannot be scoped across the grains of a query with an active semi-additive metric; query the semi-additive metric with it at a single grain`,
+  );
 }
 
 const SNAPSHOT_AGGREGATES = new Set(["sum", "count", "avg", "min", "max"]);

@@ -23,8 +23,12 @@ export interface InnerRequest {
   readonly whereClause?: string | undefined;
 }
 
-/** The ordinary expansion, used for the inner metrics. */
-export type ExpandInner = (def: SemanticViewDefinition, request: InnerRequest) => { sql: string };
+export interface WindowHelpers {
+  /** The ordinary expansion, used for the inner metrics. */
+  readonly expandInner: (def: SemanticViewDefinition, request: InnerRequest) => { sql: string };
+  /** The base metrics a metric is computed from (derived metrics inlined). */
+  readonly baseMetricsOf: (m: MetricDef) => MetricDef[];
+}
 
 /** A qualified request name for a member (quoted, so any spelling resolves to exactly it). */
 const requestName = (m: { table?: string | undefined; name: string }): string =>
@@ -42,11 +46,10 @@ export function requiredWindowDimensions(spec: WindowSpec): { dimension: string;
 /** Returns the SQL for a request whose metrics are window metrics, or undefined when none is. */
 export function expandWindowMetrics(
   def: SemanticViewDefinition,
-  dims: readonly MemberDef[],
-  metrics: readonly MetricDef[],
-  whereClause: string | undefined,
-  expandInner: ExpandInner,
+  request: { readonly dims: readonly MemberDef[]; readonly metrics: readonly MetricDef[]; readonly whereClause?: string | undefined },
+  helpers: WindowHelpers,
 ): string | undefined {
+  const { dims, metrics, whereClause } = request;
   const windowed = metrics.filter((m) => m.window !== undefined);
   if (windowed.length === 0) return undefined;
   const fail = (message: string): never => {
@@ -72,12 +75,22 @@ export function expandWindowMetrics(
     }
     if (!inner.includes(target!)) inner.push(target!);
   }
+  // The window runs over one grouped relation: inner aggregates at different grains would have to be
+  // joined first, which the extension refuses (as a fan trap).
+  const grainTables = new Map<string, MetricDef>();
+  for (const m of inner) for (const b of helpers.baseMetricsOf(m)) if (!grainTables.has(b.table!.toLowerCase())) grainTables.set(b.table!.toLowerCase(), b);
+  if (grainTables.size > 1) {
+    const [a, b] = [...grainTables.values()];
+    fail(
+      `fan trap detected -- window metrics [${windowed.map((m) => m.name).join(", ")}] wrap aggregates at different grains (metric '${a!.name}' on table '${a!.table}', metric '${b!.name}' on table '${b!.table}'); query them separately`,
+    );
+  }
   // Inner metrics may be PRIVATE: they are computed here, not returned.
   const innerDef: SemanticViewDefinition = {
     ...def,
     metrics: def.metrics.map((x) => (inner.includes(x) && x.access === "private" ? { ...x, access: "public" } : x)),
   };
-  const aggregated = expandInner(innerDef, {
+  const aggregated = helpers.expandInner(innerDef, {
     dimensions: dims.map(requestName),
     metrics: inner.map(requestName),
     facts: [],

@@ -248,6 +248,13 @@ describe("docs: how-to/semi-additive-metrics", () => {
         ["Oslo", 500n],
       ]);
     });
+
+    it("a role-played dimension with an active snapshot and a second grain is refused (metric-grain page)", async () => {
+      const error = await s.error(`SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_home', 'customers'])`);
+      expect(error.message).to.contain("fan trap detected").and.contain("dimension 'city' is on role-playing table 'br'");
+      // The same snapshot alone (one grain) answers, see above; so does the pair with a plain dimension.
+      expect((await s.run(`SELECT count(*) FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance_by_home', 'customers'])`)).rows).to.deep.equal([[2n]]);
+    });
   });
 
   describe("definition errors", () => {

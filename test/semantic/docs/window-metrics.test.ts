@@ -149,6 +149,44 @@ describe("docs: how-to/window-metrics", () => {
     ]);
   });
 
+  describe("grains (explanation/metric-grain)", () => {
+    let g: DocsRunner;
+    before(async () => {
+      g = await DocsRunner.open();
+      await g.run(
+        `CREATE TABLE customers (id INTEGER, region VARCHAR, balance DECIMAL(10,2));
+         INSERT INTO customers VALUES (1, 'East', 500.00), (2, 'East', 300.00), (3, 'West', 900.00);
+         CREATE TABLE orders (id INTEGER, customer_id INTEGER, amount DECIMAL(10,2));
+         INSERT INTO orders VALUES (1, 1, 25.00), (2, 1, 50.00), (3, 2, 75.00);
+         CREATE SEMANTIC VIEW accounts AS
+         TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id))
+         RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c)
+         DIMENSIONS (c.region AS c.region)
+         METRICS (
+           o.order_count AS COUNT(*),
+           c.total_balance AS SUM(c.balance),
+           c.running_balance AS SUM(total_balance) OVER (PARTITION BY EXCLUDING region ORDER BY region),
+           o.running_orders AS SUM(order_count) OVER (PARTITION BY EXCLUDING region ORDER BY region)
+         )`,
+      );
+    });
+    after(() => g.close());
+
+    it("a window metric over a parent-table aggregate is computed at that table's grain", async () => {
+      // Per region: East 800.00 (not 1300.00, one balance per order), West 900.00.
+      const r = await g.run(`SELECT region, running_balance::VARCHAR FROM semantic_view('accounts', dimensions := ['region'], metrics := ['running_balance']) ORDER BY ALL`);
+      expect(r.rows).to.deep.equal([
+        ["East", "800.00"],
+        ["West", "1700.00"],
+      ]);
+    });
+
+    it("window metrics whose inner aggregates sit at different grains are refused as a fan trap", async () => {
+      const error = await g.error(`SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['running_balance', 'running_orders'])`);
+      expect(error.message).to.contain("fan trap detected -- window metrics [running_balance, running_orders] wrap aggregates at different grains");
+    });
+  });
+
   it("FOR METRIC on a window metric: every dimension, even past a fan-out (reference page example)", async () => {
     await using s = await DocsRunner.open();
     await s.run(
