@@ -149,6 +149,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       const result = (await cursor.fetchAllRows()) as { quantity: number; price: Decimal }[];
       expect(result.map((r) => [r.quantity, r.price.toString()])).to.deep.equal([[2, "12345678901.25"]]);
       expect(standIn.queries.at(-1)!.sqlText).to.contain("CAST(? AS NUMBER(13,2))");
+      expect(standIn.queries.at(-1)!.sqlText).to.match(/^SELECT "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW\("ORDERS" FACTS "QUANTITY", "PRICE" WHERE/);
       expect(standIn.queries.at(-1)!.bindings).to.deep.equal({ "1": { type: "TEXT", value: "12345678901.25" } });
     });
 
@@ -179,6 +180,28 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(row.t).to.equal("café");
       expect(row.small).to.equal(7);
       expect(standIn.queries.at(-1)!.bindings).to.deep.include({ "1": { type: "TEXT", value: "9007199254740993" } });
+    });
+  });
+
+  describe("Snowflake's SEMANTIC_VIEW grammar", () => {
+    it("the stand-in refuses an alias on a FACTS item, as Snowflake does (001003)", async () => {
+      await using conn = await engine.connect();
+      const error = await conn.all('SELECT * FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY" AS "q")').then(() => undefined, (e: unknown) => e);
+      expect(error).to.be.instanceOf(ProgrammingError);
+      expect((error as { code?: string }).code).to.equal("001003");
+      expect(await conn.all('SELECT "QUANTITY" AS "q" FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY") ORDER BY "q"')).to.deep.equal([{ q: 1 }, { q: 2 }, { q: 3 }]);
+    });
+
+    it("facts with a dimension: facts unaliased inside, renamed outside", async () => {
+      const result = (await rows(Orders.query().facts(Orders.quantity).dimensions(Orders.status).orderBy(Orders.quantity.asc()))) as Record<string, unknown>[];
+      expect(result).to.deep.equal([
+        { status: "open", quantity: 1 },
+        { status: "shipped", quantity: 2 },
+        { status: "open", quantity: 3 },
+      ]);
+      expect(standIn.queries.at(-1)!.sqlText).to.equal(
+        'SELECT "status", "QUANTITY" AS "quantity" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY") ORDER BY "quantity" ASC NULLS LAST',
+      );
     });
   });
 

@@ -68,7 +68,7 @@ describe("query compilers: golden SQL", () => {
 
     it("facts with a dimension: row level, no aggregation", () => {
       expectSql(Orders.query().facts(Orders.quantity, Orders.price).dimensions(Orders.status), {
-        backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY" AS "quantity", "PRICE" AS "price")` },
+        backend_a: { sql: `SELECT "status", "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY", "PRICE")` },
         backend_b: { sql: "SELECT `status` AS `status`, `quantity` AS `quantity`, `price` AS `price` FROM `orders`" },
         backend_c: `SELECT "status" AS "status", "quantity" AS "quantity", "price" AS "price" FROM semantic_view('orders', dimensions := ['status'], facts := ['quantity', 'price'])`,
       });

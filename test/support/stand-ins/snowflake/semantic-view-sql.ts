@@ -1,7 +1,8 @@
 /**
  * Rewrites the subset of Snowflake SQL that backend A's compiler emits into DuckDB SQL:
- * `SEMANTIC_VIEW(v DIMENSIONS d AS a, ... METRICS m AS a, ... FACTS f AS a WHERE pred)` becomes a
- * grouped subquery over the view's base table, and `NUMBER(p,s)` becomes `DECIMAL(p,s)`.
+ * `SEMANTIC_VIEW(v DIMENSIONS d AS a, ... METRICS m AS a, ... FACTS f, ... WHERE pred)` becomes a
+ * grouped subquery over the view's base table, and `NUMBER(p,s)` becomes `DECIMAL(p,s)`. Like
+ * Snowflake it refuses an alias on a FACTS item (001003).
  * Semantic views are registered as a map from member name to a DuckDB expression.
  */
 import { identifierOf, isKeyword, quoteIdentifier, tokenize, untokenize, type Token } from "./sql-tokens.js";
@@ -102,6 +103,8 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
       i++;
       let alias = member;
       if (isKeyword(tokens[i], "AS")) {
+        // Snowflake's grammar: `FACTS <fact_expr> [, ...]`, aliases only on DIMENSIONS and METRICS.
+        if (keyword === "FACTS") throw syntax("unexpected 'AS' in FACTS");
         const aliasName = tokens[i + 1] && identifierOf(tokens[i + 1]!);
         if (aliasName === undefined) throw syntax("expected an alias after AS");
         alias = aliasName;
