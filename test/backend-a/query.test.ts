@@ -129,7 +129,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(cursor.columns.map((c) => [c.name, c.type, c.kind])).to.deep.equal([
         ["status", "VARCHAR", "string"],
         ["total", "NUMBER(38,2)", "decimal"],
-        ["orderCount", "NUMBER(38,0)", "bigint"],
+        ["orderCount", "NUMBER(18,0)", "bigint"],
       ]);
       const result = (await cursor.fetchAllRows()) as { status: string; total: Decimal; orderCount: bigint }[];
       expect(result.map((r) => [r.status, r.total.toString(), r.orderCount])).to.deep.equal([
@@ -183,6 +183,22 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
     });
   });
 
+  describe("result types as Snowflake reports them", () => {
+    it("literals by their digits, COUNT NUMBER(18,0), SUM over NUMBER(38,0) NUMBER(38,0), integer casts NUMBER(38,0)", async () => {
+      await using conn = await engine.connect();
+      const result = await conn.execute("SELECT 1 AS one, 123 AS n, COUNT(*) AS c, SUM(revenue) AS s, CAST(5 AS INTEGER) AS i FROM sales_data");
+      expect(result.columns.map((c) => [c.name, c.type, c.kind])).to.deep.equal([
+        ["one", "NUMBER(1,0)", "integer"],
+        ["n", "NUMBER(3,0)", "integer"],
+        ["c", "NUMBER(18,0)", "bigint"],
+        ["s", "NUMBER(38,0)", "bigint"],
+        ["i", "NUMBER(38,0)", "bigint"],
+      ]);
+      expect(result.rows[0]!.slice(0, 3)).to.deep.equal([1, 123, 8n]);
+      expect(result.rows[0]![4]).to.equal(5n);
+    });
+  });
+
   describe("Snowflake's SEMANTIC_VIEW grammar", () => {
     it("the stand-in refuses an alias on a FACTS item, as Snowflake does (001003)", async () => {
       await using conn = await engine.connect();
@@ -224,7 +240,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect((syntax as { code?: string }).code).to.equal("001003");
       const data = await conn.all("SELECT CAST('abc' AS INTEGER) AS x").then(() => undefined, (e: unknown) => e);
       expect(data).to.be.instanceOf(DataError);
-      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1n }]);
+      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
     });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Rewrites the subset of Snowflake SQL that backend A's compiler emits into DuckDB SQL:
  * `SEMANTIC_VIEW(v DIMENSIONS d AS a, ... METRICS m AS a, ... FACTS f, ... WHERE pred)` becomes a
- * grouped subquery over the view's base table, and `NUMBER(p,s)` becomes `DECIMAL(p,s)`. Like
+ * grouped subquery over the view's base table, `NUMBER(p,s)` becomes `DECIMAL(p,s)` and the integer
+ * types (NUMBER(38,0) in Snowflake) `DECIMAL(38,0)`. Like
  * Snowflake it refuses an alias on a FACTS item (001003).
  * Semantic views are registered as a map from member name to a DuckDB expression.
  */
@@ -32,6 +33,9 @@ export class StandInSqlError extends Error {
   }
 }
 
+/** Snowflake's integer type names: all synonyms of NUMBER(38,0). */
+const SNOWFLAKE_INTEGER_TYPES = new Set(["INTEGER", "INT", "BIGINT", "SMALLINT", "TINYINT", "BYTEINT"]);
+
 const CLAUSES = ["DIMENSIONS", "METRICS", "FACTS"] as const;
 type Clause = (typeof CLAUSES)[number];
 
@@ -52,6 +56,8 @@ export function translateSnowflakeSql(sql: string, views: ReadonlyMap<string, St
       i = close;
     } else if (isKeyword(token, "NUMBER") && next !== undefined && tokens[next]!.text === "(") {
       out.push({ kind: "word", text: "DECIMAL" });
+    } else if (token.kind === "word" && SNOWFLAKE_INTEGER_TYPES.has(token.text.toUpperCase())) {
+      out.push({ kind: "word", text: "DECIMAL(38,0)" });
     } else {
       out.push(token);
     }

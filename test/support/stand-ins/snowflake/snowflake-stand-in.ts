@@ -426,8 +426,9 @@ async function runOnDuckDB(
   const connection = await lazy.get();
   const parameters = bindingValues(bindings);
   const reader = parameters.length > 0 ? await connection.runAndReadAll(sql, parameters as never) : await connection.runAndReadAll(sql);
-  const columns = reader.columnNames().map((name, i) => wireColumn(name, reader.columnTypes()[i]!));
-  return { rowtype: columns.map((c) => c.rowType), rowset: reader.getRows().map((row: DuckDBValue[]) => encodeRow(columns, row)) };
+  const rows = reader.getRows() as DuckDBValue[][];
+  const columns = reader.columnNames().map((name, i) => wireColumn(name, reader.columnTypes()[i]!, rows.map((row) => row[i]!)));
+  return { rowtype: columns.map((c) => c.rowType), rowset: rows.map((row) => encodeRow(columns, row)) };
 }
 
 export function statusResult(status: string): WireResult {
