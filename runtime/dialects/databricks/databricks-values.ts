@@ -7,8 +7,8 @@
  * the driver hands BIGINT over as `bigint` and DECIMAL as exact text, which become `bigint` and
  * `Decimal` here without going through a double. On the column-based (TColumn) path the driver
  * itself already turned BIGINT into a double (node-int64 `toNumber()`) and DECIMAL into
- * `Number(text)`; a BIGINT that is no longer a safe integer there raises `DataError` instead of
- * arriving wrong.
+ * `Number(text)`; a BIGINT that is no longer a safe integer, or a DECIMAL wider than 15 digits,
+ * raises `DataError` there instead of arriving rounded.
  */
 import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIService_types.js";
 import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
@@ -113,9 +113,13 @@ function toBigInt(value: unknown, column: ColumnInfo): bigint {
   );
 }
 
+/** Every decimal text of at most this many significant digits survives a double unchanged. */
+const DOUBLE_EXACT_DIGITS = 15;
+
 function toDecimal(value: unknown, column: ColumnInfo): Decimal {
   if (Decimal.isDecimal(value)) return value;
-  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") {
+  if (typeof value === "number") return decimalFromDouble(value, column);
+  if (typeof value === "string" || typeof value === "bigint") {
     try {
       return Decimal.from(value);
     } catch (error) {
@@ -123,6 +127,24 @@ function toDecimal(value: unknown, column: ColumnInfo): Decimal {
     }
   }
   throw new DataError(`Column ${column.name} (${column.type}) arrived as an unexpected ${typeof value}`);
+}
+
+/**
+ * A DECIMAL the driver already turned into a double (column-based results: `Number(text)`). Exact
+ * only when the column's precision is at most 15 digits; otherwise the text may have lost digits
+ * we cannot see, so it raises `DataError` as a BIGINT beyond 2^53 does.
+ */
+function decimalFromDouble(value: number, column: ColumnInfo): Decimal {
+  const [precision = Number.NaN, scale = 0] = (/\((\d+),(\d+)\)/.exec(column.type) ?? []).slice(1).map(Number);
+  if (!(precision <= DOUBLE_EXACT_DIGITS) || !Number.isFinite(value)) {
+    throw new DataError(
+      `Column ${column.name} (${column.type}) arrived as the JS number ${String(value)}, which may have lost digits ` +
+        "(the driver converted it through a double: result was not Arrow-based)",
+      { code: "LOSSY_DECIMAL" },
+    );
+  }
+  const decimal = Decimal.from(value);
+  return decimal.scale < scale ? decimal.withScale(scale) : decimal;
 }
 
 /** A DATE as a `Date` at UTC midnight. */

@@ -17,6 +17,7 @@ import { createRequire } from "node:module";
 import { DuckDBInstance, dateValue, decimalValue, timestampValue } from "@duckdb/node-api";
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { arrowBatchBytes, arrowSchemaBytes, columnFor, type StandInColumn } from "./arrow-result.js";
+import { thriftColumns } from "./column-result.js";
 import {
   StandInSqlError,
   describeJson,
@@ -44,6 +45,8 @@ export interface StandInOptions {
   readonly metricViews?: readonly MetricViewDefinition[];
   /** Serve with this certificate (e.g. another stand-in's, already trusted) instead of a new one; not disposed here. */
   readonly certificate?: StandInCertificate;
+  /** `columns`: answer with Thrift columns (COLUMN_BASED_SET) instead of Arrow, as a warehouse without Arrow does. */
+  readonly resultFormat?: "arrow" | "columns";
 }
 
 /** A statement as the stand-in received it. */
@@ -81,6 +84,7 @@ export class DatabricksStandIn {
   holdStatements = false;
 
   readonly #token: string;
+  readonly #resultFormat: "arrow" | "columns";
   readonly #views = new Map<string, MetricViewDefinition>();
   readonly #sourceColumns = new Map<string, string[]>();
   /** `DESCRIBE TABLE EXTENDED ... AS JSON` documents, by lower-cased view name. */
@@ -98,6 +102,7 @@ export class DatabricksStandIn {
 
   private constructor(options: StandInOptions) {
     this.#token = options.token ?? "dapi-test";
+    this.#resultFormat = options.resultFormat ?? "arrow";
     for (const view of options.metricViews ?? []) this.#views.set(view.name.toLowerCase(), view);
   }
 
@@ -335,6 +340,9 @@ export class DatabricksStandIn {
       GetResultSetMetadata: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
         if (op === undefined) return { status: failed("Invalid OperationHandle") };
+        if (this.#resultFormat === "columns") {
+          return new T.TGetResultSetMetadataResp({ status: ok(), schema: tableSchema(op.columns), resultFormat: T.TSparkRowSetType.COLUMN_BASED_SET });
+        }
         return new T.TGetResultSetMetadataResp({
           status: ok(),
           schema: tableSchema(op.columns),
@@ -350,10 +358,15 @@ export class DatabricksStandIn {
         const slice = op.rows.slice(op.offset, op.offset + maxRows);
         const start = op.offset;
         op.offset += slice.length;
+        const hasMoreRows = op.offset < op.rows.length;
+        if (this.#resultFormat === "columns") {
+          const columns = thriftColumns(op.columns, slice);
+          return new T.TFetchResultsResp({ status: ok(), hasMoreRows, results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], columns }) });
+        }
         const arrowBatches = slice.length === 0 ? [] : [new T.TSparkArrowBatch({ batch: arrowBatchBytes(op.columns, slice), rowCount: new Int64(slice.length) })];
         return new T.TFetchResultsResp({
           status: ok(),
-          hasMoreRows: op.offset < op.rows.length,
+          hasMoreRows,
           results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], arrowBatches }),
         });
       },
