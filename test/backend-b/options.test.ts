@@ -70,8 +70,12 @@ describe("backend B: settings → driver options", () => {
   });
 
   it("catalog and schema go to openSession", () => {
-    expect(sessionRequestOf({ ...base, catalog: "main", schema: "retail" })).to.deep.equal({ initialCatalog: "main", initialSchema: "retail" });
-    expect(sessionRequestOf(base)).to.deep.equal({});
+    expect(sessionRequestOf({ ...base, catalog: "main", schema: "retail" })).to.deep.equal({
+      initialCatalog: "main",
+      initialSchema: "retail",
+      configuration: { TIMEZONE: "UTC" },
+    });
+    expect(sessionRequestOf(base)).to.deep.equal({ configuration: { TIMEZONE: "UTC" } });
   });
 
   it(`${CA_CERT_ENV} adds a trusted CA (verification stays on); an unreadable path is a clear error`, async () => {

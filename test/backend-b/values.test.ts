@@ -107,7 +107,7 @@ describe("backend B: values", function () {
       "BIGINT",
       "DOUBLE",
       "BOOLEAN",
-      "DECIMAL",
+      "DECIMAL(23,3)",
       "TIMESTAMP",
       "NULL",
     ]);

@@ -20,8 +20,8 @@ type IOperation = Awaited<ReturnType<IDBSQLSession["executeStatement"]>>;
 const PING_TIMEOUT_MS = 5_000;
 const DEFAULT_CHUNK_ROWS = 10_000;
 
-/** Builds the driver's DECIMAL-typed parameter for exact decimal text (from the lazily loaded driver module). */
-export type DecimalParameterFactory = (text: string) => OrdinalParameter;
+/** Builds the driver's parameter for exact decimal text typed `DECIMAL(p,s)` (from the lazily loaded driver module). */
+export type DecimalParameterFactory = (text: string, sqlType: string) => OrdinalParameter;
 
 export class DatabricksConnection implements DatabaseConnection {
   readonly createdAt = Date.now();

@@ -95,10 +95,19 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
   return { ...common, authType: "access-token", token } as ConnectionOptions;
 }
 
+/**
+ * Sessions run in UTC whatever the warehouse's default `TIMEZONE`: TIMESTAMP_NTZ values are UTC wall
+ * clocks in `lib` (results are read that way, on every backend), and Databricks converts between
+ * TIMESTAMP_NTZ and TIMESTAMP (a `Date` parameter, an instant) in the session time zone, so any
+ * other zone would shift filters on NTZ columns and column-based TIMESTAMP text.
+ */
+export const SESSION_CONFIGURATION: Readonly<Record<string, string>> = Object.freeze({ TIMEZONE: "UTC" });
+
 export function sessionRequestOf(settings: BackendBSettings): OpenSessionRequest {
   return {
     ...(settings.catalog === undefined ? {} : { initialCatalog: settings.catalog }),
     ...(settings.schema === undefined ? {} : { initialSchema: settings.schema }),
+    configuration: { ...SESSION_CONFIGURATION },
   };
 }
 

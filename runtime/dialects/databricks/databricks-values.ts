@@ -14,6 +14,7 @@ import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIServi
 import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
 import { DataError, ProgrammingError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
+import { decimalPrecision } from "../../query/compiler/decimal-type.js";
 
 /** TTypeId numbers (TCLIService.thrift), named by the SQL type they stand for. */
 const TYPE_NAMES: Readonly<Record<number, string>> = {
@@ -176,17 +177,19 @@ export function normalizeRow(row: Record<string, unknown>, columns: readonly Col
 export type OrdinalParameter = string | number | bigint | boolean | Date | null | { readonly type: string; readonly value: string };
 
 /**
- * Library parameter values → `ordinalParameters`. A `Decimal` goes as DECIMAL-typed exact text
- * (the query compiler already sends Decimals as text inside `CAST(? AS DECIMAL(p,s))`).
+ * Library parameter values → `ordinalParameters`. A `Decimal` goes as exact text typed
+ * `DECIMAL(p,s)` from its own digits: a bare `DECIMAL` parameter is DECIMAL(10,0) on the warehouse,
+ * which would round `5.2` to 5 and overflow beyond 10 digits. (The query compiler sends Decimals as
+ * text inside `CAST(? AS DECIMAL(p,s))`.)
  */
 export function toOrdinalParameters(
   parameters: readonly unknown[] | undefined,
-  decimalParameter: (text: string) => OrdinalParameter,
+  decimalParameter: (text: string, sqlType: string) => OrdinalParameter,
 ): OrdinalParameter[] | undefined {
   if (parameters === undefined || parameters.length === 0) return undefined;
   return parameters.map((value, i) => {
     if (value === null || value === undefined) return null;
-    if (Decimal.isDecimal(value)) return decimalParameter(value.toString());
+    if (Decimal.isDecimal(value)) return decimalParameter(value.toString(), decimalType(value, i));
     switch (typeof value) {
       case "string":
       case "number":
@@ -198,4 +201,13 @@ export function toOrdinalParameters(
         throw new ProgrammingError(`Parameter ${i + 1} has a type backend B cannot bind (${Object.prototype.toString.call(value)})`);
     }
   });
+}
+
+/** `DECIMAL(p,s)` holding the value exactly; more than 38 digits is refused naming the parameter. */
+function decimalType(value: Decimal, index: number): string {
+  try {
+    return `DECIMAL(${decimalPrecision(value, "Databricks")},${value.scale})`;
+  } catch (error) {
+    throw new ProgrammingError(`Parameter ${index + 1}: ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -14,10 +14,11 @@ import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { createRequire } from "node:module";
-import { DuckDBInstance, dateValue, decimalValue, timestampValue } from "@duckdb/node-api";
-import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
+import { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { arrowBatchBytes, arrowSchemaBytes, columnFor, type StandInColumn } from "./arrow-result.js";
 import { thriftColumns } from "./column-result.js";
+import { toDuckDBValue } from "./parameter-values.js";
 import {
   StandInSqlError,
   describeJson,
@@ -47,6 +48,12 @@ export interface StandInOptions {
   readonly certificate?: StandInCertificate;
   /** `columns`: answer with Thrift columns (COLUMN_BASED_SET) instead of Arrow, as a warehouse without Arrow does. */
   readonly resultFormat?: "arrow" | "columns";
+  /**
+   * The warehouse's default session time zone (default `UTC`); a session's `TIMEZONE` configuration
+   * overrides it. TIMESTAMP text without an offset and comparisons between TIMESTAMP_NTZ (DuckDB
+   * TIMESTAMP) and TIMESTAMP (DuckDB TIMESTAMPTZ) are read in it, as Databricks does.
+   */
+  readonly sessionTimeZone?: string;
 }
 
 /** A statement as the stand-in received it. */
@@ -55,11 +62,14 @@ export interface ReceivedStatement {
   readonly parameters: readonly { readonly ordinal?: number; readonly type?: string; readonly value?: string }[];
   readonly catalog: string | undefined;
   readonly schema: string | undefined;
+  /** The session's time zone when the statement ran. */
+  readonly timeZone: string;
 }
 
 interface Session {
   readonly catalog: string | undefined;
   readonly schema: string | undefined;
+  readonly timeZone: string;
 }
 
 interface Operation {
@@ -85,6 +95,7 @@ export class DatabricksStandIn {
 
   readonly #token: string;
   readonly #resultFormat: "arrow" | "columns";
+  readonly #sessionTimeZone: string;
   readonly #views = new Map<string, MetricViewDefinition>();
   readonly #sourceColumns = new Map<string, string[]>();
   /** `DESCRIBE TABLE EXTENDED ... AS JSON` documents, by lower-cased view name. */
@@ -103,6 +114,7 @@ export class DatabricksStandIn {
   private constructor(options: StandInOptions) {
     this.#token = options.token ?? "dapi-test";
     this.#resultFormat = options.resultFormat ?? "arrow";
+    this.#sessionTimeZone = options.sessionTimeZone ?? "UTC";
     for (const view of options.metricViews ?? []) this.#views.set(view.name.toLowerCase(), view);
   }
 
@@ -253,7 +265,9 @@ export class DatabricksStandIn {
       OpenSession: (req: any) => {
         const { key, id } = handle();
         const ns = req.initialNamespace;
-        this.#sessions.set(key, { catalog: ns?.catalogName, schema: ns?.schemaName });
+        const configuration = (req.configuration ?? {}) as Record<string, string>;
+        const timeZone = Object.entries(configuration).find(([name]) => name.toUpperCase() === "TIMEZONE")?.[1] ?? this.#sessionTimeZone;
+        this.#sessions.set(key, { catalog: ns?.catalogName, schema: ns?.schemaName, timeZone });
         this.openedSessions++;
         return new T.TOpenSessionResp({
           status: ok(),
@@ -276,7 +290,7 @@ export class DatabricksStandIn {
           ...(p.type == null ? {} : { type: p.type as string }),
           ...(p.value?.stringValue == null ? {} : { value: p.value.stringValue as string }),
         }));
-        this.statements.push({ sql: req.statement, parameters, catalog: session.catalog, schema: session.schema });
+        this.statements.push({ sql: req.statement, parameters, catalog: session.catalog, schema: session.schema, timeZone: session.timeZone });
         let duckSql: string;
         let bound: ReceivedStatement["parameters"] = parameters;
         try {
@@ -305,7 +319,7 @@ export class DatabricksStandIn {
           if (this.holdStatements) await new Promise<void>((resolve) => (op.release = resolve));
           if (op.state !== T.TOperationState.RUNNING_STATE) return;
           try {
-            const result = await this.#query(duckSql, bound);
+            const result = await this.#query(duckSql, bound, session.timeZone);
             if (op.state !== T.TOperationState.RUNNING_STATE) return;
             op.columns = result.columns;
             op.rows = result.rows;
@@ -397,9 +411,11 @@ export class DatabricksStandIn {
   }
 
   /** Runs one statement on DuckDB (statements are serialized on the one connection). */
-  #query(sql: string, parameters: ReceivedStatement["parameters"]): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
+  #query(sql: string, parameters: ReceivedStatement["parameters"], timeZone: string): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
     const run = async () => {
-      const reader = await this.#db!.runAndReadAll(sql, parameters.length > 0 ? parameters.map(toDuckDBValue) : undefined);
+      await this.#db!.run(`SET TimeZone = '${timeZone.replaceAll("'", "''")}'`);
+      const values = parameters.map((p) => toDuckDBValue(p, timeZone));
+      const reader = await this.#db!.runAndReadAll(sql, values.length > 0 ? values : undefined);
       const columns = reader.columnTypes().map((type, i) => columnFor(reader.columnName(i), type));
       return { columns, rows: reader.getRows() as unknown[][] };
     };
@@ -436,36 +452,6 @@ function tableSchema(columns: readonly StandInColumn[]): unknown {
 function jsonTypeOf(column: StandInColumn): unknown {
   if (column.typeName === "DECIMAL") return { name: "decimal", precision: column.precision, scale: column.scale };
   return column.typeName === "INT" ? "int" : column.typeName.toLowerCase();
-}
-
-/** A Spark parameter (type + string value) as the DuckDB value it stands for. */
-function toDuckDBValue(p: ReceivedStatement["parameters"][number]): DuckDBValue {
-  const value = p.value;
-  if (value === undefined || p.type === undefined || p.type === "VOID") return null;
-  switch (p.type) {
-    case "BOOLEAN":
-      return value.toUpperCase() === "TRUE";
-    case "TINYINT":
-    case "SMALLINT":
-    case "INTEGER":
-    case "FLOAT":
-    case "DOUBLE":
-      return Number(value);
-    case "BIGINT":
-      return BigInt(value);
-    case "DECIMAL": {
-      const [whole = "", fraction = ""] = value.replace(/^[-+]/, "").split(".");
-      const digits = (whole + fraction).replace(/^0+(?=\d)/, "");
-      return decimalValue(BigInt(value.startsWith("-") ? `-${digits}` : digits), Math.max(digits.length, fraction.length + 1, 1), fraction.length);
-    }
-    case "DATE":
-      return dateValue(Math.round(Date.parse(`${value}T00:00:00Z`) / 86_400_000));
-    case "TIMESTAMP":
-    case "TIMESTAMP_NTZ":
-      return timestampValue(BigInt(Date.parse(value)) * 1000n);
-    default:
-      return value;
-  }
 }
 
 /** A DuckDB error as the Databricks error class and SQLSTATE the warehouse would report. */
