@@ -6,6 +6,7 @@
  * | `host`, `port` (443), `httpPath` | `host`, `port`, `path` (HTTPS always: the driver hard-codes it) |
  * | `token` | `token` (auth type `access-token`, sent as `Authorization: Bearer`) |
  * | `authType = "OAuthM2M"` + `clientId` + `clientSecret` | `authType: "databricks-oauth"`, `oauthClientId`, `oauthClientSecret` |
+ * | `azureTenantId`, `useDatabricksOAuthInAzure` | the same driver options (Azure hosts: Entra tenant, or Databricks' own OAuth) |
  * | `authType = "OAuthU2M"` (+ optional `clientId`) | `authType: "databricks-oauth"` (browser flow) |
  * | `uri` | the config layer derives `host`/`port`/`httpPath`/`token` from it (parsed here too as a fallback) |
  * | `catalog`, `schema` | `openSession({ initialCatalog, initialSchema })` |
@@ -88,6 +89,9 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
       authType: "databricks-oauth",
       ...(settings.clientId === undefined ? {} : { oauthClientId: settings.clientId }),
       ...(settings.authType === "OAuthM2M" && settings.clientSecret !== undefined ? { oauthClientSecret: settings.clientSecret.reveal() } : {}),
+      // Azure hosts: Entra ID (with this tenant, else `organizations`) unless Databricks' own OAuth is asked for.
+      ...(settings.azureTenantId === undefined ? {} : { azureTenantId: settings.azureTenantId }),
+      ...(settings.useDatabricksOAuthInAzure === true ? { useDatabricksOAuthInAzure: true } : {}),
     } as ConnectionOptions;
   }
   const token = settings.token?.reveal() ?? tokenFromUri(settings);
