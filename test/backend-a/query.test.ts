@@ -181,6 +181,17 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(row.small).to.equal(7);
       expect(standIn.queries.at(-1)!.bindings).to.deep.include({ "1": { type: "TEXT", value: "9007199254740993" } });
     });
+
+    it("integers never go through the sdk's Number(): the session asks for JS_TREAT_INTEGER_AS_BIGINT, so no precision-loss event", async () => {
+      await using conn = await engine.connect();
+      const huge = 10n ** 30n + 7n;
+      expect(await conn.all("SELECT CAST(? AS NUMBER(38,0)) AS huge, -CAST(? AS NUMBER(38,0)) AS neg", [huge, huge])).to.deep.equal([{ huge, neg: -huge }]);
+      const { queryId } = standIn.queries.at(-1)!;
+      // The sdk reports a lossy conversion to /telemetry/send; a statement after it has surely sent it.
+      await conn.all("SELECT 1 AS one");
+      expect(standIn.telemetry.filter((body) => body.includes("precision_loss") && body.includes(queryId))).to.deep.equal([]);
+      expect(standIn.logins.at(-1)!.data).to.have.nested.property("SESSION_PARAMETERS.JS_TREAT_INTEGER_AS_BIGINT", true);
+    });
   });
 
   describe("result types as Snowflake reports them", () => {

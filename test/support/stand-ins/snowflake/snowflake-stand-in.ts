@@ -45,6 +45,7 @@ export interface QueryRecord {
   readonly parameters: Readonly<Record<string, unknown>> | undefined;
   readonly requestId: string | undefined;
   readonly sessionId: number | undefined;
+  readonly queryId: string;
 }
 
 interface Session {
@@ -53,6 +54,8 @@ interface Session {
   readonly masterToken: string;
   readonly connection: LazyConnection;
   readonly login: LoginRecord;
+  /** The session's parameters, echoed in every response as Snowflake does. */
+  readonly parameters: readonly { name: string; value: unknown }[];
 }
 
 interface Reply {
@@ -73,10 +76,19 @@ const SESSION_PARAMETERS = [
   { name: "CLIENT_RESULT_CHUNK_SIZE", value: 160 },
 ];
 
+/** The defaults, plus what the login asked for (`JS_TREAT_INTEGER_AS_BIGINT`, ...): the sdk reads them back from responses. */
+function sessionParameters(requested: unknown): { name: string; value: unknown }[] {
+  const asked = typeof requested === "object" && requested !== null ? Object.entries(requested) : [];
+  const names = new Set(asked.map(([name]) => name));
+  return [...SESSION_PARAMETERS.filter((p) => !names.has(p.name)), ...asked.map(([name, value]) => ({ name, value }))];
+}
+
 export class SnowflakeStandIn {
   readonly logins: LoginRecord[] = [];
   readonly queries: QueryRecord[] = [];
   readonly aborts: string[] = [];
+  /** Bodies of `/telemetry/send` requests (e.g. the sdk's `selecting_with_precision_loss` events). */
+  readonly telemetry: string[] = [];
   heartbeats = 0;
   chunkDownloads = 0;
   sessionDeletes = 0;
@@ -192,7 +204,10 @@ export class SnowflakeStandIn {
   async #route(url: URL, req: IncomingMessage, body: Record<string, unknown>): Promise<Reply | { raw: string }> {
     const path = url.pathname;
     if (path === "/session/v1/login-request") return this.#login(url, body);
-    if (path === "/telemetry/send") return { success: true };
+    if (path === "/telemetry/send") {
+      this.telemetry.push(JSON.stringify(body));
+      return { success: true };
+    }
     if (path.startsWith("/chunks/")) {
       const chunk = this.#chunks.get(path.slice("/chunks/".length));
       if (chunk === undefined) throw new Error(`no chunk ${path}`);
@@ -255,7 +270,8 @@ export class SnowflakeStandIn {
     const token = `session-${randomUUID()}`;
     const id = this.#nextSession++;
     const connection = new LazyConnection(this.#instance);
-    this.#sessions.set(token, { id, token, masterToken: `master-${randomUUID()}`, connection, login: record });
+    const parameters = sessionParameters(data.SESSION_PARAMETERS);
+    this.#sessions.set(token, { id, token, masterToken: `master-${randomUUID()}`, connection, login: record, parameters });
     const session = this.#sessions.get(token)!;
     return {
       success: true,
@@ -267,7 +283,7 @@ export class SnowflakeStandIn {
         validityInSeconds: 3600,
         masterValidityInSeconds: 14400,
         sessionId: id,
-        parameters: SESSION_PARAMETERS,
+        parameters,
         sessionInfo: {
           databaseName: url.searchParams.get("databaseName"),
           schemaName: url.searchParams.get("schemaName"),
@@ -299,8 +315,8 @@ export class SnowflakeStandIn {
     const sqlText = String(body.sqlText ?? "");
     const requestId = url.searchParams.get("requestId") ?? undefined;
     const bindings = body.bindings as QueryRecord["bindings"];
-    this.queries.push({ sqlText, bindings, parameters: body.parameters as QueryRecord["parameters"], requestId, sessionId: session.id });
     const queryId = randomUUID();
+    this.queries.push({ sqlText, bindings, parameters: body.parameters as QueryRecord["parameters"], requestId, sessionId: session.id, queryId });
     if (this.holdQueries?.test(sqlText) && requestId !== undefined) {
       await new Promise<void>((resolve) => this.#held.set(requestId, resolve));
       this.#held.delete(requestId);
@@ -326,7 +342,7 @@ export class SnowflakeStandIn {
         code: null,
         message: null,
         data: {
-          parameters: SESSION_PARAMETERS,
+          parameters: session.parameters,
           rowtype: result.rowtype,
           rowset: inline,
           ...(chunks.length > 0 ? { chunks, chunkHeaders: {} } : {}),
