@@ -194,6 +194,31 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
     });
   });
 
+  describe("dates and timestamps on an account with non-AUTO input formats", () => {
+    it("Date filter values are typed in the SQL (TO_TIMESTAMP_NTZ of epoch ms), never parsed as text", async () => {
+      const byTime = (await rows(
+        Orders.query().metrics(Orders.orderCount).dimensions(Orders.orderedAt).where(Orders.orderedAt.gte(new Date("2024-02-29T12:34:56.789Z"))).orderBy(Orders.orderedAt.asc()),
+      )) as { orderedAt: Date }[];
+      expect(byTime.map((r) => r.orderedAt.toISOString())).to.deep.equal(["2024-02-29T12:34:56.789Z", "2024-03-01T00:00:00.000Z"]);
+      const seen = standIn.queries.at(-1)!;
+      expect(seen.sqlText).to.contain('"orderedAt" >= TO_TIMESTAMP_NTZ(?, 3)');
+      expect(seen.bindings).to.deep.equal({ "1": { type: "FIXED", value: String(Date.UTC(2024, 1, 29, 12, 34, 56, 789)) } });
+
+      const byDate = (await rows(Orders.query().metrics(Orders.orderCount).dimensions(Orders.orderedOn).where(Orders.orderedOn.eq(new Date("1969-12-31T00:00:00Z"))))) as {
+        orderedOn: Date;
+      }[];
+      expect(byDate.map((r) => r.orderedOn.toISOString())).to.deep.equal(["1969-12-31T00:00:00.000Z"]);
+    });
+
+    it("the stand-in refuses ISO text where a DATE or TIMESTAMP is expected, as Snowflake does with a non-AUTO format", async () => {
+      await using conn = await engine.connect();
+      const error = await conn.all("SELECT COUNT(*) AS n FROM orders WHERE ordered_at >= ?", ["2024-02-29T12:34:56.789Z"]).then(() => undefined, (e: unknown) => e);
+      expect(error).to.be.instanceOf(DataError);
+      expect((error as Error).message).to.match(/Timestamp '2024-02-29T12:34:56.789Z' is not recognized/);
+      expect(await conn.all("SELECT COUNT(*) AS n FROM orders WHERE ordered_on = ?", ["29.02.2024"])).to.deep.equal([{ n: 1n }]);
+    });
+  });
+
   describe("result types as Snowflake reports them", () => {
     it("literals by their digits, COUNT NUMBER(18,0), SUM over NUMBER(38,0) NUMBER(38,0), integer casts NUMBER(38,0)", async () => {
       await using conn = await engine.connect();

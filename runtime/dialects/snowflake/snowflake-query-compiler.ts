@@ -15,9 +15,11 @@
  * with facts names its columns in the outer select list (`SELECT "status", "QUANTITY" AS "quantity"`). DIMENSIONS come first, so columns are dimensions then
  * metrics/facts, as on DuckDB. Values are bound as `?` parameters; bigint and Decimal are sent as
  * exact strings cast to NUMBER in the SQL (snowflake-sdk cannot bind a bigint, and a JS number
- * would lose digits).
+ * would lose digits); a Date as epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)` (the sdk binds
+ * dates as untyped text, which Snowflake parses with the account's input format).
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
+import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
 import { decimalPrecision } from "../../query/compiler/decimal-type.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
@@ -88,6 +90,14 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
       this.append("CAST(");
       super.appendValue(value.toString());
       this.append(` AS NUMBER(${precision},${value.scale}))`);
+    } else if (value instanceof Date) {
+      // Epoch milliseconds with scale 3: typed without going through the account's
+      // TIMESTAMP_INPUT_FORMAT (text would). An NTZ of the UTC wall clock, as results are read;
+      // a DATE column compares with it at midnight.
+      if (Number.isNaN(value.getTime())) throw new ValidationError("Invalid Date in a backend A filter value");
+      this.append("TO_TIMESTAMP_NTZ(");
+      super.appendValue(value.getTime());
+      this.append(", 3)");
     } else {
       super.appendValue(value);
     }

@@ -56,6 +56,10 @@ export function translateSnowflakeSql(sql: string, views: ReadonlyMap<string, St
       i = close;
     } else if (isKeyword(token, "NUMBER") && next !== undefined && tokens[next]!.text === "(") {
       out.push({ kind: "word", text: "DECIMAL" });
+    } else if (isKeyword(token, "TO_TIMESTAMP_NTZ") && next !== undefined && tokens[next]!.text === "(") {
+      const close = matchingParen(tokens, next);
+      out.push({ kind: "punct", text: epochTimestamp(tokens.slice(next + 1, close), views) });
+      i = close;
     } else if (token.kind === "word" && SNOWFLAKE_INTEGER_TYPES.has(token.text.toUpperCase())) {
       out.push({ kind: "word", text: "DECIMAL(38,0)" });
     } else {
@@ -63,6 +67,14 @@ export function translateSnowflakeSql(sql: string, views: ReadonlyMap<string, St
     }
   }
   return untokenize(out);
+}
+
+/** `TO_TIMESTAMP_NTZ(<epoch>, 3)` (milliseconds) as DuckDB; other forms are not needed by the compiler. */
+function epochTimestamp(args: readonly Token[], views: ReadonlyMap<string, StandInSemanticView>): string {
+  const text = untokenize(args);
+  const m = /^([\s\S]*),\s*3\s*$/.exec(text);
+  if (m === null) throw syntax(`TO_TIMESTAMP_NTZ(${text}) is not supported by the stand-in`);
+  return `epoch_ms(CAST((${translateSnowflakeSql(m[1]!, views)}) AS BIGINT))`;
 }
 
 function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, StandInSemanticView>): string {
@@ -90,7 +102,7 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
     if (tokens[i]!.kind === "word" && keyword === "WHERE") {
       // The predicate keeps its original spacing: rewrite member references in the raw tokens.
       const whereAt = inner.indexOf(tokens[i]!);
-      where = ` WHERE ${memberSubstituted(inner.slice(whereAt + 1), view)}`;
+      where = ` WHERE ${translateSnowflakeSql(memberSubstituted(inner.slice(whereAt + 1), view), views)}`;
       break;
     }
     if (tokens[i]!.kind !== "word" || !(CLAUSES as readonly string[]).includes(keyword)) {

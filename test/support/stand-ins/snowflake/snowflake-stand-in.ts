@@ -18,6 +18,7 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb
 import { StandInSqlError, translateSnowflakeSql, type StandInSemanticView } from "./semantic-view-sql.js";
 import { encodeRow, wireColumn } from "./wire-values.js";
 import { answerMetadataStatement } from "./semantic-view-metadata.js";
+import { INPUT_FORMATS, runWithBindings } from "./bind-values.js";
 
 export interface SnowflakeStandInOptions {
   /** Accepted user → password pairs for basic authentication. Default `{ tester: "s3cret" }`. */
@@ -74,6 +75,7 @@ const SESSION_PARAMETERS = [
   { name: "DATE_OUTPUT_FORMAT", value: "YYYY-MM-DD" },
   { name: "TIME_OUTPUT_FORMAT", value: "HH24:MI:SS" },
   { name: "CLIENT_RESULT_CHUNK_SIZE", value: 160 },
+  ...INPUT_FORMATS,
 ];
 
 /** The defaults, plus what the login asked for (`JS_TREAT_INTEGER_AS_BIGINT`, ...): the sdk reads them back from responses. */
@@ -440,8 +442,7 @@ async function runOnDuckDB(
   if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
   const sql = translateSnowflakeSql(sqlText, views);
   const connection = await lazy.get();
-  const parameters = bindingValues(bindings);
-  const reader = parameters.length > 0 ? await connection.runAndReadAll(sql, parameters as never) : await connection.runAndReadAll(sql);
+  const reader = await runWithBindings(connection, sql, bindings);
   const rows = reader.getRows() as DuckDBValue[][];
   const columns = reader.columnNames().map((name, i) => wireColumn(name, reader.columnTypes()[i]!, rows.map((row) => row[i]!)));
   return { rowtype: columns.map((c) => c.rowType), rowset: rows.map((row) => encodeRow(columns, row)) };
@@ -452,28 +453,6 @@ export function statusResult(status: string): WireResult {
     rowtype: [{ name: "status", type: "text", length: 16777216, byteLength: 16777216, precision: null, scale: null, nullable: true, database: "", schema: "", table: "", collation: null }],
     rowset: [[status]],
   };
-}
-
-/** Snowflake's bind map (`{"1": {type, value}}`, values as text) as DuckDB positional parameters. */
-function bindingValues(bindings: QueryRecord["bindings"]): unknown[] {
-  if (bindings === undefined) return [];
-  return Object.keys(bindings)
-    .sort((a, b) => Number(a) - Number(b))
-    .map((key) => {
-      const { type, value } = bindings[key]!;
-      if (value === null || value === undefined) return null;
-      const text = String(value);
-      switch (type) {
-        case "FIXED":
-          return BigInt(text);
-        case "REAL":
-          return Number(text);
-        case "BOOLEAN":
-          return text === "true" || text === "1";
-        default:
-          return text;
-      }
-    });
 }
 
 function sqlError(queryId: string, error: StandInSqlError): Reply {
