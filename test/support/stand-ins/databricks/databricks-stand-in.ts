@@ -2,8 +2,10 @@
  * A loopback stand-in for a Databricks SQL warehouse, spoken to by the real `@databricks/sql`
  * driver: Thrift TCLIService (TBinaryProtocol over buffered HTTP POST) on HTTPS 127.0.0.1,
  * backed by an in-memory DuckDB. Metric-view SQL (`MEASURE(...)`, backticks) is translated to
- * DuckDB; results go back as Arrow batches with native types; SQL errors come back with a
- * Databricks error class and SQLSTATE. It records every statement and its bound parameters, and
+ * DuckDB; results go back as the request allows (result-delivery.ts): direct results, Arrow batches
+ * with native types (LZ4-framed when asked), CloudFetch links to a separate storage server, or
+ * Thrift columns; SQL errors come back with a Databricks error class and SQLSTATE. Parameters are
+ * read as the warehouse reads them (parameter-values.ts), in the session's time zone. It records every statement and its bound parameters, and
  * can reject auth, hold statements until cancelled, forget its sessions, or stop.
  *
  * Uses the Thrift classes the driver package ships (`require("@databricks/sql").thrift`) and the
@@ -16,8 +18,9 @@ import type { Socket } from "node:net";
 import { createRequire } from "node:module";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { arrowBatchBytes, arrowSchemaBytes, columnFor, type StandInColumn } from "./arrow-result.js";
-import { thriftColumns } from "./column-result.js";
+import { columnFor, type StandInColumn } from "./arrow-result.js";
+import { CloudStorage } from "./cloud-storage.js";
+import { fetchResponse, metadataResponse, type Delivery } from "./result-delivery.js";
 import { toDuckDBValue } from "./parameter-values.js";
 import {
   StandInSqlError,
@@ -54,6 +57,14 @@ export interface StandInOptions {
    * TIMESTAMP) and TIMESTAMP (DuckDB TIMESTAMPTZ) are read in it, as Databricks does.
    */
   readonly sessionTimeZone?: string;
+  /** Answer with `directResults` when the client asks (default true, as warehouses do). */
+  readonly directResults?: boolean;
+  /** Results with more rows than this go as CloudFetch links when the client allows it (default: never). */
+  readonly cloudFetchAboveRows?: number;
+  /** Rows per CloudFetch file (default 1000). */
+  readonly cloudFetchFileRows?: number;
+  /** LZ4-frame CloudFetch files even though the request did not ask (the driver decodes by the metadata's flag). */
+  readonly compressCloudFetch?: boolean;
 }
 
 /** A statement as the stand-in received it. */
@@ -64,6 +75,10 @@ export interface ReceivedStatement {
   readonly schema: string | undefined;
   /** The session's time zone when the statement ran. */
   readonly timeZone: string;
+  /** What the client allowed: CloudFetch links, LZ4-framed Arrow, and the direct-results row cap. */
+  readonly canDownloadResult: boolean;
+  readonly canDecompressLZ4Result: boolean;
+  readonly directRows: number | undefined;
 }
 
 interface Session {
@@ -77,6 +92,8 @@ interface Operation {
   columns: StandInColumn[];
   rows: unknown[][];
   offset: number;
+  /** How the result goes out, from the request's flags and the result's size. */
+  delivery: Delivery;
   error?: StandInSqlError;
   release?: () => void;
 }
@@ -88,6 +105,12 @@ export class DatabricksStandIn {
   openedSessions = 0;
   closedSessions = 0;
   cancelledOperations = 0;
+  /** ExecuteStatement responses that carried `directResults`. */
+  directResultsServed = 0;
+  /** Results sent LZ4-framed. */
+  lz4Results = 0;
+  /** FetchResults calls (direct results make them unnecessary for small results). */
+  fetchResultsCalls = 0;
   /** Refuse every request with HTTP 401 (an expired or revoked token). */
   rejectAllAuth = false;
   /** Keep statements RUNNING until they are cancelled (for cancellation tests). */
@@ -96,6 +119,8 @@ export class DatabricksStandIn {
   readonly #token: string;
   readonly #resultFormat: "arrow" | "columns";
   readonly #sessionTimeZone: string;
+  readonly #options: StandInOptions;
+  #storage: CloudStorage | undefined;
   readonly #views = new Map<string, MetricViewDefinition>();
   readonly #sourceColumns = new Map<string, string[]>();
   /** `DESCRIBE TABLE EXTENDED ... AS JSON` documents, by lower-cased view name. */
@@ -115,6 +140,7 @@ export class DatabricksStandIn {
     this.#token = options.token ?? "dapi-test";
     this.#resultFormat = options.resultFormat ?? "arrow";
     this.#sessionTimeZone = options.sessionTimeZone ?? "UTC";
+    this.#options = options;
     for (const view of options.metricViews ?? []) this.#views.set(view.name.toLowerCase(), view);
   }
 
@@ -146,6 +172,16 @@ export class DatabricksStandIn {
     return this.#certificate!.certPath;
   }
 
+  /** CloudFetch files downloaded from the storage stand-in. */
+  get cloudFetchDownloads(): number {
+    return this.#storage?.downloads ?? 0;
+  }
+
+  /** Storage requests refused (no signature, or the warehouse token sent to storage). */
+  get refusedStorageRequests(): readonly string[] {
+    return this.#storage?.refused ?? [];
+  }
+
   get token(): string {
     return this.#token;
   }
@@ -166,6 +202,8 @@ export class DatabricksStandIn {
     this.#server = undefined;
     if (server === undefined) return;
     for (const op of this.#operations.values()) op.release?.();
+    await this.#storage?.close();
+    this.#storage = undefined;
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       for (const socket of this.#sockets) socket.destroy();
@@ -205,6 +243,7 @@ export class DatabricksStandIn {
       const types = new Map(reader.columnTypes().map((type, i) => [reader.columnName(i), jsonTypeOf(columnFor(reader.columnName(i), type))]));
       this.#describe.set(view.name.toLowerCase(), describeJson(view, types));
     }
+    this.#storage = await CloudStorage.start(this.#certificate.key, this.#certificate.cert);
     const server = createServer({ key: this.#certificate.key, cert: this.#certificate.cert }, (req, res) => this.#onRequest(req, res));
     server.on("connection", (socket: Socket) => {
       this.#sockets.add(socket);
@@ -290,7 +329,16 @@ export class DatabricksStandIn {
           ...(p.type == null ? {} : { type: p.type as string }),
           ...(p.value?.stringValue == null ? {} : { value: p.value.stringValue as string }),
         }));
-        this.statements.push({ sql: req.statement, parameters, catalog: session.catalog, schema: session.schema, timeZone: session.timeZone });
+        this.statements.push({
+          sql: req.statement,
+          parameters,
+          catalog: session.catalog,
+          schema: session.schema,
+          timeZone: session.timeZone,
+          canDownloadResult: req.canDownloadResult === true,
+          canDecompressLZ4Result: req.canDecompressLZ4Result === true,
+          directRows: req.getDirectResults == null ? undefined : rowCount(req.getDirectResults.maxRows),
+        });
         let duckSql: string;
         let bound: ReceivedStatement["parameters"] = parameters;
         try {
@@ -313,7 +361,7 @@ export class DatabricksStandIn {
           return new T.TExecuteStatementResp({ status: failed(e.message, e.sqlState) });
         }
         const { key, id } = handle();
-        const op: Operation = { state: T.TOperationState.RUNNING_STATE, columns: [], rows: [], offset: 0 };
+        const op: Operation = { state: T.TOperationState.RUNNING_STATE, columns: [], rows: [], offset: 0, delivery: { format: "arrow", lz4: false } };
         this.#operations.set(key, op);
         const run = async () => {
           if (this.holdStatements) await new Promise<void>((resolve) => (op.release = resolve));
@@ -323,6 +371,7 @@ export class DatabricksStandIn {
             if (op.state !== T.TOperationState.RUNNING_STATE) return;
             op.columns = result.columns;
             op.rows = result.rows;
+            op.delivery = this.#deliveryFor(req, result.rows.length);
             op.state = T.TOperationState.FINISHED_STATE;
           } catch (error) {
             op.error = toDatabricksError(error);
@@ -336,53 +385,39 @@ export class DatabricksStandIn {
           this.#operations.delete(key);
           return new T.TExecuteStatementResp({ status: failed(op.error.message, op.error.sqlState) });
         }
-        return new T.TExecuteStatementResp({ status: ok(), operationHandle: opHandle(id) });
+        const directResults = req.getDirectResults != null && this.#options.directResults !== false && op.state !== T.TOperationState.RUNNING_STATE;
+        if (!directResults) return new T.TExecuteStatementResp({ status: ok(), operationHandle: opHandle(id) });
+        // The status, metadata and first rows in the same response; closed when nothing is left.
+        this.directResultsServed++;
+        const finished = op.state === T.TOperationState.FINISHED_STATE;
+        const resultSet = finished ? this.#fetch(op, rowCount(req.getDirectResults.maxRows)) : undefined;
+        const done = !finished || op.offset >= op.rows.length;
+        if (done) this.#operations.delete(key);
+        return new T.TExecuteStatementResp({
+          status: ok(),
+          operationHandle: opHandle(id),
+          directResults: new T.TSparkDirectResults({
+            operationStatus: statusOf(op),
+            ...(finished ? { resultSetMetadata: metadataResponse(op.columns, op.delivery), resultSet } : {}),
+            ...(done ? { closeOperation: new T.TCloseOperationResp({ status: ok() }) } : {}),
+          }),
+        });
       },
       GetOperationStatus: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
         if (op === undefined) return { status: failed("Invalid OperationHandle") };
-        const error = op.error;
-        return new T.TGetOperationStatusResp({
-          status: ok(),
-          operationState: op.state,
-          sqlState: error?.sqlState,
-          errorMessage: error?.message,
-          displayMessage: error?.message,
-          hasResultSet: true,
-        });
+        return statusOf(op);
       },
       GetResultSetMetadata: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
         if (op === undefined) return { status: failed("Invalid OperationHandle") };
-        if (this.#resultFormat === "columns") {
-          return new T.TGetResultSetMetadataResp({ status: ok(), schema: tableSchema(op.columns), resultFormat: T.TSparkRowSetType.COLUMN_BASED_SET });
-        }
-        return new T.TGetResultSetMetadataResp({
-          status: ok(),
-          schema: tableSchema(op.columns),
-          resultFormat: T.TSparkRowSetType.ARROW_BASED_SET,
-          lz4Compressed: false,
-          arrowSchema: arrowSchemaBytes(op.columns),
-        });
+        return metadataResponse(op.columns, op.delivery);
       },
       FetchResults: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
         if (op === undefined) return { status: failed("Invalid OperationHandle") };
-        const maxRows = Math.max(1, Number(req.maxRows?.toNumber?.(true) ?? req.maxRows ?? 100_000));
-        const slice = op.rows.slice(op.offset, op.offset + maxRows);
-        const start = op.offset;
-        op.offset += slice.length;
-        const hasMoreRows = op.offset < op.rows.length;
-        if (this.#resultFormat === "columns") {
-          const columns = thriftColumns(op.columns, slice);
-          return new T.TFetchResultsResp({ status: ok(), hasMoreRows, results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], columns }) });
-        }
-        const arrowBatches = slice.length === 0 ? [] : [new T.TSparkArrowBatch({ batch: arrowBatchBytes(op.columns, slice), rowCount: new Int64(slice.length) })];
-        return new T.TFetchResultsResp({
-          status: ok(),
-          hasMoreRows,
-          results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], arrowBatches }),
-        });
+        this.fetchResultsCalls++;
+        return this.#fetch(op, rowCount(req.maxRows));
       },
       CancelOperation: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
@@ -400,6 +435,22 @@ export class DatabricksStandIn {
         return { status: ok() };
       },
     };
+  }
+
+  /** Arrow, Thrift columns or CloudFetch links, with or without LZ4, as the request allows. */
+  #deliveryFor(req: any, rows: number): Delivery {
+    if (this.#resultFormat === "columns") return { format: "columns", lz4: false };
+    const asksLz4 = req.canDecompressLZ4Result === true;
+    const above = this.#options.cloudFetchAboveRows;
+    if (req.canDownloadResult === true && above !== undefined && rows > above) {
+      return { format: "links", lz4: asksLz4 || this.#options.compressCloudFetch === true };
+    }
+    return { format: "arrow", lz4: asksLz4 };
+  }
+
+  #fetch(op: Operation, maxRows: number): unknown {
+    if (op.delivery.lz4 && op.offset === 0) this.lz4Results++;
+    return fetchResponse(op, maxRows, op.delivery, this.#storage!, this.#options.cloudFetchFileRows ?? 1000);
   }
 
   /** The registered metric views as `information_schema.tables` rows (table_name, comment). */
@@ -425,26 +476,21 @@ export class DatabricksStandIn {
   }
 }
 
-/** A Thrift table schema for the columns: TTypeId per column, DECIMAL with precision and scale. */
-function tableSchema(columns: readonly StandInColumn[]): unknown {
-  return new T.TTableSchema({
-    columns: columns.map((c, i) => {
-      const typeQualifiers =
-        c.typeName === "DECIMAL"
-          ? new T.TTypeQualifiers({
-              qualifiers: {
-                precision: new T.TTypeQualifierValue({ i32Value: c.precision }),
-                scale: new T.TTypeQualifierValue({ i32Value: c.scale }),
-              },
-            })
-          : undefined;
-      const primitiveEntry = new T.TPrimitiveTypeEntry({ type: T.TTypeId[`${c.typeName}_TYPE`], typeQualifiers });
-      return new T.TColumnDesc({
-        columnName: c.name,
-        typeDesc: new T.TTypeDesc({ types: [new T.TTypeEntry({ primitiveEntry })] }),
-        position: i + 1,
-      });
-    }),
+/** A row count from a Thrift Int64 (or number), at least 1. */
+function rowCount(value: any): number {
+  return Math.max(1, Number(value?.toNumber?.(true) ?? value ?? 100_000));
+}
+
+/** GetOperationStatus's answer for an operation (also sent inside directResults). */
+function statusOf(op: Operation): unknown {
+  const error = op.error;
+  return new T.TGetOperationStatusResp({
+    status: new T.TStatus({ statusCode: T.TStatusCode.SUCCESS_STATUS }),
+    operationState: op.state,
+    sqlState: error?.sqlState,
+    errorMessage: error?.message,
+    displayMessage: error?.message,
+    hasResultSet: true,
   });
 }
 
