@@ -83,6 +83,7 @@ describe("backend A streaming", function () {
       }
       expect(count).to.equal(5000);
       expect(chunked.chunkDownloads).to.equal(14);
+      expect(chunked.refusedChunkRequests).to.deep.equal([]);
     } finally {
       await chunked.close();
     }

@@ -7,8 +7,9 @@
  * Tests inspect what arrived (`logins`, `queries`, `aborts`, `heartbeats`) and inject failures:
  * `holdQueries` (a matching statement waits until it is aborted), `dropSessions()` (the open
  * sessions are gone: heartbeats and queries answer 390111), `expireSessionTokens()` (390112, which
- * the sdk answers with a token renewal), `chunkRows` (large results as downloadable chunks) and `close()`
- * (stops listening and drops every socket, i.e. a dead server).
+ * the sdk answers with a token renewal), `chunkRows` (large results as chunks on separate storage,
+ * chunk-storage.ts), `inProgress` (statements answered "in progress" until polled enough times) and
+ * `close()` (stops listening and drops every socket, i.e. a dead server).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -19,6 +20,7 @@ import { StandInSqlError, translateSnowflakeSql, type StandInSemanticView } from
 import { encodeRow, wireColumn } from "./wire-values.js";
 import { answerMetadataStatement } from "./semantic-view-metadata.js";
 import { INPUT_FORMATS, runWithBindings } from "./bind-values.js";
+import { ChunkStorage } from "./chunk-storage.js";
 
 export interface SnowflakeStandInOptions {
   /** Accepted user → password pairs for basic authentication. Default `{ tester: "s3cret" }`. */
@@ -30,9 +32,15 @@ export interface SnowflakeStandInOptions {
   readonly semanticViews?: readonly StandInSemanticView[];
   /**
    * Rows sent inline and per chunk: larger results are split into result chunks the sdk downloads
-   * separately (GET /chunks/<queryId>/<n>), as Snowflake does for large results. Default: all inline.
+   * from separate storage (gzip, SSE-C headers from `qrmk`), as Snowflake does. Default: all inline.
    */
   readonly chunkRows?: number;
+  /**
+   * Statements matching `match` are long-running: the query-request and the first `polls - 1` GETs
+   * of its result URL answer 333333 (query in progress), as Snowflake does for a query still
+   * running; `Infinity` keeps it running until an abort-request arrives.
+   */
+  readonly inProgress?: { readonly match: RegExp; readonly polls: number };
 }
 
 export interface LoginRecord {
@@ -92,7 +100,8 @@ export class SnowflakeStandIn {
   /** Bodies of `/telemetry/send` requests (e.g. the sdk's `selecting_with_precision_loss` events). */
   readonly telemetry: string[] = [];
   heartbeats = 0;
-  chunkDownloads = 0;
+  /** GETs of a result URL while a statement was in progress. */
+  resultPolls = 0;
   sessionDeletes = 0;
   /** Statements whose text matches wait until an abort-request arrives for them. */
   holdQueries: RegExp | undefined;
@@ -105,7 +114,9 @@ export class SnowflakeStandIn {
   readonly #sessions = new Map<string, Session>();
   readonly #held = new Map<string, () => void>();
   readonly #dropped = new Set<string>();
-  readonly #chunks = new Map<string, string>();
+  #storage: ChunkStorage | undefined;
+  /** In-progress statements by query id: polls left, the final reply, and whether an abort arrived. */
+  readonly #inProgress = new Map<string, { polls: number; reply: Reply; requestId: string | undefined; aborted: boolean }>();
   readonly #expired = new Set<string>();
   renewals = 0;
   #nextSession = 1000;
@@ -144,6 +155,16 @@ export class SnowflakeStandIn {
     return this.#port;
   }
 
+  /** Result chunks downloaded from the storage stand-in. */
+  get chunkDownloads(): number {
+    return this.#storage?.downloads ?? 0;
+  }
+
+  /** Storage requests refused (missing SSE-C headers, or the session token sent to storage). */
+  get refusedChunkRequests(): readonly string[] {
+    return this.#storage?.refused ?? [];
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.#port}`;
   }
@@ -180,6 +201,7 @@ export class SnowflakeStandIn {
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();
     await closed;
+    await this.#storage?.close();
     for (const session of this.#sessions.values()) session.connection.closeSync();
     this.#sessions.clear();
     this.#instance.closeSync();
@@ -194,27 +216,20 @@ export class SnowflakeStandIn {
         res.destroy();
         return;
       }
-      // Result chunks come from cloud storage as octet streams (the sdk JSON-parses application/json).
-      res.writeHead(200, { "Content-Type": "raw" in reply ? "application/octet-stream" : "application/json" });
-      res.end("raw" in reply ? reply.raw : JSON.stringify(reply));
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(reply));
     } catch (error) {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
       res.end(JSON.stringify({ success: false, code: "000603", message: `stand-in failure: ${(error as Error).message}`, data: null }));
     }
   }
 
-  async #route(url: URL, req: IncomingMessage, body: Record<string, unknown>): Promise<Reply | { raw: string }> {
+  async #route(url: URL, req: IncomingMessage, body: Record<string, unknown>): Promise<Reply> {
     const path = url.pathname;
     if (path === "/session/v1/login-request") return this.#login(url, body);
     if (path === "/telemetry/send") {
       this.telemetry.push(JSON.stringify(body));
       return { success: true };
-    }
-    if (path.startsWith("/chunks/")) {
-      const chunk = this.#chunks.get(path.slice("/chunks/".length));
-      if (chunk === undefined) throw new Error(`no chunk ${path}`);
-      this.chunkDownloads++;
-      return { raw: chunk };
     }
     const session = this.#sessionOf(req);
     if (path === "/session" && url.searchParams.get("delete") === "true") {
@@ -241,11 +256,14 @@ export class SnowflakeStandIn {
       return { success: true, code: null, message: null, data: null };
     }
     if (path === "/queries/v1/query-request") return this.#query(url, body, session);
+    const poll = /^\/queries\/([^/]+)\/result$/.exec(path);
+    if (poll && req.method === "GET") return this.#poll(poll[1]!);
     const abort = /^\/queries\/(?:v1|([^/]+))\/abort-request$/.exec(path);
     if (abort) {
       const requestId = String(abort[1] ?? body.requestId ?? "");
       this.aborts.push(requestId);
       this.#held.get(requestId)?.();
+      for (const [queryId, running] of this.#inProgress) if (running.requestId === requestId || queryId === requestId) running.aborted = true;
       return { success: true, code: null, message: null, data: null };
     }
     return { success: false, code: "000404", message: `stand-in: no endpoint ${req.method} ${path}`, data: null };
@@ -324,6 +342,31 @@ export class SnowflakeStandIn {
       this.#held.delete(requestId);
       return sqlError(queryId, new StandInSqlError("SQL execution canceled", "000604", "57014"));
     }
+    const inProgress = this.#options.inProgress;
+    if (inProgress?.match.test(sqlText)) {
+      const reply = await this.#answer(sqlText, bindings, session, queryId);
+      this.#inProgress.set(queryId, { polls: inProgress.polls, reply, requestId, aborted: false });
+      return inProgressReply(queryId);
+    }
+    return this.#answer(sqlText, bindings, session, queryId);
+  }
+
+  /** A GET of an in-progress statement's result URL (held briefly, as Snowflake long-polls). */
+  async #poll(queryId: string): Promise<Reply> {
+    const running = this.#inProgress.get(queryId);
+    if (running === undefined) return sqlError(queryId, new StandInSqlError("Identified SQL statement is not currently executing.", "000605", "01000"));
+    this.resultPolls++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (running.aborted) {
+      this.#inProgress.delete(queryId);
+      return sqlError(queryId, new StandInSqlError("SQL execution canceled", "000604", "57014"));
+    }
+    if (--running.polls > 0) return inProgressReply(queryId);
+    this.#inProgress.delete(queryId);
+    return running.reply;
+  }
+
+  async #answer(sqlText: string, bindings: QueryRecord["bindings"], session: Session, queryId: string): Promise<Reply> {
     try {
       const result =
         answerMetadataStatement(sqlText, this.#views) ??
@@ -331,12 +374,11 @@ export class SnowflakeStandIn {
       const chunkRows = this.#options.chunkRows;
       const inline = chunkRows === undefined ? result.rowset : result.rowset.slice(0, chunkRows);
       const chunks: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
-      if (chunkRows !== undefined) {
-        for (let start = chunkRows, n = 0; start < result.rowset.length; start += chunkRows, n++) {
+      if (chunkRows !== undefined && result.rowset.length > chunkRows) {
+        this.#storage ??= await ChunkStorage.start();
+        for (let start = chunkRows; start < result.rowset.length; start += chunkRows) {
           const rows = result.rowset.slice(start, start + chunkRows);
-          const text = rows.map((row) => JSON.stringify(row)).join(",");
-          this.#chunks.set(`${queryId}/${n}`, text);
-          chunks.push({ url: `${this.url}/chunks/${queryId}/${n}`, rowCount: rows.length, uncompressedSize: text.length, compressedSize: text.length });
+          chunks.push({ ...this.#storage.put(rows), rowCount: rows.length });
         }
       }
       return {
@@ -347,7 +389,7 @@ export class SnowflakeStandIn {
           parameters: session.parameters,
           rowtype: result.rowtype,
           rowset: inline,
-          ...(chunks.length > 0 ? { chunks, chunkHeaders: {} } : {}),
+          ...(chunks.length > 0 ? { chunks, qrmk: this.#storage!.qrmk } : {}),
           total: result.rowset.length,
           returned: result.rowset.length,
           queryId,
@@ -452,6 +494,16 @@ export function statusResult(status: string): WireResult {
   return {
     rowtype: [{ name: "status", type: "text", length: 16777216, byteLength: 16777216, precision: null, scale: null, nullable: true, database: "", schema: "", table: "", collation: null }],
     rowset: [[status]],
+  };
+}
+
+/** Snowflake's "query in progress" answer: the sdk GETs `getResultUrl` until the result is there. */
+function inProgressReply(queryId: string): Reply {
+  return {
+    success: true,
+    code: "333333",
+    message: "Query execution in progress. Query will be continued to be executed.",
+    data: { getResultUrl: `/queries/${queryId}/result`, queryId, progressDesc: null, queryAbortsAfterSecs: 300 },
   };
 }
 
