@@ -210,6 +210,33 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(byDate.map((r) => r.orderedOn.toISOString())).to.deep.equal(["1969-12-31T00:00:00.000Z"]);
     });
 
+    it("sessions run in UTC: a Date means the same instant on TIMESTAMP_NTZ and TIMESTAMP_LTZ columns of an account in America/New_York", async () => {
+      const zoned = await startStandIn({
+        timeZone: "America/New_York",
+        seedSql: [
+          "CREATE TABLE events (id INTEGER, wall TIMESTAMP, zoned TIMESTAMPTZ)",
+          "INSERT INTO events VALUES (1, TIMESTAMP '2024-03-10 12:00:00.250', TIMESTAMPTZ '2024-03-10 12:00:00.250+00'), (2, TIMESTAMP '2024-07-01 23:30:00', TIMESTAMPTZ '2024-07-01 23:30:00+00')",
+        ],
+      });
+      try {
+        await using zonedEngine = standInEngine(zoned);
+        await using conn = await zonedEngine.connect();
+        const all = await conn.all("SELECT id, wall, zoned FROM events ORDER BY id");
+        expect(all.map((r) => [r["id"], (r["wall"] as Date).toISOString(), (r["zoned"] as Date).toISOString()])).to.deep.equal([
+          [1, "2024-03-10T12:00:00.250Z", "2024-03-10T12:00:00.250Z"],
+          [2, "2024-07-01T23:30:00.000Z", "2024-07-01T23:30:00.000Z"],
+        ]);
+        for (const r of all) {
+          const at = (r["wall"] as Date).getTime();
+          expect(await conn.all("SELECT id FROM events WHERE wall = TO_TIMESTAMP_NTZ(?, 3)", [at])).to.deep.equal([{ id: r["id"] }]);
+          expect(await conn.all("SELECT id FROM events WHERE zoned = TO_TIMESTAMP_NTZ(?, 3)", [at])).to.deep.equal([{ id: r["id"] }]);
+        }
+        expect(zoned.queries[0]!.sqlText).to.equal("ALTER SESSION SET TIMEZONE = 'UTC'");
+      } finally {
+        await zoned.close();
+      }
+    });
+
     it("the stand-in refuses ISO text where a DATE or TIMESTAMP is expected, as Snowflake does with a non-AUTO format", async () => {
       await using conn = await engine.connect();
       const error = await conn.all("SELECT COUNT(*) AS n FROM orders WHERE ordered_at >= ?", ["2024-02-29T12:34:56.789Z"]).then(() => undefined, (e: unknown) => e);

@@ -41,6 +41,12 @@ export interface SnowflakeStandInOptions {
    * running; `Infinity` keeps it running until an abort-request arrives.
    */
   readonly inProgress?: { readonly match: RegExp; readonly polls: number };
+  /**
+   * The account's default TIMEZONE (default `UTC`); `ALTER SESSION SET TIMEZONE` changes a session's.
+   * Comparisons between TIMESTAMP_NTZ (DuckDB TIMESTAMP) and TIMESTAMP_LTZ (DuckDB TIMESTAMPTZ) convert
+   * in it, as Snowflake's do.
+   */
+  readonly timeZone?: string;
 }
 
 export interface LoginRecord {
@@ -289,7 +295,7 @@ export class SnowflakeStandIn {
     }
     const token = `session-${randomUUID()}`;
     const id = this.#nextSession++;
-    const connection = new LazyConnection(this.#instance);
+    const connection = new LazyConnection(this.#instance, this.#options.timeZone ?? "UTC");
     const parameters = sessionParameters(data.SESSION_PARAMETERS);
     this.#sessions.set(token, { id, token, masterToken: `master-${randomUUID()}`, connection, login: record, parameters });
     const session = this.#sessions.get(token)!;
@@ -415,10 +421,21 @@ export class SnowflakeStandIn {
 /** A session's DuckDB connection, opened on first use (login must answer synchronously). */
 class LazyConnection {
   #connection: Promise<DuckDBConnection> | undefined;
-  constructor(readonly instance: DuckDBInstance) {}
+  constructor(
+    readonly instance: DuckDBInstance,
+    public timeZone: string,
+  ) {}
   get(): Promise<DuckDBConnection> {
-    this.#connection ??= this.instance.connect();
+    this.#connection ??= this.instance.connect().then(async (c) => {
+      await c.run(`SET TimeZone = '${this.timeZone.replaceAll("'", "''")}'`);
+      return c;
+    });
     return this.#connection;
+  }
+  /** `ALTER SESSION SET TIMEZONE`: later statements of the session convert in `zone`. */
+  async setTimeZone(zone: string): Promise<void> {
+    this.timeZone = zone;
+    await (await this.get()).run(`SET TimeZone = '${zone.replaceAll("'", "''")}'`);
   }
   closeSync(): void {
     void this.#connection?.then((c) => c.closeSync(), () => undefined);
@@ -481,6 +498,8 @@ async function runOnDuckDB(
   bindings: QueryRecord["bindings"],
   views: ReadonlyMap<string, StandInSemanticView>,
 ): Promise<WireResult> {
+  const zone = /^\s*ALTER\s+SESSION\s+SET\s+TIMEZONE\s*=\s*'([^']+)'\s*$/i.exec(sqlText);
+  if (zone) await lazy.setTimeZone(zone[1]!);
   if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
   const sql = translateSnowflakeSql(sqlText, views);
   const connection = await lazy.get();
