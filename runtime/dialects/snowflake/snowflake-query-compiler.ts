@@ -19,7 +19,6 @@
  * dates as untyped text, which Snowflake parses with the account's input format).
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
-import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
 import { decimalPrecision } from "../../query/compiler/decimal-type.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
@@ -94,7 +93,6 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
       // Epoch milliseconds with scale 3: typed without going through the account's
       // TIMESTAMP_INPUT_FORMAT (text would). An NTZ of the UTC wall clock, as results are read;
       // a DATE column compares with it at midnight.
-      if (Number.isNaN(value.getTime())) throw new ValidationError("Invalid Date in a backend A filter value");
       this.append("TO_TIMESTAMP_NTZ(");
       super.appendValue(value.getTime());
       this.append(", 3)");

@@ -15,7 +15,16 @@ const require = createRequire(import.meta.url);
 const T = (require("@databricks/sql") as { thrift: { TCLIService_types: any } }).thrift.TCLIService_types;
 const thrift = require(require.resolve("thrift", { paths: [require.resolve("@databricks/sql")] })) as any;
 const Int64 = thrift.Int64 as new (value: number) => unknown;
-const lz4 = require("lz4-napi") as { compressFrameSync(data: Buffer): Buffer };
+/** The driver's own LZ4 frame codec (lz4-napi, an optional dependency): undefined where it is not installed. */
+export function lz4Codec(): { encode(data: Buffer): Buffer } | undefined {
+  return (require("@databricks/sql/dist/utils/lz4.js") as { default: () => { encode(data: Buffer): Buffer } | undefined }).default();
+}
+
+function lz4Frame(bytes: Buffer): Buffer {
+  const codec = lz4Codec();
+  if (codec === undefined) throw new Error("stand-in: LZ4 asked for, but lz4-napi is not installed");
+  return codec.encode(bytes);
+}
 
 export interface Delivery {
   readonly format: "arrow" | "columns" | "links";
@@ -72,7 +81,7 @@ export function fetchResponse(result: DeliveredResult, maxRows: number, delivery
   const start = result.offset;
   const arrow = (rows: readonly (readonly unknown[])[]) => {
     const bytes = arrowBatchBytes(result.columns, rows);
-    return delivery.lz4 ? lz4.compressFrameSync(bytes) : bytes;
+    return delivery.lz4 ? lz4Frame(bytes) : bytes;
   };
   if (delivery.format === "links") {
     const resultLinks: unknown[] = [];
@@ -80,7 +89,7 @@ export function fetchResponse(result: DeliveredResult, maxRows: number, delivery
       const rows = result.rows.slice(from, from + fileRows);
       // A result file is a whole Arrow IPC stream: its own schema message, then the batch.
       const ipc = Buffer.concat([arrowSchemaBytes(result.columns), arrowBatchBytes(result.columns, rows)]);
-      const bytes = delivery.lz4 ? lz4.compressFrameSync(ipc) : ipc;
+      const bytes = delivery.lz4 ? lz4Frame(ipc) : ipc;
       const file = storage.put(bytes);
       resultLinks.push(
         new T.TSparkArrowResultLink({
