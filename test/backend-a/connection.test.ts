@@ -8,7 +8,8 @@ import { inspect } from "node:util";
 import { expect } from "chai";
 import { LibConnectionError, OperationalError, QueryCancelledError, ValidationError, createEngine, BackendAConfig } from "lib";
 import { Sales } from "../query/fixtures.js";
-import { ReturningWarehouse, type SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { ReturningWarehouse } from "../support/stand-ins/snowflake/returning-warehouse.js";
+import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { PASSWORD, USER, standInConfig, standInEngine, startStandIn } from "./stand-in-fixture.js";
 
 const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());

@@ -22,6 +22,7 @@ import { columnFor, type StandInColumn } from "./arrow-result.js";
 import { CloudStorage } from "./cloud-storage.js";
 import { fetchResponse, metadataResponse, type Delivery } from "./result-delivery.js";
 import { toDuckDBValue } from "./parameter-values.js";
+import { toDatabricksError } from "./warehouse-errors.js";
 import {
   StandInSqlError,
   describeJson,
@@ -37,7 +38,6 @@ const require = createRequire(import.meta.url);
 const dbsql = require("@databricks/sql") as { thrift: { TCLIService: any; TCLIService_types: any } };
 const thrift = require(require.resolve("thrift", { paths: [require.resolve("@databricks/sql")] })) as any;
 const { TCLIService, TCLIService_types: T } = dbsql.thrift;
-const Int64 = thrift.Int64 as new (value: number) => { toNumber(allowImprecise?: boolean): number };
 
 export const STAND_IN_HTTP_PATH = "/sql/1.0/warehouses/fake";
 
@@ -498,24 +498,4 @@ function statusOf(op: Operation): unknown {
 function jsonTypeOf(column: StandInColumn): unknown {
   if (column.typeName === "DECIMAL") return { name: "decimal", precision: column.precision, scale: column.scale };
   return column.typeName === "INT" ? "int" : column.typeName.toLowerCase();
-}
-
-/** A DuckDB error as the Databricks error class and SQLSTATE the warehouse would report. */
-function toDatabricksError(error: unknown): StandInSqlError {
-  if (error instanceof StandInSqlError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const missing = /Table with name (\S+?) does not exist/i.exec(message);
-  if (missing) {
-    return new StandInSqlError("TABLE_OR_VIEW_NOT_FOUND", "42P01", `The table or view \`${missing[1]}\` cannot be found.`);
-  }
-  const routine = /(?:Scalar|Aggregate|Table) Function with name (\S+?) does not exist/i.exec(message);
-  if (routine) {
-    return new StandInSqlError("UNRESOLVED_ROUTINE", "42883", `Cannot resolve routine \`${routine[1]}\`.`);
-  }
-  if (/^Parser Error/i.test(message)) return new StandInSqlError("PARSE_SYNTAX_ERROR", "42601", `Syntax error: ${message}`);
-  if (/^Binder Error/i.test(message)) return new StandInSqlError("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", "42703", message);
-  if (/^Conversion Error/i.test(message)) return new StandInSqlError("CAST_INVALID_INPUT", "22018", message);
-  if (/^Out of Range Error/i.test(message)) return new StandInSqlError("ARITHMETIC_OVERFLOW", "22003", message);
-  if (/division by zero/i.test(message)) return new StandInSqlError("DIVIDE_BY_ZERO", "22012", message);
-  return new StandInSqlError("INTERNAL_ERROR", "XX000", message);
 }

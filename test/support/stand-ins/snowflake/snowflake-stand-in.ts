@@ -21,6 +21,7 @@ import { encodeRow, wireColumn } from "./wire-values.js";
 import { answerMetadataStatement } from "./semantic-view-metadata.js";
 import { INPUT_FORMATS, runWithBindings } from "./bind-values.js";
 import { ChunkStorage } from "./chunk-storage.js";
+import { duckdbToSnowflake, inProgressReply, sqlError, statusResult, type Reply, type WireResult } from "./replies.js";
 
 export interface SnowflakeStandInOptions {
   /** Accepted user → password pairs for basic authentication. Default `{ tester: "s3cret" }`. */
@@ -73,12 +74,6 @@ interface Session {
   readonly parameters: readonly { name: string; value: unknown }[];
 }
 
-interface Reply {
-  readonly success: boolean;
-  readonly code?: string | null;
-  readonly message?: string | null;
-  readonly data?: unknown;
-}
 
 const SESSION_PARAMETERS = [
   { name: "TIMEZONE", value: "UTC" },
@@ -442,53 +437,6 @@ class LazyConnection {
   }
 }
 
-/**
- * A stand-in for a warehouse that came back after an outage, on a given port: every request is
- * answered with a statement error, so requests the sdk is still retrying from before the outage
- * end at their next attempt. `requests` counts what arrived.
- */
-export class ReturningWarehouse {
-  requests = 0;
-  readonly #server: Server;
-  private constructor(server: Server) {
-    this.#server = server;
-  }
-
-  static async listen(port: number): Promise<ReturningWarehouse> {
-    let warehouse: ReturningWarehouse | undefined;
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        warehouse!.requests++;
-        res.writeHead(200, { "Content-Type": "application/json", Connection: "close" });
-        res.end(JSON.stringify({ success: false, code: "000605", message: "Identified SQL statement is not currently executing.", data: { sqlState: "01000" } }));
-      });
-    });
-    warehouse = new ReturningWarehouse(server);
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
-    return warehouse;
-  }
-
-  /** Resolves once `n` requests arrived (or after `timeoutMs`). */
-  async waitForRequests(n: number, timeoutMs: number): Promise<number> {
-    const until = Date.now() + timeoutMs;
-    while (this.requests < n && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    return this.requests;
-  }
-
-  close(): Promise<void> {
-    this.#server.closeAllConnections();
-    return new Promise((resolve) => this.#server.close(() => resolve()));
-  }
-}
-
-export interface WireResult {
-  readonly rowtype: unknown[];
-  readonly rowset: (string | null)[][];
-}
 
 const STATUS_ONLY = /^\s*(COMMIT|ROLLBACK|BEGIN|START\s+TRANSACTION|ALTER\s+SESSION|USE\s)/i;
 
@@ -507,55 +455,6 @@ async function runOnDuckDB(
   const rows = reader.getRows() as DuckDBValue[][];
   const columns = reader.columnNames().map((name, i) => wireColumn(name, reader.columnTypes()[i]!, rows.map((row) => row[i]!)));
   return { rowtype: columns.map((c) => c.rowType), rowset: rows.map((row) => encodeRow(columns, row)) };
-}
-
-export function statusResult(status: string): WireResult {
-  return {
-    rowtype: [{ name: "status", type: "text", length: 16777216, byteLength: 16777216, precision: null, scale: null, nullable: true, database: "", schema: "", table: "", collation: null }],
-    rowset: [[status]],
-  };
-}
-
-/** Snowflake's "query in progress" answer: the sdk GETs `getResultUrl` until the result is there. */
-function inProgressReply(queryId: string): Reply {
-  return {
-    success: true,
-    code: "333333",
-    message: "Query execution in progress. Query will be continued to be executed.",
-    data: { getResultUrl: `/queries/${queryId}/result`, queryId, progressDesc: null, queryAbortsAfterSecs: 300 },
-  };
-}
-
-function sqlError(queryId: string, error: StandInSqlError): Reply {
-  return {
-    success: false,
-    code: error.code,
-    message: error.message,
-    data: { sqlState: error.sqlState, queryId, errorCode: error.code, internalError: false, age: 0 },
-  };
-}
-
-/** DuckDB's error categories as Snowflake codes and SQLSTATEs. */
-function duckdbToSnowflake(error: unknown): StandInSqlError {
-  const message = error instanceof Error ? error.message : String(error);
-  const category = /^([A-Za-z ]+?) Error:/.exec(message)?.[1]?.toLowerCase() ?? "";
-  const [code, sqlState] =
-    category === "parser"
-      ? ["001003", "42000"]
-      : category === "catalog"
-        ? ["002003", "42S02"]
-        : category === "binder"
-          ? ["000904", "42000"]
-          : category === "conversion" || category === "invalid input"
-            ? ["100038", "22018"]
-            : category === "out of range"
-              ? ["100046", "22003"]
-              : category === "constraint"
-                ? ["100072", "23000"]
-                : category === "not implemented"
-                  ? ["002040", "0A000"]
-                  : ["000603", "XX000"];
-  return new StandInSqlError(`SQL compilation error:\n${message}`, code, sqlState);
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
