@@ -116,6 +116,8 @@ export class SnowflakeStandIn {
   readonly #held = new Map<string, () => void>();
   readonly #dropped = new Set<string>();
   #storage: ChunkStorage | undefined;
+  /** Started on the first chunked result (one server even when two results need it at once). */
+  #storageStarting: Promise<ChunkStorage> | undefined;
   /** In-progress statements by query id: polls left, the final reply, and whether an abort arrived. */
   readonly #inProgress = new Map<string, { polls: number; reply: Reply; requestId: string | undefined; aborted: boolean }>();
   readonly #expired = new Set<string>();
@@ -199,10 +201,11 @@ export class SnowflakeStandIn {
     this.#closed = true;
     for (const release of this.#held.values()) release();
     this.#held.clear();
+    this.#inProgress.clear();
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();
     await closed;
-    await this.#storage?.close();
+    await (await this.#storageStarting?.catch(() => undefined))?.close();
     for (const session of this.#sessions.values()) session.connection.closeSync();
     this.#sessions.clear();
     this.#instance.closeSync();
@@ -376,7 +379,8 @@ export class SnowflakeStandIn {
       const inline = chunkRows === undefined ? result.rowset : result.rowset.slice(0, chunkRows);
       const chunks: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
       if (chunkRows !== undefined && result.rowset.length > chunkRows) {
-        this.#storage ??= await ChunkStorage.start();
+        this.#storageStarting ??= ChunkStorage.start();
+        this.#storage = await this.#storageStarting;
         for (let start = chunkRows; start < result.rowset.length; start += chunkRows) {
           const rows = result.rowset.slice(start, start + chunkRows);
           chunks.push({ ...this.#storage.put(rows), rowCount: rows.length });
