@@ -154,7 +154,7 @@ describe("backend B: values", function () {
 
 describe("backend B: values of a warehouse answering without Arrow (column-based results)", function () {
   this.timeout(20_000);
-  const fixture = useStandIn({ ...STAND_IN_OPTIONS, resultFormat: "columns" });
+  const fixture = useStandIn({ ...STAND_IN_OPTIONS, resultFormat: "columns", sessionTimeZone: "America/New_York" });
 
   it("a DECIMAL the driver turned into a JS number raises DataError when digits may be lost, like BIGINT", async () => {
     await using engine = standInEngine(fixture.standIn);
@@ -163,6 +163,12 @@ describe("backend B: values of a warehouse answering without Arrow (column-based
     expect(String(small!["cents"])).to.equal("-1.50");
     expect(Decimal.isDecimal(small!["cents"])).to.equal(true);
     expect(small).to.deep.include({ n: 42n, nothing: null });
+    // TIMESTAMP text comes in the session's zone without an offset: right only because sessions run in UTC.
+    const [times] = await conn.all("SELECT TIMESTAMPTZ '2024-03-10 12:00:00.25+00' AS zoned, TIMESTAMP '2024-03-10 12:00:00.25' AS wall");
+    expect([(times!["zoned"] as Date).toISOString(), (times!["wall"] as Date).toISOString()]).to.deep.equal([
+      "2024-03-10T12:00:00.250Z",
+      "2024-03-10T12:00:00.250Z",
+    ]);
     for (const sql of [
       "SELECT CAST('12345678901234567.89' AS DECIMAL(38,2)) AS money",
       "SELECT CAST(0.1 AS DECIMAL(38,2)) AS money",

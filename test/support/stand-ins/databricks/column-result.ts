@@ -2,10 +2,14 @@
  * Serializes a DuckDB result as Thrift columns (COLUMN_BASED_SET), the older result format a
  * warehouse answers with when Arrow is not in use: one TColumn per column, typed value lists plus
  * a null bitmap (bit i set = row i is NULL). BIGINT goes as Int64, DECIMAL/DATE/TIMESTAMP as text,
- * which is what makes the driver turn DECIMAL into a JS number (`Number(text)`) on this path.
+ * which is what makes the driver turn DECIMAL into a JS number (`Number(text)`) on this path. A
+ * TIMESTAMP (an instant: DuckDB TIMESTAMPTZ) is written as its wall clock in the session time zone,
+ * without an offset, as Databricks writes it; a TIMESTAMP_NTZ as its own wall clock.
  */
 import { createRequire } from "node:module";
+import { DuckDBTimestampTZValue } from "@duckdb/node-api";
 import type { StandInColumn } from "./arrow-result.js";
+import { zoneOffsetMs } from "./parameter-values.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the Thrift runtime is untyped JS */
 const require = createRequire(import.meta.url);
@@ -25,8 +29,16 @@ function int64(value: unknown): unknown {
   return new Int64(BigInt.asUintN(64, BigInt(value as bigint | number)).toString(16).padStart(16, "0"));
 }
 
+/** Text of a timestamp cell: `YYYY-MM-DD HH:MM:SS.fff`, instants shifted into the session time zone. */
+function timestampText(value: unknown, timeZone: string): string {
+  const micros = (value as { micros: bigint }).micros;
+  let ms = Number(micros / 1000n);
+  if (value instanceof DuckDBTimestampTZValue) ms += zoneOffsetMs(timeZone, ms);
+  return new Date(ms).toISOString().replace("T", " ").replace("Z", "");
+}
+
 /** One result column as a TColumn. */
-function columnOf(column: StandInColumn, values: readonly unknown[]): unknown {
+function columnOf(column: StandInColumn, values: readonly unknown[], timeZone: string): unknown {
   const nulls = nullBitmap(values);
   const filled = <D>(fill: D, convert: (v: unknown) => D): D[] => values.map((v) => (v === null || v === undefined ? fill : convert(v)));
   switch (column.typeName) {
@@ -43,12 +55,14 @@ function columnOf(column: StandInColumn, values: readonly unknown[]): unknown {
     case "FLOAT":
     case "DOUBLE":
       return new T.TColumn({ doubleVal: new T.TDoubleColumn({ values: filled(0, Number), nulls }) });
+    case "TIMESTAMP":
+      return new T.TColumn({ stringVal: new T.TStringColumn({ values: filled("", (v) => timestampText(v, timeZone)), nulls }) });
     default:
       return new T.TColumn({ stringVal: new T.TStringColumn({ values: filled("", String), nulls }) });
   }
 }
 
 /** Rows (DuckDB raw values) as the `columns` of a TRowSet. */
-export function thriftColumns(columns: readonly StandInColumn[], rows: readonly (readonly unknown[])[]): unknown[] {
-  return columns.map((column, i) => columnOf(column, rows.map((row) => row[i])));
+export function thriftColumns(columns: readonly StandInColumn[], rows: readonly (readonly unknown[])[], timeZone: string): unknown[] {
+  return columns.map((column, i) => columnOf(column, rows.map((row) => row[i]), timeZone));
 }

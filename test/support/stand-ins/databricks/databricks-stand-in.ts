@@ -361,7 +361,7 @@ export class DatabricksStandIn {
           return new T.TExecuteStatementResp({ status: failed(e.message, e.sqlState) });
         }
         const { key, id } = handle();
-        const op: Operation = { state: T.TOperationState.RUNNING_STATE, columns: [], rows: [], offset: 0, delivery: { format: "arrow", lz4: false } };
+        const op: Operation = { state: T.TOperationState.RUNNING_STATE, columns: [], rows: [], offset: 0, delivery: { format: "arrow", lz4: false, timeZone: session.timeZone } };
         this.#operations.set(key, op);
         const run = async () => {
           if (this.holdStatements) await new Promise<void>((resolve) => (op.release = resolve));
@@ -371,7 +371,7 @@ export class DatabricksStandIn {
             if (op.state !== T.TOperationState.RUNNING_STATE) return;
             op.columns = result.columns;
             op.rows = result.rows;
-            op.delivery = this.#deliveryFor(req, result.rows.length);
+            op.delivery = this.#deliveryFor(req, result.rows.length, session.timeZone);
             op.state = T.TOperationState.FINISHED_STATE;
           } catch (error) {
             op.error = toDatabricksError(error);
@@ -438,14 +438,14 @@ export class DatabricksStandIn {
   }
 
   /** Arrow, Thrift columns or CloudFetch links, with or without LZ4, as the request allows. */
-  #deliveryFor(req: any, rows: number): Delivery {
-    if (this.#resultFormat === "columns") return { format: "columns", lz4: false };
+  #deliveryFor(req: any, rows: number, timeZone: string): Delivery {
+    if (this.#resultFormat === "columns") return { format: "columns", lz4: false, timeZone };
     const asksLz4 = req.canDecompressLZ4Result === true;
     const above = this.#options.cloudFetchAboveRows;
     if (req.canDownloadResult === true && above !== undefined && rows > above) {
-      return { format: "links", lz4: asksLz4 || this.#options.compressCloudFetch === true };
+      return { format: "links", lz4: asksLz4 || this.#options.compressCloudFetch === true, timeZone };
     }
-    return { format: "arrow", lz4: asksLz4 };
+    return { format: "arrow", lz4: asksLz4, timeZone };
   }
 
   #fetch(op: Operation, maxRows: number): unknown {

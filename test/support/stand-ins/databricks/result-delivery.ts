@@ -30,6 +30,8 @@ export interface Delivery {
   readonly format: "arrow" | "columns" | "links";
   /** Arrow bytes (inline batches and CloudFetch files) are LZ4 frames. */
   readonly lz4: boolean;
+  /** The session time zone, for TIMESTAMP text in Thrift columns. */
+  readonly timeZone: string;
 }
 
 export interface DeliveredResult {
@@ -109,7 +111,7 @@ export function fetchResponse(result: DeliveredResult, maxRows: number, delivery
   result.offset += slice.length;
   const hasMoreRows = result.offset < result.rows.length;
   if (delivery.format === "columns") {
-    const columns = thriftColumns(result.columns, slice);
+    const columns = thriftColumns(result.columns, slice, delivery.timeZone);
     return new T.TFetchResultsResp({ status: ok(), hasMoreRows, results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], columns }) });
   }
   const arrowBatches = slice.length === 0 ? [] : [new T.TSparkArrowBatch({ batch: arrow(slice), rowCount: new Int64(slice.length) })];
