@@ -12,11 +12,13 @@
  * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`).
  * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), so rows key by the
  * field name as on the other backends. FACTS items take no alias in Snowflake's grammar, so a query
- * with facts names its columns in the outer select list (`SELECT "status", "QUANTITY" AS "quantity"`). DIMENSIONS come first, so columns are dimensions then
- * metrics/facts, as on DuckDB. Values are bound as `?` parameters; bigint and Decimal are sent as
- * exact strings cast to NUMBER in the SQL (snowflake-sdk cannot bind a bigint, and a JS number
- * would lose digits); a Date as epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)` (the sdk binds
- * dates as untyped text, which Snowflake parses with the account's input format).
+ * with facts names its columns in the outer select list (`SELECT "status", "QUANTITY" AS "quantity"`).
+ * DIMENSIONS come first, so columns are dimensions then metrics/facts, as on DuckDB.
+ *
+ * Values are bound as `?` parameters; bigint and Decimal are sent as exact strings cast to NUMBER
+ * in the SQL (snowflake-sdk cannot bind a bigint, and a JS number would lose digits); a Date as
+ * epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)` (the sdk binds dates as untyped text, which
+ * Snowflake parses with the account's input format).
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
 import { Decimal } from "../../values/decimal.js";
