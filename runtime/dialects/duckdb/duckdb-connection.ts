@@ -1,7 +1,11 @@
 /**
  * One physical DuckDB connection with autocommit off (SPEC.md): the connection keeps an explicit
- * transaction open, begun lazily before the first statement after a commit or rollback, so
- * `run`/`all` work inside a transaction until `commit()` (or the SQL statement `COMMIT`).
+ * transaction open, begun lazily before the first statement after a commit or rollback that may
+ * write, so `run`/`all` work inside a transaction until `commit()` (or the SQL statement `COMMIT`).
+ * A statement that only reads, issued while no transaction is open, runs in DuckDB's autocommit
+ * instead: it sees the same committed state a fresh transaction would, and there is nothing to roll
+ * back, so it saves the BEGIN and the ROLLBACK on release. (Two such reads in a row may therefore
+ * see two different committed states; inside a transaction every read sees one snapshot as before.)
  * Semantic-view statements are routed through the built-in layer when one is configured.
  */
 import { answersWithin } from "../../driver/deadline.js";
@@ -14,9 +18,11 @@ import type {
   StreamOptions,
 } from "../../driver/database-connection.js";
 import { OperationalError, ProgrammingError } from "../../errors.js";
+import { DefinitionCache } from "../../semantic/definition-cache.js";
 import { UNCOMMITTED_MEMO_KEY, type RawColumn, type SemanticLayer, type SqlSession } from "../../semantic/semantic-layer.js";
 import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
 import {
+  isReadOnlyStatement,
   mayContainTransactionControl,
   splitSqlStatements,
   transactionControlOf,
@@ -25,8 +31,8 @@ import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter, toDu
 
 const EMPTY_RESULT: QueryResult = Object.freeze({ columns: Object.freeze([]), rows: Object.freeze([]) as unknown as unknown[][] });
 const PING_TIMEOUT_MS = 5_000;
-/** Statements after which facts memoized about the current database may be stale. */
-const MAY_CHANGE_CATALOG = /\b(USE|ATTACH|DETACH|DROP\s+SCHEMA)\b/i;
+/** Statements after which facts memoized about the current database, schema or search path may be stale. */
+const MAY_CHANGE_CATALOG = /\b(USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET)\b/i;
 /** How often a pending interrupt is repeated while the cancelled operation is still running. */
 const INTERRUPT_REPEAT_MS = 20;
 
@@ -35,6 +41,8 @@ export interface DuckDBConnectionOptions {
   readonly semanticLayer?: SemanticLayer | undefined;
   /** Called once after the connection is closed (e.g. to close a private `:memory:` instance). */
   readonly onClose?: (() => void) | undefined;
+  /** Committed semantic-view definitions shared by the instance's connections (default: private to this one). */
+  readonly definitions?: DefinitionCache | undefined;
 }
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
@@ -52,12 +60,22 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   #interruptTimer: NodeJS.Timeout | undefined;
   /** The semantic layer's per-connection memo (see SqlSession.memo). */
   readonly #memo = new Map<string, unknown>();
+  readonly #definitions: DefinitionCache;
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
     this.#layer = options.semanticLayer;
     this.#onClose = options.onClose;
-    this.#session = { query: (sql, parameters) => this.#rawQuery(sql, parameters), memo: this.#memo };
+    this.#definitions = options.definitions ?? new DefinitionCache();
+    const self = this;
+    this.#session = {
+      query: (sql, parameters) => this.#rawQuery(sql, parameters),
+      memo: this.#memo,
+      // Committed definitions serve only a session that sees exactly the committed state.
+      get definitions() {
+        return self.#inTransaction ? undefined : self.#definitions;
+      },
+    };
   }
 
   /** True when semantic statements go through the built-in layer on this connection. */
@@ -107,23 +125,20 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         await this.#runStatement(statement, undefined);
         return resultStream(EMPTY_RESULT);
       }
-      await this.#ensureTransaction();
+      await this.#beginUnlessReadOnly(statement);
       this.#throwIfInterrupted();
       const result = await this.#connection.stream(statement, toDuckDBParameters(parameters));
       const columns = result.columnTypes().map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
       let closed = false;
-      const connection = this.#connection;
       const operation = <T>(fn: () => Promise<T>): Promise<T> => this.#operation(fn);
       // A statement that fails while its result streams just ends the stream: @duckdb/node-api
-      // does not surface the error (duckdb_result_error is not bound). The failure does abort
-      // the open transaction, though, so one probe tells a complete result from a cut-off one.
-      async function assertStreamCompleted(): Promise<void> {
-        try {
-          await connection.run("SELECT 1");
-        } catch (error) {
+      // does not surface the error (duckdb_result_error is not bound). But duckdb_result_is_streaming
+      // answers false for a result that holds an error, so a streamed result that ends no longer
+      // streaming was cut off: no probe statement needed, in or outside a transaction.
+      function assertStreamCompleted(): void {
+        if (!result.isStreaming) {
           throw new OperationalError(
-            "The statement failed while its result was being read; the result is incomplete (DuckDB aborted the transaction without reporting the cause)",
-            { cause: error },
+            "The statement failed while its result was being read; the result is incomplete (DuckDB ended the stream without reporting the cause)",
           );
         }
       }
@@ -136,7 +151,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             throw mapDuckDBError(error);
           }
           if (chunk === null || chunk.rowCount === 0) {
-            await assertStreamCompleted();
+            assertStreamCompleted();
             return;
           }
           yield chunk.convertRows(normalizingConverter);
@@ -263,15 +278,25 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#inTransaction = true;
   }
 
+  /** Opens our transaction for `statement` unless it only reads and none is open (autocommit read). */
+  async #beginUnlessReadOnly(statement: string): Promise<void> {
+    if (this.#inTransaction || isReadOnlyStatement(statement)) return;
+    await this.#ensureTransaction();
+  }
+
   /**
    * COMMIT or ROLLBACK our transaction. With none open it is a no-op. A failed COMMIT has ended
    * DuckDB's transaction (or left it aborted), so we roll back defensively and start clean.
    */
   async #endTransaction(statement: string): Promise<void> {
     if (!this.#inTransaction) return;
+    const committing = statement === "COMMIT";
+    // Any committed write may change the catalog: before, so nobody caches what is about to change;
+    // after, so nothing read while the commit ran survives it.
+    if (committing) this.#definitions.invalidate();
     try {
       await this.#connection.run(statement);
-      if (statement === "COMMIT") this.#memo.delete(UNCOMMITTED_MEMO_KEY);
+      if (committing) this.#memo.delete(UNCOMMITTED_MEMO_KEY);
       else this.#forgetUncommitted();
     } catch (error) {
       this.#forgetUncommitted();
@@ -281,6 +306,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       throw error;
     } finally {
       this.#inTransaction = false;
+      if (committing) this.#definitions.invalidate();
     }
   }
 
@@ -294,7 +320,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (MAY_CHANGE_CATALOG.test(sql)) this.#memo.clear();
     const values = toDuckDBParameters(parameters);
     if (!mayContainTransactionControl(sql)) {
-      await this.#ensureTransaction();
+      await this.#beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
       return readerToResult(await this.#connection.runAndReadAll(sql, values));
     }
@@ -321,7 +347,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         await this.#endTransaction("ROLLBACK");
         return EMPTY_RESULT;
       default:
-        await this.#ensureTransaction();
+        await this.#beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
         return readerToResult(await this.#connection.runAndReadAll(statement, values));
     }
@@ -354,7 +380,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
     this.#assertOpen();
     this.#throwIfInterrupted();
-    const reader = await this.#withTransaction((text) => this.#connection.runAndReadAll(text, toDuckDBParameters(parameters)), sql);
+    const read = (text: string) => this.#connection.runAndReadAll(text, toDuckDBParameters(parameters));
+    const reader = !this.#inTransaction && isReadOnlyStatement(sql) ? await read(sql) : await this.#withTransaction(read, sql);
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
   }
