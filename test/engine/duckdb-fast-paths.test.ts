@@ -115,6 +115,34 @@ describe("engine: DuckDB fast paths", () => {
     });
   });
 
+  it("streamed rows (per-column plan) equal the per-value conversion of execute(), nulls and every chunk included", async () => {
+    await using engine = plainEngine();
+    await using conn = await engine.connect();
+    const sql = `SELECT
+      CASE WHEN i % 7 = 0 THEN NULL ELSE i END AS n,
+      (i % 100)::TINYINT AS ti, (i * 3)::SMALLINT AS si, (i - 5000)::BIGINT * 1000000007 AS bi,
+      (i::HUGEINT * 17014118346046923173168730371588) AS hi, (i::UBIGINT * 1844674407370955) AS ub,
+      (i::UHUGEINT * 34028236692093846346337460743176) AS uh,
+      (i % 999)::DECIMAL(4,1) / 10 AS d4, (i * 1.25)::DECIMAL(9,2) AS d9, (-i * 1.125)::DECIMAL(18,3) AS d18,
+      (i::DECIMAL(38,10) * 1234567890123.0123456789) AS d38, (i * 7)::DECIMAL(10,0) AS d0,
+      (i / 8)::FLOAT AS f, i / 3 AS dbl,
+      CASE WHEN i % 5 = 0 THEN NULL WHEN i % 2 = 0 THEN 'short' ELSE 'a string longer than twelve bytes ' || i END AS s,
+      i % 3 = 0 AS b, DATE '1969-12-25' + (i % 20000)::INTEGER AS dt,
+      TIMESTAMP '1960-01-01 00:00:00.123456' + to_seconds(i * 1000) AS ts,
+      TIMESTAMPTZ '2024-03-01 12:00:00+00' + to_milliseconds(i) AS tz,
+      [i, i + 1] AS l, {'a': i} AS st
+      FROM range(5000) t(i)`;
+    const expected = (await conn.execute(sql)).rows;
+    const streamed: unknown[][] = [];
+    for await (const chunk of await conn.stream(sql)) streamed.push(...chunk);
+    expect(streamed).to.have.length(5000);
+    expect(streamed).to.deep.equal(expected);
+    const first = streamed[1]!;
+    expect(first[3]).to.be.a("bigint");
+    expect(String(first[8])).to.equal("1.25");
+    expect((first[16] as Date).toISOString()).to.equal("1969-12-26T00:00:00.000Z");
+  });
+
   describe("semantic-view definitions cached per database", () => {
     const engines: Engine[] = [];
     const semanticEngine = (input: Parameters<typeof cSettings>[0] = {}) => {

@@ -21,6 +21,7 @@ import { OperationalError, ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
 import { UNCOMMITTED_MEMO_KEY, type RawColumn, type SemanticLayer, type SqlSession } from "../../semantic/semantic-layer.js";
 import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
+import { planChunkRows } from "./duckdb-chunk-rows.js";
 import {
   isReadOnlyStatement,
   mayContainTransactionControl,
@@ -128,7 +129,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       await this.#beginUnlessReadOnly(statement);
       this.#throwIfInterrupted();
       const result = await this.#connection.stream(statement, toDuckDBParameters(parameters));
-      const columns = result.columnTypes().map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
+      const types = result.columnTypes();
+      const columns = types.map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
+      const readRows = planChunkRows(types);
       let closed = false;
       const operation = <T>(fn: () => Promise<T>): Promise<T> => this.#operation(fn);
       // A statement that fails while its result streams just ends the stream: @duckdb/node-api
@@ -154,7 +157,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             assertStreamCompleted();
             return;
           }
-          yield chunk.convertRows(normalizingConverter);
+          yield readRows(chunk);
         }
       }
       const iterator = chunks();
