@@ -149,7 +149,12 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   fetchArrow(): Promise<Table> {
     return this.#read("arrow", "fetchArrow()", async () => {
       const builder = new ArrowTableBuilder(this.columns);
-      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendChunk(chunk);
+      // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in between.
+      if (this.#stream.preferColumns?.() === true) {
+        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendColumns(chunk);
+      } else {
+        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendChunk(chunk);
+      }
       return builder.finish();
     });
   }

@@ -8,6 +8,9 @@ import { expect } from "chai";
 import { OperationalError } from "lib";
 import type { Engine, PooledConnection } from "lib";
 import type { DuckDBDatabaseConnection } from "../../runtime/dialects/duckdb/duckdb-connection.js";
+import { ArrowTableBuilder } from "../../runtime/cursor/arrow-table.js";
+import { openCursor } from "../../runtime/cursor/open-cursor.js";
+import type { ColumnInfo } from "../../runtime/driver/database-connection.js";
 import { isReadOnlyStatement } from "../../runtime/dialects/duckdb/duckdb-statements.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import type { CheckedOutConnection } from "../../runtime/engine/checked-out-connection.js";
@@ -141,6 +144,31 @@ describe("engine: DuckDB fast paths", () => {
     expect(first[3]).to.be.a("bigint");
     expect(String(first[8])).to.equal("1.25");
     expect((first[16] as Date).toISOString()).to.equal("1969-12-26T00:00:00.000Z");
+  });
+
+  it("fetchArrow() fed column by column builds the same table as from rows", async () => {
+    await using engine = plainEngine();
+    const sql = `SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE i::INTEGER END AS n, i::BIGINT * 3 AS b,
+      CASE WHEN i % 5 = 0 THEN NULL ELSE (i * 1.25)::DECIMAL(12,2) END AS d, i / 3 AS f,
+      CASE WHEN i % 3 = 0 THEN NULL ELSE 'row ' || i END AS s, i % 2 = 0 AS ok, DATE '1969-12-25' + i::INTEGER AS dt
+      FROM range(5000) t(i)`;
+    let rows: readonly unknown[][];
+    let columns: readonly ColumnInfo[];
+    {
+      await using conn = await engine.connect();
+      ({ rows, columns } = await conn.execute(sql));
+    }
+    const fromRows = new ArrowTableBuilder(columns);
+    fromRows.appendChunk(rows.slice(0, 1234));
+    fromRows.appendChunk(rows.slice(1234));
+    await using cursor = await openCursor(await engine.connect(), { sql, parameters: [] });
+    const table = await cursor.fetchArrow();
+    const expected = fromRows.finish();
+    expect(table.numRows).to.equal(5000);
+    expect(table.schema.fields.map((f) => String(f.type))).to.deep.equal(expected.schema.fields.map((f) => String(f.type)));
+    for (const field of expected.schema.fields) {
+      expect([...table.getChild(field.name)!], field.name).to.deep.equal([...expected.getChild(field.name)!]);
+    }
   });
 
   describe("semantic-view definitions cached per database", () => {

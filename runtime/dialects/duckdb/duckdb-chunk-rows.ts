@@ -10,45 +10,53 @@ import { normalizingConverter } from "./duckdb-values.js";
 
 const MS_PER_DAY = 86_400_000;
 
-/** Fills column `column` of `rows[0..count)` from one vector. */
-type ColumnReader = (vector: DuckDBVector, rows: unknown[][], column: number, count: number) => void;
+/** Reads one vector's `count` values, normalized. */
+type ColumnReader = (vector: DuckDBVector, count: number) => unknown[];
 
-/** Turns one chunk into row arrays of normalized values. */
-export type ChunkRowReader = (chunk: DuckDBDataChunk) => unknown[][];
+/** Turns one chunk into row arrays (or column arrays) of normalized values. */
+export type ChunkReader = (chunk: DuckDBDataChunk) => unknown[][];
 
 /** What every DuckDB decimal vector offers besides `getItem`: the unscaled integer. */
 interface ScaledVector {
   getScaledValue(index: number): number | bigint | null;
 }
 
-const direct: ColumnReader = (vector, rows, column, count) => {
-  for (let r = 0; r < count; r++) rows[r]![column] = vector.getItem(r);
+const direct: ColumnReader = (vector, count) => {
+  const out = new Array<unknown>(count);
+  for (let r = 0; r < count; r++) out[r] = vector.getItem(r);
+  return out;
 };
 
-const date: ColumnReader = (vector, rows, column, count) => {
+const date: ColumnReader = (vector, count) => {
+  const out = new Array<unknown>(count);
   for (let r = 0; r < count; r++) {
     const value = vector.getItem(r) as { readonly days: number } | null;
-    rows[r]![column] = value === null ? null : new Date(value.days * MS_PER_DAY);
+    out[r] = value === null ? null : new Date(value.days * MS_PER_DAY);
   }
+  return out;
 };
 
 function decimal(scale: number): ColumnReader {
-  return (vector, rows, column, count) => {
+  return (vector, count) => {
     const scaled = vector as unknown as ScaledVector;
+    const out = new Array<unknown>(count);
     for (let r = 0; r < count; r++) {
       const unscaled = scaled.getScaledValue(r);
-      if (unscaled === null) rows[r]![column] = null;
+      if (unscaled === null) out[r] = null;
       else {
         const exact = typeof unscaled === "bigint" ? unscaled : BigInt(unscaled);
-        rows[r]![column] = scale === 0 ? exact : new Decimal(exact, scale);
+        out[r] = scale === 0 ? exact : new Decimal(exact, scale);
       }
     }
+    return out;
   };
 }
 
 function generic(type: DuckDBType): ColumnReader {
-  return (vector, rows, column, count) => {
-    for (let r = 0; r < count; r++) rows[r]![column] = normalizingConverter(vector.getItem(r), type, normalizingConverter);
+  return (vector, count) => {
+    const out = new Array<unknown>(count);
+    for (let r = 0; r < count; r++) out[r] = normalizingConverter(vector.getItem(r), type, normalizingConverter);
+    return out;
   };
 }
 
@@ -79,15 +87,28 @@ function readerFor(type: DuckDBType): ColumnReader {
   }
 }
 
-/** Plans the readers for a result's column types (once per result). */
-export function planChunkRows(types: readonly DuckDBType[]): ChunkRowReader {
+/** Plans the column readers for a result's column types (once per result): chunks to column arrays. */
+export function planChunkColumns(types: readonly DuckDBType[]): ChunkReader {
   const readers = types.map(readerFor);
-  const width = readers.length;
   return (chunk) => {
     const count = chunk.rowCount;
+    return readers.map((read, c) => read(chunk.getColumnVector(c), count));
+  };
+}
+
+/** Same plan, chunks to row arrays. */
+export function planChunkRows(types: readonly DuckDBType[]): ChunkReader {
+  const readColumns = planChunkColumns(types);
+  const width = types.length;
+  return (chunk) => {
+    const columns = readColumns(chunk);
+    const count = chunk.rowCount;
     const rows = new Array<unknown[]>(count);
-    for (let r = 0; r < count; r++) rows[r] = new Array<unknown>(width);
-    for (let c = 0; c < width; c++) readers[c]!(chunk.getColumnVector(c), rows, c, count);
+    for (let r = 0; r < count; r++) {
+      const row = new Array<unknown>(width);
+      for (let c = 0; c < width; c++) row[c] = columns[c]![r];
+      rows[r] = row;
+    }
     return rows;
   };
 }

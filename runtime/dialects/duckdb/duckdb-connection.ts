@@ -21,7 +21,7 @@ import { OperationalError, ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
 import { UNCOMMITTED_MEMO_KEY, type RawColumn, type SemanticLayer, type SqlSession } from "../../semantic/semantic-layer.js";
 import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
-import { planChunkRows } from "./duckdb-chunk-rows.js";
+import { planChunkColumns, planChunkRows } from "./duckdb-chunk-rows.js";
 import {
   isReadOnlyStatement,
   mayContainTransactionControl,
@@ -131,7 +131,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       const result = await this.#connection.stream(statement, toDuckDBParameters(parameters));
       const types = result.columnTypes();
       const columns = types.map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
-      const readRows = planChunkRows(types);
+      let readChunk = planChunkRows(types);
       let closed = false;
       const operation = <T>(fn: () => Promise<T>): Promise<T> => this.#operation(fn);
       // A statement that fails while its result streams just ends the stream: @duckdb/node-api
@@ -157,13 +157,17 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             assertStreamCompleted();
             return;
           }
-          yield readRows(chunk);
+          yield readChunk(chunk);
         }
       }
       const iterator = chunks();
       return {
         columns,
         [Symbol.asyncIterator]: () => iterator,
+        preferColumns: () => {
+          readChunk = planChunkColumns(types);
+          return true;
+        },
         close: async () => {
           closed = true;
           await iterator.return(undefined);
