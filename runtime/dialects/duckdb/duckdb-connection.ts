@@ -9,26 +9,20 @@
  * Semantic-view statements are routed through the built-in layer when one is configured.
  */
 import { answersWithin } from "../../driver/deadline.js";
-import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
-import type {
-  ColumnInfo,
-  DatabaseConnection,
-  QueryResult,
-  ResultStream,
-  StreamOptions,
-} from "../../driver/database-connection.js";
-import { OperationalError, ProgrammingError } from "../../errors.js";
+import type { DuckDBConnection, DuckDBResult, DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
+import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
+import { ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
 import { UNCOMMITTED_MEMO_KEY, type RawColumn, type SemanticLayer, type SqlSession } from "../../semantic/semantic-layer.js";
 import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
-import { planChunkColumns, planChunkRows } from "./duckdb-chunk-rows.js";
+import { normalizeRawResult, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
 import {
   isReadOnlyStatement,
   mayContainTransactionControl,
   splitSqlStatements,
   transactionControlOf,
 } from "./duckdb-statements.js";
-import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter, toDuckDBParameters } from "./duckdb-values.js";
+import { toDuckDBParameters } from "./duckdb-values.js";
 
 const EMPTY_RESULT: QueryResult = Object.freeze({ columns: Object.freeze([]), rows: Object.freeze([]) as unknown as unknown[][] });
 const PING_TIMEOUT_MS = 5_000;
@@ -128,51 +122,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       }
       await this.#beginUnlessReadOnly(statement);
       this.#throwIfInterrupted();
-      const result = await this.#connection.stream(statement, toDuckDBParameters(parameters));
-      const types = result.columnTypes();
-      const columns = types.map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
-      let readChunk = planChunkRows(types);
-      let closed = false;
-      const operation = <T>(fn: () => Promise<T>): Promise<T> => this.#operation(fn);
-      // A statement that fails while its result streams just ends the stream: @duckdb/node-api
-      // does not surface the error (duckdb_result_error is not bound). But duckdb_result_is_streaming
-      // answers false for a result that holds an error, so a streamed result that ends no longer
-      // streaming was cut off: no probe statement needed, in or outside a transaction.
-      function assertStreamCompleted(): void {
-        if (!result.isStreaming) {
-          throw new OperationalError(
-            "The statement failed while its result was being read; the result is incomplete (DuckDB ended the stream without reporting the cause)",
-          );
-        }
-      }
-      async function* chunks(): AsyncGenerator<unknown[][]> {
-        while (!closed) {
-          let chunk;
-          try {
-            chunk = await operation(() => result.fetchChunk());
-          } catch (error) {
-            throw mapDuckDBError(error);
-          }
-          if (chunk === null || chunk.rowCount === 0) {
-            assertStreamCompleted();
-            return;
-          }
-          yield readChunk(chunk);
-        }
-      }
-      const iterator = chunks();
-      return {
-        columns,
-        [Symbol.asyncIterator]: () => iterator,
-        preferColumns: () => {
-          readChunk = planChunkColumns(types);
-          return true;
-        },
-        close: async () => {
-          closed = true;
-          await iterator.return(undefined);
-        },
-      };
+      const result = await this.#openStream(statement, toDuckDBParameters(parameters));
+      return streamOfResult(result, (fn) => this.#operation(fn));
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -317,6 +268,33 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
+  /**
+   * Runs SQL and reads its whole result. One statement with parameters is prepared directly:
+   * node-api's `run` would first split the text (extract_statements), one more native round trip.
+   */
+  async #readAll(sql: string, values: DuckDBValue[] | undefined): Promise<DuckDBResultReader> {
+    if (values === undefined || sql.includes(";")) return this.#connection.runAndReadAll(sql, values);
+    const prepared = await this.#connection.prepare(sql);
+    try {
+      prepared.bind(values);
+      return await prepared.runAndReadAll();
+    } finally {
+      prepared.destroySync();
+    }
+  }
+
+  /** Starts a streamed result; one statement is prepared directly (see #readAll). */
+  async #openStream(sql: string, values: DuckDBValue[] | undefined): Promise<DuckDBResult> {
+    if (sql.includes(";")) return this.#connection.stream(sql, values);
+    const prepared = await this.#connection.prepare(sql);
+    try {
+      if (values !== undefined) prepared.bind(values);
+      return await prepared.stream();
+    } finally {
+      prepared.destroySync();
+    }
+  }
+
   /** After a rollback: memoized facts the transaction created are gone with it. */
   #forgetUncommitted(): void {
     if (this.#memo.has(UNCOMMITTED_MEMO_KEY)) this.#memo.clear();
@@ -329,7 +307,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (!mayContainTransactionControl(sql)) {
       await this.#beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
-      return readerToResult(await this.#connection.runAndReadAll(sql, values));
+      return readerToResult(await this.#readAll(sql, values));
     }
     const statements = splitSqlStatements(sql);
     if (values !== undefined && statements.length > 1) {
@@ -356,7 +334,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       default:
         await this.#beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
-        return readerToResult(await this.#connection.runAndReadAll(statement, values));
+        return readerToResult(await this.#readAll(statement, values));
     }
   }
 
@@ -387,40 +365,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
     this.#assertOpen();
     this.#throwIfInterrupted();
-    const read = (text: string) => this.#connection.runAndReadAll(text, toDuckDBParameters(parameters));
+    const read = (text: string) => this.#readAll(text, toDuckDBParameters(parameters));
     const reader = !this.#inTransaction && isReadOnlyStatement(sql) ? await read(sql) : await this.#withTransaction(read, sql);
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
   }
-}
-
-function readerToResult(reader: DuckDBResultReader): QueryResult {
-  const columns: ColumnInfo[] = reader
-    .columnTypes()
-    .map((type, i) => ({ name: reader.columnName(i), type: type.toString(), kind: kindOfType(type) }));
-  return { columns, rows: reader.convertRows(normalizingConverter) };
-}
-
-/** Normalizes a result the semantic layer computed itself, using its declared column types. */
-function normalizeRawResult(rawColumns: readonly RawColumn[], rawRows: readonly unknown[][]): QueryResult {
-  const columns: ColumnInfo[] = rawColumns.map((c) => ({ name: c.name, type: c.type, kind: kindOfTypeText(c.type) }));
-  const rows = rawRows.map((row) => columns.map((column, i) => normalizeByKind(row[i], column.kind)));
-  return { columns, rows };
-}
-
-/** A stream over an already-read result (one chunk). */
-function resultStream(result: QueryResult): ResultStream {
-  let done = false;
-  return {
-    columns: result.columns,
-    async *[Symbol.asyncIterator]() {
-      if (!done && result.rows.length > 0) {
-        done = true;
-        yield result.rows as unknown[][];
-      }
-    },
-    close: async () => {
-      done = true;
-    },
-  };
 }
