@@ -5,7 +5,7 @@
  *
  *   npx tsx scripts/bench/run.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
- * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, semantic-expansion.
+ * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, semantic-expansion.
  * Full run: about 2–3 minutes on 2 cores; --quick: about 30 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -21,11 +21,12 @@ import { formatRatios, formatTime, printTable, type GroupResult } from "./harnes
 import { runHttpRevenue } from "./http-revenue.js";
 import { runLargeResult } from "./large-result.js";
 import { runRevenueByCountry } from "./revenue-by-country.js";
+import { runStreamingMemory } from "./streaming-memory.js";
 import type { BenchSettings } from "./settings.js";
 
-const BENCHMARKS = ["revenue-by-country", "compile", "checkout", "large-result", "concurrency", "http-revenue", "semantic-expansion"] as const;
+const BENCHMARKS = ["revenue-by-country", "compile", "checkout", "large-result", "concurrency", "http-revenue", "streaming-memory", "semantic-expansion"] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number];
-const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set(["revenue-by-country", "checkout", "large-result", "concurrency", "http-revenue"]);
+const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set(["revenue-by-country", "checkout", "large-result", "concurrency", "http-revenue", "streaming-memory"]);
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -127,6 +128,9 @@ async function main(): Promise<void> {
           break;
         case "http-revenue":
           groups.push(...(await runHttpRevenue(fixture!, settings)));
+          break;
+        case "streaming-memory":
+          groups.push(...(await runStreamingMemory(fixture!, settings)));
           break;
         case "semantic-expansion":
           // Its own in-memory star schema; the shared fixture is not needed any more.
