@@ -80,8 +80,8 @@ export async function runRevenueByCountry(fixture: BenchFixture, settings: Bench
             },
           },
           {
-            // Same hand-written SQL through the library's escape hatch: pool + transaction + value
-            // normalization, without the builder or the semantic-view expansion.
+            // Same hand-written SQL through the library's escape hatch: pool + value normalization,
+            // without the builder or the semantic-view expansion.
             name: "engine.connect().all(hand-written SQL)",
             role: "lib",
             baselines: ["getRowObjects()"],
@@ -104,8 +104,8 @@ export async function runRevenueByCountry(fixture: BenchFixture, settings: Bench
           { name: "getRowObjects()", role: "raw", run: rawRows },
         ],
         note:
-          "lib execute(): builder + compile + pool checkout + transaction + built-in semantic_view() expansion (catalog lookups) + DuckDB + cursor; " +
-          "raw: runAndReadAll on one reused connection (autocommit).",
+          "lib execute(): builder + compile + pool checkout + built-in semantic_view() expansion (definitions cached per database) + DuckDB " +
+          "(autocommit read, no BEGIN/ROLLBACK) + cursor; raw: runAndReadAll on one reused connection (autocommit).",
       }),
     );
   }
