@@ -118,6 +118,21 @@ describe("engine: DuckDB fast paths", () => {
     });
   });
 
+  it("the pool hands out the most recently returned connection first (a warm one)", async () => {
+    await using engine = plainEngine({ database: tmp.file(), poolSize: 2, maxOverflow: 0 });
+    const physical = (conn: PooledConnection) => (conn as CheckedOutConnection)._connection;
+    const a = await engine.connect();
+    const b = await engine.connect();
+    const [first, second] = [physical(a), physical(b)];
+    await a.release();
+    await b.release();
+    for (let i = 0; i < 3; i++) {
+      await using conn = await engine.connect();
+      expect(physical(conn)).to.equal(second);
+    }
+    expect(first).to.not.equal(second);
+  });
+
   it("streamed rows (per-column plan) equal the per-value conversion of execute(), nulls and every chunk included", async () => {
     await using engine = plainEngine();
     await using conn = await engine.connect();
