@@ -110,6 +110,9 @@ export class ConnectionPool {
         // that has to wait for a busy pool gets its own timeout (#checkout).
         testOnBorrow: options.prePing,
         autostart: true,
+        // Most recently returned first: a warm connection (CPU caches, per-connection memos) serves
+        // the next checkout instead of the pool cycling through all of them (~80 µs per DuckDB query).
+        fifo: false,
       },
     );
     this.#pool.on("factoryCreateError", (error: unknown) => {

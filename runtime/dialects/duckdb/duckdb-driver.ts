@@ -10,6 +10,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type { BackendCSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { createBuiltinSemanticLayer } from "../../semantic/index.js";
+import { definitionCacheFor, type DefinitionCache } from "../../semantic/definition-cache.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { isDuckDBDisconnect } from "./duckdb-errors.js";
@@ -52,6 +53,8 @@ export class DuckDBDriver implements Driver {
     const options = this.#instanceOptions();
     let connection: DuckDBConnection;
     let onClose: (() => void) | undefined;
+    // Semantic-view definitions are cached per database instance: shared by every engine on a file.
+    let definitions: DefinitionCache | undefined;
     if (this.isMemory) {
       const instance = await DuckDBInstance.create(MEMORY_DATABASE, options);
       try {
@@ -76,11 +79,12 @@ export class DuckDBDriver implements Driver {
       }
       connection = await instance.connect();
       this.#file ??= fileIdentity(this.#settings.database);
+      definitions = definitionCacheFor(instance);
     }
     try {
       const semanticLayer = await this.#semanticLayerFor(connection);
       const isStale = this.isMemory ? undefined : () => this.#fileChanged();
-      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, isStale });
+      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions, isStale });
     } catch (error) {
       connection.closeSync();
       onClose?.();

@@ -23,6 +23,14 @@ import { loadSnowflakeSdk, type SnowflakeSdk } from "./snowflake-sdk.js";
 /** How often a running statement's session is checked when heartbeat_interval is not set. */
 export const DEFAULT_LIVENESS_INTERVAL_MS = 10_000;
 
+/**
+ * Run once per session: `lib` reads TIMESTAMP_NTZ as a UTC wall clock and binds a `Date` as one
+ * (`TO_TIMESTAMP_NTZ(?, 3)`); Snowflake converts between NTZ and LTZ/TZ in the session time zone, so
+ * the session runs in UTC whatever the account's default, and a `Date` filter means the same instant
+ * on every timestamp type.
+ */
+export const SESSION_SETUP = "ALTER SESSION SET TIMEZONE = 'UTC'";
+
 export class SnowflakeDriver implements Driver {
   readonly #settings: BackendASettings;
   readonly #options: SnowflakeConnectionOptions;
@@ -55,6 +63,12 @@ export class SnowflakeDriver implements Driver {
       livenessIntervalMs: this.#settings.heartbeatInterval ?? DEFAULT_LIVENESS_INTERVAL_MS,
       secrets: this.#secrets,
     });
+    try {
+      await opened.execute(SESSION_SETUP);
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
     this.#open.add(opened);
     const close = opened.close.bind(opened);
     opened.close = () => {
