@@ -33,7 +33,7 @@ export class CheckedOutConnection extends ConnectionHandle implements PooledConn
 
   /** A disconnect invalidates the pool: this connection and its older siblings are not reused. */
   protected override observeError(error: unknown): void {
-    this.#pool.noteError(this.connection, error);
+    this.#pool.noteError(error);
   }
 
   release(): Promise<void> {

@@ -211,7 +211,7 @@ export class ConnectionPool {
       try {
         await connection.reset();
       } catch (error) {
-        this.noteError(connection, error);
+        this.noteError(error);
         keep = false;
       }
     }
@@ -228,10 +228,10 @@ export class ConnectionPool {
   }
 
   /**
-   * An error raised on `connection`: when the driver says it means the connection is dead, the
-   * pool is invalidated (SQLAlchemy's `is_disconnect`). Returns whether it did.
+   * An error a connection raised: when the driver says it means the connection is dead, the pool
+   * is invalidated (SQLAlchemy's `is_disconnect`). Returns whether it did.
    */
-  noteError(connection: DatabaseConnection, error: unknown): boolean {
+  noteError(error: unknown): boolean {
     if (this.#driver.isDisconnect?.(error) !== true) return false;
     this.invalidate();
     return true;

@@ -91,6 +91,7 @@ describe("backend B: pooling, cancellation, lifecycle", function () {
     const standIn = await startAnotherStandIn(fixture);
     try {
       await using engine = standInEngine(standIn);
+      await totalRevenue(engine); // the session is open: timeoutMs also covers opening one
       standIn.holdStatements = true;
       let error: unknown;
       try {

@@ -84,7 +84,7 @@ describe("reliability: recovery after a warehouse restart (issue 9.1)", function
       try {
         standIn.holdQueries = /SEMANTIC_VIEW/i;
         const pending = outcomeOf(() => SalesA.query().metrics(SalesA.REVENUE).using(engine).execute());
-        while (standIn.queries.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        while (!standIn.queries.some((q) => /SEMANTIC_VIEW/i.test(q.sqlText))) await new Promise((resolve) => setTimeout(resolve, 10));
         await standIn.close(); // the warehouse dies with the statement in flight
         const outcome = await pending;
         expect(outcome).to.be.instanceOf(OperationalError);
