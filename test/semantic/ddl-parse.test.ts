@@ -159,7 +159,7 @@ describe("semantic DDL parser", () => {
     it("points at the offending token with line, column and caret", () => {
       const e = parseError("CREATE SEMANTIC VIEW v AS\nTABLES (t)\nDIMENSIONZ (t.a AS a)");
       expect(e.message).to.equal(
-        "unexpected 'DIMENSIONZ'; expected a clause (TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS). Did you mean 'DIMENSIONS'? (line 3, column 1)\nLINE 3: DIMENSIONZ (t.a AS a)\n        ^",
+        "unexpected 'DIMENSIONZ'; expected a clause (TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS, MATERIALIZATIONS). Did you mean 'DIMENSIONS'? (line 3, column 1)\nLINE 3: DIMENSIONZ (t.a AS a)\n        ^",
       );
     });
 
@@ -184,7 +184,12 @@ describe("semantic DDL parser", () => {
       ["CREATE SEMANTIC VIEW v AS TABLES (o, c) RELATIONSHIPS (r AS o(x) REFERENCES c MANY TO ONE) DIMENSIONS (o.a AS a)", "cardinality keywords"],
       ["CREATE SEMANTIC VIEW v AS TABLES (o, c) RELATIONSHIPS (r AS o(x) REFRENCES c) DIMENSIONS (o.a AS a)", "expected REFERENCES in relationship 'r', found 'REFRENCES'. Did you mean 'REFERENCES'?"],
       ["CREATE SEMANTIC VIEW v COMMENT = 'a' AS TABLES (t) DIMENSIONS (t.a AS a) COMMENT = 'b'", "COMMENT given twice"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (TABLE x))", "MATERIALIZATIONS are not supported by the built-in engine"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (TABLE x))", "Materialization 'm': must specify at least one of DIMENSIONS or METRICS."],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (DIMENSIONS (a)))", "Materialization 'm': missing TABLE sub-clause."],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (TABLE x, TABLE y))", "Materialization 'm': duplicate TABLE sub-clause."],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) MATERIALIZATIONS (m AS (TABLE x, DIMENSIONS (a))) DIMENSIONS (t.a AS a)", "DIMENSIONS clause out of order"],
+      ["SHOW SEMANTIC DIMENSIONS IN v LIKE '%x%'", "LIKE must come before IN"],
+      ["SHOW SEMANTIC DIMENSIONS IN v LIMIT 2 STARTS WITH 'a'", "STARTS WITH must come before LIMIT"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) extra", "unexpected 'extra'"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS (a)", "expected ',' or ')' in DIMENSIONS, found end of statement"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m NON ADDITIVE BY (d) AS SUM(x))", "NON ADDITIVE BY (metric 'm') is not supported"],
@@ -195,7 +200,7 @@ describe("semantic DDL parser", () => {
       ["ALTER SEMANTIC VIEW v RENAME w", "expected TO after RENAME, found 'w'"],
       ["ALTER SEMANTIC VIEW v DROP COMMENT", "expected RENAME TO, SET COMMENT or UNSET COMMENT"],
       ["SHOW SEMANTIC VIEWS LIMIT x", "LIMIT expects a non-negative integer"],
-      ["SHOW SEMANTIC WIDGETS", "expected SHOW SEMANTIC VIEWS | DIMENSIONS | METRICS | FACTS"],
+      ["SHOW SEMANTIC WIDGETS", "expected SHOW SEMANTIC VIEWS | DIMENSIONS | METRICS | FACTS | MATERIALIZATIONS"],
     ];
     for (const [sql, message] of cases) {
       it(`rejects: ${sql}`, () => {

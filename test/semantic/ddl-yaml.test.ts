@@ -109,12 +109,12 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
     }
   });
 
-  it("rejects FROM YAML FILE", async () => {
+  it("FROM YAML FILE names a missing file in its error", async () => {
     try {
-      await layer.handle(session, "CREATE SEMANTIC VIEW v FROM YAML FILE '/tmp/x.yaml'");
+      await layer.handle(session, "CREATE SEMANTIC VIEW v FROM YAML FILE '/nonexistent-dir/x.yaml'");
       expect.fail("expected an error");
     } catch (e) {
-      expect((e as Error).message).to.include("FROM YAML FILE is not supported by the built-in engine");
+      expect((e as Error).message).to.include("FROM YAML FILE '/nonexistent-dir/x.yaml': cannot read the file");
     }
   });
 });

@@ -4,10 +4,13 @@
  * into draft entries that the validator turns into a SemanticViewDefinition.
  */
 import type { Access } from "../model.js";
+import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
 import { didYouMean } from "../sql/suggest.js";
 import type {
+  CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
+  DraftMaterialization,
   DraftMember,
   DraftRelationship,
   DraftTable,
@@ -16,6 +19,7 @@ import type {
 } from "./statements.js";
 import { describe, TokenStream } from "./token-stream.js";
 import { parseYamlBody } from "./parse-yaml.js";
+import { parseMaterialization } from "./parse-materializations.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];
@@ -40,7 +44,7 @@ export function parseQualifiedName(ts: TokenStream, what: string): { name: Quali
 }
 
 /** Parses a CREATE SEMANTIC VIEW statement; the stream is positioned at CREATE. */
-export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
+export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | CreateFromYamlFileStatement {
   ts.expectKeyword("CREATE");
   const orReplace = ts.acceptKeyword("OR", "REPLACE");
   ts.expectKeyword("SEMANTIC");
@@ -59,6 +63,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
   const facts: DraftMember[] = [];
   const dimensions: DraftMember[] = [];
   const metrics: DraftMember[] = [];
+  const materializations: DraftMaterialization[] = [];
   let last = -1;
   while (!ts.atEnd() && !ts.isKeyword("COMMENT") && !ts.isPunct(";")) {
     const token = ts.next();
@@ -66,7 +71,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
     const index = CLAUSES.indexOf(word as Clause);
     if (index < 0) {
       throw ts.error(
-        `unexpected ${describe(token)}; expected a clause (${CLAUSES.slice(0, 5).join(", ")}).${didYouMean(word || token.text, CLAUSES)}`,
+        `unexpected ${describe(token)}; expected a clause (${CLAUSES.join(", ")}).${didYouMean(word || token.text, CLAUSES)}`,
         token,
       );
     }
@@ -74,11 +79,10 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
     if (index === last) throw ts.error(`duplicate ${word} clause`, token);
     if (index < last) {
       throw ts.error(
-        `${word} clause out of order: clauses must appear in the order TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS (${word} must come before ${CLAUSES[last]})`,
+        `${word} clause out of order: clauses must appear in the order ${CLAUSES.join(", ")} (${word} must come before ${CLAUSES[last]})`,
         token,
       );
     }
-    if (word === "MATERIALIZATIONS") throw ts.error("MATERIALIZATIONS are not supported by the built-in engine", token);
     last = index;
     ts.expectPunct("(", `after ${word}`);
     if (ts.isPunct(")")) throw ts.error(`${word} must list at least one entry`);
@@ -96,8 +100,11 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
         case "DIMENSIONS":
           dimensions.push(parseMember(ts, "dimension"));
           break;
-        default:
+        case "METRICS":
           metrics.push(parseMember(ts, "metric"));
+          break;
+        default:
+          materializations.push(parseMaterialization(ts));
       }
       if (ts.acceptPunct(",")) continue;
       if (ts.acceptPunct(")")) break;
@@ -127,6 +134,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
     facts,
     dimensions,
     metrics,
+    materializations,
     sql: ts.sql,
   };
 }
@@ -311,17 +319,27 @@ function captureExpression(ts: TokenStream, kind: MemberKind, name: string): { e
   return { expr: ts.sql.slice(first.start, last.end), exprPosition: first.start };
 }
 
-/** `... FROM YAML $$ body $$` (or `$tag$ ... $tag$`, or a quoted string). */
+/** `... FROM YAML $$ body $$` (or `$tag$ ... $tag$`, or a quoted string), or `FROM YAML FILE '<path>'`. */
 function parseFromYaml(
   ts: TokenStream,
   orReplace: boolean,
   ifNotExists: boolean,
   name: QualifiedName,
   comment: string | undefined,
-): CreateSemanticViewStatement {
+): CreateSemanticViewStatement | CreateFromYamlFileStatement {
   ts.next();
   ts.next();
-  if (ts.isKeyword("FILE")) throw ts.error("FROM YAML FILE is not supported by the built-in engine; inline the YAML with FROM YAML $$ ... $$");
+  if (ts.acceptKeyword("FILE")) {
+    const pathToken = ts.peek();
+    if (pathToken === undefined || pathToken.kind !== "string") {
+      throw ts.error(`FROM YAML FILE expects the file path as a single-quoted string, found ${describe(pathToken)}`);
+    }
+    ts.next();
+    if (pathToken.value.trim() === "") throw ts.error("File path cannot be empty (FROM YAML FILE '<path>')", pathToken);
+    ts.acceptPunct(";");
+    if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())} after the YAML file path`);
+    return { type: "create_from_yaml_file", orReplace, ifNotExists, name, comment, path: pathToken.value, sql: ts.sql };
+  }
   const body = ts.peek();
   if (body === undefined || (body.kind !== "dollar_string" && body.kind !== "string")) {
     throw ts.error(`expected the YAML body as a dollar-quoted string ($$ ... $$), found ${describe(body)}`);
@@ -329,19 +347,30 @@ function parseFromYaml(
   ts.next();
   ts.acceptPunct(";");
   if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())} after the YAML body`);
-  const yaml = parseYamlBody(body.value);
-  if (comment !== undefined && yaml.comment !== undefined) throw ts.error("COMMENT given both in the statement and in the YAML body", body);
+  return createFromYamlBody(body.value, { orReplace, ifNotExists, name, comment, sql: ts.sql });
+}
+
+/** Builds the CREATE statement from a YAML body (inline, or read from a file at execution). */
+export function createFromYamlBody(
+  text: string,
+  head: { orReplace: boolean; ifNotExists: boolean; name: QualifiedName; comment?: string | undefined; sql: string },
+): CreateSemanticViewStatement {
+  const yaml = parseYamlBody(text);
+  if (head.comment !== undefined && yaml.comment !== undefined) {
+    throw new SemanticViewError("parse", "COMMENT given both in the statement and in the YAML body");
+  }
   return {
     type: "create",
-    orReplace,
-    ifNotExists,
-    name,
-    comment: comment ?? yaml.comment,
+    orReplace: head.orReplace,
+    ifNotExists: head.ifNotExists,
+    name: head.name,
+    comment: head.comment ?? yaml.comment,
     tables: yaml.tables,
     relationships: yaml.relationships,
     facts: yaml.facts,
     dimensions: yaml.dimensions,
     metrics: yaml.metrics,
-    sql: ts.sql,
+    materializations: yaml.materializations,
+    sql: head.sql,
   };
 }

@@ -5,7 +5,8 @@
  */
 import { parse as parseYamlText } from "yaml";
 import { SemanticViewError } from "../semantic-error.js";
-import type { DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
+import { splitTableReference } from "../sql/quote.js";
+import type { DraftMaterialization, DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
 
 const MAX_YAML_BYTES = 1024 * 1024;
 
@@ -16,6 +17,7 @@ export interface YamlBody {
   readonly facts: DraftMember[];
   readonly dimensions: DraftMember[];
   readonly metrics: DraftMember[];
+  readonly materializations: DraftMaterialization[];
 }
 
 type Obj = Record<string, unknown>;
@@ -60,15 +62,6 @@ function checkKeys(o: Obj, allowed: readonly string[], where: string): void {
   }
 }
 
-/** Splits a table reference like `main."My Table"` into unquoted parts (for resolution). */
-function refParts(ref: string): string[] {
-  const parts: string[] = [];
-  const re = /\s*(?:"((?:[^"]|"")*)"|([^."\s]+))\s*(?:\.|$)/gy;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < ref.length && (m = re.exec(ref)) !== null) parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
-  return parts.length > 0 ? parts : [ref];
-}
-
 function member(value: unknown, kind: MemberKind, index: number): DraftMember {
   const where = `${kind === "fact" ? "facts" : kind === "dimension" ? "dimensions" : "metrics"}[${index}]`;
   const o = asObject(value, where);
@@ -80,8 +73,9 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
   const name = str(o, "name", where, true);
   const table = str(o, "source_table", where);
   if (table === undefined && kind !== "metric") fail(`${where} ('${name}'): 'source_table' is required for a ${kind}`);
+  // serde writes `Public` / `Private`; any case is accepted.
   const access = str(o, "access", where)?.toLowerCase();
-  if (access !== undefined && access !== "public" && access !== "private") fail(`${where} ('${name}'): access must be public or private`);
+  if (access !== undefined && access !== "public" && access !== "private") fail(`${where} ('${name}'): access must be Public or Private`);
   if (access === "private" && kind === "dimension") fail(`${where}: dimension '${name}' cannot be PRIVATE (only facts and metrics can)`);
   if (asList(o["non_additive_by"], where).length > 0) fail(`${where}: non_additive_by (metric '${name}') is not supported by the built-in engine`);
   if (o["window_spec"] !== undefined && o["window_spec"] !== null) fail(`${where}: window_spec (metric '${name}') is not supported by the built-in engine`);
@@ -100,8 +94,23 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
     comment: str(o, "comment", where),
     synonyms: strings(o, "synonyms", where),
     isFilter,
+    outputType: str(o, "output_type", where),
     position: -1,
   };
+}
+
+/** serde spells the cardinality `ManyToOne` / `OneToOne`; snake case is accepted too. */
+const CARDINALITIES = new Set(["manytoone", "onetoone"]);
+
+function materialization(value: unknown, index: number): DraftMaterialization {
+  const where = `materializations[${index}]`;
+  const o = asObject(value, where);
+  checkKeys(o, ["name", "table", "dimensions", "metrics"], where);
+  const name = str(o, "name", where, true);
+  const dimensions = strings(o, "dimensions", where);
+  const metrics = strings(o, "metrics", where);
+  if (dimensions.length === 0 && metrics.length === 0) fail(`Materialization '${name}': must specify at least one of DIMENSIONS or METRICS.`);
+  return { name, table: str(o, "table", where, true), dimensions, metrics, position: -1 };
 }
 
 export function parseYamlBody(text: string): YamlBody {
@@ -114,13 +123,12 @@ export function parseYamlBody(text: string): YamlBody {
   }
   const root = asObject(doc, "the document");
   checkKeys(root, ["tables", "joins", "relationships", "facts", "dimensions", "metrics", "materializations", "comment"], "the document");
-  if (asList(root["materializations"], "materializations").length > 0) fail("materializations are not supported by the built-in engine");
   const tables = asList(root["tables"], "tables").map((value, i): DraftTable => {
     const where = `tables[${i}]`;
     const o = asObject(value, where);
     checkKeys(o, ["alias", "table", "pk_columns", "unique_constraints", "comment", "synonyms"], where);
     const table = str(o, "table", where, true);
-    const parts = refParts(table);
+    const parts = splitTableReference(table);
     const unique = asList(o["unique_constraints"], `${where}: 'unique_constraints'`).map((u, j) => {
       const list = asList(u, `${where}: 'unique_constraints[${j}]'`);
       return list.map((c) => String(c));
@@ -141,8 +149,12 @@ export function parseYamlBody(text: string): YamlBody {
     const where = `joins[${i}]`;
     const o = asObject(value, where);
     checkKeys(o, ["name", "from_alias", "table", "to_alias", "fk_columns", "ref_columns", "cardinality"], where);
-    const fromAlias = str(o, "from_alias", where, true);
+    const fromAlias = str(o, "from_alias", where) ?? "";
     const toAlias = str(o, "table", where) ?? str(o, "to_alias", where, true);
+    const cardinality = str(o, "cardinality", where);
+    if (cardinality !== undefined && !CARDINALITIES.has(cardinality.replace(/_/g, "").toLowerCase())) {
+      fail(`${where}: cardinality must be ManyToOne or OneToOne, found '${cardinality}'`);
+    }
     return {
       name: str(o, "name", where) ?? `${fromAlias}_to_${toAlias}`,
       fromAlias,
@@ -156,5 +168,6 @@ export function parseYamlBody(text: string): YamlBody {
   const dimensions = asList(root["dimensions"], "dimensions").map((v, i) => member(v, "dimension", i));
   const metrics = asList(root["metrics"], "metrics").map((v, i) => member(v, "metric", i));
   if (dimensions.length === 0 && metrics.length === 0) fail("a semantic view needs at least one dimension or metric");
-  return { comment: str(root, "comment", "the document"), tables, relationships, facts, dimensions, metrics };
+  const materializations = asList(root["materializations"], "materializations").map(materialization);
+  return { comment: str(root, "comment", "the document"), tables, relationships, facts, dimensions, metrics, materializations };
 }

@@ -5,6 +5,7 @@
 import type { SemanticViewDefinition, TableDef } from "../model.js";
 import { renderDdl } from "../ddl/render.js";
 import { analyzeExpression } from "../ddl/expression-refs.js";
+import { splitTableReference } from "../sql/quote.js";
 
 export interface Relation {
   readonly columns: readonly string[];
@@ -35,22 +36,11 @@ export function listViews(defs: readonly SemanticViewDefinition[], terse = false
 /** Physical database, schema and table name of a TABLES entry. */
 export function physicalTable(def: SemanticViewDefinition, t: TableDef): { database: string; schema: string; name: string } {
   if (t.resolved !== undefined) return t.resolved;
-  const parts = splitRef(t.table);
+  const parts = splitTableReference(t.table);
   const name = parts[parts.length - 1]!;
   if (parts.length === 3) return { database: parts[0]!, schema: parts[1]!, name };
   if (parts.length === 2) return { database: def.databaseName, schema: parts[0]!, name };
   return { database: def.databaseName, schema: def.resolutionSchemaName ?? def.schemaName, name };
-}
-
-/** Splits a written table reference like `main."My Table"` into unquoted parts. */
-function splitRef(ref: string): string[] {
-  const parts: string[] = [];
-  const re = /\s*(?:"((?:[^"]|"")*)"|([^."\s]+))\s*(?:\.|$)/gy;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < ref.length && (m = re.exec(ref)) !== null) {
-    parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
-  }
-  return parts.length > 0 ? parts : [ref];
 }
 
 function tableName(def: SemanticViewDefinition, alias: string | undefined): string {
@@ -59,7 +49,8 @@ function tableName(def: SemanticViewDefinition, alias: string | undefined): stri
   return t === undefined ? alias : physicalTable(def, t).name;
 }
 
-const json = (value: readonly unknown[]): string => JSON.stringify(value);
+/** A JSON array without spaces (`["a","b"]`, `[]`), as the extension formats lists. */
+export const json = (value: readonly unknown[]): string => JSON.stringify(value);
 
 export function describeView(def: SemanticViewDefinition): Relation {
   const rows: string[][] = [];
@@ -91,7 +82,7 @@ export function describeView(def: SemanticViewDefinition): Relation {
       const parent = tableName(def, m.table);
       add(kind, m.name, parent, "TABLE", parent);
       add(kind, m.name, parent, "EXPRESSION", m.expr);
-      add(kind, m.name, parent, "DATA_TYPE", "");
+      add(kind, m.name, parent, "DATA_TYPE", m.outputType ?? "");
       optional(kind, m.name, parent, m);
       if (m.isFilter === true) add(kind, m.name, parent, "LABELS", json(["FILTER"]));
       if (kind === "FACT") add(kind, m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
@@ -102,17 +93,22 @@ export function describeView(def: SemanticViewDefinition): Relation {
   for (const m of def.metrics) {
     if (m.table === undefined) {
       add("DERIVED_METRIC", m.name, "", "EXPRESSION", m.expr);
-      add("DERIVED_METRIC", m.name, "", "DATA_TYPE", "");
+      add("DERIVED_METRIC", m.name, "", "DATA_TYPE", m.outputType ?? "");
       optional("DERIVED_METRIC", m.name, "", m);
       add("DERIVED_METRIC", m.name, "", "ACCESS_MODIFIER", m.access.toUpperCase());
     } else {
       const parent = tableName(def, m.table);
       add("METRIC", m.name, parent, "TABLE", parent);
       add("METRIC", m.name, parent, "EXPRESSION", m.expr);
-      add("METRIC", m.name, parent, "DATA_TYPE", "");
+      add("METRIC", m.name, parent, "DATA_TYPE", m.outputType ?? "");
       optional("METRIC", m.name, parent, m);
       add("METRIC", m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
     }
+  }
+  for (const m of def.materializations ?? []) {
+    add("MATERIALIZATION", m.name, "", "TABLE", m.table);
+    add("MATERIALIZATION", m.name, "", "DIMENSIONS", json(m.dimensions));
+    add("MATERIALIZATION", m.name, "", "METRICS", json(m.metrics));
   }
   return { columns: [...DESCRIBE_COLUMNS], rows };
 }
@@ -132,7 +128,14 @@ export function showColumns(def: SemanticViewDefinition): Relation {
 
 export type MemberKindPlural = "dimensions" | "metrics" | "facts";
 
-/** `show_semantic_dimensions|metrics|facts`: public members of the given views. */
+/** Byte-order comparison (the extension sorts with Rust's `String` order, not a locale). */
+export const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * `show_semantic_dimensions|metrics|facts`: public members of the given views, sorted by view
+ * name then member name. `synonyms` is always a JSON array (`[]` when none); `data_type` is the
+ * declared YAML `output_type` or empty (nothing infers a type).
+ */
 export function showMembers(defs: readonly SemanticViewDefinition[], kind: MemberKindPlural): Relation {
   const rows: string[][] = [];
   for (const def of defs) {
@@ -145,12 +148,13 @@ export function showMembers(defs: readonly SemanticViewDefinition[], kind: Membe
         def.name,
         tableName(def, m.table),
         m.name,
-        "",
-        m.synonyms.length > 0 ? json(m.synonyms) : "",
+        m.outputType ?? "",
+        json(m.synonyms),
         m.comment ?? "",
       ]);
     }
   }
+  rows.sort((a, b) => byteOrder(a[2]!, b[2]!) || byteOrder(a[4]!, b[4]!));
   return { columns: [...MEMBER_COLUMNS], rows };
 }
 
@@ -162,8 +166,8 @@ export function getDdl(def: SemanticViewDefinition, fullyQualified = false): str
  * `show_semantic_dimensions_for_metric('v', 'm')`: the dimensions a metric can be grouped by without
  * a fan trap, i.e. on tables at the metric's grain or coarser: reached from the metric's table along
  * relationships (many-to-one or one-to-one), or backwards over one-to-one relationships. A derived
- * metric gets the dimensions valid for every base metric it uses. `required` is always false (no
- * window metrics).
+ * metric gets the dimensions reachable from any base metric it uses (the union, as documented).
+ * Rows are sorted by table name, then dimension name. `required` is always false (no window metrics).
  */
 export function dimensionsForMetric(def: SemanticViewDefinition, metricName: string): Relation {
   const lower = (s: string) => s.toLowerCase();
@@ -195,14 +199,15 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
       if (other === m || !referenced.has(lower(other.name))) continue;
       const t = tablesFor(other, visiting);
       if (t === undefined) continue;
-      out = out === undefined ? t : new Set([...out].filter((x) => t.has(x)));
+      out = new Set([...(out ?? []), ...t]);
     }
     return out;
   };
   const tables = tablesFor(metric, new Set()) ?? new Set<string>();
   const rows = def.dimensions
     .filter((d) => tables.has(lower(d.table)))
-    .map((d) => [tableName(def, d.table), d.name, "", "false"]);
+    .map((d) => [tableName(def, d.table), d.name, d.outputType ?? "", "false"])
+    .sort((a, b) => byteOrder(a[0]!, b[0]!) || byteOrder(a[1]!, b[1]!));
   return { columns: FOR_METRIC_COLUMNS, rows, types: FOR_METRIC_TYPES };
 }
 

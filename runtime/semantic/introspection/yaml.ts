@@ -12,7 +12,6 @@ const nonEmpty = (v: readonly unknown[]): boolean => v.length === 0;
 
 export function definitionToYaml(def: SemanticViewDefinition): string {
   const doc = {
-    comment: def.comment,
     tables: def.tables.map((t) => ({
       alias: t.alias,
       table: t.table,
@@ -28,7 +27,8 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
         table: r.toAlias,
         fk_columns: r.fkColumns,
         ref_columns: r.refColumns,
-        cardinality: r.cardinality,
+        // serde's enum spelling, as the extension exports it.
+        cardinality: r.cardinality === "one_to_one" ? "OneToOne" : "ManyToOne",
       })),
       nonEmpty,
     ),
@@ -39,7 +39,8 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
         source_table: f.table,
         comment: f.comment,
         synonyms: optional(f.synonyms, nonEmpty),
-        access: f.access === "private" ? "private" : undefined,
+        output_type: f.outputType,
+        access: f.access === "private" ? "Private" : undefined,
         is_filter: f.isFilter === true ? true : undefined,
       })),
       nonEmpty,
@@ -51,6 +52,7 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
         source_table: d.table,
         comment: d.comment,
         synonyms: optional(d.synonyms, nonEmpty),
+        output_type: d.outputType,
         is_filter: d.isFilter === true ? true : undefined,
       })),
       nonEmpty,
@@ -62,11 +64,22 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
         source_table: m.table,
         comment: m.comment,
         synonyms: optional(m.synonyms, nonEmpty),
-        access: m.access === "private" ? "private" : undefined,
+        output_type: m.outputType,
+        access: m.access === "private" ? "Private" : undefined,
         using_relationships: optional(m.using, nonEmpty),
       })),
       nonEmpty,
     ),
+    materializations: optional(
+      (def.materializations ?? []).map((m) => ({
+        name: m.name,
+        table: m.table,
+        dimensions: optional(m.dimensions, nonEmpty),
+        metrics: optional(m.metrics, nonEmpty),
+      })),
+      nonEmpty,
+    ),
+    comment: def.comment,
   };
   return stringify(doc);
 }

@@ -1,0 +1,172 @@
+/**
+ * docs/how-to/materializations.rst: declaring MATERIALIZATIONS, exact-match routing, first match
+ * wins, the fallback, the explain header, DESCRIBE rows and the documented DDL errors. The
+ * pre-aggregated tables deliberately hold numbers that differ from the raw tables, so a test can
+ * tell which one answered.
+ */
+import { expect } from "chai";
+import { errorOf, runStatement } from "../support/run.js";
+import { TestSession } from "../support/session.js";
+
+const ORDER_METRICS = `CREATE OR REPLACE SEMANTIC VIEW order_metrics AS
+TABLES (
+    o AS orders PRIMARY KEY (id)
+)
+DIMENSIONS (
+    o.region AS o.region,
+    o.status AS o.status
+)
+METRICS (
+    o.revenue     AS SUM(o.amount),
+    o.order_count AS COUNT(*)
+)
+MATERIALIZATIONS (
+    region_agg AS (
+        TABLE daily_revenue_by_region,
+        DIMENSIONS (region),
+        METRICS (revenue, order_count)
+    ),
+    region_status_agg AS (
+        TABLE revenue_by_region_status,
+        DIMENSIONS (region, status),
+        METRICS (revenue)
+    ),
+    same_as_region_agg AS (
+        TABLE never_read,
+        DIMENSIONS (Region),
+        METRICS (Order_Count, Revenue)
+    )
+)`;
+
+describe("docs/how-to/materializations", () => {
+  let session: TestSession;
+
+  before(async () => {
+    session = await TestSession.open();
+    await session.query("CREATE TABLE orders (id INTEGER, region VARCHAR, status VARCHAR, amount INTEGER)");
+    await session.query("INSERT INTO orders VALUES (1, 'east', 'open', 10), (2, 'east', 'done', 20), (3, 'west', 'open', 5)");
+    // Pre-aggregated tables with marker values (the raw totals are east 30/2, west 5/1).
+    await session.query("CREATE TABLE daily_revenue_by_region (region VARCHAR, revenue BIGINT, order_count BIGINT)");
+    await session.query("INSERT INTO daily_revenue_by_region VALUES ('east', 3000, 200), ('west', 500, 100)");
+    await session.query("CREATE TABLE revenue_by_region_status (region VARCHAR, status VARCHAR, revenue BIGINT)");
+    await session.query("INSERT INTO revenue_by_region_status VALUES ('east', 'open', 1000)");
+    await runStatement(session, ORDER_METRICS);
+  });
+  after(() => session.close());
+
+  const query = async (dims: string[], metrics: string[]): Promise<unknown[][]> =>
+    (
+      await runStatement(
+        session,
+        `SELECT * FROM semantic_view('order_metrics', dimensions := [${dims.map((d) => `'${d}'`).join(", ")}], metrics := [${metrics.map((m) => `'${m}'`).join(", ")}]) ORDER BY ALL`,
+      )
+    ).rows;
+
+  it("routes a query whose dimensions and metrics exactly match to the pre-aggregated table", async () => {
+    expect(await query(["region"], ["revenue", "order_count"])).to.deep.equal([
+      ["east", 3000n, 200n],
+      ["west", 500n, 100n],
+    ]);
+  });
+
+  it("matches sets case-insensitively and in any order, qualified names included", async () => {
+    expect(await query(["O.REGION"], ["order_count", "Revenue"])).to.deep.equal([
+      ["east", 200n, 3000n],
+      ["west", 100n, 500n],
+    ]);
+  });
+
+  it("falls back to expansion for a subset (no superset matching)", async () => {
+    expect(await query(["region"], ["revenue"])).to.deep.equal([
+      ["east", 30n],
+      ["west", 5n],
+    ]);
+  });
+
+  it("uses the materialization covering exactly the request among several", async () => {
+    expect(await query(["region", "status"], ["revenue"])).to.deep.equal([["east", "open", 1000n]]);
+    expect(await query(["status", "region"], ["revenue", "order_count"])).to.have.length(3); // no match: expanded
+  });
+
+  it("keeps the documented output column names and a typed result", async () => {
+    const r = await runStatement(session, "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])");
+    expect(r.columns).to.deep.equal(["region", "revenue", "order_count"]);
+  });
+
+  it("never routes a where_clause query (the table holds no raw rows to filter)", async () => {
+    const r = await runStatement(
+      session,
+      "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'], where_clause := 'status = ''open''') ORDER BY ALL",
+    );
+    expect(r.rows).to.deep.equal([
+      ["east", 10n, 1n],
+      ["west", 5n, 1n],
+    ]);
+  });
+
+  it("explain_semantic_view() reports the routing decision in its header", async () => {
+    const lines = async (sql: string) => (await runStatement(session, sql)).rows.map((r) => r[0]);
+    const routed = await lines("SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])");
+    expect(routed.slice(0, 11)).to.deep.equal([
+      "-- Semantic View: order_metrics",
+      "-- Dimensions: region",
+      "-- Metrics: revenue, order_count",
+      "-- Materialization: region_agg",
+      "",
+      "-- Expanded SQL:",
+      "SELECT",
+      '    "region",',
+      '    "revenue",',
+      '    "order_count"',
+      'FROM "daily_revenue_by_region"',
+    ]);
+    const fallback = await lines("SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'])");
+    expect(fallback[3]).to.equal("-- Materialization: none");
+  });
+
+  it("SHOW SEMANTIC MATERIALIZATIONS and DESCRIBE list the declarations", async () => {
+    const shown = await runStatement(session, "SHOW SEMANTIC MATERIALIZATIONS IN order_metrics");
+    expect(shown.rows.map((r) => r[3])).to.deep.equal(["region_agg", "region_status_agg", "same_as_region_agg"]);
+    const described = await runStatement(
+      session,
+      "SELECT object_kind, object_name, property, property_value FROM (DESCRIBE SEMANTIC VIEW order_metrics) WHERE object_kind = 'MATERIALIZATION' AND object_name = 'region_agg'",
+    );
+    expect(described.rows).to.deep.equal([
+      ["MATERIALIZATION", "region_agg", "TABLE", "daily_revenue_by_region"],
+      ["MATERIALIZATION", "region_agg", "DIMENSIONS", '["region"]'],
+      ["MATERIALIZATION", "region_agg", "METRICS", '["revenue","order_count"]'],
+    ]);
+  });
+
+  describe("troubleshooting errors", () => {
+    const view = (materializations: string, after = "") =>
+      `CREATE OR REPLACE SEMANTIC VIEW bad AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.region AS o.region) METRICS (o.revenue AS SUM(o.amount)) ${materializations}${after}`;
+
+    it("an unknown dimension or metric names it and suggests the closest", async () => {
+      expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (regoin)))"))).to.include(
+        "Materialization 'm': dimension 'regoin' not found in semantic view dimensions. Did you mean 'region'?",
+      );
+      expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t, METRICS (revenu)))"))).to.include(
+        "Materialization 'm': metric 'revenu' not found in semantic view metrics. Did you mean 'revenue'?",
+      );
+    });
+
+    it("the clause must come last, and each entry needs DIMENSIONS or METRICS", async () => {
+      expect(
+        await errorOf(
+          session,
+          "CREATE SEMANTIC VIEW bad AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region) MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (region))) METRICS (o.revenue AS SUM(o.amount))",
+        ),
+      ).to.include("METRICS clause out of order");
+      expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t))"))).to.include(
+        "Materialization 'm': must specify at least one of DIMENSIONS or METRICS.",
+      );
+    });
+
+    it("materialization names are unique", async () => {
+      expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (region)), M AS (TABLE u, METRICS (revenue)))"))).to.include(
+        "Duplicate materialization name 'M'",
+      );
+    });
+  });
+});
