@@ -21,7 +21,7 @@ export async function readYamlFile(session: SqlSession, path: string): Promise<s
     throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': cannot read the file: ${detail}`, { cause: error });
   }
   const row = rows[0];
-  if (row === undefined) throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': cannot read the file: no such file`);
+  if (row === undefined) throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': cannot read the file: not found, or not a regular file`);
   if (Number(row[1]) > MAX_BYTES) throw new SemanticViewError("parse", `FROM YAML FILE '${path}': YAML definition exceeds the 1 MiB size limit`);
   return String(row[0]);
 }

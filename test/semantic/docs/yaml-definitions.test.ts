@@ -1,0 +1,146 @@
+/**
+ * docs/how-to/yaml-definitions.rst and docs/reference/read-yaml-from-semantic-view.rst: inline YAML
+ * ($$ and $tag$), OR REPLACE / IF NOT EXISTS, FROM YAML FILE, the export and the documented
+ * COPY ... TO file -> FROM YAML FILE round trip, and the documented errors.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "chai";
+import { errorOf, runStatement } from "../support/run.js";
+import { TestSession } from "../support/session.js";
+
+const BODY = `
+tables:
+  - alias: o
+    table: orders
+    pk_columns:
+      - id
+dimensions:
+  - name: region
+    expr: o.region
+    source_table: o
+metrics:
+  - name: revenue
+    expr: SUM(o.amount)
+    source_table: o
+`;
+
+const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+describe("docs/how-to/yaml-definitions", () => {
+  let session: TestSession;
+  let dir: string;
+
+  before(async () => {
+    session = await TestSession.open();
+    dir = await mkdtemp(join(tmpdir(), "lib-yaml-"));
+    await session.query("CREATE TABLE orders (id INTEGER, region VARCHAR, amount INTEGER)");
+    await session.query("INSERT INTO orders VALUES (1, 'east', 10), (2, 'west', 5), (3, 'east', 1)");
+  });
+  after(async () => {
+    session.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const revenue = async (view: string): Promise<unknown[][]> =>
+    (await runStatement(session, `SELECT * FROM semantic_view('${view}', dimensions := ['region'], metrics := ['revenue']) ORDER BY ALL`)).rows;
+
+  it("imports inline YAML with $$ or a tagged dollar quote, with OR REPLACE and IF NOT EXISTS", async () => {
+    await runStatement(session, `CREATE SEMANTIC VIEW order_metrics FROM YAML $$${BODY}$$`);
+    expect(await revenue("order_metrics")).to.deep.equal([
+      ["east", 11n],
+      ["west", 5n],
+    ]);
+    await runStatement(session, `CREATE OR REPLACE SEMANTIC VIEW order_metrics FROM YAML $yaml$${BODY.replace("SUM(o.amount)", "MAX(o.amount)")}$yaml$`);
+    expect(await revenue("order_metrics")).to.deep.equal([
+      ["east", 10],
+      ["west", 5],
+    ]);
+    const kept = await runStatement(session, `CREATE SEMANTIC VIEW IF NOT EXISTS order_metrics FROM YAML $$${BODY}$$`);
+    expect(kept.rows).to.deep.equal([["order_metrics"]]);
+    expect(await revenue("order_metrics")).to.deep.equal([
+      ["east", 10],
+      ["west", 5],
+    ]);
+  });
+
+  it("imports a YAML file", async () => {
+    const path = join(dir, "order_metrics.yaml");
+    await writeFile(path, BODY);
+    await runStatement(session, `CREATE OR REPLACE SEMANTIC VIEW from_file FROM YAML FILE ${literal(path)}`);
+    expect(await revenue("from_file")).to.deep.equal([
+      ["east", 11n],
+      ["west", 5n],
+    ]);
+  });
+
+  it("round-trips: COPY the export to a file, import it, compare GET_DDL", async () => {
+    await runStatement(
+      session,
+      `CREATE OR REPLACE SEMANTIC VIEW analytics COMMENT = 'team view' AS
+        TABLES (o AS orders PRIMARY KEY (id) WITH SYNONYMS ('sales'))
+        FACTS (PRIVATE o.amt AS o.amount)
+        DIMENSIONS (o.region AS o.region COMMENT = 'territory')
+        METRICS (o.revenue AS SUM(o.amt), o.n AS COUNT(*), per_order AS revenue / n)
+        MATERIALIZATIONS (by_region AS (TABLE region_totals, DIMENSIONS (region), METRICS (revenue)))`,
+    );
+    const path = join(dir, "analytics.yaml");
+    await runStatement(session, `COPY (SELECT READ_YAML_FROM_SEMANTIC_VIEW('analytics')) TO ${literal(path)} (FORMAT CSV, HEADER FALSE, QUOTE '')`);
+    await runStatement(session, `CREATE SEMANTIC VIEW analytics_copy FROM YAML FILE ${literal(path)}`);
+    const ddl = async (v: string) => String((await runStatement(session, `SELECT GET_DDL('SEMANTIC_VIEW', '${v}')`)).rows[0]![0]);
+    expect((await ddl("analytics_copy")).replace("analytics_copy", "analytics")).to.equal(await ddl("analytics"));
+  });
+
+  it("export accepts schema- and catalog-qualified names", async () => {
+    const plain = (await runStatement(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('order_metrics')")).rows;
+    expect((await runStatement(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('main.order_metrics')")).rows).to.deep.equal(plain);
+    expect((await runStatement(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('memory.main.order_metrics')")).rows).to.deep.equal(plain);
+  });
+
+  it("the export of the documented view is the documented YAML", async () => {
+    await runStatement(
+      session,
+      "CREATE SEMANTIC VIEW doc_export AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.region AS o.region) METRICS (o.revenue AS SUM(o.amount))",
+    );
+    const yaml = (await runStatement(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('doc_export')")).rows[0]![0];
+    expect(yaml).to.equal(
+      "tables:\n  - alias: o\n    table: orders\n    pk_columns:\n      - id\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\nmetrics:\n  - name: revenue\n    expr: SUM(o.amount)\n    source_table: o\n",
+    );
+  });
+
+  describe("errors", () => {
+    it("an empty path, a missing file, a directory", async () => {
+      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML FILE ''")).to.include("File path cannot be empty");
+      const missing = join(dir, "missing.yaml");
+      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(missing)}`)).to.equal(
+        `FROM YAML FILE '${missing}': cannot read the file: not found, or not a regular file`,
+      );
+      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(dir)}`)).to.include("cannot read the file");
+    });
+
+    it("a file DuckDB may not read (external access disabled) is unreadable", async () => {
+      await using locked = await TestSession.open();
+      const path = join(dir, "order_metrics.yaml");
+      await writeFile(path, BODY);
+      await locked.query("SET enable_external_access = false");
+      const message = await errorOf(locked, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(path)}`);
+      expect(message).to.include(`FROM YAML FILE '${path}': cannot read the file:`);
+    });
+
+    it("a file path with wildcards, and a file that is not a YAML definition", async () => {
+      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(join(dir, "*.yaml"))}`)).to.include("no wildcards");
+      const bad = join(dir, "bad.yaml");
+      await writeFile(bad, "- just\n- a list\n");
+      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include("YAML definition: the document must be a mapping");
+    });
+
+    it("export of a missing view", async () => {
+      expect(await errorOf(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('nonexistent')")).to.equal("semantic view 'nonexistent' does not exist");
+    });
+
+    it("a body that is not dollar-quoted", async () => {
+      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML tables")).to.include("dollar-quoted");
+    });
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * docs/reference/yaml-format.rst: every documented key of tables, joins, facts, dimensions,
+ * metrics and materializations, the minimal definition, and the 1 MiB cap. (The non_additive_by
+ * and window_spec metric keys belong to the semi-additive / window metric feature and are tested
+ * with it.)
+ */
+import { expect } from "chai";
+import { errorOf, runStatement } from "../support/run.js";
+import { TestSession } from "../support/session.js";
+
+const COMPLETE = `
+tables:
+  - alias: o
+    table: orders
+    pk_columns:
+      - id
+    comment: Order transactions
+    synonyms:
+      - order_facts
+  - alias: c
+    table: customers
+    pk_columns:
+      - id
+
+joins:
+  - table: c
+    from_alias: o
+    fk_columns:
+      - customer_id
+    name: order_customer
+    cardinality: ManyToOne
+
+facts:
+  - name: net_price
+    expr: o.extended_price * (1 - o.discount)
+    source_table: o
+    comment: Price after discount
+    synonyms:
+      - discounted_price
+
+dimensions:
+  - name: region
+    expr: o.region
+    source_table: o
+    comment: Sales territory
+  - name: customer_name
+    expr: c.name
+    source_table: c
+
+metrics:
+  - name: revenue
+    expr: SUM(o.amount)
+    source_table: o
+    comment: Total revenue
+    synonyms:
+      - total_revenue
+  - name: order_count
+    expr: COUNT(*)
+    source_table: o
+  - name: avg_order
+    expr: revenue / order_count
+
+materializations:
+  - name: region_agg
+    table: daily_revenue_by_region
+    dimensions:
+      - region
+    metrics:
+      - revenue
+      - order_count
+
+comment: Revenue analytics view
+`;
+
+describe("docs/reference/yaml-format", () => {
+  let session: TestSession;
+
+  before(async () => {
+    session = await TestSession.open();
+    await session.query("CREATE TABLE customers (id INTEGER, name VARCHAR, email VARCHAR)");
+    await session.query(
+      "CREATE TABLE orders (id INTEGER, customer_id INTEGER, region VARCHAR, amount INTEGER, extended_price DOUBLE, discount DOUBLE, ordered_at TIMESTAMP)",
+    );
+    await session.query("INSERT INTO customers VALUES (1, 'Ann', 'a@x'), (2, 'Bo', 'b@x')");
+    await session.query(
+      "INSERT INTO orders VALUES (1, 1, 'east', 10, 100, 0.1, TIMESTAMP '2024-01-05 10:00'), (2, 1, 'east', 20, 50, 0, TIMESTAMP '2024-02-01 09:00'), (3, 2, 'west', 5, 10, 0.5, TIMESTAMP '2024-02-03 12:00')",
+    );
+  });
+  after(() => session.close());
+
+  it("the complete example creates a working view with every key kept", async () => {
+    await runStatement(session, `CREATE SEMANTIC VIEW complete FROM YAML $$${COMPLETE}$$`);
+    const rows = (await runStatement(session, "SELECT * FROM semantic_view('complete', dimensions := ['customer_name'], metrics := ['revenue', 'avg_order']) ORDER BY ALL")).rows;
+    expect(rows).to.deep.equal([
+      ["Ann", 30n, 15],
+      ["Bo", 5n, 5],
+    ]);
+    const described = (await runStatement(session, "SELECT object_kind, object_name, property, property_value FROM describe_semantic_view('complete')")).rows;
+    const has = (kind: string, name: string, property: string, value: string): void => {
+      expect(described, `${kind} ${name} ${property}`).to.deep.include([kind, name, property, value]);
+    };
+    has("TABLE", "orders", "COMMENT", "Order transactions");
+    has("TABLE", "orders", "SYNONYMS", '["order_facts"]');
+    has("RELATIONSHIP", "order_customer", "FOREIGN_KEY", '["customer_id"]');
+    has("FACT", "net_price", "SYNONYMS", '["discounted_price"]');
+    has("DIMENSION", "region", "COMMENT", "Sales territory");
+    has("METRIC", "revenue", "SYNONYMS", '["total_revenue"]');
+    has("DERIVED_METRIC", "avg_order", "EXPRESSION", "revenue / order_count");
+    has("MATERIALIZATION", "region_agg", "METRICS", '["revenue","order_count"]');
+    const views = (await runStatement(session, "SELECT comment FROM list_semantic_views() WHERE name = 'complete'")).rows;
+    expect(views).to.deep.equal([["Revenue analytics view"]]);
+  });
+
+  it("the minimal definition needs only tables and a dimension or metric", async () => {
+    await runStatement(
+      session,
+      "CREATE SEMANTIC VIEW minimal FROM YAML $$\ntables:\n  - alias: o\n    table: orders\n    pk_columns:\n      - id\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\nmetrics:\n  - name: revenue\n    expr: SUM(o.amount)\n    source_table: o\n$$",
+    );
+    expect((await runStatement(session, "SELECT * FROM semantic_view('minimal', metrics := ['revenue'])")).rows).to.deep.equal([[35n]]);
+    expect(await errorOf(session, "CREATE SEMANTIC VIEW none FROM YAML $$\ntables:\n  - alias: o\n    table: orders\n$$")).to.include(
+      "at least one dimension or metric",
+    );
+  });
+
+  it("unique_constraints, ref_columns, access, output_type and an empty-dimension materialization", async () => {
+    await runStatement(
+      session,
+      `CREATE SEMANTIC VIEW keyed FROM YAML $$
+tables:
+  - alias: o
+    table: orders
+    pk_columns: [id]
+  - alias: c
+    table: customers
+    pk_columns: [id]
+    unique_constraints:
+      - - email
+joins:
+  - table: c
+    from_alias: o
+    fk_columns: [customer_id]
+    ref_columns: [id]
+    name: to_customer
+    cardinality: ManyToOne
+facts:
+  - name: raw_amount
+    expr: o.amount
+    source_table: o
+    access: Private
+    output_type: BIGINT
+dimensions:
+  - name: order_month
+    expr: date_trunc('month', o.ordered_at)
+    source_table: o
+    output_type: DATE
+metrics:
+  - name: raw_total
+    expr: SUM(o.raw_amount)
+    source_table: o
+    access: Private
+  - name: doubled
+    expr: raw_total * 2
+    output_type: DOUBLE
+materializations:
+  - name: global_agg
+    table: global_totals
+    metrics:
+      - doubled
+$$`,
+    );
+    const r = await runStatement(session, "SELECT * FROM semantic_view('keyed', dimensions := ['order_month'], metrics := ['doubled']) ORDER BY ALL");
+    expect(r.types).to.deep.equal(["DATE", "DOUBLE"]);
+    expect(r.rows.map((row) => row[1])).to.deep.equal([20, 50]);
+    expect(await errorOf(session, "SELECT * FROM semantic_view('keyed', metrics := ['raw_total'])")).to.include("PRIVATE");
+    const dims = (await runStatement(session, "SELECT name, data_type FROM show_semantic_dimensions('keyed')")).rows;
+    expect(dims).to.deep.equal([["order_month", "DATE"]]);
+    const unique = (await runStatement(session, "SELECT read_yaml_from_semantic_view('keyed')")).rows[0]![0];
+    expect(unique).to.include("unique_constraints:\n      - - email").and.include("output_type: DATE").and.include("access: Private");
+  });
+
+  it("rejects an unknown cardinality, an unknown key and a body over 1 MiB", async () => {
+    const base = "tables:\n  - alias: o\n    table: orders\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\n";
+    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${base}joins:\n  - table: o\n    from_alias: o\n    cardinality: ManyToMany\n$$`)).to.include(
+      "cardinality must be ManyToOne or OneToOne",
+    );
+    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${base}colour: blue\n$$`)).to.include("unknown key 'colour'");
+    const big = `${base}comment: "${"x".repeat(1024 * 1024)}"\n`;
+    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${big}$$`)).to.include("larger than 1 MiB");
+  });
+});
