@@ -159,11 +159,11 @@ describe("semantic view introspection", () => {
     const r = await query(session, "SHOW COLUMNS IN SEMANTIC VIEW crm");
     expect(r.columns).to.deep.equal(["database_name", "schema_name", "semantic_view_name", "column_name", "data_type", "kind", "expression", "comment"]);
     expect(r.rows).to.deep.equal([
-      ["memory", "main", "crm", "net", "", "FACT", "o.gross - o.discount", ""],
-      ["memory", "main", "crm", "segment", "", "DIMENSION", "c.segment", "market segment"],
-      ["memory", "main", "crm", "is_big", "", "DIMENSION", "o.gross > 1000", ""],
-      ["memory", "main", "crm", "n_orders", "", "METRIC", "COUNT(*)", ""],
       ["memory", "main", "crm", "avg_net", "", "DERIVED_METRIC", "net_sum / n_orders", "mean net per order"],
+      ["memory", "main", "crm", "is_big", "", "DIMENSION", "o.gross > 1000", ""],
+      ["memory", "main", "crm", "segment", "", "DIMENSION", "c.segment", "market segment"],
+      ["memory", "main", "crm", "net", "", "FACT", "o.gross - o.discount", ""],
+      ["memory", "main", "crm", "n_orders", "", "METRIC", "COUNT(*)", ""],
     ]);
     expect(await query(session, "SELECT * FROM show_columns_in_semantic_view('crm')")).to.deep.equal(r);
   });

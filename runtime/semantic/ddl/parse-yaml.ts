@@ -94,9 +94,19 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
     comment: str(o, "comment", where),
     synonyms: strings(o, "synonyms", where),
     isFilter,
-    outputType: str(o, "output_type", where),
+    outputType: typeName(str(o, "output_type", where), where),
     position: -1,
   };
+}
+
+/** A DuckDB type name such as `DATE`, `DECIMAL(18, 2)`, `VARCHAR[]`: it becomes SQL text in a cast. */
+const TYPE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)*(?:\(\s*\d+\s*(?:,\s*\d+\s*)?\))?(?:\[\d*\])*$/;
+
+function typeName(value: string | undefined, where: string): string | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (!TYPE_NAME.test(trimmed)) fail(`${where}: output_type '${value}' is not a type name (e.g. DATE, DECIMAL(18, 2), VARCHAR[])`);
+  return trimmed;
 }
 
 /** serde spells the cardinality `ManyToOne` / `OneToOne`; snake case is accepted too. */

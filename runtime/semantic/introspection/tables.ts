@@ -113,16 +113,20 @@ export function describeView(def: SemanticViewDefinition): Relation {
   return { columns: [...DESCRIBE_COLUMNS], rows };
 }
 
-/** `show_columns_in_semantic_view`: public members in clause order (facts, dimensions, metrics). */
+/**
+ * `show_columns_in_semantic_view`: public members sorted by kind (DERIVED_METRIC, DIMENSION, FACT,
+ * METRIC), then name, as the extension sorts them.
+ */
 export function showColumns(def: SemanticViewDefinition): Relation {
   const rows: string[][] = [];
   const base = [def.databaseName, def.schemaName, def.name];
-  for (const f of def.facts) if (f.access === "public") rows.push([...base, f.name, "", "FACT", f.expr, f.comment ?? ""]);
-  for (const d of def.dimensions) rows.push([...base, d.name, "", "DIMENSION", d.expr, d.comment ?? ""]);
+  for (const f of def.facts) if (f.access === "public") rows.push([...base, f.name, f.outputType ?? "", "FACT", f.expr, f.comment ?? ""]);
+  for (const d of def.dimensions) rows.push([...base, d.name, d.outputType ?? "", "DIMENSION", d.expr, d.comment ?? ""]);
   for (const m of def.metrics) {
     if (m.access !== "public") continue;
-    rows.push([...base, m.name, "", m.table === undefined ? "DERIVED_METRIC" : "METRIC", m.expr, m.comment ?? ""]);
+    rows.push([...base, m.name, m.outputType ?? "", m.table === undefined ? "DERIVED_METRIC" : "METRIC", m.expr, m.comment ?? ""]);
   }
+  rows.sort((a, b) => byteOrder(a[5]!, b[5]!) || byteOrder(a[3]!, b[3]!));
   return { columns: [...SHOW_COLUMNS_COLUMNS], rows };
 }
 
