@@ -16,11 +16,11 @@ export interface RoutedQuery extends ExpandedQuery {
 }
 
 /** The grain-dependent metric kinds (their model fields belong to those features). */
-type MetricFeatures = MetricDef & { readonly nonAdditiveBy?: readonly unknown[]; readonly windowSpec?: unknown };
+type MetricFeatures = MetricDef & { readonly nonAdditiveBy?: readonly unknown[] | undefined; readonly window?: unknown };
 
 function grainDependent(m: MetricDef): boolean {
   const f = m as MetricFeatures;
-  return (f.nonAdditiveBy?.length ?? 0) > 0 || (f.windowSpec !== undefined && f.windowSpec !== null) || /\bOVER\s*\(/i.test(m.expr);
+  return (f.nonAdditiveBy?.length ?? 0) > 0 || f.window !== undefined;
 }
 
 const lowerSet = (names: readonly string[]): Set<string> => new Set(names.map((n) => n.toLowerCase()));
