@@ -1,5 +1,5 @@
 /**
- * docs/how-to/yaml-definitions.rst and docs/reference/read-yaml-from-semantic-view.rst: inline YAML
+ * docs/how-to/yaml-definitions.rst: inline YAML
  * ($$ and $tag$), OR REPLACE / IF NOT EXISTS, FROM YAML FILE, the export and the documented
  * COPY ... TO file -> FROM YAML FILE round trip, and the documented errors.
  */
@@ -92,23 +92,6 @@ describe("docs/how-to/yaml-definitions", () => {
     expect((await ddl("analytics_copy")).replace("analytics_copy", "analytics")).to.equal(await ddl("analytics"));
   });
 
-  it("export accepts schema- and catalog-qualified names", async () => {
-    const plain = (await runStatement(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('order_metrics')")).rows;
-    expect((await runStatement(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('main.order_metrics')")).rows).to.deep.equal(plain);
-    expect((await runStatement(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('memory.main.order_metrics')")).rows).to.deep.equal(plain);
-  });
-
-  it("the export of the documented view is the documented YAML", async () => {
-    await runStatement(
-      session,
-      "CREATE SEMANTIC VIEW doc_export AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.region AS o.region) METRICS (o.revenue AS SUM(o.amount))",
-    );
-    const yaml = (await runStatement(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('doc_export')")).rows[0]![0];
-    expect(yaml).to.equal(
-      "tables:\n  - alias: o\n    table: orders\n    pk_columns:\n      - id\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\nmetrics:\n  - name: revenue\n    expr: SUM(o.amount)\n    source_table: o\n",
-    );
-  });
-
   describe("errors", () => {
     it("an empty path, a missing file, a directory", async () => {
       expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML FILE ''")).to.include("File path cannot be empty");
@@ -133,10 +116,6 @@ describe("docs/how-to/yaml-definitions", () => {
       const bad = join(dir, "bad.yaml");
       await writeFile(bad, "- just\n- a list\n");
       expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include("YAML definition: the document must be a mapping");
-    });
-
-    it("export of a missing view", async () => {
-      expect(await errorOf(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('nonexistent')")).to.equal("semantic view 'nonexistent' does not exist");
     });
 
     it("a body that is not dollar-quoted", async () => {
