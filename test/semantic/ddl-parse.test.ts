@@ -193,7 +193,7 @@ describe("semantic DDL parser", () => {
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) extra", "unexpected 'extra'"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS (a)", "expected ',' or ')' in DIMENSIONS, found end of statement"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m NON ADDITIVE BY (d) AS SUM(x))", "NON ADDITIVE BY (metric 'm') is not supported"],
-      ["CREATE SEMANTIC VIEW v FROM YAML tables", "expected the YAML body as a dollar-quoted string"],
+      ["CREATE SEMANTIC VIEW v FROM YAML tables", "Expected '$' to begin dollar-quoted string"],
       ["CREATE OR REPLACE SEMANTIC VIEW IF NOT EXISTS v AS TABLES (t) DIMENSIONS (t.a AS a)", "OR REPLACE and IF NOT EXISTS cannot be combined"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS 'open)", "unterminated quoted string"],
       ["DROP SEMANTIC VIEW", "expected semantic view name, found end of statement"],

@@ -332,21 +332,21 @@ function parseFromYaml(
   if (ts.acceptKeyword("FILE")) {
     const pathToken = ts.peek();
     if (pathToken === undefined || pathToken.kind !== "string") {
-      throw ts.error(`FROM YAML FILE expects the file path as a single-quoted string, found ${describe(pathToken)}`);
+      throw ts.error(`Expected single-quoted file path after FILE keyword, found ${describe(pathToken)}`);
     }
     ts.next();
-    if (pathToken.value.trim() === "") throw ts.error("File path cannot be empty (FROM YAML FILE '<path>')", pathToken);
+    if (pathToken.value.trim() === "") throw ts.error("File path cannot be empty.", pathToken);
     ts.acceptPunct(";");
     if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())} after the YAML file path`);
     return { type: "create_from_yaml_file", orReplace, ifNotExists, name, comment, path: pathToken.value, sql: ts.sql };
   }
   const body = ts.peek();
   if (body === undefined || (body.kind !== "dollar_string" && body.kind !== "string")) {
-    throw ts.error(`expected the YAML body as a dollar-quoted string ($$ ... $$), found ${describe(body)}`);
+    throw ts.error(`Expected '$' to begin dollar-quoted string (the YAML body, FROM YAML $$ ... $$), found ${describe(body)}`);
   }
   ts.next();
   ts.acceptPunct(";");
-  if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())} after the YAML body`);
+  if (!ts.atEnd()) throw ts.error(`Unexpected content after closing dollar-quote: ${describe(ts.peek())}`);
   return createFromYamlBody(body.value, { orReplace, ifNotExists, name, comment, sql: ts.sql });
 }
 
@@ -355,7 +355,7 @@ export function createFromYamlBody(
   text: string,
   head: { orReplace: boolean; ifNotExists: boolean; name: QualifiedName; comment?: string | undefined; sql: string },
 ): CreateSemanticViewStatement {
-  const yaml = parseYamlBody(text);
+  const yaml = parseYamlBody(text, head.name.name.toLowerCase());
   if (head.comment !== undefined && yaml.comment !== undefined) {
     throw new SemanticViewError("parse", "COMMENT given both in the statement and in the YAML body");
   }

@@ -22,8 +22,11 @@ export interface YamlBody {
 
 type Obj = Record<string, unknown>;
 
+/** A shape error inside the body; parseYamlBody adds the extension's prefix naming the view. */
+class YamlShapeError extends Error {}
+
 const fail = (message: string): never => {
-  throw new SemanticViewError("parse", `YAML definition: ${message}`);
+  throw new YamlShapeError(message);
 };
 
 function asObject(value: unknown, where: string): Obj {
@@ -123,8 +126,21 @@ function materialization(value: unknown, index: number): DraftMaterialization {
   return { name, table: str(o, "table", where, true), dimensions, metrics, position: -1 };
 }
 
-export function parseYamlBody(text: string): YamlBody {
-  if (Buffer.byteLength(text, "utf8") > MAX_YAML_BYTES) fail("larger than 1 MiB");
+/** Parses a YAML body; errors read `invalid YAML definition for semantic view '<view>': ...`. */
+export function parseYamlBody(text: string, view: string): YamlBody {
+  const size = Buffer.byteLength(text, "utf8");
+  if (size > MAX_YAML_BYTES) {
+    throw new SemanticViewError("parse", `YAML definition for semantic view '${view}' exceeds size limit (${size} bytes > ${MAX_YAML_BYTES} bytes).`);
+  }
+  try {
+    return parseDocument(text);
+  } catch (e) {
+    if (e instanceof YamlShapeError) throw new SemanticViewError("parse", `invalid YAML definition for semantic view '${view}': ${e.message}`);
+    throw e;
+  }
+}
+
+function parseDocument(text: string): YamlBody {
   let doc: unknown;
   try {
     doc = parseYamlText(text);
@@ -133,6 +149,8 @@ export function parseYamlBody(text: string): YamlBody {
   }
   const root = asObject(doc, "the document");
   checkKeys(root, ["tables", "joins", "relationships", "facts", "dimensions", "metrics", "materializations", "comment"], "the document");
+  // As the extension's schema: both member lists must be present (`[]` when a view has none).
+  for (const key of ["tables", "dimensions", "metrics"]) if (!(key in root)) fail(`missing field \`${key}\``);
   const tables = asList(root["tables"], "tables").map((value, i): DraftTable => {
     const where = `tables[${i}]`;
     const o = asObject(value, where);

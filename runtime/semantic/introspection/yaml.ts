@@ -45,31 +45,26 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
       })),
       nonEmpty,
     ),
-    dimensions: optional(
-      def.dimensions.map((d) => ({
-        name: d.name,
-        expr: d.expr,
-        source_table: d.table,
-        comment: d.comment,
-        synonyms: optional(d.synonyms, nonEmpty),
-        output_type: d.outputType,
-        is_filter: d.isFilter === true ? true : undefined,
-      })),
-      nonEmpty,
-    ),
-    metrics: optional(
-      def.metrics.map((m) => ({
-        name: m.name,
-        expr: m.expr,
-        source_table: m.table,
-        comment: m.comment,
-        synonyms: optional(m.synonyms, nonEmpty),
-        output_type: m.outputType,
-        access: m.access === "private" ? "Private" : undefined,
-        using_relationships: optional(m.using, nonEmpty),
-      })),
-      nonEmpty,
-    ),
+    // Always written, `[]` when empty: the import schema requires both keys.
+    dimensions: def.dimensions.map((d) => ({
+      name: d.name,
+      expr: d.expr,
+      source_table: d.table,
+      comment: d.comment,
+      synonyms: optional(d.synonyms, nonEmpty),
+      output_type: d.outputType,
+      is_filter: d.isFilter === true ? true : undefined,
+    })),
+    metrics: def.metrics.map((m) => ({
+      name: m.name,
+      expr: m.expr,
+      source_table: m.table,
+      comment: m.comment,
+      synonyms: optional(m.synonyms, nonEmpty),
+      output_type: m.outputType,
+      access: m.access === "private" ? "Private" : undefined,
+      using_relationships: optional(m.using, nonEmpty),
+    })),
     materializations: optional(
       (def.materializations ?? []).map((m) => ({
         name: m.name,

@@ -94,7 +94,8 @@ describe("docs/how-to/yaml-definitions", () => {
 
   describe("errors", () => {
     it("an empty path, a missing file, a directory", async () => {
-      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML FILE ''")).to.include("File path cannot be empty");
+      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML FILE ''")).to.include("File path cannot be empty.");
+      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML FILE /x.yaml")).to.include("Expected single-quoted file path after FILE keyword");
       const missing = join(dir, "missing.yaml");
       expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(missing)}`)).to.equal(
         `FROM YAML FILE '${missing}': cannot read the file: not found, or not a regular file`,
@@ -115,11 +116,13 @@ describe("docs/how-to/yaml-definitions", () => {
       expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(join(dir, "*.yaml"))}`)).to.include("no wildcards");
       const bad = join(dir, "bad.yaml");
       await writeFile(bad, "- just\n- a list\n");
-      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include("YAML definition: the document must be a mapping");
+      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include("invalid YAML definition for semantic view 'v': the document must be a mapping");
     });
 
-    it("a body that is not dollar-quoted", async () => {
-      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML tables")).to.include("dollar-quoted");
+    it("dollar-quote errors", async () => {
+      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML tables")).to.include("Expected '$' to begin dollar-quoted string");
+      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}$$ extra`)).to.include("Unexpected content after closing dollar-quote: 'extra'");
+      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}`)).to.include("unterminated dollar-quoted string");
     });
   });
 });

@@ -117,7 +117,11 @@ describe("docs/reference/yaml-format", () => {
       "CREATE SEMANTIC VIEW minimal FROM YAML $$\ntables:\n  - alias: o\n    table: orders\n    pk_columns:\n      - id\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\nmetrics:\n  - name: revenue\n    expr: SUM(o.amount)\n    source_table: o\n$$",
     );
     expect((await runStatement(session, "SELECT * FROM semantic_view('minimal', metrics := ['revenue'])")).rows).to.deep.equal([[35n]]);
-    expect(await errorOf(session, "CREATE SEMANTIC VIEW none FROM YAML $$\ntables:\n  - alias: o\n    table: orders\n$$")).to.include(
+    // Both member keys must be present; `[]` stands for none, but not for both.
+    expect(await errorOf(session, "CREATE SEMANTIC VIEW sales FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\n$$")).to.equal(
+      "invalid YAML definition for semantic view 'sales': missing field `metrics`",
+    );
+    expect(await errorOf(session, "CREATE SEMANTIC VIEW none FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\nmetrics: []\n$$")).to.include(
       "at least one dimension or metric",
     );
   });
@@ -179,7 +183,7 @@ $$`,
   });
 
   it("rejects an unknown cardinality, an unknown key, an output_type that is not a type, a body over 1 MiB", async () => {
-    const base = "tables:\n  - alias: o\n    table: orders\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\n";
+    const base = "tables:\n  - alias: o\n    table: orders\nmetrics: []\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\n";
     expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${base}joins:\n  - table: o\n    from_alias: o\n    cardinality: ManyToMany\n$$`)).to.include(
       "cardinality must be ManyToOne or OneToOne",
     );
@@ -187,6 +191,6 @@ $$`,
     const injected = base.replace("source_table: o\n", "source_table: o\n    output_type: \"DATE) AS d, (SELECT 1\"\n");
     expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${injected}$$`)).to.include("is not a type name");
     const big = `${base}comment: "${"x".repeat(1024 * 1024)}"\n`;
-    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${big}$$`)).to.include("larger than 1 MiB");
+    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${big}$$`)).to.match(/^YAML definition for semantic view 'x' exceeds size limit \(\d+ bytes > 1048576 bytes\)\.$/);
   });
 });
