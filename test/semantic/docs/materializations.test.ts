@@ -157,7 +157,7 @@ describe("docs/how-to/materializations", () => {
           session,
           "CREATE SEMANTIC VIEW bad AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region) MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (region))) METRICS (o.revenue AS SUM(o.amount))",
         ),
-      ).to.include("METRICS clause out of order");
+      ).to.include("Clause 'METRICS' appears out of order");
       expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t))"))).to.include(
         "Materialization 'm': must specify at least one of DIMENSIONS or METRICS.",
       );

@@ -175,7 +175,7 @@ $$`,
     const r = await runStatement(session, "SELECT * FROM semantic_view('keyed', dimensions := ['order_month'], metrics := ['doubled']) ORDER BY ALL");
     expect(r.types).to.deep.equal(["DATE", "DOUBLE"]);
     expect(r.rows.map((row) => row[1])).to.deep.equal([20, 50]);
-    expect(await errorOf(session, "SELECT * FROM semantic_view('keyed', metrics := ['raw_total'])")).to.include("PRIVATE");
+    expect(await errorOf(session, "SELECT * FROM semantic_view('keyed', metrics := ['raw_total'])")).to.include("metric 'raw_total' is private");
     const dims = (await runStatement(session, "SELECT name, data_type FROM show_semantic_dimensions('keyed')")).rows;
     expect(dims).to.deep.equal([["order_month", "DATE"]]);
     const unique = (await runStatement(session, "SELECT read_yaml_from_semantic_view('keyed')")).rows[0]![0];
