@@ -1,27 +1,27 @@
 /** docs/reference/describe-semantic-view.rst: property rows per object, in definition order. */
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, region VARCHAR, amount DOUBLE)");
+    runner = await DocsRunner.open();
+    await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR, amount DOUBLE)");
   });
-  after(() => session.close());
+  after(() => runner.close());
 
   it("the annotated example: view comment first, then table, dimension and metric properties", async () => {
     await runStatement(
-      session,
+      runner,
       `CREATE SEMANTIC VIEW annotated AS
       TABLES (o AS orders PRIMARY KEY (id) COMMENT = 'Order data')
       DIMENSIONS (o.region AS o.region COMMENT = 'Sales region' WITH SYNONYMS = ('territory'))
       METRICS (o.revenue AS SUM(o.amount) COMMENT = 'Total revenue')`,
     );
-    await runStatement(session, "ALTER SEMANTIC VIEW annotated SET COMMENT = 'Revenue analytics'");
-    const r = await runStatement(session, "DESCRIBE SEMANTIC VIEW annotated");
+    await runStatement(runner, "ALTER SEMANTIC VIEW annotated SET COMMENT = 'Revenue analytics'");
+    const r = await runStatement(runner, "DESCRIBE SEMANTIC VIEW annotated");
     expect(r.columns).to.deep.equal(["object_kind", "object_name", "parent_entity", "property", "property_value"]);
     expect(r.rows).to.deep.equal([
       ["SEMANTIC_VIEW", "annotated", "", "COMMENT", "Revenue analytics"],
@@ -45,21 +45,21 @@ describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {
 
   it("materialization rows, through the documented FROM (DESCRIBE ...) subquery", async () => {
     await runStatement(
-      session,
+      runner,
       `CREATE SEMANTIC VIEW order_metrics AS
       TABLES (o AS orders PRIMARY KEY (id))
       DIMENSIONS (o.region AS o.region)
       METRICS (o.revenue AS SUM(o.amount), o.order_count AS COUNT(*))
       MATERIALIZATIONS (region_agg AS (TABLE daily_revenue_agg, DIMENSIONS (region), METRICS (revenue, order_count)))`,
     );
-    const r = await runStatement(session, "SELECT * FROM (DESCRIBE SEMANTIC VIEW order_metrics) WHERE object_kind = 'MATERIALIZATION'");
+    const r = await runStatement(runner, "SELECT * FROM (DESCRIBE SEMANTIC VIEW order_metrics) WHERE object_kind = 'MATERIALIZATION'");
     expect(r.rows).to.deep.equal([
       ["MATERIALIZATION", "region_agg", "", "TABLE", "daily_revenue_agg"],
       ["MATERIALIZATION", "region_agg", "", "DIMENSIONS", '["region"]'],
       ["MATERIALIZATION", "region_agg", "", "METRICS", '["revenue","order_count"]'],
     ]);
     const counted = await runStatement(
-      session,
+      runner,
       "SELECT object_kind, COUNT(DISTINCT object_name) AS n FROM (describe semantic view order_metrics) GROUP BY object_kind ORDER BY object_kind",
     );
     expect(counted.rows).to.deep.equal([
@@ -71,6 +71,6 @@ describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {
   });
 
   it("a missing view is an error", async () => {
-    expect(await errorOf(session, "DESCRIBE SEMANTIC VIEW nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
+    expect(await errorOf(runner, "DESCRIBE SEMANTIC VIEW nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
   });
 });

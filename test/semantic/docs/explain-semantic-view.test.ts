@@ -5,17 +5,17 @@
  */
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/explain_semantic_view()", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await session.query("CREATE TABLE customers (id INTEGER, name VARCHAR)");
-    await session.query("CREATE TABLE orders (id INTEGER, customer_id INTEGER, amount INTEGER, price DOUBLE, discount DOUBLE, tax_rate DOUBLE, ordered_at DATE)");
+    runner = await DocsRunner.open();
+    await runner.run("CREATE TABLE customers (id INTEGER, name VARCHAR)");
+    await runner.run("CREATE TABLE orders (id INTEGER, customer_id INTEGER, amount INTEGER, price DOUBLE, discount DOUBLE, tax_rate DOUBLE, ordered_at DATE)");
     await runStatement(
-      session,
+      runner,
       `CREATE SEMANTIC VIEW analytics AS
         TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id))
         RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c)
@@ -24,10 +24,10 @@ describe("docs/reference/explain_semantic_view()", () => {
         METRICS (o.revenue AS SUM(o.amount))`,
     );
   });
-  after(() => session.close());
+  after(() => runner.close());
 
   const explain = async (args: string): Promise<string[]> => {
-    const r = await runStatement(session, `SELECT * FROM explain_semantic_view('analytics', ${args})`);
+    const r = await runStatement(runner, `SELECT * FROM explain_semantic_view('analytics', ${args})`);
     expect(r.columns).to.deep.equal(["explain_output"]);
     expect(r.types).to.deep.equal(["VARCHAR"]);
     return r.rows.map((row) => String(row[0]));
@@ -81,16 +81,16 @@ describe("docs/reference/explain_semantic_view()", () => {
   });
 
   it("reports the errors semantic_view() reports", async () => {
-    expect(await errorOf(session, "SELECT * FROM explain_semantic_view('analytics', facts := ['net_price'], metrics := ['revenue'])")).to.include(
+    expect(await errorOf(runner, "SELECT * FROM explain_semantic_view('analytics', facts := ['net_price'], metrics := ['revenue'])")).to.include(
       "cannot combine facts and metrics",
     );
-    expect(await errorOf(session, "SELECT * FROM explain_semantic_view('analytics', where_clause := 'true')")).to.include("specify at least");
-    expect(await errorOf(session, "SELECT * FROM explain_semantic_view('nope', metrics := ['revenue'])")).to.include("semantic view 'nope' does not exist");
+    expect(await errorOf(runner, "SELECT * FROM explain_semantic_view('analytics', where_clause := 'true')")).to.include("specify at least");
+    expect(await errorOf(runner, "SELECT * FROM explain_semantic_view('nope', metrics := ['revenue'])")).to.include("semantic view 'nope' does not exist");
   });
 
   it("composes with plain SQL like any table function", async () => {
     const r = await runStatement(
-      session,
+      runner,
       "SELECT count(*) AS n FROM explain_semantic_view('analytics', dimensions := ['customer_name']) e WHERE explain_output LIKE '-- %'",
     );
     expect(Number(r.rows[0]![0])).to.equal(6); // 4 header lines (no Facts line), Expanded SQL, DuckDB Plan

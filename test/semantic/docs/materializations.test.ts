@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 const ORDER_METRICS = `CREATE OR REPLACE SEMANTIC VIEW order_metrics AS
 TABLES (
@@ -39,25 +39,25 @@ MATERIALIZATIONS (
 )`;
 
 describe("docs/how-to/materializations", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, region VARCHAR, status VARCHAR, amount INTEGER)");
-    await session.query("INSERT INTO orders VALUES (1, 'east', 'open', 10), (2, 'east', 'done', 20), (3, 'west', 'open', 5)");
+    runner = await DocsRunner.open();
+    await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR, status VARCHAR, amount INTEGER)");
+    await runner.run("INSERT INTO orders VALUES (1, 'east', 'open', 10), (2, 'east', 'done', 20), (3, 'west', 'open', 5)");
     // Pre-aggregated tables with marker values (the raw totals are east 30/2, west 5/1).
-    await session.query("CREATE TABLE daily_revenue_by_region (region VARCHAR, revenue BIGINT, order_count BIGINT)");
-    await session.query("INSERT INTO daily_revenue_by_region VALUES ('east', 3000, 200), ('west', 500, 100)");
-    await session.query("CREATE TABLE revenue_by_region_status (region VARCHAR, status VARCHAR, revenue BIGINT)");
-    await session.query("INSERT INTO revenue_by_region_status VALUES ('east', 'open', 1000)");
-    await runStatement(session, ORDER_METRICS);
+    await runner.run("CREATE TABLE daily_revenue_by_region (region VARCHAR, revenue BIGINT, order_count BIGINT)");
+    await runner.run("INSERT INTO daily_revenue_by_region VALUES ('east', 3000, 200), ('west', 500, 100)");
+    await runner.run("CREATE TABLE revenue_by_region_status (region VARCHAR, status VARCHAR, revenue BIGINT)");
+    await runner.run("INSERT INTO revenue_by_region_status VALUES ('east', 'open', 1000)");
+    await runStatement(runner, ORDER_METRICS);
   });
-  after(() => session.close());
+  after(() => runner.close());
 
   const query = async (dims: string[], metrics: string[]): Promise<unknown[][]> =>
     (
       await runStatement(
-        session,
+        runner,
         `SELECT * FROM semantic_view('order_metrics', dimensions := [${dims.map((d) => `'${d}'`).join(", ")}], metrics := [${metrics.map((m) => `'${m}'`).join(", ")}]) ORDER BY ALL`,
       )
     ).rows;
@@ -89,13 +89,13 @@ describe("docs/how-to/materializations", () => {
   });
 
   it("keeps the documented output column names and a typed result", async () => {
-    const r = await runStatement(session, "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])");
+    const r = await runStatement(runner, "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])");
     expect(r.columns).to.deep.equal(["region", "revenue", "order_count"]);
   });
 
   it("never routes a where_clause query (the table holds no raw rows to filter)", async () => {
     const r = await runStatement(
-      session,
+      runner,
       "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'], where_clause := 'status = ''open''') ORDER BY ALL",
     );
     expect(r.rows).to.deep.equal([
@@ -105,7 +105,7 @@ describe("docs/how-to/materializations", () => {
   });
 
   it("explain_semantic_view() reports the routing decision in its header", async () => {
-    const lines = async (sql: string) => (await runStatement(session, sql)).rows.map((r) => r[0]);
+    const lines = async (sql: string) => (await runStatement(runner, sql)).rows.map((r) => r[0]);
     const routed = await lines("SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])");
     expect(routed.slice(0, 11)).to.deep.equal([
       "-- Semantic View: order_metrics",
@@ -125,10 +125,10 @@ describe("docs/how-to/materializations", () => {
   });
 
   it("SHOW SEMANTIC MATERIALIZATIONS and DESCRIBE list the declarations", async () => {
-    const shown = await runStatement(session, "SHOW SEMANTIC MATERIALIZATIONS IN order_metrics");
+    const shown = await runStatement(runner, "SHOW SEMANTIC MATERIALIZATIONS IN order_metrics");
     expect(shown.rows.map((r) => r[3])).to.deep.equal(["region_agg", "region_status_agg", "same_as_region_agg"]);
     const described = await runStatement(
-      session,
+      runner,
       "SELECT object_kind, object_name, property, property_value FROM (DESCRIBE SEMANTIC VIEW order_metrics) WHERE object_kind = 'MATERIALIZATION' AND object_name = 'region_agg'",
     );
     expect(described.rows).to.deep.equal([
@@ -143,10 +143,10 @@ describe("docs/how-to/materializations", () => {
       `CREATE OR REPLACE SEMANTIC VIEW bad AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.region AS o.region) METRICS (o.revenue AS SUM(o.amount)) ${materializations}${after}`;
 
     it("an unknown dimension or metric names it and suggests the closest", async () => {
-      expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (regoin)))"))).to.include(
+      expect(await errorOf(runner, view("MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (regoin)))"))).to.include(
         "Materialization 'm': dimension 'regoin' not found in semantic view dimensions. Did you mean 'region'?",
       );
-      expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t, METRICS (revenu)))"))).to.include(
+      expect(await errorOf(runner, view("MATERIALIZATIONS (m AS (TABLE t, METRICS (revenu)))"))).to.include(
         "Materialization 'm': metric 'revenu' not found in semantic view metrics. Did you mean 'revenue'?",
       );
     });
@@ -154,17 +154,17 @@ describe("docs/how-to/materializations", () => {
     it("the clause must come last, and each entry needs DIMENSIONS or METRICS", async () => {
       expect(
         await errorOf(
-          session,
+          runner,
           "CREATE SEMANTIC VIEW bad AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region) MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (region))) METRICS (o.revenue AS SUM(o.amount))",
         ),
       ).to.include("Clause 'METRICS' appears out of order");
-      expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t))"))).to.include(
+      expect(await errorOf(runner, view("MATERIALIZATIONS (m AS (TABLE t))"))).to.include(
         "Materialization 'm': must specify at least one of DIMENSIONS or METRICS.",
       );
     });
 
     it("materialization names are unique", async () => {
-      expect(await errorOf(session, view("MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (region)), M AS (TABLE u, METRICS (revenue)))"))).to.include(
+      expect(await errorOf(runner, view("MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (region)), M AS (TABLE u, METRICS (revenue)))"))).to.include(
         "Duplicate materialization name 'M'",
       );
     });

@@ -1,22 +1,22 @@
 /** docs/reference/read-yaml-from-semantic-view.rst: the documented export, qualified names, errors. */
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/READ_YAML_FROM_SEMANTIC_VIEW", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, region VARCHAR, amount INTEGER)");
+    runner = await DocsRunner.open();
+    await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR, amount INTEGER)");
     await runStatement(
-      session,
+      runner,
       "CREATE SEMANTIC VIEW order_metrics AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.region AS o.region) METRICS (o.revenue AS SUM(o.amount))",
     );
   });
-  after(() => session.close());
+  after(() => runner.close());
 
-  const exported = async (name: string): Promise<unknown> => (await runStatement(session, `SELECT READ_YAML_FROM_SEMANTIC_VIEW('${name}')`)).rows[0]![0];
+  const exported = async (name: string): Promise<unknown> => (await runStatement(runner, `SELECT READ_YAML_FROM_SEMANTIC_VIEW('${name}')`)).rows[0]![0];
 
   it("exports the documented sample, without created_on / database_name / schema_name", async () => {
     expect(await exported("order_metrics")).to.equal(
@@ -31,11 +31,11 @@ describe("docs/reference/READ_YAML_FROM_SEMANTIC_VIEW", () => {
   });
 
   it("the export re-creates the view through FROM YAML", async () => {
-    await runStatement(session, `CREATE SEMANTIC VIEW copy FROM YAML $$${String(await exported("order_metrics"))}$$`);
+    await runStatement(runner, `CREATE SEMANTIC VIEW copy FROM YAML $$${String(await exported("order_metrics"))}$$`);
     expect(await exported("copy")).to.equal(await exported("order_metrics"));
   });
 
   it("a missing view is an error", async () => {
-    expect(await errorOf(session, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('nonexistent')")).to.equal("semantic view 'nonexistent' does not exist");
+    expect(await errorOf(runner, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('nonexistent')")).to.equal("semantic view 'nonexistent' does not exist");
   });
 });

@@ -1,16 +1,16 @@
 /** docs/reference/show-columns-semantic-view.rst: public members, sorted by kind then name. */
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/SHOW COLUMNS IN SEMANTIC VIEW", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, region VARCHAR, quantity INTEGER, price DOUBLE)");
+    runner = await DocsRunner.open();
+    await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR, quantity INTEGER, price DOUBLE)");
     await runStatement(
-      session,
+      runner,
       `CREATE SEMANTIC VIEW shop AS
       TABLES (o AS orders PRIMARY KEY (id))
       FACTS (o.raw_amount AS o.quantity * o.price COMMENT = 'Line total', PRIVATE o.hidden AS o.price)
@@ -23,10 +23,10 @@ describe("docs/reference/SHOW COLUMNS IN SEMANTIC VIEW", () => {
       )`,
     );
   });
-  after(() => session.close());
+  after(() => runner.close());
 
   it("lists the public members sorted by kind, then name", async () => {
-    const r = await runStatement(session, "SHOW COLUMNS IN SEMANTIC VIEW shop");
+    const r = await runStatement(runner, "SHOW COLUMNS IN SEMANTIC VIEW shop");
     expect(r.columns).to.deep.equal(["database_name", "schema_name", "semantic_view_name", "column_name", "data_type", "kind", "expression", "comment"]);
     expect(r.rows.map((row) => [row[3], row[5], row[6], row[7]])).to.deep.equal([
       ["avg_order", "DERIVED_METRIC", "revenue / n", ""],
@@ -38,6 +38,6 @@ describe("docs/reference/SHOW COLUMNS IN SEMANTIC VIEW", () => {
   });
 
   it("a missing view is an error", async () => {
-    expect(await errorOf(session, "SHOW COLUMNS IN SEMANTIC VIEW nonexistent")).to.include("'nonexistent'");
+    expect(await errorOf(runner, "SHOW COLUMNS IN SEMANTIC VIEW nonexistent")).to.include("'nonexistent'");
   });
 });

@@ -1,33 +1,31 @@
 /** docs/reference/show-semantic-dimensions-for-metric.rst: fan-trap-safe dimensions per metric. */
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/SHOW SEMANTIC DIMENSIONS ... FOR METRIC", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
-  // The docs list `c` first; here the base table is the one no relationship references, until the
-  // v0.12 graph rule (a referenced base table) lands. The answers do not depend on the base table.
   before(async () => {
-    session = await TestSession.open();
-    await session.query("CREATE TABLE sales (id INTEGER, product VARCHAR, region VARCHAR, amount INTEGER)");
-    await session.query("CREATE TABLE customers (id INTEGER, name VARCHAR, country VARCHAR)");
-    await session.query("CREATE TABLE orders (id INTEGER, customer_id INTEGER, total INTEGER)");
-    await session.query("CREATE TABLE line_items (id INTEGER, order_id INTEGER, qty INTEGER, price INTEGER)");
+    runner = await DocsRunner.open();
+    await runner.run("CREATE TABLE sales (id INTEGER, product VARCHAR, region VARCHAR, amount INTEGER)");
+    await runner.run("CREATE TABLE customers (id INTEGER, name VARCHAR, country VARCHAR)");
+    await runner.run("CREATE TABLE orders (id INTEGER, customer_id INTEGER, total INTEGER)");
+    await runner.run("CREATE TABLE line_items (id INTEGER, order_id INTEGER, qty INTEGER, price INTEGER)");
     await runStatement(
-      session,
+      runner,
       `CREATE SEMANTIC VIEW simple_sales AS
       TABLES (s AS sales PRIMARY KEY (id))
       DIMENSIONS (s.product AS s.product, s.region AS s.region)
       METRICS (s.total AS SUM(s.amount))`,
     );
     await runStatement(
-      session,
+      runner,
       `CREATE SEMANTIC VIEW star_sv AS
       TABLES (
-          li AS line_items PRIMARY KEY (id),
+          c  AS customers  PRIMARY KEY (id),
           o  AS orders     PRIMARY KEY (id),
-          c  AS customers  PRIMARY KEY (id)
+          li AS line_items PRIMARY KEY (id)
       )
       RELATIONSHIPS (
           order_customer AS o(customer_id) REFERENCES c,
@@ -44,20 +42,20 @@ describe("docs/reference/SHOW SEMANTIC DIMENSIONS ... FOR METRIC", () => {
       )`,
     );
     await runStatement(
-      session,
+      runner,
       `CREATE SEMANTIC VIEW derived_sv AS
-      TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id))
+      TABLES (c AS customers PRIMARY KEY (id), o AS orders PRIMARY KEY (id))
       RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c)
       DIMENSIONS (c.customer_name AS c.name)
       METRICS (o.order_total AS SUM(o.total), double_total AS order_total * 2)`,
     );
   });
-  after(() => session.close());
+  after(() => runner.close());
 
-  const rows = async (sql: string) => (await runStatement(session, sql)).rows;
+  const rows = async (sql: string) => (await runStatement(runner, sql)).rows;
 
   it("single table: every dimension, with the 4 documented columns", async () => {
-    const r = await runStatement(session, "SHOW SEMANTIC DIMENSIONS IN simple_sales FOR METRIC total");
+    const r = await runStatement(runner, "SHOW SEMANTIC DIMENSIONS IN simple_sales FOR METRIC total");
     expect(r.columns).to.deep.equal(["table_name", "name", "data_type", "required"]);
     expect(r.types).to.deep.equal(["VARCHAR", "VARCHAR", "VARCHAR", "BOOLEAN"]);
     expect(r.rows).to.deep.equal([
@@ -90,11 +88,11 @@ describe("docs/reference/SHOW SEMANTIC DIMENSIONS ... FOR METRIC", () => {
   });
 
   it("errors: unknown metric (with a suggestion), missing view, clause order", async () => {
-    expect(await errorOf(session, "SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC nonexistent")).to.equal("metric 'nonexistent' not found in semantic view 'star_sv'.");
-    expect(await errorOf(session, "SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC order_totl")).to.equal(
+    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC nonexistent")).to.equal("metric 'nonexistent' not found in semantic view 'star_sv'.");
+    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC order_totl")).to.equal(
       "metric 'order_totl' not found in semantic view 'star_sv'. Did you mean 'order_total'?",
     );
-    expect(await errorOf(session, "SHOW SEMANTIC DIMENSIONS IN nonexistent_sv FOR METRIC total")).to.equal("semantic view 'nonexistent_sv' does not exist");
-    expect(await errorOf(session, "SHOW SEMANTIC DIMENSIONS IN star_sv STARTS WITH 'c' FOR METRIC order_total")).to.include("FOR METRIC must come before STARTS WITH");
+    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN nonexistent_sv FOR METRIC total")).to.equal("semantic view 'nonexistent_sv' does not exist");
+    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN star_sv STARTS WITH 'c' FOR METRIC order_total")).to.include("FOR METRIC must come before STARTS WITH");
   });
 });

@@ -2,21 +2,21 @@
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
 import { createMemberViews, MEMBER_COLUMNS, memberNames } from "../support/member-views.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/SHOW SEMANTIC DIMENSIONS", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await createMemberViews(session);
+    runner = await DocsRunner.open();
+    await createMemberViews(runner);
   });
-  after(() => session.close());
+  after(() => runner.close());
 
-  const names = (sql: string) => memberNames(session, sql);
+  const names = (sql: string) => memberNames(runner, sql);
 
   it("one view: 8 VARCHAR columns, physical table names, sorted by name, synonyms as a JSON array", async () => {
-    const r = await runStatement(session, "SHOW SEMANTIC DIMENSIONS IN orders_sv");
+    const r = await runStatement(runner, "SHOW SEMANTIC DIMENSIONS IN orders_sv");
     expect(r.columns).to.deep.equal(MEMBER_COLUMNS);
     expect(r.types).to.deep.equal(MEMBER_COLUMNS.map(() => "VARCHAR"));
     expect(r.rows).to.deep.equal([
@@ -24,7 +24,7 @@ describe("docs/reference/SHOW SEMANTIC DIMENSIONS", () => {
       ["memory", "main", "orders_sv", "orders", "order_date", "", "[]", "day ordered"],
       ["memory", "main", "orders_sv", "customers", "region", "", '["territory","sales_region"]', ""],
     ]);
-    expect((await runStatement(session, "SELECT * FROM show_semantic_dimensions('orders_sv')")).rows).to.deep.equal(r.rows);
+    expect((await runStatement(runner, "SELECT * FROM show_semantic_dimensions('orders_sv')")).rows).to.deep.equal(r.rows);
   });
 
   it("IN ACCOUNT, IN DATABASE [name], IN SCHEMA [[db.]name]", async () => {
@@ -53,7 +53,7 @@ describe("docs/reference/SHOW SEMANTIC DIMENSIONS", () => {
   });
 
   it("errors: out-of-order clauses, a missing view", async () => {
-    expect(await errorOf(session, "SHOW SEMANTIC DIMENSIONS IN orders_sv LIKE '%x%'")).to.include("LIKE must come before IN");
-    expect(await errorOf(session, "SHOW SEMANTIC DIMENSIONS IN nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
+    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN orders_sv LIKE '%x%'")).to.include("LIKE must come before IN");
+    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
   });
 });

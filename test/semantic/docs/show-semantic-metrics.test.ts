@@ -2,21 +2,21 @@
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
 import { createMemberViews, MEMBER_COLUMNS, memberNames } from "../support/member-views.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/SHOW SEMANTIC METRICS", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await createMemberViews(session);
+    runner = await DocsRunner.open();
+    await createMemberViews(runner);
   });
-  after(() => session.close());
+  after(() => runner.close());
 
-  const names = (sql: string) => memberNames(session, sql);
+  const names = (sql: string) => memberNames(runner, sql);
 
   it("derived metrics have an empty table_name; one view sorted by name", async () => {
-    const r = await runStatement(session, "SHOW SEMANTIC METRICS IN profit_analysis");
+    const r = await runStatement(runner, "SHOW SEMANTIC METRICS IN profit_analysis");
     expect(r.columns).to.deep.equal(MEMBER_COLUMNS);
     expect(r.rows.map((row) => [row[3], row[4], row[6]])).to.deep.equal([
       ["orders", "cost", "[]"],
@@ -41,7 +41,7 @@ describe("docs/reference/SHOW SEMANTIC METRICS", () => {
   });
 
   it("errors: STARTS WITH before IN, a missing view", async () => {
-    expect(await errorOf(session, "SHOW SEMANTIC METRICS STARTS WITH 'a' IN orders_sv")).to.include("IN must come before STARTS WITH");
-    expect(await errorOf(session, "SHOW SEMANTIC METRICS IN nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
+    expect(await errorOf(runner, "SHOW SEMANTIC METRICS STARTS WITH 'a' IN orders_sv")).to.include("IN must come before STARTS WITH");
+    expect(await errorOf(runner, "SHOW SEMANTIC METRICS IN nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
   });
 });

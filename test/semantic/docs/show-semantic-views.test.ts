@@ -1,33 +1,33 @@
 /** docs/reference/show-semantic-views.rst: LIKE, STARTS WITH, LIMIT, IN scopes and the TERSE form. */
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/SHOW SEMANTIC VIEWS", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, region VARCHAR)");
-    await session.query("CREATE TABLE line_items (id INTEGER, qty INTEGER)");
-    await runStatement(session, "CREATE SEMANTIC VIEW order_metrics AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region)");
-    await runStatement(session, "CREATE SEMANTIC VIEW sales_analytics COMMENT = 'lines' AS TABLES (li AS line_items) METRICS (li.qty AS SUM(li.qty))");
-    await session.query("CREATE SCHEMA archive");
-    await runStatement(session, "CREATE SEMANTIC VIEW archive.sales_2020 AS TABLES (o AS main.orders) DIMENSIONS (o.region AS o.region)");
+    runner = await DocsRunner.open();
+    await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR)");
+    await runner.run("CREATE TABLE line_items (id INTEGER, qty INTEGER)");
+    await runStatement(runner, "CREATE SEMANTIC VIEW order_metrics AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region)");
+    await runStatement(runner, "CREATE SEMANTIC VIEW sales_analytics COMMENT = 'lines' AS TABLES (li AS line_items) METRICS (li.qty AS SUM(li.qty))");
+    await runner.run("CREATE SCHEMA archive");
+    await runStatement(runner, "CREATE SEMANTIC VIEW archive.sales_2020 AS TABLES (o AS main.orders) DIMENSIONS (o.region AS o.region)");
   });
-  after(() => session.close());
+  after(() => runner.close());
 
-  const names = async (sql: string) => (await runStatement(session, sql)).rows.map((r) => `${r[4]}.${r[1]}`);
+  const names = async (sql: string) => (await runStatement(runner, sql)).rows.map((r) => `${r[4]}.${r[1]}`);
 
   it("lists every view; the TERSE form drops the comment", async () => {
-    const full = await runStatement(session, "SHOW SEMANTIC VIEWS");
+    const full = await runStatement(runner, "SHOW SEMANTIC VIEWS");
     expect(full.columns).to.deep.equal(["created_on", "name", "kind", "database_name", "schema_name", "comment"]);
     expect(full.rows.map((r) => r.slice(1))).to.deep.equal([
       ["sales_2020", "SEMANTIC_VIEW", "memory", "archive", ""],
       ["order_metrics", "SEMANTIC_VIEW", "memory", "main", ""],
       ["sales_analytics", "SEMANTIC_VIEW", "memory", "main", "lines"],
     ]);
-    const terse = await runStatement(session, "SHOW TERSE SEMANTIC VIEWS");
+    const terse = await runStatement(runner, "SHOW TERSE SEMANTIC VIEWS");
     expect(terse.columns).to.deep.equal(["created_on", "name", "kind", "database_name", "schema_name"]);
     expect(terse.rows).to.deep.equal(full.rows.map((r) => r.slice(0, 5)));
   });
@@ -51,7 +51,7 @@ describe("docs/reference/SHOW SEMANTIC VIEWS", () => {
   });
 
   it("clauses out of order are a syntax error", async () => {
-    expect(await errorOf(session, "SHOW SEMANTIC VIEWS LIMIT 1 LIKE '%a%'")).to.include("LIKE must come before LIMIT");
-    expect(await errorOf(session, "SHOW SEMANTIC VIEWS STARTS WITH 's' LIKE '%a%'")).to.include("LIKE must come before STARTS WITH");
+    expect(await errorOf(runner, "SHOW SEMANTIC VIEWS LIMIT 1 LIKE '%a%'")).to.include("LIKE must come before LIMIT");
+    expect(await errorOf(runner, "SHOW SEMANTIC VIEWS STARTS WITH 's' LIKE '%a%'")).to.include("LIKE must come before STARTS WITH");
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 const BODY = `
 tables:
@@ -29,35 +29,35 @@ metrics:
 const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 describe("docs/how-to/yaml-definitions", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
   let dir: string;
 
   before(async () => {
-    session = await TestSession.open();
+    runner = await DocsRunner.open();
     dir = await mkdtemp(join(tmpdir(), "lib-yaml-"));
-    await session.query("CREATE TABLE orders (id INTEGER, region VARCHAR, amount INTEGER)");
-    await session.query("INSERT INTO orders VALUES (1, 'east', 10), (2, 'west', 5), (3, 'east', 1)");
+    await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR, amount INTEGER)");
+    await runner.run("INSERT INTO orders VALUES (1, 'east', 10), (2, 'west', 5), (3, 'east', 1)");
   });
   after(async () => {
-    session.close();
+    runner.close();
     await rm(dir, { recursive: true, force: true });
   });
 
   const revenue = async (view: string): Promise<unknown[][]> =>
-    (await runStatement(session, `SELECT * FROM semantic_view('${view}', dimensions := ['region'], metrics := ['revenue']) ORDER BY ALL`)).rows;
+    (await runStatement(runner, `SELECT * FROM semantic_view('${view}', dimensions := ['region'], metrics := ['revenue']) ORDER BY ALL`)).rows;
 
   it("imports inline YAML with $$ or a tagged dollar quote, with OR REPLACE and IF NOT EXISTS", async () => {
-    await runStatement(session, `CREATE SEMANTIC VIEW order_metrics FROM YAML $$${BODY}$$`);
+    await runStatement(runner, `CREATE SEMANTIC VIEW order_metrics FROM YAML $$${BODY}$$`);
     expect(await revenue("order_metrics")).to.deep.equal([
       ["east", 11n],
       ["west", 5n],
     ]);
-    await runStatement(session, `CREATE OR REPLACE SEMANTIC VIEW order_metrics FROM YAML $yaml$${BODY.replace("SUM(o.amount)", "MAX(o.amount)")}$yaml$`);
+    await runStatement(runner, `CREATE OR REPLACE SEMANTIC VIEW order_metrics FROM YAML $yaml$${BODY.replace("SUM(o.amount)", "MAX(o.amount)")}$yaml$`);
     expect(await revenue("order_metrics")).to.deep.equal([
       ["east", 10],
       ["west", 5],
     ]);
-    const kept = await runStatement(session, `CREATE SEMANTIC VIEW IF NOT EXISTS order_metrics FROM YAML $$${BODY}$$`);
+    const kept = await runStatement(runner, `CREATE SEMANTIC VIEW IF NOT EXISTS order_metrics FROM YAML $$${BODY}$$`);
     expect(kept.rows).to.deep.equal([["order_metrics"]]);
     expect(await revenue("order_metrics")).to.deep.equal([
       ["east", 10],
@@ -68,7 +68,7 @@ describe("docs/how-to/yaml-definitions", () => {
   it("imports a YAML file", async () => {
     const path = join(dir, "order_metrics.yaml");
     await writeFile(path, BODY);
-    await runStatement(session, `CREATE OR REPLACE SEMANTIC VIEW from_file FROM YAML FILE ${literal(path)}`);
+    await runStatement(runner, `CREATE OR REPLACE SEMANTIC VIEW from_file FROM YAML FILE ${literal(path)}`);
     expect(await revenue("from_file")).to.deep.equal([
       ["east", 11n],
       ["west", 5n],
@@ -77,7 +77,7 @@ describe("docs/how-to/yaml-definitions", () => {
 
   it("round-trips: COPY the export to a file, import it, compare GET_DDL", async () => {
     await runStatement(
-      session,
+      runner,
       `CREATE OR REPLACE SEMANTIC VIEW analytics COMMENT = 'team view' AS
         TABLES (o AS orders PRIMARY KEY (id) WITH SYNONYMS ('sales'))
         FACTS (PRIVATE o.amt AS o.amount)
@@ -86,43 +86,48 @@ describe("docs/how-to/yaml-definitions", () => {
         MATERIALIZATIONS (by_region AS (TABLE region_totals, DIMENSIONS (region), METRICS (revenue)))`,
     );
     const path = join(dir, "analytics.yaml");
-    await runStatement(session, `COPY (SELECT READ_YAML_FROM_SEMANTIC_VIEW('analytics')) TO ${literal(path)} (FORMAT CSV, HEADER FALSE, QUOTE '')`);
-    await runStatement(session, `CREATE SEMANTIC VIEW analytics_copy FROM YAML FILE ${literal(path)}`);
-    const ddl = async (v: string) => String((await runStatement(session, `SELECT GET_DDL('SEMANTIC_VIEW', '${v}')`)).rows[0]![0]);
+    await runStatement(runner, `COPY (SELECT READ_YAML_FROM_SEMANTIC_VIEW('analytics')) TO ${literal(path)} (FORMAT CSV, HEADER FALSE, QUOTE '')`);
+    await runStatement(runner, `CREATE SEMANTIC VIEW analytics_copy FROM YAML FILE ${literal(path)}`);
+    const ddl = async (v: string) => String((await runStatement(runner, `SELECT GET_DDL('SEMANTIC_VIEW', '${v}')`)).rows[0]![0]);
     expect((await ddl("analytics_copy")).replace("analytics_copy", "analytics")).to.equal(await ddl("analytics"));
   });
 
   describe("errors", () => {
     it("an empty path, a missing file, a directory", async () => {
-      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML FILE ''")).to.include("File path cannot be empty.");
-      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML FILE /x.yaml")).to.include("Expected single-quoted file path after FILE keyword");
+      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML FILE ''")).to.include("File path cannot be empty.");
+      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML FILE /x.yaml")).to.include("Expected single-quoted file path after FILE keyword");
       const missing = join(dir, "missing.yaml");
-      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(missing)}`)).to.equal(
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(missing)}`)).to.equal(
         `FROM YAML FILE '${missing}': cannot read the file: not found, or not a regular file`,
       );
-      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(dir)}`)).to.include("cannot read the file");
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(dir)}`)).to.include("cannot read the file");
     });
 
     it("a file DuckDB may not read (external access disabled) is unreadable", async () => {
-      await using locked = await TestSession.open();
+      const locked = await DocsRunner.open();
       const path = join(dir, "order_metrics.yaml");
       await writeFile(path, BODY);
-      await locked.query("SET enable_external_access = false");
-      const message = await errorOf(locked, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(path)}`);
+      let message: string;
+      try {
+        await locked.run("SET enable_external_access = false");
+        message = await errorOf(locked, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(path)}`);
+      } finally {
+        locked.close();
+      }
       expect(message).to.include(`FROM YAML FILE '${path}': cannot read the file:`);
     });
 
     it("a file path with wildcards, and a file that is not a YAML definition", async () => {
-      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(join(dir, "*.yaml"))}`)).to.include("no wildcards");
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(join(dir, "*.yaml"))}`)).to.include("no wildcards");
       const bad = join(dir, "bad.yaml");
       await writeFile(bad, "- just\n- a list\n");
-      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include("invalid YAML definition for semantic view 'v': the document must be a mapping");
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include("invalid YAML definition for semantic view 'v': the document must be a mapping");
     });
 
     it("dollar-quote errors", async () => {
-      expect(await errorOf(session, "CREATE SEMANTIC VIEW v FROM YAML tables")).to.include("Expected '$' to begin dollar-quoted string");
-      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}$$ extra`)).to.include("Unexpected content after closing dollar-quote: 'extra'");
-      expect(await errorOf(session, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}`)).to.include("unterminated dollar-quoted string");
+      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML tables")).to.include("Expected '$' to begin dollar-quoted string");
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}$$ extra`)).to.include("Unexpected content after closing dollar-quote: 'extra'");
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}`)).to.include("unterminated dollar-quoted string");
     });
   });
 });

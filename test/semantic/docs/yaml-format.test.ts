@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import { errorOf, runStatement } from "../support/run.js";
-import { TestSession } from "../support/session.js";
+import { DocsRunner } from "../support/docs-runner.js";
 
 const COMPLETE = `
 tables:
@@ -73,29 +73,29 @@ comment: Revenue analytics view
 `;
 
 describe("docs/reference/yaml-format", () => {
-  let session: TestSession;
+  let runner: DocsRunner;
 
   before(async () => {
-    session = await TestSession.open();
-    await session.query("CREATE TABLE customers (id INTEGER, name VARCHAR, email VARCHAR)");
-    await session.query(
+    runner = await DocsRunner.open();
+    await runner.run("CREATE TABLE customers (id INTEGER, name VARCHAR, email VARCHAR)");
+    await runner.run(
       "CREATE TABLE orders (id INTEGER, customer_id INTEGER, region VARCHAR, amount INTEGER, extended_price DOUBLE, discount DOUBLE, ordered_at TIMESTAMP)",
     );
-    await session.query("INSERT INTO customers VALUES (1, 'Ann', 'a@x'), (2, 'Bo', 'b@x')");
-    await session.query(
+    await runner.run("INSERT INTO customers VALUES (1, 'Ann', 'a@x'), (2, 'Bo', 'b@x')");
+    await runner.run(
       "INSERT INTO orders VALUES (1, 1, 'east', 10, 100, 0.1, TIMESTAMP '2024-01-05 10:00'), (2, 1, 'east', 20, 50, 0, TIMESTAMP '2024-02-01 09:00'), (3, 2, 'west', 5, 10, 0.5, TIMESTAMP '2024-02-03 12:00')",
     );
   });
-  after(() => session.close());
+  after(() => runner.close());
 
   it("the complete example creates a working view with every key kept", async () => {
-    await runStatement(session, `CREATE SEMANTIC VIEW complete FROM YAML $$${COMPLETE}$$`);
-    const rows = (await runStatement(session, "SELECT * FROM semantic_view('complete', dimensions := ['customer_name'], metrics := ['revenue', 'avg_order']) ORDER BY ALL")).rows;
+    await runStatement(runner, `CREATE SEMANTIC VIEW complete FROM YAML $$${COMPLETE}$$`);
+    const rows = (await runStatement(runner, "SELECT * FROM semantic_view('complete', dimensions := ['customer_name'], metrics := ['revenue', 'avg_order']) ORDER BY ALL")).rows;
     expect(rows).to.deep.equal([
       ["Ann", 30n, 15],
       ["Bo", 5n, 5],
     ]);
-    const described = (await runStatement(session, "SELECT object_kind, object_name, property, property_value FROM describe_semantic_view('complete')")).rows;
+    const described = (await runStatement(runner, "SELECT object_kind, object_name, property, property_value FROM describe_semantic_view('complete')")).rows;
     const has = (kind: string, name: string, property: string, value: string): void => {
       expect(described, `${kind} ${name} ${property}`).to.deep.include([kind, name, property, value]);
     };
@@ -107,28 +107,28 @@ describe("docs/reference/yaml-format", () => {
     has("METRIC", "revenue", "SYNONYMS", '["total_revenue"]');
     has("DERIVED_METRIC", "avg_order", "EXPRESSION", "revenue / order_count");
     has("MATERIALIZATION", "region_agg", "METRICS", '["revenue","order_count"]');
-    const views = (await runStatement(session, "SELECT comment FROM list_semantic_views() WHERE name = 'complete'")).rows;
+    const views = (await runStatement(runner, "SELECT comment FROM list_semantic_views() WHERE name = 'complete'")).rows;
     expect(views).to.deep.equal([["Revenue analytics view"]]);
   });
 
   it("the minimal definition needs only tables and a dimension or metric", async () => {
     await runStatement(
-      session,
+      runner,
       "CREATE SEMANTIC VIEW minimal FROM YAML $$\ntables:\n  - alias: o\n    table: orders\n    pk_columns:\n      - id\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\nmetrics:\n  - name: revenue\n    expr: SUM(o.amount)\n    source_table: o\n$$",
     );
-    expect((await runStatement(session, "SELECT * FROM semantic_view('minimal', metrics := ['revenue'])")).rows).to.deep.equal([[35n]]);
+    expect((await runStatement(runner, "SELECT * FROM semantic_view('minimal', metrics := ['revenue'])")).rows).to.deep.equal([[35n]]);
     // Both member keys must be present; `[]` stands for none, but not for both.
-    expect(await errorOf(session, "CREATE SEMANTIC VIEW sales FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\n$$")).to.equal(
+    expect(await errorOf(runner, "CREATE SEMANTIC VIEW sales FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\n$$")).to.equal(
       "invalid YAML definition for semantic view 'sales': missing field `metrics`",
     );
-    expect(await errorOf(session, "CREATE SEMANTIC VIEW none FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\nmetrics: []\n$$")).to.include(
+    expect(await errorOf(runner, "CREATE SEMANTIC VIEW none FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\nmetrics: []\n$$")).to.include(
       "at least one dimension or metric",
     );
   });
 
   it("unique_constraints, ref_columns, access, output_type and an empty-dimension materialization", async () => {
     await runStatement(
-      session,
+      runner,
       `CREATE SEMANTIC VIEW keyed FROM YAML $$
 tables:
   - alias: o
@@ -172,25 +172,25 @@ materializations:
       - doubled
 $$`,
     );
-    const r = await runStatement(session, "SELECT * FROM semantic_view('keyed', dimensions := ['order_month'], metrics := ['doubled']) ORDER BY ALL");
+    const r = await runStatement(runner, "SELECT * FROM semantic_view('keyed', dimensions := ['order_month'], metrics := ['doubled']) ORDER BY ALL");
     expect(r.types).to.deep.equal(["DATE", "DOUBLE"]);
     expect(r.rows.map((row) => row[1])).to.deep.equal([20, 50]);
-    expect(await errorOf(session, "SELECT * FROM semantic_view('keyed', metrics := ['raw_total'])")).to.include("metric 'raw_total' is private");
-    const dims = (await runStatement(session, "SELECT name, data_type FROM show_semantic_dimensions('keyed')")).rows;
+    expect(await errorOf(runner, "SELECT * FROM semantic_view('keyed', metrics := ['raw_total'])")).to.include("metric 'raw_total' is private");
+    const dims = (await runStatement(runner, "SELECT name, data_type FROM show_semantic_dimensions('keyed')")).rows;
     expect(dims).to.deep.equal([["order_month", "DATE"]]);
-    const unique = (await runStatement(session, "SELECT read_yaml_from_semantic_view('keyed')")).rows[0]![0];
+    const unique = (await runStatement(runner, "SELECT read_yaml_from_semantic_view('keyed')")).rows[0]![0];
     expect(unique).to.include("unique_constraints:\n      - - email").and.include("output_type: DATE").and.include("access: Private");
   });
 
   it("rejects an unknown cardinality, an unknown key, an output_type that is not a type, a body over 1 MiB", async () => {
     const base = "tables:\n  - alias: o\n    table: orders\nmetrics: []\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\n";
-    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${base}joins:\n  - table: o\n    from_alias: o\n    cardinality: ManyToMany\n$$`)).to.include(
+    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${base}joins:\n  - table: o\n    from_alias: o\n    cardinality: ManyToMany\n$$`)).to.include(
       "cardinality must be ManyToOne or OneToOne",
     );
-    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${base}colour: blue\n$$`)).to.include("unknown key 'colour'");
+    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${base}colour: blue\n$$`)).to.include("unknown key 'colour'");
     const injected = base.replace("source_table: o\n", "source_table: o\n    output_type: \"DATE) AS d, (SELECT 1\"\n");
-    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${injected}$$`)).to.include("is not a type name");
+    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${injected}$$`)).to.include("is not a type name");
     const big = `${base}comment: "${"x".repeat(1024 * 1024)}"\n`;
-    expect(await errorOf(session, `CREATE SEMANTIC VIEW x FROM YAML $$${big}$$`)).to.match(/^YAML definition for semantic view 'x' exceeds size limit \(\d+ bytes > 1048576 bytes\)\.$/);
+    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${big}$$`)).to.match(/^YAML definition for semantic view 'x' exceeds size limit \(\d+ bytes > 1048576 bytes\)\.$/);
   });
 });
