@@ -31,6 +31,17 @@ function column(m: MemberDef | MetricDef): string {
   return m.outputType === undefined ? `    ${name}` : `    CAST(${name} AS ${m.outputType}) AS ${name}`;
 }
 
+/**
+ * An unqualified materialization table resolves where the view's unqualified TABLES do (the
+ * creating session's database and schema), so the routed query reads the same table from any
+ * session; a qualified one is used as written.
+ */
+function qualifiedTable(def: SemanticViewDefinition, table: string): string {
+  const parts = splitTableReference(table);
+  const full = parts.length > 1 ? parts : [def.databaseName, def.resolutionSchemaName ?? def.schemaName, ...parts];
+  return full.map(quoteIdent).join(".");
+}
+
 /** The routed query, or undefined when the request expands normally. */
 export function routeToMaterialization(def: SemanticViewDefinition, request: SemanticQueryRequest): RoutedQuery | undefined {
   const materializations = def.materializations ?? [];
@@ -49,7 +60,7 @@ export function routeToMaterialization(def: SemanticViewDefinition, request: Sem
   const wantedMetrics = lowerSet(metrics.map((m) => m.name));
   const hit = materializations.find((m) => sameSet(lowerSet(m.dimensions), wantedDims) && sameSet(lowerSet(m.metrics), wantedMetrics));
   if (hit === undefined) return undefined;
-  const table = splitTableReference(hit.table).map(quoteIdent).join(".");
+  const table = qualifiedTable(def, hit.table);
   // A dimensions-only request is SELECT DISTINCT when expanded; a routed one keeps that meaning.
   const select = metrics.length === 0 ? "SELECT DISTINCT" : "SELECT";
   const sql = `${select}\n${[...dims, ...metrics].map(column).join(",\n")}\nFROM ${table}`;

@@ -93,6 +93,21 @@ describe("docs/how-to/materializations", () => {
     expect(r.columns).to.deep.equal(["region", "revenue", "order_count"]);
   });
 
+  it("an unqualified table resolves where the view's tables do, whatever the current schema", async () => {
+    await runner.run("CREATE SCHEMA elsewhere");
+    await runner.run("CREATE TABLE elsewhere.daily_revenue_by_region (region VARCHAR, revenue BIGINT, order_count BIGINT)");
+    await runner.run("SET schema = 'elsewhere'");
+    try {
+      const r = await runStatement(runner, "SELECT * FROM semantic_view('main.order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count']) ORDER BY ALL");
+      expect(r.rows).to.deep.equal([
+        ["east", 3000n, 200n],
+        ["west", 500n, 100n],
+      ]);
+    } finally {
+      await runner.run("SET schema = 'main'");
+    }
+  });
+
   it("never routes a where_clause query (the table holds no raw rows to filter)", async () => {
     const r = await runStatement(
       runner,
@@ -118,7 +133,8 @@ describe("docs/how-to/materializations", () => {
       '    "region",',
       '    "revenue",',
       '    "order_count"',
-      'FROM "daily_revenue_by_region"',
+      // The docs' sample shows the bare name; v0.12 qualifies it like every table (qualify_and_quote_table_ref).
+      'FROM "memory"."main"."daily_revenue_by_region"',
     ]);
     const fallback = await lines("SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'])");
     expect(fallback[3]).to.equal("-- Materialization: none");
