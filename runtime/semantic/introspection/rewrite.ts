@@ -1,7 +1,8 @@
 /**
- * Rewrites introspection function calls inside arbitrary SQL: each table function call becomes a
- * subquery over literal rows (so `SELECT name FROM list_semantic_views() WHERE ...` works as plain
- * SQL), and `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
+ * Rewrites introspection function calls inside arbitrary SQL: each table function call (and
+ * `explain_semantic_view(...)`, and SHOW / DESCRIBE written as a subquery) becomes a subquery over
+ * literal rows (so `SELECT name FROM list_semantic_views() WHERE ...` works as plain SQL), and
+ * `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
  */
 import { listDefinitions } from "../catalog.js";
 import { parseSemanticStatement } from "../ddl/parse-statement.js";
@@ -143,9 +144,10 @@ export async function rewriteIntrospectionCalls(session: SqlSession, sql: string
   const edits: { start: number; end: number; text: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (nested !== undefined && t.kind === "punct" && t.text === "(" && /^(desc|describe|show)$/i.test(tokens[i + 1]?.value ?? "")) {
+    const inner = tokens[i + 1];
+    if (nested !== undefined && t.kind === "punct" && t.text === "(" && inner?.kind === "ident" && /^(desc|describe|show)$/i.test(inner.value)) {
       const close = closingParen(tokens, i, "subquery");
-      const statement = parseSemanticStatement(sql.slice(tokens[i + 1]!.start, tokens[close - 1]!.end));
+      const statement = parseSemanticStatement(sql.slice(inner.start, tokens[close - 1]!.end));
       if (statement !== null && NESTABLE.has(statement.type)) {
         edits.push({ start: t.start, end: tokens[close]!.end, text: relationSql(resultRelation(await nested(statement))) });
         i = close;

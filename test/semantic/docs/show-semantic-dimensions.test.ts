@@ -52,6 +52,13 @@ describe("docs/reference/SHOW SEMANTIC DIMENSIONS", () => {
     expect(await names("show semantic dimensions in orders_sv limit 1")).to.deep.equal(["orders_sv.customer_name"]);
   });
 
+  it("composes as a subquery; DuckDB's own (SHOW TABLES) is left alone", async () => {
+    const r = await runStatement(runner, "SELECT count(*) AS n FROM (SHOW SEMANTIC DIMENSIONS IN orders_sv) WHERE table_name = 'customers'");
+    expect(r.rows).to.deep.equal([[2n]]);
+    const tables = await runStatement(runner, "SELECT name FROM (SHOW TABLES) WHERE name = 'orders'");
+    expect(tables.rows).to.deep.equal([["orders"]]);
+  });
+
   it("errors: out-of-order clauses, a missing view", async () => {
     expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN orders_sv LIKE '%x%'")).to.include("LIKE must come before IN");
     expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
