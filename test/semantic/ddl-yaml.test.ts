@@ -86,7 +86,7 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
     ["no tables", "tables: []\ndimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []", "'tables' must list at least one table"],
     ["no members", "tables: [{table: orders}]\ndimensions: []\nmetrics: []", "needs at least one dimension or metric"],
     ["missing expr", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders}]\nmetrics: []", "dimensions[0]: 'expr' is required"],
-    ["dimension without table", "tables: [{table: orders}]\ndimensions: [{name: d, expr: id}]\nmetrics: []", "'source_table' is required for a dimension"],
+    ["dimension over two tables without source_table", "tables: [{alias: o, table: orders}, {alias: c, table: customers}]\ndimensions: [{name: d, expr: o.id + c.id}]\nmetrics: []", "'source_table' is required when the expression uses several tables (o, c)"],
     ["bad yaml", "tables: [", "invalid YAML definition for semantic view 'v':"],
   ];
   for (const [what, yaml, message] of errors) {

@@ -6,6 +6,7 @@
 import { parse as parseYamlText } from "yaml";
 import { SemanticViewError } from "../semantic-error.js";
 import { splitTableReference } from "../sql/quote.js";
+import { qualifiersOf } from "../expand/expression.js";
 import type { DraftMaterialization, DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
 
 const MAX_YAML_BYTES = 1024 * 1024;
@@ -65,7 +66,18 @@ function checkKeys(o: Obj, allowed: readonly string[], where: string): void {
   }
 }
 
-function member(value: unknown, kind: MemberKind, index: number): DraftMember {
+/**
+ * A fact or dimension without `source_table` (optional in the schema) belongs to the one table its
+ * expression qualifies, else to the base table.
+ */
+function inferSourceTable(expr: string, aliases: readonly string[], where: string, name: string): string {
+  const used = new Set(qualifiersOf(expr).map((q) => q.toLowerCase()));
+  const owners = aliases.filter((a) => used.has(a.toLowerCase()));
+  if (owners.length > 1) fail(`${where} ('${name}'): 'source_table' is required when the expression uses several tables (${owners.join(", ")})`);
+  return owners[0] ?? aliases[0]!;
+}
+
+function member(value: unknown, kind: MemberKind, index: number, aliases: readonly string[]): DraftMember {
   const where = `${kind === "fact" ? "facts" : kind === "dimension" ? "dimensions" : "metrics"}[${index}]`;
   const o = asObject(value, where);
   checkKeys(
@@ -74,8 +86,8 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
     where,
   );
   const name = str(o, "name", where, true);
-  const table = str(o, "source_table", where);
-  if (table === undefined && kind !== "metric") fail(`${where} ('${name}'): 'source_table' is required for a ${kind}`);
+  const written = str(o, "source_table", where);
+  const table = written ?? (kind === "metric" ? undefined : inferSourceTable(str(o, "expr", where, true), aliases, where, name));
   // serde writes `Public` / `Private`; any case is accepted.
   const access = str(o, "access", where)?.toLowerCase();
   if (access !== undefined && access !== "public" && access !== "private") fail(`${where} ('${name}'): access must be Public or Private`);
@@ -192,9 +204,10 @@ function parseDocument(text: string): YamlBody {
       position: -1,
     };
   });
-  const facts = asList(root["facts"], "facts").map((v, i) => member(v, "fact", i));
-  const dimensions = asList(root["dimensions"], "dimensions").map((v, i) => member(v, "dimension", i));
-  const metrics = asList(root["metrics"], "metrics").map((v, i) => member(v, "metric", i));
+  const aliases = tables.map((t) => t.alias);
+  const facts = asList(root["facts"], "facts").map((v, i) => member(v, "fact", i, aliases));
+  const dimensions = asList(root["dimensions"], "dimensions").map((v, i) => member(v, "dimension", i, aliases));
+  const metrics = asList(root["metrics"], "metrics").map((v, i) => member(v, "metric", i, aliases));
   if (dimensions.length === 0 && metrics.length === 0) fail("a semantic view needs at least one dimension or metric");
   const materializations = asList(root["materializations"], "materializations").map(materialization);
   return { comment: str(root, "comment", "the document"), tables, relationships, facts, dimensions, metrics, materializations };

@@ -182,6 +182,34 @@ $$`,
     expect(unique).to.include("unique_constraints:\n      - - email").and.include("output_type: DATE").and.include("access: Private");
   });
 
+  it("source_table is optional for facts and dimensions: the table the expression names, else the base table", async () => {
+    await runStatement(
+      runner,
+      `CREATE SEMANTIC VIEW inferred FROM YAML $$
+tables:
+  - {alias: o, table: orders, pk_columns: [id]}
+  - {alias: c, table: customers, pk_columns: [id]}
+joins:
+  - {table: c, from_alias: o, fk_columns: [customer_id], name: oc}
+dimensions:
+  - {name: customer_name, expr: c.name}
+  - {name: constant, expr: "'all'"}
+metrics:
+  - {name: revenue, expr: SUM(o.amount), source_table: o}
+$$`,
+    );
+    const dims = (await runStatement(runner, "SELECT name, table_name FROM show_semantic_dimensions('inferred')")).rows;
+    expect(dims).to.deep.equal([
+      ["constant", "orders"],
+      ["customer_name", "customers"],
+    ]);
+    const rows = (await runStatement(runner, "SELECT * FROM semantic_view('inferred', dimensions := ['customer_name'], metrics := ['revenue']) ORDER BY ALL")).rows;
+    expect(rows).to.deep.equal([
+      ["Ann", 30n],
+      ["Bo", 5n],
+    ]);
+  });
+
   it("rejects an unknown cardinality, an unknown key, an output_type that is not a type, a body over 1 MiB", async () => {
     const base = "tables:\n  - alias: o\n    table: orders\nmetrics: []\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\n";
     expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${base}joins:\n  - table: o\n    from_alias: o\n    cardinality: ManyToMany\n$$`)).to.include(
