@@ -15,6 +15,9 @@ export interface Relation {
   readonly types?: readonly ("VARCHAR" | "BOOLEAN")[] | undefined;
 }
 
+/** Byte-order comparison (the extension sorts with Rust's `String` order, not a locale). */
+export const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export const LIST_COLUMNS = ["created_on", "name", "kind", "database_name", "schema_name", "comment"] as const;
 export const DESCRIBE_COLUMNS = ["object_kind", "object_name", "parent_entity", "property", "property_value"] as const;
 export const SHOW_COLUMNS_COLUMNS = [
@@ -24,9 +27,11 @@ export const MEMBER_COLUMNS = [
   "database_name", "schema_name", "semantic_view_name", "table_name", "name", "data_type", "synonyms", "comment",
 ] as const;
 
+/** `list_semantic_views()` / SHOW SEMANTIC VIEWS: sorted by name (byte order), then schema. */
 export function listViews(defs: readonly SemanticViewDefinition[], terse = false): Relation {
   const columns = terse ? LIST_COLUMNS.slice(0, 5) : [...LIST_COLUMNS];
-  const rows = defs.map((d) => {
+  const sorted = [...defs].sort((a, b) => byteOrder(a.name, b.name) || byteOrder(a.schemaName, b.schemaName));
+  const rows = sorted.map((d) => {
     const row = [d.createdOn, d.name, "SEMANTIC_VIEW", d.databaseName, d.schemaName, d.comment ?? ""];
     return terse ? row.slice(0, 5) : row;
   });
@@ -131,9 +136,6 @@ export function showColumns(def: SemanticViewDefinition): Relation {
 }
 
 export type MemberKindPlural = "dimensions" | "metrics" | "facts";
-
-/** Byte-order comparison (the extension sorts with Rust's `String` order, not a locale). */
-export const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * `show_semantic_dimensions|metrics|facts`: public members of the given views, sorted by view
