@@ -109,7 +109,7 @@ describe("semantic DDL validation", () => {
     ["USING a relationship not below the metric's table", `${STAR} METRICS (r.m USING (o_c) AS COUNT(*))`, "metric 'm' USING relationship 'o_c' starts at table 'o', which is not reachable from the metric's table 'r'"],
     ["dimension using a metric", "TABLES (o AS orders) DIMENSIONS (o.d AS n > 1) METRICS (o.n AS COUNT(*))", "dimension 'd' references metric 'n'; dimensions are row-level expressions and cannot use metrics"],
     ["fact using a qualified metric", "TABLES (o AS orders) FACTS (o.f AS o.n * 2) DIMENSIONS (o.d AS o.id) METRICS (o.n AS COUNT(*))", "fact 'f' references metric 'n'; facts are row-level expressions"],
-    ["window metric", "TABLES (o AS orders) METRICS (o.m AS SUM(o.gross) OVER ())", "window metrics (OVER) are not supported by the built-in engine"],
+    ["window metric over an unknown metric", "TABLES (o AS orders) METRICS (o.m AS SUM(gross) OVER ())", "Window metric 'm': inner metric 'gross' not found in semantic view metrics"],
     ["SQL-style table alias", "TABLES (orders AS o) DIMENSIONS (o.a AS id)", "table 'o' does not exist, but 'orders' does: TABLES entries are written 'alias AS table' (e.g. o AS orders)"],
     ["other database", "TABLES (o AS orders) DIMENSIONS (o.a AS o.id)", "semantic views live in the current database 'memory'"],
   ];

@@ -20,6 +20,8 @@ import type {
 import { describe, TokenStream } from "./token-stream.js";
 import { parseYamlBody } from "./parse-yaml.js";
 import { parseMaterialization } from "./parse-materializations.js";
+import { misplacedNonAdditive, NON_ADDITIVE_AFTER_AS, parseNonAdditiveBy, parseWindowExpression } from "./parse-metric-modes.js";
+import type { NonAdditiveDim } from "../model.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];
@@ -234,6 +236,7 @@ function atAnnotation(ts: TokenStream): boolean {
   if (ts.isKeywords("WITH", "SYNONYMS")) return true;
   if (ts.isKeyword("LABELS")) return ts.isOp("=", 1) || ts.isPunct("(", 1);
   if (ts.isKeyword("USING")) return ts.isPunct("(", 1);
+  if (ts.isKeywords("NON", "ADDITIVE", "BY")) return true;
   return false;
 }
 
@@ -274,6 +277,7 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
   }
   let using: string[] = [];
   let isFilter = false;
+  let nonAdditiveBy: NonAdditiveDim[] | undefined;
   for (;;) {
     if (ts.isKeyword("USING")) {
       if (kind !== "metric") throw ts.error(`USING is allowed only on metrics, not on ${kind} '${name}'`);
@@ -281,7 +285,9 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
       ts.next();
       using = parseNameList(ts, "relationship names");
     } else if (ts.isKeywords("NON", "ADDITIVE")) {
-      throw ts.error(`NON ADDITIVE BY (metric '${name}') is not supported by the built-in engine`);
+      if (kind !== "metric") throw ts.error(`NON ADDITIVE BY is allowed only on metrics, not on ${kind} '${name}'`);
+      if (table === undefined) throw ts.error(`derived metric '${name}' cannot have NON ADDITIVE BY (only qualified metrics alias.${name} can)`);
+      nonAdditiveBy = parseNonAdditiveBy(ts, name);
     } else if (ts.isKeyword("LABELS")) {
       isFilter = parseLabels(ts, kind, name);
     } else break;
@@ -294,9 +300,12 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
     if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
     else if (ts.isKeyword("WITH")) synonyms = parseSynonyms(ts);
     else if (ts.isKeyword("LABELS")) isFilter = parseLabels(ts, kind, name);
+    else if (ts.isKeyword("NON")) throw ts.error(NON_ADDITIVE_AFTER_AS);
     else throw ts.error(`USING must come before AS in metric '${name}'`);
   }
-  return { kind, table, name, expr, exprPosition, access, using, comment, synonyms, isFilter, position };
+  if (misplacedNonAdditive(expr)) throw ts.error(NON_ADDITIVE_AFTER_AS, ts.tokens[ts.index - 1]);
+  const window = kind === "metric" ? parseWindowExpression(expr, name, ts.sql, exprPosition) : undefined;
+  return { kind, table, name, expr, exprPosition, access, using, comment, synonyms, isFilter, position, nonAdditiveBy, window };
 }
 
 /** The expression's exact source text, up to a top-level ',' or ')', or an annotation keyword. */

@@ -8,6 +8,8 @@ import { SemanticViewError } from "../semantic-error.js";
 import { splitTableReference } from "../sql/quote.js";
 import { qualifiersOf } from "../expand/expression.js";
 import type { DraftMaterialization, DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
+import { parseWindowExpression } from "./parse-metric-modes.js";
+import { nonAdditiveFromYaml, windowFromYaml } from "./yaml-metric-modes.js";
 
 const MAX_YAML_BYTES = 1024 * 1024;
 
@@ -92,8 +94,10 @@ function member(value: unknown, kind: MemberKind, index: number, aliases: readon
   const access = str(o, "access", where)?.toLowerCase();
   if (access !== undefined && access !== "public" && access !== "private") fail(`${where} ('${name}'): access must be Public or Private`);
   if (access === "private" && kind === "dimension") fail(`${where}: dimension '${name}' cannot be PRIVATE (only facts and metrics can)`);
-  if (asList(o["non_additive_by"], where).length > 0) fail(`${where}: non_additive_by (metric '${name}') is not supported by the built-in engine`);
-  if (o["window_spec"] !== undefined && o["window_spec"] !== null) fail(`${where}: window_spec (metric '${name}') is not supported by the built-in engine`);
+  const nonAdditiveBy = nonAdditiveFromYaml(o["non_additive_by"], where, fail);
+  const expr = str(o, "expr", where, true).trim();
+  const window = windowFromYaml(o["window_spec"], where, fail) ?? (kind === "metric" ? parseWindowExpression(expr, name) : undefined);
+  if ((nonAdditiveBy.length > 0 || window !== undefined) && kind !== "metric") fail(`${where}: non_additive_by and window_spec are allowed only on metrics`);
   const using = strings(o, "using_relationships", where);
   if (using.length > 0 && kind !== "metric") fail(`${where}: using_relationships is allowed only on metrics`);
   const isFilter = o["is_filter"] === true;
@@ -102,7 +106,7 @@ function member(value: unknown, kind: MemberKind, index: number, aliases: readon
     kind,
     table,
     name,
-    expr: str(o, "expr", where, true).trim(),
+    expr,
     exprPosition: -1,
     access: access as DraftMember["access"],
     using,
@@ -111,6 +115,8 @@ function member(value: unknown, kind: MemberKind, index: number, aliases: readon
     isFilter,
     outputType: typeName(str(o, "output_type", where), where),
     position: -1,
+    nonAdditiveBy: nonAdditiveBy.length > 0 ? nonAdditiveBy : undefined,
+    window,
   };
 }
 

@@ -5,13 +5,17 @@ import type { DraftMember } from "./statements.js";
 import { lower, type ValidationContext } from "./validate-context.js";
 import { reachable } from "./validate-graph.js";
 import { checkScope } from "./validate-members.js";
+import { checkMetricModes } from "./validate-metric-modes.js";
 
 export function validateMetric(ctx: ValidationContext, m: DraftMember, rels: readonly RelationshipDef[]): MetricDef {
   const info = ctx.analyses.get(m)!;
-  if (info.hasWindow) ctx.fail(`metric '${m.name}': window metrics (OVER) are not supported by the built-in engine`, m.exprPosition);
+  checkMetricModes(m, info, { dimensions: ctx.stmt.dimensions, metrics: ctx.stmt.metrics, fail: (msg, at) => ctx.fail(msg, at) });
   checkUsing(ctx, m, rels);
-  if (m.table === undefined) checkDerived(ctx, m);
-  else checkBase(ctx, m);
+  // A window metric's expression names its inner metric and dimensions, checked with its mode above.
+  if (m.window === undefined) {
+    if (m.table === undefined) checkDerived(ctx, m);
+    else checkBase(ctx, m);
+  }
   return {
     name: m.name,
     table: m.table,
@@ -20,6 +24,8 @@ export function validateMetric(ctx: ValidationContext, m: DraftMember, rels: rea
     using: [...m.using],
     comment: m.comment,
     synonyms: [...m.synonyms],
+    nonAdditiveBy: m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0 ? [...m.nonAdditiveBy] : undefined,
+    window: m.window,
   };
 }
 

@@ -15,13 +15,8 @@ export interface RoutedQuery extends ExpandedQuery {
   readonly materialization: string;
 }
 
-/** The grain-dependent metric kinds (their model fields belong to those features). */
-type MetricFeatures = MetricDef & { readonly nonAdditiveBy?: readonly unknown[] | undefined; readonly window?: unknown };
-
-function grainDependent(m: MetricDef): boolean {
-  const f = m as MetricFeatures;
-  return (f.nonAdditiveBy?.length ?? 0) > 0 || f.window !== undefined;
-}
+/** Semi-additive and window metrics depend on the queried grain: a pre-aggregate cannot answer them. */
+const grainDependent = (m: MetricDef): boolean => (m.nonAdditiveBy?.length ?? 0) > 0 || m.window !== undefined;
 
 const lowerSet = (names: readonly string[]): Set<string> => new Set(names.map((n) => n.toLowerCase()));
 const sameSet = (a: Set<string>, b: Set<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));

@@ -119,6 +119,34 @@ describe("docs/how-to/materializations", () => {
     ]);
   });
 
+  it("never routes a semi-additive metric (the account_metrics example), nor a window metric", async () => {
+    await runner.run(`
+      CREATE TABLE accounts (id INTEGER, customer_id INTEGER, report_date DATE, balance BIGINT);
+      INSERT INTO accounts VALUES (1, 7, DATE '2024-01-01', 100), (2, 7, DATE '2024-02-01', 150), (3, 8, DATE '2024-01-01', 40);
+      CREATE TABLE balance_by_customer (customer_id INTEGER, total_balance BIGINT);
+      INSERT INTO balance_by_customer VALUES (7, 999999), (8, 999999);
+      CREATE SEMANTIC VIEW account_metrics AS
+      TABLES (a AS accounts PRIMARY KEY (id))
+      DIMENSIONS (a.customer_id AS a.customer_id, a.report_date AS a.report_date)
+      METRICS (
+          a.total_balance NON ADDITIVE BY (report_date DESC) AS SUM(a.balance),
+          a.total AS SUM(a.balance),
+          a.running AS SUM(total) OVER (ORDER BY report_date)
+      )
+      MATERIALIZATIONS (
+          balance_agg AS (TABLE balance_by_customer, DIMENSIONS (customer_id), METRICS (total_balance)),
+          running_agg AS (TABLE balance_by_customer, DIMENSIONS (report_date), METRICS (running))
+      )`);
+    const r = await runStatement(runner, "SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance']) ORDER BY ALL");
+    // Expanded from the raw rows (the materialization holds 999999): DESC takes each customer's first snapshot.
+    expect(r.rows).to.deep.equal([
+      [7, 100n],
+      [8, 40n],
+    ]);
+    const explained = await runStatement(runner, "SELECT * FROM explain_semantic_view('account_metrics', dimensions := ['report_date'], metrics := ['running'])");
+    expect(explained.rows[3]).to.deep.equal(["-- Materialization: none"]);
+  });
+
   it("explain_semantic_view() reports the routing decision in its header", async () => {
     const lines = async (sql: string) => (await runStatement(runner, sql)).rows.map((r) => r[0]);
     const routed = await lines("SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])");
