@@ -46,6 +46,10 @@ dimensions:
   - name: customer_name
     expr: c.name
     source_table: c
+  # Not in the page's example, which names report_date in non_additive_by without declaring it.
+  - name: report_date
+    expr: CAST(o.ordered_at AS DATE)
+    source_table: o
 
 metrics:
   - name: revenue
@@ -59,6 +63,13 @@ metrics:
     source_table: o
   - name: avg_order
     expr: revenue / order_count
+  - name: balance
+    expr: SUM(o.amount)
+    source_table: o
+    non_additive_by:
+      - dimension: report_date
+        order: Desc
+        nulls: First
 
 materializations:
   - name: region_agg
@@ -107,6 +118,10 @@ describe("docs/reference/yaml-format", () => {
     has("METRIC", "revenue", "SYNONYMS", '["total_revenue"]');
     has("DERIVED_METRIC", "avg_order", "EXPRESSION", "revenue / order_count");
     has("MATERIALIZATION", "region_agg", "METRICS", '["revenue","order_count"]');
+    const nonAdditive = described.find((r) => r[1] === "balance" && r[2] === "NON_ADDITIVE_BY");
+    expect(String(nonAdditive?.[3])).to.match(/^report_date DESC/);
+    const exported = String((await runStatement(runner, "SELECT read_yaml_from_semantic_view('complete')")).rows[0]![0]);
+    expect(exported).to.include("non_additive_by:").and.include("materializations:\n  - name: region_agg");
     const views = (await runStatement(runner, "SELECT comment FROM list_semantic_views() WHERE name = 'complete'")).rows;
     expect(views).to.deep.equal([["Revenue analytics view"]]);
   });
