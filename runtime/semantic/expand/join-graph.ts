@@ -95,6 +95,7 @@ export class JoinGraph {
    * not the role-played table itself), whichever role is taken; undefined when there is none.
    */
   roleAncestor(key: string): string | undefined {
+    if (this.roleTables.size === 0) return undefined;
     const anyRole = new Map([...this.roleTables].map(([k, rels]) => [k, rels[0]!.name]));
     const tree = this.tree(this.baseKey, anyRole);
     let cur = tree.steps.get(key)?.parent;
