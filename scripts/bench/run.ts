@@ -6,7 +6,7 @@
  *   npx tsx scripts/bench/run.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
  * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, semantic-expansion.
- * Full run: about 2–3 minutes on 2 cores; --quick: about 30 s.
+ * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
