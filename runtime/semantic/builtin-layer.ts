@@ -13,6 +13,7 @@ import type { SemanticStatement } from "./ddl/statements.js";
 import { executeDescribe, executeShowColumns, executeShowMembers, executeShowViews } from "./introspection/execute.js";
 import { rewriteIntrospectionCalls } from "./introspection/rewrite.js";
 import { rewriteSemanticViewCalls } from "./query/rewrite.js";
+import { releaseSemanticQueryCache } from "./query/typed-query.js";
 import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
 
@@ -66,5 +67,5 @@ async function handle(session: SqlSession, statement: string): Promise<HandledSt
 }
 
 export function createBuiltinSemanticLayer(): SemanticLayer {
-  return { splitStatements, mayHandle, handle };
+  return { splitStatements, mayHandle, handle, release: releaseSemanticQueryCache };
 }
