@@ -8,6 +8,7 @@
  */
 import { sessionCatalog } from "./catalog.js";
 import { executeAlter, executeCreate, executeDrop, type StatementResult } from "./ddl/execute.js";
+import { NEAR_MISS_CANDIDATE } from "./ddl/near-miss.js";
 import { parseSemanticStatement } from "./ddl/parse-statement.js";
 import type { SemanticStatement } from "./ddl/statements.js";
 import { executeDescribe, executeShowColumns, executeShowMembers, executeShowViews } from "./introspection/execute.js";
@@ -42,8 +43,11 @@ export async function executeSemanticStatement(session: SqlSession, stmt: Semant
 
 const SEMANTIC_VIEW_CALL = /\bsemantic_view\s*\(/i;
 
+/** Semantic SQL, or a statement that may be misspelled semantic DDL (answered with "Did you mean"). */
+const mayHandleAny = (sql: string): boolean => mayHandle(sql) || NEAR_MISS_CANDIDATE.test(sql);
+
 async function handle(session: SqlSession, statement: string): Promise<HandledStatement> {
-  if (!mayHandle(statement)) return { kind: "passthrough" };
+  if (!mayHandleAny(statement)) return { kind: "passthrough" };
   const parsed = parseSemanticStatement(statement);
   if (parsed !== null) {
     const result = await executeSemanticStatement(session, parsed);
@@ -67,5 +71,5 @@ async function handle(session: SqlSession, statement: string): Promise<HandledSt
 }
 
 export function createBuiltinSemanticLayer(): SemanticLayer {
-  return { splitStatements, mayHandle, handle, release: releaseSemanticQueryCache };
+  return { splitStatements, mayHandle: mayHandleAny, handle, release: releaseSemanticQueryCache };
 }

@@ -5,7 +5,7 @@
  */
 import type { Access } from "../model.js";
 import type { Token } from "../sql/lexer.js";
-import { didYouMean } from "../sql/suggest.js";
+import { closestName, didYouMean } from "../sql/suggest.js";
 import type {
   CreateSemanticViewStatement,
   DraftMember,
@@ -47,12 +47,12 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
   ts.expectKeyword("VIEW");
   const ifNotExists = ts.acceptKeyword("IF", "NOT", "EXISTS");
   if (orReplace && ifNotExists) throw ts.error("OR REPLACE and IF NOT EXISTS cannot be combined", ts.tokens[0]);
+  if (ts.isKeyword("AS")) throw ts.error("Missing view name after 'CREATE SEMANTIC VIEW'.");
   const { name } = parseQualifiedName(ts, "semantic view name");
   let comment: string | undefined;
   if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
   if (ts.isKeywords("FROM", "YAML")) return parseFromYaml(ts, orReplace, ifNotExists, name, comment);
-  if (ts.isKeyword("TABLES")) throw ts.error("expected AS before TABLES (CREATE SEMANTIC VIEW name AS TABLES (...))");
-  ts.expectKeyword("AS", "after the semantic view name");
+  if (!ts.acceptKeyword("AS")) throw ts.error("Expected 'AS' or 'FROM YAML' after view name.");
 
   const tables: DraftTable[] = [];
   const relationships: DraftRelationship[] = [];
@@ -65,16 +65,17 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
     const word = token.kind === "ident" ? token.value.toUpperCase() : "";
     const index = CLAUSES.indexOf(word as Clause);
     if (index < 0) {
+      const suggestion = closestName(word || token.text, CLAUSES);
       throw ts.error(
-        `unexpected ${describe(token)}; expected a clause (${CLAUSES.slice(0, 5).join(", ")}).${didYouMean(word || token.text, CLAUSES)}`,
+        `Unknown clause keyword '${token.text}'${suggestion === undefined ? "" : `; did you mean '${suggestion}'?`} (expected one of ${CLAUSES.join(", ")})`,
         token,
       );
     }
-    if (last < 0 && word !== "TABLES") throw ts.error(`the TABLES clause is required and must come first, found ${word}`, token);
-    if (index === last) throw ts.error(`duplicate ${word} clause`, token);
+    if (last < 0 && word !== "TABLES") throw ts.error(`Missing required clause 'TABLES'. TABLES must come first, found ${word}.`, token);
+    if (index === last) throw ts.error(`Duplicate clause keyword '${word}'.`, token);
     if (index < last) {
       throw ts.error(
-        `${word} clause out of order: clauses must appear in the order TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS (${word} must come before ${CLAUSES[last]})`,
+        `Clause '${word}' appears out of order; clauses must appear as: TABLES, RELATIONSHIPS (optional), FACTS (optional), DIMENSIONS (optional), METRICS (optional), MATERIALIZATIONS (optional).`,
         token,
       );
     }
@@ -101,12 +102,13 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
       }
       if (ts.acceptPunct(",")) continue;
       if (ts.acceptPunct(")")) break;
+      if (ts.atEnd()) throw ts.error(`Unclosed '(' for clause '${word}'.`);
       throw ts.error(`expected ',' or ')' in ${word}, found ${describe(ts.peek())}`);
     }
   }
-  if (last < 0) throw ts.error("the TABLES clause is required (AS TABLES (...))");
+  if (last < 0) throw ts.error("Missing required clause 'TABLES'.");
   if (dimensions.length === 0 && metrics.length === 0) {
-    throw ts.error("a semantic view needs at least one DIMENSIONS or METRICS entry", ts.tokens[0]);
+    throw ts.error("At least one of 'DIMENSIONS' or 'METRICS' is required.", ts.tokens[0]);
   }
   if (ts.isKeyword("COMMENT")) {
     const at = ts.peek();
