@@ -6,7 +6,7 @@
  * and @databricks/sql against their loopback stand-ins).
  */
 import { expect } from "chai";
-import { BackendCConfig, Decimal, Dimension, Metric, SemanticView, ValidationError, createEngine, type Engine } from "lib";
+import { BackendCConfig, Decimal, Dimension, Fact, Metric, SemanticView, ValidationError, createEngine, type Engine } from "lib";
 import { conditionOf } from "../../runtime/query/condition.js";
 import { ConditionNode } from "../../runtime/query/operation-node/condition-node.js";
 import { FieldNode } from "../../runtime/query/operation-node/field-node.js";
@@ -22,6 +22,9 @@ class Nums extends SemanticView("nums", {
   money: Dimension<Decimal>(),
   n: Metric<bigint>(),
 }) {}
+
+/** The backend A stand-in's ORDERS view (quantity is NUMBER(9,0): 3, 1, 2). */
+class Orders extends SemanticView("orders", { quantity: Fact<number>() }) {}
 
 const DIALECTS = ["backend_a", "backend_b", "backend_c"] as const;
 
@@ -185,6 +188,15 @@ describe("reliability: forged and out-of-range values", () => {
         }
         const [row] = await conn.all("SELECT ? AS x", [2 ** 53 - 1]);
         expect(Number(row!["x"])).to.equal(2 ** 53 - 1);
+        // Through the compiler the same values run: 2^63 as DOUBLE text, a wide bigint as NUMBER(38,0) text.
+        const quantities = async (condition: Parameters<ReturnType<typeof Orders.query>["where"]>[0]) => {
+          await using cursor = await Orders.query().facts(Orders.quantity).where(condition).orderBy(Orders.quantity.asc()).using(engine).execute();
+          return (await cursor.fetchAllRows()).map((r) => r.quantity);
+        };
+        expect(await quantities(Orders.quantity.lt(2 ** 63))).to.deep.equal([1, 2, 3]);
+        expect(await quantities(Orders.quantity.gt(-(2n ** 100n)))).to.deep.equal([1, 2, 3]);
+        expect(await quantities(Orders.quantity.gte(2 ** 63))).to.deep.equal([]);
+        expect(standIn.queries.at(-1)!.sqlText).to.contain("CAST(? AS DOUBLE)");
       } finally {
         await standIn.close();
       }
