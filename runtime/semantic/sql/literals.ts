@@ -97,11 +97,12 @@ export function scanUnicodeQuoted(sql: string, start: number, open: number, quot
 }
 
 /** Tag characters as DuckDB's scanner takes them: letters, `_`, any non-ASCII, digits after the first. */
-const DOLLAR_DELIMITER = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/;
+const DOLLAR_DELIMITER = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
 
-/** A dollar quote opening at `start`, or undefined when the `$` does not open one. */
+/** A dollar quote opening at `start` (a tag of any length), or undefined when the `$` does not open one. */
 export function scanDollarQuoted(sql: string, start: number): Scanned | undefined {
-  const m = DOLLAR_DELIMITER.exec(sql.slice(start, start + 256));
+  DOLLAR_DELIMITER.lastIndex = start;
+  const m = DOLLAR_DELIMITER.exec(sql);
   if (!m) return undefined;
   const delimiter = m[0];
   const bodyStart = start + delimiter.length;

@@ -42,7 +42,7 @@ function escapeLiteral(random: () => number, value: string): string {
 }
 
 function dollarLiteral(random: () => number, value: string): string {
-  for (const tag of [pick(random, ["", "a", "tag_1", "é", "q"]), "t9", "t99", "zz_end"]) {
+  for (const tag of [pick(random, ["", "a", "tag_1", "é", "q", `long_${"x".repeat(300)}`]), "t9", "t99", "zz_end"]) {
     const delimiter = `$${tag}$`;
     // The closing delimiter must be found exactly after the body (no earlier or overlapping match).
     if (`${value}${delimiter}`.indexOf(delimiter) === value.length) return `${delimiter}${value}${delimiter}`;
