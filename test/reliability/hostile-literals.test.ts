@@ -77,6 +77,25 @@ describe("reliability: hostile literal forms", () => {
     }
   });
 
+  it("splits 300 generated multi-statement scripts exactly as DuckDB's own statement extraction does", async () => {
+    const random = prng(0x5911_7);
+    const expression = (): string => {
+      const form = pick(random, ["standard", "escape", "dollar", "number", "operators"] as const);
+      if (form === "number") return String(Math.floor(random() * 1000));
+      // DuckDB's scanner ends an operator where a comment starts: 1 //* c */ 2 is 1 / 2.
+      if (form === "operators") return `1 ${pick(random, ["//", "+", "-", "*", "<>"])}${blockComment(random)} 2`;
+      return generateLiteral(random, form).sql;
+    };
+    const between = (): string => pick(random, [" ", "\n", "\r\n", ` ${blockComment(random)} `, ` ${lineComment(random)}`]);
+    for (let n = 0; n < 300; n++) {
+      const count = 1 + Math.floor(random() * 4);
+      const statements = Array.from({ length: count }, () => `SELECT ${expression()}${between()}AS x`);
+      const script = statements.join(`;${between()}`) + (random() < 0.5 ? ";" : "");
+      const oracle = await duck.extractStatements(script);
+      expect(splitStatements(script), JSON.stringify(script)).to.have.length(oracle.count).and.to.have.length(count);
+    }
+  });
+
   it("runs 120 raw semantic_view() calls whose where_clause hides statements in literals of every form", async () => {
     const random = prng(0xd_0e5);
     await withSalesEngine(async (engine) => {
