@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { Decimal, type RoundingMode } from "lib";
+import { prng } from "../semantic/support/prng.js";
 
 const d = (text: string) => Decimal.parse(text);
 
@@ -63,6 +64,33 @@ describe("Decimal: a plain exact class", () => {
     expect(d("1.005").toFixed(2)).to.equal("1.01"); // exact, unlike Number.prototype.toFixed
     expect(d("1.5").toFixed(3)).to.equal("1.500");
     expect(d("1.25").round(1, "halfEven").toString()).to.equal("1.2");
+  });
+
+  it("divides within one unit in the last place, as exact rational arithmetic says (500 seeded cases)", () => {
+    const random = prng(0xdec1);
+    const randomDecimal = () => {
+      const digits = String(Math.floor(random() * 1e9)) + String(Math.floor(random() * 1e9));
+      const sign = random() < 0.3 ? "-" : "";
+      return new Decimal(BigInt(sign + digits), Math.floor(random() * 12));
+    };
+    for (let n = 0; n < 500; n++) {
+      const a = randomDecimal();
+      const b = randomDecimal();
+      if (b.unscaled === 0n) continue;
+      const scale = Math.floor(random() * 20);
+      const q = a.div(b, { scale, rounding: "trunc" });
+      // a/b - q, scaled: (a - q*b) / b must lie in [0, 10^-scale) in the direction of a/b.
+      const remainder = a.sub(q.mul(b));
+      const ulp = new Decimal(1n, scale).mul(b).abs();
+      const context = `${a} / ${b} at scale ${scale} = ${q}`;
+      expect(q.scale, context).to.equal(scale);
+      expect(remainder.abs().compareTo(ulp), context).to.equal(-1);
+      expect(remainder.unscaled === 0n || (remainder.unscaled < 0n) === (a.unscaled < 0n), context).to.equal(true);
+      const p = a.div(b, { precision: 12 });
+      // 12 significant digits (13 when rounding carries into a new digit); integer digits are always kept.
+      if (p.scale > 0) expect(p.unscaled.toString().replace("-", "").replace(/0+$/, "").length, `${context}, p=${p}`).to.be.at.most(13);
+      expect(Decimal.parse(a.toString()).toString()).to.equal(a.toString());
+    }
   });
 
   it("compares and converts", () => {
