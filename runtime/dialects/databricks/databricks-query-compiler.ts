@@ -45,16 +45,17 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
     return "`";
   }
 
-  /**
-   * A Decimal is bound as its exact text and cast to its own DECIMAL(p,s): comparing a DECIMAL
-   * column with a bare STRING parameter would go through DOUBLE under ANSI rules.
-   */
+  /** Bigints and Decimals must fit 38 digits. */
   protected override valueProblem(value: FilterValue): string | undefined {
     if (typeof value === "bigint") return integerProblem(value, DIGITS38, "Databricks");
     if (Decimal.isDecimal(value)) return decimalProblem(value, "Databricks");
     return undefined;
   }
 
+  /**
+   * A Decimal is bound as its exact text and cast to its own DECIMAL(p,s): comparing a DECIMAL
+   * column with a bare STRING parameter would go through DOUBLE under ANSI rules.
+   */
   protected override appendValue(value: unknown): void {
     if (typeof value === "bigint" && !inRange(value, INT64)) {
       this.append("CAST(");

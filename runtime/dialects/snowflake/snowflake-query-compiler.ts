@@ -66,16 +66,17 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     return IdentifierNode.create(snowflakeIdentifier(field.name));
   }
 
-  /**
-   * bigint and Decimal are bound as exact text (snowflake-sdk cannot bind a bigint and a JS number
-   * would lose digits) and cast to NUMBER(p,s) in the SQL, so the comparison is numeric and exact.
-   */
+  /** Bigints and Decimals must fit 38 digits. */
   protected override valueProblem(value: FilterValue): string | undefined {
     if (typeof value === "bigint") return integerProblem(value, DIGITS38, "Snowflake");
     if (Decimal.isDecimal(value)) return decimalProblem(value, "Snowflake");
     return undefined;
   }
 
+  /**
+   * bigint and Decimal are bound as exact text (snowflake-sdk cannot bind a bigint and a JS number
+   * would lose digits) and cast to NUMBER(p,s) in the SQL, so the comparison is numeric and exact.
+   */
   protected override appendValue(value: unknown): void {
     if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
       this.append("CAST(");
