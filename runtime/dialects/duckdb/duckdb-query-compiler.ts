@@ -68,6 +68,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     return inner.compileQuery(RawNode.createWithChild(inner.conditionToNode(condition)), createQueryId()).sql;
   }
 
+  /** Bigints must fit HUGEINT and Decimals 38 digits (see the module comment). */
   protected override valueProblem(value: FilterValue): string | undefined {
     if (typeof value === "bigint") return integerProblem(value, INT128, "DuckDB");
     if (Decimal.isDecimal(value)) return decimalProblem(value, "DuckDB");
