@@ -21,6 +21,12 @@ export function inRange(value: bigint, range: IntegerRange): boolean {
   return value >= range.min && value <= range.max;
 }
 
+/** Why a bigint does not fit `range` on `dialectName`, or undefined. */
+export function integerProblem(value: bigint, range: IntegerRange, dialectName: string): string | undefined {
+  if (inRange(value, range)) return undefined;
+  return `${value}n is outside ${dialectName}'s ${range.name} range (${range.min} to ${range.max}), so it cannot be compared exactly`;
+}
+
 /** Why a number is not a value any backend can take exactly (NaN, ±Infinity, -0), or undefined. */
 export function inexactNumberProblem(value: number): string | undefined {
   if (!Number.isFinite(value)) return `${value} is not a finite number`;

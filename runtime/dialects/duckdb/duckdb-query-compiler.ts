@@ -28,10 +28,10 @@
 import { RawNode, ValueNode, createQueryId, type OperationNode } from "kysely";
 import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
-import { decimalProblem, integerProblem } from "../../query/compiler/decimal-type.js";
+import { decimalProblem } from "../../query/compiler/decimal-type.js";
 import type { FilterValue } from "../../query/operation-node/filter-value.js";
 import { isGenuineDate } from "../../values/genuine.js";
-import { INT128, inexactNumberProblem } from "../../values/integer-ranges.js";
+import { INT128, inexactNumberProblem, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { ConditionNode } from "../../query/operation-node/condition-node.js";

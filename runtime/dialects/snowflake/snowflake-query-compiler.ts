@@ -20,9 +20,9 @@
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
 import { Decimal } from "../../values/decimal.js";
-import { decimalPrecision, decimalProblem, integerProblem } from "../../query/compiler/decimal-type.js";
+import { decimalPrecision, decimalProblem } from "../../query/compiler/decimal-type.js";
 import type { FilterValue } from "../../query/operation-node/filter-value.js";
-import { DIGITS38 } from "../../values/integer-ranges.js";
+import { DIGITS38, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { FieldNode } from "../../query/operation-node/field-node.js";

@@ -1,6 +1,5 @@
 import { ValidationError } from "../../errors.js";
 import type { Decimal } from "../../values/decimal.js";
-import { inRange, type IntegerRange } from "../../values/integer-ranges.js";
 
 /** Every backend's DECIMAL/NUMBER holds at most 38 digits. */
 export const MAX_DECIMAL_PRECISION = 38;
@@ -17,10 +16,4 @@ export function decimalPrecision(value: Decimal, dialectName: string): number {
   const problem = decimalProblem(value, dialectName);
   if (problem !== undefined) throw new ValidationError(problem);
   return value.precision;
-}
-
-/** Why a bigint does not fit `range` on `dialectName`, or undefined. */
-export function integerProblem(value: bigint, range: IntegerRange, dialectName: string): string | undefined {
-  if (inRange(value, range)) return undefined;
-  return `${value}n is outside ${dialectName}'s ${range.name} range (${range.min} to ${range.max}), so it cannot be compared exactly`;
 }
