@@ -12,7 +12,8 @@ import { prng, pick } from "../semantic/support/prng.js";
 import { withSalesEngine } from "../support/sales-engine.js";
 import { blockComment, generateLiteral, hostileText, lineComment, stringLiteral, type LiteralForm } from "./support/literal-forms.js";
 
-const FORMS: readonly LiteralForm[] = ["standard", "escape", "dollar", "quoted_ident", "unicode"];
+const FORMS: readonly LiteralForm[] = ["standard", "escape", "dollar", "quoted_ident", "unicode", "unicode_ident"];
+const isIdentifierForm = (form: LiteralForm) => form === "quoted_ident" || form === "unicode_ident";
 
 describe("reliability: hostile literal forms", () => {
   let instance: DuckDBInstance;
@@ -47,12 +48,12 @@ describe("reliability: hostile literal forms", () => {
     for (let n = 0; n < 400; n++) {
       const literal = generateLiteral(random, pick(random, FORMS));
       counts.set(literal.form, (counts.get(literal.form) ?? 0) + 1);
-      const first = literal.form === "quoted_ident" ? `SELECT 1 AS ${literal.sql}` : `SELECT ${literal.sql} AS x`;
+      const first = isIdentifierForm(literal.form) ? `SELECT 1 AS ${literal.sql}` : `SELECT ${literal.sql} AS x`;
       const context = `${literal.form} ${JSON.stringify(literal.sql)}`;
       expect(splitStatements(`${first}; SELECT 2`), context).to.deep.equal([first, "SELECT 2"]);
-      const token = significant(tokenize(first))[literal.form === "quoted_ident" ? 3 : 1]!;
+      const token = significant(tokenize(first))[isIdentifierForm(literal.form) ? 3 : 1]!;
       expect([token.text, token.value], context).to.deep.equal([literal.sql, literal.value]);
-      if (literal.form === "unicode") {
+      if (literal.form === "unicode" || literal.form === "unicode_ident") {
         // DuckDB lexes it (the error is about decoding, not an unterminated literal) and then refuses it.
         let message = "";
         await duck.runAndReadAll(first).catch((error: Error) => (message = error.message));

@@ -6,7 +6,7 @@
  */
 import { pick } from "../../semantic/support/prng.js";
 
-export type LiteralForm = "standard" | "escape" | "dollar" | "quoted_ident" | "unicode";
+export type LiteralForm = "standard" | "escape" | "dollar" | "quoted_ident" | "unicode" | "unicode_ident";
 
 export interface GeneratedLiteral {
   readonly form: LiteralForm;
@@ -71,10 +71,12 @@ export function generateLiteral(random: () => number, form: LiteralForm): Genera
       const name = text === "" ? "n" : text;
       return { form, sql: `"${name.replaceAll('"', '""')}"`, value: name };
     }
-    case "unicode": {
-      // DuckDB lexes U&'...' like a standard string (then refuses to decode it); no backslashes, so the value is plain.
-      const plain = text.replaceAll("\\", "/");
-      return { form, sql: `U&'${plain.replaceAll("'", "''")}'`, value: plain };
+    case "unicode":
+    case "unicode_ident": {
+      // DuckDB lexes U&'...' and U&"..." like the plain forms (then refuses to decode them); no backslashes, so the value is plain.
+      const plain = text.replaceAll("\\", "/") || "u";
+      const quote = form === "unicode" ? "'" : '"';
+      return { form, sql: `U&${quote}${plain.replaceAll(quote, quote + quote)}${quote}`, value: plain };
     }
   }
 }
