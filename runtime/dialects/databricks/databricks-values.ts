@@ -7,8 +7,8 @@
  * the driver hands BIGINT over as `bigint` and DECIMAL as exact text, which become `bigint` and
  * `Decimal` here without going through a double. On the column-based (TColumn) path the driver
  * itself already turned BIGINT into a double (node-int64 `toNumber()`) and DECIMAL into
- * `Number(text)`; a BIGINT that is no longer a safe integer there raises `DataError` instead of
- * arriving wrong.
+ * `Number(text)`; a BIGINT that is no longer a safe integer, or a DECIMAL wider than 15 digits,
+ * raises `DataError` there instead of arriving rounded.
  */
 import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIService_types.js";
 import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
@@ -17,6 +17,7 @@ import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT64, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
 import { parameterError } from "../../values/parameter-error.js";
+import { decimalProblem } from "../../query/compiler/decimal-type.js";
 
 /** TTypeId numbers (TCLIService.thrift), named by the SQL type they stand for. */
 const TYPE_NAMES: Readonly<Record<number, string>> = {
@@ -116,9 +117,13 @@ function toBigInt(value: unknown, column: ColumnInfo): bigint {
   );
 }
 
+/** Every decimal text of at most this many significant digits survives a double unchanged. */
+const DOUBLE_EXACT_DIGITS = 15;
+
 function toDecimal(value: unknown, column: ColumnInfo): Decimal {
   if (Decimal.isDecimal(value)) return value;
-  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") {
+  if (typeof value === "number") return decimalFromDouble(value, column);
+  if (typeof value === "string" || typeof value === "bigint") {
     try {
       return Decimal.from(value);
     } catch (error) {
@@ -126,6 +131,24 @@ function toDecimal(value: unknown, column: ColumnInfo): Decimal {
     }
   }
   throw new DataError(`Column ${column.name} (${column.type}) arrived as an unexpected ${typeof value}`);
+}
+
+/**
+ * A DECIMAL the driver already turned into a double (column-based results: `Number(text)`). Exact
+ * only when the column's precision is at most 15 digits; otherwise the text may have lost digits
+ * we cannot see, so it raises `DataError` as a BIGINT beyond 2^53 does.
+ */
+function decimalFromDouble(value: number, column: ColumnInfo): Decimal {
+  const [precision = Number.NaN, scale = 0] = (/\((\d+),(\d+)\)/.exec(column.type) ?? []).slice(1).map(Number);
+  if (!(precision <= DOUBLE_EXACT_DIGITS) || !Number.isFinite(value)) {
+    throw new DataError(
+      `Column ${column.name} (${column.type}) arrived as the JS number ${String(value)}, which may have lost digits ` +
+        "(the driver converted it through a double: result was not Arrow-based)",
+      { code: "LOSSY_DECIMAL" },
+    );
+  }
+  const decimal = Decimal.from(value);
+  return decimal.scale < scale ? decimal.withScale(scale) : decimal;
 }
 
 /** A DATE as a `Date` at UTC midnight. */
@@ -157,20 +180,21 @@ export function normalizeRow(row: Record<string, unknown>, columns: readonly Col
 export type OrdinalParameter = string | number | bigint | boolean | Date | null | { readonly type: string; readonly value: string };
 
 /**
- * Library parameter values → `ordinalParameters`. A `Decimal` goes as DECIMAL-typed exact text
- * (the query compiler already sends Decimals as text inside `CAST(? AS DECIMAL(p,s))`). The
- * driver binds a bigint as BIGINT and a whole number beyond ±(2^53-1) as DOUBLE (exact), so only a
- * bigint beyond BIGINT, -0, NaN, ±Infinity and non-genuine Dates or Decimals are refused, as a
- * ValidationError naming the parameter.
+ * Library parameter values → `ordinalParameters`. A `Decimal` goes as exact text typed
+ * `DECIMAL(p,s)` from its own digits: a bare `DECIMAL` parameter is DECIMAL(10,0) on the warehouse,
+ * which would round `5.2` to 5 and overflow beyond 10 digits. (The query compiler sends Decimals as
+ * text inside `CAST(? AS DECIMAL(p,s))`.) The driver binds a bigint as BIGINT and a whole number
+ * beyond ±(2^53-1) as DOUBLE (exact), so only a bigint beyond BIGINT, -0, NaN, ±Infinity and
+ * non-genuine Dates or Decimals are refused, as a ValidationError naming the parameter.
  */
 export function toOrdinalParameters(
   parameters: readonly unknown[] | undefined,
-  decimalParameter: (text: string) => OrdinalParameter,
+  decimalParameter: (text: string, sqlType: string) => OrdinalParameter,
 ): OrdinalParameter[] | undefined {
   if (parameters === undefined || parameters.length === 0) return undefined;
   return parameters.map((value, i) => {
     if (value === null || value === undefined) return null;
-    if (Decimal.isDecimal(value)) return decimalParameter(value.toString());
+    if (Decimal.isDecimal(value)) return decimalParameter(value.toString(), decimalType(value, i));
     switch (typeof value) {
       case "string":
       case "boolean":
@@ -188,4 +212,11 @@ export function toOrdinalParameters(
         throw parameterError(i + 1, value, "backend B cannot bind this type (only string, number, bigint, boolean, a genuine Date or Decimal, null)");
     }
   });
+}
+
+/** `DECIMAL(p,s)` holding the value exactly; more than 38 digits is a ValidationError naming the parameter. */
+function decimalType(value: Decimal, index: number): string {
+  const problem = decimalProblem(value, "Databricks");
+  if (problem !== undefined) throw parameterError(index + 1, value, problem);
+  return `DECIMAL(${value.precision},${value.scale})`;
 }

@@ -119,11 +119,14 @@ export function convertRow(columns: readonly SnowflakeColumn[], row: readonly un
 
 /**
  * A parameter as snowflake-sdk can bind it: bigint and Decimal as exact text (the sdk cannot
- * bind a bigint, and a number would lose digits; the compiler casts them back in SQL), Date as ISO
- * text, everything else unchanged. The sdk sends every whole number as a FIXED integer by its
- * shortest text (`2^63` as `9223372036854776000`, `1e21` as `1e+21`), so a whole number beyond
- * ±(2^53-1) is refused here (the query compiler sends those as DOUBLE text itself), as are -0,
- * NaN, ±Infinity, a bigint beyond NUMBER(38,0) and any non-genuine Date or Decimal.
+ * bind a bigint, and a number would lose digits; the compiler casts them back in SQL), everything
+ * else unchanged. A Date in raw SQL goes as ISO text, which Snowflake parses with the account's
+ * TIMESTAMP_INPUT_FORMAT (fine with the default AUTO); the query builder never sends one: it binds
+ * epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)`, and raw SQL can do the same with `date.getTime()`.
+ * The sdk sends every whole number as a FIXED integer by its shortest text (`2^63` as
+ * `9223372036854776000`, `1e21` as `1e+21`), so a whole number beyond ±(2^53-1) is refused here (the
+ * query compiler sends those as DOUBLE text itself), as are -0, NaN, ±Infinity, a bigint beyond
+ * NUMBER(38,0) and any non-genuine Date or Decimal, each as a ValidationError naming the parameter.
  */
 export function toSnowflakeBind(value: unknown, index = 0): string | number | boolean | null {
   const position = index + 1;

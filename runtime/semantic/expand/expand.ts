@@ -15,7 +15,9 @@ import { keyOf, type JoinTree } from "./join-graph.js";
 import { MemberSql } from "./members.js";
 import { resolveMembers } from "./resolve.js";
 import { RolePaths } from "./roles.js";
+import { checkSnapshotRoles, isActiveSemiAdditive, snapshotGrainSql, unqueriedSnapshotDims } from "./semi-additive.js";
 import { whereSql } from "./where-clause.js";
+import { expandWindowMetrics } from "./window-metrics.js";
 
 export interface SemanticQueryRequest {
   readonly dimensions: readonly string[];
@@ -37,20 +39,26 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   if (request.facts.length > 0 && request.metrics.length > 0) {
     ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
   }
-  if (request.dimensions.length === 0 && request.metrics.length === 0 && request.facts.length === 0) {
+  const emptyRequest = (): never =>
     ctx.fail(
       `specify at least dimensions := [...], metrics := [...], or facts := [...].\nRun DESCRIBE SEMANTIC VIEW ${def.name} to see available dimensions, metrics, and facts.`,
     );
-  }
+  if (request.dimensions.length === 0 && request.metrics.length === 0 && request.facts.length === 0) emptyRequest();
   const dims = resolveMembers<MemberDef>(def, "dimension", request.dimensions);
   const metrics = resolveMembers<MetricDef>(def, "metric", request.metrics);
   const facts = resolveMembers<MemberDef>(def, "fact", request.facts);
   const columns = [...dims, ...metrics, ...facts].map((m) => m.name);
-  if (columns.length === 0) ctx.fail("the requested wildcards match no public members");
+  // Wildcards that expand to nothing leave an empty request, as in the extension.
+  if (columns.length === 0) emptyRequest();
   const clash = columns.find((c, i) => columns.findIndex((d) => same(c, d)) !== i);
   if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
 
   const members = new MemberSql(ctx);
+  const windowed = expandWindowMetrics(def, { dims, metrics, whereClause: request.whereClause }, {
+    expandInner: expandSemanticQuery,
+    baseMetricsOf: (m) => members.baseMetricsOf(m),
+  });
+  if (windowed !== undefined) return { sql: windowed, columns };
   const graph = ctx.graph;
   const dimSql = dims.map((d) => members.of(d));
   const factSqlList = facts.map((f) => members.of(f));
@@ -67,7 +75,14 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
     ...(where === undefined ? [] : where.tables.map((t) => ({ table: t, label: "where_clause" }))),
   ];
   const baseSql = new Map(bases.map((b) => [b, members.inlineFacts(b.expr, b.table!, [])]));
-  const metricReqs = new Map(bases.map((b) => [b, requirementsOf(ctx, b.table!, baseSql.get(b)!, `metric '${b.name}'`)]));
+  // An active semi-additive metric also needs the tables of its unqueried NON ADDITIVE BY dimensions.
+  const snapshotReqs = (b: MetricDef): Requirement[] =>
+    unqueriedSnapshotDims(def, b, dims).flatMap((d) =>
+      requirementsOf(ctx, d.table, members.of(d), `dimension '${d.name}' (NON ADDITIVE BY of metric '${b.name}')`),
+    );
+  const metricReqs = new Map(
+    bases.map((b) => [b, [...requirementsOf(ctx, b.table!, baseSql.get(b)!, `metric '${b.name}'`), ...snapshotReqs(b)]]),
+  );
   roles.check([...rowReqs, ...[...metricReqs.values()].flat()]);
 
   const aliasOf = (key: string): string => roles.aliasOf(key);
@@ -117,7 +132,9 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   const allTables = [...rowReqs.map((r) => r.table), ...bases.map((b) => keyOf(b.table!))];
   for (const reqs of metricReqs.values()) for (const r of reqs) allTables.push(r.table);
   const joined = joinedTables(ctx, baseTree, allTables);
-  const singleGrain = bases.every((b) => {
+  // A snapshot is taken at the semi-additive metric's own grain, never over a join that fans it.
+  const snapshots = bases.some((b) => isActiveSemiAdditive(b, dims));
+  const singleGrain = !snapshots && bases.every((b) => {
     const tree = treeAt(keyOf(b.table!));
     return [...joined].every((t) => {
       const path = graph.path(tree, t);
@@ -133,7 +150,10 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
       const key = keySql(ctx, tk, aliasOf(tk));
       if (key === undefined) {
         if (/count\s*\(\s*\*\s*\)/i.test(sql)) {
-          ctx.fail(`metric '${b.name}' uses COUNT(*) on joined table '${graph.table(tk).alias}', which has no PRIMARY KEY or UNIQUE key to count`);
+          const alias = graph.table(tk).alias;
+          ctx.fail(
+            `metric '${b.name}' uses COUNT(*) on joined table '${alias}'. The generated LEFT JOIN produces one NULL-extended row per base-table row with no match in '${alias}', which COUNT(*) would count -- so the expansion rewrites COUNT(*) to COUNT(<primary key>) for non-base tables, but table '${alias}' has no PRIMARY KEY declared in the TABLES clause. Add PRIMARY KEY (cols) to '${alias}' or use an explicit column: COUNT(${alias}.<column>).`,
+          );
         }
       } else {
         sql = guardAggregates(sql, key);
@@ -164,6 +184,7 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
 
   // One CTE per grain (metric table), each anchored at its own table.
   const grains = groupByGrain(bases, (b) => keyOf(b.table!));
+  if (snapshots && grains.length > 1) checkSnapshotRoles(ctx, dims);
   const baseIndex = new Map(bases.map((b, i) => [b, i]));
   const grainOf = new Map<MetricDef, number>();
   const ctes = grains.map((g, gi) => {
@@ -173,6 +194,17 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
       ...g.bases.map((b) => ({ sql: baseMetricSql(b, g.anchor), name: metricColumn(baseIndex.get(b)!) })),
     ];
     const needed = [g.anchor, ...rowReqs.map((r) => r.table), ...g.bases.flatMap((b) => metricReqs.get(b)!.map((r) => r.table))];
+    if (g.bases.some((b) => isActiveSemiAdditive(b, dims))) {
+      const grain = {
+        dims: dims.map((d, i) => ({ sql: dimItems[i]!.sql, member: d })),
+        metrics: g.bases.map((b) => ({ metric: b, sql: baseMetricSql(b, g.anchor), index: baseIndex.get(b)! })),
+        dimensionSql: (d: MemberDef) => scoped(members.of(d)),
+        viewDimensions: def.dimensions,
+      };
+      const rows = (snapshotItems: { sql: string; name: string }[]): string =>
+        emitSelect(ctx, { tree: treeAt(g.anchor), aliasOf, items: snapshotItems, needed, conditions, distinct: false, groupCount: 0 });
+      return snapshotGrainSql(def.name, grain, rows);
+    }
     return emitSelect(ctx, { tree: treeAt(g.anchor), aliasOf, items, needed, conditions, distinct: false, groupCount: dims.length });
   });
   const cell = (b: MetricDef): string => `${grainAlias(grainOf.get(b)!)}.${quoteIdent(metricColumn(baseIndex.get(b)!))}`;

@@ -13,9 +13,13 @@ export interface LruCacheOptions<K, V> {
 
 export class LruCache<K, V> {
   private readonly map = new Map<K, { value: V; bytes: number }>();
+  private readonly options: LruCacheOptions<K, V>;
   private totalBytes = 0;
 
-  constructor(private readonly options: LruCacheOptions<K, V>) {}
+  /** A number bounds the entry count only (for entries of a known, small size). */
+  constructor(options: LruCacheOptions<K, V> | number) {
+    this.options = typeof options === "number" ? { maxEntries: options, maxBytes: Number.POSITIVE_INFINITY, sizeOf: () => 0 } : options;
+  }
 
   get(key: K): V | undefined {
     const entry = this.map.get(key);

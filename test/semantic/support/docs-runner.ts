@@ -60,6 +60,10 @@ export class DocsRunner {
   close(): void {
     this.session.close();
   }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.close();
+  }
 }
 
 const key = (row: unknown[]): string => JSON.stringify(row, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
