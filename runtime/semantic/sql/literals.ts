@@ -84,7 +84,7 @@ export function scanEscapeString(sql: string, start: number, open: number): Scan
       i += 2;
     }
   }
-  throw unterminated(sql, start, "escape string");
+  throw unterminated(sql, start, "quoted string");
 }
 
 /** `U&'...'` or `U&"..."`: quoted like the plain form; `\XXXX`, `\+XXXXXX` and `\\` decoded in the value. */
