@@ -51,8 +51,9 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
       }
     }
     const wanted = options.views === undefined ? dtos : dtos.filter((d) => [...selected].some((v) => v.toLowerCase() === d.view.toLowerCase()));
-    const { files, skipped } = await generateFiles(views, options.backend, wanted);
+    const { files, skipped, renamed } = await generateFiles(views, options.backend, wanted);
     for (const note of skipped) io.stderr(`lib codegen: warning: left out ${note}`);
+    for (const note of renamed) io.stderr(`lib codegen: warning: renamed ${note}`);
     return options.check ? await check(outDir, shownOut, files, io) : await write(outDir, shownOut, files, views.length, io);
   } catch (error) {
     const exit = toExit(error);

@@ -3,7 +3,7 @@
  * views (backend B) and DuckDB (backend C). Every public name of API.md is exported from here.
  */
 export * from "./errors.js";
-export { Decimal } from "./mapping/decimal-helper.js"; // the value class; called without `new`, its schema helper
+export { Decimal, type DecimalInput, type DecimalDivideOptions, type RoundingMode } from "./values/decimal.js"; // a plain class; its schema helper is DecimalType()
 export { Secret } from "./config/secret.js";
 export type * from "./config/types.js";
 export type { ColumnInfo, ValueKind, QueryResult, ResultStream } from "./driver/database-connection.js";

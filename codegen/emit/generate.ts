@@ -9,7 +9,7 @@ import type { ValueKind } from "../../runtime/driver/database-connection.js";
 import type { MemberMetadata, ViewMetadata } from "../introspect/metadata.js";
 import { tsTypeOf, valueKindOf } from "../type-mapping.js";
 import { RESERVED_FIELD_NAMES } from "../../runtime/view/names.js";
-import { fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
+import { TAKEN_BY_IMPORTS, fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
 import { schemaOf } from "./schema-helpers.js";
 import { DtoConfigError, GENERATED_MARKER, type DtoSpec, type GenerateOptions, type GenerateResult, type GeneratedFile } from "./generated-file.js";
 
@@ -52,8 +52,13 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     return false;
   });
   const sorted = [...usable].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const classNames = uniqueNames(sorted.map((v) => pascalCase(v.name)));
+  // Every export shares the index's namespace: classes first (a view keeps its natural class name),
+  // then row DTOs, which step aside for classes and imports (`sales_row`'s class is `SalesRow`, so
+  // the row DTO of `sales` becomes `SalesRow2`). User-named DTOs are checked in attachDtos.
+  const classNames = uniqueNames(sorted.map((v) => pascalCase(v.name)), TAKEN_BY_IMPORTS);
+  const rowNames = uniqueNames(classNames.map((c) => `${c}Row`), new Set([...TAKEN_BY_IMPORTS, ...classNames]));
   const stems = uniqueNames(sorted.map((v) => fileStem(v.name)));
+  const renamed = renameNotes(sorted, classNames, rowNames);
   const plans: PlannedView[] = sorted.map((view, i) => {
     const members: PlannedMember[] = [];
     const skippedMembers: string[] = [];
@@ -68,7 +73,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
         members.push({ member, kind: valueKindOf(options.backend, member.type) });
       }
     }
-    return { view, className: classNames[i]!, stem: stems[i]!, members, skippedMembers, rowDtoName: `${classNames[i]!}Row`, dtos: [] };
+    return { view, className: classNames[i]!, stem: stems[i]!, members, skippedMembers, rowDtoName: rowNames[i]!, dtos: [] };
   });
   attachDtos(plans, options.dtos ?? []);
 
@@ -88,7 +93,25 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     files.push({ path: `${plan.stem}.dto.ts`, text: print(dtoModule(project, plan), header, `DTO schemas for "${plan.view.name}"`) });
   }
   files.push({ path: "index.ts", text: print(indexModule(project, plans), header, "index") });
-  return { files, skipped };
+  return { files, skipped, renamed };
+}
+
+/** One note per export that did not get its natural name, saying which export has it. */
+function renameNotes(views: readonly ViewMetadata[], classNames: readonly string[], rowNames: readonly string[]): string[] {
+  const owner = new Map<string, string>();
+  classNames.forEach((c, i) => owner.set(c.toLowerCase(), `the class of view "${views[i]!.name}"`));
+  rowNames.forEach((r, i) => owner.set(r.toLowerCase(), `the row DTO of view "${views[i]!.name}"`));
+  const holder = (natural: string) =>
+    owner.get(natural.toLowerCase()) ?? (TAKEN_BY_IMPORTS.has(natural) ? "imported by generated modules" : "taken");
+  const notes: string[] = [];
+  views.forEach((view, i) => {
+    const natural = pascalCase(view.name);
+    if (classNames[i] !== natural) notes.push(`the class of view "${view.name}" to ${classNames[i]} (${natural} is ${holder(natural)})`);
+    if (rowNames[i] !== `${classNames[i]}Row`) {
+      notes.push(`the row DTO of view "${view.name}" to ${rowNames[i]} (${classNames[i]}Row is ${holder(`${classNames[i]}Row`)})`);
+    }
+  });
+  return notes;
 }
 
 function headerLines(backend: BackendType): string {
@@ -106,11 +129,18 @@ function print(file: SourceFile, header: string, what: string): string {
 }
 
 function attachDtos(plans: PlannedView[], dtos: readonly DtoSpec[]): void {
-  const names = new Set<string>(plans.flatMap((p) => [p.className, p.rowDtoName]));
+  // Exports are compared case-insensitively (like the file names), imports exactly (they are identifiers in one module).
+  const owners = new Map<string, string>();
+  for (const p of plans) {
+    owners.set(p.className.toLowerCase(), `the class of view "${p.view.name}"`);
+    owners.set(p.rowDtoName.toLowerCase(), `the row DTO of view "${p.view.name}"`);
+  }
   for (const dto of dtos) {
     if (!isIdentifier(dto.name)) throw new DtoConfigError(`DTO name "${dto.name}" is not a valid TypeScript identifier`, "name");
-    if (names.has(dto.name)) throw new DtoConfigError(`DTO name "${dto.name}" is already used by another generated export`, "name");
-    names.add(dto.name);
+    if (TAKEN_BY_IMPORTS.has(dto.name)) throw new DtoConfigError(`DTO name "${dto.name}" is a name generated modules import; choose another`, "name");
+    const owner = owners.get(dto.name.toLowerCase());
+    if (owner !== undefined) throw new DtoConfigError(`DTO name "${dto.name}" is already used by ${owner}; choose another`, "name");
+    owners.set(dto.name.toLowerCase(), `DTO "${dto.name}"`);
     const plan = plans.find((p) => p.view.name === dto.view) ?? plans.find((p) => p.view.name.toLowerCase() === dto.view.toLowerCase());
     if (!plan) throw new DtoConfigError(`DTO "${dto.name}" names semantic view "${dto.view}", which was not found`, "view");
     for (const field of dto.fields) {

@@ -9,8 +9,15 @@ const RESERVED = new Set(
   ).split(" "),
 );
 
-/** Names a generated module imports or declares besides the view class. */
-const TAKEN_BY_IMPORTS = new Set(["Dimension", "Metric", "SemanticView", "Decimal", "Type", "Object", "Date", "Array", "Promise"]);
+/**
+ * Names a generated module imports or uses besides its own exports: every `lib` name the generator
+ * may import (view factories, value class, schema helpers), TypeBox's `Type`, and the globals the
+ * emitted code refers to. No generated export may take one of these.
+ */
+export const TAKEN_BY_IMPORTS: ReadonlySet<string> = new Set([
+  "Dimension", "Metric", "Fact", "SemanticView", "Decimal", "DecimalType", "DateType", "BigIntType", "LibType", "Type",
+  "Object", "Date", "Array", "Promise", "Symbol", "BigInt", "Number", "String", "Boolean", "Error", "Map", "Set",
+]);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -51,14 +58,24 @@ export function titleOf(name: string): string {
   return parts.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(" ");
 }
 
-/** Gives each name a unique form: the second `Sales` becomes `Sales2`, and so on. */
+/**
+ * Gives each name a unique form (compared case-insensitively, as file systems may): a name that
+ * occurs once keeps its form; of a repeated name the first keeps it and the later ones get the
+ * smallest free suffix (`Sales`, `Sales2`, ...), skipping every name in `taken` and every natural
+ * name, so a view that is really named `sales_2` keeps `Sales2`. Deterministic for a given order.
+ */
 export function uniqueNames(names: readonly string[], taken: ReadonlySet<string> = new Set()): string[] {
-  const used = new Set(taken);
+  const key = (name: string) => name.toLowerCase();
+  const used = new Set([...taken].map(key));
+  for (const name of names) used.add(key(name));
+  const given = new Set<string>();
   return names.map((name) => {
     let candidate = name;
-    for (let n = 2; used.has(candidate.toLowerCase()) || used.has(candidate); n++) candidate = `${name}${n}`;
-    used.add(candidate);
-    used.add(candidate.toLowerCase());
+    if (given.has(key(name)) || [...taken].some((t) => key(t) === key(name))) {
+      for (let n = 2; used.has(key(candidate)); n++) candidate = `${name}${n}`;
+      used.add(key(candidate));
+    }
+    given.add(key(candidate));
     return candidate;
   });
 }

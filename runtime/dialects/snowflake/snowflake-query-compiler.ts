@@ -16,13 +16,18 @@
  * DIMENSIONS come first, so columns are dimensions then metrics/facts, as on DuckDB.
  *
  * Values are bound as `?` parameters; bigint and Decimal are sent as exact strings cast to NUMBER
- * in the SQL (snowflake-sdk cannot bind a bigint, and a JS number would lose digits); a Date as
+ * in the SQL (snowflake-sdk cannot bind a bigint, and a JS number would lose digits), a whole
+ * number beyond ±(2^53-1) as its text cast to DOUBLE (the sdk would send it as an inexact FIXED
+ * integer), and a bigint or Decimal beyond 38 digits is a ValidationError naming the field; a Date as
  * epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)` (the sdk binds dates as untyped text, which
  * Snowflake parses with the account's input format).
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
 import { Decimal } from "../../values/decimal.js";
-import { decimalPrecision } from "../../query/compiler/decimal-type.js";
+import { decimalPrecision, decimalProblem } from "../../query/compiler/decimal-type.js";
+import type { FilterValue } from "../../query/operation-node/filter-value.js";
+import { isGenuineDate } from "../../values/genuine.js";
+import { DIGITS38, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { FieldNode } from "../../query/operation-node/field-node.js";
@@ -77,12 +82,23 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     return IdentifierNode.create(snowflakeIdentifier(field.name));
   }
 
+  /** Bigints and Decimals must fit 38 digits. */
+  protected override valueProblem(value: FilterValue): string | undefined {
+    if (typeof value === "bigint") return integerProblem(value, DIGITS38, "Snowflake");
+    if (Decimal.isDecimal(value)) return decimalProblem(value, "Snowflake");
+    return undefined;
+  }
+
   /**
    * bigint and Decimal are bound as exact text (snowflake-sdk cannot bind a bigint and a JS number
    * would lose digits) and cast to NUMBER(p,s) in the SQL, so the comparison is numeric and exact.
    */
   protected override appendValue(value: unknown): void {
-    if (typeof value === "bigint") {
+    if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      this.append("CAST(");
+      super.appendValue(String(value));
+      this.append(" AS DOUBLE)");
+    } else if (typeof value === "bigint") {
       this.append("CAST(");
       super.appendValue(value.toString());
       this.append(" AS NUMBER(38,0))");
@@ -91,7 +107,7 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
       this.append("CAST(");
       super.appendValue(value.toString());
       this.append(` AS NUMBER(${precision},${value.scale}))`);
-    } else if (value instanceof Date) {
+    } else if (isGenuineDate(value)) {
       // Epoch milliseconds with scale 3: typed without going through the account's
       // TIMESTAMP_INPUT_FORMAT (text would). An NTZ of the UTC wall clock, as results are read;
       // a DATE column compares with it at midnight.

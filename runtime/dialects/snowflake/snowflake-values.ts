@@ -13,6 +13,9 @@
  */
 import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
 import { Decimal } from "../../values/decimal.js";
+import { isGenuineDate } from "../../values/genuine.js";
+import { DIGITS38, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
+import { parameterError } from "../../values/parameter-error.js";
 
 /** The part of snowflake-sdk's `Column` this module reads. */
 export interface SnowflakeColumnLike {
@@ -120,12 +123,34 @@ export function convertRow(columns: readonly SnowflakeColumn[], row: readonly un
  * else unchanged. A Date in raw SQL goes as ISO text, which Snowflake parses with the account's
  * TIMESTAMP_INPUT_FORMAT (fine with the default AUTO); the query builder never sends one: it binds
  * epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)`, and raw SQL can do the same with `date.getTime()`.
+ * The sdk sends every whole number as a FIXED integer by its shortest text (`2^63` as
+ * `9223372036854776000`, `1e21` as `1e+21`), so a whole number beyond ±(2^53-1) is refused here (the
+ * query compiler sends those as DOUBLE text itself), as are -0, NaN, ±Infinity, a bigint beyond
+ * NUMBER(38,0) and any non-genuine Date or Decimal, each as a ValidationError naming the parameter.
  */
-export function toSnowflakeBind(value: unknown): string | number | boolean | null {
+export function toSnowflakeBind(value: unknown, index = 0): string | number | boolean | null {
+  const position = index + 1;
   if (value === null || value === undefined) return null;
-  if (typeof value === "bigint") return value.toString();
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number": {
+      const problem = inexactNumberProblem(value);
+      if (problem !== undefined) throw parameterError(position, value, problem);
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+        throw parameterError(position, value, "a whole number beyond ±(2^53-1) would be sent inexactly as a FIXED integer; pass a bigint");
+      }
+      return value;
+    }
+    case "bigint":
+      if (!inRange(value, DIGITS38)) throw parameterError(position, value, "outside Snowflake's NUMBER(38,0)");
+      return value.toString();
+  }
   if (Decimal.isDecimal(value)) return value.toString();
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
-  throw new TypeError(`Cannot bind a ${typeof value === "object" ? (value.constructor?.name ?? "object") : typeof value} as a backend A parameter`);
+  if (isGenuineDate(value)) {
+    if (Number.isNaN(value.getTime())) throw parameterError(position, value, "the Date is invalid");
+    return value.toISOString();
+  }
+  throw parameterError(position, value, "backend A cannot bind this type (only string, number, bigint, boolean, a genuine Date or Decimal, null)");
 }

@@ -20,10 +20,12 @@ import {
   createQueryId,
   type OperationNode,
 } from "kysely";
+import { ValidationError } from "../../errors.js";
 import type { Backend } from "../backend.js";
 import { CompiledQuery } from "../compiled-query.js";
 import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldNode } from "../operation-node/field-node.js";
+import { describeInvalidFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import type { OrderingNode } from "../operation-node/ordering-node.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { joinNodes, keyword, sqlNode } from "./sql-nodes.js";
@@ -67,7 +69,7 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
         return BinaryOperationNode.create(
           this.memberReference(condition.field),
           OperatorNode.create(OPERATORS[condition.operator]),
-          ValueNode.create(condition.value),
+          ValueNode.create(this.#checked(condition.field, condition.value)),
         );
       case "InListNode":
         // IN () is not SQL; an empty list matches nothing (NOT IN: everything).
@@ -75,13 +77,16 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
         return BinaryOperationNode.create(
           this.memberReference(condition.field),
           OperatorNode.create(condition.negated ? "not in" : "in"),
-          PrimitiveValueListNode.create(condition.values),
+          PrimitiveValueListNode.create(condition.values.map((v) => this.#checked(condition.field, v))),
         );
       case "BetweenNode":
         return BinaryOperationNode.create(
           this.memberReference(condition.field),
           OperatorNode.create("between"),
-          AndNode.create(ValueNode.create(condition.low), ValueNode.create(condition.high)),
+          AndNode.create(
+            ValueNode.create(this.#checked(condition.field, condition.low)),
+            ValueNode.create(this.#checked(condition.field, condition.high)),
+          ),
         );
       case "LikeNode": {
         const like = BinaryOperationNode.create(
@@ -106,6 +111,22 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
       case "ConstantConditionNode":
         return keyword(condition.value ? "TRUE" : "FALSE");
     }
+  }
+
+  /**
+   * Why this dialect cannot send `value` exactly (a range that differs per backend), or undefined.
+   * Runs after the checks every backend shares (genuine Date/Decimal, finite, not -0).
+   */
+  protected valueProblem(_value: FilterValue): string | undefined {
+    return undefined;
+  }
+
+  /** Every value is checked again where it becomes SQL text or a bind: nodes can be built without a Field. */
+  #checked(field: FieldNode, value: FilterValue): FilterValue {
+    const problem = describeInvalidFilterValue(value) ?? this.valueProblem(value);
+    if (problem === undefined) return value;
+    const label = `${field.viewName}.${field.name}`;
+    throw new ValidationError(`${label}: ${problem}`, { source: label, field: field.name });
   }
 
   #chain(conditions: readonly ConditionNode[], op: "and" | "or"): OperationNode {

@@ -3,20 +3,28 @@
  * substitute whole identifier references (never inside strings, quoted text or comments), so the
  * lexer's exact token slices let us rebuild the text around each replacement.
  */
+import { LruCache, stringBytes } from "../query/lru-cache.js";
 import { isAggregateFunction } from "../sql/aggregates.js";
 import { tokenize, type Token } from "../sql/lexer.js";
 
-/** Member expressions repeat across requests: keep their token lists (bounded, oldest dropped). */
-const tokenCache = new Map<string, Token[]>();
-const TOKEN_CACHE_SIZE = 2048;
+/**
+ * Member expressions repeat across requests: keep their token lists, process-wide, bounded by count
+ * and bytes. Text over 4 KB (a where_clause with a large filter value) is never kept: it rarely
+ * repeats, and each token holds its own copy of the literal's value.
+ */
+const MAX_CACHED_EXPRESSION = 4096;
+const tokenCache = new LruCache<string, Token[]>({
+  maxEntries: 2048,
+  maxBytes: 4 * 1024 * 1024,
+  sizeOf: (expr, tokens) => 3 * stringBytes(expr) + 96 * tokens.length, // key, token texts and values, token objects
+});
 
 /** Tokens of an expression or name, cached (callers must not mutate the array). */
 export function tokensOf(expr: string): Token[] {
   let tokens = tokenCache.get(expr);
   if (tokens === undefined) {
     tokens = tokenize(expr);
-    if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
-    tokenCache.set(expr, tokens);
+    if (expr.length <= MAX_CACHED_EXPRESSION) tokenCache.set(expr, tokens);
   }
   return tokens;
 }

@@ -12,7 +12,7 @@ import type { SemanticViewDefinition } from "../model.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { quoteIdent } from "../sql/quote.js";
-import { LruCache } from "./lru-cache.js";
+import { LruCache, stringBytes } from "./lru-cache.js";
 
 export interface TypedSemanticQuery {
   /** Plain DuckDB SQL producing the typed output columns. */
@@ -23,13 +23,19 @@ export interface TypedSemanticQuery {
   readonly columns: readonly RawColumn[];
 }
 
-const PER_SESSION = 128;
+/**
+ * Per session: at most 128 probes and 8 MB of text (key, typed and expanded SQL). A request whose
+ * entry alone is over 8 MB (a huge where_clause) is not cached; its probe runs each time.
+ */
+const PER_SESSION = { maxEntries: 128, maxBytes: 8 * 1024 * 1024 } as const;
+const entryBytes = (key: string, value: TypedSemanticQuery): number =>
+  stringBytes(key) + stringBytes(value.sql) + (value.expandedSql === value.sql ? 0 : stringBytes(value.expandedSql)) + 64 * value.columns.length;
 let caches = new WeakMap<SqlSession, LruCache<string, TypedSemanticQuery>>();
 const stats = { size: 0, hits: 0, misses: 0 };
 
 function cacheFor(session: SqlSession): LruCache<string, TypedSemanticQuery> {
   let cache = caches.get(session);
-  if (cache === undefined) caches.set(session, (cache = new LruCache(PER_SESSION)));
+  if (cache === undefined) caches.set(session, (cache = new LruCache({ ...PER_SESSION, sizeOf: entryBytes })));
   return cache;
 }
 
@@ -44,6 +50,14 @@ export function clearSemanticQueryCache(): void {
   stats.size = 0;
   stats.hits = 0;
   stats.misses = 0;
+}
+
+/** Forgets the probes cached for a session whose connection is closing (the engine's memory goes with it). */
+export function releaseSemanticQueryCache(session: SqlSession): void {
+  const cache = caches.get(session);
+  if (cache === undefined) return;
+  stats.size -= cache.size;
+  caches.delete(session);
 }
 
 /** The type the extension hands out for a probed type, or undefined when it is kept. */

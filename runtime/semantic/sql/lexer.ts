@@ -1,9 +1,12 @@
 /**
- * A small SQL lexer for the statements the semantic layer inspects. It only needs to be exact
- * about token boundaries (quotes, dollar quotes, comments) so that splitting, keyword matching
- * and expression capture never look inside string literals or comments.
+ * A small SQL lexer for the statements the semantic layer inspects. It must agree with DuckDB's
+ * scanner about token boundaries (every quoted form in ./literals.ts, nested comments, `--` up to
+ * CR or LF, operators cut before a comment) so that the single-statement guard, splitting, keyword
+ * matching and expression capture never look inside a literal or comment, nor miss one.
  */
-import { SemanticViewError } from "../semantic-error.js";
+import { positionOf, scanDollarQuoted, scanEscapeString, scanQuoted, scanUnicodeQuoted, unterminated } from "./literals.js";
+
+export { positionOf };
 
 export type TokenKind =
   | "ident"
@@ -42,55 +45,10 @@ const isSpaceCode = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c
 const isIdentStart = (c: string): boolean => c !== "" && isIdentStartCode(c.charCodeAt(0));
 const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 
-/** 1-based line and column of an offset, for error messages. */
-export function positionOf(sql: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < sql.length; i++) {
-    if (sql[i] === "\n") {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-function unterminated(sql: string, start: number, what: string): SemanticViewError {
-  const { line, column } = positionOf(sql, start);
-  return new SemanticViewError("parse", `unterminated ${what} at line ${line}, column ${column} (position ${start})`);
-}
-
-/** End offset (exclusive) of the quoted token opening at `start`; a doubled quote is an escape. */
-function scanQuoted(sql: string, start: number, quote: string, what: string): number {
-  let i = start + 1;
-  for (;;) {
-    const close = sql.indexOf(quote, i);
-    if (close < 0) throw unterminated(sql, start, what);
-    if (sql[close + 1] === quote) {
-      i = close + 2;
-      continue;
-    }
-    return close + 1;
-  }
-}
-
-/** End offset (exclusive) of the E'..' body opening at `start`: `\x` and `''` are escapes. */
-function scanEscaped(sql: string, start: number): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    const c = sql[i];
-    if (c === "\\") i += 2;
-    else if (c === "'" && sql[i + 1] === "'") i += 2;
-    else if (c === "'") return i + 1;
-    else i++;
-  }
-  throw unterminated(sql, start, "quoted string");
-}
-
-const BACKSLASH_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f" };
-
-function unescapeBackslashes(body: string): string {
-  return body.replace(/''/g, "'").replace(/\\(.)/gs, (_m, ch: string) => BACKSLASH_ESCAPES[ch] ?? ch);
+/** Does a comment open at any offset in [from, to)? */
+function startsComment(sql: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (sql.startsWith("--", k) || sql.startsWith("/*", k)) return true;
+  return false;
 }
 
 export function tokenize(sql: string): Token[] {
@@ -112,7 +70,7 @@ export function tokenize(sql: string): Token[] {
     }
     // -- line comment
     if (c === "-" && sql[i + 1] === "-") {
-      while (i < n && sql[i] !== "\n") i++;
+      while (i < n && sql[i] !== "\n" && sql[i] !== "\r") i++;
       push("comment", start, i);
       continue;
     }
@@ -133,37 +91,40 @@ export function tokenize(sql: string): Token[] {
       push("comment", start, i);
       continue;
     }
-    // 'string' (prefixes such as X'..' are lexed as ident + string; an E'..' escape string lets a
-    // backslash escape the quote, so its end is found differently)
+    // E'escape string', U&'unicode string', U&"unicode identifier": only where a token starts.
+    if ((c === "e" || c === "E") && sql[i + 1] === "'") {
+      const scanned = scanEscapeString(sql, start, i + 1);
+      i = scanned.end;
+      push("string", start, i, scanned.value);
+      continue;
+    }
+    if ((c === "u" || c === "U") && sql[i + 1] === "&" && (sql[i + 2] === "'" || sql[i + 2] === '"')) {
+      const quote = sql[i + 2]!;
+      const scanned = scanUnicodeQuoted(sql, start, i + 2, quote, quote === "'" ? "quoted string" : "quoted identifier");
+      i = scanned.end;
+      push(quote === "'" ? "string" : "quoted_ident", start, i, scanned.value);
+      continue;
+    }
+    // 'string' (X'..', B'..', N'..' lex as ident + string: the same boundaries)
     if (c === "'") {
-      const prev = tokens[tokens.length - 1];
-      if (prev !== undefined && prev.end === start && prev.kind === "ident" && /^e$/i.test(prev.text)) {
-        // One token with its prefix, so the E is never mistaken for a name.
-        tokens.pop();
-        i = scanEscaped(sql, i);
-        push("string", prev.start, i, unescapeBackslashes(sql.slice(start + 1, i - 1)));
-        continue;
-      }
-      i = scanQuoted(sql, i, "'", "quoted string");
-      push("string", start, i, sql.slice(start + 1, i - 1).replace(/''/g, "'"));
+      const scanned = scanQuoted(sql, start, i, "'", "quoted string");
+      i = scanned.end;
+      push("string", start, i, scanned.value);
       continue;
     }
     // "quoted identifier"
     if (c === '"') {
-      i = scanQuoted(sql, i, '"', "quoted identifier");
-      push("quoted_ident", start, i, sql.slice(start + 1, i - 1).replace(/""/g, '"'));
+      const scanned = scanQuoted(sql, start, i, '"', "quoted identifier");
+      i = scanned.end;
+      push("quoted_ident", start, i, scanned.value);
       continue;
     }
     // $$body$$ or $tag$body$tag$ (a lone $ or $1 parameter is an operator/ident)
     if (c === "$") {
-      const m = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i, i + 256));
-      if (m) {
-        const delim = m[0];
-        const bodyStart = i + delim.length;
-        const close = sql.indexOf(delim, bodyStart);
-        if (close < 0) throw unterminated(sql, start, "dollar-quoted string");
-        i = close + delim.length;
-        push("dollar_string", start, i, sql.slice(bodyStart, close));
+      const scanned = scanDollarQuoted(sql, start);
+      if (scanned !== undefined) {
+        i = scanned.end;
+        push("dollar_string", start, i, scanned.value);
         continue;
       }
       if (isDigit(sql[i + 1] ?? "")) {
@@ -207,7 +168,8 @@ export function tokenize(sql: string): Token[] {
       push("punct", start, i);
       continue;
     }
-    const multi = MULTI_OPS.find((op) => sql.startsWith(op, i));
+    // As in DuckDB's scanner, an operator ends where a comment starts (`1 //* c */ 2` is 1 / 2).
+    const multi = MULTI_OPS.find((op) => sql.startsWith(op, i) && !startsComment(sql, i + 1, i + op.length));
     if (multi) {
       i += multi.length;
       push("op", start, i);
