@@ -11,6 +11,7 @@ import { createBuiltinSemanticLayer } from "../../semantic/index.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { leaseFileInstance } from "./duckdb-instances.js";
+import { applyCurrentSchema } from "./duckdb-schema.js";
 import type { InstanceLease } from "./duckdb-instances.js";
 
 export const MEMORY_DATABASE = ":memory:";
@@ -71,6 +72,8 @@ export class DuckDBDriver implements Driver {
       connection = await instance.connect();
     }
     try {
+      const schema = this.#settings.schema;
+      if (schema !== undefined) await applyCurrentSchema(connection, schema, this.isMemory);
       const semanticLayer = await this.#semanticLayerFor(connection);
       return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose });
     } catch (error) {
