@@ -39,7 +39,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     const args: OperationNode[] = [ValueNode.createImmediate(query.viewName)];
     const list = (name: string, fields: readonly FieldNode[]) => {
       if (fields.length === 0) return;
-      const names = fields.map((f) => ValueNode.createImmediate(f.name));
+      const names = fields.map((f) => ValueNode.createImmediate(f.warehouseName));
       args.push(sqlNode`${keyword(name)} := [${joinNodes(names, ", ")}]`);
     };
     list("dimensions", query.dimensions);

@@ -10,6 +10,9 @@
  * names) stands for the unquoted identifier and is written quoted upper-case (`revenue` →
  * `"REVENUE"`), which resolves the same as the bare word and stays safe for reserved words. A name
  * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`).
+ * A member declared with a warehouse name (`Dimension({ name: "customer.name" })`) is written as
+ * its logical table and member, each part folded the same way (`"CUSTOMER"."NAME"`), which is how
+ * Snowflake's SEMANTIC_VIEW tells apart members that several logical tables share.
  * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), so rows key by the
  * field name as on the other backends. DIMENSIONS come first, so columns are dimensions then
  * metrics/facts, as on DuckDB. Values are bound as `?` parameters; bigint and Decimal are sent as
@@ -59,7 +62,11 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   }
 
   protected override memberReference(field: FieldNode): OperationNode {
-    return IdentifierNode.create(snowflakeIdentifier(field.name));
+    const parts = field.warehouseName === field.name ? [field.name] : field.warehouseName.split(".");
+    return joinNodes(
+      parts.map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
+      ".",
+    );
   }
 
   /**
