@@ -7,26 +7,11 @@
  *   date → DateDay, timestamp → TimestampMillisecond (timezone "UTC" for zoned types; values are JS
  *   `Date`s, which hold milliseconds).
  */
-import {
-  Bool,
-  DateDay,
-  Decimal as ArrowDecimal,
-  Float64,
-  Int32,
-  Int64,
-  makeBuilder,
-  makeData,
-  makeVector,
-  Table,
-  TimestampMillisecond,
-  Utf8,
-  type Builder,
-  type DataType,
-  type Vector,
-} from "apache-arrow";
+import { Bool, DateDay, Decimal as ArrowDecimal, Float64, Int32, Int64, Table, TimestampMillisecond, Utf8, type Vector } from "apache-arrow";
 import type { ColumnInfo } from "../driver/database-connection.js";
 import { LibError } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
+import { BuilderSink, FixedSink, Utf8Sink, type ColumnSink, type FixedArray } from "./arrow-sinks.js";
 
 const DECIMAL_TYPE = /\b(?:DECIMAL|NUMERIC|NUMBER|DEC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/i;
 const UNSIGNED_32 = /^\s*(?:UINTEGER|UINT32|UINT|INTEGER\s+UNSIGNED|INT\s+UNSIGNED)\s*$/i;
@@ -39,89 +24,6 @@ export function decimalPrecisionScale(typeText: string): { precision: number; sc
   const m = DECIMAL_TYPE.exec(typeText);
   if (!m) return undefined;
   return { precision: Number(m[1]), scale: Number(m[2] ?? "0") };
-}
-
-type FixedArray = Int32Array | BigInt64Array | Float64Array | Uint32Array;
-
-/** Where one column's values go: fixed-width columns fill typed arrays directly, the rest use Arrow builders. */
-interface ColumnSink {
-  append(rows: readonly unknown[][], index: number): void;
-  finish(): Vector;
-}
-
-class BuilderSink implements ColumnSink {
-  readonly #builder: Builder;
-  constructor(
-    type: DataType,
-    readonly toArrow: (value: unknown) => unknown,
-  ) {
-    this.#builder = makeBuilder({ type, nullValues: [null, undefined] });
-  }
-  append(rows: readonly unknown[][], index: number): void {
-    const builder = this.#builder;
-    for (const row of rows) {
-      const v = row[index];
-      builder.append(v === null || v === undefined ? null : this.toArrow(v));
-    }
-  }
-  finish(): Vector {
-    return this.#builder.finish().toVector();
-  }
-}
-
-/** A fixed-width column written straight into a growing typed array plus a validity bitmap. */
-class FixedSink implements ColumnSink {
-  #values: FixedArray;
-  #validity = new Uint8Array(128);
-  #length = 0;
-  #nulls = 0;
-  constructor(
-    readonly type: DataType,
-    readonly make: (size: number) => FixedArray,
-    readonly stride: number,
-    readonly write: (values: FixedArray, at: number, value: unknown) => void,
-  ) {
-    this.#values = make(1024 * stride);
-  }
-  append(rows: readonly unknown[][], index: number): void {
-    const needed = (this.#length + rows.length) * this.stride;
-    if (needed > this.#values.length) {
-      const grown = this.make(Math.max(needed, this.#values.length * 2));
-      grown.set(this.#values as never);
-      this.#values = grown;
-    }
-    const bytes = Math.ceil((this.#length + rows.length) / 8);
-    if (bytes > this.#validity.length) {
-      const grown = new Uint8Array(Math.max(bytes, this.#validity.length * 2));
-      grown.set(this.#validity);
-      this.#validity = grown;
-    }
-    const values = this.#values;
-    const validity = this.#validity;
-    let i = this.#length;
-    for (const row of rows) {
-      const v = row[index];
-      if (v === null || v === undefined) this.#nulls++;
-      else {
-        validity[i >> 3]! |= 1 << (i & 7);
-        this.write(values, i * this.stride, v);
-      }
-      i++;
-    }
-    this.#length = i;
-  }
-  finish(): Vector {
-    const length = this.#length;
-    return makeVector(
-      makeData({
-        type: this.type,
-        length,
-        nullCount: this.#nulls,
-        nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),
-        data: this.#values.subarray(0, length * this.stride),
-      } as never),
-    );
-  }
 }
 
 function sinkFor(column: ColumnInfo): ColumnSink {
@@ -149,7 +51,7 @@ function sinkFor(column: ColumnInfo): ColumnSink {
       }
       const { precision, scale } = ps;
       const limit = 10n ** BigInt(precision);
-      let halves: BigUint64Array | undefined;
+      let halves: BigInt64Array | undefined;
       return new FixedSink(new ArrowDecimal(scale, precision, 128), (n) => new Uint32Array(n), 4, (values, at, v) => {
         let unscaled: bigint;
         if (Decimal.isDecimal(v) && v.scale === scale) unscaled = v.unscaled;
@@ -161,10 +63,11 @@ function sinkFor(column: ColumnInfo): ColumnSink {
           }
         }
         if (unscaled >= limit || unscaled <= -limit) fail(v, `does not fit DECIMAL(${precision},${scale})`);
-        if (halves?.buffer !== values.buffer) halves = new BigUint64Array(values.buffer, values.byteOffset, values.length / 2);
-        // Two's complement of the 128-bit value, low 64 bits first (little-endian words).
-        halves[at / 2] = BigInt.asUintN(64, unscaled);
-        halves[at / 2 + 1] = BigInt.asUintN(64, unscaled >> 64n);
+        if (halves?.buffer !== values.buffer) halves = new BigInt64Array(values.buffer, values.byteOffset, values.length / 2);
+        // Two's complement of the 128-bit value, low 64 bits first (little-endian words). A typed
+        // array store wraps to 64 bits by itself; the high word is the sign unless the value is wider.
+        halves[at / 2] = unscaled;
+        halves[at / 2 + 1] = unscaled >= INT64_MIN && unscaled <= INT64_MAX ? (unscaled < 0n ? -1n : 0n) : unscaled >> 64n;
       });
     }
     case "float":
@@ -172,7 +75,7 @@ function sinkFor(column: ColumnInfo): ColumnSink {
         values[at] = v as never;
       });
     case "string":
-      return new BuilderSink(new Utf8(), (v) => v);
+      return new Utf8Sink((v) => (typeof v === "string" ? v : fail(v, "is not a string")));
     case "boolean":
       return new BuilderSink(new Bool(), (v) => v);
     case "date":
@@ -205,8 +108,15 @@ export class ArrowTableBuilder {
     this.#sinks = columns.map(sinkFor);
   }
 
+  /** Appends a chunk of row arrays. */
   appendChunk(rows: readonly unknown[][]): void {
-    this.#sinks.forEach((sink, i) => sink.append(rows, i));
+    this.#sinks.forEach((sink, i) => sink.append(rows.map((row) => row[i])));
+  }
+
+  /** Appends a chunk given column by column (one array of values per column), as a columnar driver reads it. */
+  appendColumns(columns: readonly (readonly unknown[])[]): void {
+    if (columns.length !== this.#sinks.length) throw new LibError(`fetchArrow(): a chunk has ${columns.length} columns, the result ${this.#sinks.length}`);
+    this.#sinks.forEach((sink, i) => sink.append(columns[i]!));
   }
 
   finish(): Table {

@@ -1,6 +1,7 @@
 /**
  * Differential test over random relationship trees (seeded): edges point either way, the base
- * table sits anywhere in the tree, and requests mix metrics at different grains. Each request is
+ * table sits anywhere in the tree, and requests mix metrics at different grains (including a
+ * derived metric over two tables' grains). Each request is
  * compared with the oracle's independently written SQL, or must raise the fan-trap error.
  */
 import { expect } from "chai";
@@ -17,6 +18,7 @@ import {
   randomGraph,
   setupSql,
   type RandomGraph,
+  type RandomMetric,
   type RandomRequest,
 } from "./support/random-graph.js";
 
@@ -61,12 +63,11 @@ describe("semantic_view() differential over random relationship graphs", () => {
         const g = graphs[gi]!;
         const tables = Array.from({ length: g.size }, (_, i) => i);
         const dims = subset(random, tables, 0, 2);
-        const metrics = subset(
-          random,
-          tables.flatMap((t) => [{ table: t, kind: "count" as const }, { table: t, kind: "sum" as const }]),
-          dims.length === 0 ? 1 : 0,
-          3,
-        );
+        const choices: RandomMetric[] = [
+          ...tables.flatMap((t) => [{ table: t, kind: "count" as const }, { table: t, kind: "sum" as const }]),
+          { table: -1, kind: "combo" },
+        ];
+        const metrics = subset(random, choices, dims.length === 0 ? 1 : 0, 3);
         const req: RandomRequest = { dims, metrics };
         const args = [quoteLiteral(`${g.prefix}_view`)];
         if (dims.length > 0) args.push(`dimensions := ${list(dims.map(dimensionName))}`);

@@ -165,7 +165,8 @@ describe("semantic DDL parser", () => {
 
     const cases: [string, string][] = [
       ["CREATE SEMANTIC VIEW v TABLES (t) DIMENSIONS (t.a AS a)", "Expected 'AS' or 'FROM YAML' after view name."],
-      ["CREATE SEMANTIC VIEW AS TABLES (t) DIMENSIONS (t.a AS a)", "Missing view name after 'CREATE SEMANTIC VIEW'."],
+      ["CREATE SEMANTIC VIEW AS TABLES (t) DIMENSIONS (t.a AS a)", "Expected 'AS' or 'FROM YAML' after view name."],
+      ["CREATE SEMANTIC VIEW", "Missing view name after DDL prefix."],
       ["CREATE SEMANTIC VIEW v AS DIMENSIONS (t.a AS a)", "Missing required clause 'TABLES'. TABLES must come first, found DIMENSIONS."],
       ["CREATE SEMANTIC VIEW v AS", "Missing required clause 'TABLES'."],
       ["CREATE SEMANTIC VIEW v AS TABLES (t)", "At least one of 'DIMENSIONS' or 'METRICS' is required."],
@@ -178,7 +179,7 @@ describe("semantic DDL parser", () => {
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS )", "missing expression after AS for dimension 'a'"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a a)", "expected AS after dimension 't.a', found 'a'"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) USING (r))", "USING must come before AS in metric 'm'"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) LABELS = (FILTER))", "LABELS are allowed only on facts and dimensions"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) LABELS = (FILTER))", "LABELS is not valid on a metric; it applies to facts and dimensions"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a LABELS = (FILTR))", "unknown label 'FILTR' on dimension 'a'; the only label is FILTER. Did you mean 'FILTER'?"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t PRIMARY KY (id)) DIMENSIONS (t.a AS a)", "expected KEY after PRIMARY, found 'KY'. Did you mean 'KEY'?"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t PRIMRY KEY (id)) DIMENSIONS (t.a AS a)", "Did you mean 'PRIMARY'?"],

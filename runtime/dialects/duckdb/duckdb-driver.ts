@@ -8,6 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type { BackendCSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { createBuiltinSemanticLayer } from "../../semantic/index.js";
+import { definitionCacheFor, type DefinitionCache } from "../../semantic/definition-cache.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { leaseFileInstance } from "./duckdb-instances.js";
@@ -48,6 +49,8 @@ export class DuckDBDriver implements Driver {
     const options = this.#instanceOptions();
     let connection: DuckDBConnection;
     let onClose: (() => void) | undefined;
+    // Semantic-view definitions are cached per database instance: shared by every engine on a file.
+    let definitions: DefinitionCache | undefined;
     if (this.isMemory) {
       const instance = await DuckDBInstance.create(MEMORY_DATABASE, options);
       try {
@@ -70,12 +73,13 @@ export class DuckDBDriver implements Driver {
         throw error;
       }
       connection = await instance.connect();
+      definitions = definitionCacheFor(instance);
     }
     try {
       const schema = this.#settings.schema;
       if (schema !== undefined) await applyCurrentSchema(connection, schema, this.isMemory);
       const semanticLayer = await this.#semanticLayerFor(connection);
-      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose });
+      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions });
     } catch (error) {
       connection.closeSync();
       onClose?.();

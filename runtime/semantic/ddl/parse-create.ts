@@ -49,12 +49,16 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
   ts.expectKeyword("VIEW");
   const ifNotExists = ts.acceptKeyword("IF", "NOT", "EXISTS");
   if (orReplace && ifNotExists) throw ts.error("OR REPLACE and IF NOT EXISTS cannot be combined", ts.tokens[0]);
-  if (ts.isKeyword("AS")) throw ts.error("Missing view name after 'CREATE SEMANTIC VIEW'.");
+  if (ts.atEnd() || ts.isPunct(";")) throw ts.error("Missing view name after DDL prefix.");
   const { name } = parseQualifiedName(ts, "semantic view name");
   let comment: string | undefined;
   if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
   if (ts.isKeywords("FROM", "YAML")) return parseFromYaml(ts, orReplace, ifNotExists, name, comment);
-  if (!ts.acceptKeyword("AS")) throw ts.error("Expected 'AS' or 'FROM YAML' after view name.");
+  if (!ts.acceptKeyword("AS")) {
+    throw ts.error(
+      "Expected 'AS' or 'FROM YAML' after view name. Use: CREATE SEMANTIC VIEW name AS TABLES (...) DIMENSIONS (...) METRICS (...) or: CREATE SEMANTIC VIEW name FROM YAML $$ ... $$",
+    );
+  }
 
   const tables: DraftTable[] = [];
   const relationships: DraftRelationship[] = [];
@@ -235,7 +239,7 @@ function atAnnotation(ts: TokenStream): boolean {
 /** `LABELS [=] (FILTER)` */
 function parseLabels(ts: TokenStream, kind: MemberKind, name: string): boolean {
   const at = ts.next();
-  if (kind === "metric") throw ts.error(`LABELS are allowed only on facts and dimensions, not on metric '${name}'`, at);
+  if (kind === "metric") throw ts.error(`LABELS is not valid on a metric; it applies to facts and dimensions (metric '${name}').`, at);
   ts.acceptOp("=");
   ts.expectPunct("(", "after LABELS");
   do {

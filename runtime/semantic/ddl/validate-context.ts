@@ -18,6 +18,10 @@ export interface PhysicalTable {
 
 export const lower = (s: string): string => s.toLowerCase();
 
+/** Same column names in any order, case-insensitively. */
+export const sameColumns = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x) => b.some((y) => lower(x) === lower(y)));
+
 export class ValidationContext {
   readonly tableByAlias = new Map<string, DraftTable>();
   /** Member name (lower) → its declaration, for uniqueness and reference resolution. */

@@ -41,8 +41,9 @@ function findCycle(ctx: ValidationContext, nodes: readonly DraftMember[], edges:
   const visit = (m: DraftMember, path: DraftMember[]): void => {
     if (state.get(m) === "done") return;
     if (state.get(m) === "visiting") {
-      const cycle = path.slice(path.indexOf(m)).map((x) => x.name).join(", ");
-      ctx.fail(`Circular dependency detected in ${what}: ${cycle}`, m.position);
+      const members = path.slice(path.indexOf(m)).map((x) => x.name);
+      // Both wordings the extension uses (its docs' and its validator's).
+      ctx.fail(`Circular dependency detected in ${what}: ${members.join(", ")} (cycle detected in ${what}: ${[...members, m.name].join(" -> ")})`, m.position);
     }
     state.set(m, "visiting");
     for (const e of edges(m)) visit(e, [...path, m]);

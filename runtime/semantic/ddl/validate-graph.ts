@@ -7,7 +7,8 @@
  * a diamond: the join tree is walked outward from it over undirected edges.
  */
 import type { RelationshipDef, TableDef } from "../model.js";
-import { lower, type ValidationContext } from "./validate-context.js";
+import { closestName } from "../sql/suggest.js";
+import { lower, sameColumns, type ValidationContext } from "./validate-context.js";
 
 export function checkRelationshipGraph(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[]): void {
   const position = (r: RelationshipDef): number =>
@@ -27,7 +28,8 @@ function checkCycles(ctx: ValidationContext, tables: readonly TableDef[], rels: 
     if (state.get(key) === "visiting") {
       const cycle = [...path.slice(path.findIndex((p) => lower(p) === key)), alias].join(" -> ");
       const edge = rels.find((r) => lower(r.toAlias) === key && lower(r.fromAlias) === lower(path[path.length - 1]!));
-      ctx.fail(`Relationship graph contains a cycle: ${cycle}`, edge === undefined ? undefined : position(edge));
+      // The v0.12 wording, then the older docs' phrase.
+      ctx.fail(`cycle detected in relationships: ${cycle} (Relationship graph contains a cycle)`, edge === undefined ? undefined : position(edge));
     }
     state.set(key, "visiting");
     for (const r of rels) if (lower(r.fromAlias) === key) visit(r.toAlias, [...path, alias]);
@@ -45,8 +47,9 @@ function checkDiamonds(ctx: ValidationContext, tables: readonly TableDef[], rels
     const other = incoming.find((r) => lower(r.fromAlias) !== lower(incoming[0]!.fromAlias));
     if (other === undefined) continue;
     const first = incoming[0]!;
+    const sources = [...new Set(incoming.map((r) => r.fromAlias))].sort();
     ctx.fail(
-      `Diamond detected: table '${t.alias}' is reachable via multiple paths ('${first.fromAlias}' via '${first.name}' and '${other.fromAlias}' via '${other.name}'). Use named relationships for role-playing dimensions.`,
+      `diamond: '${t.alias}' is reachable from multiple tables (${sources.map((a) => `'${a}'`).join(", ")}); the join path is ambiguous. Declare the target under a second table alias so it is joined once per path. (Diamond detected: table '${t.alias}' is reachable via multiple paths: '${first.fromAlias}' via '${first.name}' and '${other.fromAlias}' via '${other.name}'. Several relationships from one table to it are role-playing and allowed.)`,
       position(other),
     );
   }
@@ -58,18 +61,17 @@ function checkOrphans(ctx: ValidationContext, tables: readonly TableDef[], rels:
     if (i === 0) continue;
     const key = lower(t.alias);
     if (rels.some((r) => lower(r.fromAlias) === key || lower(r.toAlias) === key)) continue;
-    ctx.fail(`orphan table '${t.alias}' is not connected by any relationship (base table '${tables[0]!.alias}')`, t.position);
+    const suggestion = closestName(t.alias, ctx.aliases().filter((a) => lower(a) !== key));
+    ctx.fail(`orphan table '${t.alias}' is not connected by any relationship${suggestion === undefined ? "" : `; did you mean '${suggestion}'?`}`, t.position);
   }
 }
 
 /** The referenced columns must be the target's PRIMARY KEY or one of its UNIQUE keys. */
 function checkReferencedKeys(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[], position: (r: RelationshipDef) => number): void {
-  const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
-    a.length === b.length && a.every((x) => b.some((y) => lower(x) === lower(y)));
   for (const r of rels) {
     const target = tables.find((t) => lower(t.alias) === lower(r.toAlias))!;
     const keys = [target.primaryKey, ...target.unique].filter((k) => k.length > 0);
-    if (keys.some((k) => sameSet(k, r.refColumns))) continue;
+    if (keys.some((k) => sameColumns(k, r.refColumns))) continue;
     const available = [
       ...(target.primaryKey.length > 0 ? [`PK(${target.primaryKey.join(", ")})`] : []),
       ...target.unique.map((u) => `UNIQUE(${u.join(", ")})`),

@@ -13,11 +13,10 @@ export function collectMembers(ctx: ValidationContext): void {
   for (const m of [...ctx.stmt.facts, ...ctx.stmt.dimensions, ...ctx.stmt.metrics]) {
     const existing = ctx.members.get(lower(m.name));
     if (existing !== undefined) {
-      // The extension's wording: same kind is a duplicate, different kinds collide.
+      // The extension's v0.12 wording, then its older per-kind phrases.
+      const older = existing.kind === m.kind ? `duplicate ${m.kind} name '${m.name}'` : `name '${m.name}' is used as both a ${existing.kind} and a ${m.kind}`;
       ctx.fail(
-        existing.kind === m.kind
-          ? `duplicate ${m.kind} name '${m.name}'`
-          : `name '${m.name}' is used as both a ${existing.kind} and a ${m.kind}`,
+        `duplicate name '${m.name}': ${m.kind} '${m.name}' collides with ${existing.kind} '${existing.name}' -- dimension, metric, and fact names share one namespace and are case-insensitive (${older})`,
         m.position,
       );
     }
@@ -57,10 +56,7 @@ export function checkScope(ctx: ValidationContext, m: DraftMember, refs: readonl
       }
       // Across tables only facts (and, from a metric, metrics) are reachable.
       if (ctx.memberOn(target.alias, ref.name, allowMetricRefs ? ["fact", "metric"] : ["fact"]) !== undefined) continue;
-      ctx.fail(
-        `${ctx.label(m)} on table '${own}' references '${ref.qualifier}.${ref.name}' from table '${target.alias}'; an expression may use only its own table's columns: define a fact on '${target.alias}' and reference it instead`,
-        at,
-      );
+      ctx.fail(crossTable(m, `${ref.qualifier}.${ref.name}`, target.alias), at);
     } else {
       if (ctx.hasColumn(own, ref.name) !== false) continue; // own column, or unknown table
       const member = ctx.members.get(lower(ref.name));
@@ -70,14 +66,16 @@ export function checkScope(ctx: ValidationContext, m: DraftMember, refs: readonl
       }
       const other = ctx.stmt.tables.find((t) => lower(t.alias) !== lower(own) && ctx.hasColumn(t.alias, ref.name) === true);
       if (other !== undefined) {
-        ctx.fail(
-          `${ctx.label(m)} on table '${own}' references column '${ref.name}' of table '${other.alias}'; an expression may use only its own table's columns: define a fact on '${other.alias}' and reference it instead`,
-          at,
-        );
+        ctx.fail(crossTable(m, ref.name, other.alias), at);
       }
       // Otherwise: most likely a keyword or an identifier DuckDB will resolve; left to the query.
     }
   }
+}
+
+/** The extension's message for an expression naming another table's raw column. */
+function crossTable(m: DraftMember, written: string, table: string): string {
+  return `semantic view: ${m.kind} '${m.name}' references '${written}', a column of table '${table}', but a ${m.kind} expression may only reference columns of its own table ('${m.table!}'). To use a value from another table, define a FACT on that table and reference the fact by name (e.g. '${table}.<fact_name>').`;
 }
 
 /** Facts and dimensions are row-level: no aggregates, no window functions. */

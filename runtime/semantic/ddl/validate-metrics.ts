@@ -1,6 +1,6 @@
 /** Metrics: USING paths, base metrics (must aggregate) and derived metrics (over other metrics only). */
 import type { MetricDef, RelationshipDef } from "../model.js";
-import { didYouMean } from "../sql/suggest.js";
+import { closestName, didYouMean } from "../sql/suggest.js";
 import type { DraftMember } from "./statements.js";
 import { lower, type ValidationContext } from "./validate-context.js";
 import { reachable } from "./validate-graph.js";
@@ -43,19 +43,36 @@ function checkUsing(ctx: ValidationContext, m: DraftMember, rels: readonly Relat
 }
 
 /**
- * A derived metric combines other metrics. As in the extension, a name that is not a metric is
- * taken for a column: accepted here, and DuckDB reports it if it does not exist when queried.
+ * A derived metric combines other metrics: no aggregates, and every bare name must be a metric
+ * (a qualified `alias.column` is left as a raw column), as the extension checks.
  */
 function checkDerived(ctx: ValidationContext, m: DraftMember): void {
   const info = ctx.analyses.get(m)!;
   if (info.aggregates.length > 0) {
-    ctx.fail(`derived metric '${m.name}' uses the aggregate function ${info.aggregates[0]!.toUpperCase()}(); derived metrics combine other metrics (qualify it as alias.${m.name} to make it a base metric)`, m.exprPosition);
+    ctx.fail(
+      `derived metric '${m.name}' must not contain aggregate function '${info.aggregates[0]!}'. Derived metrics compose other metrics; use a regular metric for aggregation.`,
+      m.exprPosition,
+    );
   }
+  const metrics = ctx.metricNames();
   for (const ref of info.refs) {
+    const at = m.exprPosition < 0 ? -1 : m.exprPosition + ref.position;
     const target = ref.qualifier === undefined ? ctx.members.get(lower(ref.name)) : ctx.memberOn(ref.qualifier, ref.name, ["metric"]);
-    if (target?.kind === "metric" && lower(target.name) === lower(m.name)) {
-      ctx.fail(`derived metric '${m.name}' references itself`, m.exprPosition < 0 ? -1 : m.exprPosition + ref.position);
+    if (target?.kind === "metric") {
+      if (lower(target.name) === lower(m.name)) {
+        ctx.fail(
+          `Circular dependency detected in derived metrics: ${m.name} (derived metric '${m.name}' references itself; cycle detected in derived metrics: ${m.name} -> ${m.name})`,
+          at,
+        );
+      }
+      continue;
     }
+    if (ref.qualifier !== undefined) continue;
+    const suggestion = closestName(ref.name, metrics);
+    ctx.fail(
+      `unknown metric '${ref.name}' referenced in derived metric '${m.name}'${suggestion === undefined ? "" : `; did you mean '${suggestion}'?`}. Available metrics: [${metrics.join(", ")}]`,
+      at,
+    );
   }
 }
 

@@ -1,9 +1,6 @@
 /** TABLES and RELATIONSHIPS entries: aliases, keys, referenced columns and inferred cardinality. */
 import type { RelationshipDef, TableDef } from "../model.js";
-import { lower, type ValidationContext } from "./validate-context.js";
-
-const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((x) => b.some((y) => lower(x) === lower(y)));
+import { lower, sameColumns, type ValidationContext } from "./validate-context.js";
 
 export function validateTables(ctx: ValidationContext): TableDef[] {
   const out: TableDef[] = [];
@@ -39,6 +36,13 @@ export function validateRelationships(ctx: ValidationContext): RelationshipDef[]
     if (lower(from.alias) === lower(to.alias)) {
       ctx.fail(`table '${from.alias}' cannot reference itself (relationship '${r.name}')`, r.position);
     }
+    if (to.primaryKey.length === 0 && to.unique.length === 0) {
+      // Even explicit referenced columns need a declared key on the target, as in the extension.
+      ctx.fail(
+        `Table '${to.alias}' has no PRIMARY KEY declared but is referenced by FK in '${from.alias}'. Add PRIMARY KEY (cols) or UNIQUE (cols) to the TABLES clause for ${to.alias}. (v0.10.0: physical-catalog PK auto-inference removed -- see CHANGELOG.)`,
+        r.position,
+      );
+    }
     let refColumns = [...r.refColumns];
     if (refColumns.length === 0) {
       if (to.primaryKey.length === 0) {
@@ -56,7 +60,7 @@ export function validateRelationships(ctx: ValidationContext): RelationshipDef[]
     ctx.checkColumns(to.alias, refColumns, `relationship '${r.name}'`, r.position);
     // One-to-one when the FK columns are a key of the from table.
     const fromKeys = [from.primaryKey, ...from.unique].filter((k) => k.length > 0);
-    const cardinality = fromKeys.some((k) => sameSet(k, r.fkColumns)) ? "one_to_one" : "many_to_one";
+    const cardinality = fromKeys.some((k) => sameColumns(k, r.fkColumns)) ? "one_to_one" : "many_to_one";
     out.push({ name: r.name, fromAlias: from.alias, fkColumns: [...r.fkColumns], toAlias: to.alias, refColumns, cardinality });
   }
   return out;

@@ -39,16 +39,17 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   if (request.facts.length > 0 && request.metrics.length > 0) {
     ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
   }
-  if (request.dimensions.length === 0 && request.metrics.length === 0 && request.facts.length === 0) {
+  const emptyRequest = (): never =>
     ctx.fail(
       `specify at least dimensions := [...], metrics := [...], or facts := [...].\nRun DESCRIBE SEMANTIC VIEW ${def.name} to see available dimensions, metrics, and facts.`,
     );
-  }
+  if (request.dimensions.length === 0 && request.metrics.length === 0 && request.facts.length === 0) emptyRequest();
   const dims = resolveMembers<MemberDef>(def, "dimension", request.dimensions);
   const metrics = resolveMembers<MetricDef>(def, "metric", request.metrics);
   const facts = resolveMembers<MemberDef>(def, "fact", request.facts);
   const columns = [...dims, ...metrics, ...facts].map((m) => m.name);
-  if (columns.length === 0) ctx.fail("the requested wildcards match no public members");
+  // Wildcards that expand to nothing leave an empty request, as in the extension.
+  if (columns.length === 0) emptyRequest();
   const clash = columns.find((c, i) => columns.findIndex((d) => same(c, d)) !== i);
   if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
 
@@ -149,7 +150,10 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
       const key = keySql(ctx, tk, aliasOf(tk));
       if (key === undefined) {
         if (/count\s*\(\s*\*\s*\)/i.test(sql)) {
-          ctx.fail(`metric '${b.name}' uses COUNT(*) on joined table '${graph.table(tk).alias}', which has no PRIMARY KEY or UNIQUE key to count`);
+          const alias = graph.table(tk).alias;
+          ctx.fail(
+            `metric '${b.name}' uses COUNT(*) on joined table '${alias}'. The generated LEFT JOIN produces one NULL-extended row per base-table row with no match in '${alias}', which COUNT(*) would count -- so the expansion rewrites COUNT(*) to COUNT(<primary key>) for non-base tables, but table '${alias}' has no PRIMARY KEY declared in the TABLES clause. Add PRIMARY KEY (cols) to '${alias}' or use an explicit column: COUNT(${alias}.<column>).`,
+          );
         }
       } else {
         sql = guardAggregates(sql, key);

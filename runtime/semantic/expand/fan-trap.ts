@@ -3,7 +3,8 @@
  * both tables. Which edges multiply depends on their direction, seen from the metric's table.
  */
 import type { MetricDef, RelationshipDef } from "../model.js";
-import type { ExpandContext, Requirement } from "./context.js";
+import { same, type ExpandContext, type Requirement } from "./context.js";
+import { rewriteReferences } from "./expression.js";
 import { keyOf, type JoinTree } from "./join-graph.js";
 import type { RolePaths } from "./roles.js";
 
@@ -26,11 +27,30 @@ export function checkFanTraps(
 ): void {
   for (const b of bases) {
     const tree = treeAt(keyOf(b.table!));
-    for (const req of [...rowReqs, ...metricReqs.get(b)!]) {
+    for (const req of rowReqs) {
       const fan = roles.reach(tree, req).find((s) => s.fans);
       if (fan !== undefined) fanTrapError(ctx, b, req, fan.rel);
     }
+    for (const req of metricReqs.get(b)!) {
+      const fan = roles.reach(tree, req).find((s) => s.fans);
+      if (fan !== undefined) factAcrossFanOut(ctx, b, req.table, fan.rel);
+    }
   }
+}
+
+/** A metric whose own expression uses a fact on a table it reaches only by fanning out. */
+function factAcrossFanOut(ctx: ExpandContext, metric: MetricDef, table: string, rel: RelationshipDef): never {
+  const own = ctx.graph.table(keyOf(metric.table!)).alias;
+  const factTable = ctx.graph.table(table).alias;
+  const onTable = ctx.def.facts.filter((f) => keyOf(f.table) === table);
+  let fact = onTable[0];
+  rewriteReferences(metric.expr, (ref) => {
+    fact = onTable.find((f) => same(f.name, ref.name) && same(f.table, ref.qualifier ?? "")) ?? fact;
+    return undefined;
+  });
+  ctx.fail(
+    `fan trap detected -- '${metric.name}' (table '${own}') references the fact '${fact?.name ?? "?"}' on table '${factTable}', and relationship '${rel.name}' fans out on the way there, so joining it would multiply '${metric.name}'s rows. Reference a fact on a table reachable without fanning out, or define the fact on '${own}'.`,
+  );
 }
 
 /**
@@ -49,7 +69,7 @@ export function checkFactPaths(ctx: ExpandContext, treeAt: (key: string) => Join
       const [a, b] = [unique[i]!, unique[j]!];
       if (monotone(a, b) || monotone(b, a)) continue;
       ctx.fail(
-        `fact query references objects from incompatible table paths -- tables '${ctx.graph.table(a).alias}' and '${ctx.graph.table(b).alias}' are not on the same root-to-leaf path in the relationship tree`,
+        `fact query references objects from incompatible table paths -- neither table '${ctx.graph.table(a).alias}' nor '${ctx.graph.table(b).alias}' can be reached from the other without crossing a one-to-many relationship, so joining them would duplicate the rows returned`,
       );
     }
   }

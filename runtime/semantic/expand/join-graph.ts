@@ -90,6 +90,21 @@ export class JoinGraph {
     return chosen !== undefined && keyOf(chosen) === keyOf(rel.name);
   }
 
+  /**
+   * The role-played table that `key` is reached through from the base table (a table beyond it,
+   * not the role-played table itself), whichever role is taken; undefined when there is none.
+   */
+  roleAncestor(key: string): string | undefined {
+    const anyRole = new Map([...this.roleTables].map(([k, rels]) => [k, rels[0]!.name]));
+    const tree = this.tree(this.baseKey, anyRole);
+    let cur = tree.steps.get(key)?.parent;
+    while (cur !== undefined && cur !== tree.anchor) {
+      if (this.roleTables.has(cur)) return cur;
+      cur = tree.steps.get(cur)?.parent;
+    }
+    return undefined;
+  }
+
   /** Steps from the anchor down to `key` (empty for the anchor), or undefined if unreachable. */
   path(tree: JoinTree, key: string): TreeStep[] | undefined {
     const out: TreeStep[] = [];

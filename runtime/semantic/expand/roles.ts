@@ -50,13 +50,30 @@ export class RolePaths {
     const graph = this.ctx.graph;
     const tree = graph.tree(graph.baseKey, this.choices);
     for (const req of reqs) {
-      // A predicate cannot say which role it means, so USING elsewhere in the query does not bind it.
-      if (req.label === "where_clause" && graph.roleTables.has(req.table)) this.ambiguous(req.table, req);
+      this.checkRowMember(req);
       if (graph.roleTables.has(req.table)) this.checkRole(req.table, req);
       if (graph.path(tree, req.table) !== undefined) continue;
       // Unreachable: some role-played table on the way has no unique path.
       for (const rk of graph.roleTables.keys()) if (!this.choices.has(rk)) this.checkRole(rk, req);
     }
+  }
+
+  /**
+   * Members that no USING can bind: a filter or fact on a role-played table (they carry no USING
+   * context), and any row-level member on a table reached *through* one (its rows depend on the role).
+   */
+  private checkRowMember(req: Requirement): void {
+    const graph = this.ctx.graph;
+    const rowLevel = req.label === "where_clause" || req.label.startsWith("fact ") || req.label.startsWith("dimension ");
+    if (!rowLevel) return;
+    const through = graph.roleAncestor(req.table);
+    if (through !== undefined) {
+      const rels = graph.roleTables.get(through)!.map((r) => r.name);
+      this.ctx.fail(
+        `${req.label} is ambiguous -- table '${graph.table(req.table).alias}' is reached through role-playing table '${graph.table(through).alias}' (relationships: [${rels.join(", ")}]), so its rows depend on the role and a metric's USING cannot pick one. Give the target a distinct alias per role, or query it through a non-role-playing table.`,
+      );
+    }
+    if (!req.label.startsWith("dimension ") && graph.roleTables.has(req.table)) this.ambiguous(req.table, req);
   }
 
   /** The path to a requirement from a tree's anchor; unreachable means an unresolved role-play. */

@@ -71,7 +71,7 @@ describe("docs: reference/create-semantic-view", () => {
 
     const rejected: [string, string, string][] = [
       ["a self-reference", "TABLES (c AS customers PRIMARY KEY (id)) RELATIONSHIPS (r AS c(region_id) REFERENCES c) DIMENSIONS (c.n AS c.name)", "table 'c' cannot reference itself"],
-      ["a cycle", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS o(customer_id) REFERENCES c, b AS c(id) REFERENCES o) DIMENSIONS (c.n AS c.name)", "Relationship graph contains a cycle: o -> c -> o"],
+      ["a cycle", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS o(customer_id) REFERENCES c, b AS c(id) REFERENCES o) DIMENSIONS (c.n AS c.name)", "cycle detected in relationships: o -> c -> o"],
       ["a diamond", "TABLES (o AS orders PRIMARY KEY (id), li AS line_items PRIMARY KEY (id), p AS payments PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS li(order_id) REFERENCES c, b AS p(order_id) REFERENCES c, x AS li(order_id) REFERENCES o, y AS p(order_id) REFERENCES o) DIMENSIONS (c.n AS c.name)", "Diamond detected: table 'c' is reachable via multiple paths"],
       ["an orphan table", "TABLES (o AS orders PRIMARY KEY (id), r AS regions PRIMARY KEY (id)) DIMENSIONS (o.s AS o.status)", "orphan table 'r' is not connected by any relationship"],
       ["referenced columns that are not a key", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (oc AS o(customer_id) REFERENCES c(region_id)) DIMENSIONS (c.n AS c.name)", "FK (region_id) in relationship 'oc' does not match any PRIMARY KEY or UNIQUE constraint on table 'c'. Available: PK(id)."],
@@ -82,6 +82,23 @@ describe("docs: reference/create-semantic-view", () => {
         expect(e.message).to.contain(message);
       });
     }
+
+    it("a base table no relationship mentions is degenerate but accepted", async () => {
+      await db.run(`CREATE SEMANTIC VIEW degenerate AS
+        TABLES (r AS regions PRIMARY KEY (id), o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id))
+        RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c)
+        DIMENSIONS (r.region AS r.name, c.customer AS c.name)
+        METRICS (o.order_count AS COUNT(*))`);
+      expect(await db.rows("SELECT * FROM semantic_view('degenerate', dimensions := ['region'])")).to.deep.equal([["North"], ["South"]]);
+      // The connected tables answer on their own (anchored at the metric's table) ...
+      expect(await db.rows("SELECT * FROM semantic_view('degenerate', dimensions := ['customer'], metrics := ['order_count'])")).to.deep.equal([
+        ["Ann", 2n],
+        ["Bob", 1n],
+      ]);
+      // ... but nothing joins them to the base table.
+      const e = await db.error("SELECT * FROM semantic_view('degenerate', dimensions := ['region'], metrics := ['order_count'])");
+      expect(e.message).to.contain("(table 'r') is not reachable through the relationships");
+    });
 
     it("fan-in onto the base table is not a diamond", async () => {
       await db.run(`CREATE SEMANTIC VIEW fan_in AS

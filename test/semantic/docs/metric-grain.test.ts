@@ -117,6 +117,30 @@ describe("docs: explanation/metric-grain", () => {
       expect(await db.rows("SELECT * FROM semantic_view('trips', metrics := ['departures', 'fleet_size'])")).to.deep.equal([[3n, 21n]]);
     });
 
+    it("per grain, each grain joins the role-played table through the relationship USING named", async () => {
+      await db.run(`
+        CREATE TABLE legs (id INTEGER, flight_id INTEGER);
+        INSERT INTO legs VALUES (1, 1), (2, 1), (3, 3);
+        CREATE SEMANTIC VIEW trip_legs AS
+        TABLES (f AS flights PRIMARY KEY (id), a AS airports PRIMARY KEY (code), l AS legs PRIMARY KEY (id))
+        RELATIONSHIPS (departs AS f(dep) REFERENCES a, arrives AS f(arr) REFERENCES a, leg_flight AS l(flight_id) REFERENCES f)
+        DIMENSIONS (a.city AS a.city)
+        METRICS (f.departures USING (departs) AS COUNT(*), l.leg_count AS COUNT(*))`);
+      // departures at the flight grain, legs at the leg grain, both by departure city.
+      expect(await db.rows("SELECT * FROM semantic_view('trip_legs', dimensions := ['city'], metrics := ['departures', 'leg_count'])")).to.deep.equal([
+        ["Los Angeles", 1n, 1n],
+        ["New York", 2n, 2n],
+      ]);
+      // A metric aggregated at the role-played table cannot be scoped per grain.
+      await db.run(`CREATE SEMANTIC VIEW trip_ports AS
+        TABLES (f AS flights PRIMARY KEY (id), a AS airports PRIMARY KEY (code))
+        RELATIONSHIPS (departs AS f(dep) REFERENCES a, arrives AS f(arr) REFERENCES a)
+        DIMENSIONS (a.city AS a.city)
+        METRICS (f.departures USING (departs) AS COUNT(*), a.airport_count AS COUNT(*))`);
+      const e = await db.error("SELECT * FROM semantic_view('trip_ports', dimensions := ['city'], metrics := ['departures', 'airport_count'])");
+      expect(e.message).to.contain("fan trap detected -- metric 'airport_count' uses role-playing table 'a'");
+    });
+
     it("a role-played dimension without USING is ambiguous", async () => {
       const e = await db.error("SELECT * FROM semantic_view('trips', dimensions := ['city'], metrics := ['fleet_size'])");
       expect(e.message).to.contain("dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [departs, arrives]");

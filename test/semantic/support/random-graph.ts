@@ -24,6 +24,8 @@ export interface RandomGraph {
   /** TABLES order: the first is the base table. */
   readonly order: readonly number[];
   readonly edges: readonly GraphEdge[];
+  /** The derived metric `combo AS n<count> * 1000 + s<sum>` spans these two tables' grains. */
+  readonly combo: { readonly count: number; readonly sum: number };
 }
 
 interface Step {
@@ -53,7 +55,8 @@ export function randomGraph(random: () => number, prefix: string): RandomGraph {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
-  return { prefix, size, order, edges };
+  const combo = { count: Math.floor(random() * size), sum: Math.floor(random() * size) };
+  return { prefix, size, order, edges, combo };
 }
 
 /** A non-base table referenced from two different tables: the extension's diamond. */
@@ -89,6 +92,7 @@ export function createViewSql(g: RandomGraph, name: string): string {
   const rels = g.edges.map((e) => `r_${e.from}_${e.to} AS ${alias(e.from)}(${fkColumn(e.to)}) REFERENCES ${alias(e.to)}`);
   const dims = g.order.map((t) => `${alias(t)}.${dimensionName(t)} AS ${alias(t)}.cat`);
   const metrics = g.order.flatMap((t) => [`${alias(t)}.${countName(t)} AS COUNT(*)`, `${alias(t)}.${sumName(t)} AS SUM(${alias(t)}.val)`]);
+  metrics.push(`combo AS ${countName(g.combo.count)} * 1000 + ${sumName(g.combo.sum)}`);
   return `CREATE SEMANTIC VIEW ${name} AS TABLES (${tables.join(", ")}) RELATIONSHIPS (${rels.join(", ")}) DIMENSIONS (${dims.join(", ")}) METRICS (${metrics.join(", ")})`;
 }
 
@@ -132,24 +136,32 @@ function fromClause(g: RandomGraph, anchor: number, needed: readonly number[]): 
   return sql;
 }
 
+/** A base metric of one table, or the view's derived `combo` (table unused). */
+export type RandomMetric = { readonly table: number; readonly kind: "count" | "sum" } | { readonly table: -1; readonly kind: "combo" };
+
 export interface RandomRequest {
   readonly dims: readonly number[];
-  readonly metrics: readonly { table: number; kind: "count" | "sum" }[];
+  readonly metrics: readonly RandomMetric[];
 }
 
-export const metricName = (m: RandomRequest["metrics"][number]): string => (m.kind === "count" ? countName(m.table) : sumName(m.table));
+export const metricName = (m: RandomMetric): string => (m.kind === "combo" ? "combo" : m.kind === "count" ? countName(m.table) : sumName(m.table));
 
 /** Either the fan-trap error the request must raise, or the SQL that answers it. */
 export function oracle(g: RandomGraph, req: RandomRequest): { fanTrap: true } | { fanTrap: false; sql: string } {
   const base = g.order[0]!;
   const dimSql = req.dims.map((d) => `${alias(d)}.cat`);
-  const metricTables = [...new Set(req.metrics.map((m) => m.table))];
+  const bases = (m: RandomMetric): { table: number; kind: "count" | "sum" }[] =>
+    m.kind === "combo" ? [{ table: g.combo.count, kind: "count" }, { table: g.combo.sum, kind: "sum" }] : [m];
+  const metricTables = [...new Set(req.metrics.flatMap(bases).map((m) => m.table))];
   if (metricTables.some((m) => req.dims.some((d) => fans(g, m, d)))) return { fanTrap: true };
-  const aggregate = (m: RandomRequest["metrics"][number], anchor: number): string => {
+  const baseAggregate = (m: { table: number; kind: "count" | "sum" }, anchor: number): string => {
     const guarded = m.table !== anchor;
     if (m.kind === "count") return guarded ? `COUNT(${alias(m.table)}.id)` : "COUNT(*)";
     return `SUM(${alias(m.table)}.val)`; // val of a NULL-extended row is NULL already
   };
+  /** A requested metric over `part(b)` for each base metric it needs. */
+  const compose = (m: RandomMetric, part: (b: { table: number; kind: "count" | "sum" }) => string): string =>
+    m.kind === "combo" ? `(${part(bases(m)[0]!)}) * 1000 + (${part(bases(m)[1]!)})` : part(m);
   const select = (items: string[]): string => items.join(", ");
 
   if (req.metrics.length === 0) {
@@ -166,22 +178,22 @@ export function oracle(g: RandomGraph, req: RandomRequest): { fanTrap: true } | 
     const group = req.dims.length > 0 ? ` GROUP BY ${dimSql.join(", ")}` : "";
     return {
       fanTrap: false,
-      sql: `SELECT ${select([...dimSql, ...req.metrics.map((m) => aggregate(m, base))])} ${fromClause(g, base, needed)}${group} ORDER BY ALL`,
+      sql: `SELECT ${select([...dimSql, ...req.metrics.map((m) => compose(m, (b) => baseAggregate(b, base)))])} ${fromClause(g, base, needed)}${group} ORDER BY ALL`,
     };
   }
 
   // Per grain: groups united over every metric table; each metric from its own table's rows.
   const grainFrom = (m: number): string => fromClause(g, m, [m, ...req.dims]);
   if (req.dims.length === 0) {
-    return { fanTrap: false, sql: `SELECT ${select(req.metrics.map((m) => `(SELECT ${aggregate(m, m.table)} ${grainFrom(m.table)})`))}` };
+    return { fanTrap: false, sql: `SELECT ${select(req.metrics.map((m) => compose(m, (b) => `(SELECT ${baseAggregate(b, b.table)} ${grainFrom(b.table)})`)))}` };
   }
   const keyNames = req.dims.map((_, i) => `k${i}`);
-  const keys = metricTables.map((m) => `SELECT ${dimSql.map((d, i) => `${d} AS ${keyNames[i]}`).join(", ")} ${grainFrom(m)}`).join(" UNION ");
+  const keys = metricTables.map((m) => `SELECT DISTINCT ${dimSql.map((d, i) => `${d} AS ${keyNames[i]}`).join(", ")} ${grainFrom(m)}`).join(" UNION ");
   const match = req.dims.map((_, i) => `${dimSql[i]} IS NOT DISTINCT FROM keys.${keyNames[i]}`).join(" AND ");
-  const cell = (m: RandomRequest["metrics"][number]): string =>
-    `CASE WHEN EXISTS (SELECT 1 ${grainFrom(m.table)} WHERE ${match}) THEN (SELECT ${aggregate(m, m.table)} ${grainFrom(m.table)} WHERE ${match}) END`;
+  const cell = (b: { table: number; kind: "count" | "sum" }): string =>
+    `CASE WHEN EXISTS (SELECT 1 ${grainFrom(b.table)} WHERE ${match}) THEN (SELECT ${baseAggregate(b, b.table)} ${grainFrom(b.table)} WHERE ${match}) END`;
   return {
     fanTrap: false,
-    sql: `SELECT ${select([...keyNames.map((k) => `keys.${k}`), ...req.metrics.map(cell)])} FROM (${keys}) AS keys ORDER BY ALL`,
+    sql: `SELECT ${select([...keyNames.map((k) => `keys.${k}`), ...req.metrics.map((m) => compose(m, cell))])} FROM (${keys}) AS keys ORDER BY ALL`,
   };
 }
