@@ -42,7 +42,7 @@ describe("query compilers: members declared with a warehouse name", () => {
       },
       backend_c:
         `SELECT "customer.name" AS "customerName", "supplier.name" AS "supplierName", "Total Revenue" AS "totalRevenue" ` +
-        `FROM semantic_view('parties', dimensions := ['customer.name', 'supplier.name'], metrics := ['Total Revenue'], ` +
+        `FROM semantic_view('parties', dimensions := ['"customer.name"', '"supplier.name"'], metrics := ['"Total Revenue"'], ` +
         `where_clause := '"customer.name" = ''Ann''') ORDER BY "totalRevenue" DESC NULLS LAST`,
     });
   });
@@ -52,7 +52,7 @@ describe("query compilers: members declared with a warehouse name", () => {
     expectSql(Odd.query().dimensions(Odd.tricky), {
       backend_a: { sql: 'SELECT * FROM SEMANTIC_VIEW("ODD" DIMENSIONS "A""b`c\'d" AS "tricky")' },
       backend_b: { sql: "SELECT `A\"b``c'd` AS `tricky` FROM `odd` GROUP BY ALL" },
-      backend_c: "SELECT \"A\"\"b`c'd\" AS \"tricky\" FROM semantic_view('odd', dimensions := ['A\"b`c''d'])",
+      backend_c: "SELECT \"A\"\"b`c'd\" AS \"tricky\" FROM semantic_view('odd', dimensions := ['\"A\"\"b`c''d\"'])",
     });
   });
 

@@ -36,6 +36,11 @@ export function snowflakeIdentifier(name: string): string {
   return name === name.toLowerCase() ? name.toUpperCase() : name;
 }
 
+/** `[table, member]` of a member declared with a qualified warehouse name, else `[member]`. */
+function memberParts(field: FieldNode): string[] {
+  return field.warehouseName === field.name ? [field.name] : field.warehouseName.split(".");
+}
+
 export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_a" as const;
 
@@ -63,7 +68,8 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     if (query.facts.length === 0) return keyword("*");
     const items = [
       ...[...query.dimensions, ...query.metrics].map((f) => this.columnAlias(f)),
-      ...query.facts.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`),
+      // The result column of a fact is its member name without the logical table.
+      ...query.facts.map((f) => sqlNode`${IdentifierNode.create(snowflakeIdentifier(memberParts(f).at(-1)!))} AS ${this.columnAlias(f)}`),
     ];
     return joinNodes(items, ", ");
   }
@@ -77,9 +83,8 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   }
 
   protected override memberReference(field: FieldNode): OperationNode {
-    const parts = field.warehouseName === field.name ? [field.name] : field.warehouseName.split(".");
     return joinNodes(
-      parts.map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
+      memberParts(field).map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
       ".",
     );
   }

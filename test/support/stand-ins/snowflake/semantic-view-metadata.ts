@@ -45,9 +45,12 @@ export function answerMetadataStatement(sql: string, views: ReadonlyMap<string, 
   const rows: (string | null)[][] = [];
   if (view.comment !== undefined) rows.push([null, null, null, "COMMENT", view.comment]);
   const members = (kind: string, entries: Readonly<Record<string, string>> | undefined, defaultType: string) => {
-    for (const [member, expression] of Object.entries(entries ?? {})) {
-      rows.push([kind, member, view.table.toUpperCase(), "EXPRESSION", expression]);
-      rows.push([kind, member, view.table.toUpperCase(), "DATA_TYPE", view.dataTypes?.[member] ?? defaultType]);
+    for (const [key, expression] of Object.entries(entries ?? {})) {
+      // A qualified key (`CUSTOMER.NAME`) names its logical table; others belong to the base table.
+      const dot = key.indexOf(".");
+      const [table, member] = dot < 0 ? [view.table.toUpperCase(), key] : [key.slice(0, dot), key.slice(dot + 1)];
+      rows.push([kind, member, table, "EXPRESSION", expression]);
+      rows.push([kind, member, table, "DATA_TYPE", view.dataTypes?.[key] ?? defaultType]);
     }
   };
   members("DIMENSION", view.dimensions, "VARCHAR(16777216)");
