@@ -48,9 +48,6 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
   const shownOut = relative(io.cwd, outDir) || ".";
   let secrets: string[] = [];
   try {
-    if (options.fixture !== undefined && options.backend === "backend_a") {
-      throw new CodegenExit(ExitCode.Usage, "--fixture is not supported for backend_a yet (only backend_b and backend_c)");
-    }
     const target = resolveTarget({ backend: options.backend, database: options.database, configPath, env: io.env, cwd: io.cwd });
     secrets = secretsOf(target);
     const dtos = readDtoSpecs(configPath);

@@ -11,6 +11,9 @@ import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Eng
 import { existsSync } from "node:fs";
 import { runCli } from "../../codegen/cli.js";
 import { runCodegen } from "../../codegen/codegen.js";
+import type { BackendType } from "../../runtime/config/types.js";
+import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/stand-in-fixture.js";
 import { backendBFixture } from "../../codegen/fixture/backend-b-fixture.js";
 import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, standInEngine, useStandIn } from "../backend-b/stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
@@ -37,11 +40,11 @@ interface FixtureModule {
   fixture(conn: { run(sql: string): Promise<unknown>; commit(): Promise<unknown> }): Promise<void>;
 }
 
-async function codegenFixture(dir: string, backend: "backend_b" | "backend_c", args: { database?: string; sample?: number; allowPartial?: boolean }) {
+async function codegenFixture(dir: string, backend: BackendType, args: { database?: string; sample?: number; allowPartial?: boolean }) {
   const err: string[] = [];
   const exit = await runCodegen(
     { backend, database: args.database, fixture: "test-fixture/sales-fixture.ts", sample: args.sample, allowPartial: args.allowPartial },
-    { cwd: dir, env: {}, stdout: () => {}, stderr: (l) => err.push(l) },
+    { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
   );
   return { exit, err, path: join(dir, "test-fixture", "sales-fixture.ts") };
 }
@@ -95,7 +98,7 @@ describe("lib codegen --fixture", function () {
     expect(await readFile(empty.path, "utf8")).to.contain("// Rows: no rows (run with --sample <n> to copy some).");
   });
 
-  it("usage: --sample and --allow-partial need --fixture; --sample needs a non-negative integer; backend A is refused", async () => {
+  it("usage: --sample and --allow-partial need --fixture; --sample needs a non-negative integer", async () => {
     await using dir = await tempDir({ ".lib.toml": "" });
     const cli = async (...args: string[]) => {
       const err: string[] = [];
@@ -105,9 +108,40 @@ describe("lib codegen --fixture", function () {
     expect(await cli("--backend", "backend_c", "--sample", "3")).to.deep.include({ code: 2 });
     expect((await cli("--backend", "backend_c", "--allow-partial")).err).to.contain("need --fixture");
     expect((await cli("--backend", "backend_c", "--fixture", "f.ts", "--sample", "many")).err).to.contain("--sample needs a non-negative integer, got many");
-    const a = await cli("--backend", "backend_a", "--fixture", "f.ts");
-    expect(a.code).to.equal(2);
-    expect(a.err).to.contain("--fixture is not supported for backend_a yet");
+  });
+
+  it("backend A: GET_DDL translated, replayed on backend C, gives the same rows as the stand-in", async () => {
+    const standIn = await SnowflakeStandIn.start({
+      users: { [USER]: PASSWORD },
+      seedSql: TABLE,
+      semanticViews: [
+        {
+          name: "SALES",
+          table: "sales_data",
+          comment: "Sales by country",
+          dimensions: { COUNTRY: "country", REGION: "region" },
+          metrics: { REVENUE: "SUM(revenue)", COST: "SUM(cost)" },
+        },
+      ],
+    });
+    try {
+      await using dir = await tempDir();
+      await writeFile(
+        join(dir.path, ".lib.toml"),
+        ["[connections.backend_a]", 'type = "backend_a"', 'account = "fake"', 'host = "127.0.0.1"', `port = ${standIn.port}`,
+          'protocol = "http"', `user = "${USER}"`, "pool_size = 1", 'login_timeout = "5s"', ""].join("\n"),
+      );
+      const { exit, err, path } = await codegenFixture(dir.path, "backend_a", { sample: 10 });
+      expect(err.join("\n")).to.equal("");
+      expect(exit).to.equal(0);
+      const text = await readFile(path, "utf8");
+      expect(text).to.contain("CREATE OR REPLACE SEMANTIC VIEW sales COMMENT = 'Sales by country' AS");
+      await using source = snowflakeEngine(standIn);
+      await using replay = await fixtureEngine(path);
+      expect(await salesRows(replay)).to.deep.equal(await salesRows(source));
+    } finally {
+      await standIn.close();
+    }
   });
 
   describe("backend B", () => {
@@ -204,5 +238,53 @@ describe("lib codegen --fixture", function () {
     const partial = await cli("--allow-partial");
     expect(partial.code, partial.err).to.equal(0);
     expect(await readFile(join(dir.path, "fx.ts"), "utf8")).to.contain("// Not translated:\n//   - view \"orders_mv\": join region");
+  });
+});
+
+describe("backend A fixture: GET_DDL translation", () => {
+  it("multi-table DDL: qualified tables, synonyms, unique, relationships, private facts, member comments", async () => {
+    const { backendAFixture } = await import("../../codegen/fixture/backend-a-fixture.js");
+    const ddl = [
+      "create or replace semantic view ORDERS_SV",
+      "\ttables (O as DB.SHOP.ORDERS primary key (ID) unique (REF) with synonyms=('orders','sales') comment='lines', C as DB.SHOP.CUSTOMERS primary key (ID))",
+      "\trelationships (O_C as O(CUSTOMER_ID) references C(ID))",
+      "\tfacts (private O.NET as O.AMOUNT - O.DISCOUNT)",
+      "\tdimensions (C.NAME as C.NAME with synonyms=('client') comment='Customer, name')",
+      "\tmetrics (O.TOTAL as SUM(O.NET), O.orderCount as COUNT(*))",
+      "\tcomment='Orders, by customer';",
+    ].join("\n");
+    const columns = (names: string) => ({ columns: ["column_name", "data_type", "numeric_precision", "numeric_scale"], rows: names.split(",").map((n) => [n, n === "NAME" ? "TEXT" : "NUMBER", n === "NAME" ? null : 38, n === "AMOUNT" ? 2 : 0]) });
+    const source = new RecordedSource({
+      "SELECT GET_DDL('SEMANTIC_VIEW', 'ORDERS_SV')": { columns: ["GET_DDL"], rows: [[ddl]] },
+      "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE upper(table_name) = upper('ORDERS') AND upper(table_schema) = upper('SHOP') ORDER BY ordinal_position":
+        columns("ID,REF,CUSTOMER_ID,AMOUNT,DISCOUNT"),
+      "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE upper(table_name) = upper('CUSTOMERS') AND upper(table_schema) = upper('SHOP') ORDER BY ordinal_position":
+        columns("ID,NAME"),
+    });
+    const model = await backendAFixture(source, ["ORDERS_SV"], undefined);
+    expect(model.untranslated).to.deep.equal([]);
+    expect(model.views[0]).to.equal(
+      [
+        "CREATE OR REPLACE SEMANTIC VIEW orders_sv COMMENT = 'Orders, by customer' AS",
+        "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id))",
+        "RELATIONSHIPS (O_C as O(CUSTOMER_ID) references C(ID))",
+        "FACTS (PRIVATE o.net AS O.AMOUNT - O.DISCOUNT)",
+        "DIMENSIONS (c.name AS C.NAME COMMENT = 'Customer, name')",
+        "METRICS (o.total AS SUM(O.NET), o.orderCount AS COUNT(*))",
+      ].join("\n"),
+    );
+    expect(model.tables.map((t) => `${t.name}: ${t.columns.map((c) => `${c.name} ${c.type}`).join(", ")}`)).to.deep.equal([
+      "orders: ID DECIMAL(38,0), REF DECIMAL(38,0), CUSTOMER_ID DECIMAL(38,0), AMOUNT DECIMAL(38,2), DISCOUNT DECIMAL(38,0)",
+      "customers: ID DECIMAL(38,0), NAME VARCHAR",
+    ]);
+    // The translated statements are valid semantic_views DDL: replayed and queried on backend C.
+    const { fixtureStatements } = await import("../../codegen/fixture/render-fixture.js");
+    await using engine = createEngine(new BackendCConfig({ semanticViews: "builtin" }));
+    await using conn = await engine.connect();
+    for (const sql of fixtureStatements(model)) await conn.run(sql);
+    await conn.run("INSERT INTO orders VALUES (1, 1, 7, 10.50, 0.50); INSERT INTO customers VALUES (7, 'Ann')");
+    const rows = await conn.all("SELECT * FROM semantic_view('orders_sv', dimensions := ['name'], metrics := ['total', 'orderCount'])");
+    // DISCOUNT is NUMBER(38,0) there, so 0.50 is stored as 1: 10.50 - 1.
+    expect(rows.map((r) => [r["name"], String(r["total"]), r["orderCount"]])).to.deep.equal([["Ann", "9.50", 1n]]);
   });
 });
