@@ -27,6 +27,9 @@ interface CodegenFlags {
   readonly out?: unknown;
   readonly view?: unknown;
   readonly check?: unknown;
+  readonly fixture?: unknown;
+  readonly sample?: unknown;
+  readonly allowPartial?: unknown;
 }
 
 /** The version of the `lib` package this CLI belongs to (found above this file, as source or built). */
@@ -56,6 +59,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     .option("--out <dir>", "Output directory", { default: "generated" })
     .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
     .option("--check", "Write nothing; exit 1 when the output directory is not current")
+    .option("--fixture <path>", "Also write a backend C fixture module recreating the views' tables and views in-process")
+    .option("--sample <n>", "With --fixture: copy at most n rows per base table (default: none)")
+    .option("--allow-partial", "With --fixture: write it even when some constructs cannot be translated")
     .action(() => undefined)
     .example("  lib codegen --backend backend_c --database demo.duckdb")
     .example("  lib codegen --backend backend_a --check")
@@ -97,6 +103,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (value === true || Array.isArray(value) || value === "") return usage(`--${name} needs one value`);
   }
   if (flags.check !== undefined && typeof flags.check !== "boolean") return usage("--check takes no value");
+  if (flags.fixture !== undefined && (typeof flags.fixture !== "string" || flags.fixture === "")) return usage("--fixture needs one path");
+  const sample = flags.sample === undefined ? undefined : Number(flags.sample);
+  if (sample !== undefined && (!Number.isInteger(sample) || sample < 0)) return usage(`--sample needs a non-negative integer, got ${String(flags.sample)}`);
+  if ((sample !== undefined || flags.allowPartial !== undefined) && flags.fixture === undefined) return usage("--sample and --allow-partial need --fixture");
   const views = flags.view === undefined ? undefined : (flags.view as unknown[]).map(String);
   if (views?.some((v) => v === "" || v === "true")) return usage("--view needs a view name");
 
@@ -115,6 +125,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       out: String(flags.out),
       views: views === undefined || views.length === 0 ? undefined : views,
       check: flags.check === true,
+      fixture: flags.fixture === undefined ? undefined : String(flags.fixture),
+      sample,
+      allowPartial: flags.allowPartial === true,
     },
     { ...io, env },
   );

@@ -2,14 +2,16 @@
  * The whole `lib codegen` flow (kysely-codegen's `generate.ts`, shrunk): resolve the target,
  * connect, introspect, generate, then write or `--check`. The CLI is a thin layer over `runCodegen`.
  */
-import { relative, resolve } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, relative, resolve } from "node:path";
+import type { FixtureModel } from "./fixture/fixture-model.js";
 import type { BackendType } from "../runtime/config/types.js";
 import { Secret } from "../runtime/config/secret.js";
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
 import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { introspectorFor } from "./introspect/introspector-for.js";
-import type { ViewMetadata, ViewSummary } from "./introspect/metadata.js";
+import type { IntrospectionSource, ViewMetadata, ViewSummary } from "./introspect/metadata.js";
 import { findDrift, writeOutput } from "./output.js";
 import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./settings.js";
 
@@ -23,6 +25,12 @@ export interface CodegenOptions {
   /** Generate only these views (the output directory then holds only them). */
   readonly views?: readonly string[] | undefined;
   readonly check?: boolean | undefined;
+  /** Also write a backend C fixture module to this path (relative to `cwd`). */
+  readonly fixture?: string | undefined;
+  /** With `fixture`: copy at most this many rows per base table. */
+  readonly sample?: number | undefined;
+  /** With `fixture`: write it even when constructs could not be translated (else exit 2). */
+  readonly allowPartial?: boolean | undefined;
 }
 
 export interface CodegenIo {
@@ -43,7 +51,16 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     const target = resolveTarget({ backend: options.backend, database: options.database, configPath, env: io.env, cwd: io.cwd });
     secrets = secretsOf(target);
     const dtos = readDtoSpecs(configPath);
-    const views = await introspect(target, options.views, io.connector ?? engineConnector);
+    let fixture: FixtureModel | undefined;
+    const views = await introspect(target, options.views, io.connector ?? engineConnector, async (source, names) => {
+      if (options.fixture === undefined) return;
+      // Loaded only when asked for, like the generator (it pulls in the DuckDB literal writer).
+      const { readFixture } = await import("./fixture/read-fixture.js");
+      fixture = await readFixture(options.backend, source, names, options.sample);
+    });
+    if (fixture !== undefined && options.fixture !== undefined && !options.check) {
+      await writeFixture(resolve(io.cwd, options.fixture), fixture, options, io);
+    }
     const selected = new Set(views.map((v) => v.name));
     for (const dto of dtos) {
       if (!selected.has(dto.view) && ![...selected].some((v) => v.toLowerCase() === dto.view.toLowerCase()) && options.views === undefined) {
@@ -66,6 +83,7 @@ async function introspect(
   target: CodegenTarget,
   only: readonly string[] | undefined,
   connector: Connector,
+  alsoRead: (source: IntrospectionSource, views: readonly string[]) => Promise<void>,
 ): Promise<ViewMetadata[]> {
   let connection: IntrospectionConnection;
   try {
@@ -81,6 +99,7 @@ async function introspect(
     const unique = [...new Map(chosen.map((v) => [v.name, v])).values()];
     const views: ViewMetadata[] = [];
     for (const view of unique) views.push(await introspector.describeView(view));
+    await alsoRead(connection.source, views.map((v) => v.name));
     return views;
   } catch (error) {
     if (error instanceof CodegenExit) throw error;
@@ -133,6 +152,18 @@ async function write(outDir: string, shownOut: string, files: readonly Generated
       `(${summary.written.length} written, ${summary.unchanged.length} unchanged, ${summary.removed.length} removed)`,
   );
   return ExitCode.Ok;
+}
+
+/** Writes the fixture module, or exits 2 listing what could not be translated (unless --allow-partial). */
+async function writeFixture(path: string, model: FixtureModel, options: CodegenOptions, io: CodegenIo): Promise<void> {
+  for (const note of model.untranslated) io.stderr(`lib codegen --fixture: not translated: ${note}`);
+  if (model.untranslated.length > 0 && !options.allowPartial) {
+    throw new CodegenExit(ExitCode.Usage, `--fixture: ${model.untranslated.length} construct(s) could not be translated (listed above); pass --allow-partial to write the fixture without them`);
+  }
+  await mkdir(dirname(path), { recursive: true });
+  const { renderFixture } = await import("./fixture/render-fixture.js");
+  await writeFile(path, renderFixture(model, options.sample), "utf8");
+  io.stdout(`  wrote   ${relative(io.cwd, path)} (fixture: ${model.tables.length} tables, ${model.views.length} semantic views)`);
 }
 
 function toExit(error: unknown): CodegenExit {

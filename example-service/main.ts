@@ -1,28 +1,27 @@
 /**
- * `npm start`: seed the demo DuckDB file on first run, create the engine once, serve on PORT
- * (default 8000), and shut down cleanly on SIGINT/SIGTERM.
+ * `npm start`: create the engine once from `[connections.default]` of `.lib.toml` (or `LIB_CONFIG`),
+ * or else from the demo DuckDB file (seeded on first run), serve on PORT (default 8000), and shut
+ * down cleanly on SIGINT/SIGTERM.
  */
-import { resolve } from "node:path";
-import { BackendCConfig, createEngine } from "lib";
-import { seedDemoDatabase } from "../scripts/seed-demo.js";
+import { chooseEngine } from "./choose-engine.js";
 import { startService } from "./lifespan.js";
 import { consoleLogger as logger } from "./logger.js";
 
-const database = resolve(process.env.BACKEND_C_DATABASE || "demo-data/demo.duckdb");
 const port = Number(process.env.PORT || 8000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   logger.error(`PORT must be an integer between 0 and 65535, got '${process.env.PORT}'`);
   process.exit(2);
 }
 
-const seeded = await seedDemoDatabase(database);
-logger.info(
-  seeded.created
-    ? `seeded demo database ${database} (${seeded.rows} sales rows)`
-    : `using demo database ${database} (${seeded.rows} sales rows)`,
-);
-
-const engine = createEngine(new BackendCConfig({ database }));
+let chosen: Awaited<ReturnType<typeof chooseEngine>>;
+try {
+  chosen = await chooseEngine({ env: process.env, cwd: process.cwd() });
+} catch (error) {
+  logger.error("cannot create the engine", error);
+  process.exit(2);
+}
+logger.info(chosen.description);
+const engine = chosen.engine;
 const service = await startService({ engine, port, host: process.env.HOST, logger });
 logger.info(`lib example service listening on ${service.url} (docs: ${service.url}docs/)`);
 

@@ -18,7 +18,7 @@ export { resolveSettings, type BackendConfigObject, type ResolvedConnection } fr
 export { parseDuration } from "./config/duration.js";
 // Declarations, conditions, the query builder and the dialect compilers.
 export { SemanticView, type SemanticViewClass, type SemanticViewStatics, type BoundFields, type FieldSpecs } from "./view/semantic-view.js";
-export { Metric, Dimension, Fact, type FieldSpec, type SqlScalar, type NumericValue } from "./view/field-spec.js";
+export { Metric, Dimension, Fact, type FieldSpec, type MemberOptions, type SqlScalar, type NumericValue } from "./view/field-spec.js";
 export type { Field, AnyField, MetricField, DimensionField, FactField, FieldValueType, ValueInput } from "./view/field.js";
 export { RESERVED_FIELD_NAMES, type ReservedFieldName } from "./view/names.js";
 export { and, or, not, type Condition, type RowCondition } from "./query/condition.js";

@@ -16,6 +16,7 @@ import {
   type ViewSummary,
 } from "./metadata.js";
 import { stringLiteral } from "./sql-text.js";
+import { semanticViewMemberName } from "../../runtime/dialects/duckdb/duckdb-query-compiler.js";
 
 export class BackendCIntrospector implements Introspector {
   readonly #source: IntrospectionSource;
@@ -67,7 +68,7 @@ export class BackendCIntrospector implements Introspector {
 
   async #probeColumns(view: string, members: readonly MemberMetadata[]): Promise<readonly SourceColumn[]> {
     const list = (kind: MemberMetadata["kind"]) =>
-      `[${members.filter((m) => m.kind === kind).map((m) => stringLiteral(m.name)).join(", ")}]`;
+      `[${members.filter((m) => m.kind === kind).map((m) => stringLiteral(semanticViewMemberName(m.name))).join(", ")}]`;
     const args = [stringLiteral(view)];
     for (const [kind, param] of [["dimension", "dimensions"], ["metric", "metrics"], ["fact", "facts"]] as const) {
       if (members.some((m) => m.kind === kind)) args.push(`${param} := ${list(kind)}`);

@@ -21,7 +21,7 @@ export interface DescribedView {
 export function foldDescribeRows(rows: readonly Record<string, unknown>[]): DescribedView {
   let comment: string | undefined;
   const order: string[] = [];
-  const members = new Map<string, { kind: MemberKind; name: string; props: Map<string, string> }>();
+  const members = new Map<string, { kind: MemberKind; name: string; table: string; props: Map<string, string> }>();
   for (const row of rows) {
     const objectKind = text(cell(row, "object_kind")).toUpperCase();
     const property = text(cell(row, "property")).toUpperCase();
@@ -33,10 +33,12 @@ export function foldDescribeRows(rows: readonly Record<string, unknown>[]): Desc
     const kind = MEMBER_KINDS[objectKind];
     if (kind === undefined) continue;
     const name = text(cell(row, "object_name"));
-    const key = `${kind}\u0000${name}`;
+    // Backend A lets logical tables share a member name (`CUSTOMER.NAME`, `SUPPLIER.NAME`): keep them apart.
+    const table = text(cell(row, "parent_entity"));
+    const key = `${kind}\u0000${table}\u0000${name}`;
     let member = members.get(key);
     if (!member) {
-      member = { kind, name, props: new Map() };
+      member = { kind, name, table, props: new Map() };
       members.set(key, member);
       order.push(key);
     }
@@ -44,11 +46,12 @@ export function foldDescribeRows(rows: readonly Record<string, unknown>[]): Desc
   }
   const result: MemberMetadata[] = [];
   for (const key of order) {
-    const { kind, name, props } = members.get(key)!;
+    const { kind, name, table, props } = members.get(key)!;
     if ((props.get("ACCESS_MODIFIER") ?? "").toUpperCase() === "PRIVATE") continue;
     result.push({
       name,
       kind,
+      table: nonEmpty(table),
       type: props.get("DATA_TYPE") ?? "",
       expression: nonEmpty(props.get("EXPRESSION")),
       comment: nonEmpty(props.get("COMMENT")),

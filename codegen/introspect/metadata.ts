@@ -9,6 +9,11 @@ export interface MemberMetadata {
   /** The logical member name exactly as the warehouse reports it (the field name). */
   readonly name: string;
   readonly kind: MemberKind;
+  /**
+   * The logical table the member belongs to, when the warehouse reports one (backend A's and C's
+   * `parent_entity`). Used only to tell apart members that several tables share a name.
+   */
+  readonly table?: string | undefined;
   /** The warehouse's type text (`BIGINT`, `NUMBER(38,0)`, `DECIMAL(10,2)`); `""` when unknown. */
   readonly type: string;
   /** The member's defining expression, when the warehouse reports it. */

@@ -1,4 +1,4 @@
-/** Backend C: the pool size of an in-memory database, and read-only needing a file. */
+/** Backend C: the pool size and overflow of an in-memory database, and read-only needing a file. */
 import type { ConfigContext } from "./config-context.js";
 import { fieldSpec, type FieldSpec } from "./fields.js";
 import type { BackendRules, ResolvedValues } from "./resolved-values.js";
@@ -29,6 +29,17 @@ export const backendCRules: BackendRules = {
         `= ${poolSize.value} is not allowed with ${values.describe(field("database"), ctx)} = ":memory:": every in-memory ` +
           `connection is a separate database, so the pool size must be 1. Use a database file path for concurrent connections.`,
         poolSize.origin,
+      );
+    }
+    // The default overflow is harmless (the engine never overflows a private database), but an
+    // explicit one asks for connections that could not share the data, so it is refused like pool_size.
+    const overflow = values.entry("max_overflow");
+    if (overflow !== undefined && overflow.origin.kind !== "default" && typeof overflow.value === "number" && overflow.value > 0) {
+      throw ctx.fail(
+        overflow.field,
+        `= ${overflow.value} is not allowed with ${values.describe(field("database"), ctx)} = ":memory:": every in-memory ` +
+          `connection is a separate database, so no overflow connection can be opened. Set it to 0 or use a database file path.`,
+        overflow.origin,
       );
     }
     const readOnly = values.entry("read_only");

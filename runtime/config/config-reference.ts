@@ -3,6 +3,7 @@
  * (`npx tsx scripts/gen-config-docs.ts` rewrites it; a test fails when it is stale).
  */
 import { BACKEND_A_FIELDS, BACKEND_B_FIELDS, BACKEND_C_FIELDS, COMMON_FIELDS, ENV_PREFIX, envVarName, type FieldSpec } from "./fields.js";
+import { BACKEND_B_UNHONOURED } from "./backend-b-unhonoured.js";
 import type { BackendType } from "./types.js";
 
 export const REFERENCE_START = "<!-- config-reference:start -->";
@@ -29,10 +30,14 @@ export function renderConfigReference(): string {
     table('Backend B (`type = "backend_b"`)', BACKEND_B_FIELDS, "backend_b"),
     "Backend B takes either `uri` or `host` + `http_path` + `token` (with `auth_type` OAuthU2M/OAuthM2M, `host` + `http_path`;\n" +
       "OAuthM2M also needs `client_id` and `client_secret`). Setting `uri` with `host`, `http_path`, `token` or `port` is rejected as\n" +
-      "ambiguous; when the file sets fields of one mode, environment variables of the other mode are ignored.",
+      "ambiguous; when the file sets fields of one mode, environment variables of the other mode are ignored.\n" +
+      "Accepted on backend B but not honoured (creating the engine emits a `process` warning, code `LIB_BACKEND_B_UNHONOURED_FIELD`, once):\n" +
+      BACKEND_B_UNHONOURED.map((f) => `${f.toml === "protocol" ? '`protocol = "http"`' : code(f.toml)} → use ${f.instead}`).join("; ") +
+      ".",
     table('Backend C (`type = "backend_c"`)', BACKEND_C_FIELDS, "backend_c"),
-    "With `database = \":memory:\"` every connection is its own database: `pool_size` defaults to 1 and a larger value is rejected;\n" +
-      "`read_only = true` needs a database file.",
+    "With `database = \":memory:\"` every connection is its own database: `pool_size` defaults to 1 and a larger value is rejected,\n" +
+      "an explicit `max_overflow` above 0 is rejected (the default 3 is not applied); `read_only = true` needs a database file.\n" +
+      "`schema` becomes every connection's current schema (`SET schema`); an in-memory database creates it, a database file must have it.",
   ];
   return sections.join("\n\n");
 }

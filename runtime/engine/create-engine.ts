@@ -5,6 +5,7 @@
  */
 import type { ConnectionSettings } from "../config/types.js";
 import { resolveSettings } from "../config/resolve-settings.js";
+import { warnUnhonouredFields } from "../config/backend-b-unhonoured.js";
 import type { BackendConfigObject } from "../config/resolve-settings.js";
 import type { Driver } from "../driver/database-connection.js";
 import { LibConnectionError } from "../errors.js";
@@ -67,6 +68,7 @@ export async function createAsyncEngine(
 
 /** Library-internal: an engine from already-resolved settings. */
 export function engineFromSettings(settings: ConnectionSettings, options: EngineFromSettingsOptions = {}): Engine {
+  if (settings.type === "backend_b") warnUnhonouredFields(settings);
   const driver = options.driver ?? createDriver(settings, options.duckdb);
   const engine = new Engine(settings, driver, options);
   if (options.name !== undefined) {

@@ -35,6 +35,8 @@ export interface Field<K extends FieldKind = FieldKind, T = unknown, N extends s
   readonly kind: K;
   /** The field name: the member name, and the alias of its output column. */
   readonly name: N;
+  /** The member's name in the warehouse: the field name, unless declared with `{ name: "..." }`. */
+  readonly warehouseName: string;
   /** The declared name of the view it belongs to. */
   readonly viewName: V;
   /** The operation node the compilers see. */
@@ -89,8 +91,9 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
   viewName: V,
   name: N,
   kind: K,
+  warehouseName: string = name,
 ): Field<K, T, N, V> {
-  const node = FieldNode.create(viewName, name, kind);
+  const node = FieldNode.create(viewName, name, kind, warehouseName);
   const label = `${viewName}.${name}`;
 
   const value = (method: string, v: unknown): FilterValue => {
@@ -139,6 +142,7 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
   const field = {
     kind,
     name,
+    warehouseName,
     viewName,
     node,
     [FIELD_BRAND]: true,

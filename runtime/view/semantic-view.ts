@@ -69,7 +69,7 @@ export function SemanticView<const V extends string, const F extends FieldSpecs>
         field: name,
       });
     }
-    Object.defineProperty(Base, name, { value: createField(viewName, name, spec.fieldKind), enumerable: true });
+    Object.defineProperty(Base, name, { value: createField(viewName, name, spec.fieldKind, spec.warehouseName ?? name), enumerable: true });
   }
   return Base as unknown as SemanticViewClass<V, F>;
 }

@@ -60,23 +60,24 @@ describe("codegen for backend A against the stand-in", function () {
     ]);
     const files = await readdir(join(dir, "generated"), { recursive: true });
     const all = (await Promise.all(files.filter((f) => f.endsWith(".ts")).map((f) => readFile(join(dir, "generated", f), "utf8")))).join("\n");
-    expect(all).to.contain('SemanticView("SALES", {');
-    expect(all).to.contain("REVENUE: Metric<bigint>()");
-    expect(all).to.contain("COUNTRY: Dimension<string>()");
-    expect(all).to.contain("TOTAL: Metric<Decimal>()");
+    // Folded upper-case names are written in lower case; mixed case (orderedOn) stays exact.
+    expect(all).to.contain('SemanticView("sales", {');
+    expect(all).to.contain("revenue: Metric<bigint>()");
+    expect(all).to.contain("country: Dimension<string>()");
+    expect(all).to.contain("total: Metric<Decimal>()");
     expect(all).to.contain("orderedOn: Dimension<Date>()");
-    expect(all).to.contain("QUANTITY: Fact<number>()");
+    expect(all).to.contain("quantity: Fact<number>()");
   });
 
   it("a view declared the way codegen emits it queries the stand-in", async () => {
-    class GeneratedSales extends SemanticView("SALES", { COUNTRY: Dimension<string>(), REVENUE: Metric<bigint>() }) {}
+    class GeneratedSales extends SemanticView("sales", { country: Dimension<string>(), revenue: Metric<bigint>() }) {}
     await using engine = standInEngine(standIn);
     await using cursor = await GeneratedSales.query()
-      .metrics(GeneratedSales.REVENUE)
-      .dimensions(GeneratedSales.COUNTRY)
-      .where(GeneratedSales.COUNTRY.eq("DE"))
+      .metrics(GeneratedSales.revenue)
+      .dimensions(GeneratedSales.country)
+      .where(GeneratedSales.country.eq("DE"))
       .using(engine)
       .execute();
-    expect(await cursor.fetchAllRows()).to.deep.equal([{ COUNTRY: "DE", REVENUE: 420n }]);
+    expect(await cursor.fetchAllRows()).to.deep.equal([{ country: "DE", revenue: 420n }]);
   });
 });

@@ -41,10 +41,10 @@ describe("codegen introspection from recorded metadata", () => {
       expect(sales.name).to.equal("SALES");
       expect(sales.comment).to.equal("Sales by country");
       expect(sales.members).to.deep.equal([
-        { name: "COUNTRY", kind: "dimension", type: "VARCHAR(16777216)", expression: "country", comment: "ISO country" },
-        { name: "REVENUE", kind: "metric", type: "NUMBER(38,0)", expression: "SUM(revenue)", comment: undefined },
-        { name: "MARGIN", kind: "metric", type: "NUMBER(38,6)", expression: "SUM(revenue - cost) / 100", comment: undefined },
-        { name: "AMOUNT", kind: "fact", type: "NUMBER(9,0)", expression: undefined, comment: undefined },
+        { name: "COUNTRY", kind: "dimension", table: "SALES_DATA", type: "VARCHAR(16777216)", expression: "country", comment: "ISO country" },
+        { name: "REVENUE", kind: "metric", table: "SALES_DATA", type: "NUMBER(38,0)", expression: "SUM(revenue)", comment: undefined },
+        { name: "MARGIN", kind: "metric", table: "SALES_DATA", type: "NUMBER(38,6)", expression: "SUM(revenue - cost) / 100", comment: undefined },
+        { name: "AMOUNT", kind: "fact", table: "SALES_DATA", type: "NUMBER(9,0)", expression: undefined, comment: undefined },
       ]);
     });
   });

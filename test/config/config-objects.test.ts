@@ -142,6 +142,7 @@ describe("config: config objects", () => {
 
   describe("validation, with the class as source and camelCase field names", () => {
     const cases: ReadonlyArray<readonly [string, () => unknown, string, RegExp]> = [
+      ["max_overflow > 0 with :memory:", () => new BackendCConfig({ maxOverflow: 1 }, { env: {} }), "maxOverflow", /maxOverflow = 1 is not allowed with database = ":memory:"/],
       ["pool_size > 1 with :memory:", () => new BackendCConfig({ database: ":memory:", poolSize: 2 }, { env: {} }), "poolSize", /poolSize = 2 is not allowed with database = ":memory:".*Use a database file path/],
       ["poolSize 0", () => new BackendCConfig({ database: "/f", poolSize: 0 }, { env: {} }), "poolSize", /must be an integer >= 1, got 0/],
       ["a non-integer poolSize", () => new BackendCConfig({ database: "/f", poolSize: 2.5 }, { env: {} }), "poolSize", /must be an integer, got float 2.5/],

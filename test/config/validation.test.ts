@@ -149,6 +149,24 @@ describe("config: validation errors (TOML)", () => {
         BACKEND_C_DATABASE: ":memory:",
       });
     });
+    it("an explicit max_overflow > 0 with :memory: is rejected, naming the field", () => {
+      fails(
+        section("default", "backend_c", "max_overflow = 2"),
+        "max_overflow",
+        /max_overflow = 2 is not allowed with database = ":memory:".*Set it to 0 or use a database file path/,
+      );
+    });
+    it("max_overflow > 0 from the environment with :memory: names the variable", () => {
+      fails(section("default", "backend_c"), "max_overflow", /max_overflow \(from environment variable BACKEND_C_MAX_OVERFLOW\) = 1 is not allowed/, "default", {
+        BACKEND_C_MAX_OVERFLOW: "1",
+      });
+    });
+    it("max_overflow = 0 with :memory:, and max_overflow > 0 with a file, are accepted", () => {
+      const memory = tmp.write(section("default", "backend_c", "max_overflow = 0"));
+      expect(loadConnectionSettings("default", { configPath: memory, env: {} })).to.include({ maxOverflow: 0 });
+      const file = tmp.write(section("default", "backend_c", 'database = "/data/x.duckdb"', "max_overflow = 2"));
+      expect(loadConnectionSettings("default", { configPath: file, env: {} })).to.include({ maxOverflow: 2 });
+    });
     it("read_only with :memory:", () => {
       fails(section("default", "backend_c", "read_only = true"), "read_only", /needs a database file/);
     });

@@ -12,7 +12,7 @@ describe("semantic view declarations", () => {
     expect(Sales.revenue.viewName).to.equal("sales");
     expect(Sales.country.kind).to.equal("dimension");
     expect(Orders.quantity.kind).to.equal("fact");
-    expect(Sales.country.node).to.deep.equal({ kind: "FieldNode", viewName: "sales", name: "country", fieldKind: "dimension" });
+    expect(Sales.country.node).to.deep.equal({ kind: "FieldNode", viewName: "sales", name: "country", warehouseName: "country", fieldKind: "dimension" });
     expect(String(Sales.country)).to.equal("sales.country");
   });
 

@@ -15,6 +15,7 @@ import type { SemanticLayer } from "../../semantic/semantic-layer.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { isDuckDBDisconnect } from "./duckdb-errors.js";
 import { forgetFileInstance, leaseFileInstance } from "./duckdb-instances.js";
+import { applyCurrentSchema } from "./duckdb-schema.js";
 import type { InstanceLease } from "./duckdb-instances.js";
 
 export const MEMORY_DATABASE = ":memory:";
@@ -82,6 +83,8 @@ export class DuckDBDriver implements Driver {
       definitions = definitionCacheFor(instance);
     }
     try {
+      const schema = this.#settings.schema;
+      if (schema !== undefined) await applyCurrentSchema(connection, schema, this.isMemory);
       const semanticLayer = await this.#semanticLayerFor(connection);
       const isStale = this.isMemory ? undefined : () => this.#fileChanged();
       return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions, isStale });

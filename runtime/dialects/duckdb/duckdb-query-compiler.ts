@@ -45,7 +45,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     const args: OperationNode[] = [ValueNode.createImmediate(query.viewName)];
     const list = (name: string, fields: readonly FieldNode[]) => {
       if (fields.length === 0) return;
-      const names = fields.map((f) => ValueNode.createImmediate(f.name));
+      const names = fields.map((f) => ValueNode.createImmediate(semanticViewMemberName(f.warehouseName)));
       args.push(sqlNode`${keyword(name)} := [${joinNodes(names, ", ")}]`);
     };
     list("dimensions", query.dimensions);
@@ -79,6 +79,14 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   protected override appendValue(value: unknown): void {
     this.append(duckdbLiteral(value));
   }
+}
+
+/**
+ * A member as `semantic_view()`'s name lists take it: the lists hold identifiers, so a name that is
+ * not a plain one (`Net Revenue`) goes in double quotes (a quote inside doubled).
+ */
+export function semanticViewMemberName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
 }
 
 /** A filter value as a DuckDB SQL literal (see the module comment for the forms). */

@@ -10,6 +10,9 @@
  * names) stands for the unquoted identifier and is written quoted upper-case (`revenue` →
  * `"REVENUE"`), which resolves the same as the bare word and stays safe for reserved words. A name
  * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`).
+ * A member declared with a warehouse name (`Dimension({ name: "customer.name" })`) is written as
+ * its logical table and member, each part folded the same way (`"CUSTOMER"."NAME"`), which is how
+ * Snowflake's SEMANTIC_VIEW tells apart members that several logical tables share.
  * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), so rows key by the
  * field name as on the other backends. FACTS items take no alias in Snowflake's grammar, so a query
  * with facts names its columns in the outer select list (`SELECT "status", "QUANTITY" AS "quantity"`).
@@ -36,6 +39,11 @@ import type { SemanticQueryNode } from "../../query/operation-node/semantic-quer
 /** The Snowflake identifier a declared name stands for (see the module comment). */
 export function snowflakeIdentifier(name: string): string {
   return name === name.toLowerCase() ? name.toUpperCase() : name;
+}
+
+/** `[table, member]` of a member declared with a qualified warehouse name, else `[member]`. */
+function memberParts(field: FieldNode): string[] {
+  return field.warehouseName === field.name ? [field.name] : field.warehouseName.split(".");
 }
 
 export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
@@ -65,7 +73,8 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     if (query.facts.length === 0) return keyword("*");
     const items = [
       ...[...query.dimensions, ...query.metrics].map((f) => this.columnAlias(f)),
-      ...query.facts.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`),
+      // The result column of a fact is its member name without the logical table.
+      ...query.facts.map((f) => sqlNode`${IdentifierNode.create(snowflakeIdentifier(memberParts(f).at(-1)!))} AS ${this.columnAlias(f)}`),
     ];
     return joinNodes(items, ", ");
   }
@@ -79,7 +88,10 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   }
 
   protected override memberReference(field: FieldNode): OperationNode {
-    return IdentifierNode.create(snowflakeIdentifier(field.name));
+    return joinNodes(
+      memberParts(field).map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
+      ".",
+    );
   }
 
   /** Bigints and Decimals must fit 38 digits. */

@@ -49,7 +49,7 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
 
   /** A member as referenced in a predicate or select list. */
   protected memberReference(field: FieldNode): OperationNode {
-    return IdentifierNode.create(field.name);
+    return IdentifierNode.create(field.warehouseName);
   }
 
   /** The name an output column gets: exactly the field name, so rows key the same on every backend. */

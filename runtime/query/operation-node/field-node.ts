@@ -7,6 +7,8 @@ export interface FieldNode {
   readonly viewName: string;
   /** The member's field name, which is also the output column's alias. */
   readonly name: string;
+  /** The member's name in the warehouse (the field name unless declared with `{ name }`); compilers quote it per dialect. */
+  readonly warehouseName: string;
   readonly fieldKind: FieldKind;
 }
 
@@ -14,7 +16,7 @@ export const FieldNode = Object.freeze({
   is(node: { readonly kind: string }): node is FieldNode {
     return node.kind === "FieldNode";
   },
-  create(viewName: string, name: string, fieldKind: FieldKind): FieldNode {
-    return Object.freeze({ kind: "FieldNode", viewName, name, fieldKind });
+  create(viewName: string, name: string, fieldKind: FieldKind, warehouseName: string = name): FieldNode {
+    return Object.freeze({ kind: "FieldNode", viewName, name, warehouseName, fieldKind });
   },
 });

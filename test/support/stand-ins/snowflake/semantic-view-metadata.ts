@@ -1,5 +1,5 @@
 /**
- * `SHOW SEMANTIC VIEWS [IN SCHEMA]` and `DESCRIBE SEMANTIC VIEW v` answered from the registered
+ * `SHOW SEMANTIC VIEWS [IN SCHEMA]`, `DESCRIBE SEMANTIC VIEW v` and `GET_DDL(...)` answered from the registered
  * views, in Snowflake's row shapes (lower-case column names; DESCRIBE rows are
  * object_kind/object_name/parent_entity/property/property_value, view-level rows with NULL kind).
  */
@@ -34,6 +34,12 @@ export function answerMetadataStatement(sql: string, views: ReadonlyMap<string, 
       rowset: [...views.values()].map((v) => ["2026-01-01 00:00:00.000 +0000", v.name, "", "", v.comment ?? "", "TESTER"]),
     };
   }
+  const getDdl = /^\s*SELECT\s+GET_DDL\(\s*'SEMANTIC_VIEW'\s*,\s*'([^']+)'\s*\)\s*$/i.exec(sql);
+  if (getDdl) {
+    const view = views.get(getDdl[1]!.toUpperCase());
+    if (view === undefined) throw new StandInSqlError(`SQL compilation error:\nSemantic view '${getDdl[1]!}' does not exist or not authorized.`, "002003", "42S02");
+    return { rowtype: [textColumn(`GET_DDL('SEMANTIC_VIEW', '${getDdl[1]!}')`)], rowset: [[semanticViewDdl(view)]] };
+  }
   const describe = /^\s*DESCRIBE\s+SEMANTIC\s+VIEW\s+/i.exec(sql);
   if (!describe) return undefined;
   const nameToken = tokenize(sql.slice(describe[0].length)).filter((t) => t.kind !== "space").at(-1);
@@ -45,13 +51,36 @@ export function answerMetadataStatement(sql: string, views: ReadonlyMap<string, 
   const rows: (string | null)[][] = [];
   if (view.comment !== undefined) rows.push([null, null, null, "COMMENT", view.comment]);
   const members = (kind: string, entries: Readonly<Record<string, string>> | undefined, defaultType: string) => {
-    for (const [member, expression] of Object.entries(entries ?? {})) {
-      rows.push([kind, member, view.table.toUpperCase(), "EXPRESSION", expression]);
-      rows.push([kind, member, view.table.toUpperCase(), "DATA_TYPE", view.dataTypes?.[member] ?? defaultType]);
+    for (const [key, expression] of Object.entries(entries ?? {})) {
+      // A qualified key (`CUSTOMER.NAME`) names its logical table; others belong to the base table.
+      const dot = key.indexOf(".");
+      const [table, member] = dot < 0 ? [view.table.toUpperCase(), key] : [key.slice(0, dot), key.slice(dot + 1)];
+      rows.push([kind, member, table, "EXPRESSION", expression]);
+      rows.push([kind, member, table, "DATA_TYPE", view.dataTypes?.[key] ?? defaultType]);
     }
   };
   members("DIMENSION", view.dimensions, "VARCHAR(16777216)");
   members("FACT", view.facts, "VARCHAR(16777216)");
   members("METRIC", view.metrics, "NUMBER(38,0)");
   return { rowtype: ["object_kind", "object_name", "parent_entity", "property", "property_value"].map(textColumn), rowset: rows };
+}
+
+/**
+ * GET_DDL's text for a registered view (one base table, members over its columns), in Snowflake's
+ * layout; the base table is unqualified here (Snowflake qualifies it) because the stand-in's DuckDB
+ * has no ANALYTICS.PUBLIC.
+ */
+function semanticViewDdl(view: StandInSemanticView): string {
+  const table = view.table.toUpperCase();
+  const members = (entries: Readonly<Record<string, string>> | undefined) =>
+    Object.entries(entries ?? {}).map(([name, expression]) => `${name.includes(".") ? name : `${table}.${name}`} as ${expression}`).join(", ");
+  const clauses = [
+    `create or replace semantic view ${view.name}`,
+    `\ttables (${table} as ${table} with synonyms=('base'))`,
+    view.facts === undefined ? undefined : `\tfacts (${members(view.facts)})`,
+    `\tdimensions (${members(view.dimensions)})`,
+    `\tmetrics (${members(view.metrics)})`,
+    view.comment === undefined ? undefined : `\tcomment='${view.comment.replaceAll("'", "''")}'`,
+  ];
+  return `${clauses.filter((c) => c !== undefined).join("\n")};`;
 }

@@ -112,14 +112,21 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
     if (keyword === "METRICS") hasMetrics = true;
     i++;
     for (;;) {
-      const member = tokens[i] && identifierOf(tokens[i]!);
+      let member = tokens[i] && identifierOf(tokens[i]!);
       if (member === undefined) throw syntax(`expected a member name after ${keyword}`);
+      let alias = member;
+      // `table.member`: a member that several logical tables share, registered under its qualified key.
+      const qualifiedPart = tokens[i + 1]?.text === "." && tokens[i + 2] ? identifierOf(tokens[i + 2]!) : undefined;
+      if (qualifiedPart !== undefined) {
+        member = `${member}.${qualifiedPart}`;
+        alias = qualifiedPart;
+        i += 2;
+      }
       const expression = members[member];
       if (expression === undefined) {
         throw new StandInSqlError(`SQL compilation error:\ninvalid identifier '${member}'`, "000904", "42000");
       }
       i++;
-      let alias = member;
       if (isKeyword(tokens[i], "AS")) {
         // Snowflake's grammar: `FACTS <fact_expr> [, ...]`, aliases only on DIMENSIONS and METRICS.
         if (keyword === "FACTS") throw syntax("unexpected 'AS' in FACTS");
@@ -140,9 +147,23 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
 }
 
 function memberSubstituted(tokens: readonly Token[], view: StandInSemanticView): string {
-  return tokens
+  const nameOf = (token: Token | undefined) => (token !== undefined && (token.kind === "quoted" || token.kind === "word") ? identifierOf(token) : undefined);
+  const merged: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    // `"TABLE"."MEMBER"` of a qualified member becomes one token naming its key.
+    const table = nameOf(tokens[i]);
+    const member = tokens[i + 1]?.text === "." ? nameOf(tokens[i + 2]) : undefined;
+    const key = table !== undefined && member !== undefined ? `${table}.${member}` : undefined;
+    if (key !== undefined && (view.dimensions[key] ?? view.facts?.[key]) !== undefined) {
+      merged.push({ kind: "quoted", text: quoteIdentifier(key) });
+      i += 2;
+    } else {
+      merged.push(tokens[i]!);
+    }
+  }
+  return merged
     .map((token) => {
-      const name = token.kind === "quoted" || token.kind === "word" ? identifierOf(token) : undefined;
+      const name = nameOf(token);
       if (name === undefined) return token.text;
       const expression = view.dimensions[name] ?? view.facts?.[name];
       if (expression !== undefined) return `(${expression})`;

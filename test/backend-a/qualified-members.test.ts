@@ -1,0 +1,79 @@
+/**
+ * Members that several logical tables share a name (`CUSTOMER.NAME`, `SUPPLIER.NAME`): codegen
+ * declares them qualified instead of merging them, and the compiler writes `"CUSTOMER"."NAME"`
+ * through the real snowflake-sdk to the stand-in.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "chai";
+import { Dimension, Metric, SemanticView } from "lib";
+import { runCodegen } from "../../codegen/codegen.js";
+import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { PASSWORD, USER, standInEngine } from "./stand-in-fixture.js";
+
+class Parties extends SemanticView("parties", {
+  customerName: Dimension<string>({ name: "customer.name" }),
+  supplierName: Dimension<string>({ name: "supplier.name" }),
+  total: Metric<bigint>(),
+}) {}
+
+describe("backend A: members shared by several logical tables", function () {
+  this.timeout(30_000);
+  let standIn: SnowflakeStandIn;
+  let dir: string;
+
+  before(async () => {
+    standIn = await SnowflakeStandIn.start({
+      users: { [USER]: PASSWORD },
+      seedSql: [
+        "CREATE TABLE deliveries (customer_name VARCHAR, supplier_name VARCHAR, amount INTEGER)",
+        "INSERT INTO deliveries VALUES ('Ann', 'Acme', 5), ('Ann', 'Bolt', 7), ('Bob', 'Acme', 11)",
+      ],
+      semanticViews: [
+        {
+          name: "PARTIES",
+          table: "deliveries",
+          dimensions: { "CUSTOMER.NAME": "customer_name", "SUPPLIER.NAME": "supplier_name" },
+          metrics: { TOTAL: "SUM(amount)" },
+        },
+      ],
+    });
+    dir = await mkdtemp(join(tmpdir(), "lib-backend-a-qualified-"));
+  });
+  after(async () => {
+    await standIn?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("codegen declares each shared member qualified, under its own field", async () => {
+    await writeFile(
+      join(dir, ".lib.toml"),
+      ["[connections.backend_a]", 'type = "backend_a"', 'account = "fake"', 'host = "127.0.0.1"', `port = ${standIn.port}`,
+        'protocol = "http"', `user = "${USER}"`, "pool_size = 1", 'login_timeout = "5s"', ""].join("\n"),
+    );
+    const err: string[] = [];
+    const exit = await runCodegen({ backend: "backend_a" }, { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) });
+    expect(err.join("\n")).to.equal("");
+    expect(exit).to.equal(0);
+    const source = await readFile(join(dir, "generated", "parties.ts"), "utf8");
+    expect(source).to.contain('  customerName: Dimension<string>({ name: "customer.name" }),\n');
+    expect(source).to.contain('  supplierName: Dimension<string>({ name: "supplier.name" }),\n');
+    expect(source).to.contain("  total: Metric<bigint>(),\n");
+  });
+
+  it("selects and filters both members, sent as \"TABLE\".\"MEMBER\"", async () => {
+    await using engine = standInEngine(standIn);
+    const query = Parties.query()
+      .dimensions(Parties.customerName, Parties.supplierName)
+      .metrics(Parties.total)
+      .where(Parties.supplierName.eq("Acme"))
+      .orderBy(Parties.customerName.asc());
+    expect(query.toSql({ dialect: "backend_a" })).to.contain('DIMENSIONS "CUSTOMER"."NAME" AS "customerName", "SUPPLIER"."NAME" AS "supplierName"');
+    await using cursor = await query.using(engine).execute();
+    expect(await cursor.fetchAllRows()).to.deep.equal([
+      { customerName: "Ann", supplierName: "Acme", total: 5n },
+      { customerName: "Bob", supplierName: "Acme", total: 11n },
+    ]);
+  });
+});

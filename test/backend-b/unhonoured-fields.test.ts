@@ -1,0 +1,66 @@
+import { expect } from "chai";
+import { BackendBConfig, createEngine } from "lib";
+import { BACKEND_B_UNHONOURED_WARNING_CODE } from "../../runtime/config/backend-b-unhonoured.js";
+import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, Sales, TOKEN, useStandIn } from "./stand-in-fixture.js";
+
+/** The lib warnings emitted while `body` runs (process warnings arrive on a later tick). */
+async function warningsDuring(body: () => Promise<void>): Promise<Error[]> {
+  const seen: Error[] = [];
+  const listener = (warning: Error & { code?: string }) => {
+    if (warning.code === BACKEND_B_UNHONOURED_WARNING_CODE) seen.push(warning);
+  };
+  process.on("warning", listener);
+  try {
+    await body();
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off("warning", listener);
+  }
+  return seen;
+}
+
+const PASSWORD = "hunter2-not-for-logs";
+
+describe("backend B: common fields it cannot honour are accepted but warned about", function () {
+  this.timeout(20_000);
+  const fixture = useStandIn();
+
+  it("user, password, database and protocol = http: one warning naming each field and its replacement; queries still work", async () => {
+    const warnings = await warningsDuring(async () => {
+      await using engine = createEngine(
+        new BackendBConfig({
+          host: "127.0.0.1",
+          port: fixture.standIn.port,
+          httpPath: STAND_IN_HTTP_PATH,
+          token: TOKEN,
+          catalog: CATALOG,
+          schema: SCHEMA,
+          poolSize: 1,
+          user: "analyst",
+          password: PASSWORD,
+          database: "warehouse",
+          protocol: "http",
+        }),
+      );
+      await using cursor = await Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(Sales.country.eq("FR")).using(engine).execute();
+      expect(await cursor.fetchAllRows()).to.deep.equal([{ country: "FR", revenue: 90n }]);
+    });
+    expect(warnings).to.have.length(1);
+    const message = warnings[0]?.message ?? "";
+    expect(message).to.contain('`protocol` (use nothing: backend B always connects over https)');
+    expect(message).to.contain("`user` (use `token`");
+    expect(message).to.contain("`password` (use `token`)");
+    expect(message).to.contain("`database` (use `catalog`)");
+    expect(message).not.to.contain(PASSWORD);
+  });
+
+  it("protocol = https and no user/password/database: no warning", async () => {
+    const warnings = await warningsDuring(async () => {
+      await using engine = createEngine(
+        new BackendBConfig({ host: "127.0.0.1", port: fixture.standIn.port, httpPath: STAND_IN_HTTP_PATH, token: TOKEN, protocol: "https" }),
+      );
+      expect(engine.backend).to.equal("backend_b");
+    });
+    expect(warnings).to.deep.equal([]);
+  });
+});
