@@ -7,26 +7,11 @@
  *   date → DateDay, timestamp → TimestampMillisecond (timezone "UTC" for zoned types; values are JS
  *   `Date`s, which hold milliseconds).
  */
-import {
-  Bool,
-  DateDay,
-  Decimal as ArrowDecimal,
-  Float64,
-  Int32,
-  Int64,
-  makeBuilder,
-  makeData,
-  makeVector,
-  Table,
-  TimestampMillisecond,
-  Utf8,
-  type Builder,
-  type DataType,
-  type Vector,
-} from "apache-arrow";
+import type { Builder, DataType, Table, Vector } from "apache-arrow";
 import type { ColumnInfo } from "../driver/database-connection.js";
 import { LibError } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
+import type { ArrowApi } from "./load-arrow.js";
 
 const DECIMAL_TYPE = /\b(?:DECIMAL|NUMERIC|NUMBER|DEC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/i;
 const UNSIGNED_32 = /^\s*(?:UINTEGER|UINT32|UINT|INTEGER\s+UNSIGNED|INT\s+UNSIGNED)\s*$/i;
@@ -52,10 +37,11 @@ interface ColumnSink {
 class BuilderSink implements ColumnSink {
   readonly #builder: Builder;
   constructor(
+    arrow: ArrowApi,
     type: DataType,
     readonly toArrow: (value: unknown) => unknown,
   ) {
-    this.#builder = makeBuilder({ type, nullValues: [null, undefined] });
+    this.#builder = arrow.makeBuilder({ type, nullValues: [null, undefined] });
   }
   append(rows: readonly unknown[][], index: number): void {
     const builder = this.#builder;
@@ -76,6 +62,7 @@ class FixedSink implements ColumnSink {
   #length = 0;
   #nulls = 0;
   constructor(
+    readonly arrow: ArrowApi,
     readonly type: DataType,
     readonly make: (size: number) => FixedArray,
     readonly stride: number,
@@ -112,8 +99,8 @@ class FixedSink implements ColumnSink {
   }
   finish(): Vector {
     const length = this.#length;
-    return makeVector(
-      makeData({
+    return this.arrow.makeVector(
+      this.arrow.makeData({
         type: this.type,
         length,
         nullCount: this.#nulls,
@@ -124,7 +111,8 @@ class FixedSink implements ColumnSink {
   }
 }
 
-function sinkFor(column: ColumnInfo): ColumnSink {
+function sinkFor(arrow: ArrowApi, column: ColumnInfo): ColumnSink {
+  const { Bool, DateDay, Decimal: ArrowDecimal, Float64, Int32, Int64, TimestampMillisecond, Utf8 } = arrow;
   const fail = (value: unknown, why: string): never => {
     throw new LibError(`fetchArrow(): column ${JSON.stringify(column.name)} (${column.type}): value ${String(value)} ${why}`);
   };
@@ -135,22 +123,22 @@ function sinkFor(column: ColumnInfo): ColumnSink {
   };
   switch (column.kind) {
     case "integer":
-      if (UNSIGNED_32.test(column.type)) return new FixedSink(new Int64(), (n) => new BigInt64Array(n), 1, int64);
-      return new FixedSink(new Int32(), (n) => new Int32Array(n), 1, (values, at, v) => {
+      if (UNSIGNED_32.test(column.type)) return new FixedSink(arrow, new Int64(), (n) => new BigInt64Array(n), 1, int64);
+      return new FixedSink(arrow, new Int32(), (n) => new Int32Array(n), 1, (values, at, v) => {
         if (((v as number) | 0) !== v) fail(v, "does not fit Int32");
         values[at] = v as never;
       });
     case "bigint":
-      return new FixedSink(new Int64(), (n) => new BigInt64Array(n), 1, int64);
+      return new FixedSink(arrow, new Int64(), (n) => new BigInt64Array(n), 1, int64);
     case "decimal": {
       const ps = decimalPrecisionScale(column.type);
       if (ps === undefined || ps.precision > 38 || ps.precision < 1 || ps.scale > ps.precision) {
-        return new BuilderSink(new Utf8(), (v) => Decimal.from(v as Decimal).toString());
+        return new BuilderSink(arrow, new Utf8(), (v) => Decimal.from(v as Decimal).toString());
       }
       const { precision, scale } = ps;
       const limit = 10n ** BigInt(precision);
       let halves: BigUint64Array | undefined;
-      return new FixedSink(new ArrowDecimal(scale, precision, 128), (n) => new Uint32Array(n), 4, (values, at, v) => {
+      return new FixedSink(arrow, new ArrowDecimal(scale, precision, 128), (n) => new Uint32Array(n), 4, (values, at, v) => {
         let unscaled: bigint;
         if (Decimal.isDecimal(v) && v.scale === scale) unscaled = v.unscaled;
         else {
@@ -168,20 +156,20 @@ function sinkFor(column: ColumnInfo): ColumnSink {
       });
     }
     case "float":
-      return new FixedSink(new Float64(), (n) => new Float64Array(n), 1, (values, at, v) => {
+      return new FixedSink(arrow, new Float64(), (n) => new Float64Array(n), 1, (values, at, v) => {
         values[at] = v as never;
       });
     case "string":
-      return new BuilderSink(new Utf8(), (v) => v);
+      return new BuilderSink(arrow, new Utf8(), (v) => v);
     case "boolean":
-      return new BuilderSink(new Bool(), (v) => v);
+      return new BuilderSink(arrow, new Bool(), (v) => v);
     case "date":
-      return new FixedSink(new DateDay(), (n) => new Int32Array(n), 1, (values, at, v) => {
+      return new FixedSink(arrow, new DateDay(), (n) => new Int32Array(n), 1, (values, at, v) => {
         if (!(v instanceof Date)) fail(v, "is not a Date");
         values[at] = Math.floor((v as Date).getTime() / 86_400_000) as never;
       });
     case "timestamp":
-      return new FixedSink(new TimestampMillisecond(ZONED.test(column.type) ? "UTC" : null), (n) => new BigInt64Array(n), 1, (values, at, v) => {
+      return new FixedSink(arrow, new TimestampMillisecond(ZONED.test(column.type) ? "UTC" : null), (n) => new BigInt64Array(n), 1, (values, at, v) => {
         if (!(v instanceof Date)) fail(v, "is not a Date");
         values[at] = BigInt((v as Date).getTime()) as never;
       });
@@ -194,15 +182,18 @@ function sinkFor(column: ColumnInfo): ColumnSink {
 export class ArrowTableBuilder {
   readonly #columns: ColumnInfo[];
   readonly #sinks: ColumnSink[];
+  readonly #arrow: ArrowApi;
 
-  constructor(columns: readonly ColumnInfo[]) {
+  /** `arrow`: the module from `loadArrow()`. */
+  constructor(columns: readonly ColumnInfo[], arrow: ArrowApi) {
+    this.#arrow = arrow;
     const seen = new Set<string>();
     for (const c of columns) {
       if (seen.has(c.name)) throw new LibError(`fetchArrow(): the result has two columns named ${JSON.stringify(c.name)}; an Arrow table needs unique names`);
       seen.add(c.name);
     }
     this.#columns = [...columns];
-    this.#sinks = columns.map(sinkFor);
+    this.#sinks = columns.map((c) => sinkFor(arrow, c));
   }
 
   appendChunk(rows: readonly unknown[][]): void {
@@ -212,6 +203,6 @@ export class ArrowTableBuilder {
   finish(): Table {
     const vectors: Record<string, Vector> = {};
     this.#columns.forEach((c, i) => (vectors[c.name] = this.#sinks[i]!.finish()));
-    return new Table(vectors);
+    return new this.#arrow.Table(vectors);
   }
 }

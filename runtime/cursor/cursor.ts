@@ -14,6 +14,7 @@ import { LibError } from "../errors.js";
 import { compileRowMapper } from "../mapping/model-plan.js";
 import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
+import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "./cancellation.js";
 
 type ReadMode = "rows" | "into" | "iterInto" | "arrow";
@@ -148,7 +149,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   /** The whole result as an apache-arrow `Table`, built column by column from the driver's chunks. */
   fetchArrow(): Promise<Table> {
     return this.#read("arrow", "fetchArrow()", async () => {
-      const builder = new ArrowTableBuilder(this.columns);
+      const builder = new ArrowTableBuilder(this.columns, await loadArrow());
       for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendChunk(chunk);
       return builder.finish();
     });

@@ -3,12 +3,12 @@
  * database (its own instance); a file path shares one instance per file across connections.
  * Extensions are never downloaded (`autoinstall_known_extensions = false`).
  */
-import { DuckDBInstance } from "@duckdb/node-api";
-import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import type { BackendCSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { createBuiltinSemanticLayer } from "../../semantic/index.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
+import { duckdb } from "./duckdb-api.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { leaseFileInstance } from "./duckdb-instances.js";
 import type { InstanceLease } from "./duckdb-instances.js";
@@ -48,7 +48,7 @@ export class DuckDBDriver implements Driver {
     let connection: DuckDBConnection;
     let onClose: (() => void) | undefined;
     if (this.isMemory) {
-      const instance = await DuckDBInstance.create(MEMORY_DATABASE, options);
+      const instance = await duckdb().DuckDBInstance.create(MEMORY_DATABASE, options);
       try {
         connection = await instance.connect();
       } catch (error) {

@@ -2,23 +2,11 @@
  * DuckDB values in and out: column kinds from DuckDB types, result values normalized to the
  * library's value types (API.md "How values arrive"), and JS parameters turned into DuckDB values.
  */
-import {
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBTimestampMillisecondsValue,
-  DuckDBTimestampNanosecondsValue,
-  DuckDBTimestampSecondsValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
-  DuckDBTypeId,
-  JSDuckDBValueConverter,
-  decimalValue,
-  timestampValue,
-} from "@duckdb/node-api";
 import type { DuckDBType, DuckDBValue, DuckDBValueConverter } from "@duckdb/node-api";
 import type { ValueKind } from "../../driver/database-connection.js";
 import { ProgrammingError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
+import { duckdb } from "./duckdb-api.js";
 
 const MS_PER_DAY = 86_400_000;
 /** DuckDB's widest DECIMAL. */
@@ -26,6 +14,7 @@ const MAX_DECIMAL_WIDTH = 38;
 
 /** The value kind of a DuckDB column type. */
 export function kindOfType(type: DuckDBType): ValueKind {
+  const { DuckDBTypeId } = duckdb();
   switch (type.typeId) {
     case DuckDBTypeId.TINYINT:
     case DuckDBTypeId.SMALLINT:
@@ -104,6 +93,7 @@ function floorDiv(a: bigint, b: bigint): bigint {
  * via a double); dates and timestamps become `Date`s (sub-millisecond digits are dropped).
  */
 export const normalizingConverter: DuckDBValueConverter<unknown> = (value, type) => {
+  const { DuckDBTypeId, DuckDBDecimalValue, DuckDBDateValue, DuckDBTimestampValue, DuckDBTimestampTZValue, DuckDBTimestampSecondsValue, DuckDBTimestampMillisecondsValue, DuckDBTimestampNanosecondsValue, JSDuckDBValueConverter } = duckdb();
   if (value === null) return null;
   switch (type.typeId) {
     case DuckDBTypeId.BIGINT:
@@ -150,6 +140,8 @@ export const normalizingConverter: DuckDBValueConverter<unknown> = (value, type)
  */
 export function normalizeByKind(value: unknown, kind: ValueKind): unknown {
   if (value === null || value === undefined) return null;
+  const { DuckDBDecimalValue, DuckDBDateValue, DuckDBTimestampValue, DuckDBTimestampTZValue } = duckdb();
+  const { DuckDBTimestampMillisecondsValue, DuckDBTimestampSecondsValue, DuckDBTimestampNanosecondsValue } = duckdb();
   switch (kind) {
     case "integer":
       return typeof value === "bigint" ? Number(value) : value;
@@ -205,13 +197,14 @@ export function toDuckDBParameter(value: unknown, position: number): DuckDBValue
     return value;
   }
   if (Decimal.isDecimal(value)) {
+    const { decimalValue } = duckdb();
     const width = Math.max(digitCount(value.unscaled), value.scale, 1);
     if (width > MAX_DECIMAL_WIDTH) return value.toString();
     return decimalValue(value.unscaled, width, value.scale);
   }
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new ProgrammingError(`Parameter ${position} is an invalid Date`);
-    return timestampValue(BigInt(value.getTime()) * 1000n);
+    return duckdb().timestampValue(BigInt(value.getTime()) * 1000n);
   }
   if (isDuckDBValueObject(value)) return value;
   throw new ProgrammingError(
