@@ -2,6 +2,7 @@
  * The OpenAPI 3.1 document of the service, built from the TypeBox schemas (OpenAPI 3.1 uses JSON
  * Schema 2020-12, which is what TypeBox emits), so the models are declared exactly once.
  */
+import { toJsonSchema } from "lib";
 import type { TSchema } from "typebox";
 import { RevenueByCountry } from "./model.js";
 import { HttpError, RevenueQuery } from "./schemas.js";
@@ -9,9 +10,9 @@ import { HttpError, RevenueQuery } from "./schemas.js";
 export type JsonObject = { [key: string]: JsonValue };
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
 
-/** A schema as plain JSON (drops anything TypeBox may attach that is not JSON). */
+/** A schema as plain JSON of what `toJson` writes (a `BigIntType()` property is an int64 `integer`). */
 function jsonSchema(schema: TSchema): JsonObject {
-  return JSON.parse(JSON.stringify(schema)) as JsonObject;
+  return toJsonSchema(schema) as JsonObject;
 }
 
 function ref(schema: TSchema & { title?: string }): JsonObject {

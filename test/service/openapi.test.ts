@@ -48,7 +48,7 @@ describe("example service: OpenAPI document and docs page", function () {
       required: ["country", "revenue"],
       properties: {
         country: { type: "string", title: "Country" },
-        revenue: { type: "integer", title: "Revenue" },
+        revenue: { type: "integer", format: "int64", title: "Revenue" },
       },
     });
   });
