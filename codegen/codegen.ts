@@ -3,6 +3,7 @@
  * connect, introspect, generate, then write or `--check`. The CLI is a thin layer over `runCodegen`.
  */
 import { relative, resolve } from "node:path";
+import { existsSync } from "node:fs";
 import type { BackendType } from "../runtime/config/types.js";
 import { Secret } from "../runtime/config/secret.js";
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
@@ -40,6 +41,9 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
   const shownOut = relative(io.cwd, outDir) || ".";
   let secrets: string[] = [];
   try {
+    if (options.config !== undefined && !existsSync(configPath)) {
+      throw new CodegenExit(ExitCode.Usage, `--config ${configPath} does not exist`);
+    }
     const target = resolveTarget({ backend: options.backend, database: options.database, configPath, env: io.env, cwd: io.cwd });
     secrets = secretsOf(target);
     const dtos = readDtoSpecs(configPath);

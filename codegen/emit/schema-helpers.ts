@@ -1,6 +1,6 @@
 /**
  * Which TypeBox expression a DTO property gets for each value kind, and what it must import. These
- * follow the cursor's `into()` agreement rules (API.md "How values arrive"): 8–32-bit integers get
+ * follow the cursor's `into()` agreement rules (README "How values arrive"): 8–32-bit integers get
  * `Type.Integer` (number), 64-bit and wider ones `BigIntType()` (bigint, exact at any size), floats
  * `Type.Number`; `DecimalType()`/`DateType()` are the cursor's schema helpers for Decimal and Date values.
  */

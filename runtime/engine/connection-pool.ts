@@ -1,6 +1,6 @@
 /**
  * The engine's pool: generic-pool with SQLAlchemy's knobs on top and guards against its traps
- * (notes/drivers.md §5).
+ * (README "Engines, pools and the registry").
  *
  * - `max = pool_size + max_overflow`, `min = 0`; a connection returned while `pool_size` are
  *   already idle (and nobody waits) is an overflow connection and is closed.
@@ -22,6 +22,7 @@ import type { DatabaseConnection, Driver } from "../driver/database-connection.j
 import { LibConnectionError } from "../errors.js";
 import { ConnectionHandle } from "./connection-handle.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
+import { markRecycling } from "../observability/instrumented-driver.js";
 import type { ConnectConnection } from "./connection-handle.js";
 
 export type ConnectListener = (connection: ConnectConnection) => void | Promise<void>;
@@ -159,6 +160,7 @@ export class ConnectionPool {
       // A connection opened after this checkout began is never "too old" (recycle = 0 would
       // otherwise replace it again and again): only connections that sat in the pool recycle.
       if (openedAt < requestedAt && this.#now() - openedAt > this.#recycleMs) {
+        markRecycling(connection);
         await this.#destroy(connection);
         continue;
       }

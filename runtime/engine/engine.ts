@@ -12,10 +12,14 @@ import type { PoolOptions } from "./connection-pool.js";
 import type { PooledConnection } from "./pooled-connection.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { namesOf, unregister } from "./registry.js";
+import { poolWaitChannel, traced } from "../observability/channels.js";
+import type { Observer } from "../observability/observer.js";
 
 export interface EngineInternals {
   /** Pool tuning beyond the settings (tests: backoff, clock). */
   readonly pool?: Partial<Pick<PoolOptions, "createBackoffMs" | "maxCreateBackoffMs" | "now">>;
+  /** Receives pool-wait events (the `log` option and the `lib:pool-wait` tracing channel). */
+  readonly observer?: Observer;
 }
 
 export class Engine implements AsyncDisposable {
@@ -27,6 +31,7 @@ export class Engine implements AsyncDisposable {
    */
   readonly _pool: ConnectionPool;
   readonly #driver: Driver;
+  readonly #observer: Observer | undefined;
   #registeredName: string | undefined;
   #disposal: Promise<void> | undefined;
 
@@ -34,6 +39,7 @@ export class Engine implements AsyncDisposable {
   constructor(settings: ConnectionSettings, driver: Driver, internals: EngineInternals = {}) {
     this.settings = settings;
     this.#driver = driver;
+    this.#observer = internals.observer;
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
       maxOverflow: isPrivateDatabase(settings) ? 0 : settings.maxOverflow,
@@ -71,9 +77,13 @@ export class Engine implements AsyncDisposable {
    */
   async connect(): Promise<PooledConnection> {
     if (this.disposed) throw new LibConnectionError("The engine has been disposed");
+    const started = performance.now();
     try {
-      return new CheckedOutConnection(this._pool, await this._pool.acquire());
+      const connection = await traced(poolWaitChannel, { backend: this.backend }, () => this._pool.acquire());
+      this.#observer?.emit({ type: "pool-wait", ok: true }, started);
+      return new CheckedOutConnection(this._pool, connection);
     } catch (error) {
+      this.#observer?.emit({ type: "pool-wait", ok: false }, started);
       if (error instanceof PoolTimeoutError || error instanceof LibConnectionError) throw error;
       throw new LibConnectionError(`Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }

@@ -1,5 +1,5 @@
 /**
- * The `Decimal` that `lib` exports is both things API.md names with that word: the exact value class
+ * The `Decimal` that `lib` exports is both things the README names with that word: the exact value class
  * (`new Decimal(1250n, 2)`, `Decimal.parse("12.50")`, `value instanceof Decimal`) and, called
  * without `new`, "the `Decimal` schema helper" for `into()` models (`Type.Object({ revenue: Decimal() })`,
  * the same schema as `DecimalType()`). A Proxy adds the call behaviour; construction, statics,

@@ -8,6 +8,9 @@ import type { BackendCSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { createBuiltinSemanticLayer } from "../../semantic/index.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { explainCreatedFile } from "./created-file-hint.js";
 import { duckdb } from "./duckdb-api.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { leaseFileInstance } from "./duckdb-instances.js";
@@ -32,6 +35,7 @@ export class DuckDBDriver implements Driver {
   #layer: Promise<SemanticLayer | undefined> | undefined;
   #lease: InstanceLease | undefined;
   #destroyed = false;
+  #createdFile: boolean | undefined;
 
   constructor(settings: BackendCSettings, options: DuckDBDriverOptions = {}) {
     this.#settings = settings;
@@ -57,6 +61,8 @@ export class DuckDBDriver implements Driver {
       }
       onClose = () => instance.closeSync();
     } else {
+      // Whether this engine's file existed before DuckDB opened it (and so created it empty).
+      this.#createdFile ??= !existsSync(resolve(this.#settings.database));
       this.#lease ??= leaseFileInstance(this.#settings.database, options);
       const lease = this.#lease;
       let instance: DuckDBInstance;
@@ -72,7 +78,8 @@ export class DuckDBDriver implements Driver {
     }
     try {
       const semanticLayer = await this.#semanticLayerFor(connection);
-      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose });
+      const opened = new DuckDBDatabaseConnection(connection, { semanticLayer, onClose });
+      return this.#createdFile === true ? explainCreatedFile(opened, resolve(this.#settings.database)) : opened;
     } catch (error) {
       connection.closeSync();
       onClose?.();

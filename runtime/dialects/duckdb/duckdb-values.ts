@@ -1,6 +1,6 @@
 /**
  * DuckDB values in and out: column kinds from DuckDB types, result values normalized to the
- * library's value types (API.md "How values arrive"), and JS parameters turned into DuckDB values.
+ * library's value types (README "How values arrive"), and JS parameters turned into DuckDB values.
  */
 import type { DuckDBType, DuckDBValue, DuckDBValueConverter } from "@duckdb/node-api";
 import type { ValueKind } from "../../driver/database-connection.js";
