@@ -5,8 +5,8 @@
 import { resolve } from "node:path";
 import { BackendCConfig, createEngine } from "lib";
 import { seedDemoDatabase } from "../scripts/seed-demo.js";
-import { startService } from "./lifespan.js";
-import { consoleLogger as logger } from "./logger.js";
+import { startService, type RunningService } from "./lifespan.js";
+import { consoleLogger as logger, describeError } from "./logger.js";
 
 const database = resolve(process.env.BACKEND_C_DATABASE || "demo-data/demo.duckdb");
 const port = Number(process.env.PORT || 8000);
@@ -15,15 +15,21 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const seeded = await seedDemoDatabase(database);
-logger.info(
-  seeded.created
-    ? `seeded demo database ${database} (${seeded.rows} sales rows)`
-    : `using demo database ${database} (${seeded.rows} sales rows)`,
-);
-
-const engine = createEngine(new BackendCConfig({ database }));
-const service = await startService({ engine, port, host: process.env.HOST, logger });
+let service: RunningService;
+try {
+  const seeded = await seedDemoDatabase(database);
+  logger.info(
+    seeded.created
+      ? `seeded demo database ${database} (${seeded.rows} sales rows)`
+      : `using demo database ${database} (${seeded.rows} sales rows)`,
+  );
+  const engine = createEngine(new BackendCConfig({ database }));
+  service = await startService({ engine, port, host: process.env.HOST, logger });
+} catch (error) {
+  // One line that says what failed, not a stack trace.
+  logger.error(`lib example service could not start (database ${database}, port ${port}): ${startupProblem(error)}`);
+  process.exit(1);
+}
 logger.info(`lib example service listening on ${service.url} (docs: ${service.url}docs/)`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -37,4 +43,11 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       },
     );
   });
+}
+
+function startupProblem(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === "EADDRINUSE") return `port ${port} is already in use: stop the other process or set PORT`;
+  if (code === "EACCES") return `not allowed (${describeError(error)}): check the permissions of the database directory, or use a port above 1023`;
+  return describeError(error);
 }
