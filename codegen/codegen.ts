@@ -44,9 +44,10 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     if (options.config !== undefined && !existsSync(configPath)) {
       throw new CodegenExit(ExitCode.Usage, `--config ${configPath} does not exist`);
     }
+    // Mistakes in the file come first: they need no connection.
+    const dtos = readDtoSpecs(configPath);
     const target = resolveTarget({ backend: options.backend, database: options.database, configPath, env: io.env, cwd: io.cwd });
     secrets = secretsOf(target);
-    const dtos = readDtoSpecs(configPath);
     const views = await introspect(target, options.views, io.connector ?? engineConnector);
     const selected = new Set(views.map((v) => v.name));
     for (const dto of dtos) {

@@ -30,6 +30,10 @@ export const backendBRules: BackendRules = {
       }
     }
 
+    if (values.get("use_databricks_oauth_in_azure") === true && values.has("azure_tenant_id")) {
+      throw ctx.fail(field("azure_tenant_id"), `is for Entra ID OAuth and cannot be used with ${name("use_databricks_oauth_in_azure")} = true`);
+    }
+
     const uri = values.entry("uri");
     if (uri !== undefined) {
       const clash = URI_DERIVED.find((toml) => values.has(toml));

@@ -97,6 +97,19 @@ export const BACKEND_B_FIELDS = [
   { toml: "auth_type", camel: "authType", kind: "enum", values: BACKEND_B_AUTH_TYPES, description: "OAuthU2M (browser) or OAuthM2M (service principal); omit it for token authentication" },
   { toml: "client_id", camel: "clientId", kind: "string", description: "M2M service principal client ID" },
   { toml: "client_secret", camel: "clientSecret", kind: "string", secret: true, description: "M2M service principal client secret" },
+  {
+    toml: "azure_tenant_id",
+    camel: "azureTenantId",
+    kind: "string",
+    description: "OAuth on an Azure workspace with a Microsoft Entra ID service principal: its tenant (otherwise Entra's `organizations` endpoint is used)",
+  },
+  {
+    toml: "use_databricks_oauth_in_azure",
+    camel: "useDatabricksOAuthInAzure",
+    kind: "boolean",
+    defaultDoc: "`false`",
+    description: "OAuth on an Azure workspace through Databricks' own OAuth (a Databricks-managed service principal secret) instead of Entra ID",
+  },
 ] as const satisfies readonly FieldSpec[];
 
 export const BACKEND_C_FIELDS = [

@@ -72,6 +72,8 @@ export interface BackendBSettings extends CommonSettings {
   readonly authType?: BackendBAuthType | undefined;
   readonly clientId?: string | undefined;
   readonly clientSecret?: Secret | undefined;
+  readonly azureTenantId?: string | undefined;
+  readonly useDatabricksOAuthInAzure?: boolean | undefined;
 }
 
 export interface BackendCSettings extends CommonSettings {

@@ -57,6 +57,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   #buffer: unknown[][] = [];
   #position = 0;
   #pending: Promise<unknown> | undefined;
+  /** Ends the pending read's wait when cancellation fires. */
+  #wakeRead: ((cancelled: typeof CANCELLED) => void) | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   /** @internal Cursors are made by `execute()` (see `openCursor`). */
@@ -68,6 +70,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     this.#toObject = rowObjectFactory(stream.columns);
     // A cancellation while no read is pending still ends the statement and frees the connection.
     watch.onFire(() => {
+      this.#wakeRead?.(CANCELLED);
       if (this.#pending === undefined && this.#state === "open") {
         this.#state = "cancelled";
         void this.#release().catch(() => undefined);
@@ -149,8 +152,14 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   /** The whole result as an apache-arrow `Table`, built column by column from the driver's chunks. */
   fetchArrow(): Promise<Table> {
     return this.#read("arrow", "fetchArrow()", async () => {
-      const builder = new ArrowTableBuilder(this.columns, await loadArrow());
-      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendChunk(chunk);
+      await loadArrow();
+      const builder = new ArrowTableBuilder(this.columns);
+      // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in between.
+      if (this.#stream.preferColumns?.() === true) {
+        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendColumns(chunk);
+      } else {
+        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendChunk(chunk);
+      }
       return builder.finish();
     });
   }
@@ -241,12 +250,19 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       (error: unknown) => ({ ok: false, error }),
     );
     this.#pending = settled;
+    // A promise of this read only: racing a derivative of the never-settling `watch.fired` would
+    // leave one reaction per read on it, each holding its chunk, so a streamed result would pile up.
+    const cancelled = new Promise<typeof CANCELLED>((resolve) => {
+      if (this.#watch.reason !== undefined) resolve(CANCELLED);
+      else this.#wakeRead = resolve;
+    });
     let first: Settled<IteratorResult<unknown[][]>> | typeof CANCELLED;
     try {
-      first = await Promise.race([settled, this.#watch.fired.then((): typeof CANCELLED => CANCELLED)]);
+      first = await Promise.race([settled, cancelled]);
       if (first === CANCELLED) first = await settled; // the interrupted call settles promptly
     } finally {
       this.#pending = undefined;
+      this.#wakeRead = undefined;
     }
     if (this.#watch.reason !== undefined) {
       this.#state = "cancelled";

@@ -35,6 +35,12 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
   /** Stops reading; further iteration ends. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Optional, for columnar readers such as `fetchArrow()`: from the next chunk on, deliver each chunk
+   * column-major (one array of normalized values per column) instead of as rows. Returns false when
+   * the driver cannot, and chunks stay row arrays.
+   */
+  preferColumns?(): boolean;
 }
 
 export interface StreamOptions {

@@ -90,6 +90,9 @@ export class ConnectionPool {
         acquireTimeoutMillis: Math.max(1, Math.round(options.timeout * 1000)),
         testOnBorrow: options.prePing,
         autostart: true,
+        // Most recently returned first: a warm connection (CPU caches, per-connection memos) serves
+        // the next checkout instead of the pool cycling through all of them (~80 µs per DuckDB query).
+        fifo: false,
       },
     );
     this.#pool.on("factoryCreateError", (error: unknown) => this.#rejectOneWaiter(error));

@@ -92,14 +92,17 @@ function instrumentConnection(connection: DatabaseConnection, observer: Observer
 /** A stream that counts the rows read and reports once: at its end, at close(), or on an error. */
 function countingStream(stream: ResultStream, done: (rows: number, error?: unknown) => void): ResultStream {
   let rows = 0;
+  let columnar = false; // after preferColumns() said yes, a chunk is one array per column
   let reported = false;
   const report = (error?: unknown): void => {
     if (reported) return;
     reported = true;
     done(rows, error);
   };
+  const preferColumns = stream.preferColumns?.bind(stream);
   return {
     columns: stream.columns,
+    ...(preferColumns === undefined ? {} : { preferColumns: () => (columnar = preferColumns()) }),
     async close(): Promise<void> {
       try {
         await stream.close();
@@ -110,7 +113,7 @@ function countingStream(stream: ResultStream, done: (rows: number, error?: unkno
     async *[Symbol.asyncIterator](): AsyncGenerator<unknown[][]> {
       try {
         for await (const chunk of stream) {
-          rows += chunk.length;
+          rows += columnar ? (chunk[0]?.length ?? 0) : chunk.length;
           yield chunk;
         }
       } catch (error) {

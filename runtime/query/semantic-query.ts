@@ -33,6 +33,20 @@ export interface ExecuteOptions {
   readonly timeoutMs?: number;
 }
 
+/**
+ * Compiled SQL per query node and dialect. Nodes are frozen and compiling is pure, so a query run
+ * again (a dashboard's) skips the compiler; a failed compile is not kept and throws again.
+ */
+const compiledQueries = new WeakMap<SemanticQueryNode, Map<Backend, CompiledQuery>>();
+
+function compiledFor(dialect: Backend, node: SemanticQueryNode): CompiledQuery {
+  let byDialect = compiledQueries.get(node);
+  if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
+  let compiled = byDialect.get(dialect);
+  if (compiled === undefined) byDialect.set(dialect, (compiled = compilerFor(dialect).compileSemanticQuery(node)));
+  return compiled;
+}
+
 /** The cursor `execute()` resolves to. */
 export type QueryCursor<R> = Awaited<ReturnType<typeof openCursor<R>>>;
 
@@ -197,7 +211,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   compile(options: CompileOptions = {}): CompiledQuery {
     const dialect = options.dialect ?? resolveEngine(this.#engine).backend;
     if (!isBackend(dialect)) throw this.#error("compile", `unknown dialect ${describe(dialect)}`);
-    return compilerFor(dialect).compileSemanticQuery(this.#node);
+    return compiledFor(dialect, this.#node);
   }
 
   /**
@@ -206,7 +220,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
    */
   async execute(options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
     const engine = resolveEngine(this.#engine);
-    const compiled = compilerFor(engine.backend).compileSemanticQuery(this.#node);
+    const compiled = compiledFor(engine.backend, this.#node);
     if (options.signal?.aborted) {
       throw new QueryCancelledError("aborted", "The query was aborted before it started", { cause: options.signal.reason });
     }

@@ -8,6 +8,7 @@
  */
 import { sessionCatalog } from "./catalog.js";
 import { executeAlter, executeCreate, executeDrop, type StatementResult } from "./ddl/execute.js";
+import { NEAR_MISS_CANDIDATE } from "./ddl/near-miss.js";
 import { parseSemanticStatement } from "./ddl/parse-statement.js";
 import type { SemanticStatement } from "./ddl/statements.js";
 import { executeDescribe, executeShowColumns, executeShowMembers, executeShowViews } from "./introspection/execute.js";
@@ -15,6 +16,8 @@ import { rewriteIntrospectionCalls } from "./introspection/rewrite.js";
 import { rewriteSemanticViewCalls } from "./query/rewrite.js";
 import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
+import type { DefinitionCache } from "./definition-cache.js";
+import { LruCache } from "./query/lru-cache.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {
@@ -41,8 +44,15 @@ export async function executeSemanticStatement(session: SqlSession, stmt: Semant
 
 const SEMANTIC_VIEW_CALL = /\bsemantic_view\s*\(/i;
 
+/** Semantic SQL, or a statement that may be misspelled semantic DDL (answered with "Did you mean"). */
+const mayHandleAny = (sql: string): boolean => mayHandle(sql) || NEAR_MISS_CANDIDATE.test(sql);
+
 async function handle(session: SqlSession, statement: string): Promise<HandledStatement> {
-  if (!mayHandle(statement)) return { kind: "passthrough" };
+  if (!mayHandleAny(statement)) return { kind: "passthrough" };
+  const rewrites = rewriteCacheOf(session);
+  const cached = rewrites?.get(statement);
+  if (cached !== undefined) return { kind: "rewritten", sql: cached };
+  const readAt = session.definitions?.generation;
   const parsed = parseSemanticStatement(statement);
   if (parsed !== null) {
     const result = await executeSemanticStatement(session, parsed);
@@ -62,9 +72,38 @@ async function handle(session: SqlSession, statement: string): Promise<HandledSt
     sql = introspected;
     changed = true;
   }
-  return changed ? { kind: "rewritten", sql } : { kind: "passthrough" };
+  if (!changed) return { kind: "passthrough" };
+  if (readAt !== undefined) rewrites?.set(statement, sql, readAt);
+  return { kind: "rewritten", sql };
+}
+
+const REWRITES = "semantic_layer.rewrites";
+
+/**
+ * Rewritten statements of this connection (the memo: temp tables and the session context are the
+ * connection's own; USE/SET clear it), valid while the committed catalog is unchanged: usable only
+ * outside a transaction, and dropped by any commit in the process (the definitions' generation).
+ */
+function rewriteCacheOf(session: SqlSession): RewriteCache | undefined {
+  const definitions = session.definitions;
+  if (definitions === undefined || session.memo === undefined) return undefined;
+  let cache = session.memo.get(REWRITES) as RewriteCache | undefined;
+  if (cache === undefined) session.memo.set(REWRITES, (cache = new RewriteCache(definitions)));
+  return cache;
+}
+
+class RewriteCache {
+  readonly #entries = new LruCache<string, { readonly generation: number; readonly sql: string }>(256);
+  constructor(readonly definitions: DefinitionCache) {}
+  get(statement: string): string | undefined {
+    const entry = this.#entries.get(statement);
+    return entry !== undefined && entry.generation === this.definitions.generation ? entry.sql : undefined;
+  }
+  set(statement: string, sql: string, readAt: number): void {
+    if (readAt === this.definitions.generation) this.#entries.set(statement, { generation: readAt, sql });
+  }
 }
 
 export function createBuiltinSemanticLayer(): SemanticLayer {
-  return { splitStatements, mayHandle, handle };
+  return { splitStatements, mayHandle: mayHandleAny, handle };
 }

@@ -11,6 +11,7 @@ import { SemanticViewError } from "./semantic-error.js";
 import { TokenStream } from "./ddl/token-stream.js";
 import { parseQualifiedName } from "./ddl/parse-create.js";
 import type { QualifiedName } from "./ddl/statements.js";
+import type { StoredCandidate } from "./definition-cache.js";
 
 export const CATALOG_SCHEMA = "semantic_layer";
 export const CATALOG_TABLE = "_definitions";
@@ -108,32 +109,69 @@ export function foldName(name: QualifiedName, context: SessionContext): Resolved
 /**
  * Loads one definition. An unqualified name resolves in `current_schema()` first, then through the
  * schemas of the `search_path` setting, then to the only view of that name in any schema. Returns
- * undefined when there is no such view.
+ * undefined when there is no such view. Outside a transaction the stored rows come from the
+ * session's shared {@link DefinitionCache} and the session context from its memo.
  */
 export async function loadDefinition(session: SqlSession, reference: string | QualifiedName): Promise<SemanticViewDefinition | undefined> {
   const name = typeof reference === "string" ? parseViewReference(reference) : reference;
-  if (!(await catalogExists(session))) return undefined;
   const wanted = name.name.toLowerCase();
+  const cache = session.definitions;
+  if (cache !== undefined) {
+    const context = await resolutionContext(session);
+    const key = `${context.database}\u0000${wanted}`;
+    let candidates = cache.get(key);
+    if (candidates === undefined) {
+      const readAt = cache.generation;
+      if (!(await catalogExists(session))) return undefined;
+      const { rows } = await session.query(`SELECT schema_name, name, definition FROM ${TABLE} WHERE name = $1 ORDER BY schema_name`, [wanted]);
+      candidates = rows.map(storedCandidate);
+      if (candidates.length > 0) cache.set(key, candidates, readAt);
+    }
+    return chooseCandidate(name, context, candidates);
+  }
+  if (!(await catalogExists(session))) return undefined;
   // One round trip: the candidates plus the session context needed to choose among them.
   const { rows } = await session.query(
     `SELECT schema_name, name, definition, current_database(), current_schema(), current_setting('search_path') FROM ${TABLE} WHERE name = $1 ORDER BY schema_name`,
     [wanted],
   );
   if (rows.length === 0) return undefined;
-  const [, , , database, currentSchema, searchPath] = rows[0]!;
-  if (name.database !== undefined && name.database.toLowerCase() !== String(database).toLowerCase()) return undefined;
-  const candidates = rows.map(([schema, n, json]) => ({ schema: String(schema), name: String(n), json }));
+  const [, , , database, schema, searchPath] = rows[0]!;
+  return chooseCandidate(name, { database: String(database), schema: String(schema), searchPath: String(searchPath ?? "") }, rows.map(storedCandidate));
+}
+
+interface ResolutionContext extends SessionContext {
+  readonly searchPath: string;
+}
+
+const RESOLUTION_CONTEXT = "semantic_layer.resolutionContext";
+
+/** Current database, schema and search path; memoized (the connection clears its memo on USE/SET/RESET/ATTACH/DETACH). */
+async function resolutionContext(session: SqlSession): Promise<ResolutionContext> {
+  const memoized = session.memo?.get(RESOLUTION_CONTEXT) as ResolutionContext | undefined;
+  if (memoized !== undefined) return memoized;
+  const { rows } = await session.query("SELECT current_database(), current_schema(), current_setting('search_path')");
+  const [database, schema, searchPath] = rows[0] ?? [];
+  const context: ResolutionContext = { database: String(database), schema: String(schema), searchPath: String(searchPath ?? "") };
+  session.memo?.set(RESOLUTION_CONTEXT, context);
+  return context;
+}
+
+function storedCandidate([schema, name, json]: unknown[]): StoredCandidate {
+  return { schema: String(schema), name: String(name), definition: parseStored(json, String(schema), String(name)) };
+}
+
+function chooseCandidate(name: QualifiedName, context: ResolutionContext, candidates: readonly StoredCandidate[]): SemanticViewDefinition | undefined {
+  if (candidates.length === 0) return undefined;
+  if (name.database !== undefined && name.database.toLowerCase() !== context.database.toLowerCase()) return undefined;
   const inSchema = (schema: string) => candidates.find((c) => c.schema === schema.toLowerCase());
-  if (name.schema !== undefined) {
-    const hit = inSchema(name.schema);
-    return hit === undefined ? undefined : parseStored(hit.json, hit.schema, hit.name);
-  }
-  const searchSchemas = String(searchPath ?? "")
+  if (name.schema !== undefined) return inSchema(name.schema)?.definition;
+  const searchSchemas = context.searchPath
     .split(",")
     .map((entry) => entry.trim().replace(/^"|"$/g, ""))
     .filter((entry) => entry !== "")
     .map((entry) => entry.split(".").pop()!);
-  let hit = [String(currentSchema), ...searchSchemas].map(inSchema).find((c) => c !== undefined);
+  let hit = [context.schema, ...searchSchemas].map(inSchema).find((c) => c !== undefined);
   if (hit === undefined) {
     if (candidates.length > 1) {
       throw new SemanticViewError(
@@ -143,7 +181,7 @@ export async function loadDefinition(session: SqlSession, reference: string | Qu
     }
     hit = candidates[0];
   }
-  return hit === undefined ? undefined : parseStored(hit.json, hit.schema, hit.name);
+  return hit?.definition;
 }
 
 /** A stored row's key. */

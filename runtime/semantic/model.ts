@@ -48,6 +48,42 @@ export interface MemberDef {
   readonly isFilter?: boolean | undefined;
 }
 
+export type SortOrder = "asc" | "desc";
+export type NullsOrder = "first" | "last";
+
+/** One `NON ADDITIVE BY` entry: a dimension and the order whose first rows are the snapshot. */
+export interface NonAdditiveDim {
+  /** Dimension name as written in the definition. */
+  readonly dimension: string;
+  /** Default `asc`: rank 1 is the earliest value. */
+  readonly order: SortOrder;
+  /** Default `last`. */
+  readonly nulls: NullsOrder;
+}
+
+/** One `ORDER BY` entry of a window metric's OVER clause (a dimension name). */
+export interface WindowOrderBy {
+  readonly dimension: string;
+  readonly order: SortOrder;
+  readonly nulls: NullsOrder;
+}
+
+/** `FUNC(inner_metric[, args]) OVER (...)`: a window function over another metric. */
+export interface WindowSpec {
+  /** Function name as written, e.g. `AVG`, `LAG`. */
+  readonly function: string;
+  readonly innerMetric: string;
+  /** Extra arguments after the inner metric, as SQL text (e.g. `30`). */
+  readonly extraArgs: readonly string[];
+  /** `PARTITION BY EXCLUDING d, ...`: every queried dimension except these. */
+  readonly excludingDims: readonly string[];
+  /** `PARTITION BY d, ...`: exactly these (exclusive with excludingDims). */
+  readonly partitionDims: readonly string[];
+  readonly orderBy: readonly WindowOrderBy[];
+  /** Frame clause text passed through, e.g. `ROWS BETWEEN 2 PRECEDING AND CURRENT ROW`. */
+  readonly frame?: string | undefined;
+}
+
 /** A base metric (aggregate over its table) or a derived metric (expression over other metrics). */
 export interface MetricDef {
   readonly name: string;
@@ -59,6 +95,10 @@ export interface MetricDef {
   readonly using: readonly string[];
   readonly comment?: string | undefined;
   readonly synonyms: readonly string[];
+  /** `NON ADDITIVE BY (...)`: a semi-additive metric (absent or empty: additive). */
+  readonly nonAdditiveBy?: readonly NonAdditiveDim[] | undefined;
+  /** `FUNC(m) OVER (...)`: a window metric (`expr` keeps the text as written). */
+  readonly window?: WindowSpec | undefined;
 }
 
 export interface SemanticViewDefinition {

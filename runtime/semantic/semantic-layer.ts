@@ -5,6 +5,7 @@
  * (DDL, SHOW/DESCRIBE). It reads and writes through the caller's session, so DDL joins the
  * caller's transaction.
  */
+import type { DefinitionCache } from "./definition-cache.js";
 
 /** A raw column as the session reports it: DuckDB's type text. */
 export interface RawColumn {
@@ -23,6 +24,11 @@ export interface SqlSession {
    * database may have changed. A session without a memo memoizes nothing.
    */
   readonly memo?: Map<string, unknown>;
+  /**
+   * The committed definitions shared by every connection to this database, present only while the
+   * session may use them: outside a transaction (see definition-cache.ts). Undefined: read the table.
+   */
+  readonly definitions?: DefinitionCache | undefined;
 }
 
 /** Set in {@link SqlSession.memo} when a memoized fact depends on the open transaction. */

@@ -67,7 +67,7 @@ export async function runCheckout(fixture: BenchFixture, settings: BenchSettings
         },
       },
     ],
-    note: "lib runs each statement in a transaction (autocommit off) that release() rolls back; raw runs in autocommit.",
+    note: "lib runs a read outside a transaction in autocommit (no BEGIN, nothing to roll back on release); raw runs in autocommit.",
   });
   return [bare, withQuery];
 }

@@ -21,9 +21,9 @@ export class Sales extends SemanticView("sales", {
   sold_on: Fact<Date>(),
 }) {}
 
-const RevenueByCountry = Type.Object({ country: Type.String(), revenue: Type.Integer() }, { title: "RevenueByCountry" });
+export const RevenueByCountry = Type.Object({ country: Type.String(), revenue: Type.Integer() }, { title: "RevenueByCountry" });
 
-const libQuery = (country?: string) =>
+export const libQuery = (country?: string) =>
   Sales.query()
     .metrics(Sales.revenue)
     .dimensions(Sales.country)
@@ -31,8 +31,8 @@ const libQuery = (country?: string) =>
     .orderBy(Sales.revenue.desc());
 
 // The built-in layer casts the metric to BIGINT (SUM over INTEGER is HUGEINT in DuckDB): same types on both sides.
-const RAW_SQL = `SELECT country, SUM(revenue)::BIGINT AS revenue FROM sales_data GROUP BY country ORDER BY revenue DESC NULLS LAST`;
-const RAW_SQL_FILTERED = `SELECT country, SUM(revenue)::BIGINT AS revenue FROM sales_data WHERE country = $1 GROUP BY country ORDER BY revenue DESC NULLS LAST`;
+export const RAW_SQL = `SELECT country, SUM(revenue)::BIGINT AS revenue FROM sales_data GROUP BY country ORDER BY revenue DESC NULLS LAST`;
+export const RAW_SQL_FILTERED = `SELECT country, SUM(revenue)::BIGINT AS revenue FROM sales_data WHERE country = $1 GROUP BY country ORDER BY revenue DESC NULLS LAST`;
 
 export async function runRevenueByCountry(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const { raw } = fixture;
@@ -80,8 +80,8 @@ export async function runRevenueByCountry(fixture: BenchFixture, settings: Bench
             },
           },
           {
-            // Same hand-written SQL through the library's escape hatch: pool + transaction + value
-            // normalization, without the builder or the semantic-view expansion.
+            // Same hand-written SQL through the library's escape hatch: pool + value normalization,
+            // without the builder or the semantic-view expansion.
             name: "engine.connect().all(hand-written SQL)",
             role: "lib",
             baselines: ["getRowObjects()"],
@@ -104,8 +104,8 @@ export async function runRevenueByCountry(fixture: BenchFixture, settings: Bench
           { name: "getRowObjects()", role: "raw", run: rawRows },
         ],
         note:
-          "lib execute(): builder + compile + pool checkout + transaction + built-in semantic_view() expansion (catalog lookups) + DuckDB + cursor; " +
-          "raw: runAndReadAll on one reused connection (autocommit).",
+          "lib execute(): builder + compile + pool checkout + built-in semantic_view() expansion (definitions cached per database) + DuckDB " +
+          "(autocommit read, no BEGIN/ROLLBACK) + cursor; raw: runAndReadAll on one reused connection (autocommit).",
       }),
     );
   }

@@ -5,7 +5,7 @@
  *
  *   npx tsx scripts/bench/run.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
- * Benchmarks: revenue-by-country, compile, checkout, large-result, semantic-expansion.
+ * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, semantic-expansion.
  * Full run: about 2–3 minutes on 2 cores; --quick: about 30 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -14,16 +14,19 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCheckout } from "./checkout.js";
 import { runCompile } from "./compile.js";
+import { runConcurrency } from "./concurrency.js";
 import { runExpansion, type ExpansionSummary } from "./expansion-bench.js";
 import { openFixture, type BenchFixture } from "./fixture.js";
 import { formatRatios, formatTime, printTable, type GroupResult } from "./harness.js";
+import { runHttpRevenue } from "./http-revenue.js";
 import { runLargeResult } from "./large-result.js";
 import { runRevenueByCountry } from "./revenue-by-country.js";
+import { runStreamingMemory } from "./streaming-memory.js";
 import type { BenchSettings } from "./settings.js";
 
-const BENCHMARKS = ["revenue-by-country", "compile", "checkout", "large-result", "semantic-expansion"] as const;
+const BENCHMARKS = ["revenue-by-country", "compile", "checkout", "large-result", "concurrency", "http-revenue", "streaming-memory", "semantic-expansion"] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number];
-const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set(["revenue-by-country", "checkout", "large-result"]);
+const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set(["revenue-by-country", "checkout", "large-result", "concurrency", "http-revenue", "streaming-memory"]);
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -119,6 +122,15 @@ async function main(): Promise<void> {
           break;
         case "large-result":
           groups.push(...(await runLargeResult(fixture!, settings)));
+          break;
+        case "concurrency":
+          groups.push(...(await runConcurrency(fixture!, settings)));
+          break;
+        case "http-revenue":
+          groups.push(...(await runHttpRevenue(fixture!, settings)));
+          break;
+        case "streaming-memory":
+          groups.push(...(await runStreamingMemory(fixture!, settings)));
           break;
         case "semantic-expansion":
           // Its own in-memory star schema; the shared fixture is not needed any more.

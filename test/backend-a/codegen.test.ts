@@ -53,6 +53,7 @@ describe("codegen for backend A against the stand-in", function () {
     expect(err.join("\n")).to.equal("");
     expect(status).to.equal(0);
     expect(standIn.queries.map((q) => q.sqlText)).to.have.members([
+      "ALTER SESSION SET TIMEZONE = 'UTC'",
       "SHOW SEMANTIC VIEWS IN SCHEMA",
       'DESCRIBE SEMANTIC VIEW "ORDERS"',
       'DESCRIBE SEMANTIC VIEW "SALES"',

@@ -8,7 +8,8 @@ import { inspect } from "node:util";
 import { expect } from "chai";
 import { LibConnectionError, OperationalError, QueryCancelledError, ValidationError, createEngine, BackendAConfig } from "lib";
 import { Sales } from "../query/fixtures.js";
-import { ReturningWarehouse, type SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { ReturningWarehouse } from "../support/stand-ins/snowflake/returning-warehouse.js";
+import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { PASSWORD, USER, standInConfig, standInEngine, startStandIn } from "./stand-in-fixture.js";
 
 const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
@@ -51,7 +52,7 @@ describe("backend A connections", function () {
     it("basic auth sends user, password, account, database, schema, warehouse, role and the application name", async () => {
       await using engine = standInEngine(standIn, { appName: "lib-tests" });
       await using conn = await engine.connect();
-      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1n }]);
+      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
       expect(standIn.logins).to.have.length(1);
       const login = standIn.logins[0]!;
       expect(login.data).to.include({ LOGIN_NAME: USER, PASSWORD, ACCOUNT_NAME: "fake", AUTHENTICATOR: "SNOWFLAKE" });
@@ -156,7 +157,7 @@ describe("backend A connections", function () {
       await using conn = await engine.connect();
       await conn.all("SELECT 1 AS one");
       standIn.expireSessionTokens();
-      expect(await conn.all("SELECT 2 AS two")).to.deep.equal([{ two: 2n }]);
+      expect(await conn.all("SELECT 2 AS two")).to.deep.equal([{ two: 2 }]);
       expect(standIn.renewals).to.equal(1);
       expect(standIn.logins).to.have.length(1);
     });

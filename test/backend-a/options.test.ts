@@ -1,10 +1,14 @@
 /** Backend A settings → snowflake-sdk connection options (the mapping table in snowflake-options.ts). */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { expect } from "chai";
 import { BackendAConfig, ValidationError } from "lib";
 import type { BackendAConfigInput } from "../../runtime/config/backend-a-config.js";
 import type { BackendASettings } from "../../runtime/config/types.js";
 import { resolveSettings } from "../../runtime/config/resolve-settings.js";
 import { LOGIN_RETRIES, snowflakeConnectionOptions } from "../../runtime/dialects/snowflake/snowflake-options.js";
+
+const require = createRequire(import.meta.url);
 
 function settingsOf(input: BackendAConfigInput): BackendASettings {
   return resolveSettings(new BackendAConfig(input)).settings as BackendASettings;
@@ -13,6 +17,15 @@ function settingsOf(input: BackendAConfigInput): BackendASettings {
 const optionsOf = (input: BackendAConfigInput) => snowflakeConnectionOptions(settingsOf(input));
 
 describe("backend A settings → snowflake-sdk options", () => {
+  it("snowflake-sdk is pinned to the minor version tested here (its number handling changes between versions)", () => {
+    // An optional peer dependency (installed by users of backend A), and a dev dependency here.
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as Record<string, Record<string, string>>;
+    const installed = (JSON.parse(readFileSync(require.resolve("snowflake-sdk/package.json"), "utf8")) as { version: string }).version;
+    expect(pkg["peerDependencies"]!["snowflake-sdk"]).to.equal("~3.3.0");
+    expect(pkg["devDependencies"]!["snowflake-sdk"]).to.equal("~3.3.0");
+    expect(installed).to.match(/^3\.3\.\d+$/);
+  });
+
   it("basic fields, host/port/protocol as accessUrl, timeouts and flags", () => {
     expect(
       optionsOf({
@@ -48,6 +61,7 @@ describe("backend A settings → snowflake-sdk options", () => {
       retryTimeout: 120,
       sfRetryMaxLoginRetries: LOGIN_RETRIES,
       representNullAsStringNull: false,
+      jsTreatIntegerAsBigInt: true,
       clientSessionKeepAlive: true,
       clientStoreTemporaryCredential: true,
     });

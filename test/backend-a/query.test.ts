@@ -130,7 +130,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(cursor.columns.map((c) => [c.name, c.type, c.kind])).to.deep.equal([
         ["status", "VARCHAR", "string"],
         ["total", "NUMBER(38,2)", "decimal"],
-        ["orderCount", "NUMBER(38,0)", "bigint"],
+        ["orderCount", "NUMBER(18,0)", "bigint"],
       ]);
       const result = (await cursor.fetchAllRows()) as { status: string; total: Decimal; orderCount: bigint }[];
       expect(result.map((r) => [r.status, r.total.toString(), r.orderCount])).to.deep.equal([
@@ -150,6 +150,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       const result = (await cursor.fetchAllRows()) as { quantity: number; price: Decimal }[];
       expect(result.map((r) => [r.quantity, r.price.toString()])).to.deep.equal([[2, "12345678901.25"]]);
       expect(standIn.queries.at(-1)!.sqlText).to.contain("CAST(? AS NUMBER(13,2))");
+      expect(standIn.queries.at(-1)!.sqlText).to.match(/^SELECT "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW\("ORDERS" FACTS "QUANTITY", "PRICE" WHERE/);
       expect(standIn.queries.at(-1)!.bindings).to.deep.equal({ "1": { type: "TEXT", value: "12345678901.25" } });
     });
 
@@ -181,6 +182,107 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(row.small).to.equal(7);
       expect(standIn.queries.at(-1)!.bindings).to.deep.include({ "1": { type: "TEXT", value: "9007199254740993" } });
     });
+
+    it("integers never go through the sdk's Number(): the session asks for JS_TREAT_INTEGER_AS_BIGINT, so no precision-loss event", async () => {
+      await using conn = await engine.connect();
+      const huge = 10n ** 30n + 7n;
+      expect(await conn.all("SELECT CAST(? AS NUMBER(38,0)) AS huge, -CAST(? AS NUMBER(38,0)) AS neg", [huge, huge])).to.deep.equal([{ huge, neg: -huge }]);
+      const { queryId } = standIn.queries.at(-1)!;
+      // The sdk reports a lossy conversion to /telemetry/send; a statement after it has surely sent it.
+      await conn.all("SELECT 1 AS one");
+      expect(standIn.telemetry.filter((body) => body.includes("precision_loss") && body.includes(queryId))).to.deep.equal([]);
+      expect(standIn.logins.at(-1)!.data).to.have.nested.property("SESSION_PARAMETERS.JS_TREAT_INTEGER_AS_BIGINT", true);
+    });
+  });
+
+  describe("dates and timestamps on an account with non-AUTO input formats", () => {
+    it("Date filter values are typed in the SQL (TO_TIMESTAMP_NTZ of epoch ms), never parsed as text", async () => {
+      const byTime = (await rows(
+        Orders.query().metrics(Orders.orderCount).dimensions(Orders.orderedAt).where(Orders.orderedAt.gte(new Date("2024-02-29T12:34:56.789Z"))).orderBy(Orders.orderedAt.asc()),
+      )) as { orderedAt: Date }[];
+      expect(byTime.map((r) => r.orderedAt.toISOString())).to.deep.equal(["2024-02-29T12:34:56.789Z", "2024-03-01T00:00:00.000Z"]);
+      const seen = standIn.queries.at(-1)!;
+      expect(seen.sqlText).to.contain('"orderedAt" >= TO_TIMESTAMP_NTZ(?, 3)');
+      expect(seen.bindings).to.deep.equal({ "1": { type: "FIXED", value: String(Date.UTC(2024, 1, 29, 12, 34, 56, 789)) } });
+
+      const byDate = (await rows(Orders.query().metrics(Orders.orderCount).dimensions(Orders.orderedOn).where(Orders.orderedOn.eq(new Date("1969-12-31T00:00:00Z"))))) as {
+        orderedOn: Date;
+      }[];
+      expect(byDate.map((r) => r.orderedOn.toISOString())).to.deep.equal(["1969-12-31T00:00:00.000Z"]);
+    });
+
+    it("sessions run in UTC: a Date means the same instant on TIMESTAMP_NTZ and TIMESTAMP_LTZ columns of an account in America/New_York", async () => {
+      const zoned = await startStandIn({
+        timeZone: "America/New_York",
+        seedSql: [
+          "CREATE TABLE events (id INTEGER, wall TIMESTAMP, zoned TIMESTAMPTZ)",
+          "INSERT INTO events VALUES (1, TIMESTAMP '2024-03-10 12:00:00.250', TIMESTAMPTZ '2024-03-10 12:00:00.250+00'), (2, TIMESTAMP '2024-07-01 23:30:00', TIMESTAMPTZ '2024-07-01 23:30:00+00')",
+        ],
+      });
+      try {
+        await using zonedEngine = standInEngine(zoned);
+        await using conn = await zonedEngine.connect();
+        const all = await conn.all("SELECT id, wall, zoned FROM events ORDER BY id");
+        expect(all.map((r) => [r["id"], (r["wall"] as Date).toISOString(), (r["zoned"] as Date).toISOString()])).to.deep.equal([
+          [1, "2024-03-10T12:00:00.250Z", "2024-03-10T12:00:00.250Z"],
+          [2, "2024-07-01T23:30:00.000Z", "2024-07-01T23:30:00.000Z"],
+        ]);
+        for (const r of all) {
+          const at = (r["wall"] as Date).getTime();
+          expect(await conn.all("SELECT id FROM events WHERE wall = TO_TIMESTAMP_NTZ(?, 3)", [at])).to.deep.equal([{ id: r["id"] }]);
+          expect(await conn.all("SELECT id FROM events WHERE zoned = TO_TIMESTAMP_NTZ(?, 3)", [at])).to.deep.equal([{ id: r["id"] }]);
+        }
+        expect(zoned.queries[0]!.sqlText).to.equal("ALTER SESSION SET TIMEZONE = 'UTC'");
+      } finally {
+        await zoned.close();
+      }
+    });
+
+    it("the stand-in refuses ISO text where a DATE or TIMESTAMP is expected, as Snowflake does with a non-AUTO format", async () => {
+      await using conn = await engine.connect();
+      const error = await conn.all("SELECT COUNT(*) AS n FROM orders WHERE ordered_at >= ?", ["2024-02-29T12:34:56.789Z"]).then(() => undefined, (e: unknown) => e);
+      expect(error).to.be.instanceOf(DataError);
+      expect((error as Error).message).to.match(/Timestamp '2024-02-29T12:34:56.789Z' is not recognized/);
+      expect(await conn.all("SELECT COUNT(*) AS n FROM orders WHERE ordered_on = ?", ["29.02.2024"])).to.deep.equal([{ n: 1n }]);
+    });
+  });
+
+  describe("result types as Snowflake reports them", () => {
+    it("literals by their digits, COUNT NUMBER(18,0), SUM over NUMBER(38,0) NUMBER(38,0), integer casts NUMBER(38,0)", async () => {
+      await using conn = await engine.connect();
+      const result = await conn.execute("SELECT 1 AS one, 123 AS n, COUNT(*) AS c, SUM(revenue) AS s, CAST(5 AS INTEGER) AS i FROM sales_data");
+      expect(result.columns.map((c) => [c.name, c.type, c.kind])).to.deep.equal([
+        ["one", "NUMBER(1,0)", "integer"],
+        ["n", "NUMBER(3,0)", "integer"],
+        ["c", "NUMBER(18,0)", "bigint"],
+        ["s", "NUMBER(38,0)", "bigint"],
+        ["i", "NUMBER(38,0)", "bigint"],
+      ]);
+      expect(result.rows[0]!.slice(0, 3)).to.deep.equal([1, 123, 8n]);
+      expect(result.rows[0]![4]).to.equal(5n);
+    });
+  });
+
+  describe("Snowflake's SEMANTIC_VIEW grammar", () => {
+    it("the stand-in refuses an alias on a FACTS item, as Snowflake does (001003)", async () => {
+      await using conn = await engine.connect();
+      const error = await conn.all('SELECT * FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY" AS "q")').then(() => undefined, (e: unknown) => e);
+      expect(error).to.be.instanceOf(ProgrammingError);
+      expect((error as { code?: string }).code).to.equal("001003");
+      expect(await conn.all('SELECT "QUANTITY" AS "q" FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY") ORDER BY "q"')).to.deep.equal([{ q: 1 }, { q: 2 }, { q: 3 }]);
+    });
+
+    it("facts with a dimension: facts unaliased inside, renamed outside", async () => {
+      const result = (await rows(Orders.query().facts(Orders.quantity).dimensions(Orders.status).orderBy(Orders.quantity.asc()))) as Record<string, unknown>[];
+      expect(result).to.deep.equal([
+        { status: "open", quantity: 1 },
+        { status: "shipped", quantity: 2 },
+        { status: "open", quantity: 3 },
+      ]);
+      expect(standIn.queries.at(-1)!.sqlText).to.equal(
+        'SELECT "status", "QUANTITY" AS "quantity" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY") ORDER BY "quantity" ASC NULLS LAST',
+      );
+    });
   });
 
   describe("errors", () => {
@@ -202,7 +304,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect((syntax as { code?: string }).code).to.equal("001003");
       const data = await conn.all("SELECT CAST('abc' AS INTEGER) AS x").then(() => undefined, (e: unknown) => e);
       expect(data).to.be.instanceOf(DataError);
-      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1n }]);
+      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
     });
   });
 });

@@ -14,7 +14,8 @@ export const PASSWORD = "pa55-Word!x7";
 const salesValues = SALES_ROWS.map((r) => `(${r.revenue}, ${r.cost}, '${r.country}', '${r.region}')`).join(", ");
 
 export const SEED_SQL: readonly string[] = [
-  "CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)",
+  // Snowflake's INTEGER is NUMBER(38,0).
+  "CREATE TABLE sales_data (revenue DECIMAL(38,0), cost DECIMAL(38,0), country VARCHAR, region VARCHAR)",
   `INSERT INTO sales_data VALUES ${salesValues}`,
   `CREATE TABLE orders (status VARCHAR, ordered_at TIMESTAMP, ordered_on DATE, is_rush BOOLEAN,
      quantity DECIMAL(9,0), price DECIMAL(18,2))`,

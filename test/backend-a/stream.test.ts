@@ -47,7 +47,7 @@ describe("backend A streaming", function () {
     }
     await stream.close();
     await stream.close();
-    expect(await conn.all("SELECT 2 AS two")).to.deep.equal([{ two: 2n }]);
+    expect(await conn.all("SELECT 2 AS two")).to.deep.equal([{ two: 2 }]);
   });
 
   it("a stream its reader abandons does not block the next statement, nor the next user", async () => {
@@ -55,11 +55,11 @@ describe("backend A streaming", function () {
       await using conn = await engine.connect();
       const abandoned = await conn.stream("SELECT range AS i FROM range(10)");
       expect(abandoned.columns.map((c) => c.name)).to.deep.equal(["i"]);
-      expect(await conn.all("SELECT 3 AS three")).to.deep.equal([{ three: 3n }]);
+      expect(await conn.all("SELECT 3 AS three")).to.deep.equal([{ three: 3 }]);
       await conn.stream("SELECT range AS i FROM range(10)"); // never read, never closed
     }
     await using again = await engine.connect();
-    expect(await again.all("SELECT 4 AS four")).to.deep.equal([{ four: 4n }]);
+    expect(await again.all("SELECT 4 AS four")).to.deep.equal([{ four: 4 }]);
   });
 
   it("a large result arrives in result chunks the sdk downloads; streamed and fully read alike", async () => {
@@ -83,6 +83,7 @@ describe("backend A streaming", function () {
       }
       expect(count).to.equal(5000);
       expect(chunked.chunkDownloads).to.equal(14);
+      expect(chunked.refusedChunkRequests).to.deep.equal([]);
     } finally {
       await chunked.close();
     }

@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
+import { BackendBConfig, ValidationError } from "lib";
 import type { BackendBSettings } from "../../runtime/config/types.js";
 import { Secret } from "../../runtime/config/secret.js";
 import {
@@ -62,6 +63,31 @@ describe("backend B: settings → driver options", () => {
     expect(u2m).to.not.have.property("oauthClientSecret");
   });
 
+  it("OAuth on Azure: the Entra tenant or Databricks' own OAuth reach the driver, from the file or the environment", () => {
+    const plain = connectOptionsOf({ ...base, authType: "OAuthM2M", clientId: "sp-1", clientSecret: new Secret("s3cr3t") }) as unknown as Record<string, unknown>;
+    expect(plain).to.not.have.property("azureTenantId");
+    expect(plain).to.not.have.property("useDatabricksOAuthInAzure");
+
+    const env = { BACKEND_B_AZURE_TENANT_ID: "0000-tenant", BACKEND_B_CLIENT_SECRET: "s3cr3t" };
+    const entra = new BackendBConfig({ host: base.host, httpPath: base.httpPath, authType: "OAuthM2M", clientId: "sp-1" }, { env });
+    expect(entra.settings).to.include({ azureTenantId: "0000-tenant" });
+    expect(connectOptionsOf(entra.settings)).to.include({ authType: "databricks-oauth", azureTenantId: "0000-tenant" }).and.not.have.property("useDatabricksOAuthInAzure");
+
+    const own = new BackendBConfig(
+      { host: base.host, httpPath: base.httpPath, authType: "OAuthM2M", clientId: "sp-1", clientSecret: "s3cr3t" },
+      { env: { BACKEND_B_USE_DATABRICKS_OAUTH_IN_AZURE: "true" } },
+    );
+    expect(connectOptionsOf(own.settings)).to.include({ authType: "databricks-oauth", useDatabricksOAuthInAzure: true }).and.not.have.property("azureTenantId");
+
+    expect(
+      () =>
+        new BackendBConfig(
+          { host: base.host, httpPath: base.httpPath, authType: "OAuthM2M", clientId: "sp-1", clientSecret: "s3cr3t", useDatabricksOAuthInAzure: true, azureTenantId: "t" },
+          { env: {} },
+        ),
+    ).to.throw(ValidationError, /azure_tenant_id|azureTenantId/);
+  });
+
   it("uri only (host/path not derived yet): parsed as a fallback; its token counts as a secret", () => {
     const settings: BackendBSettings = { ...base, host: undefined, httpPath: undefined, uri: new Secret("https://token:dapi-u@h.example:8443/sql/1.0/x") };
     const options = connectOptionsOf(settings) as unknown as Record<string, unknown>;
@@ -70,8 +96,12 @@ describe("backend B: settings → driver options", () => {
   });
 
   it("catalog and schema go to openSession", () => {
-    expect(sessionRequestOf({ ...base, catalog: "main", schema: "retail" })).to.deep.equal({ initialCatalog: "main", initialSchema: "retail" });
-    expect(sessionRequestOf(base)).to.deep.equal({});
+    expect(sessionRequestOf({ ...base, catalog: "main", schema: "retail" })).to.deep.equal({
+      initialCatalog: "main",
+      initialSchema: "retail",
+      configuration: { TIMEZONE: "UTC" },
+    });
+    expect(sessionRequestOf(base)).to.deep.equal({ configuration: { TIMEZONE: "UTC" } });
   });
 
   it(`${CA_CERT_ENV} adds a trusted CA (verification stays on); an unreadable path is a clear error`, async () => {

@@ -4,9 +4,9 @@
  * UTC midnight), column metadata carries the warehouse type text, parameters of every type bind.
  */
 import { expect } from "chai";
-import { Decimal } from "lib";
+import { DataError, Decimal } from "lib";
 import { DatabricksDriver } from "../../runtime/dialects/databricks/databricks-driver.js";
-import { driverSettings, standInEngine, useStandIn } from "./stand-in-fixture.js";
+import { STAND_IN_OPTIONS, driverSettings, standInEngine, useStandIn } from "./stand-in-fixture.js";
 
 
 const EVERY_TYPE = `SELECT
@@ -107,7 +107,7 @@ describe("backend B: values", function () {
       "BIGINT",
       "DOUBLE",
       "BOOLEAN",
-      "DECIMAL",
+      "DECIMAL(23,3)",
       "TIMESTAMP",
       "NULL",
     ]);
@@ -148,6 +148,35 @@ describe("backend B: values", function () {
     } finally {
       await connection.close();
       await driver.destroy();
+    }
+  });
+});
+
+describe("backend B: values of a warehouse answering without Arrow (column-based results)", function () {
+  this.timeout(20_000);
+  const fixture = useStandIn({ ...STAND_IN_OPTIONS, resultFormat: "columns", sessionTimeZone: "America/New_York" });
+
+  it("a DECIMAL the driver turned into a JS number raises DataError when digits may be lost, like BIGINT", async () => {
+    await using engine = standInEngine(fixture.standIn);
+    await using conn = await engine.connect();
+    const [small] = await conn.all("SELECT CAST(-1.5 AS DECIMAL(5,2)) AS cents, CAST(42 AS BIGINT) AS n, CAST(NULL AS DECIMAL(38,2)) AS nothing");
+    expect(String(small!["cents"])).to.equal("-1.50");
+    expect(Decimal.isDecimal(small!["cents"])).to.equal(true);
+    expect(small).to.deep.include({ n: 42n, nothing: null });
+    // TIMESTAMP text comes in the session's zone without an offset: right only because sessions run in UTC.
+    const [times] = await conn.all("SELECT TIMESTAMPTZ '2024-03-10 12:00:00.25+00' AS zoned, TIMESTAMP '2024-03-10 12:00:00.25' AS wall");
+    expect([(times!["zoned"] as Date).toISOString(), (times!["wall"] as Date).toISOString()]).to.deep.equal([
+      "2024-03-10T12:00:00.250Z",
+      "2024-03-10T12:00:00.250Z",
+    ]);
+    for (const sql of [
+      "SELECT CAST('12345678901234567.89' AS DECIMAL(38,2)) AS money",
+      "SELECT CAST(0.1 AS DECIMAL(38,2)) AS money",
+      "SELECT CAST(9007199254740993 AS BIGINT) AS big",
+    ]) {
+      const error = await conn.all(sql).then(() => undefined, (e: unknown) => e);
+      expect(error, sql).to.be.instanceOf(DataError);
+      expect((error as Error).message, sql).to.match(/money|big/);
     }
   });
 });

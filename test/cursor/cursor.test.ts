@@ -4,6 +4,14 @@ import { DataError, LibError, QueryCancelledError, WarehouseError, ValidationErr
 import { Decimal } from "../../runtime/values/decimal.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
 import { mapChunks, openHarness, withStream, type Harness } from "./support/harness.js";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/** A full garbage collection without starting node with --expose-gc (the flag can be set at run time). */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
 
 const SAMPLE = "SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')) t(id, name) ORDER BY id";
 const LONG = "SELECT count(*) FROM range(10000000000) a";
@@ -189,6 +197,35 @@ describe("cursor: reading", () => {
     expect(maxPullsAhead).to.be.at.most(1);
     expect(h.pulls() - before).to.be.greaterThan(90);
     expect(h.borrowed()).to.equal(0);
+  });
+
+  it("iterInto keeps no chunk it has handed out reachable (memory stays bounded on any result size)", async () => {
+    // Every chunk the driver delivers is watched through a WeakRef; after a collection, only the
+    // chunk being read may still be alive, however many came before it.
+    const seen: WeakRef<unknown[][]>[] = [];
+    const connection = withStream(await h.connect(), async (inner, sql, parameters, options) =>
+      mapChunks(await inner.stream(sql, parameters, options), async function* (source) {
+        for await (const chunk of source) {
+          seen.push(new WeakRef(chunk));
+          yield chunk;
+        }
+      }),
+    );
+    await using cursor = await openCursor(connection, { sql: "SELECT i::INTEGER AS i, 'row ' || i AS label FROM range(100000) t(i)", parameters: [] });
+    let count = 0;
+    let alive = -1;
+    for await (const _ of cursor.iterInto(Type.Object({ i: Type.Integer(), label: Type.String() }))) {
+      if (++count === 99_000) {
+        // WeakRefs are cleared only after the current job: collect in a later macrotask.
+        await new Promise((resolve) => setImmediate(resolve));
+        collectGarbage();
+        await new Promise((resolve) => setImmediate(resolve));
+        alive = seen.filter((ref) => ref.deref() !== undefined).length;
+      }
+    }
+    expect(count).to.equal(100_000);
+    expect(seen.length).to.be.greaterThan(40);
+    expect(alive, `chunks still reachable out of ${seen.length}`).to.be.at.most(2);
   });
 
   it("breaking out of iterInto closes the cursor and returns the connection", async () => {

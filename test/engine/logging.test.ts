@@ -71,6 +71,23 @@ describe("engine log option and diagnostics channels", () => {
     expect(r.ofType("pool-wait").map((e) => e.ok)).to.deep.equal([true, true]);
   });
 
+  it("counts rows of a columnar read (fetchArrow) as rows, not columns", async () => {
+    const r = recorder();
+    await using engine = createEngine(new BackendCConfig({ database: ":memory:" }), { log: r.log });
+    {
+      await using conn = await engine.connect();
+      for (const sql of SEED) await conn.run(sql);
+      await conn.run("INSERT INTO orders VALUES ('FR', 1), ('JP', 2), ('IT', 3), ('ES', 4)");
+      await conn.commit();
+    }
+    const query = Shop.query().metrics(Shop.revenue).dimensions(Shop.country).using(engine);
+    {
+      await using cursor = await query.execute();
+      expect((await cursor.fetchArrow()).numRows).to.equal(6);
+    }
+    expect(r.ofType("query").find((e) => e.sql === query.toSql())).to.include({ rows: 6 });
+  });
+
   it("reports a connection replaced for `recycle` as a recycle", async () => {
     const r = recorder();
     let clock = 0;

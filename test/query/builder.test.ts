@@ -31,6 +31,16 @@ describe("query builder", () => {
     expect(Object.isFrozen(q3.toOperationNode().dimensions)).to.equal(true);
   });
 
+  it("compiles a query once per dialect: the same frozen result again; a failing compile fails every time", () => {
+    const q = Sales.query().metrics(Sales.revenue).dimensions(Sales.country);
+    const first = q.compile({ dialect: "backend_c" });
+    expect(q.compile({ dialect: "backend_c" })).to.equal(first);
+    expect(q.compile({ dialect: "backend_a" })).to.not.equal(first);
+    expect(q.compile({ dialect: "backend_a" }).sql).to.not.equal(first.sql);
+    const empty = Sales.query().where(Sales.country.eq("US"));
+    for (let i = 0; i < 2; i++) throwsValidation(() => empty.compile({ dialect: "backend_c" }), /select at least one metric, dimension or fact/);
+  });
+
   it("where(null) returns the same query", () => {
     const q = Sales.query().metrics(Sales.revenue);
     expect(q.where(null)).to.equal(q);

@@ -68,7 +68,7 @@ describe("query compilers: golden SQL", () => {
 
     it("facts with a dimension: row level, no aggregation", () => {
       expectSql(Orders.query().facts(Orders.quantity, Orders.price).dimensions(Orders.status), {
-        backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY" AS "quantity", "PRICE" AS "price")` },
+        backend_a: { sql: `SELECT "status", "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY", "PRICE")` },
         backend_b: { sql: "SELECT `status` AS `status`, `quantity` AS `quantity`, `price` AS `price` FROM `orders`" },
         backend_c: `SELECT "status" AS "status", "quantity" AS "quantity", "price" AS "price" FROM semantic_view('orders', dimensions := ['status'], facts := ['quantity', 'price'])`,
       });
@@ -281,13 +281,14 @@ describe("query compilers: golden SQL", () => {
             Orders.quantity.lte(9007199254740993n),
           ),
         );
-      const a = `"QUANTITY" >= ? AND "PRICE" < CAST(? AS NUMBER(5,2)) AND "isRush" = ? AND "orderedAt" >= ? AND "QUANTITY" <= CAST(? AS NUMBER(38,0))`;
+      const a = `"QUANTITY" >= ? AND "PRICE" < CAST(? AS NUMBER(5,2)) AND "isRush" = ? AND "orderedAt" >= TO_TIMESTAMP_NTZ(?, 3) AND "QUANTITY" <= CAST(? AS NUMBER(38,0))`;
       const b = "`quantity` >= ? AND `price` < CAST(? AS DECIMAL(5,2)) AND `isRush` = ? AND `orderedAt` >= ? AND `quantity` <= ?";
       expectSql(q, {
         backend_a: {
           sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" METRICS "TOTAL" AS "total" WHERE ${a})`,
-          // snowflake-sdk cannot bind a bigint: bigint and Decimal go as exact text, cast in the SQL.
-          parameters: [-1.5, "123.45", false, at, "9007199254740993"],
+          // snowflake-sdk cannot bind a bigint: bigint and Decimal go as exact text, cast in the SQL;
+          // a Date as epoch milliseconds (typed in the SQL, independent of the account's input format).
+          parameters: [-1.5, "123.45", false, at.getTime(), "9007199254740993"],
         },
         backend_b: {
           sql: `SELECT \`status\` AS \`status\`, MEASURE(\`total\`) AS \`total\` FROM \`orders\` WHERE ${b} GROUP BY ALL`,

@@ -23,16 +23,25 @@ function run(args: readonly string[], cwd: string): Promise<{ code: number; stdo
   });
 }
 
-/** Hoists `import` lines (deduplicated) above the concatenated bodies. */
+/** Hoists the blocks' `import { ... } from "m"` lines, merging the names per module, above their bodies. */
 function asModule(blocks: readonly string[]): string {
-  const imports = new Set<string>();
+  const named = new Map<string, Set<string>>();
   const bodies = blocks.map((code) =>
     code
       .split("\n")
-      .filter((line) => (/^import .* from "[^"]+";$/.test(line) ? (imports.add(line), false) : true))
+      .filter((line) => {
+        const m = /^import (type )?\{([^}]*)\} from "([^"]+)";$/.exec(line);
+        if (m === null) return true;
+        const names = named.get(m[3]!) ?? new Set<string>();
+        for (const name of m[2]!.split(",").map((n) => n.trim()).filter((n) => n !== "")) names.add(m[1] ? `type ${name}` : name);
+        named.set(m[3]!, names);
+        return false;
+      })
       .join("\n"),
   );
-  return `${[...imports].join("\n")}\n${bodies.join("\n")}\nexport {};\n`;
+  const imports = [...named].map(([module, names]) => `import { ${[...names].join(", ")} } from "${module}";`);
+  expect(bodies.join("\n")).to.not.match(/^import /m, "only `import { ... } from` lines are supported in README blocks");
+  return `${imports.join("\n")}\n${bodies.join("\n")}\nexport {};\n`;
 }
 
 describe("README.md runs as written", function () {

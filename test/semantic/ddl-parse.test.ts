@@ -159,17 +159,19 @@ describe("semantic DDL parser", () => {
     it("points at the offending token with line, column and caret", () => {
       const e = parseError("CREATE SEMANTIC VIEW v AS\nTABLES (t)\nDIMENSIONZ (t.a AS a)");
       expect(e.message).to.equal(
-        "unexpected 'DIMENSIONZ'; expected a clause (TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS). Did you mean 'DIMENSIONS'? (line 3, column 1)\nLINE 3: DIMENSIONZ (t.a AS a)\n        ^",
+        "Unknown clause keyword 'DIMENSIONZ'; did you mean 'DIMENSIONS'? (expected one of TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS, MATERIALIZATIONS) (line 3, column 1)\nLINE 3: DIMENSIONZ (t.a AS a)\n        ^",
       );
     });
 
     const cases: [string, string][] = [
-      ["CREATE SEMANTIC VIEW v TABLES (t) DIMENSIONS (t.a AS a)", "expected AS before TABLES"],
-      ["CREATE SEMANTIC VIEW v AS DIMENSIONS (t.a AS a)", "the TABLES clause is required and must come first, found DIMENSIONS"],
-      ["CREATE SEMANTIC VIEW v AS", "the TABLES clause is required"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t)", "a semantic view needs at least one DIMENSIONS or METRICS entry"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x)) DIMENSIONS (t.a AS a)", "DIMENSIONS clause out of order"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) DIMENSIONS (t.b AS b)", "duplicate DIMENSIONS clause"],
+      ["CREATE SEMANTIC VIEW v TABLES (t) DIMENSIONS (t.a AS a)", "Expected 'AS' or 'FROM YAML' after view name."],
+      ["CREATE SEMANTIC VIEW AS TABLES (t) DIMENSIONS (t.a AS a)", "Expected 'AS' or 'FROM YAML' after view name."],
+      ["CREATE SEMANTIC VIEW", "Missing view name after DDL prefix."],
+      ["CREATE SEMANTIC VIEW v AS DIMENSIONS (t.a AS a)", "Missing required clause 'TABLES'. TABLES must come first, found DIMENSIONS."],
+      ["CREATE SEMANTIC VIEW v AS", "Missing required clause 'TABLES'."],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t)", "At least one of 'DIMENSIONS' or 'METRICS' is required."],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x)) DIMENSIONS (t.a AS a)", "Clause 'DIMENSIONS' appears out of order; clauses must appear as: TABLES, RELATIONSHIPS (optional)"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) DIMENSIONS (t.b AS b)", "Duplicate clause keyword 'DIMENSIONS'."],
       ["CREATE SEMANTIC VIEW v AS TABLES () DIMENSIONS (t.a AS a)", "TABLES must list at least one entry"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (a AS a)", "dimension 'a' must be qualified with its table alias (alias.a)"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) FACTS (f AS 1) DIMENSIONS (t.a AS a)", "fact 'f' must be qualified"],
@@ -177,7 +179,7 @@ describe("semantic DDL parser", () => {
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS )", "missing expression after AS for dimension 'a'"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a a)", "expected AS after dimension 't.a', found 'a'"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) USING (r))", "USING must come before AS in metric 'm'"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) LABELS = (FILTER))", "LABELS are allowed only on facts and dimensions"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) LABELS = (FILTER))", "LABELS is not valid on a metric; it applies to facts and dimensions"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a LABELS = (FILTR))", "unknown label 'FILTR' on dimension 'a'; the only label is FILTER. Did you mean 'FILTER'?"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t PRIMARY KY (id)) DIMENSIONS (t.a AS a)", "expected KEY after PRIMARY, found 'KY'. Did you mean 'KEY'?"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t PRIMRY KEY (id)) DIMENSIONS (t.a AS a)", "Did you mean 'PRIMARY'?"],
@@ -185,9 +187,12 @@ describe("semantic DDL parser", () => {
       ["CREATE SEMANTIC VIEW v AS TABLES (o, c) RELATIONSHIPS (r AS o(x) REFRENCES c) DIMENSIONS (o.a AS a)", "expected REFERENCES in relationship 'r', found 'REFRENCES'. Did you mean 'REFERENCES'?"],
       ["CREATE SEMANTIC VIEW v COMMENT = 'a' AS TABLES (t) DIMENSIONS (t.a AS a) COMMENT = 'b'", "COMMENT given twice"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (TABLE x))", "MATERIALIZATIONS are not supported by the built-in engine"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) extra", "unexpected 'extra'"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS (a)", "expected ',' or ')' in DIMENSIONS, found end of statement"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m NON ADDITIVE BY (d) AS SUM(x))", "NON ADDITIVE BY (metric 'm') is not supported"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) extra", "Unknown clause keyword 'extra'"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS (a)", "Unclosed '(' for clause 'DIMENSIONS'."],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) NON ADDITIVE BY (d))", "'NON ADDITIVE BY (...)' must come BEFORE 'AS' in a metric entry"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m NON ADDITIVE BY (d NULLS MIDDLE) AS SUM(x))", "expected FIRST or LAST after NULLS, found 'MIDDLE' in NON ADDITIVE BY of metric 'm'"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS AVG(o.x) OVER ())", "window metric 'm': the inner metric is named without a table alias"],
+      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS AVG(x) OVER (ORDER BY d, PARTITION BY e))", "window metric 'm': unexpected 'BY' in OVER (...)"],
       ["CREATE SEMANTIC VIEW v FROM YAML tables", "expected the YAML body as a dollar-quoted string"],
       ["CREATE OR REPLACE SEMANTIC VIEW IF NOT EXISTS v AS TABLES (t) DIMENSIONS (t.a AS a)", "OR REPLACE and IF NOT EXISTS cannot be combined"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS 'open)", "unterminated quoted string"],

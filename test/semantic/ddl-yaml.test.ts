@@ -105,7 +105,7 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
       expect.fail("expected an error");
     } catch (e) {
       expect((e as SemanticViewError).kind).to.equal("invalid");
-      expect((e as Error).message).to.equal("fact 'f' uses the aggregate function SUM(); facts are row-level expressions (define a metric instead)");
+      expect((e as Error).message).to.equal("Fact 'f' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS.");
     }
   });
 

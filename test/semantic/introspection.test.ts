@@ -214,7 +214,7 @@ describe("semantic view introspection", () => {
   });
 
   it("DESCRIBE falls back to the written reference when the table did not exist at CREATE", async () => {
-    await query(session, 'CREATE SEMANTIC VIEW later AS TABLES (f AS other."Future Facts", g AS memory.other.gone) RELATIONSHIPS (r AS f(g_id) REFERENCES g(id)) DIMENSIONS (f.a AS f.a)');
+    await query(session, 'CREATE SEMANTIC VIEW later AS TABLES (f AS other."Future Facts", g AS memory.other.gone PRIMARY KEY (id)) RELATIONSHIPS (r AS f(g_id) REFERENCES g(id)) DIMENSIONS (f.a AS f.a)');
     const r = await query(session, "SELECT object_name, property, property_value FROM describe_semantic_view('later') WHERE object_kind = 'TABLE'");
     expect(r.rows).to.deep.equal([
       ["Future Facts", "BASE_TABLE_DATABASE_NAME", "memory"],
@@ -223,6 +223,7 @@ describe("semantic view introspection", () => {
       ["gone", "BASE_TABLE_DATABASE_NAME", "memory"],
       ["gone", "BASE_TABLE_SCHEMA_NAME", "other"],
       ["gone", "BASE_TABLE_NAME", "gone"],
+      ["gone", "PRIMARY_KEY", '["id"]'],
     ]);
     await query(session, "DROP SEMANTIC VIEW later");
   });

@@ -134,9 +134,9 @@ describe("expandSemanticQuery", () => {
     expect(sql).to.contain(`COALESCE(__sv_g0."__sv_d0", __sv_g1."__sv_d0") AS "name"`);
   });
 
-  it("rejects wildcards that match nothing", () => {
+  it("rejects wildcards that match nothing as an empty request", () => {
     expect(expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: [], facts: ["c.*"] })).message).to.contain(
-      "match no public members",
+      "specify at least dimensions := [...], metrics := [...], or facts := [...]",
     );
   });
 

@@ -88,7 +88,7 @@ describe("semantic_view() through the built-in layer", () => {
     } catch (error) {
       expect((error as { kind?: string }).kind).to.equal("not_found");
       expect((error as Error).message).to.equal(
-        "Semantic view 'shops' not found. Did you mean 'shop'? Available views: [sales, shop]. Run FROM list_semantic_views() to see all views.",
+        "Semantic view 'shops' not found. Did you mean 'shop'? Available views: [sales, shop]. Run SHOW SEMANTIC VIEWS to see all registered views.",
       );
     }
   });

@@ -76,7 +76,7 @@ describe("semantic_view() on the SPEC sales view", () => {
       expect(error).to.be.instanceOf(SemanticViewError);
       expect((error as SemanticViewError).kind).to.equal("not_found");
       expect((error as Error).message).to.equal(
-        "Semantic view 'sale' not found. Did you mean 'sales'? Available views: [sales]. Run FROM list_semantic_views() to see all views.",
+        "Semantic view 'sale' not found. Did you mean 'sales'? Available views: [sales]. Run SHOW SEMANTIC VIEWS to see all registered views.",
       );
     }
   });

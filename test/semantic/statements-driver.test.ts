@@ -84,7 +84,15 @@ describe("built-in semantic layer on the backend C connection", () => {
       expect.fail("expected an error");
     } catch (e) {
       expect((e as Error).name).to.equal("ProgrammingError");
-      expect((e as Error).message).to.include("Did you mean 'DIMENSIONS'?");
+      expect((e as Error).message).to.include("did you mean 'DIMENSIONS'?");
+    }
+    try {
+      // No "semantic" in the text: the layer must still see it to suggest the statement.
+      await connection.execute("DROP SEMANTC VIEW v");
+      expect.fail("expected an error");
+    } catch (e) {
+      expect((e as Error).name).to.equal("ProgrammingError");
+      expect((e as Error).message).to.include("Did you mean 'DROP SEMANTIC VIEW'?");
     }
   });
 });

@@ -20,8 +20,8 @@ type IOperation = Awaited<ReturnType<IDBSQLSession["executeStatement"]>>;
 const PING_TIMEOUT_MS = 5_000;
 const DEFAULT_CHUNK_ROWS = 10_000;
 
-/** Builds the driver's DECIMAL-typed parameter for exact decimal text (from the lazily loaded driver module). */
-export type DecimalParameterFactory = (text: string) => OrdinalParameter;
+/** Builds the driver's parameter for exact decimal text typed `DECIMAL(p,s)` (from the lazily loaded driver module). */
+export type DecimalParameterFactory = (text: string, sqlType: string) => OrdinalParameter;
 
 export class DatabricksConnection implements DatabaseConnection {
   readonly createdAt = Date.now();
@@ -64,7 +64,7 @@ export class DatabricksConnection implements DatabaseConnection {
     let operation: IOperation;
     let columns: ColumnInfo[];
     try {
-      operation = await this.#submit(sql, parameters);
+      operation = await this.#submit(sql, parameters, Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS));
       try {
         columns = columnsOfSchema(await operation.getSchema());
       } catch (error) {
@@ -155,13 +155,20 @@ export class DatabricksConnection implements DatabaseConnection {
     if (--this.#active === 0) this.#interruptPending = false;
   }
 
-  /** Submits a statement; an interrupt that arrived meanwhile cancels it at once. */
-  async #submit(sql: string, parameters: readonly unknown[] | undefined): Promise<IOperation> {
+  /**
+   * Submits a statement; an interrupt that arrived meanwhile cancels it at once. `directRows` caps
+   * the rows the warehouse sends with its answer (direct results; the driver asks for 100000 by
+   * default), so a stream's first chunk is no larger than the others.
+   */
+  async #submit(sql: string, parameters: readonly unknown[] | undefined, directRows?: number): Promise<IOperation> {
     if (this.#closed) throw new OperationalError("The backend_b connection is closed");
     const ordinalParameters = toOrdinalParameters(parameters, this.#decimalParameter);
     let operation: IOperation;
     try {
-      operation = await this.#session.executeStatement(sql, ordinalParameters === undefined ? {} : { ordinalParameters: ordinalParameters as never });
+      operation = await this.#session.executeStatement(sql, {
+        ...(ordinalParameters === undefined ? {} : { ordinalParameters: ordinalParameters as never }),
+        ...(directRows === undefined ? {} : { maxRows: directRows }),
+      });
     } catch (error) {
       throw mapDatabricksError(error, this.#secrets);
     }

@@ -88,8 +88,9 @@ export class DatabricksDriver implements Driver {
       // Errors the client emits outside a call (e.g. a failed background refresh) must not crash the process.
       client.on("error", () => undefined);
       await client.connect(options);
-      const decimalParameter: DecimalParameterFactory = (text) =>
-        new DBSQLParameter({ type: DBSQLParameterType.DECIMAL, value: text }) as unknown as ReturnType<DecimalParameterFactory>;
+      // The type carries precision and scale (`DECIMAL(12,3)`): a bare DECIMAL is DECIMAL(10,0) on the warehouse.
+      const decimalParameter: DecimalParameterFactory = (text, sqlType) =>
+        new DBSQLParameter({ type: sqlType as typeof DBSQLParameterType.DECIMAL, value: text }) as unknown as ReturnType<DecimalParameterFactory>;
       return { client, decimalParameter };
     })().catch((error: unknown) => {
       this.#client = undefined;

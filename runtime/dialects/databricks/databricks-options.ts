@@ -6,6 +6,7 @@
  * | `host`, `port` (443), `httpPath` | `host`, `port`, `path` (HTTPS always: the driver hard-codes it) |
  * | `token` | `token` (auth type `access-token`, sent as `Authorization: Bearer`) |
  * | `authType = "OAuthM2M"` + `clientId` + `clientSecret` | `authType: "databricks-oauth"`, `oauthClientId`, `oauthClientSecret` |
+ * | `azureTenantId`, `useDatabricksOAuthInAzure` | the same driver options (Azure hosts: Entra tenant, or Databricks' own OAuth) |
  * | `authType = "OAuthU2M"` (+ optional `clientId`) | `authType: "databricks-oauth"` (browser flow) |
  * | `uri` | the config layer derives `host`/`port`/`httpPath`/`token` from it (parsed here too as a fallback) |
  * | `catalog`, `schema` | `openSession({ initialCatalog, initialSchema })` |
@@ -88,6 +89,9 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
       authType: "databricks-oauth",
       ...(settings.clientId === undefined ? {} : { oauthClientId: settings.clientId }),
       ...(settings.authType === "OAuthM2M" && settings.clientSecret !== undefined ? { oauthClientSecret: settings.clientSecret.reveal() } : {}),
+      // Azure hosts: Entra ID (with this tenant, else `organizations`) unless Databricks' own OAuth is asked for.
+      ...(settings.azureTenantId === undefined ? {} : { azureTenantId: settings.azureTenantId }),
+      ...(settings.useDatabricksOAuthInAzure === true ? { useDatabricksOAuthInAzure: true } : {}),
     } as ConnectionOptions;
   }
   const token = settings.token?.reveal() ?? tokenFromUri(settings);
@@ -95,10 +99,19 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
   return { ...common, authType: "access-token", token } as ConnectionOptions;
 }
 
+/**
+ * Sessions run in UTC whatever the warehouse's default `TIMEZONE`: TIMESTAMP_NTZ values are UTC wall
+ * clocks in `lib` (results are read that way, on every backend), and Databricks converts between
+ * TIMESTAMP_NTZ and TIMESTAMP (a `Date` parameter, an instant) in the session time zone, so any
+ * other zone would shift filters on NTZ columns and column-based TIMESTAMP text.
+ */
+export const SESSION_CONFIGURATION: Readonly<Record<string, string>> = Object.freeze({ TIMEZONE: "UTC" });
+
 export function sessionRequestOf(settings: BackendBSettings): OpenSessionRequest {
   return {
     ...(settings.catalog === undefined ? {} : { initialCatalog: settings.catalog }),
     ...(settings.schema === undefined ? {} : { initialSchema: settings.schema }),
+    configuration: { ...SESSION_CONFIGURATION },
   };
 }
 

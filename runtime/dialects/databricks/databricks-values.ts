@@ -7,13 +7,14 @@
  * the driver hands BIGINT over as `bigint` and DECIMAL as exact text, which become `bigint` and
  * `Decimal` here without going through a double. On the column-based (TColumn) path the driver
  * itself already turned BIGINT into a double (node-int64 `toNumber()`) and DECIMAL into
- * `Number(text)`; a BIGINT that is no longer a safe integer there raises `DataError` instead of
- * arriving wrong.
+ * `Number(text)`; a BIGINT that is no longer a safe integer, or a DECIMAL wider than 15 digits,
+ * raises `DataError` there instead of arriving rounded.
  */
 import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIService_types.js";
 import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
 import { DataError, ProgrammingError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
+import { decimalPrecision } from "../../query/compiler/decimal-type.js";
 
 /** TTypeId numbers (TCLIService.thrift), named by the SQL type they stand for. */
 const TYPE_NAMES: Readonly<Record<number, string>> = {
@@ -113,9 +114,13 @@ function toBigInt(value: unknown, column: ColumnInfo): bigint {
   );
 }
 
+/** Every decimal text of at most this many significant digits survives a double unchanged. */
+const DOUBLE_EXACT_DIGITS = 15;
+
 function toDecimal(value: unknown, column: ColumnInfo): Decimal {
   if (Decimal.isDecimal(value)) return value;
-  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") {
+  if (typeof value === "number") return decimalFromDouble(value, column);
+  if (typeof value === "string" || typeof value === "bigint") {
     try {
       return Decimal.from(value);
     } catch (error) {
@@ -123,6 +128,24 @@ function toDecimal(value: unknown, column: ColumnInfo): Decimal {
     }
   }
   throw new DataError(`Column ${column.name} (${column.type}) arrived as an unexpected ${typeof value}`);
+}
+
+/**
+ * A DECIMAL the driver already turned into a double (column-based results: `Number(text)`). Exact
+ * only when the column's precision is at most 15 digits; otherwise the text may have lost digits
+ * we cannot see, so it raises `DataError` as a BIGINT beyond 2^53 does.
+ */
+function decimalFromDouble(value: number, column: ColumnInfo): Decimal {
+  const [precision = Number.NaN, scale = 0] = (/\((\d+),(\d+)\)/.exec(column.type) ?? []).slice(1).map(Number);
+  if (!(precision <= DOUBLE_EXACT_DIGITS) || !Number.isFinite(value)) {
+    throw new DataError(
+      `Column ${column.name} (${column.type}) arrived as the JS number ${String(value)}, which may have lost digits ` +
+        "(the driver converted it through a double: result was not Arrow-based)",
+      { code: "LOSSY_DECIMAL" },
+    );
+  }
+  const decimal = Decimal.from(value);
+  return decimal.scale < scale ? decimal.withScale(scale) : decimal;
 }
 
 /** A DATE as a `Date` at UTC midnight. */
@@ -154,17 +177,19 @@ export function normalizeRow(row: Record<string, unknown>, columns: readonly Col
 export type OrdinalParameter = string | number | bigint | boolean | Date | null | { readonly type: string; readonly value: string };
 
 /**
- * Library parameter values → `ordinalParameters`. A `Decimal` goes as DECIMAL-typed exact text
- * (the query compiler already sends Decimals as text inside `CAST(? AS DECIMAL(p,s))`).
+ * Library parameter values → `ordinalParameters`. A `Decimal` goes as exact text typed
+ * `DECIMAL(p,s)` from its own digits: a bare `DECIMAL` parameter is DECIMAL(10,0) on the warehouse,
+ * which would round `5.2` to 5 and overflow beyond 10 digits. (The query compiler sends Decimals as
+ * text inside `CAST(? AS DECIMAL(p,s))`.)
  */
 export function toOrdinalParameters(
   parameters: readonly unknown[] | undefined,
-  decimalParameter: (text: string) => OrdinalParameter,
+  decimalParameter: (text: string, sqlType: string) => OrdinalParameter,
 ): OrdinalParameter[] | undefined {
   if (parameters === undefined || parameters.length === 0) return undefined;
   return parameters.map((value, i) => {
     if (value === null || value === undefined) return null;
-    if (Decimal.isDecimal(value)) return decimalParameter(value.toString());
+    if (Decimal.isDecimal(value)) return decimalParameter(value.toString(), decimalType(value, i));
     switch (typeof value) {
       case "string":
       case "number":
@@ -176,4 +201,13 @@ export function toOrdinalParameters(
         throw new ProgrammingError(`Parameter ${i + 1} has a type backend B cannot bind (${Object.prototype.toString.call(value)})`);
     }
   });
+}
+
+/** `DECIMAL(p,s)` holding the value exactly; more than 38 digits is refused naming the parameter. */
+function decimalType(value: Decimal, index: number): string {
+  try {
+    return `DECIMAL(${decimalPrecision(value, "Databricks")},${value.scale})`;
+  } catch (error) {
+    throw new ProgrammingError(`Parameter ${index + 1}: ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -1,32 +1,33 @@
 /**
  * One physical DuckDB connection with autocommit off (README "Engines, pools and the registry"): the connection keeps an explicit
- * transaction open, begun lazily before the first statement after a commit or rollback, so
- * `run`/`all` work inside a transaction until `commit()` (or the SQL statement `COMMIT`).
+ * transaction open, begun lazily before the first statement after a commit or rollback that may
+ * write, so `run`/`all` work inside a transaction until `commit()` (or the SQL statement `COMMIT`).
+ * A statement that only reads, issued while no transaction is open, runs in DuckDB's autocommit
+ * instead: it sees the same committed state a fresh transaction would, and there is nothing to roll
+ * back, so it saves the BEGIN and the ROLLBACK on release. (Two such reads in a row may therefore
+ * see two different committed states; inside a transaction every read sees one snapshot as before.)
  * Semantic-view statements are routed through the built-in layer when one is configured.
  */
 import { answersWithin } from "../../driver/deadline.js";
-import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
-import type {
-  ColumnInfo,
-  DatabaseConnection,
-  QueryResult,
-  ResultStream,
-  StreamOptions,
-} from "../../driver/database-connection.js";
-import { OperationalError, ProgrammingError } from "../../errors.js";
+import type { DuckDBConnection, DuckDBResult, DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
+import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
+import { ProgrammingError } from "../../errors.js";
+import { DefinitionCache } from "../../semantic/definition-cache.js";
 import { UNCOMMITTED_MEMO_KEY, type RawColumn, type SemanticLayer, type SqlSession } from "../../semantic/semantic-layer.js";
 import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
+import { normalizeRawResult, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
 import {
+  isReadOnlyStatement,
   mayContainTransactionControl,
   splitSqlStatements,
   transactionControlOf,
 } from "./duckdb-statements.js";
-import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter, toDuckDBParameters } from "./duckdb-values.js";
+import { toDuckDBParameters } from "./duckdb-values.js";
 
 const EMPTY_RESULT: QueryResult = Object.freeze({ columns: Object.freeze([]), rows: Object.freeze([]) as unknown as unknown[][] });
 const PING_TIMEOUT_MS = 5_000;
-/** Statements after which facts memoized about the current database may be stale. */
-const MAY_CHANGE_CATALOG = /\b(USE|ATTACH|DETACH|DROP\s+SCHEMA)\b/i;
+/** Statements after which facts memoized about the current database, schema or search path may be stale. */
+const MAY_CHANGE_CATALOG = /\b(USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET)\b/i;
 /** How often a pending interrupt is repeated while the cancelled operation is still running. */
 const INTERRUPT_REPEAT_MS = 20;
 
@@ -35,6 +36,8 @@ export interface DuckDBConnectionOptions {
   readonly semanticLayer?: SemanticLayer | undefined;
   /** Called once after the connection is closed (e.g. to close a private `:memory:` instance). */
   readonly onClose?: (() => void) | undefined;
+  /** Committed semantic-view definitions shared by the instance's connections (default: private to this one). */
+  readonly definitions?: DefinitionCache | undefined;
 }
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
@@ -52,12 +55,22 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   #interruptTimer: NodeJS.Timeout | undefined;
   /** The semantic layer's per-connection memo (see SqlSession.memo). */
   readonly #memo = new Map<string, unknown>();
+  readonly #definitions: DefinitionCache;
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
     this.#layer = options.semanticLayer;
     this.#onClose = options.onClose;
-    this.#session = { query: (sql, parameters) => this.#rawQuery(sql, parameters), memo: this.#memo };
+    this.#definitions = options.definitions ?? new DefinitionCache();
+    const self = this;
+    this.#session = {
+      query: (sql, parameters) => this.#rawQuery(sql, parameters),
+      memo: this.#memo,
+      // Committed definitions serve only a session that sees exactly the committed state.
+      get definitions() {
+        return self.#inTransaction ? undefined : self.#definitions;
+      },
+    };
   }
 
   /** True when semantic statements go through the built-in layer on this connection. */
@@ -107,50 +120,10 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         await this.#runStatement(statement, undefined);
         return resultStream(EMPTY_RESULT);
       }
-      await this.#ensureTransaction();
+      await this.#beginUnlessReadOnly(statement);
       this.#throwIfInterrupted();
-      const result = await this.#connection.stream(statement, toDuckDBParameters(parameters));
-      const columns = result.columnTypes().map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
-      let closed = false;
-      const connection = this.#connection;
-      const operation = <T>(fn: () => Promise<T>): Promise<T> => this.#operation(fn);
-      // A statement that fails while its result streams just ends the stream: @duckdb/node-api
-      // does not surface the error (duckdb_result_error is not bound). The failure does abort
-      // the open transaction, though, so one probe tells a complete result from a cut-off one.
-      async function assertStreamCompleted(): Promise<void> {
-        try {
-          await connection.run("SELECT 1");
-        } catch (error) {
-          throw new OperationalError(
-            "The statement failed while its result was being read; the result is incomplete (DuckDB aborted the transaction without reporting the cause)",
-            { cause: error },
-          );
-        }
-      }
-      async function* chunks(): AsyncGenerator<unknown[][]> {
-        while (!closed) {
-          let chunk;
-          try {
-            chunk = await operation(() => result.fetchChunk());
-          } catch (error) {
-            throw mapDuckDBError(error);
-          }
-          if (chunk === null || chunk.rowCount === 0) {
-            await assertStreamCompleted();
-            return;
-          }
-          yield chunk.convertRows(normalizingConverter);
-        }
-      }
-      const iterator = chunks();
-      return {
-        columns,
-        [Symbol.asyncIterator]: () => iterator,
-        close: async () => {
-          closed = true;
-          await iterator.return(undefined);
-        },
-      };
+      const result = await this.#openStream(statement, toDuckDBParameters(parameters));
+      return streamOfResult(result, (fn) => this.#operation(fn));
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -263,15 +236,25 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#inTransaction = true;
   }
 
+  /** Opens our transaction for `statement` unless it only reads and none is open (autocommit read). */
+  async #beginUnlessReadOnly(statement: string): Promise<void> {
+    if (this.#inTransaction || isReadOnlyStatement(statement)) return;
+    await this.#ensureTransaction();
+  }
+
   /**
    * COMMIT or ROLLBACK our transaction. With none open it is a no-op. A failed COMMIT has ended
    * DuckDB's transaction (or left it aborted), so we roll back defensively and start clean.
    */
   async #endTransaction(statement: string): Promise<void> {
     if (!this.#inTransaction) return;
+    const committing = statement === "COMMIT";
+    // Any committed write may change the catalog: before, so nobody caches what is about to change;
+    // after, so nothing read while the commit ran survives it.
+    if (committing) this.#definitions.invalidate();
     try {
       await this.#connection.run(statement);
-      if (statement === "COMMIT") this.#memo.delete(UNCOMMITTED_MEMO_KEY);
+      if (committing) this.#memo.delete(UNCOMMITTED_MEMO_KEY);
       else this.#forgetUncommitted();
     } catch (error) {
       this.#forgetUncommitted();
@@ -281,6 +264,34 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       throw error;
     } finally {
       this.#inTransaction = false;
+      if (committing) this.#definitions.invalidate();
+    }
+  }
+
+  /**
+   * Runs SQL and reads its whole result. One statement with parameters is prepared directly:
+   * node-api's `run` would first split the text (extract_statements), one more native round trip.
+   */
+  async #readAll(sql: string, values: DuckDBValue[] | undefined): Promise<DuckDBResultReader> {
+    if (values === undefined || sql.includes(";")) return this.#connection.runAndReadAll(sql, values);
+    const prepared = await this.#connection.prepare(sql);
+    try {
+      prepared.bind(values);
+      return await prepared.runAndReadAll();
+    } finally {
+      prepared.destroySync();
+    }
+  }
+
+  /** Starts a streamed result; one statement is prepared directly (see #readAll). */
+  async #openStream(sql: string, values: DuckDBValue[] | undefined): Promise<DuckDBResult> {
+    if (sql.includes(";")) return this.#connection.stream(sql, values);
+    const prepared = await this.#connection.prepare(sql);
+    try {
+      if (values !== undefined) prepared.bind(values);
+      return await prepared.stream();
+    } finally {
+      prepared.destroySync();
     }
   }
 
@@ -294,9 +305,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (MAY_CHANGE_CATALOG.test(sql)) this.#memo.clear();
     const values = toDuckDBParameters(parameters);
     if (!mayContainTransactionControl(sql)) {
-      await this.#ensureTransaction();
+      await this.#beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
-      return readerToResult(await this.#connection.runAndReadAll(sql, values));
+      return readerToResult(await this.#readAll(sql, values));
     }
     const statements = splitSqlStatements(sql);
     if (values !== undefined && statements.length > 1) {
@@ -321,9 +332,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         await this.#endTransaction("ROLLBACK");
         return EMPTY_RESULT;
       default:
-        await this.#ensureTransaction();
+        await this.#beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
-        return readerToResult(await this.#connection.runAndReadAll(statement, values));
+        return readerToResult(await this.#readAll(statement, values));
     }
   }
 
@@ -354,39 +365,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
     this.#assertOpen();
     this.#throwIfInterrupted();
-    const reader = await this.#withTransaction((text) => this.#connection.runAndReadAll(text, toDuckDBParameters(parameters)), sql);
+    const read = (text: string) => this.#readAll(text, toDuckDBParameters(parameters));
+    const reader = !this.#inTransaction && isReadOnlyStatement(sql) ? await read(sql) : await this.#withTransaction(read, sql);
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
   }
-}
-
-function readerToResult(reader: DuckDBResultReader): QueryResult {
-  const columns: ColumnInfo[] = reader
-    .columnTypes()
-    .map((type, i) => ({ name: reader.columnName(i), type: type.toString(), kind: kindOfType(type) }));
-  return { columns, rows: reader.convertRows(normalizingConverter) };
-}
-
-/** Normalizes a result the semantic layer computed itself, using its declared column types. */
-function normalizeRawResult(rawColumns: readonly RawColumn[], rawRows: readonly unknown[][]): QueryResult {
-  const columns: ColumnInfo[] = rawColumns.map((c) => ({ name: c.name, type: c.type, kind: kindOfTypeText(c.type) }));
-  const rows = rawRows.map((row) => columns.map((column, i) => normalizeByKind(row[i], column.kind)));
-  return { columns, rows };
-}
-
-/** A stream over an already-read result (one chunk). */
-function resultStream(result: QueryResult): ResultStream {
-  let done = false;
-  return {
-    columns: result.columns,
-    async *[Symbol.asyncIterator]() {
-      if (!done && result.rows.length > 0) {
-        done = true;
-        yield result.rows as unknown[][];
-      }
-    },
-    close: async () => {
-      done = true;
-    },
-  };
 }

@@ -7,6 +7,7 @@ import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import type { BackendCSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { createBuiltinSemanticLayer } from "../../semantic/index.js";
+import { definitionCacheFor, type DefinitionCache } from "../../semantic/definition-cache.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -51,6 +52,8 @@ export class DuckDBDriver implements Driver {
     const options = this.#instanceOptions();
     let connection: DuckDBConnection;
     let onClose: (() => void) | undefined;
+    // Semantic-view definitions are cached per database instance: shared by every engine on a file.
+    let definitions: DefinitionCache | undefined;
     if (this.isMemory) {
       const instance = await duckdb().DuckDBInstance.create(MEMORY_DATABASE, options);
       try {
@@ -75,10 +78,11 @@ export class DuckDBDriver implements Driver {
         throw error;
       }
       connection = await instance.connect();
+      definitions = definitionCacheFor(instance);
     }
     try {
       const semanticLayer = await this.#semanticLayerFor(connection);
-      const opened = new DuckDBDatabaseConnection(connection, { semanticLayer, onClose });
+      const opened = new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions });
       return this.#createdFile === true ? explainCreatedFile(opened, resolve(this.#settings.database)) : opened;
     } catch (error) {
       connection.closeSync();

@@ -14,6 +14,22 @@ export function mayContainTransactionControl(sql: string): boolean {
   return CONTROL_WORD.test(sql);
 }
 
+/** Statement kinds that only read (EXPLAIN ANALYZE of a write is caught by WRITE_WORD). */
+const READ_ONLY_START = /^(?:select|from|with|values|table|show|describe|summarize|explain|pivot|unpivot)\b|^\(/i;
+/** Words with which a read-looking statement could still write: `WITH ... INSERT`, sequences, checkpoints. */
+const WRITE_WORD = /\b(?:insert|update|delete|merge|copy|create|drop|alter|attach|detach|truncate|into|nextval|setval|export|import|install|load)\b|checkpoint/i;
+
+/**
+ * True when `sql` is one statement that only reads, so it may run outside a transaction (DuckDB
+ * autocommit) without changing what it sees or what a later rollback undoes. Lexical and
+ * conservative: any `;`, or a word that could write (even inside a literal), says no, and the
+ * statement then runs in the connection's transaction as every other statement does.
+ */
+export function isReadOnlyStatement(sql: string): boolean {
+  const text = stripLeadingComments(sql);
+  return READ_ONLY_START.test(text) && !text.includes(";") && !WRITE_WORD.test(text);
+}
+
 /** Splits a script into statements (trimmed, empty ones dropped). */
 export function splitSqlStatements(sql: string): string[] {
   const statements: string[] = [];

@@ -19,6 +19,14 @@ import {
 } from "./snowflake-options.js";
 import { loadSnowflakeSdk, type SnowflakeSdk } from "./snowflake-sdk.js";
 
+/**
+ * Run once per session: `lib` reads TIMESTAMP_NTZ as a UTC wall clock and binds a `Date` as one
+ * (`TO_TIMESTAMP_NTZ(?, 3)`); Snowflake converts between NTZ and LTZ/TZ in the session time zone, so
+ * the session runs in UTC whatever the account's default, and a `Date` filter means the same instant
+ * on every timestamp type.
+ */
+export const SESSION_SETUP = "ALTER SESSION SET TIMEZONE = 'UTC'";
+
 export class SnowflakeDriver implements Driver {
   readonly #settings: BackendASettings;
   readonly #options: SnowflakeConnectionOptions;
@@ -50,6 +58,12 @@ export class SnowflakeDriver implements Driver {
       requestTimeoutMs: this.#settings.requestTimeout,
       secrets: this.#secrets,
     });
+    try {
+      await opened.execute(SESSION_SETUP);
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
     this.#open.add(opened);
     const close = opened.close.bind(opened);
     opened.close = () => {

@@ -27,6 +27,7 @@
  * | disable_telemetry | env `SF_TELEMETRY_DISABLE_CONNECTION_SHAPE=1` (process-wide; the sdk has no per-connection switch) |
  * | tls_skip_verify | unsupported: the sdk hard-codes certificate verification; `true` with https is a ValidationError |
  * | jwt_expire_timeout | unsupported: the sdk signs JWTs with a fixed 120 s lifetime; ignored |
+ * | (always) | `jsTreatIntegerAsBigInt: true`, `representNullAsStringNull: false`, `sfRetryMaxLoginRetries: 1` |
  */
 import type { BackendASettings } from "../../config/types.js";
 import { ValidationError } from "../../errors.js";
@@ -68,6 +69,10 @@ export function snowflakeConnectionOptions(settings: BackendASettings): Snowflak
   options.sfRetryMaxLoginRetries = LOGIN_RETRIES;
   // Numbers are fetched as text; NULL must stay null, not the string "NULL" (the sdk's default).
   options.representNullAsStringNull = false;
+  // Second line of defence: even when fetching numbers as text the sdk first converts each one with
+  // Number() (warning, and sending a precision-loss telemetry event, for integers beyond 2^53; a
+  // future version "will throw"). With this session flag scale-0 columns skip that double.
+  options.jsTreatIntegerAsBigInt = true;
   options.clientSessionKeepAlive = settings.keepSessionAlive;
   options.clientStoreTemporaryCredential = settings.storeTempCreds;
 

@@ -11,10 +11,14 @@
  * `"REVENUE"`), which resolves the same as the bare word and stays safe for reserved words. A name
  * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`).
  * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), so rows key by the
- * field name as on the other backends. DIMENSIONS come first, so columns are dimensions then
- * metrics/facts, as on DuckDB. Values are bound as `?` parameters; bigint and Decimal are sent as
- * exact strings cast to NUMBER in the SQL (snowflake-sdk cannot bind a bigint, and a JS number
- * would lose digits).
+ * field name as on the other backends. FACTS items take no alias in Snowflake's grammar, so a query
+ * with facts names its columns in the outer select list (`SELECT "status", "QUANTITY" AS "quantity"`).
+ * DIMENSIONS come first, so columns are dimensions then metrics/facts, as on DuckDB.
+ *
+ * Values are bound as `?` parameters; bigint and Decimal are sent as exact strings cast to NUMBER
+ * in the SQL (snowflake-sdk cannot bind a bigint, and a JS number would lose digits); a Date as
+ * epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)` (the sdk binds dates as untyped text, which
+ * Snowflake parses with the account's input format).
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
 import { Decimal } from "../../values/decimal.js";
@@ -38,16 +42,27 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
       ".",
     );
     const clauses: OperationNode[] = [];
-    const clause = (name: string, fields: readonly FieldNode[]) => {
+    const clause = (name: string, fields: readonly FieldNode[], aliased: boolean) => {
       if (fields.length === 0) return;
-      const items = fields.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`);
+      const items = fields.map((f) => (aliased ? sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}` : this.memberReference(f)));
       clauses.push(sqlNode` ${keyword(name)} ${joinNodes(items, ", ")}`);
     };
-    clause("DIMENSIONS", query.dimensions);
-    clause("METRICS", query.metrics);
-    clause("FACTS", query.facts);
+    clause("DIMENSIONS", query.dimensions, true);
+    clause("METRICS", query.metrics, true);
+    // Snowflake's grammar has no alias on FACTS items: they are renamed in the outer select list.
+    clause("FACTS", query.facts, false);
     const where = query.where === undefined ? keyword("") : sqlNode` WHERE ${this.conditionToNode(query.where)}`;
-    return sqlNode`SELECT * FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
+    return sqlNode`SELECT ${this.outerColumns(query)} FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
+  }
+
+  /** `*` unless facts are selected; then every column by name, facts renamed to their field names. */
+  private outerColumns(query: SemanticQueryNode): OperationNode {
+    if (query.facts.length === 0) return keyword("*");
+    const items = [
+      ...[...query.dimensions, ...query.metrics].map((f) => this.columnAlias(f)),
+      ...query.facts.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`),
+    ];
+    return joinNodes(items, ", ");
   }
 
   /** Snowflake needs a LIMIT before OFFSET; `LIMIT NULL` means no limit. */
@@ -76,6 +91,13 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
       this.append("CAST(");
       super.appendValue(value.toString());
       this.append(` AS NUMBER(${precision},${value.scale}))`);
+    } else if (value instanceof Date) {
+      // Epoch milliseconds with scale 3: typed without going through the account's
+      // TIMESTAMP_INPUT_FORMAT (text would). An NTZ of the UTC wall clock, as results are read;
+      // a DATE column compares with it at midnight.
+      this.append("TO_TIMESTAMP_NTZ(");
+      super.appendValue(value.getTime());
+      this.append(", 3)");
     } else {
       super.appendValue(value);
     }

@@ -116,8 +116,10 @@ export function convertRow(columns: readonly SnowflakeColumn[], row: readonly un
 
 /**
  * A parameter as snowflake-sdk can bind it: bigint and Decimal as exact text (the sdk cannot
- * bind a bigint, and a number would lose digits; the compiler casts them back in SQL), Date as ISO
- * text, everything else unchanged.
+ * bind a bigint, and a number would lose digits; the compiler casts them back in SQL), everything
+ * else unchanged. A Date in raw SQL goes as ISO text, which Snowflake parses with the account's
+ * TIMESTAMP_INPUT_FORMAT (fine with the default AUTO); the query builder never sends one: it binds
+ * epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)`, and raw SQL can do the same with `date.getTime()`.
  */
 export function toSnowflakeBind(value: unknown): string | number | boolean | null {
   if (value === null || value === undefined) return null;

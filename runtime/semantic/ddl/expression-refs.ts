@@ -3,18 +3,8 @@
  * names it references (`q.n` and bare `n`). It is deliberately conservative: SQL keywords, type
  * names, function names, lambda parameters and named arguments are not reported as references.
  */
+import { isAggregateFunction } from "../sql/aggregates.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
-
-export const AGGREGATE_FUNCTIONS = new Set([
-  "sum", "count", "avg", "mean", "min", "max", "median", "mode", "stddev", "stddev_pop", "stddev_samp",
-  "variance", "var_pop", "var_samp", "approx_count_distinct", "approx_quantile", "quantile", "quantile_cont",
-  "quantile_disc", "string_agg", "group_concat", "listagg", "list", "array_agg", "any_value", "first", "last",
-  "arg_max", "arg_min", "argmax", "argmin", "max_by", "min_by", "bool_and", "bool_or", "bit_and", "bit_or",
-  "bit_xor", "product", "sumkahan", "fsum", "kahan_sum", "favg", "kurtosis", "kurtosis_pop", "skewness",
-  "entropy", "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept",
-  "regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy", "histogram", "mad", "count_star", "every",
-  "geomean", "geometric_mean", "bitstring_agg", "reservoir_quantile", "approx_top_k",
-]);
 
 const KEYWORDS = new Set([
   "case", "when", "then", "else", "end", "and", "or", "not", "null", "is", "true", "false", "in", "between",
@@ -66,7 +56,7 @@ export function analyzeExpression(expr: string): ExpressionInfo {
       continue;
     }
     if (isPunct(next, "(")) {
-      if (t.kind === "ident" && AGGREGATE_FUNCTIONS.has(lower)) aggregates.push(lower);
+      if (t.kind === "ident" && isAggregateFunction(lower)) aggregates.push(lower);
       continue; // function call
     }
     // Type names: after `::` or after AS inside CAST(...).

@@ -5,7 +5,7 @@
  */
 import type { Access } from "../model.js";
 import type { Token } from "../sql/lexer.js";
-import { didYouMean } from "../sql/suggest.js";
+import { closestName, didYouMean } from "../sql/suggest.js";
 import type {
   CreateSemanticViewStatement,
   DraftMember,
@@ -16,6 +16,8 @@ import type {
 } from "./statements.js";
 import { describe, TokenStream } from "./token-stream.js";
 import { parseYamlBody } from "./parse-yaml.js";
+import { misplacedNonAdditive, NON_ADDITIVE_AFTER_AS, parseNonAdditiveBy, parseWindowExpression } from "./parse-metric-modes.js";
+import type { NonAdditiveDim } from "../model.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];
@@ -47,12 +49,16 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
   ts.expectKeyword("VIEW");
   const ifNotExists = ts.acceptKeyword("IF", "NOT", "EXISTS");
   if (orReplace && ifNotExists) throw ts.error("OR REPLACE and IF NOT EXISTS cannot be combined", ts.tokens[0]);
+  if (ts.atEnd() || ts.isPunct(";")) throw ts.error("Missing view name after DDL prefix.");
   const { name } = parseQualifiedName(ts, "semantic view name");
   let comment: string | undefined;
   if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
   if (ts.isKeywords("FROM", "YAML")) return parseFromYaml(ts, orReplace, ifNotExists, name, comment);
-  if (ts.isKeyword("TABLES")) throw ts.error("expected AS before TABLES (CREATE SEMANTIC VIEW name AS TABLES (...))");
-  ts.expectKeyword("AS", "after the semantic view name");
+  if (!ts.acceptKeyword("AS")) {
+    throw ts.error(
+      "Expected 'AS' or 'FROM YAML' after view name. Use: CREATE SEMANTIC VIEW name AS TABLES (...) DIMENSIONS (...) METRICS (...) or: CREATE SEMANTIC VIEW name FROM YAML $$ ... $$",
+    );
+  }
 
   const tables: DraftTable[] = [];
   const relationships: DraftRelationship[] = [];
@@ -65,16 +71,17 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
     const word = token.kind === "ident" ? token.value.toUpperCase() : "";
     const index = CLAUSES.indexOf(word as Clause);
     if (index < 0) {
+      const suggestion = closestName(word || token.text, CLAUSES);
       throw ts.error(
-        `unexpected ${describe(token)}; expected a clause (${CLAUSES.slice(0, 5).join(", ")}).${didYouMean(word || token.text, CLAUSES)}`,
+        `Unknown clause keyword '${token.text}'${suggestion === undefined ? "" : `; did you mean '${suggestion}'?`} (expected one of ${CLAUSES.join(", ")})`,
         token,
       );
     }
-    if (last < 0 && word !== "TABLES") throw ts.error(`the TABLES clause is required and must come first, found ${word}`, token);
-    if (index === last) throw ts.error(`duplicate ${word} clause`, token);
+    if (last < 0 && word !== "TABLES") throw ts.error(`Missing required clause 'TABLES'. TABLES must come first, found ${word}.`, token);
+    if (index === last) throw ts.error(`Duplicate clause keyword '${word}'.`, token);
     if (index < last) {
       throw ts.error(
-        `${word} clause out of order: clauses must appear in the order TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS (${word} must come before ${CLAUSES[last]})`,
+        `Clause '${word}' appears out of order; clauses must appear as: TABLES, RELATIONSHIPS (optional), FACTS (optional), DIMENSIONS (optional), METRICS (optional), MATERIALIZATIONS (optional).`,
         token,
       );
     }
@@ -101,12 +108,13 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
       }
       if (ts.acceptPunct(",")) continue;
       if (ts.acceptPunct(")")) break;
+      if (ts.atEnd()) throw ts.error(`Unclosed '(' for clause '${word}'.`);
       throw ts.error(`expected ',' or ')' in ${word}, found ${describe(ts.peek())}`);
     }
   }
-  if (last < 0) throw ts.error("the TABLES clause is required (AS TABLES (...))");
+  if (last < 0) throw ts.error("Missing required clause 'TABLES'.");
   if (dimensions.length === 0 && metrics.length === 0) {
-    throw ts.error("a semantic view needs at least one DIMENSIONS or METRICS entry", ts.tokens[0]);
+    throw ts.error("At least one of 'DIMENSIONS' or 'METRICS' is required.", ts.tokens[0]);
   }
   if (ts.isKeyword("COMMENT")) {
     const at = ts.peek();
@@ -224,13 +232,14 @@ function atAnnotation(ts: TokenStream): boolean {
   if (ts.isKeywords("WITH", "SYNONYMS")) return true;
   if (ts.isKeyword("LABELS")) return ts.isOp("=", 1) || ts.isPunct("(", 1);
   if (ts.isKeyword("USING")) return ts.isPunct("(", 1);
+  if (ts.isKeywords("NON", "ADDITIVE", "BY")) return true;
   return false;
 }
 
 /** `LABELS [=] (FILTER)` */
 function parseLabels(ts: TokenStream, kind: MemberKind, name: string): boolean {
   const at = ts.next();
-  if (kind === "metric") throw ts.error(`LABELS are allowed only on facts and dimensions, not on metric '${name}'`, at);
+  if (kind === "metric") throw ts.error(`LABELS is not valid on a metric; it applies to facts and dimensions (metric '${name}').`, at);
   ts.acceptOp("=");
   ts.expectPunct("(", "after LABELS");
   do {
@@ -264,6 +273,7 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
   }
   let using: string[] = [];
   let isFilter = false;
+  let nonAdditiveBy: NonAdditiveDim[] | undefined;
   for (;;) {
     if (ts.isKeyword("USING")) {
       if (kind !== "metric") throw ts.error(`USING is allowed only on metrics, not on ${kind} '${name}'`);
@@ -271,7 +281,9 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
       ts.next();
       using = parseNameList(ts, "relationship names");
     } else if (ts.isKeywords("NON", "ADDITIVE")) {
-      throw ts.error(`NON ADDITIVE BY (metric '${name}') is not supported by the built-in engine`);
+      if (kind !== "metric") throw ts.error(`NON ADDITIVE BY is allowed only on metrics, not on ${kind} '${name}'`);
+      if (table === undefined) throw ts.error(`derived metric '${name}' cannot have NON ADDITIVE BY (only qualified metrics alias.${name} can)`);
+      nonAdditiveBy = parseNonAdditiveBy(ts, name);
     } else if (ts.isKeyword("LABELS")) {
       isFilter = parseLabels(ts, kind, name);
     } else break;
@@ -284,9 +296,12 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
     if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
     else if (ts.isKeyword("WITH")) synonyms = parseSynonyms(ts);
     else if (ts.isKeyword("LABELS")) isFilter = parseLabels(ts, kind, name);
+    else if (ts.isKeyword("NON")) throw ts.error(NON_ADDITIVE_AFTER_AS);
     else throw ts.error(`USING must come before AS in metric '${name}'`);
   }
-  return { kind, table, name, expr, exprPosition, access, using, comment, synonyms, isFilter, position };
+  if (misplacedNonAdditive(expr)) throw ts.error(NON_ADDITIVE_AFTER_AS, ts.tokens[ts.index - 1]);
+  const window = kind === "metric" ? parseWindowExpression(expr, name, ts.sql, exprPosition) : undefined;
+  return { kind, table, name, expr, exprPosition, access, using, comment, synonyms, isFilter, position, nonAdditiveBy, window };
 }
 
 /** The expression's exact source text, up to a top-level ',' or ')', or an annotation keyword. */

@@ -4,6 +4,7 @@
  * `null` (the statement may still contain semantic function calls, handled by the rewriters).
  */
 import { SemanticViewError } from "../semantic-error.js";
+import { checkNearMiss } from "./near-miss.js";
 import { parseCreate, parseQualifiedName } from "./parse-create.js";
 import type { AlterAction, SemanticStatement, ShowMembersStatement, ShowSemanticViewsStatement } from "./statements.js";
 import { describe, TokenStream } from "./token-stream.js";
@@ -15,6 +16,7 @@ export function parseSemanticStatement(sql: string): SemanticStatement | null {
   if (ts.isKeyword("CREATE")) {
     const i = ts.isKeywords("CREATE", "OR", "REPLACE") ? 3 : 1;
     if (ts.isKeyword("SEMANTIC", i) && ts.isKeyword("VIEW", i + 1)) return parseCreate(ts);
+    checkNearMiss(ts.tokens);
     return null;
   }
   if (ts.isKeywords("DROP", "SEMANTIC")) return parseDrop(ts);
@@ -29,6 +31,7 @@ export function parseSemanticStatement(sql: string): SemanticStatement | null {
     end(ts);
     return { type: "describe", view };
   }
+  checkNearMiss(ts.tokens);
   return null;
 }
 

@@ -6,6 +6,8 @@
 import { parse as parseYamlText } from "yaml";
 import { SemanticViewError } from "../semantic-error.js";
 import type { DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
+import { parseWindowExpression } from "./parse-metric-modes.js";
+import { nonAdditiveFromYaml, windowFromYaml } from "./yaml-metric-modes.js";
 
 const MAX_YAML_BYTES = 1024 * 1024;
 
@@ -83,8 +85,10 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
   const access = str(o, "access", where)?.toLowerCase();
   if (access !== undefined && access !== "public" && access !== "private") fail(`${where} ('${name}'): access must be public or private`);
   if (access === "private" && kind === "dimension") fail(`${where}: dimension '${name}' cannot be PRIVATE (only facts and metrics can)`);
-  if (asList(o["non_additive_by"], where).length > 0) fail(`${where}: non_additive_by (metric '${name}') is not supported by the built-in engine`);
-  if (o["window_spec"] !== undefined && o["window_spec"] !== null) fail(`${where}: window_spec (metric '${name}') is not supported by the built-in engine`);
+  const nonAdditiveBy = nonAdditiveFromYaml(o["non_additive_by"], where, fail);
+  const expr = str(o, "expr", where, true).trim();
+  const window = windowFromYaml(o["window_spec"], where, fail) ?? (kind === "metric" ? parseWindowExpression(expr, name) : undefined);
+  if ((nonAdditiveBy.length > 0 || window !== undefined) && kind !== "metric") fail(`${where}: non_additive_by and window_spec are allowed only on metrics`);
   const using = strings(o, "using_relationships", where);
   if (using.length > 0 && kind !== "metric") fail(`${where}: using_relationships is allowed only on metrics`);
   const isFilter = o["is_filter"] === true;
@@ -93,7 +97,7 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
     kind,
     table,
     name,
-    expr: str(o, "expr", where, true).trim(),
+    expr,
     exprPosition: -1,
     access: access as DraftMember["access"],
     using,
@@ -101,6 +105,8 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
     synonyms: strings(o, "synonyms", where),
     isFilter,
     position: -1,
+    nonAdditiveBy: nonAdditiveBy.length > 0 ? nonAdditiveBy : undefined,
+    window,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { MemberDef, MetricDef, SemanticViewDefinition, TableDef } from "../model.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
+import { renderNonAdditiveBy, renderWindow } from "./render-metric-modes.js";
 
 /** Words that would be misread as syntax if emitted bare. */
 const RESERVED = new Set([
@@ -11,7 +12,7 @@ const RESERVED = new Set([
   "synonyms", "labels", "using", "private", "public", "references", "primary", "key", "unique", "select", "from",
   "where", "group", "order", "by", "table", "view", "semantic", "create", "or", "replace", "if", "not", "exists",
   "and", "null", "true", "false", "case", "when", "then", "else", "end", "in", "is", "on", "join", "limit",
-  "non", "additive", "all", "distinct", "union", "having", "default", "check", "constraint", "foreign",
+  "non", "additive", "over", "partition", "excluding", "asc", "desc", "nulls", "all", "distinct", "union", "having", "default", "check", "constraint", "foreign",
 ]);
 
 export function renderIdent(name: string): string {
@@ -44,7 +45,9 @@ function metric(m: MetricDef): string {
   const access = m.access === "private" ? "PRIVATE " : "";
   const head = m.table === undefined ? renderIdent(m.name) : `${renderIdent(m.table)}.${renderIdent(m.name)}`;
   const using = m.using.length > 0 ? ` USING ${list(m.using)}` : "";
-  return `${access}${head}${using} AS ${m.expr}${annotations(m)}`;
+  const na = m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0 ? ` NON ADDITIVE BY (${renderNonAdditiveBy(m.nonAdditiveBy, renderIdent)})` : "";
+  const expr = m.window === undefined ? m.expr : renderWindow(m.window, renderIdent);
+  return `${access}${head}${using}${na} AS ${expr}${annotations(m)}`;
 }
 
 function clause(name: string, entries: string[]): string {

@@ -1,5 +1,5 @@
 /** Parsed semantic statements (before validation and catalog access). */
-import type { Access } from "../model.js";
+import type { Access, NonAdditiveDim, WindowSpec } from "../model.js";
 
 /** `[db.][schema.]name` as written (quotes stripped). */
 export interface QualifiedName {
@@ -49,6 +49,10 @@ export interface DraftMember {
   readonly synonyms: readonly string[];
   readonly isFilter: boolean;
   readonly position: number;
+  /** Metrics: `NON ADDITIVE BY (...)` entries. */
+  readonly nonAdditiveBy?: readonly NonAdditiveDim[] | undefined;
+  /** Metrics: the parsed `FUNC(m) OVER (...)` expression. */
+  readonly window?: WindowSpec | undefined;
 }
 
 export interface CreateSemanticViewStatement {

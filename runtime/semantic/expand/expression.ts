@@ -3,6 +3,7 @@
  * substitute whole identifier references (never inside strings, quoted text or comments), so the
  * lexer's exact token slices let us rebuild the text around each replacement.
  */
+import { isAggregateFunction } from "../sql/aggregates.js";
 import { tokenize, type Token } from "../sql/lexer.js";
 
 /** Member expressions repeat across requests: keep their token lists (bounded, oldest dropped). */
@@ -135,20 +136,6 @@ function nextSignificant(tokens: readonly Token[], i: number): Token | undefined
   return undefined;
 }
 
-/** Aggregate functions whose first argument gets the phantom-row guard. */
-const AGGREGATES = new Set(
-  [
-    "sum", "count", "avg", "mean", "min", "max", "median", "mode", "any_value", "first", "last", "arbitrary",
-    "list", "array_agg", "string_agg", "group_concat", "listagg", "stddev", "stddev_samp", "stddev_pop",
-    "variance", "var_samp", "var_pop", "approx_count_distinct", "approx_quantile", "quantile", "quantile_cont",
-    "quantile_disc", "bool_and", "bool_or", "bit_and", "bit_or", "bit_xor", "product", "fsum", "sumkahan",
-    "kahan_sum", "favg", "arg_max", "arg_min", "argmax", "argmin", "max_by", "min_by", "count_if", "countif",
-    "corr", "covar_pop", "covar_samp", "entropy", "kurtosis", "skewness", "histogram", "geomean",
-    "geometric_mean", "mad", "regr_avgx", "regr_avgy", "regr_count", "regr_slope", "regr_intercept", "regr_r2",
-    "sum_no_overflow", "bitstring_agg",
-  ],
-);
-
 /**
  * Guards aggregates of a metric on a LEFT-joined table against the NULL-extended rows of unmatched
  * base rows: `COUNT(*)` becomes `COUNT(<key>)` and every other aggregate's first argument becomes
@@ -163,7 +150,7 @@ export function guardAggregates(expr: string, keySql: string): string {
     const openIndex = nextSignificantIndex(tokens, i);
     if (
       tok.kind === "ident" &&
-      AGGREGATES.has(tok.value.toLowerCase()) &&
+      isAggregateFunction(tok.value) &&
       !isDot(previousSignificant(tokens, i)) &&
       openIndex !== undefined &&
       isOpenParen(tokens[openIndex])

@@ -38,7 +38,7 @@ function parseRequestedName(view: string, kind: MemberKind, raw: string): Parsed
     if (part(0) === "*") {
       throw new SemanticViewError(
         "invalid",
-        `semantic view '${view}': bare '*' is not allowed in ${kind}s; use a table wildcard such as 'alias.*'`,
+        `semantic view '${view}': unqualified wildcard '*' is not supported. Use table_alias.* to select all items for a specific table.`,
       );
     }
     return { qualifier: undefined, name: part(0)! };
@@ -76,7 +76,7 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
       if (alias === undefined) {
         throw new SemanticViewError(
           "invalid",
-          `semantic view '${def.name}': unknown table alias '${parsed.qualifier}' in ${kind} wildcard '${raw}'. Available: [${tableAliases.join(", ")}].${didYouMean(parsed.qualifier!, tableAliases)}`,
+          `semantic view '${def.name}': unknown table alias '${parsed.qualifier}' in wildcard '${raw}'. Available aliases: [${tableAliases.join(", ")}].${didYouMean(parsed.qualifier!, tableAliases)}`,
         );
       }
       for (const m of visible) {
@@ -101,7 +101,7 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
     if (match.access === "private") {
       throw new SemanticViewError(
         "invalid",
-        `semantic view '${def.name}': ${kind} '${match.name}' is PRIVATE and cannot be queried`,
+        `semantic view '${def.name}': ${kind} '${match.name}' is private and cannot be queried directly. ${kind === "metric" ? "Private metrics can only be used in derived metric expressions." : "Private facts can only be used in derived expressions."}`,
       );
     }
     if (explicit.has(match)) {

@@ -5,6 +5,8 @@
 import type { SemanticViewDefinition, TableDef } from "../model.js";
 import { renderDdl } from "../ddl/render.js";
 import { analyzeExpression } from "../ddl/expression-refs.js";
+import { renderNonAdditiveBy, renderWindow } from "../ddl/render-metric-modes.js";
+import { requiredWindowDimensions } from "../expand/window-metrics.js";
 
 export interface Relation {
   readonly columns: readonly string[];
@@ -112,6 +114,10 @@ export function describeView(def: SemanticViewDefinition): Relation {
       add("METRIC", m.name, parent, "DATA_TYPE", "");
       optional("METRIC", m.name, parent, m);
       add("METRIC", m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
+      if (m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0) {
+        add("METRIC", m.name, parent, "NON_ADDITIVE_BY", renderNonAdditiveBy(m.nonAdditiveBy, (n) => n));
+      }
+      if (m.window !== undefined) add("METRIC", m.name, parent, "WINDOW_SPEC", renderWindow(m.window, (n) => n));
     }
   }
   return { columns: [...DESCRIBE_COLUMNS], rows };
@@ -162,8 +168,8 @@ export function getDdl(def: SemanticViewDefinition, fullyQualified = false): str
  * `show_semantic_dimensions_for_metric('v', 'm')`: the dimensions a metric can be grouped by without
  * a fan trap, i.e. on tables at the metric's grain or coarser: reached from the metric's table along
  * relationships (many-to-one or one-to-one), or backwards over one-to-one relationships. A derived
- * metric gets the dimensions valid for every base metric it uses. `required` is always false (no
- * window metrics).
+ * metric gets the dimensions valid for every base metric it uses; a window metric every dimension (the
+ * extension skips the filter for them). `required` is true for the dimensions its OVER clause names.
  */
 export function dimensionsForMetric(def: SemanticViewDefinition, metricName: string): Relation {
   const lower = (s: string) => s.toLowerCase();
@@ -186,6 +192,8 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
     return seen;
   };
   const tablesFor = (m: typeof metric, visiting: Set<string>): Set<string> | undefined => {
+    // Window metrics skip the fan-trap filter: every table of the (connected) graph.
+    if (m.window !== undefined) return new Set(def.tables.map((t) => lower(t.alias)));
     if (m.table !== undefined) return reachableFrom(m.table);
     if (visiting.has(lower(m.name))) return undefined;
     visiting.add(lower(m.name));
@@ -200,9 +208,10 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
     return out;
   };
   const tables = tablesFor(metric, new Set()) ?? new Set<string>();
+  const required = new Set(metric.window === undefined ? [] : requiredWindowDimensions(metric.window).map((r) => lower(r.dimension)));
   const rows = def.dimensions
     .filter((d) => tables.has(lower(d.table)))
-    .map((d) => [tableName(def, d.table), d.name, "", "false"]);
+    .map((d) => [tableName(def, d.table), d.name, "", String(required.has(lower(d.name)))]);
   return { columns: FOR_METRIC_COLUMNS, rows, types: FOR_METRIC_TYPES };
 }
 

@@ -5,6 +5,7 @@
  */
 import { stringify } from "yaml";
 import type { SemanticViewDefinition } from "../model.js";
+import { nonAdditiveToYaml, windowToYaml } from "../ddl/yaml-metric-modes.js";
 
 const optional = <T>(value: T | undefined, empty: (v: T) => boolean = () => false): T | undefined =>
   value === undefined || empty(value) ? undefined : value;
@@ -64,6 +65,8 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
         synonyms: optional(m.synonyms, nonEmpty),
         access: m.access === "private" ? "private" : undefined,
         using_relationships: optional(m.using, nonEmpty),
+        non_additive_by: nonAdditiveToYaml(m.nonAdditiveBy),
+        window_spec: windowToYaml(m.window),
       })),
       nonEmpty,
     ),

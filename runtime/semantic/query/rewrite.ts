@@ -64,7 +64,7 @@ async function notFound(view: string, catalog: SemanticViewCatalog): Promise<Sem
   const hint = suggestion === undefined ? "" : ` Did you mean '${suggestion}'?`;
   return new SemanticViewError(
     "not_found",
-    `Semantic view '${view}' not found.${hint} Available views: [${names.join(", ")}]. Run FROM list_semantic_views() to see all views.`,
+    `Semantic view '${view}' not found.${hint} Available views: [${names.join(", ")}]. Run SHOW SEMANTIC VIEWS to see all registered views.`,
   );
 }
 

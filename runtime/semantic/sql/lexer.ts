@@ -74,6 +74,25 @@ function scanQuoted(sql: string, start: number, quote: string, what: string): nu
   }
 }
 
+/** End offset (exclusive) of the E'..' body opening at `start`: `\x` and `''` are escapes. */
+function scanEscaped(sql: string, start: number): number {
+  let i = start + 1;
+  while (i < sql.length) {
+    const c = sql[i];
+    if (c === "\\") i += 2;
+    else if (c === "'" && sql[i + 1] === "'") i += 2;
+    else if (c === "'") return i + 1;
+    else i++;
+  }
+  throw unterminated(sql, start, "quoted string");
+}
+
+const BACKSLASH_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f" };
+
+function unescapeBackslashes(body: string): string {
+  return body.replace(/''/g, "'").replace(/\\(.)/gs, (_m, ch: string) => BACKSLASH_ESCAPES[ch] ?? ch);
+}
+
 export function tokenize(sql: string): Token[] {
   const tokens: Token[] = [];
   const n = sql.length;
@@ -114,8 +133,17 @@ export function tokenize(sql: string): Token[] {
       push("comment", start, i);
       continue;
     }
-    // 'string' (also E'..', X'..' etc. prefixes are lexed as ident + string; good enough here)
+    // 'string' (prefixes such as X'..' are lexed as ident + string; an E'..' escape string lets a
+    // backslash escape the quote, so its end is found differently)
     if (c === "'") {
+      const prev = tokens[tokens.length - 1];
+      if (prev !== undefined && prev.end === start && prev.kind === "ident" && /^e$/i.test(prev.text)) {
+        // One token with its prefix, so the E is never mistaken for a name.
+        tokens.pop();
+        i = scanEscaped(sql, i);
+        push("string", prev.start, i, unescapeBackslashes(sql.slice(start + 1, i - 1)));
+        continue;
+      }
       i = scanQuoted(sql, i, "'", "quoted string");
       push("string", start, i, sql.slice(start + 1, i - 1).replace(/''/g, "'"));
       continue;

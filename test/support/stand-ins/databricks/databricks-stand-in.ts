@@ -2,8 +2,10 @@
  * A loopback stand-in for a Databricks SQL warehouse, spoken to by the real `@databricks/sql`
  * driver: Thrift TCLIService (TBinaryProtocol over buffered HTTP POST) on HTTPS 127.0.0.1,
  * backed by an in-memory DuckDB. Metric-view SQL (`MEASURE(...)`, backticks) is translated to
- * DuckDB; results go back as Arrow batches with native types; SQL errors come back with a
- * Databricks error class and SQLSTATE. It records every statement and its bound parameters, and
+ * DuckDB; results go back as the request allows (result-delivery.ts): direct results, Arrow batches
+ * with native types (LZ4-framed when asked), CloudFetch links to a separate storage server, or
+ * Thrift columns; SQL errors come back with a Databricks error class and SQLSTATE. Parameters are
+ * read as the warehouse reads them (parameter-values.ts), in the session's time zone. It records every statement and its bound parameters, and
  * can reject auth, hold statements until cancelled, forget its sessions, or stop.
  *
  * Uses the Thrift classes the driver package ships (`require("@databricks/sql").thrift`) and the
@@ -14,9 +16,13 @@ import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { createRequire } from "node:module";
-import { DuckDBInstance, dateValue, decimalValue, timestampValue } from "@duckdb/node-api";
-import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
-import { arrowBatchBytes, arrowSchemaBytes, columnFor, type StandInColumn } from "./arrow-result.js";
+import { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { columnFor, type StandInColumn } from "./arrow-result.js";
+import { CloudStorage } from "./cloud-storage.js";
+import { fetchResponse, metadataResponse, type Delivery } from "./result-delivery.js";
+import { toDuckDBValue } from "./parameter-values.js";
+import { toDatabricksError } from "./warehouse-errors.js";
 import {
   StandInSqlError,
   describeJson,
@@ -32,7 +38,6 @@ const require = createRequire(import.meta.url);
 const dbsql = require("@databricks/sql") as { thrift: { TCLIService: any; TCLIService_types: any } };
 const thrift = require(require.resolve("thrift", { paths: [require.resolve("@databricks/sql")] })) as any;
 const { TCLIService, TCLIService_types: T } = dbsql.thrift;
-const Int64 = thrift.Int64 as new (value: number) => { toNumber(allowImprecise?: boolean): number };
 
 export const STAND_IN_HTTP_PATH = "/sql/1.0/warehouses/fake";
 
@@ -44,6 +49,22 @@ export interface StandInOptions {
   readonly metricViews?: readonly MetricViewDefinition[];
   /** Serve with this certificate (e.g. another stand-in's, already trusted) instead of a new one; not disposed here. */
   readonly certificate?: StandInCertificate;
+  /** `columns`: answer with Thrift columns (COLUMN_BASED_SET) instead of Arrow, as a warehouse without Arrow does. */
+  readonly resultFormat?: "arrow" | "columns";
+  /**
+   * The warehouse's default session time zone (default `UTC`); a session's `TIMEZONE` configuration
+   * overrides it. TIMESTAMP text without an offset and comparisons between TIMESTAMP_NTZ (DuckDB
+   * TIMESTAMP) and TIMESTAMP (DuckDB TIMESTAMPTZ) are read in it, as Databricks does.
+   */
+  readonly sessionTimeZone?: string;
+  /** Answer with `directResults` when the client asks (default true, as warehouses do). */
+  readonly directResults?: boolean;
+  /** Results with more rows than this go as CloudFetch links when the client allows it (default: never). */
+  readonly cloudFetchAboveRows?: number;
+  /** Rows per CloudFetch file (default 1000). */
+  readonly cloudFetchFileRows?: number;
+  /** LZ4-frame CloudFetch files even though the request did not ask (the driver decodes by the metadata's flag). */
+  readonly compressCloudFetch?: boolean;
 }
 
 /** A statement as the stand-in received it. */
@@ -52,11 +73,18 @@ export interface ReceivedStatement {
   readonly parameters: readonly { readonly ordinal?: number; readonly type?: string; readonly value?: string }[];
   readonly catalog: string | undefined;
   readonly schema: string | undefined;
+  /** The session's time zone when the statement ran. */
+  readonly timeZone: string;
+  /** What the client allowed: CloudFetch links, LZ4-framed Arrow, and the direct-results row cap. */
+  readonly canDownloadResult: boolean;
+  readonly canDecompressLZ4Result: boolean;
+  readonly directRows: number | undefined;
 }
 
 interface Session {
   readonly catalog: string | undefined;
   readonly schema: string | undefined;
+  readonly timeZone: string;
 }
 
 interface Operation {
@@ -64,6 +92,8 @@ interface Operation {
   columns: StandInColumn[];
   rows: unknown[][];
   offset: number;
+  /** How the result goes out, from the request's flags and the result's size. */
+  delivery: Delivery;
   error?: StandInSqlError;
   release?: () => void;
 }
@@ -75,12 +105,22 @@ export class DatabricksStandIn {
   openedSessions = 0;
   closedSessions = 0;
   cancelledOperations = 0;
+  /** ExecuteStatement responses that carried `directResults`. */
+  directResultsServed = 0;
+  /** Results sent LZ4-framed. */
+  lz4Results = 0;
+  /** FetchResults calls (direct results make them unnecessary for small results). */
+  fetchResultsCalls = 0;
   /** Refuse every request with HTTP 401 (an expired or revoked token). */
   rejectAllAuth = false;
   /** Keep statements RUNNING until they are cancelled (for cancellation tests). */
   holdStatements = false;
 
   readonly #token: string;
+  readonly #resultFormat: "arrow" | "columns";
+  readonly #sessionTimeZone: string;
+  readonly #options: StandInOptions;
+  #storage: CloudStorage | undefined;
   readonly #views = new Map<string, MetricViewDefinition>();
   readonly #sourceColumns = new Map<string, string[]>();
   /** `DESCRIBE TABLE EXTENDED ... AS JSON` documents, by lower-cased view name. */
@@ -98,6 +138,9 @@ export class DatabricksStandIn {
 
   private constructor(options: StandInOptions) {
     this.#token = options.token ?? "dapi-test";
+    this.#resultFormat = options.resultFormat ?? "arrow";
+    this.#sessionTimeZone = options.sessionTimeZone ?? "UTC";
+    this.#options = options;
     for (const view of options.metricViews ?? []) this.#views.set(view.name.toLowerCase(), view);
   }
 
@@ -129,6 +172,16 @@ export class DatabricksStandIn {
     return this.#certificate!.certPath;
   }
 
+  /** CloudFetch files downloaded from the storage stand-in. */
+  get cloudFetchDownloads(): number {
+    return this.#storage?.downloads ?? 0;
+  }
+
+  /** Storage requests refused (no signature, or the warehouse token sent to storage). */
+  get refusedStorageRequests(): readonly string[] {
+    return this.#storage?.refused ?? [];
+  }
+
   get token(): string {
     return this.#token;
   }
@@ -149,6 +202,8 @@ export class DatabricksStandIn {
     this.#server = undefined;
     if (server === undefined) return;
     for (const op of this.#operations.values()) op.release?.();
+    await this.#storage?.close();
+    this.#storage = undefined;
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       for (const socket of this.#sockets) socket.destroy();
@@ -188,6 +243,7 @@ export class DatabricksStandIn {
       const types = new Map(reader.columnTypes().map((type, i) => [reader.columnName(i), jsonTypeOf(columnFor(reader.columnName(i), type))]));
       this.#describe.set(view.name.toLowerCase(), describeJson(view, types));
     }
+    this.#storage = await CloudStorage.start(this.#certificate.key, this.#certificate.cert);
     const server = createServer({ key: this.#certificate.key, cert: this.#certificate.cert }, (req, res) => this.#onRequest(req, res));
     server.on("connection", (socket: Socket) => {
       this.#sockets.add(socket);
@@ -248,7 +304,9 @@ export class DatabricksStandIn {
       OpenSession: (req: any) => {
         const { key, id } = handle();
         const ns = req.initialNamespace;
-        this.#sessions.set(key, { catalog: ns?.catalogName, schema: ns?.schemaName });
+        const configuration = (req.configuration ?? {}) as Record<string, string>;
+        const timeZone = Object.entries(configuration).find(([name]) => name.toUpperCase() === "TIMEZONE")?.[1] ?? this.#sessionTimeZone;
+        this.#sessions.set(key, { catalog: ns?.catalogName, schema: ns?.schemaName, timeZone });
         this.openedSessions++;
         return new T.TOpenSessionResp({
           status: ok(),
@@ -271,7 +329,16 @@ export class DatabricksStandIn {
           ...(p.type == null ? {} : { type: p.type as string }),
           ...(p.value?.stringValue == null ? {} : { value: p.value.stringValue as string }),
         }));
-        this.statements.push({ sql: req.statement, parameters, catalog: session.catalog, schema: session.schema });
+        this.statements.push({
+          sql: req.statement,
+          parameters,
+          catalog: session.catalog,
+          schema: session.schema,
+          timeZone: session.timeZone,
+          canDownloadResult: req.canDownloadResult === true,
+          canDecompressLZ4Result: req.canDecompressLZ4Result === true,
+          directRows: req.getDirectResults == null ? undefined : rowCount(req.getDirectResults.maxRows),
+        });
         let duckSql: string;
         let bound: ReceivedStatement["parameters"] = parameters;
         try {
@@ -294,16 +361,17 @@ export class DatabricksStandIn {
           return new T.TExecuteStatementResp({ status: failed(e.message, e.sqlState) });
         }
         const { key, id } = handle();
-        const op: Operation = { state: T.TOperationState.RUNNING_STATE, columns: [], rows: [], offset: 0 };
+        const op: Operation = { state: T.TOperationState.RUNNING_STATE, columns: [], rows: [], offset: 0, delivery: { format: "arrow", lz4: false, timeZone: session.timeZone } };
         this.#operations.set(key, op);
         const run = async () => {
           if (this.holdStatements) await new Promise<void>((resolve) => (op.release = resolve));
           if (op.state !== T.TOperationState.RUNNING_STATE) return;
           try {
-            const result = await this.#query(duckSql, bound);
+            const result = await this.#query(duckSql, bound, session.timeZone);
             if (op.state !== T.TOperationState.RUNNING_STATE) return;
             op.columns = result.columns;
             op.rows = result.rows;
+            op.delivery = this.#deliveryFor(req, result.rows.length, session.timeZone);
             op.state = T.TOperationState.FINISHED_STATE;
           } catch (error) {
             op.error = toDatabricksError(error);
@@ -317,45 +385,39 @@ export class DatabricksStandIn {
           this.#operations.delete(key);
           return new T.TExecuteStatementResp({ status: failed(op.error.message, op.error.sqlState) });
         }
-        return new T.TExecuteStatementResp({ status: ok(), operationHandle: opHandle(id) });
+        const directResults = req.getDirectResults != null && this.#options.directResults !== false && op.state !== T.TOperationState.RUNNING_STATE;
+        if (!directResults) return new T.TExecuteStatementResp({ status: ok(), operationHandle: opHandle(id) });
+        // The status, metadata and first rows in the same response; closed when nothing is left.
+        this.directResultsServed++;
+        const finished = op.state === T.TOperationState.FINISHED_STATE;
+        const resultSet = finished ? this.#fetch(op, rowCount(req.getDirectResults.maxRows)) : undefined;
+        const done = !finished || op.offset >= op.rows.length;
+        if (done) this.#operations.delete(key);
+        return new T.TExecuteStatementResp({
+          status: ok(),
+          operationHandle: opHandle(id),
+          directResults: new T.TSparkDirectResults({
+            operationStatus: statusOf(op),
+            ...(finished ? { resultSetMetadata: metadataResponse(op.columns, op.delivery), resultSet } : {}),
+            ...(done ? { closeOperation: new T.TCloseOperationResp({ status: ok() }) } : {}),
+          }),
+        });
       },
       GetOperationStatus: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
         if (op === undefined) return { status: failed("Invalid OperationHandle") };
-        const error = op.error;
-        return new T.TGetOperationStatusResp({
-          status: ok(),
-          operationState: op.state,
-          sqlState: error?.sqlState,
-          errorMessage: error?.message,
-          displayMessage: error?.message,
-          hasResultSet: true,
-        });
+        return statusOf(op);
       },
       GetResultSetMetadata: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
         if (op === undefined) return { status: failed("Invalid OperationHandle") };
-        return new T.TGetResultSetMetadataResp({
-          status: ok(),
-          schema: tableSchema(op.columns),
-          resultFormat: T.TSparkRowSetType.ARROW_BASED_SET,
-          lz4Compressed: false,
-          arrowSchema: arrowSchemaBytes(op.columns),
-        });
+        return metadataResponse(op.columns, op.delivery);
       },
       FetchResults: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
         if (op === undefined) return { status: failed("Invalid OperationHandle") };
-        const maxRows = Math.max(1, Number(req.maxRows?.toNumber?.(true) ?? req.maxRows ?? 100_000));
-        const slice = op.rows.slice(op.offset, op.offset + maxRows);
-        const start = op.offset;
-        op.offset += slice.length;
-        const arrowBatches = slice.length === 0 ? [] : [new T.TSparkArrowBatch({ batch: arrowBatchBytes(op.columns, slice), rowCount: new Int64(slice.length) })];
-        return new T.TFetchResultsResp({
-          status: ok(),
-          hasMoreRows: op.offset < op.rows.length,
-          results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], arrowBatches }),
-        });
+        this.fetchResultsCalls++;
+        return this.#fetch(op, rowCount(req.maxRows));
       },
       CancelOperation: (req: any) => {
         const op = this.#operations.get(keyOf(req.operationHandle));
@@ -375,6 +437,22 @@ export class DatabricksStandIn {
     };
   }
 
+  /** Arrow, Thrift columns or CloudFetch links, with or without LZ4, as the request allows. */
+  #deliveryFor(req: any, rows: number, timeZone: string): Delivery {
+    if (this.#resultFormat === "columns") return { format: "columns", lz4: false, timeZone };
+    const asksLz4 = req.canDecompressLZ4Result === true;
+    const above = this.#options.cloudFetchAboveRows;
+    if (req.canDownloadResult === true && above !== undefined && rows > above) {
+      return { format: "links", lz4: asksLz4 || this.#options.compressCloudFetch === true, timeZone };
+    }
+    return { format: "arrow", lz4: asksLz4, timeZone };
+  }
+
+  #fetch(op: Operation, maxRows: number): unknown {
+    if (op.delivery.lz4 && op.offset === 0) this.lz4Results++;
+    return fetchResponse(op, maxRows, op.delivery, this.#storage!, this.#options.cloudFetchFileRows ?? 1000);
+  }
+
   /** The registered metric views as `information_schema.tables` rows (table_name, comment). */
   #listingSql(): string {
     const literal = (v: string | undefined) => (v === undefined ? "NULL::VARCHAR" : `'${v.replaceAll("'", "''")}'`);
@@ -384,9 +462,11 @@ export class DatabricksStandIn {
   }
 
   /** Runs one statement on DuckDB (statements are serialized on the one connection). */
-  #query(sql: string, parameters: ReceivedStatement["parameters"]): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
+  #query(sql: string, parameters: ReceivedStatement["parameters"], timeZone: string): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
     const run = async () => {
-      const reader = await this.#db!.runAndReadAll(sql, parameters.length > 0 ? parameters.map(toDuckDBValue) : undefined);
+      await this.#db!.run(`SET TimeZone = '${timeZone.replaceAll("'", "''")}'`);
+      const values = parameters.map((p) => toDuckDBValue(p, timeZone));
+      const reader = await this.#db!.runAndReadAll(sql, values.length > 0 ? values : undefined);
       const columns = reader.columnTypes().map((type, i) => columnFor(reader.columnName(i), type));
       return { columns, rows: reader.getRows() as unknown[][] };
     };
@@ -396,26 +476,21 @@ export class DatabricksStandIn {
   }
 }
 
-/** A Thrift table schema for the columns: TTypeId per column, DECIMAL with precision and scale. */
-function tableSchema(columns: readonly StandInColumn[]): unknown {
-  return new T.TTableSchema({
-    columns: columns.map((c, i) => {
-      const typeQualifiers =
-        c.typeName === "DECIMAL"
-          ? new T.TTypeQualifiers({
-              qualifiers: {
-                precision: new T.TTypeQualifierValue({ i32Value: c.precision }),
-                scale: new T.TTypeQualifierValue({ i32Value: c.scale }),
-              },
-            })
-          : undefined;
-      const primitiveEntry = new T.TPrimitiveTypeEntry({ type: T.TTypeId[`${c.typeName}_TYPE`], typeQualifiers });
-      return new T.TColumnDesc({
-        columnName: c.name,
-        typeDesc: new T.TTypeDesc({ types: [new T.TTypeEntry({ primitiveEntry })] }),
-        position: i + 1,
-      });
-    }),
+/** A row count from a Thrift Int64 (or number), at least 1. */
+function rowCount(value: any): number {
+  return Math.max(1, Number(value?.toNumber?.(true) ?? value ?? 100_000));
+}
+
+/** GetOperationStatus's answer for an operation (also sent inside directResults). */
+function statusOf(op: Operation): unknown {
+  const error = op.error;
+  return new T.TGetOperationStatusResp({
+    status: new T.TStatus({ statusCode: T.TStatusCode.SUCCESS_STATUS }),
+    operationState: op.state,
+    sqlState: error?.sqlState,
+    errorMessage: error?.message,
+    displayMessage: error?.message,
+    hasResultSet: true,
   });
 }
 
@@ -423,54 +498,4 @@ function tableSchema(columns: readonly StandInColumn[]): unknown {
 function jsonTypeOf(column: StandInColumn): unknown {
   if (column.typeName === "DECIMAL") return { name: "decimal", precision: column.precision, scale: column.scale };
   return column.typeName === "INT" ? "int" : column.typeName.toLowerCase();
-}
-
-/** A Spark parameter (type + string value) as the DuckDB value it stands for. */
-function toDuckDBValue(p: ReceivedStatement["parameters"][number]): DuckDBValue {
-  const value = p.value;
-  if (value === undefined || p.type === undefined || p.type === "VOID") return null;
-  switch (p.type) {
-    case "BOOLEAN":
-      return value.toUpperCase() === "TRUE";
-    case "TINYINT":
-    case "SMALLINT":
-    case "INTEGER":
-    case "FLOAT":
-    case "DOUBLE":
-      return Number(value);
-    case "BIGINT":
-      return BigInt(value);
-    case "DECIMAL": {
-      const [whole = "", fraction = ""] = value.replace(/^[-+]/, "").split(".");
-      const digits = (whole + fraction).replace(/^0+(?=\d)/, "");
-      return decimalValue(BigInt(value.startsWith("-") ? `-${digits}` : digits), Math.max(digits.length, fraction.length + 1, 1), fraction.length);
-    }
-    case "DATE":
-      return dateValue(Math.round(Date.parse(`${value}T00:00:00Z`) / 86_400_000));
-    case "TIMESTAMP":
-    case "TIMESTAMP_NTZ":
-      return timestampValue(BigInt(Date.parse(value)) * 1000n);
-    default:
-      return value;
-  }
-}
-
-/** A DuckDB error as the Databricks error class and SQLSTATE the warehouse would report. */
-function toDatabricksError(error: unknown): StandInSqlError {
-  if (error instanceof StandInSqlError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const missing = /Table with name (\S+?) does not exist/i.exec(message);
-  if (missing) {
-    return new StandInSqlError("TABLE_OR_VIEW_NOT_FOUND", "42P01", `The table or view \`${missing[1]}\` cannot be found.`);
-  }
-  const routine = /(?:Scalar|Aggregate|Table) Function with name (\S+?) does not exist/i.exec(message);
-  if (routine) {
-    return new StandInSqlError("UNRESOLVED_ROUTINE", "42883", `Cannot resolve routine \`${routine[1]}\`.`);
-  }
-  if (/^Parser Error/i.test(message)) return new StandInSqlError("PARSE_SYNTAX_ERROR", "42601", `Syntax error: ${message}`);
-  if (/^Binder Error/i.test(message)) return new StandInSqlError("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", "42703", message);
-  if (/^Conversion Error/i.test(message)) return new StandInSqlError("CAST_INVALID_INPUT", "22018", message);
-  if (/^Out of Range Error/i.test(message)) return new StandInSqlError("ARITHMETIC_OVERFLOW", "22003", message);
-  if (/division by zero/i.test(message)) return new StandInSqlError("DIVIDE_BY_ZERO", "22012", message);
-  return new StandInSqlError("INTERNAL_ERROR", "XX000", message);
 }

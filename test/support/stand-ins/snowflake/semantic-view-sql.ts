@@ -1,7 +1,9 @@
 /**
  * Rewrites the subset of Snowflake SQL that backend A's compiler emits into DuckDB SQL:
- * `SEMANTIC_VIEW(v DIMENSIONS d AS a, ... METRICS m AS a, ... FACTS f AS a WHERE pred)` becomes a
- * grouped subquery over the view's base table, and `NUMBER(p,s)` becomes `DECIMAL(p,s)`.
+ * `SEMANTIC_VIEW(v DIMENSIONS d AS a, ... METRICS m AS a, ... FACTS f, ... WHERE pred)` becomes a
+ * grouped subquery over the view's base table, `NUMBER(p,s)` becomes `DECIMAL(p,s)` and the integer
+ * types (NUMBER(38,0) in Snowflake) `DECIMAL(38,0)`. Like
+ * Snowflake it refuses an alias on a FACTS item (001003).
  * Semantic views are registered as a map from member name to a DuckDB expression.
  */
 import { identifierOf, isKeyword, quoteIdentifier, tokenize, untokenize, type Token } from "./sql-tokens.js";
@@ -31,6 +33,9 @@ export class StandInSqlError extends Error {
   }
 }
 
+/** Snowflake's integer type names: all synonyms of NUMBER(38,0). */
+const SNOWFLAKE_INTEGER_TYPES = new Set(["INTEGER", "INT", "BIGINT", "SMALLINT", "TINYINT", "BYTEINT"]);
+
 const CLAUSES = ["DIMENSIONS", "METRICS", "FACTS"] as const;
 type Clause = (typeof CLAUSES)[number];
 
@@ -51,11 +56,25 @@ export function translateSnowflakeSql(sql: string, views: ReadonlyMap<string, St
       i = close;
     } else if (isKeyword(token, "NUMBER") && next !== undefined && tokens[next]!.text === "(") {
       out.push({ kind: "word", text: "DECIMAL" });
+    } else if (isKeyword(token, "TO_TIMESTAMP_NTZ") && next !== undefined && tokens[next]!.text === "(") {
+      const close = matchingParen(tokens, next);
+      out.push({ kind: "punct", text: epochTimestamp(tokens.slice(next + 1, close), views) });
+      i = close;
+    } else if (token.kind === "word" && SNOWFLAKE_INTEGER_TYPES.has(token.text.toUpperCase())) {
+      out.push({ kind: "word", text: "DECIMAL(38,0)" });
     } else {
       out.push(token);
     }
   }
   return untokenize(out);
+}
+
+/** `TO_TIMESTAMP_NTZ(<epoch>, 3)` (milliseconds) as DuckDB; other forms are not needed by the compiler. */
+function epochTimestamp(args: readonly Token[], views: ReadonlyMap<string, StandInSemanticView>): string {
+  const text = untokenize(args);
+  const m = /^([\s\S]*),\s*3\s*$/.exec(text);
+  if (m === null) throw syntax(`TO_TIMESTAMP_NTZ(${text}) is not supported by the stand-in`);
+  return `epoch_ms(CAST((${translateSnowflakeSql(m[1]!, views)}) AS BIGINT))`;
 }
 
 function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, StandInSemanticView>): string {
@@ -83,7 +102,7 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
     if (tokens[i]!.kind === "word" && keyword === "WHERE") {
       // The predicate keeps its original spacing: rewrite member references in the raw tokens.
       const whereAt = inner.indexOf(tokens[i]!);
-      where = ` WHERE ${memberSubstituted(inner.slice(whereAt + 1), view)}`;
+      where = ` WHERE ${translateSnowflakeSql(memberSubstituted(inner.slice(whereAt + 1), view), views)}`;
       break;
     }
     if (tokens[i]!.kind !== "word" || !(CLAUSES as readonly string[]).includes(keyword)) {
@@ -102,6 +121,8 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
       i++;
       let alias = member;
       if (isKeyword(tokens[i], "AS")) {
+        // Snowflake's grammar: `FACTS <fact_expr> [, ...]`, aliases only on DIMENSIONS and METRICS.
+        if (keyword === "FACTS") throw syntax("unexpected 'AS' in FACTS");
         const aliasName = tokens[i + 1] && identifierOf(tokens[i + 1]!);
         if (aliasName === undefined) throw syntax("expected an alias after AS");
         alias = aliasName;

@@ -7,8 +7,9 @@
  * Tests inspect what arrived (`logins`, `queries`, `aborts`, `heartbeats`) and inject failures:
  * `holdQueries` (a matching statement waits until it is aborted), `dropSessions()` (the open
  * sessions are gone: heartbeats and queries answer 390111), `expireSessionTokens()` (390112, which
- * the sdk answers with a token renewal), `chunkRows` (large results as downloadable chunks) and `close()`
- * (stops listening and drops every socket, i.e. a dead server).
+ * the sdk answers with a token renewal), `chunkRows` (large results as chunks on separate storage,
+ * chunk-storage.ts), `inProgress` (statements answered "in progress" until polled enough times) and
+ * `close()` (stops listening and drops every socket, i.e. a dead server).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -18,6 +19,9 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb
 import { StandInSqlError, translateSnowflakeSql, type StandInSemanticView } from "./semantic-view-sql.js";
 import { encodeRow, wireColumn } from "./wire-values.js";
 import { answerMetadataStatement } from "./semantic-view-metadata.js";
+import { INPUT_FORMATS, runWithBindings } from "./bind-values.js";
+import { ChunkStorage } from "./chunk-storage.js";
+import { duckdbToSnowflake, inProgressReply, sqlError, statusResult, type Reply, type WireResult } from "./replies.js";
 
 export interface SnowflakeStandInOptions {
   /** Accepted user → password pairs for basic authentication. Default `{ tester: "s3cret" }`. */
@@ -29,9 +33,21 @@ export interface SnowflakeStandInOptions {
   readonly semanticViews?: readonly StandInSemanticView[];
   /**
    * Rows sent inline and per chunk: larger results are split into result chunks the sdk downloads
-   * separately (GET /chunks/<queryId>/<n>), as Snowflake does for large results. Default: all inline.
+   * from separate storage (gzip, SSE-C headers from `qrmk`), as Snowflake does. Default: all inline.
    */
   readonly chunkRows?: number;
+  /**
+   * Statements matching `match` are long-running: the query-request and the first `polls - 1` GETs
+   * of its result URL answer 333333 (query in progress), as Snowflake does for a query still
+   * running; `Infinity` keeps it running until an abort-request arrives.
+   */
+  readonly inProgress?: { readonly match: RegExp; readonly polls: number };
+  /**
+   * The account's default TIMEZONE (default `UTC`); `ALTER SESSION SET TIMEZONE` changes a session's.
+   * Comparisons between TIMESTAMP_NTZ (DuckDB TIMESTAMP) and TIMESTAMP_LTZ (DuckDB TIMESTAMPTZ) convert
+   * in it, as Snowflake's do.
+   */
+  readonly timeZone?: string;
 }
 
 export interface LoginRecord {
@@ -45,6 +61,7 @@ export interface QueryRecord {
   readonly parameters: Readonly<Record<string, unknown>> | undefined;
   readonly requestId: string | undefined;
   readonly sessionId: number | undefined;
+  readonly queryId: string;
 }
 
 interface Session {
@@ -53,14 +70,10 @@ interface Session {
   readonly masterToken: string;
   readonly connection: LazyConnection;
   readonly login: LoginRecord;
+  /** The session's parameters, echoed in every response as Snowflake does. */
+  readonly parameters: readonly { name: string; value: unknown }[];
 }
 
-interface Reply {
-  readonly success: boolean;
-  readonly code?: string | null;
-  readonly message?: string | null;
-  readonly data?: unknown;
-}
 
 const SESSION_PARAMETERS = [
   { name: "TIMEZONE", value: "UTC" },
@@ -71,14 +84,25 @@ const SESSION_PARAMETERS = [
   { name: "DATE_OUTPUT_FORMAT", value: "YYYY-MM-DD" },
   { name: "TIME_OUTPUT_FORMAT", value: "HH24:MI:SS" },
   { name: "CLIENT_RESULT_CHUNK_SIZE", value: 160 },
+  ...INPUT_FORMATS,
 ];
+
+/** The defaults, plus what the login asked for (`JS_TREAT_INTEGER_AS_BIGINT`, ...): the sdk reads them back from responses. */
+function sessionParameters(requested: unknown): { name: string; value: unknown }[] {
+  const asked = typeof requested === "object" && requested !== null ? Object.entries(requested) : [];
+  const names = new Set(asked.map(([name]) => name));
+  return [...SESSION_PARAMETERS.filter((p) => !names.has(p.name)), ...asked.map(([name, value]) => ({ name, value }))];
+}
 
 export class SnowflakeStandIn {
   readonly logins: LoginRecord[] = [];
   readonly queries: QueryRecord[] = [];
   readonly aborts: string[] = [];
+  /** Bodies of `/telemetry/send` requests (e.g. the sdk's `selecting_with_precision_loss` events). */
+  readonly telemetry: string[] = [];
   heartbeats = 0;
-  chunkDownloads = 0;
+  /** GETs of a result URL while a statement was in progress. */
+  resultPolls = 0;
   sessionDeletes = 0;
   /** Statements whose text matches wait until an abort-request arrives for them. */
   holdQueries: RegExp | undefined;
@@ -91,7 +115,11 @@ export class SnowflakeStandIn {
   readonly #sessions = new Map<string, Session>();
   readonly #held = new Map<string, () => void>();
   readonly #dropped = new Set<string>();
-  readonly #chunks = new Map<string, string>();
+  #storage: ChunkStorage | undefined;
+  /** Started on the first chunked result (one server even when two results need it at once). */
+  #storageStarting: Promise<ChunkStorage> | undefined;
+  /** In-progress statements by query id: polls left, the final reply, and whether an abort arrived. */
+  readonly #inProgress = new Map<string, { polls: number; reply: Reply; requestId: string | undefined; aborted: boolean }>();
   readonly #expired = new Set<string>();
   renewals = 0;
   #nextSession = 1000;
@@ -130,6 +158,16 @@ export class SnowflakeStandIn {
     return this.#port;
   }
 
+  /** Result chunks downloaded from the storage stand-in. */
+  get chunkDownloads(): number {
+    return this.#storage?.downloads ?? 0;
+  }
+
+  /** Storage requests refused (missing SSE-C headers, or the session token sent to storage). */
+  get refusedChunkRequests(): readonly string[] {
+    return this.#storage?.refused ?? [];
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.#port}`;
   }
@@ -163,9 +201,11 @@ export class SnowflakeStandIn {
     this.#closed = true;
     for (const release of this.#held.values()) release();
     this.#held.clear();
+    this.#inProgress.clear();
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();
     await closed;
+    await (await this.#storageStarting?.catch(() => undefined))?.close();
     for (const session of this.#sessions.values()) session.connection.closeSync();
     this.#sessions.clear();
     this.#instance.closeSync();
@@ -180,24 +220,20 @@ export class SnowflakeStandIn {
         res.destroy();
         return;
       }
-      // Result chunks come from cloud storage as octet streams (the sdk JSON-parses application/json).
-      res.writeHead(200, { "Content-Type": "raw" in reply ? "application/octet-stream" : "application/json" });
-      res.end("raw" in reply ? reply.raw : JSON.stringify(reply));
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(reply));
     } catch (error) {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
       res.end(JSON.stringify({ success: false, code: "000603", message: `stand-in failure: ${(error as Error).message}`, data: null }));
     }
   }
 
-  async #route(url: URL, req: IncomingMessage, body: Record<string, unknown>): Promise<Reply | { raw: string }> {
+  async #route(url: URL, req: IncomingMessage, body: Record<string, unknown>): Promise<Reply> {
     const path = url.pathname;
     if (path === "/session/v1/login-request") return this.#login(url, body);
-    if (path === "/telemetry/send") return { success: true };
-    if (path.startsWith("/chunks/")) {
-      const chunk = this.#chunks.get(path.slice("/chunks/".length));
-      if (chunk === undefined) throw new Error(`no chunk ${path}`);
-      this.chunkDownloads++;
-      return { raw: chunk };
+    if (path === "/telemetry/send") {
+      this.telemetry.push(JSON.stringify(body));
+      return { success: true };
     }
     const session = this.#sessionOf(req);
     if (path === "/session" && url.searchParams.get("delete") === "true") {
@@ -224,11 +260,14 @@ export class SnowflakeStandIn {
       return { success: true, code: null, message: null, data: null };
     }
     if (path === "/queries/v1/query-request") return this.#query(url, body, session);
+    const poll = /^\/queries\/([^/]+)\/result$/.exec(path);
+    if (poll && req.method === "GET") return this.#poll(poll[1]!);
     const abort = /^\/queries\/(?:v1|([^/]+))\/abort-request$/.exec(path);
     if (abort) {
       const requestId = String(abort[1] ?? body.requestId ?? "");
       this.aborts.push(requestId);
       this.#held.get(requestId)?.();
+      for (const [queryId, running] of this.#inProgress) if (running.requestId === requestId || queryId === requestId) running.aborted = true;
       return { success: true, code: null, message: null, data: null };
     }
     return { success: false, code: "000404", message: `stand-in: no endpoint ${req.method} ${path}`, data: null };
@@ -254,8 +293,9 @@ export class SnowflakeStandIn {
     }
     const token = `session-${randomUUID()}`;
     const id = this.#nextSession++;
-    const connection = new LazyConnection(this.#instance);
-    this.#sessions.set(token, { id, token, masterToken: `master-${randomUUID()}`, connection, login: record });
+    const connection = new LazyConnection(this.#instance, this.#options.timeZone ?? "UTC");
+    const parameters = sessionParameters(data.SESSION_PARAMETERS);
+    this.#sessions.set(token, { id, token, masterToken: `master-${randomUUID()}`, connection, login: record, parameters });
     const session = this.#sessions.get(token)!;
     return {
       success: true,
@@ -267,7 +307,7 @@ export class SnowflakeStandIn {
         validityInSeconds: 3600,
         masterValidityInSeconds: 14400,
         sessionId: id,
-        parameters: SESSION_PARAMETERS,
+        parameters,
         sessionInfo: {
           databaseName: url.searchParams.get("databaseName"),
           schemaName: url.searchParams.get("schemaName"),
@@ -299,13 +339,38 @@ export class SnowflakeStandIn {
     const sqlText = String(body.sqlText ?? "");
     const requestId = url.searchParams.get("requestId") ?? undefined;
     const bindings = body.bindings as QueryRecord["bindings"];
-    this.queries.push({ sqlText, bindings, parameters: body.parameters as QueryRecord["parameters"], requestId, sessionId: session.id });
     const queryId = randomUUID();
+    this.queries.push({ sqlText, bindings, parameters: body.parameters as QueryRecord["parameters"], requestId, sessionId: session.id, queryId });
     if (this.holdQueries?.test(sqlText) && requestId !== undefined) {
       await new Promise<void>((resolve) => this.#held.set(requestId, resolve));
       this.#held.delete(requestId);
       return sqlError(queryId, new StandInSqlError("SQL execution canceled", "000604", "57014"));
     }
+    const inProgress = this.#options.inProgress;
+    if (inProgress?.match.test(sqlText)) {
+      const reply = await this.#answer(sqlText, bindings, session, queryId);
+      this.#inProgress.set(queryId, { polls: inProgress.polls, reply, requestId, aborted: false });
+      return inProgressReply(queryId);
+    }
+    return this.#answer(sqlText, bindings, session, queryId);
+  }
+
+  /** A GET of an in-progress statement's result URL (held briefly, as Snowflake long-polls). */
+  async #poll(queryId: string): Promise<Reply> {
+    const running = this.#inProgress.get(queryId);
+    if (running === undefined) return sqlError(queryId, new StandInSqlError("Identified SQL statement is not currently executing.", "000605", "01000"));
+    this.resultPolls++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (running.aborted) {
+      this.#inProgress.delete(queryId);
+      return sqlError(queryId, new StandInSqlError("SQL execution canceled", "000604", "57014"));
+    }
+    if (--running.polls > 0) return inProgressReply(queryId);
+    this.#inProgress.delete(queryId);
+    return running.reply;
+  }
+
+  async #answer(sqlText: string, bindings: QueryRecord["bindings"], session: Session, queryId: string): Promise<Reply> {
     try {
       const result =
         answerMetadataStatement(sqlText, this.#views) ??
@@ -313,12 +378,12 @@ export class SnowflakeStandIn {
       const chunkRows = this.#options.chunkRows;
       const inline = chunkRows === undefined ? result.rowset : result.rowset.slice(0, chunkRows);
       const chunks: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
-      if (chunkRows !== undefined) {
-        for (let start = chunkRows, n = 0; start < result.rowset.length; start += chunkRows, n++) {
+      if (chunkRows !== undefined && result.rowset.length > chunkRows) {
+        this.#storageStarting ??= ChunkStorage.start();
+        this.#storage = await this.#storageStarting;
+        for (let start = chunkRows; start < result.rowset.length; start += chunkRows) {
           const rows = result.rowset.slice(start, start + chunkRows);
-          const text = rows.map((row) => JSON.stringify(row)).join(",");
-          this.#chunks.set(`${queryId}/${n}`, text);
-          chunks.push({ url: `${this.url}/chunks/${queryId}/${n}`, rowCount: rows.length, uncompressedSize: text.length, compressedSize: text.length });
+          chunks.push({ ...this.#storage.put(rows), rowCount: rows.length });
         }
       }
       return {
@@ -326,10 +391,10 @@ export class SnowflakeStandIn {
         code: null,
         message: null,
         data: {
-          parameters: SESSION_PARAMETERS,
+          parameters: session.parameters,
           rowtype: result.rowtype,
           rowset: inline,
-          ...(chunks.length > 0 ? { chunks, chunkHeaders: {} } : {}),
+          ...(chunks.length > 0 ? { chunks, qrmk: this.#storage!.qrmk } : {}),
           total: result.rowset.length,
           returned: result.rowset.length,
           queryId,
@@ -355,63 +420,27 @@ export class SnowflakeStandIn {
 /** A session's DuckDB connection, opened on first use (login must answer synchronously). */
 class LazyConnection {
   #connection: Promise<DuckDBConnection> | undefined;
-  constructor(readonly instance: DuckDBInstance) {}
+  constructor(
+    readonly instance: DuckDBInstance,
+    public timeZone: string,
+  ) {}
   get(): Promise<DuckDBConnection> {
-    this.#connection ??= this.instance.connect();
+    this.#connection ??= this.instance.connect().then(async (c) => {
+      await c.run(`SET TimeZone = '${this.timeZone.replaceAll("'", "''")}'`);
+      return c;
+    });
     return this.#connection;
+  }
+  /** `ALTER SESSION SET TIMEZONE`: later statements of the session convert in `zone`. */
+  async setTimeZone(zone: string): Promise<void> {
+    this.timeZone = zone;
+    await (await this.get()).run(`SET TimeZone = '${zone.replaceAll("'", "''")}'`);
   }
   closeSync(): void {
     void this.#connection?.then((c) => c.closeSync(), () => undefined);
   }
 }
 
-/**
- * A stand-in for a warehouse that came back after an outage, on a given port: every request is
- * answered with a statement error, so requests the sdk is still retrying from before the outage
- * end at their next attempt. `requests` counts what arrived.
- */
-export class ReturningWarehouse {
-  requests = 0;
-  readonly #server: Server;
-  private constructor(server: Server) {
-    this.#server = server;
-  }
-
-  static async listen(port: number): Promise<ReturningWarehouse> {
-    let warehouse: ReturningWarehouse | undefined;
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        warehouse!.requests++;
-        res.writeHead(200, { "Content-Type": "application/json", Connection: "close" });
-        res.end(JSON.stringify({ success: false, code: "000605", message: "Identified SQL statement is not currently executing.", data: { sqlState: "01000" } }));
-      });
-    });
-    warehouse = new ReturningWarehouse(server);
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
-    return warehouse;
-  }
-
-  /** Resolves once `n` requests arrived (or after `timeoutMs`). */
-  async waitForRequests(n: number, timeoutMs: number): Promise<number> {
-    const until = Date.now() + timeoutMs;
-    while (this.requests < n && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    return this.requests;
-  }
-
-  close(): Promise<void> {
-    this.#server.closeAllConnections();
-    return new Promise((resolve) => this.#server.close(() => resolve()));
-  }
-}
-
-export interface WireResult {
-  readonly rowtype: unknown[];
-  readonly rowset: (string | null)[][];
-}
 
 const STATUS_ONLY = /^\s*(COMMIT|ROLLBACK|BEGIN|START\s+TRANSACTION|ALTER\s+SESSION|USE\s)/i;
 
@@ -421,74 +450,15 @@ async function runOnDuckDB(
   bindings: QueryRecord["bindings"],
   views: ReadonlyMap<string, StandInSemanticView>,
 ): Promise<WireResult> {
+  const zone = /^\s*ALTER\s+SESSION\s+SET\s+TIMEZONE\s*=\s*'([^']+)'\s*$/i.exec(sqlText);
+  if (zone) await lazy.setTimeZone(zone[1]!);
   if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
   const sql = translateSnowflakeSql(sqlText, views);
   const connection = await lazy.get();
-  const parameters = bindingValues(bindings);
-  const reader = parameters.length > 0 ? await connection.runAndReadAll(sql, parameters as never) : await connection.runAndReadAll(sql);
-  const columns = reader.columnNames().map((name, i) => wireColumn(name, reader.columnTypes()[i]!));
-  return { rowtype: columns.map((c) => c.rowType), rowset: reader.getRows().map((row: DuckDBValue[]) => encodeRow(columns, row)) };
-}
-
-export function statusResult(status: string): WireResult {
-  return {
-    rowtype: [{ name: "status", type: "text", length: 16777216, byteLength: 16777216, precision: null, scale: null, nullable: true, database: "", schema: "", table: "", collation: null }],
-    rowset: [[status]],
-  };
-}
-
-/** Snowflake's bind map (`{"1": {type, value}}`, values as text) as DuckDB positional parameters. */
-function bindingValues(bindings: QueryRecord["bindings"]): unknown[] {
-  if (bindings === undefined) return [];
-  return Object.keys(bindings)
-    .sort((a, b) => Number(a) - Number(b))
-    .map((key) => {
-      const { type, value } = bindings[key]!;
-      if (value === null || value === undefined) return null;
-      const text = String(value);
-      switch (type) {
-        case "FIXED":
-          return BigInt(text);
-        case "REAL":
-          return Number(text);
-        case "BOOLEAN":
-          return text === "true" || text === "1";
-        default:
-          return text;
-      }
-    });
-}
-
-function sqlError(queryId: string, error: StandInSqlError): Reply {
-  return {
-    success: false,
-    code: error.code,
-    message: error.message,
-    data: { sqlState: error.sqlState, queryId, errorCode: error.code, internalError: false, age: 0 },
-  };
-}
-
-/** DuckDB's error categories as Snowflake codes and SQLSTATEs. */
-function duckdbToSnowflake(error: unknown): StandInSqlError {
-  const message = error instanceof Error ? error.message : String(error);
-  const category = /^([A-Za-z ]+?) Error:/.exec(message)?.[1]?.toLowerCase() ?? "";
-  const [code, sqlState] =
-    category === "parser"
-      ? ["001003", "42000"]
-      : category === "catalog"
-        ? ["002003", "42S02"]
-        : category === "binder"
-          ? ["000904", "42000"]
-          : category === "conversion" || category === "invalid input"
-            ? ["100038", "22018"]
-            : category === "out of range"
-              ? ["100046", "22003"]
-              : category === "constraint"
-                ? ["100072", "23000"]
-                : category === "not implemented"
-                  ? ["002040", "0A000"]
-                  : ["000603", "XX000"];
-  return new StandInSqlError(`SQL compilation error:\n${message}`, code, sqlState);
+  const reader = await runWithBindings(connection, sql, bindings);
+  const rows = reader.getRows() as DuckDBValue[][];
+  const columns = reader.columnNames().map((name, i) => wireColumn(name, reader.columnTypes()[i]!, rows.map((row) => row[i]!)));
+  return { rowtype: columns.map((c) => c.rowType), rowset: rows.map((row) => encodeRow(columns, row)) };
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {

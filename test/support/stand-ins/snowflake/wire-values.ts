@@ -1,7 +1,11 @@
 /**
  * DuckDB result columns as Snowflake's JSON result format describes them: `rowtype` entries and
  * string cells (fixed as decimal text, date as days since epoch, timestamps as epoch seconds with a
- * 9-digit fraction, booleans as "1"/"0"). Integer columns report NUMBER(38,0) as Snowflake does.
+ * 9-digit fraction, booleans as "1"/"0"). Integer precisions follow what Snowflake reports: the
+ * translator turns Snowflake's integer types (INTEGER, INT, BIGINT, ... all NUMBER(38,0)) into
+ * DECIMAL(38,0), so a DuckDB integer result is what Snowflake types by its value: a literal
+ * (`SELECT 1` is NUMBER(1,0), `SELECT 123` NUMBER(3,0)); COUNT (DuckDB BIGINT) is NUMBER(18,0); a
+ * SUM over integers (DuckDB HUGEINT) NUMBER(38,0); DECIMAL(p,s) is NUMBER(p,s).
  */
 import { DuckDBDecimalType, DuckDBTypeId } from "@duckdb/node-api";
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api";
@@ -27,20 +31,33 @@ export interface WireColumn {
   readonly encode: Encoder;
 }
 
-const INTEGER_TYPES = new Set<DuckDBTypeId>([
+/** Integer types that only literals and small expressions produce: typed by their values' digits. */
+const LITERAL_INTEGER_TYPES = new Set<DuckDBTypeId>([
   DuckDBTypeId.TINYINT,
   DuckDBTypeId.SMALLINT,
   DuckDBTypeId.INTEGER,
-  DuckDBTypeId.BIGINT,
-  DuckDBTypeId.HUGEINT,
   DuckDBTypeId.UTINYINT,
   DuckDBTypeId.USMALLINT,
   DuckDBTypeId.UINTEGER,
-  DuckDBTypeId.UBIGINT,
-  DuckDBTypeId.UHUGEINT,
 ]);
 
-export function wireColumn(name: string, type: DuckDBType): WireColumn {
+/** Fixed precisions: COUNT is NUMBER(18,0), SUM over NUMBER(38,0) stays NUMBER(38,0). */
+const INTEGER_PRECISION = new Map<DuckDBTypeId, number>([
+  [DuckDBTypeId.BIGINT, 18],
+  [DuckDBTypeId.UBIGINT, 18],
+  [DuckDBTypeId.HUGEINT, 38],
+  [DuckDBTypeId.UHUGEINT, 38],
+]);
+
+/** Digits of the widest value (at least 1), as Snowflake types an integer literal. */
+function literalPrecision(values: readonly DuckDBValue[]): number {
+  let digits = 1;
+  for (const v of values) if (v !== null) digits = Math.max(digits, String(v).replace("-", "").length);
+  return digits;
+}
+
+/** `values` are the column's cells, for the precision of literal integers. */
+export function wireColumn(name: string, type: DuckDBType, values: readonly DuckDBValue[] = []): WireColumn {
   const rowType = (snowflakeType: string, extra: Partial<RowType> = {}): RowType => ({
     name,
     type: snowflakeType,
@@ -55,7 +72,9 @@ export function wireColumn(name: string, type: DuckDBType): WireColumn {
     collation: null,
     ...extra,
   });
-  if (INTEGER_TYPES.has(type.typeId)) return { rowType: rowType("fixed", { precision: 38, scale: 0 }), encode: String };
+  if (LITERAL_INTEGER_TYPES.has(type.typeId)) return { rowType: rowType("fixed", { precision: literalPrecision(values), scale: 0 }), encode: String };
+  const integerPrecision = INTEGER_PRECISION.get(type.typeId);
+  if (integerPrecision !== undefined) return { rowType: rowType("fixed", { precision: integerPrecision, scale: 0 }), encode: String };
   if (type instanceof DuckDBDecimalType) {
     return { rowType: rowType("fixed", { precision: type.width, scale: type.scale }), encode: String };
   }

@@ -1,0 +1,149 @@
+/**
+ * Where the Arrow table builder puts one column's values: fixed-width columns fill typed arrays
+ * directly, strings are UTF-8 encoded straight into one growing buffer, the rest use Arrow builders.
+ */
+import type { Builder, DataType, Vector } from "apache-arrow";
+import { arrow } from "./load-arrow.js";
+import { LibError } from "../errors.js";
+
+export type FixedArray = Int32Array | BigInt64Array | Float64Array | Uint32Array;
+
+/** Where one column's values go: fixed-width columns fill typed arrays directly, the rest use Arrow builders. */
+export interface ColumnSink {
+  /** Appends one chunk's values of this column. */
+  append(values: readonly unknown[]): void;
+  finish(): Vector;
+}
+
+export class BuilderSink implements ColumnSink {
+  readonly #builder: Builder;
+  constructor(
+    type: DataType,
+    readonly toArrow: (value: unknown) => unknown,
+  ) {
+    this.#builder = arrow().makeBuilder({ type, nullValues: [null, undefined] });
+  }
+  append(values: readonly unknown[]): void {
+    const builder = this.#builder;
+    for (const v of values) builder.append(v === null || v === undefined ? null : this.toArrow(v));
+  }
+  finish(): Vector {
+    return this.#builder.finish().toVector();
+  }
+}
+
+/** A fixed-width column written straight into a growing typed array plus a validity bitmap. */
+export class FixedSink implements ColumnSink {
+  #values: FixedArray;
+  #validity = new Uint8Array(128);
+  #length = 0;
+  #nulls = 0;
+  constructor(
+    readonly type: DataType,
+    readonly make: (size: number) => FixedArray,
+    readonly stride: number,
+    readonly write: (values: FixedArray, at: number, value: unknown) => void,
+  ) {
+    this.#values = make(1024 * stride);
+  }
+  append(rows: readonly unknown[]): void {
+    const needed = (this.#length + rows.length) * this.stride;
+    if (needed > this.#values.length) {
+      const grown = this.make(Math.max(needed, this.#values.length * 2));
+      grown.set(this.#values as never);
+      this.#values = grown;
+    }
+    const bytes = Math.ceil((this.#length + rows.length) / 8);
+    if (bytes > this.#validity.length) this.#validity = grown(this.#validity, bytes, (n) => new Uint8Array(n));
+    const values = this.#values;
+    const validity = this.#validity;
+    let i = this.#length;
+    for (const v of rows) {
+      if (v === null || v === undefined) this.#nulls++;
+      else {
+        validity[i >> 3]! |= 1 << (i & 7);
+        this.write(values, i * this.stride, v);
+      }
+      i++;
+    }
+    this.#length = i;
+  }
+  finish(): Vector {
+    const length = this.#length;
+    return arrow().makeVector(
+      arrow().makeData({
+        type: this.type,
+        length,
+        nullCount: this.#nulls,
+        nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),
+        data: this.#values.subarray(0, length * this.stride),
+      } as never),
+    );
+  }
+}
+
+/** Largest Utf8 data buffer (Arrow's 32-bit offsets). */
+const MAX_UTF8_BYTES = 2 ** 31 - 1;
+
+/** A `Utf8` column: strings encoded with Buffer.write (no per-value allocation) plus offsets and validity. */
+export class Utf8Sink implements ColumnSink {
+  #offsets = new Int32Array(1025);
+  #bytes: Buffer = Buffer.allocUnsafe(1 << 16);
+  #validity = new Uint8Array(128);
+  #length = 0;
+  #byteLength = 0;
+  #nulls = 0;
+  constructor(readonly toString: (value: unknown) => string) {}
+
+  append(values: readonly unknown[]): void {
+    const rows = this.#length + values.length;
+    if (rows + 1 > this.#offsets.length) this.#offsets = grown(this.#offsets, rows + 1, (n) => new Int32Array(n));
+    if (Math.ceil(rows / 8) > this.#validity.length) this.#validity = grown(this.#validity, Math.ceil(rows / 8), (n) => new Uint8Array(n));
+    const offsets = this.#offsets;
+    const validity = this.#validity;
+    let i = this.#length;
+    let end = this.#byteLength;
+    for (const v of values) {
+      if (v === null || v === undefined) this.#nulls++;
+      else {
+        const text = this.toString(v);
+        // UTF-16 code units take at most 3 UTF-8 bytes each.
+        if (end + text.length * 3 > this.#bytes.length) this.#bytes = this.#grow(end, end + text.length * 3);
+        end += this.#bytes.write(text, end, "utf8");
+        validity[i >> 3]! |= 1 << (i & 7);
+      }
+      offsets[++i] = end;
+    }
+    this.#length = i;
+    this.#byteLength = end;
+  }
+
+  #grow(used: number, needed: number): Buffer {
+    if (needed > MAX_UTF8_BYTES) throw new LibError(`fetchArrow(): a string column holds more than ${MAX_UTF8_BYTES} bytes, Arrow Utf8's limit`);
+    const next = Buffer.allocUnsafe(Math.min(MAX_UTF8_BYTES, Math.max(needed, this.#bytes.length * 2)));
+    this.#bytes.copy(next, 0, 0, used);
+    return next;
+  }
+
+  finish(): Vector {
+    const length = this.#length;
+    const bytes = this.#bytes.subarray(0, this.#byteLength);
+    return arrow().makeVector(
+      arrow().makeData({
+        type: new (arrow().Utf8)(),
+        length,
+        nullCount: this.#nulls,
+        nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),
+        valueOffsets: this.#offsets.subarray(0, length + 1),
+        data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      }),
+    );
+  }
+}
+
+/** A copy of `array` with room for at least `needed` elements (doubling). */
+function grown<T extends Int32Array | Uint8Array>(array: T, needed: number, make: (size: number) => T): T {
+  const next = make(Math.max(needed, array.length * 2));
+  next.set(array);
+  return next;
+}

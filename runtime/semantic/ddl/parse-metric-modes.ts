@@ -1,0 +1,181 @@
+/**
+ * The two metric modes beyond plain aggregates, parsed from a metric entry:
+ * - `NON ADDITIVE BY (dim [ASC|DESC] [NULLS FIRST|LAST], ...)` before AS (semi-additive);
+ * - `FUNC(inner_metric[, args]) OVER ([PARTITION BY [EXCLUDING] d, ...] [ORDER BY d ..., ...] [frame])`
+ *   as the whole expression (window metric).
+ * Both SQL DDL and the YAML keys `non_additive_by` / `window_spec` produce the same model entries.
+ */
+import type { NonAdditiveDim, NullsOrder, SortOrder, WindowOrderBy, WindowSpec } from "../model.js";
+import { SemanticViewError } from "../semantic-error.js";
+import { significant, tokenize, type Token } from "../sql/lexer.js";
+import { describe, parseError, type TokenStream } from "./token-stream.js";
+
+const isName = (t: Token | undefined): t is Token => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
+const isKeyword = (t: Token | undefined, word: string): boolean =>
+  t !== undefined && t.kind === "ident" && t.value.toUpperCase() === word;
+const isPunct = (t: Token | undefined, text: string): boolean => t !== undefined && t.kind === "punct" && t.text === text;
+
+/** Frame clauses start with one of these; everything from there to the closing ')' is passed through. */
+const FRAME_STARTS = ["ROWS", "RANGE", "GROUPS"];
+
+/**
+ * Shared by NON ADDITIVE BY and window ORDER BY: `[ASC|DESC] [NULLS FIRST|LAST]` after a name.
+ * Unless written, NULLS is LAST, or follows the direction (DESC → FIRST) when `nullsFollowOrder`.
+ */
+function sortSpec(
+  peek: (offset: number) => Token | undefined,
+  advance: () => void,
+  fail: (message: string) => never,
+  nullsFollowOrder = false,
+): { order: SortOrder; nulls: NullsOrder } {
+  let order: SortOrder = "asc";
+  if (isKeyword(peek(0), "ASC") || isKeyword(peek(0), "DESC")) {
+    order = peek(0)!.value.toLowerCase() as SortOrder;
+    advance();
+  }
+  let nulls: NullsOrder = nullsFollowOrder && order === "desc" ? "first" : "last";
+  if (isKeyword(peek(0), "NULLS")) {
+    advance();
+    if (!isKeyword(peek(0), "FIRST") && !isKeyword(peek(0), "LAST")) fail(`expected FIRST or LAST after NULLS, found ${describe(peek(0))}`);
+    nulls = peek(0)!.value.toLowerCase() as NullsOrder;
+    advance();
+  }
+  return { order, nulls };
+}
+
+/** `NON ADDITIVE BY (dim [ASC|DESC] [NULLS FIRST|LAST], ...)`; the stream is at NON. */
+export function parseNonAdditiveBy(ts: TokenStream, metric: string): NonAdditiveDim[] {
+  ts.expectKeyword("NON");
+  ts.expectKeyword("ADDITIVE", "after NON");
+  ts.expectKeyword("BY", "after NON ADDITIVE");
+  ts.expectPunct("(", "after NON ADDITIVE BY");
+  const out: NonAdditiveDim[] = [];
+  do {
+    const dimension = ts.expectName(`NON ADDITIVE BY dimension of metric '${metric}'`).value;
+    const spec = sortSpec(
+      (o) => ts.peek(o),
+      () => void ts.next(),
+      (message) => {
+        throw ts.error(`${message} in NON ADDITIVE BY of metric '${metric}'`);
+      },
+      true,
+    );
+    out.push({ dimension, ...spec });
+  } while (ts.acceptPunct(","));
+  ts.expectPunct(")", `after the NON ADDITIVE BY dimensions of metric '${metric}'`);
+  return out;
+}
+
+export const NON_ADDITIVE_AFTER_AS =
+  "'NON ADDITIVE BY (...)' must come BEFORE 'AS' in a metric entry. Form: 'alias.name [USING (...)] [NON ADDITIVE BY (...)] AS expr'.";
+
+/** True when an expression swallowed a NON ADDITIVE BY clause (written after AS, maybe in parentheses). */
+export function misplacedNonAdditive(expr: string): boolean {
+  const tokens = significant(tokenize(expr));
+  return tokens.some((t, i) => isKeyword(t, "NON") && isKeyword(tokens[i + 1], "ADDITIVE") && isKeyword(tokens[i + 2], "BY"));
+}
+
+/** True when the expression calls a window function (`OVER (` at any depth). */
+function hasOverClause(expr: string): boolean {
+  const tokens = significant(tokenize(expr));
+  return tokens.some((t, i) => isKeyword(t, "OVER") && isPunct(tokens[i + 1], "("));
+}
+
+/**
+ * Parses a window metric expression. Returns undefined when the expression has no OVER clause.
+ * @param sql the statement (for error carets) and `offset` the expression's offset in it (-1: none).
+ */
+export function parseWindowExpression(expr: string, metric: string, sql?: string, offset = -1): WindowSpec | undefined {
+  if (!hasOverClause(expr)) return undefined;
+  const tokens = significant(tokenize(expr));
+  let i = 0;
+  const fail = (message: string, at: Token | undefined = tokens[i]): never => {
+    const full = `window metric '${metric}': ${message}`;
+    if (sql === undefined || offset < 0) throw new SemanticViewError("parse", full);
+    throw parseError(sql, full, offset + (at?.start ?? expr.length));
+  };
+  const acceptComma = (): boolean => {
+    if (!isPunct(tokens[i], ",")) return false;
+    i++;
+    return true;
+  };
+  const shape = "a window metric is exactly FUNC(inner_metric[, args]) OVER (...), with nothing around it";
+  const fn = tokens[i];
+  if (!isName(fn) || !isPunct(tokens[i + 1], "(")) fail(shape, fn);
+  i += 2;
+  const inner = tokens[i];
+  if (!isName(inner)) fail(`expected the inner metric name as the first argument of ${fn!.value}(), found ${describe(inner)}`);
+  i++;
+  if (isPunct(tokens[i], ".")) fail("the inner metric is named without a table alias", tokens[i]);
+  // Extra arguments: SQL text between top-level commas.
+  const extraArgs: string[] = [];
+  while (isPunct(tokens[i], ",")) {
+    i++;
+    const start = i;
+    let depth = 0;
+    while (i < tokens.length && !(depth === 0 && (isPunct(tokens[i], ",") || isPunct(tokens[i], ")")))) {
+      if (isPunct(tokens[i], "(")) depth++;
+      if (isPunct(tokens[i], ")")) depth--;
+      i++;
+    }
+    if (i === start) fail("empty argument");
+    extraArgs.push(expr.slice(tokens[start]!.start, tokens[i - 1]!.end));
+  }
+  if (!isPunct(tokens[i], ")")) fail(`expected ',' or ')' after the inner metric, found ${describe(tokens[i])}`);
+  i++;
+  if (!isKeyword(tokens[i], "OVER") || !isPunct(tokens[i + 1], "(")) fail(shape);
+  i += 2;
+
+  const names = (what: string): string[] => {
+    const out: string[] = [];
+    do {
+      if (!isName(tokens[i])) fail(`expected a dimension name in ${what}, found ${describe(tokens[i])}`);
+      out.push(tokens[i]!.value);
+      i++;
+    } while (acceptComma());
+    return out;
+  };
+  let excludingDims: string[] = [];
+  let partitionDims: string[] = [];
+  if (isKeyword(tokens[i], "PARTITION")) {
+    i++;
+    if (!isKeyword(tokens[i], "BY")) fail(`expected BY after PARTITION, found ${describe(tokens[i])}`);
+    i++;
+    if (isKeyword(tokens[i], "EXCLUDING")) {
+      i++;
+      excludingDims = names("PARTITION BY EXCLUDING");
+    } else {
+      partitionDims = names("PARTITION BY");
+    }
+  }
+  const orderBy: WindowOrderBy[] = [];
+  if (isKeyword(tokens[i], "ORDER")) {
+    i++;
+    if (!isKeyword(tokens[i], "BY")) fail(`expected BY after ORDER, found ${describe(tokens[i])}`);
+    i++;
+    do {
+      if (!isName(tokens[i])) fail(`expected a dimension name in ORDER BY, found ${describe(tokens[i])}`);
+      const dimension = tokens[i]!.value;
+      i++;
+      const spec = sortSpec((o) => tokens[i + o], () => void i++, (message) => fail(`${message} in ORDER BY`));
+      orderBy.push({ dimension, ...spec });
+    } while (acceptComma());
+  }
+  let frame: string | undefined;
+  if (FRAME_STARTS.some((w) => isKeyword(tokens[i], w))) {
+    const start = i;
+    let depth = 0;
+    while (i < tokens.length && !(depth === 0 && isPunct(tokens[i], ")"))) {
+      if (isPunct(tokens[i], "(")) depth++;
+      if (isPunct(tokens[i], ")")) depth--;
+      i++;
+    }
+    frame = expr.slice(tokens[start]!.start, tokens[i - 1]!.end);
+  }
+  if (!isPunct(tokens[i], ")")) {
+    fail(`unexpected ${describe(tokens[i])} in OVER (...); expected PARTITION BY [EXCLUDING], ORDER BY, a ROWS/RANGE/GROUPS frame or ')'`);
+  }
+  i++;
+  if (i < tokens.length) fail(shape);
+  return { function: fn!.value, innerMetric: inner!.value, extraArgs, excludingDims, partitionDims, orderBy, frame };
+}

@@ -1,0 +1,26 @@
+/** What every expansion step shares: the definition, its join graph and the error it raises. */
+import type { SemanticViewDefinition } from "../model.js";
+import { SemanticViewError } from "../semantic-error.js";
+import { JoinGraph } from "./join-graph.js";
+
+/** A table a query needs joined, and who needs it (for error messages). */
+export interface Requirement {
+  readonly table: string;
+  readonly label: string;
+}
+
+export const same = (a: string | undefined, b: string | undefined): boolean =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+
+export class ExpandContext {
+  readonly graph: JoinGraph;
+
+  constructor(readonly def: SemanticViewDefinition) {
+    this.graph = new JoinGraph(def);
+  }
+
+  /** Errors carry the view name, as the extension's bind errors do. */
+  fail(message: string): never {
+    throw new SemanticViewError("invalid", `semantic view '${this.def.name}': ${message}`);
+  }
+}

@@ -1,0 +1,99 @@
+/** SQL emission: one SELECT over a join tree, LEFT JOINed outward from its anchor. */
+import { significant } from "../sql/lexer.js";
+import { quoteIdent } from "../sql/quote.js";
+import type { ExpandContext } from "./context.js";
+import { tokensOf } from "./expression.js";
+import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
+
+export interface SelectSpec {
+  readonly tree: JoinTree;
+  readonly aliasOf: (key: string) => string;
+  readonly items: readonly { sql: string; name: string }[];
+  /** Keys of the tables the items and conditions need; the tables on the way are joined too. */
+  readonly needed: readonly string[];
+  readonly conditions: readonly string[];
+  readonly distinct: boolean;
+  /** The first `groupCount` items are the GROUP BY keys (by ordinal). */
+  readonly groupCount: number;
+}
+
+/** `"alias"."pk"` for a table's first key column, or undefined when it has no key. */
+export function keySql(ctx: ExpandContext, key: string, sqlAlias: string): string | undefined {
+  const t = ctx.graph.table(key);
+  const column = t.primaryKey[0] ?? t.unique[0]?.[0];
+  return column === undefined ? undefined : `${quoteIdent(sqlAlias)}.${quoteIdent(column)}`;
+}
+
+/** Tables on the tree paths from the anchor to each needed table. */
+export function joinedTables(ctx: ExpandContext, tree: JoinTree, needed: readonly string[]): Set<string> {
+  const out = new Set<string>([tree.anchor]);
+  for (const t of needed) {
+    const path = ctx.graph.path(tree, t);
+    if (path === undefined) continue;
+    for (const s of path) out.add(stepChild(s));
+  }
+  return out;
+}
+
+export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
+  const { tree, aliasOf } = spec;
+  const joined = joinedTables(ctx, tree, spec.needed);
+  // Emit joins in breadth-first order so every ON refers to an already joined table.
+  const order = [...joined].sort((a, b) => depth(tree, a) - depth(tree, b));
+  const lines = [
+    `SELECT ${spec.distinct ? "DISTINCT " : ""}${spec.items.map((i) => `${i.sql} AS ${quoteIdent(i.name)}`).join(", ")}`,
+    `FROM ${tableRef(ctx, tree.anchor)} AS ${quoteIdent(aliasOf(tree.anchor))}`,
+  ];
+  for (const k of order) {
+    if (k === tree.anchor) continue;
+    const rel = tree.steps.get(k)!.rel;
+    const fromAlias = quoteIdent(aliasOf(keyOf(rel.fromAlias)));
+    const toAlias = quoteIdent(aliasOf(keyOf(rel.toAlias)));
+    const on = rel.fkColumns.map(
+      (fk, i) => `${fromAlias}.${quoteIdent(fk)} = ${toAlias}.${quoteIdent(rel.refColumns[i] ?? fk)}`,
+    );
+    lines.push(`LEFT JOIN ${tableRef(ctx, k)} AS ${quoteIdent(aliasOf(k))} ON ${on.join(" AND ")}`);
+  }
+  if (spec.conditions.length > 0) lines.push(`WHERE ${spec.conditions.join(" AND ")}`);
+  if (spec.groupCount > 0) {
+    lines.push(`GROUP BY ${Array.from({ length: spec.groupCount }, (_, i) => i + 1).join(", ")}`);
+  }
+  return lines.join("\n");
+}
+
+/** The physical table reference as written, re-quoted part by part. */
+function tableRef(ctx: ExpandContext, key: string): string {
+  const t = ctx.graph.table(key);
+  const unsupported = (): never => ctx.fail(`table '${t.alias}' has an unsupported table reference '${t.table}'`);
+  const tokens = significant(tokensOf(t.table));
+  const parts: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    if (i % 2 === 1) {
+      if (tok.kind === "punct" && tok.text === ".") continue;
+      unsupported();
+    }
+    if (tok.kind !== "ident" && tok.kind !== "quoted_ident") unsupported();
+    parts.push(quoteIdent(tok.value));
+  }
+  if (parts.length === 0 || tokens.length % 2 === 0) unsupported();
+  return parts.join(".");
+}
+
+/** The table a tree step leads to (the end of the relationship that is not its parent). */
+export function stepChild(step: TreeStep): string {
+  const from = keyOf(step.rel.fromAlias);
+  return from === step.parent ? keyOf(step.rel.toAlias) : from;
+}
+
+function depth(tree: JoinTree, key: string): number {
+  let d = 0;
+  let cur = key;
+  while (cur !== tree.anchor) {
+    const s = tree.steps.get(cur);
+    if (s === undefined) return Number.MAX_SAFE_INTEGER;
+    cur = s.parent;
+    d++;
+  }
+  return d;
+}

@@ -1,0 +1,51 @@
+/**
+ * `where_clause`: a pre-aggregation predicate over member names. Members become `(expr)`; other
+ * identifiers pass through; naming a metric is an error.
+ */
+import { same, type ExpandContext } from "./context.js";
+import { qualifiersOf, rewriteReferences, tokensOf } from "./expression.js";
+import { keyOf } from "./join-graph.js";
+import type { MemberSql } from "./members.js";
+
+export interface WhereSql {
+  readonly sql: string;
+  /** Keys of the tables the predicate needs joined. */
+  readonly tables: string[];
+}
+
+export function whereSql(ctx: ExpandContext, members: MemberSql, raw: string | undefined): WhereSql | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  checkPredicateShape(ctx, raw);
+  const rowMembers = [...ctx.def.dimensions, ...ctx.def.facts];
+  const sql = rewriteReferences(raw, (ref) => {
+    const member = rowMembers.find(
+      (m) => same(m.name, ref.name) && (ref.qualifier === undefined || same(m.table, ref.qualifier)),
+    );
+    if (member !== undefined) return `(${members.of(member)})`;
+    const metric = members.metricRef(ref.qualifier, ref.name);
+    if (metric !== undefined) {
+      ctx.fail(
+        `where_clause cannot reference metric '${metric.name}'; it filters rows before aggregation (filter metrics in an outer WHERE)`,
+      );
+    }
+    return undefined;
+  });
+  const tables: string[] = [];
+  for (const q of qualifiersOf(sql)) {
+    const k = keyOf(q);
+    if (ctx.graph.tables.has(k) && !tables.includes(k)) tables.push(k);
+  }
+  return { sql, tables };
+}
+
+/** The predicate is spliced into WHERE (...): it must stay one balanced expression. */
+function checkPredicateShape(ctx: ExpandContext, raw: string): void {
+  let depth = 0;
+  for (const t of tokensOf(raw)) {
+    if (t.kind !== "punct") continue;
+    if (t.text === ";") ctx.fail("where_clause must be a single predicate (found ';')");
+    if (t.text === "(") depth++;
+    if (t.text === ")" && --depth < 0) ctx.fail("where_clause has an unbalanced ')'");
+  }
+  if (depth !== 0) ctx.fail("where_clause has an unbalanced '('");
+}

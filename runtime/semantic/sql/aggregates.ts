@@ -1,0 +1,19 @@
+/**
+ * DuckDB's aggregate functions, the one list both CREATE validation (does a metric aggregate? does
+ * a fact?) and expansion (which calls get the phantom-row guard) consult, so the two always agree.
+ */
+export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set([
+  "sum", "count", "count_star", "count_if", "countif", "avg", "mean", "min", "max", "median", "mode",
+  "any_value", "arbitrary", "first", "last", "list", "array_agg", "string_agg", "group_concat", "listagg",
+  "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "approx_count_distinct",
+  "approx_quantile", "approx_top_k", "quantile", "quantile_cont", "quantile_disc", "reservoir_quantile",
+  "bool_and", "bool_or", "every", "bit_and", "bit_or", "bit_xor", "bitstring_agg", "product", "fsum",
+  "sumkahan", "kahan_sum", "sum_no_overflow", "favg", "weighted_avg", "wavg", "arg_max", "arg_min",
+  "argmax", "argmin", "arg_max_null", "arg_min_null", "max_by", "min_by", "corr", "covar_pop", "covar_samp",
+  "entropy", "kurtosis", "kurtosis_pop", "skewness", "histogram", "histogram_exact", "geomean",
+  "geometric_mean", "mad", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2", "regr_slope",
+  "regr_sxx", "regr_sxy", "regr_syy",
+]);
+
+/** True for a (lower- or mixed-case) function name that aggregates rows. */
+export const isAggregateFunction = (name: string): boolean => AGGREGATE_FUNCTIONS.has(name.toLowerCase());
