@@ -7,7 +7,7 @@
  * session, so it sees the caller's uncommitted DDL and rows.
  */
 import { sessionCatalog } from "./catalog.js";
-import { executeAlter, executeCreate, executeDrop, type StatementResult } from "./ddl/execute.js";
+import { executeAlter, executeCreate, executeCreateFromYamlFile, executeDrop, type StatementResult } from "./ddl/execute.js";
 import { NEAR_MISS_CANDIDATE } from "./ddl/near-miss.js";
 import { parseSemanticStatement } from "./ddl/parse-statement.js";
 import type { SemanticStatement } from "./ddl/statements.js";
@@ -24,6 +24,8 @@ export async function executeSemanticStatement(session: SqlSession, stmt: Semant
   switch (stmt.type) {
     case "create":
       return executeCreate(session, stmt);
+    case "create_from_yaml_file":
+      return executeCreateFromYamlFile(session, stmt);
     case "drop":
       return executeDrop(session, stmt);
     case "alter":
@@ -67,7 +69,7 @@ async function handle(session: SqlSession, statement: string): Promise<HandledSt
       changed = true;
     }
   }
-  const introspected = await rewriteIntrospectionCalls(session, sql);
+  const introspected = await rewriteIntrospectionCalls(session, sql, (nested) => executeSemanticStatement(session, nested));
   if (introspected !== null) {
     sql = introspected;
     changed = true;

@@ -46,6 +46,8 @@ export interface MemberDef {
   readonly synonyms: readonly string[];
   /** `LABELS = (FILTER)`. */
   readonly isFilter?: boolean | undefined;
+  /** YAML `output_type`: the declared output type (the result column is cast to it). */
+  readonly outputType?: string | undefined;
 }
 
 export type SortOrder = "asc" | "desc";
@@ -99,6 +101,23 @@ export interface MetricDef {
   readonly nonAdditiveBy?: readonly NonAdditiveDim[] | undefined;
   /** `FUNC(m) OVER (...)`: a window metric (`expr` keeps the text as written). */
   readonly window?: WindowSpec | undefined;
+  /** YAML `output_type`: the declared output type (the result column is cast to it). */
+  readonly outputType?: string | undefined;
+}
+
+/**
+ * `MATERIALIZATIONS (name AS (TABLE t, DIMENSIONS (..), METRICS (..)))`: a pre-aggregated table
+ * holding exactly these dimensions and metrics as columns of the same names. A query asking for
+ * exactly this set reads the table instead of expanding.
+ */
+export interface MaterializationDef {
+  readonly name: string;
+  /** The table reference as written (not checked at CREATE). */
+  readonly table: string;
+  /** Dimension names, as declared in the view (case of the declaration). */
+  readonly dimensions: readonly string[];
+  /** Metric names, as declared in the view. */
+  readonly metrics: readonly string[];
 }
 
 export interface SemanticViewDefinition {
@@ -119,4 +138,6 @@ export interface SemanticViewDefinition {
   readonly facts: readonly MemberDef[];
   readonly dimensions: readonly MemberDef[];
   readonly metrics: readonly MetricDef[];
+  /** Absent in definitions stored before materializations existed (read as none). */
+  readonly materializations?: readonly MaterializationDef[] | undefined;
 }

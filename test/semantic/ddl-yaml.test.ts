@@ -79,13 +79,15 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
   });
 
   const errors: [string, string, string][] = [
-    ["not a mapping", "- a\n- b", "YAML definition: the document must be a mapping"],
-    ["unknown key", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders, expr: id}]\nwidgets: 1", "unknown key 'widgets'"],
-    ["no tables", "dimensions: [{name: d, source_table: o, expr: id}]", "'tables' must list at least one table"],
-    ["no members", "tables: [{table: orders}]", "needs at least one dimension or metric"],
-    ["missing expr", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders}]", "dimensions[0]: 'expr' is required"],
-    ["dimension without table", "tables: [{table: orders}]\ndimensions: [{name: d, expr: id}]", "'source_table' is required for a dimension"],
-    ["bad yaml", "tables: [", "YAML definition:"],
+    ["not a mapping", "- a\n- b", "invalid YAML definition for semantic view 'v': the document must be a mapping"],
+    ["unknown key", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders, expr: id}]\nmetrics: []\nwidgets: 1", "unknown key 'widgets'"],
+    ["no tables key", "dimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []", "invalid YAML definition for semantic view 'v': missing field `tables`"],
+    ["no metrics key", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders, expr: id}]", "missing field `metrics`"],
+    ["no tables", "tables: []\ndimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []", "'tables' must list at least one table"],
+    ["no members", "tables: [{table: orders}]\ndimensions: []\nmetrics: []", "needs at least one dimension or metric"],
+    ["missing expr", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders}]\nmetrics: []", "dimensions[0]: 'expr' is required"],
+    ["dimension over two tables without source_table", "tables: [{alias: o, table: orders}, {alias: c, table: customers}]\ndimensions: [{name: d, expr: o.id + c.id}]\nmetrics: []", "'source_table' is required when the expression uses several tables (o, c)"],
+    ["bad yaml", "tables: [", "invalid YAML definition for semantic view 'v':"],
   ];
   for (const [what, yaml, message] of errors) {
     it(`rejects ${what}`, async () => {
@@ -101,7 +103,7 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
 
   it("applies the same validation rules as the SQL form (without a caret)", async () => {
     try {
-      await layer.handle(session, "CREATE SEMANTIC VIEW v FROM YAML $$\ntables: [{alias: o, table: orders}]\nfacts: [{name: f, source_table: o, expr: SUM(gross)}]\ndimensions: [{name: d, source_table: o, expr: id}]\n$$");
+      await layer.handle(session, "CREATE SEMANTIC VIEW v FROM YAML $$\ntables: [{alias: o, table: orders}]\nfacts: [{name: f, source_table: o, expr: SUM(gross)}]\ndimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []\n$$");
       expect.fail("expected an error");
     } catch (e) {
       expect((e as SemanticViewError).kind).to.equal("invalid");
@@ -109,12 +111,12 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
     }
   });
 
-  it("rejects FROM YAML FILE", async () => {
+  it("FROM YAML FILE names a missing file in its error", async () => {
     try {
-      await layer.handle(session, "CREATE SEMANTIC VIEW v FROM YAML FILE '/tmp/x.yaml'");
+      await layer.handle(session, "CREATE SEMANTIC VIEW v FROM YAML FILE '/nonexistent-dir/x.yaml'");
       expect.fail("expected an error");
     } catch (e) {
-      expect((e as Error).message).to.include("FROM YAML FILE is not supported by the built-in engine");
+      expect((e as Error).message).to.include("FROM YAML FILE '/nonexistent-dir/x.yaml': cannot read the file");
     }
   });
 });

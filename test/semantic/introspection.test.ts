@@ -159,11 +159,11 @@ describe("semantic view introspection", () => {
     const r = await query(session, "SHOW COLUMNS IN SEMANTIC VIEW crm");
     expect(r.columns).to.deep.equal(["database_name", "schema_name", "semantic_view_name", "column_name", "data_type", "kind", "expression", "comment"]);
     expect(r.rows).to.deep.equal([
-      ["memory", "main", "crm", "net", "", "FACT", "o.gross - o.discount", ""],
-      ["memory", "main", "crm", "segment", "", "DIMENSION", "c.segment", "market segment"],
-      ["memory", "main", "crm", "is_big", "", "DIMENSION", "o.gross > 1000", ""],
-      ["memory", "main", "crm", "n_orders", "", "METRIC", "COUNT(*)", ""],
       ["memory", "main", "crm", "avg_net", "", "DERIVED_METRIC", "net_sum / n_orders", "mean net per order"],
+      ["memory", "main", "crm", "is_big", "", "DIMENSION", "o.gross > 1000", ""],
+      ["memory", "main", "crm", "segment", "", "DIMENSION", "c.segment", "market segment"],
+      ["memory", "main", "crm", "net", "", "FACT", "o.gross - o.discount", ""],
+      ["memory", "main", "crm", "n_orders", "", "METRIC", "COUNT(*)", ""],
     ]);
     expect(await query(session, "SELECT * FROM show_columns_in_semantic_view('crm')")).to.deep.equal(r);
   });
@@ -173,18 +173,18 @@ describe("semantic view introspection", () => {
     const dims = await query(session, "SELECT * FROM show_semantic_dimensions('crm')");
     expect(dims.columns).to.deep.equal(cols);
     expect(dims.rows).to.deep.equal([
+      ["memory", "main", "crm", "orders", "is_big", "", "[]", ""],
       ["memory", "main", "crm", "customers", "segment", "", '["tier"]', "market segment"],
-      ["memory", "main", "crm", "orders", "is_big", "", "", ""],
     ]);
     expect(await query(session, "SHOW SEMANTIC DIMENSIONS IN crm")).to.deep.equal(dims);
     expect((await query(session, "SELECT name, table_name FROM show_semantic_metrics('crm')")).rows).to.deep.equal([
-      ["n_orders", "orders"],
       ["avg_net", ""],
+      ["n_orders", "orders"],
     ]);
     expect((await query(session, "SHOW SEMANTIC FACTS IN crm")).rows.map((r) => r[4])).to.deep.equal(["net"]);
     expect((await query(session, "SHOW SEMANTIC METRICS LIKE '%e%'")).rows.map((r) => `${r[2]}.${r[4]}`)).to.deep.equal([
-      "crm.n_orders",
       "crm.avg_net",
+      "crm.n_orders",
       "sales.revenue",
     ]);
     expect((await query(session, "SELECT semantic_view_name, name FROM show_semantic_dimensions_all() WHERE name = 'country'")).rows).to.deep.equal([
@@ -267,24 +267,24 @@ describe("get_ddl", () => {
     expect(r.columns).to.deep.equal(["ddl"]);
     expect(r.rows[0]![0]).to.equal(`CREATE OR REPLACE SEMANTIC VIEW crm COMMENT = 'orders by customer' AS
 TABLES (
-  o AS orders PRIMARY KEY (id) COMMENT = 'all orders',
-  c AS customers PRIMARY KEY (id) WITH SYNONYMS = ('clients', 'buyers')
+    o AS orders PRIMARY KEY (id) COMMENT = 'all orders',
+    c AS customers PRIMARY KEY (id) WITH SYNONYMS = ('clients', 'buyers')
 )
 RELATIONSHIPS (
-  o_to_c AS o(customer_id) REFERENCES c(id)
+    o_to_c AS o(customer_id) REFERENCES c(id)
 )
 FACTS (
-  o.net AS o.gross - o.discount,
-  PRIVATE o.secret AS o.gross * 2
+    o.net AS o.gross - o.discount,
+    PRIVATE o.secret AS o.gross * 2
 )
 DIMENSIONS (
-  c.segment AS c.segment COMMENT = 'market segment' WITH SYNONYMS = ('tier'),
-  o.is_big AS o.gross > 1000 LABELS = (FILTER)
+    c.segment AS c.segment COMMENT = 'market segment' WITH SYNONYMS = ('tier'),
+    o.is_big AS o.gross > 1000 LABELS = (FILTER)
 )
 METRICS (
-  PRIVATE o.net_sum AS SUM(o.net),
-  o.n_orders AS COUNT(*),
-  avg_net AS net_sum / n_orders COMMENT = 'mean net per order'
+    PRIVATE o.net_sum AS SUM(o.net),
+    o.n_orders AS COUNT(*),
+    avg_net AS net_sum / n_orders COMMENT = 'mean net per order'
 )`);
     const qualified = await query(session, "SELECT get_ddl('semantic_view', 'crm', true)");
     expect(String(qualified.rows[0]![0])).to.match(/^CREATE OR REPLACE SEMANTIC VIEW memory\.main\.crm COMMENT/);
@@ -315,8 +315,13 @@ METRICS (
     }
   });
 
-  it("leaves get_ddl calls for other object types alone", async () => {
-    expect(await layer.handle(session, "SELECT get_ddl('TABLE', 'orders')")).to.deep.equal({ kind: "passthrough" });
+  it("rejects other object types as the extension does", async () => {
+    try {
+      await layer.handle(session, "SELECT get_ddl('TABLE', 'orders')");
+      expect.fail("expected an error");
+    } catch (e) {
+      expect((e as Error).message).to.equal("GET_DDL: unsupported object type 'TABLE'. Only 'SEMANTIC_VIEW' is supported.");
+    }
   });
 });
 
@@ -347,21 +352,26 @@ describe("dimensions valid for a metric", () => {
     const r = await query(session, "SHOW SEMANTIC DIMENSIONS IN shop FOR METRIC orders");
     expect(r.columns).to.deep.equal(["table_name", "name", "data_type", "required"]);
     expect(r.rows).to.deep.equal([
-      ["orders", "status", "", false],
       ["customers", "segment", "", false],
+      ["orders", "status", "", false],
       ["profiles", "tier", "", false],
     ]);
     expect((await query(session, "SELECT name, required FROM show_semantic_dimensions_for_metric('shop', 'units')")).rows).to.deep.equal([
+      ["segment", false],
       ["line_id", false],
       ["status", false],
-      ["segment", false],
       ["tier", false],
     ]);
     expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'customers')")).rows).to.deep.equal([["segment"], ["tier"]]);
     // One-to-one relationships are safe in both directions.
     expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'tiers')")).rows).to.deep.equal([["segment"], ["tier"]]);
-    // A derived metric: dimensions valid for all of its metrics.
-    expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'per_order')")).rows).to.deep.equal([["status"], ["segment"], ["tier"]]);
+    // A derived metric: dimensions valid for any of its metrics (the documented union).
+    expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'per_order')")).rows).to.deep.equal([
+      ["segment"],
+      ["line_id"],
+      ["status"],
+      ["tier"],
+    ]);
   });
 
   it("rejects an unknown metric with a suggestion", async () => {
@@ -369,7 +379,7 @@ describe("dimensions valid for a metric", () => {
       await query(session, "SHOW SEMANTIC DIMENSIONS IN shop FOR METRIC order");
       expect.fail("expected an error");
     } catch (e) {
-      expect((e as Error).message).to.equal("semantic view 'shop': unknown metric 'order'. Available: [units, orders, customers, tiers, per_order]. Did you mean 'orders'?");
+      expect((e as Error).message).to.equal("metric 'order' not found in semantic view 'shop'. Did you mean 'orders'?");
     }
   });
 });

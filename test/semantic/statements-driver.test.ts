@@ -47,8 +47,8 @@ describe("built-in semantic layer on the backend C connection", () => {
     expect(columns.rows).to.deep.equal([
       ["country", "DIMENSION"],
       ["region", "DIMENSION"],
-      ["revenue", "METRIC"],
       ["cost", "METRIC"],
+      ["revenue", "METRIC"],
     ]);
     const ddl = await connection.execute("SELECT get_ddl('SEMANTIC_VIEW', 'sales')");
     expect(String(ddl.rows[0]![0])).to.match(/^CREATE OR REPLACE SEMANTIC VIEW sales AS\nTABLES \(/);

@@ -16,12 +16,17 @@ import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type {
   AlterSemanticViewStatement,
+  CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
   DraftTable,
   DropSemanticViewStatement,
   QualifiedName,
 } from "./statements.js";
 import { validateCreate, type PhysicalTable } from "./validate.js";
+import { validateMaterializations } from "./validate-materializations.js";
+import { createFromYamlBody } from "./parse-create.js";
+import { readYamlFile } from "./yaml-file.js";
+import type { MemberDef, MetricDef } from "../model.js";
 
 export interface StatementResult {
   readonly columns: RawColumn[];
@@ -110,7 +115,14 @@ export async function executeCreate(session: SqlSession, stmt: CreateSemanticVie
       }
     }
   }
-  const model = validateCreate(stmt, physical);
+  const validated = validateCreate(stmt, physical);
+  const model = {
+    ...validated,
+    facts: withOutputTypes(validated.facts, stmt.facts),
+    dimensions: withOutputTypes(validated.dimensions, stmt.dimensions),
+    metrics: withOutputTypes(validated.metrics, stmt.metrics),
+    materializations: validateMaterializations(stmt.materializations, validated, stmt.sql),
+  };
   const definition: SemanticViewDefinition = {
     name: key.name,
     databaseName: context.database,
@@ -123,6 +135,20 @@ export async function executeCreate(session: SqlSession, stmt: CreateSemanticVie
   };
   await saveDefinition(session, definition);
   return result;
+}
+
+/** Carries YAML `output_type` from the drafts onto the validated members (same order, same names). */
+function withOutputTypes<T extends MemberDef | MetricDef>(members: T[], drafts: readonly { name: string; outputType?: string | undefined }[]): T[] {
+  return members.map((m) => {
+    const outputType = drafts.find((d) => d.name.toLowerCase() === m.name.toLowerCase())?.outputType;
+    return outputType === undefined ? m : { ...m, outputType };
+  });
+}
+
+/** `FROM YAML FILE '<path>'`: reads the file through DuckDB, then creates as from an inline body. */
+export async function executeCreateFromYamlFile(session: SqlSession, stmt: CreateFromYamlFileStatement): Promise<StatementResult> {
+  const text = await readYamlFile(session, stmt.path);
+  return executeCreate(session, createFromYamlBody(text, stmt));
 }
 
 async function requireExisting(

@@ -4,10 +4,13 @@
  * into draft entries that the validator turns into a SemanticViewDefinition.
  */
 import type { Access } from "../model.js";
+import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
 import { closestName, didYouMean } from "../sql/suggest.js";
 import type {
+  CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
+  DraftMaterialization,
   DraftMember,
   DraftRelationship,
   DraftTable,
@@ -16,6 +19,7 @@ import type {
 } from "./statements.js";
 import { describe, TokenStream } from "./token-stream.js";
 import { parseYamlBody } from "./parse-yaml.js";
+import { parseMaterialization } from "./parse-materializations.js";
 import { misplacedNonAdditive, NON_ADDITIVE_AFTER_AS, parseNonAdditiveBy, parseWindowExpression } from "./parse-metric-modes.js";
 import type { NonAdditiveDim } from "../model.js";
 
@@ -42,7 +46,7 @@ export function parseQualifiedName(ts: TokenStream, what: string): { name: Quali
 }
 
 /** Parses a CREATE SEMANTIC VIEW statement; the stream is positioned at CREATE. */
-export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
+export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | CreateFromYamlFileStatement {
   ts.expectKeyword("CREATE");
   const orReplace = ts.acceptKeyword("OR", "REPLACE");
   ts.expectKeyword("SEMANTIC");
@@ -65,6 +69,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
   const facts: DraftMember[] = [];
   const dimensions: DraftMember[] = [];
   const metrics: DraftMember[] = [];
+  const materializations: DraftMaterialization[] = [];
   let last = -1;
   while (!ts.atEnd() && !ts.isKeyword("COMMENT") && !ts.isPunct(";")) {
     const token = ts.next();
@@ -85,7 +90,6 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
         token,
       );
     }
-    if (word === "MATERIALIZATIONS") throw ts.error("MATERIALIZATIONS are not supported by the built-in engine", token);
     last = index;
     ts.expectPunct("(", `after ${word}`);
     if (ts.isPunct(")")) throw ts.error(`${word} must list at least one entry`);
@@ -103,8 +107,11 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
         case "DIMENSIONS":
           dimensions.push(parseMember(ts, "dimension"));
           break;
-        default:
+        case "METRICS":
           metrics.push(parseMember(ts, "metric"));
+          break;
+        default:
+          materializations.push(parseMaterialization(ts));
       }
       if (ts.acceptPunct(",")) continue;
       if (ts.acceptPunct(")")) break;
@@ -135,6 +142,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement {
     facts,
     dimensions,
     metrics,
+    materializations,
     sql: ts.sql,
   };
 }
@@ -326,37 +334,58 @@ function captureExpression(ts: TokenStream, kind: MemberKind, name: string): { e
   return { expr: ts.sql.slice(first.start, last.end), exprPosition: first.start };
 }
 
-/** `... FROM YAML $$ body $$` (or `$tag$ ... $tag$`, or a quoted string). */
+/** `... FROM YAML $$ body $$` (or `$tag$ ... $tag$`, or a quoted string), or `FROM YAML FILE '<path>'`. */
 function parseFromYaml(
   ts: TokenStream,
   orReplace: boolean,
   ifNotExists: boolean,
   name: QualifiedName,
   comment: string | undefined,
-): CreateSemanticViewStatement {
+): CreateSemanticViewStatement | CreateFromYamlFileStatement {
   ts.next();
   ts.next();
-  if (ts.isKeyword("FILE")) throw ts.error("FROM YAML FILE is not supported by the built-in engine; inline the YAML with FROM YAML $$ ... $$");
+  if (ts.acceptKeyword("FILE")) {
+    const pathToken = ts.peek();
+    if (pathToken === undefined || pathToken.kind !== "string") {
+      throw ts.error(`Expected single-quoted file path after FILE keyword, found ${describe(pathToken)}`);
+    }
+    ts.next();
+    if (pathToken.value.trim() === "") throw ts.error("File path cannot be empty.", pathToken);
+    ts.acceptPunct(";");
+    if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())} after the YAML file path`);
+    return { type: "create_from_yaml_file", orReplace, ifNotExists, name, comment, path: pathToken.value, sql: ts.sql };
+  }
   const body = ts.peek();
   if (body === undefined || (body.kind !== "dollar_string" && body.kind !== "string")) {
-    throw ts.error(`expected the YAML body as a dollar-quoted string ($$ ... $$), found ${describe(body)}`);
+    throw ts.error(`Expected '$' to begin dollar-quoted string (the YAML body, FROM YAML $$ ... $$), found ${describe(body)}`);
   }
   ts.next();
   ts.acceptPunct(";");
-  if (!ts.atEnd()) throw ts.error(`unexpected ${describe(ts.peek())} after the YAML body`);
-  const yaml = parseYamlBody(body.value);
-  if (comment !== undefined && yaml.comment !== undefined) throw ts.error("COMMENT given both in the statement and in the YAML body", body);
+  if (!ts.atEnd()) throw ts.error(`Unexpected content after closing dollar-quote: ${describe(ts.peek())}`);
+  return createFromYamlBody(body.value, { orReplace, ifNotExists, name, comment, sql: ts.sql });
+}
+
+/** Builds the CREATE statement from a YAML body (inline, or read from a file at execution). */
+export function createFromYamlBody(
+  text: string,
+  head: { orReplace: boolean; ifNotExists: boolean; name: QualifiedName; comment?: string | undefined; sql: string },
+): CreateSemanticViewStatement {
+  const yaml = parseYamlBody(text, head.name.name.toLowerCase());
+  if (head.comment !== undefined && yaml.comment !== undefined) {
+    throw new SemanticViewError("parse", "COMMENT given both in the statement and in the YAML body");
+  }
   return {
     type: "create",
-    orReplace,
-    ifNotExists,
-    name,
-    comment: comment ?? yaml.comment,
+    orReplace: head.orReplace,
+    ifNotExists: head.ifNotExists,
+    name: head.name,
+    comment: head.comment ?? yaml.comment,
     tables: yaml.tables,
     relationships: yaml.relationships,
     facts: yaml.facts,
     dimensions: yaml.dimensions,
     metrics: yaml.metrics,
-    sql: ts.sql,
+    materializations: yaml.materializations,
+    sql: head.sql,
   };
 }

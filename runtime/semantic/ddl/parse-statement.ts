@@ -91,38 +91,79 @@ function parseExtension(ts: TokenStream): SemanticStatement | null {
   return { type: "extension", verb };
 }
 
-function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): {
+interface ShowFilters {
   like?: string;
   startsWith?: string;
   limit?: number;
   limitFrom?: string;
-  inSchema?: string;
-  inDatabase?: string;
+  inSchema?: string | null;
+  inDatabase?: string | null;
   view?: ReturnType<typeof parseQualifiedName>["name"];
   forMetric?: string;
-} {
-  const out: ReturnType<typeof parseFilters> = {};
+}
+
+/** Words that end a bare `IN DATABASE` / `IN SCHEMA` (no name given). */
+const AFTER_SCOPE = ["STARTS", "LIMIT", "FOR", "LIKE"];
+
+/** `IN ACCOUNT | DATABASE [d] | SCHEMA [[d.]s]`, stream after IN; false when none of these. */
+function parseScope(ts: TokenStream, out: ShowFilters): boolean {
+  const bare = (): boolean => ts.atEnd() || ts.isPunct(";") || AFTER_SCOPE.some((w) => ts.isKeyword(w));
+  if (ts.acceptKeyword("ACCOUNT")) return true;
+  if (ts.acceptKeyword("DATABASE")) {
+    out.inDatabase = bare() ? null : ts.expectName("database name").value;
+    return true;
+  }
+  if (ts.acceptKeyword("SCHEMA")) {
+    if (bare()) {
+      out.inSchema = null;
+      return true;
+    }
+    const { parts } = parseQualifiedName(ts, "schema name");
+    if (parts.length > 2) throw ts.error("schema name has too many parts");
+    if (parts.length === 2) out.inDatabase = parts[0];
+    out.inSchema = parts[parts.length - 1];
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The optional clauses of SHOW SEMANTIC ..., in the extension's enforced order:
+ * LIKE, IN, FOR METRIC, STARTS WITH, LIMIT. `allowIn` "scope" takes a schema (SHOW SEMANTIC VIEWS),
+ * "view" a view name or a scope keyword.
+ */
+function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): ShowFilters {
+  const out: ShowFilters = {};
+  const order = ["LIKE", "IN", "FOR METRIC", "STARTS WITH", "LIMIT"];
+  let last = -1;
+  const step = (clause: string, at: ReturnType<TokenStream["peek"]>): void => {
+    const index = order.indexOf(clause);
+    if (index <= last) {
+      const message = index === last ? `${clause} given twice` : `${clause} must come before ${order[last]} (clause order: ${order.join(", ")})`;
+      throw ts.error(message, at);
+    }
+    last = index;
+  };
   while (!ts.atEnd() && !ts.isPunct(";")) {
-    if (ts.acceptKeyword("LIKE")) out.like = ts.expectString("LIKE pattern").value;
-    else if (ts.acceptKeyword("STARTS", "WITH")) out.startsWith = ts.expectString("STARTS WITH prefix").value;
-    else if (ts.acceptKeyword("LIMIT")) {
+    const at = ts.peek();
+    if (ts.acceptKeyword("LIKE")) {
+      step("LIKE", at);
+      out.like = ts.expectString("LIKE pattern").value;
+    } else if (ts.acceptKeyword("STARTS", "WITH")) {
+      step("STARTS WITH", at);
+      out.startsWith = ts.expectString("STARTS WITH prefix").value;
+    } else if (ts.acceptKeyword("LIMIT")) {
+      step("LIMIT", at);
       const n = ts.next();
       if (n.kind !== "number" || !/^\d+$/.test(n.text)) throw ts.error(`LIMIT expects a non-negative integer, found ${describe(n)}`, n);
       out.limit = Number(n.text);
       if (ts.acceptKeyword("FROM")) out.limitFrom = ts.expectString("LIMIT ... FROM name").value;
     } else if (ts.acceptKeyword("IN")) {
+      step("IN", at);
+      if (parseScope(ts, out)) continue;
       if (allowIn === "view") {
-        ts.acceptKeyword("SEMANTIC") && ts.expectKeyword("VIEW");
+        if (ts.acceptKeyword("SEMANTIC")) ts.expectKeyword("VIEW");
         out.view = parseQualifiedName(ts, "semantic view name").name;
-      } else if (ts.acceptKeyword("ACCOUNT")) {
-        // every view
-      } else if (ts.acceptKeyword("DATABASE")) {
-        out.inDatabase = ts.expectName("database name").value;
-      } else if (ts.acceptKeyword("SCHEMA")) {
-        const { parts } = parseQualifiedName(ts, "schema name");
-        if (parts.length > 2) throw ts.error("schema name has too many parts");
-        if (parts.length === 2) out.inDatabase = parts[0];
-        out.inSchema = parts[parts.length - 1];
       } else {
         const { parts } = parseQualifiedName(ts, "schema name");
         if (parts.length > 2) throw ts.error("schema name has too many parts");
@@ -130,6 +171,7 @@ function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): {
         out.inSchema = parts[parts.length - 1];
       }
     } else if (allowIn === "view" && ts.acceptKeyword("FOR")) {
+      step("FOR METRIC", at);
       ts.expectKeyword("METRIC", "after FOR");
       out.forMetric = ts.expectName("metric name").value;
     } else throw ts.error(`unexpected ${describe(ts.peek())}; expected LIKE, IN, STARTS WITH or LIMIT`);
@@ -168,15 +210,23 @@ function parseShow(ts: TokenStream): SemanticStatement | null {
     ts.next();
     const kindToken = ts.next();
     const kind = kindToken.value.toLowerCase();
-    if (kindToken.kind !== "ident" || !["dimensions", "metrics", "facts"].includes(kind)) {
-      throw new SemanticViewError("parse", `expected SHOW SEMANTIC VIEWS | DIMENSIONS | METRICS | FACTS, found '${kindToken.text}'`);
+    if (kindToken.kind !== "ident" || !["dimensions", "metrics", "facts", "materializations"].includes(kind)) {
+      throw new SemanticViewError(
+        "parse",
+        `expected SHOW SEMANTIC VIEWS | DIMENSIONS | METRICS | FACTS | MATERIALIZATIONS, found '${kindToken.text}'`,
+      );
     }
     const f = parseFilters(ts, "view");
     if (f.forMetric !== undefined && kind !== "dimensions") throw new SemanticViewError("parse", "FOR METRIC is allowed only with SHOW SEMANTIC DIMENSIONS");
+    if (f.forMetric !== undefined && f.view === undefined) {
+      throw new SemanticViewError("parse", "SHOW SEMANTIC DIMENSIONS ... FOR METRIC needs IN <view> before FOR METRIC");
+    }
     const out: ShowMembersStatement = {
       type: "show_members",
       kind: kind as ShowMembersStatement["kind"],
       view: f.view,
+      inSchema: f.inSchema,
+      inDatabase: f.inDatabase,
       forMetric: f.forMetric,
       like: f.like,
       startsWith: f.startsWith,

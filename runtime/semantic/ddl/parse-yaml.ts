@@ -5,7 +5,9 @@
  */
 import { parse as parseYamlText } from "yaml";
 import { SemanticViewError } from "../semantic-error.js";
-import type { DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
+import { splitTableReference } from "../sql/quote.js";
+import { qualifiersOf } from "../expand/expression.js";
+import type { DraftMaterialization, DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
 import { parseWindowExpression } from "./parse-metric-modes.js";
 import { nonAdditiveFromYaml, windowFromYaml } from "./yaml-metric-modes.js";
 
@@ -18,12 +20,16 @@ export interface YamlBody {
   readonly facts: DraftMember[];
   readonly dimensions: DraftMember[];
   readonly metrics: DraftMember[];
+  readonly materializations: DraftMaterialization[];
 }
 
 type Obj = Record<string, unknown>;
 
+/** A shape error inside the body; parseYamlBody adds the extension's prefix naming the view. */
+class YamlShapeError extends Error {}
+
 const fail = (message: string): never => {
-  throw new SemanticViewError("parse", `YAML definition: ${message}`);
+  throw new YamlShapeError(message);
 };
 
 function asObject(value: unknown, where: string): Obj {
@@ -62,16 +68,18 @@ function checkKeys(o: Obj, allowed: readonly string[], where: string): void {
   }
 }
 
-/** Splits a table reference like `main."My Table"` into unquoted parts (for resolution). */
-function refParts(ref: string): string[] {
-  const parts: string[] = [];
-  const re = /\s*(?:"((?:[^"]|"")*)"|([^."\s]+))\s*(?:\.|$)/gy;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < ref.length && (m = re.exec(ref)) !== null) parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
-  return parts.length > 0 ? parts : [ref];
+/**
+ * A fact or dimension without `source_table` (optional in the schema) belongs to the one table its
+ * expression qualifies, else to the base table.
+ */
+function inferSourceTable(expr: string, aliases: readonly string[], where: string, name: string): string {
+  const used = new Set(qualifiersOf(expr).map((q) => q.toLowerCase()));
+  const owners = aliases.filter((a) => used.has(a.toLowerCase()));
+  if (owners.length > 1) fail(`${where} ('${name}'): 'source_table' is required when the expression uses several tables (${owners.join(", ")})`);
+  return owners[0] ?? aliases[0]!;
 }
 
-function member(value: unknown, kind: MemberKind, index: number): DraftMember {
+function member(value: unknown, kind: MemberKind, index: number, aliases: readonly string[]): DraftMember {
   const where = `${kind === "fact" ? "facts" : kind === "dimension" ? "dimensions" : "metrics"}[${index}]`;
   const o = asObject(value, where);
   checkKeys(
@@ -80,10 +88,11 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
     where,
   );
   const name = str(o, "name", where, true);
-  const table = str(o, "source_table", where);
-  if (table === undefined && kind !== "metric") fail(`${where} ('${name}'): 'source_table' is required for a ${kind}`);
+  const written = str(o, "source_table", where);
+  const table = written ?? (kind === "metric" ? undefined : inferSourceTable(str(o, "expr", where, true), aliases, where, name));
+  // serde writes `Public` / `Private`; any case is accepted.
   const access = str(o, "access", where)?.toLowerCase();
-  if (access !== undefined && access !== "public" && access !== "private") fail(`${where} ('${name}'): access must be public or private`);
+  if (access !== undefined && access !== "public" && access !== "private") fail(`${where} ('${name}'): access must be Public or Private`);
   if (access === "private" && kind === "dimension") fail(`${where}: dimension '${name}' cannot be PRIVATE (only facts and metrics can)`);
   const nonAdditiveBy = nonAdditiveFromYaml(o["non_additive_by"], where, fail);
   const expr = str(o, "expr", where, true).trim();
@@ -104,14 +113,52 @@ function member(value: unknown, kind: MemberKind, index: number): DraftMember {
     comment: str(o, "comment", where),
     synonyms: strings(o, "synonyms", where),
     isFilter,
+    outputType: typeName(str(o, "output_type", where), where),
     position: -1,
     nonAdditiveBy: nonAdditiveBy.length > 0 ? nonAdditiveBy : undefined,
     window,
   };
 }
 
-export function parseYamlBody(text: string): YamlBody {
-  if (Buffer.byteLength(text, "utf8") > MAX_YAML_BYTES) fail("larger than 1 MiB");
+/** A DuckDB type name such as `DATE`, `DECIMAL(18, 2)`, `VARCHAR[]`: it becomes SQL text in a cast. */
+const TYPE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)*(?:\(\s*\d+\s*(?:,\s*\d+\s*)?\))?(?:\[\d*\])*$/;
+
+function typeName(value: string | undefined, where: string): string | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (!TYPE_NAME.test(trimmed)) fail(`${where}: output_type '${value}' is not a type name (e.g. DATE, DECIMAL(18, 2), VARCHAR[])`);
+  return trimmed;
+}
+
+/** serde spells the cardinality `ManyToOne` / `OneToOne`; snake case is accepted too. */
+const CARDINALITIES = new Set(["manytoone", "onetoone"]);
+
+function materialization(value: unknown, index: number): DraftMaterialization {
+  const where = `materializations[${index}]`;
+  const o = asObject(value, where);
+  checkKeys(o, ["name", "table", "dimensions", "metrics"], where);
+  const name = str(o, "name", where, true);
+  const dimensions = strings(o, "dimensions", where);
+  const metrics = strings(o, "metrics", where);
+  if (dimensions.length === 0 && metrics.length === 0) fail(`Materialization '${name}': must specify at least one of DIMENSIONS or METRICS.`);
+  return { name, table: str(o, "table", where, true), dimensions, metrics, position: -1 };
+}
+
+/** Parses a YAML body; errors read `invalid YAML definition for semantic view '<view>': ...`. */
+export function parseYamlBody(text: string, view: string): YamlBody {
+  const size = Buffer.byteLength(text, "utf8");
+  if (size > MAX_YAML_BYTES) {
+    throw new SemanticViewError("parse", `YAML definition for semantic view '${view}' exceeds size limit (${size} bytes > ${MAX_YAML_BYTES} bytes).`);
+  }
+  try {
+    return parseDocument(text);
+  } catch (e) {
+    if (e instanceof YamlShapeError) throw new SemanticViewError("parse", `invalid YAML definition for semantic view '${view}': ${e.message}`);
+    throw e;
+  }
+}
+
+function parseDocument(text: string): YamlBody {
   let doc: unknown;
   try {
     doc = parseYamlText(text);
@@ -120,13 +167,14 @@ export function parseYamlBody(text: string): YamlBody {
   }
   const root = asObject(doc, "the document");
   checkKeys(root, ["tables", "joins", "relationships", "facts", "dimensions", "metrics", "materializations", "comment"], "the document");
-  if (asList(root["materializations"], "materializations").length > 0) fail("materializations are not supported by the built-in engine");
+  // As the extension's schema: both member lists must be present (`[]` when a view has none).
+  for (const key of ["tables", "dimensions", "metrics"]) if (!(key in root)) fail(`missing field \`${key}\``);
   const tables = asList(root["tables"], "tables").map((value, i): DraftTable => {
     const where = `tables[${i}]`;
     const o = asObject(value, where);
     checkKeys(o, ["alias", "table", "pk_columns", "unique_constraints", "comment", "synonyms"], where);
     const table = str(o, "table", where, true);
-    const parts = refParts(table);
+    const parts = splitTableReference(table);
     const unique = asList(o["unique_constraints"], `${where}: 'unique_constraints'`).map((u, j) => {
       const list = asList(u, `${where}: 'unique_constraints[${j}]'`);
       return list.map((c) => String(c));
@@ -147,8 +195,12 @@ export function parseYamlBody(text: string): YamlBody {
     const where = `joins[${i}]`;
     const o = asObject(value, where);
     checkKeys(o, ["name", "from_alias", "table", "to_alias", "fk_columns", "ref_columns", "cardinality"], where);
-    const fromAlias = str(o, "from_alias", where, true);
+    const fromAlias = str(o, "from_alias", where) ?? "";
     const toAlias = str(o, "table", where) ?? str(o, "to_alias", where, true);
+    const cardinality = str(o, "cardinality", where);
+    if (cardinality !== undefined && !CARDINALITIES.has(cardinality.replace(/_/g, "").toLowerCase())) {
+      fail(`${where}: cardinality must be ManyToOne or OneToOne, found '${cardinality}'`);
+    }
     return {
       name: str(o, "name", where) ?? `${fromAlias}_to_${toAlias}`,
       fromAlias,
@@ -158,9 +210,11 @@ export function parseYamlBody(text: string): YamlBody {
       position: -1,
     };
   });
-  const facts = asList(root["facts"], "facts").map((v, i) => member(v, "fact", i));
-  const dimensions = asList(root["dimensions"], "dimensions").map((v, i) => member(v, "dimension", i));
-  const metrics = asList(root["metrics"], "metrics").map((v, i) => member(v, "metric", i));
+  const aliases = tables.map((t) => t.alias);
+  const facts = asList(root["facts"], "facts").map((v, i) => member(v, "fact", i, aliases));
+  const dimensions = asList(root["dimensions"], "dimensions").map((v, i) => member(v, "dimension", i, aliases));
+  const metrics = asList(root["metrics"], "metrics").map((v, i) => member(v, "metric", i, aliases));
   if (dimensions.length === 0 && metrics.length === 0) fail("a semantic view needs at least one dimension or metric");
-  return { comment: str(root, "comment", "the document"), tables, relationships, facts, dimensions, metrics };
+  const materializations = asList(root["materializations"], "materializations").map(materialization);
+  return { comment: str(root, "comment", "the document"), tables, relationships, facts, dimensions, metrics, materializations };
 }

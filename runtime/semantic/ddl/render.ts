@@ -2,7 +2,7 @@
  * `get_ddl('SEMANTIC_VIEW', v)`: renders a stored definition back to a CREATE OR REPLACE statement
  * that parses to the same definition (expressions are emitted exactly as written).
  */
-import type { MemberDef, MetricDef, SemanticViewDefinition, TableDef } from "../model.js";
+import type { MaterializationDef, MemberDef, MetricDef, SemanticViewDefinition, TableDef } from "../model.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
 import { renderNonAdditiveBy, renderWindow } from "./render-metric-modes.js";
 
@@ -50,8 +50,16 @@ function metric(m: MetricDef): string {
   return `${access}${head}${using}${na} AS ${expr}${annotations(m)}`;
 }
 
+function materialization(m: MaterializationDef): string {
+  const parts = [`TABLE ${m.table}`];
+  if (m.dimensions.length > 0) parts.push(`DIMENSIONS ${list(m.dimensions)}`);
+  if (m.metrics.length > 0) parts.push(`METRICS ${list(m.metrics)}`);
+  return `${renderIdent(m.name)} AS (${parts.join(", ")})`;
+}
+
+/** One clause in the extension's layout: the keyword, then one entry per line indented four spaces. */
 function clause(name: string, entries: string[]): string {
-  return entries.length === 0 ? "" : `\n${name} (\n  ${entries.join(",\n  ")}\n)`;
+  return entries.length === 0 ? "" : `\n${name} (\n    ${entries.join(",\n    ")}\n)`;
 }
 
 export function renderDdl(def: SemanticViewDefinition, fullyQualified = false): string {
@@ -68,6 +76,7 @@ export function renderDdl(def: SemanticViewDefinition, fullyQualified = false): 
     ) +
     clause("FACTS", def.facts.map(member)) +
     clause("DIMENSIONS", def.dimensions.map(member)) +
-    clause("METRICS", def.metrics.map(metric))
+    clause("METRICS", def.metrics.map(metric)) +
+    clause("MATERIALIZATIONS", (def.materializations ?? []).map(materialization))
   );
 }

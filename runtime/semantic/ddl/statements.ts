@@ -48,11 +48,22 @@ export interface DraftMember {
   readonly comment?: string | undefined;
   readonly synonyms: readonly string[];
   readonly isFilter: boolean;
+  /** YAML `output_type` (SQL DDL has no clause for it). */
+  readonly outputType?: string | undefined;
   readonly position: number;
   /** Metrics: `NON ADDITIVE BY (...)` entries. */
   readonly nonAdditiveBy?: readonly NonAdditiveDim[] | undefined;
   /** Metrics: the parsed `FUNC(m) OVER (...)` expression. */
   readonly window?: WindowSpec | undefined;
+}
+
+export interface DraftMaterialization {
+  readonly name: string;
+  readonly table: string;
+  readonly dimensions: readonly string[];
+  readonly metrics: readonly string[];
+  /** Offset of the entry in the statement (-1: unknown, e.g. YAML). */
+  readonly position: number;
 }
 
 export interface CreateSemanticViewStatement {
@@ -66,7 +77,19 @@ export interface CreateSemanticViewStatement {
   readonly facts: readonly DraftMember[];
   readonly dimensions: readonly DraftMember[];
   readonly metrics: readonly DraftMember[];
+  readonly materializations: readonly DraftMaterialization[];
   /** The statement text, for validation error positions. */
+  readonly sql: string;
+}
+
+/** `CREATE ... SEMANTIC VIEW name FROM YAML FILE '<path>'`: the body is read at execution. */
+export interface CreateFromYamlFileStatement {
+  readonly type: "create_from_yaml_file";
+  readonly orReplace: boolean;
+  readonly ifNotExists: boolean;
+  readonly name: QualifiedName;
+  readonly comment?: string | undefined;
+  readonly path: string;
   readonly sql: string;
 }
 
@@ -102,15 +125,20 @@ export interface ShowSemanticViewsStatement {
   readonly limit?: number | undefined;
   /** `LIMIT n FROM 'name'`: start at the first name >= this one. */
   readonly limitFrom?: string | undefined;
-  readonly inSchema?: string | undefined;
-  readonly inDatabase?: string | undefined;
+  /** Null: `IN SCHEMA` / `IN DATABASE` without a name (the current one). */
+  readonly inSchema?: string | null | undefined;
+  readonly inDatabase?: string | null | undefined;
 }
 
 export interface ShowMembersStatement {
   readonly type: "show_members";
-  readonly kind: "dimensions" | "metrics" | "facts";
-  /** Undefined: every view. */
+  readonly kind: "dimensions" | "metrics" | "facts" | "materializations";
+  /** Undefined: every view (narrowed by inSchema / inDatabase). */
   readonly view?: QualifiedName | undefined;
+  /** `IN SCHEMA [db.]s`; null: `IN SCHEMA` without a name (the current schema). */
+  readonly inSchema?: string | null | undefined;
+  /** `IN DATABASE d`, or the database part of `IN SCHEMA d.s`; null: the current database. */
+  readonly inDatabase?: string | null | undefined;
   /** `SHOW SEMANTIC DIMENSIONS IN v FOR METRIC m`. */
   readonly forMetric?: string | undefined;
   readonly like?: string | undefined;
@@ -132,6 +160,7 @@ export interface DescribeSemanticViewStatement {
 
 export type SemanticStatement =
   | CreateSemanticViewStatement
+  | CreateFromYamlFileStatement
   | DropSemanticViewStatement
   | AlterSemanticViewStatement
   | ExtensionStatement

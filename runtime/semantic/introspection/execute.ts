@@ -1,5 +1,6 @@
 /** SHOW ... SEMANTIC ... and DESCRIBE SEMANTIC VIEW, answered from the catalog. */
-import { listDefinitions } from "../catalog.js";
+import { listDefinitions, sessionContext } from "../catalog.js";
+import type { SemanticViewDefinition } from "../model.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type {
@@ -10,6 +11,7 @@ import type {
 } from "../ddl/statements.js";
 import { requireDefinition, requireMetric } from "./lookup.js";
 import { describeView, dimensionsForMetric, listViews, showColumns, showMembers, type Relation } from "./tables.js";
+import { showMaterializations } from "./materializations.js";
 
 export interface StatementResult {
   readonly columns: RawColumn[];
@@ -60,23 +62,38 @@ function filterNames<T>(items: T[], name: (t: T) => string, f: NameFilters): T[]
   return f.limit === undefined ? out : out.slice(0, f.limit);
 }
 
-export async function executeShowViews(session: SqlSession, stmt: ShowSemanticViewsStatement): Promise<StatementResult> {
+interface Scope {
+  readonly inSchema?: string | null | undefined;
+  readonly inDatabase?: string | null | undefined;
+}
+
+/** Every view, narrowed by `IN DATABASE` / `IN SCHEMA` (null: the session's current one). */
+async function viewsInScope(session: SqlSession, scope: Scope): Promise<SemanticViewDefinition[]> {
   let defs = await listDefinitions(session);
-  if (stmt.inDatabase !== undefined) defs = defs.filter((d) => d.databaseName.toLowerCase() === stmt.inDatabase!.toLowerCase());
-  if (stmt.inSchema !== undefined) defs = defs.filter((d) => d.schemaName.toLowerCase() === stmt.inSchema!.toLowerCase());
+  if (scope.inDatabase === undefined && scope.inSchema === undefined) return defs;
+  const current = await sessionContext(session);
+  const database = scope.inDatabase === null ? current.database : scope.inDatabase;
+  const schema = scope.inSchema === null ? current.schema : scope.inSchema;
+  if (database !== undefined) defs = defs.filter((d) => d.databaseName.toLowerCase() === database.toLowerCase());
+  if (schema !== undefined) defs = defs.filter((d) => d.schemaName.toLowerCase() === schema.toLowerCase());
+  return defs;
+}
+
+export async function executeShowViews(session: SqlSession, stmt: ShowSemanticViewsStatement): Promise<StatementResult> {
+  const defs = await viewsInScope(session, stmt);
   return toResult(listViews(filterNames(defs, (d) => d.name, stmt), stmt.terse));
 }
 
 export async function executeShowMembers(session: SqlSession, stmt: ShowMembersStatement): Promise<StatementResult> {
   if (stmt.forMetric !== undefined) {
-    if (stmt.view === undefined) throw new SemanticViewError("invalid", "SHOW SEMANTIC DIMENSIONS ... FOR METRIC needs IN <view>");
+    if (stmt.view === undefined) throw new SemanticViewError("parse", "SHOW SEMANTIC DIMENSIONS ... FOR METRIC needs IN <view>");
     const def = await requireDefinition(session, stmt.view);
     const relation = dimensionsForMetric(def, requireMetric(def, stmt.forMetric, "SHOW SEMANTIC DIMENSIONS FOR METRIC"));
     const nameIndex = relation.columns.indexOf("name");
     return toResult({ ...relation, rows: filterNames(relation.rows, (r) => r[nameIndex]!, stmt) });
   }
-  const defs = stmt.view === undefined ? await listDefinitions(session) : [await requireDefinition(session, stmt.view)];
-  const relation = showMembers(defs, stmt.kind);
+  const defs = stmt.view === undefined ? await viewsInScope(session, stmt) : [await requireDefinition(session, stmt.view)];
+  const relation = stmt.kind === "materializations" ? showMaterializations(defs) : showMembers(defs, stmt.kind);
   const nameIndex = relation.columns.indexOf("name");
   return toResult({ columns: relation.columns, rows: filterNames(relation.rows, (r) => r[nameIndex]!, stmt) });
 }

@@ -21,10 +21,7 @@ export function requireMetric(def: SemanticViewDefinition, value: string | boole
   if (typeof value !== "string") throw new SemanticViewError("invalid", `${fn}() expects the metric name as its second argument`);
   const names = def.metrics.map((m) => m.name);
   if (!names.some((n) => n.toLowerCase() === value.toLowerCase())) {
-    throw new SemanticViewError(
-      "invalid",
-      `semantic view '${def.name}': unknown metric '${value}'. Available: [${names.join(", ")}].${didYouMean(value, names)}`,
-    );
+    throw new SemanticViewError("invalid", `metric '${value}' not found in semantic view '${def.name}'.${didYouMean(value, names)}`);
   }
   return value;
 }

@@ -1,15 +1,21 @@
 /**
- * Rewrites introspection function calls inside arbitrary SQL: each table function call becomes a
- * subquery over literal rows (so `SELECT name FROM list_semantic_views() WHERE ...` works as plain
- * SQL), and `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
+ * Rewrites introspection function calls inside arbitrary SQL: each table function call (and
+ * `explain_semantic_view(...)`, and SHOW / DESCRIBE written as a subquery) becomes a subquery over
+ * literal rows (so `SELECT name FROM list_semantic_views() WHERE ...` works as plain SQL), and
+ * `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
  */
 import { listDefinitions } from "../catalog.js";
+import { parseSemanticStatement } from "../ddl/parse-statement.js";
+import type { SemanticStatement } from "../ddl/statements.js";
+import type { StatementResult } from "./execute.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
 import { requireDefinition, requireMetric } from "./lookup.js";
 import { definitionToYaml } from "./yaml.js";
+import { explainSemanticView } from "./explain.js";
+import { showMaterializations } from "./materializations.js";
 import { describeView, dimensionsForMetric, getDdl, listViews, showColumns, showMembers, type Relation } from "./tables.js";
 
 type TableFunction = (session: SqlSession, args: readonly Literal[], name: string) => Promise<Relation>;
@@ -42,6 +48,9 @@ const TABLE_FUNCTIONS: Record<string, TableFunction> = {
   show_semantic_dimensions_all: members("dimensions"),
   show_semantic_metrics_all: members("metrics"),
   show_semantic_facts_all: members("facts"),
+  show_semantic_materializations: async (session, args, fn) =>
+    showMaterializations(args.length === 0 ? await listDefinitions(session) : [await requireDefinition(session, viewArg(args, fn))]),
+  show_semantic_materializations_all: async (session) => showMaterializations(await listDefinitions(session)),
 };
 
 /** Words after a FROM item that are not an alias. */
@@ -92,15 +101,59 @@ function parseCall(sql: string, tokens: Token[], i: number): Call {
   return { name, start: tokens[i]!.start, end: tokens[j]!.end, args, after: j + 1 };
 }
 
-const INTROSPECTION_NAME = /semantic_view|show_semantic_|get_ddl/i;
+const INTROSPECTION_NAME = /semantic_view|show_semantic_|get_ddl|\(\s*(?:desc|describe|show)\s/i;
+
+/** Runs a SHOW / DESCRIBE statement written as a subquery, e.g. `FROM (DESCRIBE SEMANTIC VIEW v)`. */
+export type NestedStatementRunner = (statement: SemanticStatement) => Promise<StatementResult>;
+
+const NESTABLE = new Set<SemanticStatement["type"]>(["show_views", "show_members", "show_columns", "describe"]);
+
+/** A statement result as a literal relation (booleans as "true" / "false"). */
+function resultRelation(result: StatementResult): Relation {
+  return {
+    columns: result.columns.map((c) => c.name),
+    types: result.columns.map((c) => (c.type === "BOOLEAN" ? "BOOLEAN" : "VARCHAR")),
+    rows: result.rows.map((row) => row.map((v) => String(v))),
+  };
+}
+
+/** Index of the `)` matching the `(` at `open` (significant tokens). */
+function closingParen(tokens: readonly Token[], open: number, name: string): number {
+  let depth = 0;
+  for (let j = open; j < tokens.length; j++) {
+    const t = tokens[j]!;
+    if (t.kind !== "punct") continue;
+    if (t.text === "(") depth++;
+    else if (t.text === ")" && --depth === 0) return j;
+  }
+  throw new SemanticViewError("parse", `${name}: unbalanced parentheses in the call`);
+}
+
+/** `( ... ) AS name` unless the call is followed by an alias. */
+function withAlias(text: string, following: Token | undefined, name: string): string {
+  const hasAlias =
+    following !== undefined &&
+    ((following.kind === "ident" && !NOT_ALIAS.has(following.value.toLowerCase())) || following.kind === "quoted_ident");
+  return hasAlias ? text : `${text} AS ${quoteIdent(name)}`;
+}
 
 /** Returns the rewritten SQL, or null when the statement calls no introspection function. */
-export async function rewriteIntrospectionCalls(session: SqlSession, sql: string): Promise<string | null> {
+export async function rewriteIntrospectionCalls(session: SqlSession, sql: string, nested?: NestedStatementRunner): Promise<string | null> {
   if (!INTROSPECTION_NAME.test(sql)) return null; // skip tokenizing e.g. expanded semantic_view() SQL
   const tokens = significant(tokenize(sql));
   const edits: { start: number; end: number; text: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
+    const inner = tokens[i + 1];
+    if (nested !== undefined && t.kind === "punct" && t.text === "(" && inner?.kind === "ident" && /^(desc|describe|show)$/i.test(inner.value)) {
+      const close = closingParen(tokens, i, "subquery");
+      const statement = parseSemanticStatement(sql.slice(inner.start, tokens[close - 1]!.end));
+      if (statement !== null && NESTABLE.has(statement.type)) {
+        edits.push({ start: t.start, end: tokens[close]!.end, text: relationSql(resultRelation(await nested(statement))) });
+        i = close;
+      }
+      continue;
+    }
     if (t.kind !== "ident") continue;
     const next = tokens[i + 1];
     if (!(next?.kind === "punct" && next.text === "(")) continue;
@@ -110,18 +163,20 @@ export async function rewriteIntrospectionCalls(session: SqlSession, sql: string
     const fn = TABLE_FUNCTIONS[name];
     if (fn !== undefined) {
       const call = parseCall(sql, tokens, i);
-      let text = relationSql(await fn(session, call.args, name));
-      const following = tokens[call.after];
-      const hasAlias =
-        following !== undefined &&
-        ((following.kind === "ident" && !NOT_ALIAS.has(following.value.toLowerCase())) || following.kind === "quoted_ident");
-      if (!hasAlias) text += ` AS ${quoteIdent(name)}`;
+      const text = withAlias(relationSql(await fn(session, call.args, name)), tokens[call.after], name);
       edits.push({ start: call.start, end: call.end, text });
       i = call.after - 1;
+    } else if (name === "explain_semantic_view") {
+      const close = closingParen(tokens, i + 1, name);
+      const relation = await explainSemanticView(session, tokens.slice(i + 2, close));
+      edits.push({ start: t.start, end: tokens[close]!.end, text: withAlias(relationSql(relation), tokens[close + 1], name) });
+      i = close;
     } else if (name === "get_ddl") {
       const call = parseCall(sql, tokens, i);
       const [kind, view, qualified] = call.args;
-      if (typeof kind !== "string" || kind.toUpperCase() !== "SEMANTIC_VIEW") continue; // not ours
+      if (typeof kind !== "string" || kind.toUpperCase() !== "SEMANTIC_VIEW") {
+        throw new SemanticViewError("invalid", `GET_DDL: unsupported object type '${String(kind)}'. Only 'SEMANTIC_VIEW' is supported.`);
+      }
       if (typeof view !== "string") throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
       const def = await requireDefinition(session, view);
       edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, qualified === true)) });

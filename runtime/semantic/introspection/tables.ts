@@ -5,6 +5,7 @@
 import type { SemanticViewDefinition, TableDef } from "../model.js";
 import { renderDdl } from "../ddl/render.js";
 import { analyzeExpression } from "../ddl/expression-refs.js";
+import { splitTableReference } from "../sql/quote.js";
 import { renderNonAdditiveBy, renderWindow } from "../ddl/render-metric-modes.js";
 import { requiredWindowDimensions } from "../expand/window-metrics.js";
 
@@ -16,6 +17,9 @@ export interface Relation {
   readonly types?: readonly ("VARCHAR" | "BOOLEAN")[] | undefined;
 }
 
+/** Byte-order comparison (the extension sorts with Rust's `String` order, not a locale). */
+export const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export const LIST_COLUMNS = ["created_on", "name", "kind", "database_name", "schema_name", "comment"] as const;
 export const DESCRIBE_COLUMNS = ["object_kind", "object_name", "parent_entity", "property", "property_value"] as const;
 export const SHOW_COLUMNS_COLUMNS = [
@@ -25,9 +29,11 @@ export const MEMBER_COLUMNS = [
   "database_name", "schema_name", "semantic_view_name", "table_name", "name", "data_type", "synonyms", "comment",
 ] as const;
 
+/** `list_semantic_views()` / SHOW SEMANTIC VIEWS: sorted by name (byte order), then schema. */
 export function listViews(defs: readonly SemanticViewDefinition[], terse = false): Relation {
   const columns = terse ? LIST_COLUMNS.slice(0, 5) : [...LIST_COLUMNS];
-  const rows = defs.map((d) => {
+  const sorted = [...defs].sort((a, b) => byteOrder(a.name, b.name) || byteOrder(a.schemaName, b.schemaName));
+  const rows = sorted.map((d) => {
     const row = [d.createdOn, d.name, "SEMANTIC_VIEW", d.databaseName, d.schemaName, d.comment ?? ""];
     return terse ? row.slice(0, 5) : row;
   });
@@ -37,22 +43,11 @@ export function listViews(defs: readonly SemanticViewDefinition[], terse = false
 /** Physical database, schema and table name of a TABLES entry. */
 export function physicalTable(def: SemanticViewDefinition, t: TableDef): { database: string; schema: string; name: string } {
   if (t.resolved !== undefined) return t.resolved;
-  const parts = splitRef(t.table);
+  const parts = splitTableReference(t.table);
   const name = parts[parts.length - 1]!;
   if (parts.length === 3) return { database: parts[0]!, schema: parts[1]!, name };
   if (parts.length === 2) return { database: def.databaseName, schema: parts[0]!, name };
   return { database: def.databaseName, schema: def.resolutionSchemaName ?? def.schemaName, name };
-}
-
-/** Splits a written table reference like `main."My Table"` into unquoted parts. */
-function splitRef(ref: string): string[] {
-  const parts: string[] = [];
-  const re = /\s*(?:"((?:[^"]|"")*)"|([^."\s]+))\s*(?:\.|$)/gy;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < ref.length && (m = re.exec(ref)) !== null) {
-    parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
-  }
-  return parts.length > 0 ? parts : [ref];
 }
 
 function tableName(def: SemanticViewDefinition, alias: string | undefined): string {
@@ -61,7 +56,8 @@ function tableName(def: SemanticViewDefinition, alias: string | undefined): stri
   return t === undefined ? alias : physicalTable(def, t).name;
 }
 
-const json = (value: readonly unknown[]): string => JSON.stringify(value);
+/** A JSON array without spaces (`["a","b"]`, `[]`), as the extension formats lists. */
+export const json = (value: readonly unknown[]): string => JSON.stringify(value);
 
 export function describeView(def: SemanticViewDefinition): Relation {
   const rows: string[][] = [];
@@ -93,7 +89,7 @@ export function describeView(def: SemanticViewDefinition): Relation {
       const parent = tableName(def, m.table);
       add(kind, m.name, parent, "TABLE", parent);
       add(kind, m.name, parent, "EXPRESSION", m.expr);
-      add(kind, m.name, parent, "DATA_TYPE", "");
+      add(kind, m.name, parent, "DATA_TYPE", m.outputType ?? "");
       optional(kind, m.name, parent, m);
       if (m.isFilter === true) add(kind, m.name, parent, "LABELS", json(["FILTER"]));
       if (kind === "FACT") add(kind, m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
@@ -104,14 +100,14 @@ export function describeView(def: SemanticViewDefinition): Relation {
   for (const m of def.metrics) {
     if (m.table === undefined) {
       add("DERIVED_METRIC", m.name, "", "EXPRESSION", m.expr);
-      add("DERIVED_METRIC", m.name, "", "DATA_TYPE", "");
+      add("DERIVED_METRIC", m.name, "", "DATA_TYPE", m.outputType ?? "");
       optional("DERIVED_METRIC", m.name, "", m);
       add("DERIVED_METRIC", m.name, "", "ACCESS_MODIFIER", m.access.toUpperCase());
     } else {
       const parent = tableName(def, m.table);
       add("METRIC", m.name, parent, "TABLE", parent);
       add("METRIC", m.name, parent, "EXPRESSION", m.expr);
-      add("METRIC", m.name, parent, "DATA_TYPE", "");
+      add("METRIC", m.name, parent, "DATA_TYPE", m.outputType ?? "");
       optional("METRIC", m.name, parent, m);
       add("METRIC", m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
       if (m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0) {
@@ -120,25 +116,38 @@ export function describeView(def: SemanticViewDefinition): Relation {
       if (m.window !== undefined) add("METRIC", m.name, parent, "WINDOW_SPEC", renderWindow(m.window, (n) => n));
     }
   }
+  for (const m of def.materializations ?? []) {
+    add("MATERIALIZATION", m.name, "", "TABLE", m.table);
+    add("MATERIALIZATION", m.name, "", "DIMENSIONS", json(m.dimensions));
+    add("MATERIALIZATION", m.name, "", "METRICS", json(m.metrics));
+  }
   return { columns: [...DESCRIBE_COLUMNS], rows };
 }
 
-/** `show_columns_in_semantic_view`: public members in clause order (facts, dimensions, metrics). */
+/**
+ * `show_columns_in_semantic_view`: public members sorted by kind (DERIVED_METRIC, DIMENSION, FACT,
+ * METRIC), then name, as the extension sorts them.
+ */
 export function showColumns(def: SemanticViewDefinition): Relation {
   const rows: string[][] = [];
   const base = [def.databaseName, def.schemaName, def.name];
-  for (const f of def.facts) if (f.access === "public") rows.push([...base, f.name, "", "FACT", f.expr, f.comment ?? ""]);
-  for (const d of def.dimensions) rows.push([...base, d.name, "", "DIMENSION", d.expr, d.comment ?? ""]);
+  for (const f of def.facts) if (f.access === "public") rows.push([...base, f.name, f.outputType ?? "", "FACT", f.expr, f.comment ?? ""]);
+  for (const d of def.dimensions) rows.push([...base, d.name, d.outputType ?? "", "DIMENSION", d.expr, d.comment ?? ""]);
   for (const m of def.metrics) {
     if (m.access !== "public") continue;
-    rows.push([...base, m.name, "", m.table === undefined ? "DERIVED_METRIC" : "METRIC", m.expr, m.comment ?? ""]);
+    rows.push([...base, m.name, m.outputType ?? "", m.table === undefined ? "DERIVED_METRIC" : "METRIC", m.expr, m.comment ?? ""]);
   }
+  rows.sort((a, b) => byteOrder(a[5]!, b[5]!) || byteOrder(a[3]!, b[3]!));
   return { columns: [...SHOW_COLUMNS_COLUMNS], rows };
 }
 
 export type MemberKindPlural = "dimensions" | "metrics" | "facts";
 
-/** `show_semantic_dimensions|metrics|facts`: public members of the given views. */
+/**
+ * `show_semantic_dimensions|metrics|facts`: public members of the given views, sorted by view
+ * name then member name. `synonyms` is always a JSON array (`[]` when none); `data_type` is the
+ * declared YAML `output_type` or empty (nothing infers a type).
+ */
 export function showMembers(defs: readonly SemanticViewDefinition[], kind: MemberKindPlural): Relation {
   const rows: string[][] = [];
   for (const def of defs) {
@@ -151,12 +160,13 @@ export function showMembers(defs: readonly SemanticViewDefinition[], kind: Membe
         def.name,
         tableName(def, m.table),
         m.name,
-        "",
-        m.synonyms.length > 0 ? json(m.synonyms) : "",
+        m.outputType ?? "",
+        json(m.synonyms),
         m.comment ?? "",
       ]);
     }
   }
+  rows.sort((a, b) => byteOrder(a[2]!, b[2]!) || byteOrder(a[4]!, b[4]!));
   return { columns: [...MEMBER_COLUMNS], rows };
 }
 
@@ -168,8 +178,9 @@ export function getDdl(def: SemanticViewDefinition, fullyQualified = false): str
  * `show_semantic_dimensions_for_metric('v', 'm')`: the dimensions a metric can be grouped by without
  * a fan trap, i.e. on tables at the metric's grain or coarser: reached from the metric's table along
  * relationships (many-to-one or one-to-one), or backwards over one-to-one relationships. A derived
- * metric gets the dimensions valid for every base metric it uses; a window metric every dimension (the
- * extension skips the filter for them). `required` is true for the dimensions its OVER clause names.
+ * metric gets the dimensions reachable from any base metric it uses (the union, as documented); a
+ * window metric every dimension (the extension skips the filter for them). `required` is true for the
+ * dimensions a window metric's OVER clause names. Rows are sorted by table name, then dimension name.
  */
 export function dimensionsForMetric(def: SemanticViewDefinition, metricName: string): Relation {
   const lower = (s: string) => s.toLowerCase();
@@ -203,7 +214,7 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
       if (other === m || !referenced.has(lower(other.name))) continue;
       const t = tablesFor(other, visiting);
       if (t === undefined) continue;
-      out = out === undefined ? t : new Set([...out].filter((x) => t.has(x)));
+      out = new Set([...(out ?? []), ...t]);
     }
     return out;
   };
@@ -211,7 +222,8 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
   const required = new Set(metric.window === undefined ? [] : requiredWindowDimensions(metric.window).map((r) => lower(r.dimension)));
   const rows = def.dimensions
     .filter((d) => tables.has(lower(d.table)))
-    .map((d) => [tableName(def, d.table), d.name, "", String(required.has(lower(d.name)))]);
+    .map((d) => [tableName(def, d.table), d.name, d.outputType ?? "", String(required.has(lower(d.name)))])
+    .sort((a, b) => byteOrder(a[0]!, b[0]!) || byteOrder(a[1]!, b[1]!));
   return { columns: FOR_METRIC_COLUMNS, rows, types: FOR_METRIC_TYPES };
 }
 

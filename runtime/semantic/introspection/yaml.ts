@@ -13,7 +13,6 @@ const nonEmpty = (v: readonly unknown[]): boolean => v.length === 0;
 
 export function definitionToYaml(def: SemanticViewDefinition): string {
   const doc = {
-    comment: def.comment,
     tables: def.tables.map((t) => ({
       alias: t.alias,
       table: t.table,
@@ -29,7 +28,8 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
         table: r.toAlias,
         fk_columns: r.fkColumns,
         ref_columns: r.refColumns,
-        cardinality: r.cardinality,
+        // serde's enum spelling, as the extension exports it.
+        cardinality: r.cardinality === "one_to_one" ? "OneToOne" : "ManyToOne",
       })),
       nonEmpty,
     ),
@@ -40,36 +40,44 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
         source_table: f.table,
         comment: f.comment,
         synonyms: optional(f.synonyms, nonEmpty),
-        access: f.access === "private" ? "private" : undefined,
+        output_type: f.outputType,
+        access: f.access === "private" ? "Private" : undefined,
         is_filter: f.isFilter === true ? true : undefined,
       })),
       nonEmpty,
     ),
-    dimensions: optional(
-      def.dimensions.map((d) => ({
-        name: d.name,
-        expr: d.expr,
-        source_table: d.table,
-        comment: d.comment,
-        synonyms: optional(d.synonyms, nonEmpty),
-        is_filter: d.isFilter === true ? true : undefined,
-      })),
-      nonEmpty,
-    ),
-    metrics: optional(
-      def.metrics.map((m) => ({
+    // Always written, `[]` when empty: the import schema requires both keys.
+    dimensions: def.dimensions.map((d) => ({
+      name: d.name,
+      expr: d.expr,
+      source_table: d.table,
+      comment: d.comment,
+      synonyms: optional(d.synonyms, nonEmpty),
+      output_type: d.outputType,
+      is_filter: d.isFilter === true ? true : undefined,
+    })),
+    metrics: def.metrics.map((m) => ({
+      name: m.name,
+      expr: m.expr,
+      source_table: m.table,
+      comment: m.comment,
+      synonyms: optional(m.synonyms, nonEmpty),
+      output_type: m.outputType,
+      access: m.access === "private" ? "Private" : undefined,
+      using_relationships: optional(m.using, nonEmpty),
+      non_additive_by: nonAdditiveToYaml(m.nonAdditiveBy),
+      window_spec: windowToYaml(m.window),
+    })),
+    materializations: optional(
+      (def.materializations ?? []).map((m) => ({
         name: m.name,
-        expr: m.expr,
-        source_table: m.table,
-        comment: m.comment,
-        synonyms: optional(m.synonyms, nonEmpty),
-        access: m.access === "private" ? "private" : undefined,
-        using_relationships: optional(m.using, nonEmpty),
-        non_additive_by: nonAdditiveToYaml(m.nonAdditiveBy),
-        window_spec: windowToYaml(m.window),
+        table: m.table,
+        dimensions: optional(m.dimensions, nonEmpty),
+        metrics: optional(m.metrics, nonEmpty),
       })),
       nonEmpty,
     ),
+    comment: def.comment,
   };
   return stringify(doc);
 }

@@ -7,7 +7,7 @@
  * different column types apart; a table re-created with other types under an unchanged view on
  * the same connection would need clearSemanticQueryCache().
  */
-import { expandSemanticQuery, type SemanticQueryRequest } from "../expand/index.js";
+import { expandSemanticQuery, routeToMaterialization, type SemanticQueryRequest } from "../expand/index.js";
 import type { SemanticViewDefinition } from "../model.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
@@ -61,6 +61,13 @@ export function outputType(type: string): string | undefined {
   return undefined;
 }
 
+/** A member's YAML `output_type`, which overrides the probed type. */
+function declaredType(def: SemanticViewDefinition, column: string | undefined): string | undefined {
+  if (column === undefined) return undefined;
+  const lower = column.toLowerCase();
+  return [...def.dimensions, ...def.metrics, ...def.facts].find((m) => m.name.toLowerCase() === lower)?.outputType;
+}
+
 export async function typedSemanticQuery(
   session: SqlSession,
   def: SemanticViewDefinition,
@@ -74,7 +81,7 @@ export async function typedSemanticQuery(
     return cached;
   }
   stats.misses++;
-  const expanded = expandSemanticQuery(def, request);
+  const expanded = routeToMaterialization(def, request) ?? expandSemanticQuery(def, request);
   let probed: RawColumn[];
   try {
     probed = (await session.query(`SELECT * FROM (\n${expanded.sql}\n) AS __sv_probe LIMIT 0`)).columns;
@@ -86,7 +93,7 @@ export async function typedSemanticQuery(
       { cause: error },
     );
   }
-  const casts = probed.map((c) => outputType(c.type));
+  const casts = probed.map((c, i) => declaredType(def, expanded.columns[i]) ?? outputType(c.type));
   const columns = probed.map((c, i) => ({ name: expanded.columns[i] ?? c.name, type: casts[i] ?? c.type }));
   const sql = casts.every((c) => c === undefined)
     ? expanded.sql

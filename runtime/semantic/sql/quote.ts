@@ -25,3 +25,12 @@ export function tokenName(token: Token): string {
 export function isKeyword(token: Token | undefined, keyword: string): boolean {
   return token !== undefined && token.kind === "ident" && token.value.toUpperCase() === keyword.toUpperCase();
 }
+
+/** Splits a written table reference like `main."My Table"` into its unquoted parts. */
+export function splitTableReference(ref: string): string[] {
+  const parts: string[] = [];
+  const re = /\s*(?:"((?:[^"]|"")*)"|([^."\s]+))\s*(?:\.|$)/gy;
+  let m: RegExpExecArray | null;
+  while (re.lastIndex < ref.length && (m = re.exec(ref)) !== null) parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
+  return parts.length > 0 ? parts : [ref];
+}

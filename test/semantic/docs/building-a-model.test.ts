@@ -83,4 +83,15 @@ describe("docs: tutorials/building-a-model", () => {
       ["2024-03-01", 60, 35, 58.333333],
     ]);
   });
+
+  it("explain_semantic_view() shows facts inlined, derived metrics expanded and only the needed joins", async () => {
+    const explain = async (args: string): Promise<string> => {
+      const lines = (await db.run(`SELECT * FROM explain_semantic_view('sales', ${args})`)).rows.map((r) => String(r[0]));
+      return lines.slice(lines.indexOf("-- Expanded SQL:") + 1, lines.indexOf("-- DuckDB Plan:")).join("\n");
+    };
+    const withCustomer = await explain("dimensions := ['customer'], metrics := ['revenue', 'profit']");
+    expect(withCustomer).to.include("li.price * li.quantity * (1 - li.discount)").and.include("customers");
+    expect(withCustomer).not.to.match(/\bnet_total\b/);
+    expect(await explain("dimensions := ['month'], metrics := ['revenue', 'profit']")).not.to.include("customers");
+  });
 });

@@ -1,0 +1,27 @@
+/**
+ * Reads the body of `CREATE SEMANTIC VIEW ... FROM YAML FILE '<path>'`. The file is read by DuckDB
+ * itself (`read_text`), on the caller's session, as the extension does: relative paths resolve
+ * against DuckDB's working directory and the database's file-access settings
+ * (`enable_external_access`, `allowed_directories`) apply.
+ */
+import type { SqlSession } from "../semantic-layer.js";
+import { SemanticViewError } from "../semantic-error.js";
+
+const MAX_BYTES = 1024 * 1024;
+const GLOB = /[*?[\]{}]/;
+
+export async function readYamlFile(session: SqlSession, path: string): Promise<string> {
+  // read_text expands globs; a definition comes from exactly one named file.
+  if (GLOB.test(path)) throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': the path must name one file (no wildcards)`);
+  let rows: unknown[][];
+  try {
+    ({ rows } = await session.query("SELECT content, size FROM read_text($1)", [path]));
+  } catch (error) {
+    const detail = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': cannot read the file: ${detail}`, { cause: error });
+  }
+  const row = rows[0];
+  if (row === undefined) throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': cannot read the file: not found, or not a regular file`);
+  if (Number(row[1]) > MAX_BYTES) throw new SemanticViewError("parse", `FROM YAML FILE '${path}': YAML definition exceeds the 1 MiB size limit`);
+  return String(row[0]);
+}
