@@ -11,6 +11,7 @@ import { runCodegen } from "./codegen.js";
 import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { BACKENDS, environmentWithDotenv, type Environment } from "./settings.js";
+import { closestName } from "../runtime/config/suggest.js";
 
 export interface CliIo {
   readonly cwd: string;
@@ -55,7 +56,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     .command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas")
     .option("--backend <backend>", "Backend to introspect: backend_a, backend_b or backend_c (required)")
     .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
-    .option("--config <path>", "Connection configuration file (backends A/B read [connections.<backend>])", { default: ".lib.toml" })
+    .option("--config <path>", "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])")
     .option("--out <dir>", "Output directory", { default: "generated" })
     .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
     .option("--check", "Write nothing; exit 1 when the output directory is not current")
@@ -75,7 +76,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     // cac checks unknown flags and missing flag values only when it runs the matched command.
     if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
   } catch (error) {
-    io.stderr(`lib: ${error instanceof Error ? error.message : String(error)} (see lib codegen --help)`);
+    io.stderr(`lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib codegen --help)`);
     return ExitCode.Usage;
   }
   if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
@@ -102,6 +103,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     const value = flags[name];
     if (value === true || Array.isArray(value) || value === "") return usage(`--${name} needs one value`);
   }
+  if (flags.config !== undefined && typeof flags.config !== "string") return usage("--config needs a file path");
   if (flags.check !== undefined && typeof flags.check !== "boolean") return usage("--check takes no value");
   if (flags.fixture !== undefined && (typeof flags.fixture !== "string" || flags.fixture === "")) return usage("--fixture needs one path");
   const sample = flags.sample === undefined ? undefined : Number(flags.sample);
@@ -121,7 +123,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     {
       backend: backend as BackendType,
       database: flags.database === undefined ? undefined : String(flags.database),
-      config: String(flags.config),
+      config: flags.config === undefined ? undefined : String(flags.config),
       out: String(flags.out),
       views: views === undefined || views.length === 0 ? undefined : views,
       check: flags.check === true,
@@ -131,4 +133,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     },
     { ...io, env },
   );
+}
+
+/** ` (did you mean --database?)` for cac's "Unknown option `--databse`", else "". */
+function flagHint(error: unknown, options: readonly { readonly rawName: string; readonly name: string }[]): string {
+  const unknown = error instanceof Error ? /^Unknown option `(-{1,2}[^`]+)`/.exec(error.message)?.[1] : undefined;
+  if (unknown === undefined) return "";
+  const flags = options.map((o) => `--${o.name.replace(/([A-Z])/g, "-$1").toLowerCase()}`);
+  const closest = closestName(unknown.replace(/^-+/, ""), flags.map((f) => f.slice(2)));
+  return closest === undefined ? "" : ` (did you mean --${closest}?)`;
 }

@@ -2,6 +2,7 @@
  * The whole `lib codegen` flow (kysely-codegen's `generate.ts`, shrunk): resolve the target,
  * connect, introspect, generate, then write or `--check`. The CLI is a thin layer over `runCodegen`.
  */
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import type { FixtureModel } from "./fixture/fixture-model.js";
@@ -48,9 +49,13 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
   const shownOut = relative(io.cwd, outDir) || ".";
   let secrets: string[] = [];
   try {
+    if (options.config !== undefined && !existsSync(configPath)) {
+      throw new CodegenExit(ExitCode.Usage, `--config ${configPath} does not exist`);
+    }
+    // Mistakes in the file come first: they need no connection.
+    const dtos = readDtoSpecs(configPath);
     const target = resolveTarget({ backend: options.backend, database: options.database, configPath, env: io.env, cwd: io.cwd });
     secrets = secretsOf(target);
-    const dtos = readDtoSpecs(configPath);
     let fixture: FixtureModel | undefined;
     const views = await introspect(target, options.views, io.connector ?? engineConnector, async (source, names) => {
       if (options.fixture === undefined) return;

@@ -1,5 +1,5 @@
 /**
- * What `lib codegen` connects to, following SPEC.md "Which section is read": backends A and B read
+ * What `lib codegen` connects to, following README "Code generation": backends A and B read
  * `[connections.<backend name>]` (never `[connections.default]`); backend C reads no section and
  * takes its path from `--database` or `BACKEND_C_DATABASE`. Also reads the optional `[codegen]`
  * table (DTO declarations) from the same file.
@@ -10,6 +10,7 @@ import { parse as parseDotenv } from "dotenv";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { ValidationError } from "../runtime/errors.js";
 import { loadConnectionSettingsIfPresent } from "../runtime/config/load-connection-settings.js";
+import { closestName } from "../runtime/config/suggest.js";
 import type { BackendType, ConnectionSettings } from "../runtime/config/types.js";
 import type { DtoSpec } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode } from "./exit-codes.js";
@@ -62,7 +63,10 @@ export function resolveTarget(options: TargetOptions): CodegenTarget {
     if (database === ":memory:") {
       throw new CodegenExit(ExitCode.Usage, "--backend backend_c needs a database file; :memory: holds no semantic views");
     }
-    return { backend, database: resolve(cwd, database) };
+    const path = resolve(cwd, database);
+    // Opening a missing file would create an empty database (and report "no views"): refuse instead.
+    if (!existsSync(path)) throw new CodegenExit(ExitCode.Usage, `the database file ${path} does not exist (check --database or BACKEND_C_DATABASE)`);
+    return { backend, database: path };
   }
   if (!existsSync(configPath)) {
     throw new CodegenExit(
@@ -102,6 +106,9 @@ export function readDtoSpecs(configPath: string): DtoSpec[] {
   const codegen = document["codegen"];
   if (codegen === undefined) return [];
   if (!isTable(codegen)) throw configError(configPath, "codegen must be a table");
+  for (const key of Object.keys(codegen)) {
+    if (key !== "dtos") throw configError(configPath, `[codegen] has no key ${key}${didYouMean(key, ["dtos"], "codegen.")} (it holds [codegen.dtos.<Name>] sections)`);
+  }
   const dtos = codegen["dtos"];
   if (dtos === undefined) return [];
   if (!isTable(dtos)) throw configError(configPath, "codegen.dtos must be a table of [codegen.dtos.<Name>] sections");
@@ -110,7 +117,7 @@ export function readDtoSpecs(configPath: string): DtoSpec[] {
     if (!isTable(spec)) throw configError(configPath, `${where} must be a table with view and fields`);
     const { view, fields, ...rest } = spec;
     const unknown = Object.keys(rest);
-    if (unknown.length > 0) throw configError(configPath, `${where}: unknown field ${unknown[0]} (allowed: view, fields)`);
+    if (unknown.length > 0) throw configError(configPath, `${where}: unknown field ${unknown[0]}${didYouMean(unknown[0]!, ["view", "fields"], "")} (allowed: view, fields)`);
     if (typeof view !== "string" || view === "") throw configError(configPath, `${where}: view must be a non-empty string`);
     if (!Array.isArray(fields) || !fields.every((f): f is string => typeof f === "string")) {
       throw configError(configPath, `${where}: fields must be an array of field names`);
@@ -133,6 +140,11 @@ function readToml(path: string): Record<string, unknown> | undefined {
     if (error instanceof TomlError) throw configError(path, `invalid TOML at line ${error.line}, column ${error.column}`);
     throw configError(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   }
+}
+
+function didYouMean(name: string, candidates: readonly string[], prefix: string): string {
+  const closest = closestName(name, candidates);
+  return closest === undefined ? "" : ` (did you mean ${prefix}${closest}?)`;
 }
 
 function configError(path: string, message: string): CodegenExit {

@@ -1,5 +1,5 @@
 /**
- * Warehouse type text → how the value arrives in JavaScript (API.md "How values arrive"), per
+ * Warehouse type text → how the value arrives in JavaScript (README "How values arrive"), per
  * backend. The generator turns the resulting `ValueKind` into a TypeScript type and a TypeBox schema.
  */
 import type { BackendType } from "../runtime/config/types.js";

@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 import express, { type Express } from "express";
 import swaggerUi from "swagger-ui-express";
 import type { Engine } from "./engine-type.js";
-import { errorResponder, notFound } from "./http-errors.js";
+import { existsSync, statSync } from "node:fs";
+import { join, normalize } from "node:path";
+import { errorResponder, methodNotAllowed, notFound } from "./http-errors.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { revenueHandler } from "./revenue-route.js";
@@ -22,6 +24,13 @@ const publicDir = fileURLToPath(new URL("./public/", import.meta.url));
 // The dashboard loads nothing from elsewhere: the machine may be offline, and it keeps the page honest.
 const DASHBOARD_CSP = "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/** The paths the service answers with GET: its routes, the docs and the dashboard's files. */
+function isResource(path: string): boolean {
+  if (path === "/" || path === "/revenue" || path === "/openapi.json" || path === "/docs" || path.startsWith("/docs/")) return true;
+  const file = normalize(join(publicDir, path));
+  return file.startsWith(publicDir) && existsSync(file) && statSync(file).isFile();
+}
+
 export function createApp(options: AppOptions = {}): Express {
   const logger = options.logger ?? consoleLogger;
   const openApi = buildOpenApiDocument();
@@ -30,6 +39,7 @@ export function createApp(options: AppOptions = {}): Express {
   // Express 5's default, made explicit: repeated parameters become arrays, no nested objects.
   app.set("query parser", "simple");
 
+  app.use(methodNotAllowed(isResource));
   app.get("/revenue", revenueHandler(options.engine));
   app.get("/openapi.json", (_req, res) => {
     res.json(openApi);
@@ -50,6 +60,6 @@ export function createApp(options: AppOptions = {}): Express {
   );
 
   app.use(notFound());
-  app.use(errorResponder(logger));
+  app.use(errorResponder(logger, options.engine));
   return app;
 }

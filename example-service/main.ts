@@ -4,8 +4,8 @@
  * down cleanly on SIGINT/SIGTERM.
  */
 import { chooseEngine } from "./choose-engine.js";
-import { startService } from "./lifespan.js";
-import { consoleLogger as logger } from "./logger.js";
+import { startService, type RunningService } from "./lifespan.js";
+import { consoleLogger as logger, describeError } from "./logger.js";
 
 const port = Number(process.env.PORT || 8000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -13,16 +13,16 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-let chosen: Awaited<ReturnType<typeof chooseEngine>>;
+let service: RunningService;
 try {
-  chosen = await chooseEngine({ env: process.env, cwd: process.cwd() });
+  const chosen = await chooseEngine({ env: process.env, cwd: process.cwd() });
+  logger.info(chosen.description);
+  service = await startService({ engine: chosen.engine, port, host: process.env.HOST, logger });
 } catch (error) {
-  logger.error("cannot create the engine", error);
-  process.exit(2);
+  // One line that says what failed, not a stack trace.
+  logger.error(`lib example service could not start (port ${port}): ${startupProblem(error)}`);
+  process.exit(1);
 }
-logger.info(chosen.description);
-const engine = chosen.engine;
-const service = await startService({ engine, port, host: process.env.HOST, logger });
 logger.info(`lib example service listening on ${service.url} (docs: ${service.url}docs/)`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -36,4 +36,11 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       },
     );
   });
+}
+
+function startupProblem(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === "EADDRINUSE") return `port ${port} is already in use: stop the other process or set PORT`;
+  if (code === "EACCES") return `not allowed (${describeError(error)}): check the permissions of the database directory, or use a port above 1023`;
+  return describeError(error);
 }

@@ -2,16 +2,17 @@
  * The OpenAPI 3.1 document of the service, built from the TypeBox schemas (OpenAPI 3.1 uses JSON
  * Schema 2020-12, which is what TypeBox emits), so the models are declared exactly once.
  */
+import { toJsonSchema } from "lib";
 import type { TSchema } from "typebox";
 import { RevenueByCountry } from "./model.js";
-import { HttpError, RevenueQuery } from "./schemas.js";
+import { HttpError, Problem, RevenueQuery } from "./schemas.js";
 
 export type JsonObject = { [key: string]: JsonValue };
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
 
-/** A schema as plain JSON (drops anything TypeBox may attach that is not JSON). */
+/** A schema as plain JSON of what `toJson` writes (a `BigIntType()` property is an int64 `integer`). */
 function jsonSchema(schema: TSchema): JsonObject {
-  return JSON.parse(JSON.stringify(schema)) as JsonObject;
+  return toJsonSchema(schema) as JsonObject;
 }
 
 function ref(schema: TSchema & { title?: string }): JsonObject {
@@ -34,8 +35,14 @@ function queryParameters(schema: typeof RevenueQuery): JsonObject[] {
   });
 }
 
-function errorResponse(description: string): JsonObject {
+/** SPEC's 503 body. */
+function unavailableResponse(description: string): JsonObject {
   return { description, content: { "application/json": { schema: ref(HttpError) } } };
+}
+
+/** Every other error: RFC 9457 problem details. */
+function problemResponse(description: string): JsonObject {
+  return { description, content: { "application/problem+json": { schema: ref(Problem) } } };
 }
 
 export function buildOpenApiDocument(): JsonObject {
@@ -61,9 +68,10 @@ export function buildOpenApiDocument(): JsonObject {
                 "application/json": { schema: { type: "array", items: ref(RevenueByCountry) } },
               },
             },
-            "422": errorResponse("Invalid query parameter (for example `country` given twice)"),
-            "500": errorResponse("Unexpected failure"),
-            "503": errorResponse("Data warehouse is unavailable"),
+            "405": { ...problemResponse("Only GET and HEAD are supported"), headers: { Allow: { schema: { type: "string" }, description: "GET, HEAD" } } },
+            "422": problemResponse("Invalid query parameter: unknown, repeated or array-valued (`country[]`)"),
+            "500": problemResponse("Unexpected failure"),
+            "503": unavailableResponse("Data warehouse is unavailable"),
           },
         },
       },
@@ -72,6 +80,7 @@ export function buildOpenApiDocument(): JsonObject {
       schemas: {
         RevenueByCountry: jsonSchema(RevenueByCountry),
         HTTPError: jsonSchema(HttpError),
+        Problem: jsonSchema(Problem),
       },
     },
   };

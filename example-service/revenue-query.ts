@@ -11,6 +11,12 @@ export interface RevenueFilter {
 }
 
 export function parseRevenueQuery(query: unknown): RevenueFilter {
+  const unknown = Object.keys(query as object).filter((name) => name !== "country");
+  if (unknown.length > 0) {
+    const name = unknown[0]!;
+    const hint = name.toLowerCase().replace(/\[\]$/, "") === "country" ? "; the parameter is 'country', given at most once" : "; the only parameter is 'country'";
+    throw new RequestValidationError(name, `Unknown query parameter '${name}'${hint}`);
+  }
   if (!validator.Check(query)) {
     const [first] = validator.Errors(query);
     const parameter = first?.instancePath.replace(/^\//, "") || "query";

@@ -4,7 +4,7 @@
  */
 import { Type } from "typebox";
 
-/** Query string of `GET /revenue`. Extra parameters are ignored. */
+/** Query string of `GET /revenue`. Any other parameter is rejected (422), so a typo never returns everything. */
 export const RevenueQuery = Type.Object(
   {
     country: Type.Optional(
@@ -15,11 +15,22 @@ export const RevenueQuery = Type.Object(
       }),
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-/** Body of every error response (422, 500, 503). */
+/** SPEC's 503 body. */
 export const HttpError = Type.Object(
   { detail: Type.String({ title: "Detail" }) },
   { title: "HTTPError" },
+);
+
+/** RFC 9457 problem details: the body of every other error response (404, 405, 422, 500). */
+export const Problem = Type.Object(
+  {
+    type: Type.String({ title: "Type" }),
+    title: Type.String({ title: "Title" }),
+    status: Type.Integer({ title: "Status" }),
+    detail: Type.String({ title: "Detail" }),
+  },
+  { title: "Problem" },
 );

@@ -2,14 +2,15 @@
 // Contents: DTO schemas for "sales".
 
 import { Type } from "typebox";
+import { BigIntType } from "lib";
 
 /** One row of `sales` with every dimension and metric selected. */
 export const SalesRow = Type.Object(
   {
     country: Type.String({ title: "Country" }),
     region: Type.String({ title: "Region" }),
-    revenue: Type.Integer({ title: "Revenue" }),
-    cost: Type.Integer({ title: "Cost" }),
+    revenue: BigIntType({ title: "Revenue" }),
+    cost: BigIntType({ title: "Cost" }),
   },
   { title: "SalesRow" },
 );
@@ -18,7 +19,7 @@ export const SalesRow = Type.Object(
 export const RevenueByCountry = Type.Object(
   {
     country: Type.String({ title: "Country" }),
-    revenue: Type.Integer({ title: "Revenue" }),
+    revenue: BigIntType({ title: "Revenue" }),
   },
   { title: "RevenueByCountry" },
 );

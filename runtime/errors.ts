@@ -81,7 +81,7 @@ export class WarehouseError extends Error {
 export class ProgrammingError extends WarehouseError {
   override name = "ProgrammingError";
 }
-/** The warehouse failed internally (a missing semantic view arrives here, as SPEC.md says). */
+/** The warehouse failed internally (a missing semantic view arrives here, see README "Errors"). */
 export class InternalError extends WarehouseError {
   override name = "InternalError";
 }

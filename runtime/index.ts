@@ -1,6 +1,6 @@
 /**
  * `lib`: typed semantic-layer queries over Snowflake semantic views (backend A), Databricks metric
- * views (backend B) and DuckDB (backend C). Every public name of API.md is exported from here.
+ * views (backend B) and DuckDB (backend C). Every public name is exported from here (README "API tour").
  */
 export * from "./errors.js";
 export { Decimal, type DecimalInput, type DecimalDivideOptions, type RoundingMode } from "./values/decimal.js"; // a plain class; its schema helper is DecimalType()
@@ -51,3 +51,7 @@ export { PoolTimeoutError } from "./engine/pool-timeout-error.js";
 export type { ConnectListener } from "./engine/connection-pool.js";
 export type { ConnectConnection } from "./engine/connection-handle.js";
 export { toJsonSchema } from "./mapping/json-schema.js";
+// Logging (the engine `log` option) and node:diagnostics_channel tracing.
+export type { LogEvent, EngineLogger, QueryLogEvent, QueryErrorLogEvent, ConnectionLogEvent, PoolWaitLogEvent } from "./observability/log-event.js";
+export { QUERY_CHANNEL, CONNECT_CHANNEL, POOL_WAIT_CHANNEL, type QueryTraceContext, type BackendTraceContext } from "./observability/channels.js";
+export { MissingPackageError } from "./packages/peer-package.js";

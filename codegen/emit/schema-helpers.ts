@@ -1,8 +1,8 @@
 /**
  * Which TypeBox expression a DTO property gets for each value kind, and what it must import. These
- * follow the cursor's `into()` agreement rules (API.md "How values arrive"): JSON-schema `integer`
- * agrees with number-integers and bigint, `number` with floats; `DecimalType()`/`DateType()` are the
- * cursor's schema helpers for Decimal and Date values.
+ * follow the cursor's `into()` agreement rules (README "How values arrive"): 8–32-bit integers get
+ * `Type.Integer` (number), 64-bit and wider ones `BigIntType()` (bigint, exact at any size), floats
+ * `Type.Number`; `DecimalType()`/`DateType()` are the cursor's schema helpers for Decimal and Date values.
  */
 import type { ValueKind } from "../../runtime/driver/database-connection.js";
 
@@ -18,8 +18,9 @@ export interface SchemaExpression {
 export function schemaOf(kind: ValueKind): SchemaExpression {
   switch (kind) {
     case "integer":
-    case "bigint":
       return { call: "Type.Integer", options: [], libImports: [] };
+    case "bigint":
+      return { call: "BigIntType", options: [], libImports: ["BigIntType"] };
     case "float":
       return { call: "Type.Number", options: [], libImports: [] };
     case "decimal":

@@ -6,11 +6,13 @@ const numberFormat = new Intl.NumberFormat("en-US");
 const regionNames = typeof Intl.DisplayNames === "function" ? new Intl.DisplayNames(["en"], { type: "region" }) : null;
 
 const form = document.getElementById("filter");
-const input = document.getElementById("country");
-const datalist = document.getElementById("countries");
+const picker = document.getElementById("country");
 const statusLine = document.getElementById("status");
 const errorLine = document.getElementById("error");
 const summary = document.getElementById("summary");
+const emptyLine = document.getElementById("empty");
+const chartSection = document.getElementById("chart-section");
+const tableSection = document.getElementById("table-section");
 const chart = document.getElementById("chart");
 const tbody = document.querySelector("#table tbody");
 
@@ -45,21 +47,33 @@ function countryName(code) {
 
 const formatRevenue = (value) => numberFormat.format(value);
 
+let drawn = [];
+
+/**
+ * Draws at the figure's real width (1 SVG unit = 1 CSS pixel, so text keeps its CSS size on a phone).
+ * Below 560 px the country name goes above its bar instead of beside it.
+ */
 function drawChart(rows) {
+  drawn = rows;
   chart.replaceChildren();
-  const barHeight = 22;
+  const width = Math.max(Math.floor(chart.parentElement.clientWidth) - 24, 260);
+  const stacked = width < 560;
+  const barHeight = stacked ? 18 : 22;
+  const labelHeight = stacked ? 18 : 0;
   const gap = 6;
-  const labelWidth = 190;
-  const valueWidth = 110;
-  const width = 900;
+  const labelWidth = stacked ? 0 : 190;
+  const valueWidth = stacked ? 90 : 110;
   const plotWidth = width - labelWidth - valueWidth;
-  const height = Math.max(rows.length, 1) * (barHeight + gap) + gap;
+  const rowHeight = labelHeight + barHeight + gap;
+  const height = Math.max(rows.length, 1) * rowHeight + gap;
   chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  chart.setAttribute("width", String(width));
   chart.setAttribute("height", String(height));
   const max = rows.reduce((m, r) => (r.revenue > m ? r.revenue : m), 0n);
 
   rows.forEach((row, index) => {
-    const y = gap + index * (barHeight + gap);
+    const top = gap + index * rowHeight;
+    const y = top + labelHeight;
     // Ratio computed in BigInt (per 10,000) so huge values stay correct relative to each other.
     const fraction = max > 0n && row.revenue > 0n ? Number((row.revenue * 10000n) / max) / 10000 : 0;
     const barWidth = Math.max(fraction * plotWidth, 1);
@@ -72,9 +86,9 @@ function drawChart(rows) {
     title.textContent = `${name} (${row.country}): ${formatRevenue(row.revenue)}`;
     const label = document.createElementNS(SVG, "text");
     label.setAttribute("class", "label");
-    label.setAttribute("x", String(labelWidth - 8));
-    label.setAttribute("y", String(y + barHeight / 2));
-    label.setAttribute("text-anchor", "end");
+    label.setAttribute("x", String(stacked ? 0 : labelWidth - 8));
+    label.setAttribute("y", String(stacked ? top + labelHeight / 2 : y + barHeight / 2));
+    label.setAttribute("text-anchor", stacked ? "start" : "end");
     label.setAttribute("dominant-baseline", "middle");
     label.setAttribute("aria-hidden", "true");
     label.textContent = `${name} (${row.country})`;
@@ -122,16 +136,33 @@ function drawTable(rows) {
   );
 }
 
+/** Fills the picker with the countries in the data, by name (codes compare case-insensitively). */
 function fillCountryChoices(rows) {
-  if (datalist.childElementCount > 0) return;
-  datalist.replaceChildren(
-    ...rows.map((row) => {
+  if (picker.options.length > 1) return;
+  const choices = rows
+    .map((row) => ({ code: row.country, name: countryName(row.country) }))
+    .sort((a, b) => a.name.localeCompare(b.name, "en"));
+  picker.append(
+    ...choices.map(({ code, name }) => {
       const option = document.createElement("option");
-      option.value = row.country;
-      option.label = countryName(row.country);
+      option.value = code;
+      option.textContent = name === code ? code : `${name} (${code})`;
       return option;
     }),
   );
+}
+
+/** The data's spelling of a country code typed in any case (`de` → `DE`), or the text as given. */
+function canonicalCountry(text) {
+  const wanted = text.trim().toUpperCase();
+  return [...picker.options].find((o) => o.value.toUpperCase() === wanted)?.value ?? text.trim();
+}
+
+function showEmpty(country) {
+  chartSection.hidden = true;
+  tableSection.hidden = true;
+  emptyLine.textContent = `No revenue for “${country}”. Pick another country or show all.`;
+  emptyLine.hidden = false;
 }
 
 let generation = 0;
@@ -155,11 +186,15 @@ async function load(country) {
     }
     const rows = parseRevenue(text);
     if (!country) fillCountryChoices(rows);
+    emptyLine.hidden = true;
+    chartSection.hidden = false;
+    tableSection.hidden = false;
     drawChart(rows);
     drawTable(rows);
     const total = rows.reduce((sum, r) => sum + r.revenue, 0n);
+    if (rows.length === 0) showEmpty(country);
     summary.textContent = rows.length === 0
-      ? `No revenue for country “${country}”.`
+      ? ""
       : `${rows.length} ${rows.length === 1 ? "country" : "countries"}, total revenue ${formatRevenue(total)}.`;
     statusLine.textContent = country ? `Showing ${country}.` : "Showing all countries.";
     document.body.dataset.state = "ready";
@@ -167,6 +202,9 @@ async function load(country) {
     if (mine !== generation) return;
     drawChart([]);
     drawTable([]);
+    chartSection.hidden = true;
+    tableSection.hidden = true;
+    emptyLine.hidden = true;
     summary.textContent = "";
     statusLine.textContent = "";
     errorLine.textContent = `Could not load revenue: ${error.message}`;
@@ -185,18 +223,31 @@ function apply(country) {
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
-  apply(input.value.trim());
+  apply(picker.value);
 });
+picker.addEventListener("change", () => apply(picker.value));
 document.getElementById("clear").addEventListener("click", () => {
-  input.value = "";
+  picker.value = "";
   apply("");
-  input.focus();
+  picker.focus();
 });
+// Redraw at the new width (rotating a phone, resizing a window).
+let resizeFrame = 0;
+new ResizeObserver(() => {
+  cancelAnimationFrame(resizeFrame);
+  resizeFrame = requestAnimationFrame(() => drawn.length > 0 && drawChart(drawn));
+}).observe(chart.parentElement);
 
-const initial = new URLSearchParams(location.search).get("country") ?? "";
-input.value = initial;
-if (initial) {
-  // Fill the country choices from the unfiltered list, then show the filter.
-  fetch("revenue").then((r) => (r.ok ? r.text() : "[]")).then((t) => fillCountryChoices(parseRevenue(t))).catch(() => {});
+async function start() {
+  const requested = new URLSearchParams(location.search).get("country") ?? "";
+  if (!requested) return load("");
+  // The picker comes from the unfiltered data; then the requested country, in the data's spelling.
+  try {
+    const response = await fetch("revenue");
+    if (response.ok) fillCountryChoices(parseRevenue(await response.text()));
+  } catch {}
+  const country = canonicalCountry(requested);
+  picker.value = country;
+  return apply(country);
 }
-load(initial);
+start();

@@ -41,7 +41,7 @@ export interface FieldSpec {
 
 export const BACKEND_TYPES = ["backend_a", "backend_b", "backend_c"] as const satisfies readonly BackendType[];
 
-/** Environment prefix per backend (SPEC.md, "Environment variables"). */
+/** Environment prefix per backend (README "Configuration reference"). */
 export const ENV_PREFIX: Readonly<Record<BackendType, string>> = {
   backend_a: "BACKEND_A_",
   backend_b: "BACKEND_B_",

@@ -7,7 +7,7 @@ import type { Secret } from "./secret.js";
 
 export type BackendType = "backend_a" | "backend_b" | "backend_c";
 
-/** How backend C answers semantic-view statements (see API.md, "Backend C semantic views"). */
+/** How backend C answers semantic-view statements (README "Backend C semantic views"). */
 export type SemanticViewsMode = "auto" | "builtin" | "extension";
 
 export type BackendAAuthType = "auth_jwt" | "auth_ext_browser" | "auth_oauth" | "auth_mfa" | "auth_sso" | "auth_pat" | "auth_wif";

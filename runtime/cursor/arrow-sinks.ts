@@ -2,7 +2,8 @@
  * Where the Arrow table builder puts one column's values: fixed-width columns fill typed arrays
  * directly, strings are UTF-8 encoded straight into one growing buffer, the rest use Arrow builders.
  */
-import { Utf8, makeBuilder, makeData, makeVector, type Builder, type DataType, type Vector } from "apache-arrow";
+import type { Builder, DataType, Vector } from "apache-arrow";
+import { arrow } from "./load-arrow.js";
 import { LibError } from "../errors.js";
 
 export type FixedArray = Int32Array | BigInt64Array | Float64Array | Uint32Array;
@@ -20,7 +21,7 @@ export class BuilderSink implements ColumnSink {
     type: DataType,
     readonly toArrow: (value: unknown) => unknown,
   ) {
-    this.#builder = makeBuilder({ type, nullValues: [null, undefined] });
+    this.#builder = arrow().makeBuilder({ type, nullValues: [null, undefined] });
   }
   append(values: readonly unknown[]): void {
     const builder = this.#builder;
@@ -69,8 +70,8 @@ export class FixedSink implements ColumnSink {
   }
   finish(): Vector {
     const length = this.#length;
-    return makeVector(
-      makeData({
+    return arrow().makeVector(
+      arrow().makeData({
         type: this.type,
         length,
         nullCount: this.#nulls,
@@ -127,9 +128,9 @@ export class Utf8Sink implements ColumnSink {
   finish(): Vector {
     const length = this.#length;
     const bytes = this.#bytes.subarray(0, this.#byteLength);
-    return makeVector(
-      makeData({
-        type: new Utf8(),
+    return arrow().makeVector(
+      arrow().makeData({
+        type: new (arrow().Utf8)(),
         length,
         nullCount: this.#nulls,
         nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),

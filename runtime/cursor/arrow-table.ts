@@ -7,11 +7,12 @@
  *   date → DateDay, timestamp → TimestampMillisecond (timezone "UTC" for zoned types; values are JS
  *   `Date`s, which hold milliseconds).
  */
-import { Bool, DateDay, Decimal as ArrowDecimal, Float64, Int32, Int64, Table, TimestampMillisecond, Utf8, type Vector } from "apache-arrow";
+import type { Table, Vector } from "apache-arrow";
 import type { ColumnInfo } from "../driver/database-connection.js";
 import { LibError } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
 import { BuilderSink, FixedSink, Utf8Sink, type ColumnSink, type FixedArray } from "./arrow-sinks.js";
+import { arrow } from "./load-arrow.js";
 
 const DECIMAL_TYPE = /\b(?:DECIMAL|NUMERIC|NUMBER|DEC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/i;
 const UNSIGNED_32 = /^\s*(?:UINTEGER|UINT32|UINT|INTEGER\s+UNSIGNED|INT\s+UNSIGNED)\s*$/i;
@@ -27,6 +28,7 @@ export function decimalPrecisionScale(typeText: string): { precision: number; sc
 }
 
 function sinkFor(column: ColumnInfo): ColumnSink {
+  const { Bool, DateDay, Decimal: ArrowDecimal, Float64, Int32, Int64, TimestampMillisecond, Utf8 } = arrow();
   const fail = (value: unknown, why: string): never => {
     throw new LibError(`fetchArrow(): column ${JSON.stringify(column.name)} (${column.type}): value ${String(value)} ${why}`);
   };
@@ -122,6 +124,6 @@ export class ArrowTableBuilder {
   finish(): Table {
     const vectors: Record<string, Vector> = {};
     this.#columns.forEach((c, i) => (vectors[c.name] = this.#sinks[i]!.finish()));
-    return new Table(vectors);
+    return new (arrow().Table)(vectors);
   }
 }

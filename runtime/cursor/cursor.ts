@@ -14,6 +14,7 @@ import { LibError } from "../errors.js";
 import { compileRowMapper } from "../mapping/model-plan.js";
 import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
+import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "./cancellation.js";
 import { captureOpenSite, watchUnclosed } from "./unclosed-cursor.js";
 
@@ -167,6 +168,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   /** The whole result as an apache-arrow `Table`, built column by column from the driver's chunks. */
   fetchArrow(): Promise<Table> {
     return this.#read("arrow", "fetchArrow()", async () => {
+      await loadArrow();
       const builder = new ArrowTableBuilder(this.columns);
       // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in between.
       if (this.#stream.preferColumns?.() === true) {

@@ -1,6 +1,6 @@
 /**
  * What a backend driver provides: physical connections that run SQL and hand back values already
- * normalized to the library's value types (API.md "How values arrive"). The engine pools these;
+ * normalized to the library's value types (README "How values arrive"). The engine pools these;
  * cursors stream from them. Drivers map their own errors to `WarehouseError` subclasses.
  */
 

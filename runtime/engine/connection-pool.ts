@@ -1,6 +1,6 @@
 /**
  * The engine's pool: generic-pool with SQLAlchemy's QueuePool semantics on top and guards against
- * generic-pool's traps (notes/drivers.md §5).
+ * generic-pool's traps (README "Engines, pools and the registry").
  *
  * - `max = pool_size + max_overflow`, `min = 0`. Idle connections never exceed `pool_size`: an
  *   overflow connection is closed when it comes back, and one that lands idle any other way (an
@@ -30,6 +30,7 @@ import { LibConnectionError } from "../errors.js";
 import { ConnectionHandle } from "./connection-handle.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { findWaitingRequest, rejectAllWaiters, rejectOneWaiter } from "./pool-waiters.js";
+import { markRecycling } from "../observability/instrumented-driver.js";
 import type { ConnectConnection } from "./connection-handle.js";
 
 export type ConnectListener = (connection: ConnectConnection) => void | Promise<void>;
@@ -191,6 +192,7 @@ export class ConnectionPool {
         continue;
       }
       if (this.#isTooOld(connection, requestedAt)) {
+        markRecycling(connection);
         await this.#destroy(connection);
         continue;
       }

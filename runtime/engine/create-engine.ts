@@ -14,6 +14,9 @@ import type { DuckDBDriverOptions } from "../dialects/duckdb/duckdb-driver.js";
 import { Engine } from "./engine.js";
 import type { EngineInternals } from "./engine.js";
 import { register } from "./registry.js";
+import { instrumentDriver } from "../observability/instrumented-driver.js";
+import type { EngineLogger } from "../observability/log-event.js";
+import { Observer } from "../observability/observer.js";
 
 export const DEFAULT_ENGINE_NAME = "default";
 
@@ -22,6 +25,11 @@ export interface CreateEngineOptions {
   readonly configPath?: string;
   /** Register the engine: under the connection name, or `"default"` for a config object. */
   readonly register?: boolean;
+  /**
+   * Called with every query (SQL, parameter count, duration, rows or error), connection open/close/
+   * recycle and pool wait of this engine (README "Logging and tracing"). Never given a secret.
+   */
+  readonly log?: EngineLogger;
 }
 
 /** Library-internal options (tests): an explicit driver, DuckDB driver options, pool tuning. */
@@ -30,6 +38,7 @@ export interface EngineFromSettingsOptions extends EngineInternals {
   readonly name?: string | undefined;
   readonly driver?: Driver;
   readonly duckdb?: DuckDBDriverOptions;
+  readonly log?: EngineLogger | undefined;
 }
 
 /**
@@ -42,7 +51,7 @@ export function createEngine(
 ): Engine {
   const { settings, connectionName } = resolveSettings(nameOrConfig, { configPath: options.configPath ?? ".lib.toml" });
   const name = options.register === true ? (connectionName ?? DEFAULT_ENGINE_NAME) : undefined;
-  return engineFromSettings(settings, { name });
+  return engineFromSettings(settings, { name, log: options.log });
 }
 
 /**
@@ -69,8 +78,9 @@ export async function createAsyncEngine(
 /** Library-internal: an engine from already-resolved settings. */
 export function engineFromSettings(settings: ConnectionSettings, options: EngineFromSettingsOptions = {}): Engine {
   if (settings.type === "backend_b") warnUnhonouredFields(settings);
-  const driver = options.driver ?? createDriver(settings, options.duckdb);
-  const engine = new Engine(settings, driver, options);
+  const observer = new Observer(settings.type, options.log);
+  const driver = instrumentDriver(options.driver ?? createDriver(settings, options.duckdb), observer);
+  const engine = new Engine(settings, driver, { ...options, observer });
   if (options.name !== undefined) {
     try {
       register(options.name, engine);

@@ -14,12 +14,16 @@ import type { PoolOptions } from "./connection-pool.js";
 import type { PooledConnection } from "./pooled-connection.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { namesOf, unregister } from "./registry.js";
+import { poolWaitChannel, traced } from "../observability/channels.js";
+import type { Observer } from "../observability/observer.js";
 
 const DEFAULT_DISPOSE_TIMEOUT_S = 10;
 
 export interface EngineInternals {
   /** Pool tuning beyond the settings (tests: backoff, clock). */
   readonly pool?: Partial<Pick<PoolOptions, "createBackoffMs" | "maxCreateBackoffMs" | "prePingAttempts" | "now">>;
+  /** Receives pool-wait events (the `log` option and the `lib:pool-wait` tracing channel). */
+  readonly observer?: Observer;
 }
 
 /** Bounds on one checkout (`engine.connect(options)`); `execute()` passes its own. */
@@ -40,6 +44,7 @@ export class Engine implements AsyncDisposable {
   readonly _pool: ConnectionPool;
   readonly #driver: Driver;
   readonly #disposeTimeoutMs: number;
+  readonly #observer: Observer | undefined;
   #registeredName: string | undefined;
   #disposal: Promise<void> | undefined;
 
@@ -48,6 +53,7 @@ export class Engine implements AsyncDisposable {
     this.settings = settings;
     this.#driver = driver;
     this.#disposeTimeoutMs = (settings.disposeTimeout ?? DEFAULT_DISPOSE_TIMEOUT_S) * 1000;
+    this.#observer = internals.observer;
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
       maxOverflow: isPrivateDatabase(settings) ? 0 : settings.maxOverflow,
@@ -89,10 +95,14 @@ export class Engine implements AsyncDisposable {
     CancelWatch.validateTimeout(options.timeoutMs);
     const stop = new AbortController();
     const watch = new CancelWatch(() => stop.abort(), options);
+    const started = performance.now();
     try {
       if (options.signal?.aborted === true) throw watch.errorForAbortedSignal();
-      return new CheckedOutConnection(this._pool, await this._pool.acquire({ signal: stop.signal }));
+      const connection = await traced(poolWaitChannel, { backend: this.backend }, () => this._pool.acquire({ signal: stop.signal }));
+      this.#observer?.emit({ type: "pool-wait", ok: true }, started);
+      return new CheckedOutConnection(this._pool, connection);
     } catch (error) {
+      this.#observer?.emit({ type: "pool-wait", ok: false }, started);
       if (watch.reason !== undefined) throw watch.error(error);
       if (error instanceof PoolTimeoutError || error instanceof LibError) throw error;
       throw new LibConnectionError(`Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -1,5 +1,5 @@
 /**
- * generic-pool's own `TimeoutError` class, re-exported as `PoolTimeoutError`. SPEC.md requires
+ * generic-pool's own `TimeoutError` class, re-exported as `PoolTimeoutError`. The README promises
  * the pool library's class (not a builtin or our own), so `instanceof PoolTimeoutError` holds for
  * exactly what `pool.acquire()` rejects with. generic-pool's package entry does not export it;
  * it lives in `generic-pool/lib/errors`, loaded through the same CommonJS cache as the pool.

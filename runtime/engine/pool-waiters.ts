@@ -3,7 +3,7 @@
  * acquirers (`ResourceRequest`s). generic-pool 3.9 has one global `acquireTimeoutMillis` and no way
  * to cancel one `acquire()`; its request objects do have a per-request `setTimeout(ms)`, and its
  * queue drops a request that is rejected with an error named `TimeoutError`. That is what gives us
- * SQLAlchemy's timeout semantics and cancellable waits (notes/drivers.md §5).
+ * SQLAlchemy's timeout semantics and cancellable waits (README "Engines, pools and the registry").
  */
 import type { Pool } from "generic-pool";
 

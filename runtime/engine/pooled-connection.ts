@@ -1,5 +1,5 @@
 /**
- * A connection checked out of an engine's pool: the raw-SQL escape hatch of API.md and what cursors
+ * A connection checked out of an engine's pool: the raw-SQL escape hatch (README "Engines, pools and the registry") and what cursors
  * read from. It goes back to the pool on `release()` or at scope exit (`await using`).
  */
 import type { QueryResult, ResultStream, StreamOptions } from "../driver/database-connection.js";

@@ -2,7 +2,8 @@
  * The exact conversions of `validate: "coerce"`. A converter either returns the converted value or
  * throws `CoercionFailure` when the conversion would lose information (or the value is unusable).
  * Rules (column kind → model type):
- * - bigint → integer/number: only within the safe-integer range (±(2^53-1)).
+ * - bigint → integer/number: only within the safe-integer range (±(2^53-1)). `strict` applies this
+ *   one value by value too (`bigintToSafeNumber`): a `number` property never receives a `bigint`.
  * - integer/float number → bigint: only safe integers.
  * - Decimal → integer/bigint: only with a zero fraction (and, for integer, within the safe range);
  *   Decimal → number: only when the double's shortest text equals the Decimal (`12.5` yes, `0.1000000000000000055` no).
@@ -31,7 +32,8 @@ function fail(message: string): never {
   throw new CoercionFailure(message);
 }
 
-function bigintToSafeNumber(v: bigint): number {
+/** A bigint within ±(2^53−1) as a number; else `CoercionFailure` (never a rounded number). */
+export function bigintToSafeNumber(v: bigint): number {
   if (v > MAX_SAFE || v < -MAX_SAFE) fail("outside the safe-integer range of number");
   return Number(v);
 }
@@ -115,7 +117,7 @@ const identity: Converter = (v) => v;
 /** Column kinds whose values arrive already as the model type wants them (strict agreement). */
 const STRICT: Record<ModelType, readonly ValueKind[] | "any"> = {
   integer: ["integer", "bigint"],
-  number: ["integer", "float"],
+  number: ["integer", "float", "bigint"],
   bigint: ["bigint"],
   decimal: ["decimal"],
   string: ["string"],
@@ -128,7 +130,7 @@ const STRICT: Record<ModelType, readonly ValueKind[] | "any"> = {
 /** Extra column kinds `coerce` can convert from, per model type. */
 const COERCIBLE: Record<ModelType, readonly ValueKind[]> = {
   integer: ["decimal", "float", "string"],
-  number: ["bigint", "decimal", "string"],
+  number: ["decimal", "string"],
   bigint: ["integer", "float", "decimal", "string"],
   decimal: ["integer", "bigint", "float", "string"],
   string: ["integer", "bigint", "decimal", "float", "boolean", "date", "timestamp"],
@@ -143,9 +145,23 @@ export function agreesStrictly(model: ModelType, kind: ValueKind): boolean {
   return kinds === "any" || kinds.includes(kind);
 }
 
+/**
+ * The converter `strict` applies to values of a column that agrees with the model: a 64-bit column
+ * under a `number`/`integer` property agrees value by value (a bigint within ±(2^53−1) becomes a
+ * number, a larger one fails), so the property's TypeScript type `number` is always true.
+ */
+export function strictConversion(model: ModelType, kind: ValueKind): Converter | undefined {
+  return (model === "integer" || model === "number") && kind === "bigint" ? toSafeNumber : undefined;
+}
+
+function toSafeNumber(value: unknown): number {
+  return typeof value === "bigint" ? bigintToSafeNumber(value) : toNumber(value);
+}
+
 /** The converter `coerce` uses for this pair, or undefined when no exact conversion exists. */
 export function coercion(model: ModelType, kind: ValueKind): Converter | undefined {
   if (model === "integer" && kind === "bigint") return toInteger;
+  if (model === "number" && kind === "bigint") return toSafeNumber;
   if (agreesStrictly(model, kind)) return identity;
   if (!COERCIBLE[model].includes(kind)) return undefined;
   switch (model) {

@@ -8,7 +8,7 @@ import { Compile } from "typebox/compile";
 import type { ColumnInfo } from "../driver/database-connection.js";
 import { LibSchemaMismatchError, type SchemaMismatch } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
-import { agreesStrictly, coercion, CoercionFailure, type Converter } from "./coerce.js";
+import { agreesStrictly, coercion, CoercionFailure, strictConversion, type Converter } from "./coerce.js";
 import { describeModel, modelName, type ModelProperty } from "./model-type.js";
 import type { ValidateMode } from "./validate-mode.js";
 
@@ -89,6 +89,7 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
         mismatches.push({ field: property.name, modelType: property.label, columnType: label });
         continue;
       }
+      convert = strictConversion(property.type, info.kind);
     } else {
       convert = coercion(property.type, info.kind);
       if (convert === undefined) {
@@ -96,9 +97,7 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
         continue;
       }
     }
-    // Strict `integer` over a bigint column delivers the bigint as is (API.md); TypeBox's integer check would reject it.
-    const skipSchemaCheck = mode === "strict" && property.type === "integer" && info.kind === "bigint";
-    steps.push({ property, column, columnLabel: label, convert, ...(skipSchemaCheck ? { check: undefined, explain: undefined } : compileChecker(property.schema)) });
+    steps.push({ property, column, columnLabel: label, convert, ...compileChecker(property.schema) });
   }
   if (mismatches.length > 0) throw new LibSchemaMismatchError(name, mismatches);
 

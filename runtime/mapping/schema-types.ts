@@ -47,7 +47,7 @@ export function DateType(options: LibTypeOptions = {}): TDate {
 }
 
 /**
- * The same helpers under one name, so a model reads like API.md: `LibType.Decimal()` is "the Decimal
+ * The same helpers under one name, so a model reads like the README: `LibType.Decimal()` is "the Decimal
  * schema helper exported by lib" (the bare name `Decimal` is the value class).
  */
 export const LibType = Object.freeze({ Decimal: DecimalType, BigInt: BigIntType, Date: DateType });

@@ -6,7 +6,7 @@ export interface CompiledQuery {
   readonly sql: string;
   /**
    * Positional `?` parameters (backends A and B); always empty on backend C, which inlines literals.
-   * Typed `unknown[]` as API.md writes it (so it can be handed to drivers that take a mutable array);
+   * Typed `unknown[]` as the public API documents it (so it can be handed to drivers that take a mutable array);
    * the array is frozen at runtime.
    */
   readonly parameters: unknown[];
@@ -17,7 +17,7 @@ export interface CompiledQuery {
 
 export const CompiledQuery = Object.freeze({
   create(dialect: Backend, query: SemanticQueryNode, sql: string, parameters: readonly unknown[]): CompiledQuery {
-    // API.md: compile() is `{ sql, parameters }`. `dialect` and `query` stay readable but are not
+    // compile() is `{ sql, parameters }` (README "Build a query"). `dialect` and `query` stay readable but are not
     // enumerable, so `deep.equal({ sql, parameters })`, spreading and JSON see exactly those two.
     const compiled = { sql, parameters: Object.freeze([...parameters]) as unknown[] } as CompiledQuery;
     Object.defineProperty(compiled, "dialect", { value: dialect, enumerable: false });

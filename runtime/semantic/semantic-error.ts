@@ -1,7 +1,7 @@
 /**
  * An error raised by the built-in semantic-view engine. The backend C driver maps it onto the
  * `WarehouseError` hierarchy like any DuckDB error: `not_found` becomes `InternalError` (as
- * SPEC.md says a missing view arrives), the others `ProgrammingError`.
+ * README "Errors" says a missing view arrives), the others `ProgrammingError`.
  */
 export type SemanticErrorKind = "parse" | "invalid" | "not_found" | "execution";
 

@@ -9,7 +9,7 @@ import type { FieldKind } from "../query/operation-node/field-node.js";
 declare const SPEC_VALUE: unique symbol;
 const SPEC_BRAND = Symbol.for("lib.FieldSpec");
 
-/** Every value type a column can arrive as (API.md "How values arrive"). */
+/** Every value type a column can arrive as (README "How values arrive"). */
 export type SqlScalar = string | number | bigint | boolean | Date | Decimal;
 
 /** What an aggregate can arrive as: 64-bit sums are bigint, money sums Decimal, averages number. */

@@ -51,6 +51,7 @@ import {
   unregister,
   ValidationError,
   WarehouseError,
+  BigIntType,
 } from "lib";
 import { Cursor } from "lib";
 import type { Engine } from "lib";
@@ -473,7 +474,8 @@ describe("API.md contract (acceptance, backend C)", function () {
       {
         await using cursor = await q.execute();
         const typed = await cursor.into(RevenueByCountry); // default validate: "strict"
-        expect(typed.map((r) => [r.country, r.revenue])).to.deep.equal(BY_COUNTRY.map((r) => [r.country, r.revenue]));
+        // Type.Integer() is `number`: the 64-bit SUM arrives as a number within ±(2^53−1).
+        expect(typed.map((r) => [r.country, r.revenue])).to.deep.equal(BY_COUNTRY.map((r) => [r.country, Number(r.revenue)]));
       }
       {
         await using cursor = await q.execute();
@@ -513,10 +515,10 @@ describe("API.md contract (acceptance, backend C)", function () {
         // SUM(INTEGER) arrives as BIGINT (the semantic layer casts HUGEINT down, as the extension does).
         expect(error.message).to.contain("revenue").and.to.contain("string").and.to.contain("BIGINT");
       }
-      // A bigint column does not agree with JSON-schema `number` under strict.
+      // A 64-bit column agrees with `number` value by value: these sums are within ±(2^53−1).
       await using cursor = await q.execute();
       const AsNumber = Type.Object({ country: Type.String(), revenue: Type.Number() });
-      expect(await rejection(cursor.into(AsNumber))).to.be.instanceOf(LibSchemaMismatchError);
+      expect((await cursor.into(AsNumber)).map((r) => typeof r.revenue)).to.deep.equal(BY_COUNTRY.map(() => "number"));
     });
 
     it("validate \"coerce\" converts exactly or throws; \"none\" does not check", async () => {
@@ -684,11 +686,11 @@ describe("API.md contract (acceptance, backend C)", function () {
       checkValues(row!, RAW_HUGE);
     });
 
-    it("model types agree: integer with number-integers and bigint, number with number, Decimal helper with Decimal, string with text", async () => {
+    it("model types agree: integer with number-integers, BigIntType with bigint, number with number, Decimal helper with Decimal, string with text", async () => {
       await using _engine = typedEngine();
       const Model = Type.Object({
         int: Type.Integer(),
-        big: Type.Integer(),
+        big: BigIntType(),
         dbl: Type.Number(),
         money: DecimalType(), // API.md: the schema helper of `Decimal` columns
         total_money: DecimalType(),
@@ -700,6 +702,13 @@ describe("API.md contract (acceptance, backend C)", function () {
       const [row] = await cursor.into(Model);
       expect(row!.int).to.equal(3);
       expect(row!.big).to.equal(9007199254740993n);
+      {
+        // Type.Integer() (`number`) over the same 64-bit value: an error naming field, value and row.
+        await using again = await Typed.query().dimensions(Typed.big).execute();
+        const error = (await rejection(again.into(Type.Object({ big: Type.Integer() })))) as LibSchemaMismatchError;
+        expect(error).to.be.instanceOf(LibSchemaMismatchError);
+        expect(error.message).to.contain("big").and.contain("9007199254740993n").and.contain("row 0");
+      }
       expect(row!.dbl).to.equal(2.25);
       expect(row!.money).to.be.instanceOf(Decimal);
       expect(row!.total_money.toString()).to.equal("12345678901234.56");

@@ -30,6 +30,7 @@ import {
   createEngine,
   getEngine,
   toJson,
+  toJsonSchema,
   unregister,
 } from "lib";
 import type { ConnectConnection, Engine } from "lib";
@@ -616,19 +617,19 @@ describe("SPEC.md acceptance", function () {
   // -------------------------------------------------------------------------------------------
   describe("Resources: Example response model RevenueByCountry", () => {
     it("the generated response schema is an object titled RevenueByCountry, both fields required, country string, revenue integer, capitalized titles", () => {
-      const schema = JSON.parse(JSON.stringify(RevenueByCountry)) as Record<string, unknown>;
-      expect(schema).to.deep.equal({
+      // The JSON Schema of the model's wire form (revenue is a BigIntType(): exact 64-bit integers).
+      expect(toJsonSchema(RevenueByCountry)).to.deep.equal({
         type: "object",
         title: "RevenueByCountry",
         required: ["country", "revenue"],
-        properties: { country: { type: "string", title: "Country" }, revenue: { type: "integer", title: "Revenue" } },
+        properties: { country: { type: "string", title: "Country" }, revenue: { type: "integer", format: "int64", title: "Revenue" } },
       });
     });
 
     it("the served OpenAPI document carries the same schema", async () => {
       await using app = await listen(createApp({ engine: unregisteredSalesEngine(), logger: recordingLogger() }));
       const doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as { components: { schemas: Record<string, unknown> } };
-      expect(doc.components.schemas["RevenueByCountry"]).to.deep.equal(JSON.parse(JSON.stringify(RevenueByCountry)));
+      expect(doc.components.schemas["RevenueByCountry"]).to.deep.equal(toJsonSchema(RevenueByCountry));
     });
   });
 
@@ -1206,7 +1207,7 @@ describe("SPEC.md acceptance", function () {
         expect(view).to.contain(member);
       }
       const dto = await readFile(join(dir.path, "generated", "sales.dto.ts"), "utf8");
-      expect(dto).to.contain('export const RevenueByCountry = Type.Object(\n  {\n    country: Type.String({ title: "Country" }),\n    revenue: Type.Integer({ title: "Revenue" }),\n  },\n  { title: "RevenueByCountry" },\n);');
+      expect(dto).to.contain('export const RevenueByCountry = Type.Object(\n  {\n    country: Type.String({ title: "Country" }),\n    revenue: BigIntType({ title: "Revenue" }),\n  },\n  { title: "RevenueByCountry" },\n);');
     });
   });
 

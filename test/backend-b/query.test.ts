@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import { Type } from "typebox";
-import { Decimal, DecimalType } from "lib";
+import { Decimal, DecimalType, BigIntType } from "lib";
 import { CATALOG, SCHEMA, Sales, standInEngine, useStandIn } from "./stand-in-fixture.js";
 
 const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
@@ -70,7 +70,7 @@ describe("backend B: queries through the Databricks driver", function () {
   it("into() a TypeBox model with bigint and Decimal fields, strict validation", async () => {
     await using engine = standInEngine(fixture.standIn);
     const Model = Type.Object(
-      { country: Type.String(), revenue: Type.Integer(), money: DecimalType() },
+      { country: Type.String(), revenue: BigIntType(), money: DecimalType() },
       { title: "RevenueAndMoney" },
     );
     await using cursor = await Sales.query()

@@ -46,7 +46,7 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
     expect(orders).to.contain("  unit_price: Fact<number>(),");
     const dto = await readFile(join(out, "sales.dto.ts"), "utf8");
     expect(dto).to.contain(
-      'export const RevenueByCountry = Type.Object(\n  {\n    country: Type.String({ title: "Country" }),\n    revenue: Type.Integer({ title: "Revenue" }),\n  },\n  { title: "RevenueByCountry" },\n);',
+      'export const RevenueByCountry = Type.Object(\n  {\n    country: Type.String({ title: "Country" }),\n    revenue: BigIntType({ title: "Revenue" }),\n  },\n  { title: "RevenueByCountry" },\n);',
     );
     const index = await readFile(join(out, "index.ts"), "utf8");
     expect(index).to.contain('export * from "./orders.js";\nexport * from "./orders.dto.js";\nexport * from "./sales.js";\nexport * from "./sales.dto.js";\n');

@@ -108,18 +108,18 @@ describe("lib codegen CLI: usage and configuration (exit 0/2/4)", function () {
     expect(result.stderr).to.contain("[codegen.dtos.RevenueByCountry]: fields must be an array of field names");
   });
 
-  it("exits 4 when the backend C database file does not exist", async () => {
+  it("exits 2 when the backend C database file does not exist (a usage mistake: the path is wrong)", async () => {
     await using dir = await tempDir();
     const result = await runLib(["codegen", "--backend", "backend_c", "--database", "missing.duckdb"], { cwd: dir.path });
-    expect(result.code).to.equal(4);
-    expect(result.stderr).to.match(/cannot open backend C database .*missing\.duckdb: no such file/);
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.match(/the database file .*missing\.duckdb does not exist/);
   });
 
   describe("where the backend C path comes from (.env and the environment)", () => {
     it("reads BACKEND_C_DATABASE from .env", async () => {
       await using dir = await tempDir({ ".env": "BACKEND_C_DATABASE=from-dotenv.duckdb\n" });
       const result = await runLib(["codegen", "--backend", "backend_c"], { cwd: dir.path });
-      expect(result.code).to.equal(4);
+      expect(result.code).to.equal(2); // the file does not exist: the message names the path it came to
       expect(result.stderr).to.contain("from-dotenv.duckdb");
     });
 

@@ -52,14 +52,15 @@ describe("codegen emission", () => {
         "export const RevenueByCountry = Type.Object(",
         "  {",
         '    country: Type.String({ title: "Country" }),',
-        '    revenue: Type.Integer({ title: "Revenue" }),',
+        '    revenue: BigIntType({ title: "Revenue" }),',
         "  },",
         '  { title: "RevenueByCountry" },',
         ");",
       ].join("\n"),
     );
     expect(dto).to.contain("export const SalesRow = Type.Object(");
-    expect(dto).to.contain('cost: Type.Integer({ title: "Cost" }),');
+    expect(dto).to.contain('cost: BigIntType({ title: "Cost" }),');
+    expect(dto).to.contain('import { BigIntType } from "lib";');
     expect(dto).to.contain('{ title: "SalesRow" },');
   });
 

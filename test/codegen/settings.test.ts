@@ -1,5 +1,6 @@
 /** Which values `lib codegen` resolves: .env under the environment, the TOML file over both. */
 import { expect } from "chai";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { environmentWithDotenv, readDtoSpecs, resolveTarget } from "../../codegen/settings.js";
 import { CodegenExit } from "../../codegen/exit-codes.js";
@@ -36,12 +37,17 @@ describe("codegen settings resolution", () => {
 
   it("resolves a relative backend C path against the working directory and ignores sections", async () => {
     await using dir = await tempDir({ ".lib.toml": '[connections.backend_c]\ntype = "backend_c"\ndatabase = "ignored.duckdb"\n' });
+    await mkdir(join(dir.path, "data"));
+    await writeFile(join(dir.path, "data/x.duckdb"), ""); // only its existence is checked here
     const target = resolveTarget({ backend: "backend_c", database: "data/x.duckdb", configPath: join(dir.path, ".lib.toml"), env: {}, cwd: dir.path });
     expect(target).to.deep.equal({ backend: "backend_c", database: join(dir.path, "data/x.duckdb") });
     expect(() => resolveTarget({ backend: "backend_c", configPath: join(dir.path, ".lib.toml"), env: {}, cwd: dir.path }))
       .to.throw(CodegenExit, /--database <path> or set BACKEND_C_DATABASE/)
       .with.property("exitCode", 2);
     expect(() => resolveTarget({ backend: "backend_c", database: ":memory:", configPath: "x", env: {}, cwd: dir.path })).to.throw(CodegenExit, /:memory:/);
+    expect(() => resolveTarget({ backend: "backend_c", database: "data/typo.duckdb", configPath: "x", env: {}, cwd: dir.path }))
+      .to.throw(CodegenExit, /database file .*typo\.duckdb does not exist/)
+      .with.property("exitCode", 2);
   });
 
   it("reads DTO declarations from [codegen.dtos]", async () => {

@@ -99,25 +99,60 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
     // Accessible structure: labelled list items and a table with the same rows.
     expect(await page.locator("svg#chart [role=listitem][aria-label]").count()).to.equal(expected.length);
     expect(await page.locator("#table tbody tr").count()).to.equal(expected.length);
-    expect(await page.getByLabel("Country code").count()).to.equal(1);
+    // The country picker lists the countries of the data.
+    const picker = page.getByLabel("Country", { exact: true });
+    expect(await picker.locator("option").count()).to.equal(expected.length + 1);
     // Bars are drawn with real widths, largest first.
     const widths = await bars.evaluateAll((rects) => rects.map((r) => Number(r.getAttribute("width"))));
     expect(widths[0]).to.be.greaterThan(widths.at(-1)!);
     await page.screenshot({ path: join(outputDir, "dashboard.png"), fullPage: true });
 
     const picked = expected[1]!;
-    await page.getByLabel("Country code").fill(picked.country);
-    await page.getByRole("button", { name: "Apply filter" }).click();
+    await picker.selectOption(picked.country);
     await page.waitForFunction(() => document.querySelectorAll("svg#chart rect.bar").length === 1);
     expect(await bars.getAttribute("data-country")).to.equal(picked.country);
     expect(new URL(page.url()).searchParams.get("country")).to.equal(picked.country);
     await page.screenshot({ path: join(outputDir, "dashboard-filtered.png"), fullPage: true });
 
-    await page.getByLabel("Country code").fill("XX");
-    await page.getByRole("button", { name: "Apply filter" }).click();
-    await page.waitForFunction(() => document.body.dataset.state === "ready" && !document.querySelector("rect.bar"));
-    expect(await page.locator("#summary").textContent()).to.include("No revenue");
+    // A country typed in another case (a shared link) finds the data's spelling.
+    await page.goto(`${app!.url}/?country=${picked.country.toLowerCase()}`);
+    await page.waitForFunction(() => document.body.dataset.state === "ready" && document.querySelectorAll("rect.bar").length === 1);
+    expect(await bars.getAttribute("data-country")).to.equal(picked.country);
+    expect(await picker.inputValue()).to.equal(picked.country);
+
+    // No data: an empty state instead of an empty chart frame.
+    await page.goto(`${app!.url}/?country=XX`);
+    await page.waitForFunction(() => document.body.dataset.state === "ready");
+    expect(await page.locator("#empty").isVisible()).to.equal(true);
+    expect(await page.locator("#empty").textContent()).to.include("No revenue for “XX”");
+    expect(await page.locator("#chart-section").isVisible()).to.equal(false);
+    expect(await page.locator("#table-section").isVisible()).to.equal(false);
+    await page.screenshot({ path: join(outputDir, "dashboard-empty.png"), fullPage: true });
     expect(consoleErrors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it("is readable on a 390 px wide phone: text at its CSS size, nothing wider than the screen", async function () {
+    const page = await context!.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${app!.url}/`);
+    await page.waitForSelector("body[data-state=ready]");
+    const layout = await page.evaluate(() => {
+      const label = document.querySelector("svg#chart text.label")!.getBoundingClientRect();
+      const value = document.querySelector("svg#chart text.value")!.getBoundingClientRect();
+      return {
+        labelHeight: label.height,
+        valueHeight: value.height,
+        labelRight: label.right,
+        pageWidth: document.documentElement.scrollWidth,
+      };
+    });
+    // 13 px / 12 px text renders at least ~11 px tall (a 900-unit chart squeezed to 390 px gave ~5 px).
+    expect(layout.labelHeight).to.be.at.least(11);
+    expect(layout.valueHeight).to.be.at.least(10);
+    expect(layout.labelRight).to.be.at.most(390);
+    expect(layout.pageWidth).to.be.at.most(390);
+    await page.screenshot({ path: join(outputDir, "dashboard-390px.png"), fullPage: true });
     await page.close();
   });
 

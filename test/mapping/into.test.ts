@@ -56,11 +56,25 @@ describe("into(): strict (default)", () => {
     void typed;
   });
 
-  it("integer agrees with integer and bigint columns (bigint delivered as is); number with integer columns", async () => {
-    const Model = Type.Object({ i64: Type.Integer(), i32: Type.Number(), big: BigIntType() });
-    await using cursor = await h.cursor("SELECT 9007199254740993::BIGINT AS i64, 3::SMALLINT AS i32, 5::HUGEINT AS big");
-    expect(await cursor.into(Model)).to.deep.equal([{ i64: 9007199254740993n, i32: 3, big: 5n }]);
+  it("Type.Integer/Type.Number over 64-bit columns get numbers within ±(2^53−1); BigIntType keeps bigints", async () => {
+    const Model = Type.Object({ i64: Type.Integer(), n64: Type.Number(), i32: Type.Number(), big: BigIntType() });
+    await using cursor = await h.cursor(
+      "SELECT * FROM (VALUES (9007199254740991::BIGINT, (-9007199254740991)::HUGEINT, 3::SMALLINT, 9007199254740993::HUGEINT)) t(i64, n64, i32, big)",
+    );
+    const rows = await cursor.into(Model);
+    expect(rows).to.deep.equal([{ i64: 9007199254740991, n64: -9007199254740991, i32: 3, big: 9007199254740993n }]);
+    expect(typeof rows[0]!.i64).to.equal("number");
   });
+
+  for (const [property, schema] of [["Type.Integer()", Type.Integer()], ["Type.Number()", Type.Number()]] as const) {
+    it(`${property} over a 64-bit column fails beyond ±(2^53−1), naming field, value and row`, async () => {
+      const Model = Type.Object({ n: schema }, { title: "Counts" });
+      await using cursor = await h.cursor("SELECT * FROM (VALUES (1::BIGINT, 0), (-9007199254740992::BIGINT, 1)) t(n, k) ORDER BY k");
+      const error = await mismatch(cursor.into(Model));
+      expect(error.message).to.contain("Counts").and.contain("n:").and.contain("row 1").and.contain("-9007199254740992n");
+      expect(error.message).to.contain("outside the safe-integer range");
+    });
+  }
 
   it("ignores extra columns and matches by name, not position", async () => {
     const Model = Type.Object({ name: Type.String(), id: Type.Integer() });
@@ -72,7 +86,7 @@ describe("into(): strict (default)", () => {
     const Model = Type.Object(
       {
         i32: Type.String(),
-        i64: Type.Number(),
+        i64: Type.Boolean(),
         money: Type.Integer(),
         f: DecimalType(),
         s: Type.Integer(),
@@ -90,7 +104,7 @@ describe("into(): strict (default)", () => {
     expect(h.pulls(), "no chunk was read").to.equal(pulls);
     expect(error.mismatches.map((m) => [m.field, m.modelType, m.columnType])).to.deep.equal([
       ["i32", "string", "INTEGER (integer)"],
-      ["i64", "number", "BIGINT (bigint)"],
+      ["i64", "boolean", "BIGINT (bigint)"],
       ["money", "integer", "DECIMAL(10,2) (decimal)"],
       ["f", "Decimal", "DOUBLE (float)"],
       ["s", "integer", "VARCHAR (string)"],
@@ -99,7 +113,7 @@ describe("into(): strict (default)", () => {
       ["ts", "boolean", "TIMESTAMP (timestamp)"],
       ["absent", "string", "(missing)"],
     ]);
-    expect(error.message).to.match(/^Model Wrong does not match the result: i32: model string vs column INTEGER \(integer\); i64: model number vs column BIGINT/);
+    expect(error.message).to.match(/^Model Wrong does not match the result: i32: model string vs column INTEGER \(integer\); i64: model boolean vs column BIGINT/);
     expect(error.message).to.contain("absent: model string vs column (missing) (no column of that name in the result)");
   });
 

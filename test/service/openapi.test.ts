@@ -48,7 +48,7 @@ describe("example service: OpenAPI document and docs page", function () {
       required: ["country", "revenue"],
       properties: {
         country: { type: "string", title: "Country" },
-        revenue: { type: "integer", title: "Revenue" },
+        revenue: { type: "integer", format: "int64", title: "Revenue" },
       },
     });
   });
@@ -62,9 +62,10 @@ describe("example service: OpenAPI document and docs page", function () {
       type: "array",
       items: { $ref: "#/components/schemas/RevenueByCountry" },
     });
-    for (const status of ["422", "500", "503"]) {
-      expect(get.responses[status]!.content["application/json"]!.schema, status).to.deep.equal({
-        $ref: "#/components/schemas/HTTPError",
+    expect(get.responses["503"]!.content["application/json"]!.schema).to.deep.equal({ $ref: "#/components/schemas/HTTPError" });
+    for (const status of ["405", "422", "500"]) {
+      expect(get.responses[status]!.content["application/problem+json"]!.schema, status).to.deep.equal({
+        $ref: "#/components/schemas/Problem",
       });
     }
     expect(doc.components.schemas.HTTPError).to.deep.equal({
@@ -84,7 +85,7 @@ describe("example service: OpenAPI document and docs page", function () {
     expect(body).to.deep.equal(EXPECTED_REVENUE);
     expect(Value.Check(responses["200"]!.content["application/json"]!.schema as never, body)).to.equal(true);
     const error: unknown = await (await fetch(`${app.url}/revenue?country=a&country=b`)).json();
-    expect(Value.Check(responses["422"]!.content["application/json"]!.schema as never, error)).to.equal(true);
+    expect(Value.Check(responses["422"]!.content["application/problem+json"]!.schema as never, error)).to.equal(true);
     expect(Value.Check(responses["200"]!.content["application/json"]!.schema as never, [{ country: "US", revenue: 1.5 }])).to.equal(false);
   });
 

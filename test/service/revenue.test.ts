@@ -63,22 +63,46 @@ describe("example service: GET /revenue", function () {
     expect(await (await get()).json()).to.deep.equal(EXPECTED_REVENUE);
   });
 
-  it("answers 422 naming the parameter when country is repeated", async function () {
+  it("answers 422 (RFC 9457 problem) naming the parameter when country is repeated", async function () {
     const response = await get("?country=US&country=DE");
     expect(response.status).to.equal(422);
-    const body = (await response.json()) as { detail: string };
-    expect(Object.keys(body)).to.deep.equal(["detail"]);
-    expect(body.detail).to.equal("Query parameter 'country' was given 2 times; give it at most once");
+    expect(response.headers.get("content-type")).to.match(/^application\/problem\+json/);
+    expect(await response.json()).to.deep.equal({
+      type: "about:blank",
+      title: "Unprocessable Content",
+      status: 422,
+      detail: "Query parameter 'country' was given 2 times; give it at most once",
+    });
   });
 
-  it("ignores unrelated query parameters", async function () {
-    expect(await (await get("?page=2&country=DE")).json()).to.deep.equal([{ country: "DE", revenue: 300 }]);
+  it("answers 422 for unknown, differently cased and array-style parameters instead of returning everything", async function () {
+    for (const [query, detail] of [
+      ["?page=2&country=DE", "Unknown query parameter 'page'; the only parameter is 'country'"],
+      ["?Country=DE", "Unknown query parameter 'Country'; the parameter is 'country', given at most once"],
+      ["?country[]=DE", "Unknown query parameter 'country[]'; the parameter is 'country', given at most once"],
+    ] as const) {
+      const response = await get(query);
+      expect(response.status, query).to.equal(422);
+      expect(((await response.json()) as { detail: string }).detail, query).to.equal(detail);
+    }
   });
 
-  it("answers unknown paths with a JSON 404", async function () {
-    const response = await fetch(`${app.url}/nope`);
+  it("answers unknown paths with a problem+json 404", async function () {
+    const response = await fetch(`${app.url}/nope`, { method: "POST" });
     expect(response.status).to.equal(404);
-    expect(await response.json()).to.have.property("detail");
+    expect(response.headers.get("content-type")).to.match(/^application\/problem\+json/);
+    expect(await response.json()).to.include({ status: 404, title: "Not Found" });
+  });
+
+  it("answers other methods on its resources with 405 and Allow: GET, HEAD", async function () {
+    for (const [method, path] of [["POST", "/revenue"], ["OPTIONS", "/revenue"], ["DELETE", "/"], ["PUT", "/dashboard.js"], ["POST", "/openapi.json"]] as const) {
+      const response = await fetch(`${app.url}${path}`, { method });
+      expect(response.status, `${method} ${path}`).to.equal(405);
+      expect(response.headers.get("allow"), `${method} ${path}`).to.equal("GET, HEAD");
+      expect(response.headers.get("content-type")).to.match(/^application\/problem\+json/);
+      expect(await response.json()).to.include({ status: 405, title: "Method Not Allowed" });
+    }
+    expect((await fetch(`${app.url}/revenue`, { method: "HEAD" })).status).to.equal(200);
   });
 
   it("logged nothing for successful and rejected requests", function () {

@@ -8,6 +8,7 @@
 import type { DBSQLClient } from "@databricks/sql";
 import type { BackendBSettings } from "../../config/types.js";
 import { withDeadline } from "../../driver/deadline.js";
+import { importPeer, MissingPackageError } from "../../packages/peer-package.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { DatabricksConnection, type DecimalParameterFactory } from "./databricks-connection.js";
 import { applyDecimalPrecisionPatch } from "./databricks-decimal-patch.js";
@@ -50,6 +51,7 @@ export class DatabricksDriver implements Driver {
       decimalParameter = connected.decimalParameter;
       session = await connected.client.openSession(sessionRequestOf(this.#settings));
     } catch (error) {
+      if (error instanceof MissingPackageError) throw error;
       throw connectionFailure(error, endpoint, this.#secrets);
     }
     const connection: DatabricksConnection = new DatabricksConnection(session, this.#secrets, decimalParameter, () =>
@@ -89,7 +91,7 @@ export class DatabricksDriver implements Driver {
   #connectedClient(): Promise<{ client: DBSQLClient; decimalParameter: DecimalParameterFactory }> {
     this.#client ??= (async () => {
       const options = connectOptionsOf(this.#settings, this.#options);
-      const { DBSQLClient, DBSQLParameter, DBSQLParameterType } = await import("@databricks/sql");
+      const { DBSQLClient, DBSQLParameter, DBSQLParameterType } = await importPeer("@databricks/sql", () => import("@databricks/sql"));
       applyDecimalPrecisionPatch();
       const client = new DBSQLClient({ logger: SILENT_LOGGER });
       // Errors the client emits outside a call (e.g. a failed background refresh) must not crash the process.

@@ -8,8 +8,8 @@
  *   `SQLSTATE: xxxxx` suffix and `[ERROR_CLASS]` prefix are read from the text.
  *
  * Decisions: a missing table or view (`TABLE_OR_VIEW_NOT_FOUND`, SQLSTATE 42P01) is an
- * `InternalError`, like a missing semantic view on backend C (SPEC.md: "A missing view arrives as
- * InternalError"); other 42xxx are `ProgrammingError`; 22xxx `DataError`; 23xxx `IntegrityError`;
+ * `InternalError`, like a missing semantic view on backend C (README "Errors": a missing view arrives as
+ * InternalError); other 42xxx are `ProgrammingError`; 22xxx `DataError`; 23xxx `IntegrityError`;
  * 0A000 `NotSupportedError`; 08/40/53/54/57/58, cancellation, network failures (the warehouse went
  * away mid-statement) and an expired session `OperationalError`; XX `InternalError`.
  * Secret values are replaced by `[redacted]` in every message.

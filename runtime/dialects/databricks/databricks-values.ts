@@ -1,7 +1,7 @@
 /**
  * Backend B values in and out. Column kinds come from the Thrift result schema
  * (`operation.getSchema()`); values arrive from `@databricks/sql` and are normalized to the
- * library's value types (API.md "How values arrive").
+ * library's value types (README "How values arrive").
  *
  * Exactness: with `preserveBigNumericPrecision: true` and Arrow results (what warehouses send),
  * the driver hands BIGINT over as `bigint` and DECIMAL as exact text, which become `bigint` and

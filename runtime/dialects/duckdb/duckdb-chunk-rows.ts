@@ -4,9 +4,10 @@
  * type of every value and asks the native chunk for its column count on every row; here the loops
  * are per column and monomorphic. Values come out exactly as `normalizingConverter` makes them.
  */
-import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBType, type DuckDBVector } from "@duckdb/node-api";
+import type { DuckDBDataChunk, DuckDBType, DuckDBVector } from "@duckdb/node-api";
 import { Decimal } from "../../values/decimal.js";
 import { normalizingConverter } from "./duckdb-values.js";
+import { duckdb } from "./duckdb-api.js";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -61,6 +62,7 @@ function generic(type: DuckDBType): ColumnReader {
 }
 
 function readerFor(type: DuckDBType): ColumnReader {
+  const { DuckDBTypeId } = duckdb(); // loaded lazily (duckdb-api.ts)
   switch (type.typeId) {
     // getItem already gives the library's value: number, bigint, string or boolean.
     case DuckDBTypeId.BOOLEAN:

@@ -1,5 +1,5 @@
 /**
- * One physical DuckDB connection with autocommit off (SPEC.md): the connection keeps an explicit
+ * One physical DuckDB connection with autocommit off (README "Engines, pools and the registry"): the connection keeps an explicit
  * transaction open, begun lazily before the first statement after a commit or rollback that may
  * write, so `run`/`all` work inside a transaction until `commit()` (or the SQL statement `COMMIT`).
  * A statement that only reads, issued while no transaction is open, runs in DuckDB's autocommit

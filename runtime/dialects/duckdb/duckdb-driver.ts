@@ -3,15 +3,16 @@
  * database (its own instance); a file path shares one instance per file across connections.
  * Extensions are never downloaded (`autoinstall_known_extensions = false`).
  */
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
-import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import type { BackendCSettings } from "../../config/types.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { createBuiltinSemanticLayer } from "../../semantic/index.js";
 import { definitionCacheFor, type DefinitionCache } from "../../semantic/definition-cache.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { explainCreatedFile } from "./created-file-hint.js";
+import { duckdb } from "./duckdb-api.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { isDuckDBDisconnect } from "./duckdb-errors.js";
 import { forgetFileInstance, leaseFileInstance } from "./duckdb-instances.js";
@@ -39,6 +40,7 @@ export class DuckDBDriver implements Driver {
   /** The database file (device + inode) the current lease opened; unset before the first open. */
   #file: string | undefined;
   #destroyed = false;
+  #createdFile: boolean | undefined;
 
   constructor(settings: BackendCSettings, options: DuckDBDriverOptions = {}) {
     this.#settings = settings;
@@ -57,7 +59,7 @@ export class DuckDBDriver implements Driver {
     // Semantic-view definitions are cached per database instance: shared by every engine on a file.
     let definitions: DefinitionCache | undefined;
     if (this.isMemory) {
-      const instance = await DuckDBInstance.create(MEMORY_DATABASE, options);
+      const instance = await duckdb().DuckDBInstance.create(MEMORY_DATABASE, options);
       try {
         connection = await instance.connect();
       } catch (error) {
@@ -67,6 +69,8 @@ export class DuckDBDriver implements Driver {
       onClose = () => instance.closeSync();
     } else {
       this.#dropReplacedFile();
+      // Whether this engine's file existed before DuckDB opened it (and so created it empty).
+      this.#createdFile ??= !existsSync(resolve(this.#settings.database));
       this.#lease ??= leaseFileInstance(this.#settings.database, options);
       const lease = this.#lease;
       let instance: DuckDBInstance;
@@ -87,7 +91,8 @@ export class DuckDBDriver implements Driver {
       if (schema !== undefined) await applyCurrentSchema(connection, schema, this.isMemory);
       const semanticLayer = await this.#semanticLayerFor(connection);
       const isStale = this.isMemory ? undefined : () => this.#fileChanged();
-      return new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions, isStale });
+      const opened = new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions, isStale });
+      return this.#createdFile === true ? explainCreatedFile(opened, resolve(this.#settings.database)) : opened;
     } catch (error) {
       connection.closeSync();
       onClose?.();

@@ -53,7 +53,7 @@ const BY_PREFIX: ReadonlyMap<string, WarehouseErrorClass> = new Map<string, Ware
 
 const PREFIX = /^([A-Za-z][A-Za-z ]*?) Error: /;
 
-/** Semantic-layer error kinds: a missing view arrives as InternalError (SPEC.md "Errors"). */
+/** Semantic-layer error kinds: a missing view arrives as InternalError (README "Errors"). */
 const BY_SEMANTIC_KIND: Readonly<Record<SemanticViewError["kind"], WarehouseErrorClass>> = {
   not_found: InternalError,
   parse: ProgrammingError,

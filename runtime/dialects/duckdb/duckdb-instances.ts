@@ -4,8 +4,9 @@
  * closed once nobody uses it any more so the file is released. `DuckDBInstance.fromCache` shares
  * but a closed cached instance hangs the next `fromCache` call, so we count references ourselves.
  */
-import { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBInstance } from "@duckdb/node-api";
 import { resolve } from "node:path";
+import { duckdb } from "./duckdb-api.js";
 
 interface SharedInstance {
   readonly options: string;
@@ -35,7 +36,7 @@ export function leaseFileInstance(path: string, options: Record<string, string>)
     return { instance, release: () => undefined };
   }
   if (entry === undefined) {
-    const created = DuckDBInstance.create(key, options);
+    const created = Promise.resolve().then(() => duckdb().DuckDBInstance.create(key, options));
     entry = { options: optionsKey, instance: created, references: 0 };
     shared.set(key, entry);
     const failed = entry;

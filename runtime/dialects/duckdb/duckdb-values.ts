@@ -1,26 +1,14 @@
 /**
  * DuckDB values in and out: column kinds from DuckDB types, result values normalized to the
- * library's value types (API.md "How values arrive"), and JS parameters turned into DuckDB values.
+ * library's value types (README "How values arrive"), and JS parameters turned into DuckDB values.
  */
-import {
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBTimestampMillisecondsValue,
-  DuckDBTimestampNanosecondsValue,
-  DuckDBTimestampSecondsValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
-  DuckDBTypeId,
-  JSDuckDBValueConverter,
-  decimalValue,
-  timestampValue,
-} from "@duckdb/node-api";
 import type { DuckDBType, DuckDBValue, DuckDBValueConverter } from "@duckdb/node-api";
 import type { ValueKind } from "../../driver/database-connection.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT128, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
 import { parameterError } from "../../values/parameter-error.js";
+import { duckdb } from "./duckdb-api.js";
 
 const MS_PER_DAY = 86_400_000;
 /** DuckDB's widest DECIMAL. */
@@ -28,6 +16,7 @@ const MAX_DECIMAL_WIDTH = 38;
 
 /** The value kind of a DuckDB column type. */
 export function kindOfType(type: DuckDBType): ValueKind {
+  const { DuckDBTypeId } = duckdb();
   switch (type.typeId) {
     case DuckDBTypeId.TINYINT:
     case DuckDBTypeId.SMALLINT:
@@ -106,6 +95,7 @@ function floorDiv(a: bigint, b: bigint): bigint {
  * via a double); dates and timestamps become `Date`s (sub-millisecond digits are dropped).
  */
 export const normalizingConverter: DuckDBValueConverter<unknown> = (value, type) => {
+  const { DuckDBTypeId, DuckDBDecimalValue, DuckDBDateValue, DuckDBTimestampValue, DuckDBTimestampTZValue, DuckDBTimestampSecondsValue, DuckDBTimestampMillisecondsValue, DuckDBTimestampNanosecondsValue, JSDuckDBValueConverter } = duckdb();
   if (value === null) return null;
   switch (type.typeId) {
     case DuckDBTypeId.BIGINT:
@@ -152,6 +142,8 @@ export const normalizingConverter: DuckDBValueConverter<unknown> = (value, type)
  */
 export function normalizeByKind(value: unknown, kind: ValueKind): unknown {
   if (value === null || value === undefined) return null;
+  const { DuckDBDecimalValue, DuckDBDateValue, DuckDBTimestampValue, DuckDBTimestampTZValue } = duckdb();
+  const { DuckDBTimestampMillisecondsValue, DuckDBTimestampSecondsValue, DuckDBTimestampNanosecondsValue } = duckdb();
   switch (kind) {
     case "integer":
       return typeof value === "bigint" ? Number(value) : value;
@@ -222,13 +214,14 @@ export function toDuckDBParameter(value: unknown, position: number): DuckDBValue
       return value;
   }
   if (Decimal.isDecimal(value)) {
+    const { decimalValue } = duckdb();
     const width = Math.max(digitCount(value.unscaled), value.scale, 1);
     if (width > MAX_DECIMAL_WIDTH) return value.toString();
     return decimalValue(value.unscaled, width, value.scale);
   }
   if (isGenuineDate(value)) {
     if (Number.isNaN(value.getTime())) throw parameterError(position, value, "the Date is invalid");
-    return timestampValue(BigInt(value.getTime()) * 1000n);
+    return duckdb().timestampValue(BigInt(value.getTime()) * 1000n);
   }
   if (isDuckDBValueObject(value)) return value;
   throw parameterError(position, value, "unsupported type; pass a number, bigint, string, boolean, Decimal, Date or null");

@@ -4,7 +4,7 @@
  * A statement error (`OperationFailedError`) carries Snowflake's error code (e.g. `001003`) and a
  * SQLSTATE. The SQLSTATE class decides, with two code-level exceptions:
  * - `002003` / SQLSTATE `42S02` (object does not exist or not authorized) → `InternalError`: a
- *   missing semantic view arrives as `InternalError` (SPEC.md "Errors"), as on backend C, whose
+ *   missing semantic view arrives as `InternalError` (README "Errors"), as on backend C, whose
  *   built-in layer reports a missing view the same way.
  * - `000604` / `57014` (statement cancelled) → `OperationalError`, like DuckDB's interrupt.
  * Otherwise: `42xxx` → ProgrammingError, `22xxx` → DataError, `23xxx` → IntegrityError,

@@ -1,5 +1,5 @@
 /**
- * Backend A result columns → `ColumnInfo` and normalized values (API.md "How values arrive").
+ * Backend A result columns → `ColumnInfo` and normalized values (README "How values arrive").
  *
  * Numbers are fetched as the exact text Snowflake sent (`fetchAsString: ["Number"]`) and converted
  * per column from its rowtype, so nothing goes through a lossy JS double:

@@ -51,7 +51,9 @@ export const allType: Equal<Expand<RowOf<typeof all>>, { country: string; region
 
 export const viewName: "sales" = Sales.viewName;
 export const title: unknown = (RevenueByCountry as { title?: unknown }).title;
-export const dto: Static<typeof RevenueByCountry> = { country: "US", revenue: 1 };
+export const dto: Static<typeof RevenueByCountry> = { country: "US", revenue: 1n };
+// @ts-expect-error the DTO's 64-bit revenue is a bigint (BigIntType), not a number
+export const dtoNumber: Static<typeof RevenueByCountry> = { country: "US", revenue: 1 };
 export const row: keyof Static<typeof SalesRow> = "region";
 // @ts-expect-error a field the view does not have
 Sales.profit;

@@ -1,0 +1,56 @@
+/** `npm start` that cannot start prints one clear line (no stack trace) and exits non-zero. */
+import { expect } from "chai";
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
+import { join } from "node:path";
+import { REPO_ROOT } from "../codegen/support/run-cli.js";
+import { tempDir } from "./support.js";
+
+function startMain(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "example-service/main.ts"], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, HOST: "127.0.0.1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("example service: startup failures", function () {
+  this.timeout(120_000);
+
+  it("a port in use: one line naming the port, exit 1", async () => {
+    await using dir = await tempDir();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const result = await startMain({ PORT: String(port), BACKEND_C_DATABASE: join(dir.path, "demo.duckdb") });
+      expect(result.code).to.equal(1);
+      const lines = result.stderr.trim().split("\n");
+      expect(lines, result.stderr).to.have.length(1);
+      expect(lines[0]).to.contain("could not start").and.contain(`port ${port} is already in use`);
+      expect(result.stderr).to.not.match(/^\s+at /m);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it("a database path under a file: one line naming the path, exit 1", async () => {
+    await using dir = await tempDir();
+    const file = join(dir.path, "not-a-directory");
+    await writeFile(file, "x");
+    const result = await startMain({ PORT: "0", BACKEND_C_DATABASE: join(file, "demo.duckdb") });
+    expect(result.code).to.equal(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines, result.stderr).to.have.length(1);
+    expect(lines[0]).to.contain("could not start").and.contain(join(file, "demo.duckdb"));
+    expect(result.stderr).to.not.match(/^\s+at /m);
+  });
+});
