@@ -30,7 +30,10 @@ export async function chooseEngine({ env, cwd }: ChooseEngineOptions): Promise<C
   // A configuration the user named must exist; only the implicit .lib.toml may be absent.
   if (explicit) throw new Error(`LIB_CONFIG names ${configPath}, which does not exist`);
   const database = resolve(cwd, env["BACKEND_C_DATABASE"] || "demo-data/demo.duckdb");
-  const seeded = await seedDemoDatabase(database);
+  const seeded = await seedDemoDatabase(database).catch((error: unknown) => {
+    // Name the path: DuckDB's own message may not say which file it could not open.
+    throw new Error(`cannot open the demo database ${database}`, { cause: error });
+  });
   const how = seeded.created ? "seeded" : "using";
   return {
     engine: createEngine(new BackendCConfig({ database })),

@@ -12,7 +12,7 @@ import type { Observer } from "./observer.js";
 const RECYCLING = Symbol("lib.recycling");
 
 export function instrumentDriver(driver: Driver, observer: Observer): Driver {
-  return {
+  const instrumented: Driver = {
     async openConnection(): Promise<DatabaseConnection> {
       const started = performance.now();
       let connection: DatabaseConnection;
@@ -27,6 +27,9 @@ export function instrumentDriver(driver: Driver, observer: Observer): Driver {
     },
     destroy: () => driver.destroy(),
   };
+  // The pool's invalidation asks the driver which errors mean "connection is dead": keep that answer.
+  if (driver.isDisconnect !== undefined) instrumented.isDisconnect = (error) => driver.isDisconnect!(error);
+  return instrumented;
 }
 
 /** Tells an instrumented connection that its next close is a recycle (no-op for others). */

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { README_PATH, markedBlock, readmeBlocks } from "../support/readme-blocks.js";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
+import { renderFixture } from "../../codegen/fixture/render-fixture.js";
 
 const TSX = import.meta.resolve("tsx");
 const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -63,9 +64,13 @@ describe("README.md runs as written", function () {
       extends: join(REPO_ROOT, "tsconfig.json"),
       compilerOptions: { noEmit: true, noUnusedLocals: false },
       include: [],
-      files: ["tour.ts", "example.ts"],
+      files: ["tour.ts", "example.ts", "fixtures/warehouse.ts"],
     };
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+    // The `--fixture` section imports what that command writes: render a real (empty) one there.
+    mkdirSync(join(dir, "fixtures"), { recursive: true });
+    const empty = { backend: "backend_c", tables: [], views: [], untranslated: [] };
+    writeFileSync(join(dir, "fixtures", "warehouse.ts"), renderFixture(empty, undefined));
     const result = await run([TSC, "-p", join(dir, "tsconfig.json")], dir);
     expect(`${result.stdout}${result.stderr}`).to.equal("");
     expect(result.code).to.equal(0);
