@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual } from "node:assert/strict";
 import { Type } from "typebox";
-import { Dimension, Fact, Metric, SemanticView } from "lib";
+import { BigIntType, Dimension, Fact, Metric, SemanticView } from "lib";
 import type { BenchFixture } from "./fixture.js";
 import { measureGroup, type GroupResult } from "./harness.js";
 import type { BenchSettings } from "./settings.js";
@@ -21,7 +21,8 @@ export class Sales extends SemanticView("sales", {
   sold_on: Fact<Date>(),
 }) {}
 
-export const RevenueByCountry = Type.Object({ country: Type.String(), revenue: Type.Integer() }, { title: "RevenueByCountry" });
+// BigIntType: the metric is BIGINT, read exactly (as the generated RevenueByCountry does).
+export const RevenueByCountry = Type.Object({ country: Type.String(), revenue: BigIntType() }, { title: "RevenueByCountry" });
 
 export const libQuery = (country?: string) =>
   Sales.query()
