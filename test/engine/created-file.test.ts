@@ -7,15 +7,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackendCConfig, Dimension, InternalError, Metric, ProgrammingError, SemanticView, createEngine } from "lib";
+import { failureOf } from "./helpers.js";
 
 class Sales extends SemanticView("sales", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    () => expect.fail("expected a rejection"),
-    (error: unknown) => error as Error,
-  );
-}
 
 describe("backend C: a database file the engine created says so in not-found errors", () => {
   let dir: string;
@@ -29,11 +23,11 @@ describe("backend C: a database file the engine created says so in not-found err
   it("names the path in 'semantic view not found' and 'table does not exist' when the file was created empty", async () => {
     const path = join(dir, "tpyo.duckdb");
     await using engine = createEngine(new BackendCConfig({ database: path, poolSize: 1 }));
-    const view = await failure(Sales.query().metrics(Sales.revenue).using(engine).execute());
+    const view = await failureOf(Sales.query().metrics(Sales.revenue).using(engine).execute());
     expect(view).to.be.instanceOf(InternalError);
     expect(view.message).to.contain("not found").and.contain(`the database file ${path} did not exist and was created empty: check the path`);
     await using conn = await engine.connect();
-    const table = await failure(conn.all("SELECT * FROM sales_data"));
+    const table = await failureOf(conn.all("SELECT * FROM sales_data"));
     expect(table).to.be.instanceOf(ProgrammingError);
     expect(table.message).to.contain(`${path} did not exist and was created empty`);
   });
@@ -47,7 +41,7 @@ describe("backend C: a database file the engine created says so in not-found err
       await conn.commit();
     }
     await using engine = createEngine(new BackendCConfig({ database: path, poolSize: 1 }));
-    const view = await failure(Sales.query().metrics(Sales.revenue).using(engine).execute());
+    const view = await failureOf(Sales.query().metrics(Sales.revenue).using(engine).execute());
     expect(view).to.be.instanceOf(InternalError);
     expect(view.message).to.contain("not found").and.not.contain("was created empty");
   });

@@ -15,16 +15,7 @@ import { splitSqlStatements, transactionControlOf } from "../../runtime/dialects
 import type { SemanticLayer } from "../../runtime/semantic/semantic-layer.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
-import { cSettings, plainEngine, useTempDir } from "./helpers.js";
-
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
+import { cSettings, failureOf, plainEngine, useTempDir } from "./helpers.js";
 
 describe("engine: DuckDB connections", () => {
   const tmp = useTempDir();

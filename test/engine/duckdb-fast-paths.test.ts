@@ -15,16 +15,8 @@ import { isReadOnlyStatement } from "../../runtime/dialects/duckdb/duckdb-statem
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import type { CheckedOutConnection } from "../../runtime/engine/checked-out-connection.js";
 import { DefinitionCache } from "../../runtime/semantic/definition-cache.js";
-import { cSettings, plainEngine, useTempDir } from "./helpers.js";
-
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
+import { loadArrow } from "../../runtime/cursor/load-arrow.js";
+import { cSettings, failureOf, plainEngine, useTempDir } from "./helpers.js";
 
 /** Whether our transaction is open on the pooled connection's physical DuckDB connection. */
 function inTransaction(conn: PooledConnection): boolean {
@@ -173,6 +165,7 @@ describe("engine: DuckDB fast paths", () => {
       await using conn = await engine.connect();
       ({ rows, columns } = await conn.execute(sql));
     }
+    await loadArrow(); // the builder is used directly here, before any fetchArrow() loaded Arrow
     const fromRows = new ArrowTableBuilder(columns);
     fromRows.appendChunk(rows.slice(0, 1234));
     fromRows.appendChunk(rows.slice(1234));

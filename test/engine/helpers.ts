@@ -123,3 +123,13 @@ class FaultyConnection implements DatabaseConnection {
     return this.#inner.close();
   }
 }
+
+/** The error `promise` rejects with; fails the test when it resolves. */
+export async function failureOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a rejection");
+}
