@@ -56,18 +56,31 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     .command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas")
     .option("--backend <backend>", "Backend to introspect: backend_a, backend_b or backend_c (required)")
     .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
-    .option("--config <path>", "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])")
+    .option(
+      "--config <path>",
+      "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])",
+    )
     .option("--out <dir>", "Output directory", { default: "generated" })
     .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
     .option("--check", "Write nothing; exit 1 when the output directory is not current")
-    .option("--fixture <path>", "Also write a backend C fixture module recreating the views' tables and views in-process")
+    .option(
+      "--fixture <path>",
+      "Also write a backend C fixture module recreating the views' tables and views in-process",
+    )
     .option("--sample <n>", "With --fixture: copy at most n rows per base table (default: none)")
     .option("--allow-partial", "With --fixture: write it even when some constructs cannot be translated")
     .action(() => undefined)
     .example("  lib codegen --backend backend_c --database demo.duckdb")
     .example("  lib codegen --backend backend_a --check")
     .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated");
-  cli.help((sections) => [...sections, { title: "Reads", body: "  .env in the current directory (values already in the environment win;\n  a value in the configuration file wins over both)" }, { body: EXIT_CODE_HELP }]);
+  cli.help((sections) => [
+    ...sections,
+    {
+      title: "Reads",
+      body: "  .env in the current directory (values already in the environment win;\n  a value in the configuration file wins over both)",
+    },
+    { body: EXIT_CODE_HELP },
+  ]);
   cli.version(packageVersion());
 
   let parsed: { args: readonly string[]; options: Record<string, unknown> };
@@ -76,7 +89,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     // cac checks unknown flags and missing flag values only when it runs the matched command.
     if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
   } catch (error) {
-    io.stderr(`lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib codegen --help)`);
+    io.stderr(
+      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib codegen --help)`,
+    );
     return ExitCode.Usage;
   }
   if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
@@ -105,10 +120,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   if (flags.config !== undefined && typeof flags.config !== "string") return usage("--config needs a file path");
   if (flags.check !== undefined && typeof flags.check !== "boolean") return usage("--check takes no value");
-  if (flags.fixture !== undefined && (typeof flags.fixture !== "string" || flags.fixture === "")) return usage("--fixture needs one path");
+  if (flags.fixture !== undefined && (typeof flags.fixture !== "string" || flags.fixture === ""))
+    return usage("--fixture needs one path");
   const sample = flags.sample === undefined ? undefined : Number(flags.sample);
-  if (sample !== undefined && (!Number.isInteger(sample) || sample < 0)) return usage(`--sample needs a non-negative integer, got ${String(flags.sample)}`);
-  if ((sample !== undefined || flags.allowPartial !== undefined) && flags.fixture === undefined) return usage("--sample and --allow-partial need --fixture");
+  if (sample !== undefined && (!Number.isInteger(sample) || sample < 0))
+    return usage(`--sample needs a non-negative integer, got ${String(flags.sample)}`);
+  if ((sample !== undefined || flags.allowPartial !== undefined) && flags.fixture === undefined)
+    return usage("--sample and --allow-partial need --fixture");
   const views = flags.view === undefined ? undefined : (flags.view as unknown[]).map(String);
   if (views?.some((v) => v === "" || v === "true")) return usage("--view needs a view name");
 
@@ -140,6 +158,9 @@ function flagHint(error: unknown, options: readonly { readonly rawName: string; 
   const unknown = error instanceof Error ? /^Unknown option `(-{1,2}[^`]+)`/.exec(error.message)?.[1] : undefined;
   if (unknown === undefined) return "";
   const flags = options.map((o) => `--${o.name.replace(/([A-Z])/g, "-$1").toLowerCase()}`);
-  const closest = closestName(unknown.replace(/^-+/, ""), flags.map((f) => f.slice(2)));
+  const closest = closestName(
+    unknown.replace(/^-+/, ""),
+    flags.map((f) => f.slice(2)),
+  );
   return closest === undefined ? "" : ` (did you mean --${closest}?)`;
 }

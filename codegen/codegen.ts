@@ -54,7 +54,13 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     }
     // Mistakes in the file come first: they need no connection.
     const dtos = readDtoSpecs(configPath);
-    const target = resolveTarget({ backend: options.backend, database: options.database, configPath, env: io.env, cwd: io.cwd });
+    const target = resolveTarget({
+      backend: options.backend,
+      database: options.database,
+      configPath,
+      env: io.env,
+      cwd: io.cwd,
+    });
     secrets = secretsOf(target);
     let fixture: FixtureModel | undefined;
     const views = await introspect(target, options.views, io.connector ?? engineConnector, async (source, names) => {
@@ -68,15 +74,27 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     }
     const selected = new Set(views.map((v) => v.name));
     for (const dto of dtos) {
-      if (!selected.has(dto.view) && ![...selected].some((v) => v.toLowerCase() === dto.view.toLowerCase()) && options.views === undefined) {
-        throw new CodegenExit(ExitCode.ViewNotFound, `DTO ${dto.name} names semantic view "${dto.view}", which was not found (views: ${[...selected].join(", ") || "none"})`);
+      if (
+        !selected.has(dto.view) &&
+        ![...selected].some((v) => v.toLowerCase() === dto.view.toLowerCase()) &&
+        options.views === undefined
+      ) {
+        throw new CodegenExit(
+          ExitCode.ViewNotFound,
+          `DTO ${dto.name} names semantic view "${dto.view}", which was not found (views: ${[...selected].join(", ") || "none"})`,
+        );
       }
     }
-    const wanted = options.views === undefined ? dtos : dtos.filter((d) => [...selected].some((v) => v.toLowerCase() === d.view.toLowerCase()));
+    const wanted =
+      options.views === undefined
+        ? dtos
+        : dtos.filter((d) => [...selected].some((v) => v.toLowerCase() === d.view.toLowerCase()));
     const { files, skipped, renamed } = await generateFiles(views, options.backend, wanted);
     for (const note of skipped) io.stderr(`lib codegen: warning: left out ${note}`);
     for (const note of renamed) io.stderr(`lib codegen: warning: renamed ${note}`);
-    return options.check ? await check(outDir, shownOut, files, io) : await write(outDir, shownOut, files, views.length, io);
+    return options.check
+      ? await check(outDir, shownOut, files, io)
+      : await write(outDir, shownOut, files, views.length, io);
   } catch (error) {
     const exit = toExit(error);
     io.stderr(`lib codegen: ${redact(exit.message, secrets)}`);
@@ -95,7 +113,9 @@ async function introspect(
     connection = await connector(target);
   } catch (error) {
     if (error instanceof CodegenExit) throw error;
-    throw new CodegenExit(ExitCode.Connection, error instanceof Error ? error.message : String(error), { cause: error });
+    throw new CodegenExit(ExitCode.Connection, error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
   }
   try {
     const introspector = introspectorFor(target.backend, connection.source);
@@ -104,11 +124,18 @@ async function introspect(
     const unique = [...new Map(chosen.map((v) => [v.name, v])).values()];
     const views: ViewMetadata[] = [];
     for (const view of unique) views.push(await introspector.describeView(view));
-    await alsoRead(connection.source, views.map((v) => v.name));
+    await alsoRead(
+      connection.source,
+      views.map((v) => v.name),
+    );
     return views;
   } catch (error) {
     if (error instanceof CodegenExit) throw error;
-    throw new CodegenExit(ExitCode.Failure, `introspection failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new CodegenExit(
+      ExitCode.Failure,
+      `introspection failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   } finally {
     await connection.close().catch(() => undefined);
   }
@@ -121,20 +148,31 @@ function findView(listed: readonly ViewSummary[], name: string): ViewSummary {
   throw new CodegenExit(ExitCode.ViewNotFound, `semantic view "${name}" not found (available: ${available})`);
 }
 
-async function generateFiles(views: readonly ViewMetadata[], backend: BackendType, dtos: ReturnType<typeof readDtoSpecs>): Promise<GenerateResult> {
+async function generateFiles(
+  views: readonly ViewMetadata[],
+  backend: BackendType,
+  dtos: ReturnType<typeof readDtoSpecs>,
+): Promise<GenerateResult> {
   // ts-morph (and TypeScript) load only once there is something to emit.
   const { generate } = await import("./emit/generate.js");
   try {
     return generate(views, { backend, dtos });
   } catch (error) {
     if (error instanceof DtoConfigError) {
-      throw new CodegenExit(error.kind === "view" ? ExitCode.ViewNotFound : ExitCode.Usage, error.message, { cause: error });
+      throw new CodegenExit(error.kind === "view" ? ExitCode.ViewNotFound : ExitCode.Usage, error.message, {
+        cause: error,
+      });
     }
     throw error;
   }
 }
 
-async function check(outDir: string, shownOut: string, files: readonly GeneratedFile[], io: CodegenIo): Promise<ExitCodeValue> {
+async function check(
+  outDir: string,
+  shownOut: string,
+  files: readonly GeneratedFile[],
+  io: CodegenIo,
+): Promise<ExitCodeValue> {
   const drift = await findDrift(outDir, files);
   if (drift.length === 0) {
     io.stdout(`lib codegen --check: ${shownOut}/ is current (${files.length} files)`);
@@ -148,7 +186,13 @@ async function check(outDir: string, shownOut: string, files: readonly Generated
   return ExitCode.Drift;
 }
 
-async function write(outDir: string, shownOut: string, files: readonly GeneratedFile[], viewCount: number, io: CodegenIo): Promise<ExitCodeValue> {
+async function write(
+  outDir: string,
+  shownOut: string,
+  files: readonly GeneratedFile[],
+  viewCount: number,
+  io: CodegenIo,
+): Promise<ExitCodeValue> {
   const summary = await writeOutput(outDir, files);
   for (const path of summary.written) io.stdout(`  wrote   ${shownOut}/${path}`);
   for (const path of summary.removed) io.stdout(`  removed ${shownOut}/${path}`);
@@ -163,12 +207,17 @@ async function write(outDir: string, shownOut: string, files: readonly Generated
 async function writeFixture(path: string, model: FixtureModel, options: CodegenOptions, io: CodegenIo): Promise<void> {
   for (const note of model.untranslated) io.stderr(`lib codegen --fixture: not translated: ${note}`);
   if (model.untranslated.length > 0 && !options.allowPartial) {
-    throw new CodegenExit(ExitCode.Usage, `--fixture: ${model.untranslated.length} construct(s) could not be translated (listed above); pass --allow-partial to write the fixture without them`);
+    throw new CodegenExit(
+      ExitCode.Usage,
+      `--fixture: ${model.untranslated.length} construct(s) could not be translated (listed above); pass --allow-partial to write the fixture without them`,
+    );
   }
   await mkdir(dirname(path), { recursive: true });
   const { renderFixture } = await import("./fixture/render-fixture.js");
   await writeFile(path, renderFixture(model, options.sample), "utf8");
-  io.stdout(`  wrote   ${relative(io.cwd, path)} (fixture: ${model.tables.length} tables, ${model.views.length} semantic views)`);
+  io.stdout(
+    `  wrote   ${relative(io.cwd, path)} (fixture: ${model.tables.length} tables, ${model.views.length} semantic views)`,
+  );
 }
 
 function toExit(error: unknown): CodegenExit {

@@ -54,7 +54,8 @@ export const engineConnector: Connector = async (target) => {
     };
   } catch (error) {
     await engine.dispose().catch(() => undefined);
-    const what = target.backend === "backend_c" ? `backend C database ${target.database}` : `[connections.${target.backend}]`;
+    const what =
+      target.backend === "backend_c" ? `backend C database ${target.database}` : `[connections.${target.backend}]`;
     throw new ConnectFailure(`cannot connect to ${what}: ${describe(error)}`, { cause: error });
   }
 };

@@ -34,7 +34,10 @@ export function environmentWithDotenv(cwd: string, env: Environment): Environmen
   try {
     parsed = parseDotenv(readFileSync(path));
   } catch (error) {
-    throw new CodegenExit(ExitCode.Usage, `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    throw new CodegenExit(
+      ExitCode.Usage,
+      `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
   }
   const merged: Record<string, string | undefined> = { ...parsed };
   for (const [key, value] of Object.entries(env)) if (value !== undefined) merged[key] = value;
@@ -61,11 +64,18 @@ export function resolveTarget(options: TargetOptions): CodegenTarget {
       );
     }
     if (database === ":memory:") {
-      throw new CodegenExit(ExitCode.Usage, "--backend backend_c needs a database file; :memory: holds no semantic views");
+      throw new CodegenExit(
+        ExitCode.Usage,
+        "--backend backend_c needs a database file; :memory: holds no semantic views",
+      );
     }
     const path = resolve(cwd, database);
     // Opening a missing file would create an empty database (and report "no views"): refuse instead.
-    if (!existsSync(path)) throw new CodegenExit(ExitCode.Usage, `the database file ${path} does not exist (check --database or BACKEND_C_DATABASE)`);
+    if (!existsSync(path))
+      throw new CodegenExit(
+        ExitCode.Usage,
+        `the database file ${path} does not exist (check --database or BACKEND_C_DATABASE)`,
+      );
     return { backend, database: path };
   }
   if (!existsSync(configPath)) {
@@ -83,7 +93,10 @@ export function resolveTarget(options: TargetOptions): CodegenTarget {
   }
   if (settings === undefined) {
     const found = sectionNames(configPath);
-    const listed = found.length === 0 ? "it defines no [connections.<name>] sections" : `it defines ${found.map((n) => `[connections.${n}]`).join(", ")}`;
+    const listed =
+      found.length === 0
+        ? "it defines no [connections.<name>] sections"
+        : `it defines ${found.map((n) => `[connections.${n}]`).join(", ")}`;
     throw new CodegenExit(
       ExitCode.Usage,
       `${configPath} has no [connections.${backend}] section (${listed}). lib codegen --backend ${backend} reads the section ` +
@@ -107,7 +120,11 @@ export function readDtoSpecs(configPath: string): DtoSpec[] {
   if (codegen === undefined) return [];
   if (!isTable(codegen)) throw configError(configPath, "codegen must be a table");
   for (const key of Object.keys(codegen)) {
-    if (key !== "dtos") throw configError(configPath, `[codegen] has no key ${key}${didYouMean(key, ["dtos"], "codegen.")} (it holds [codegen.dtos.<Name>] sections)`);
+    if (key !== "dtos")
+      throw configError(
+        configPath,
+        `[codegen] has no key ${key}${didYouMean(key, ["dtos"], "codegen.")} (it holds [codegen.dtos.<Name>] sections)`,
+      );
   }
   const dtos = codegen["dtos"];
   if (dtos === undefined) return [];
@@ -117,8 +134,13 @@ export function readDtoSpecs(configPath: string): DtoSpec[] {
     if (!isTable(spec)) throw configError(configPath, `${where} must be a table with view and fields`);
     const { view, fields, ...rest } = spec;
     const unknown = Object.keys(rest);
-    if (unknown.length > 0) throw configError(configPath, `${where}: unknown field ${unknown[0]}${didYouMean(unknown[0]!, ["view", "fields"], "")} (allowed: view, fields)`);
-    if (typeof view !== "string" || view === "") throw configError(configPath, `${where}: view must be a non-empty string`);
+    if (unknown.length > 0)
+      throw configError(
+        configPath,
+        `${where}: unknown field ${unknown[0]}${didYouMean(unknown[0]!, ["view", "fields"], "")} (allowed: view, fields)`,
+      );
+    if (typeof view !== "string" || view === "")
+      throw configError(configPath, `${where}: view must be a non-empty string`);
     if (!Array.isArray(fields) || !fields.every((f): f is string => typeof f === "string")) {
       throw configError(configPath, `${where}: fields must be an array of field names`);
     }
@@ -137,7 +159,8 @@ function readToml(path: string): Record<string, unknown> | undefined {
     return parseToml(readFileSync(path, "utf8"));
   } catch (error) {
     // Only the position: smol-toml's message quotes the file, which may hold secrets.
-    if (error instanceof TomlError) throw configError(path, `invalid TOML at line ${error.line}, column ${error.column}`);
+    if (error instanceof TomlError)
+      throw configError(path, `invalid TOML at line ${error.line}, column ${error.column}`);
     throw configError(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   }
 }

@@ -22,11 +22,13 @@ export interface AppOptions {
 const publicDir = fileURLToPath(new URL("./public/", import.meta.url));
 
 // The dashboard loads nothing from elsewhere: the machine may be offline, and it keeps the page honest.
-const DASHBOARD_CSP = "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const DASHBOARD_CSP =
+  "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** The paths the service answers with GET: its routes, the docs and the dashboard's files. */
 function isResource(path: string): boolean {
-  if (path === "/" || path === "/revenue" || path === "/openapi.json" || path === "/docs" || path.startsWith("/docs/")) return true;
+  if (path === "/" || path === "/revenue" || path === "/openapi.json" || path === "/docs" || path.startsWith("/docs/"))
+    return true;
   const file = normalize(join(publicDir, path));
   return file.startsWith(publicDir) && existsSync(file) && statSync(file).isFile();
 }

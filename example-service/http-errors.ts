@@ -97,7 +97,10 @@ export function errorResponder(logger: Logger, engine?: Engine): ErrorRequestHan
       res.status(503).json({ detail: WAREHOUSE_UNAVAILABLE });
       return;
     }
-    logger.error(`${req.method} ${req.path} -> 500: unexpected failure, a bug or a model that no longer matches the view`, error);
+    logger.error(
+      `${req.method} ${req.path} -> 500: unexpected failure, a bug or a model that no longer matches the view`,
+      error,
+    );
     sendProblem(res, 500, INTERNAL_ERROR);
   };
 }

@@ -47,7 +47,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const host = options.host === undefined || options.host === "" || options.host === "0.0.0.0" ? "localhost" : options.host;
+  const host =
+    options.host === undefined || options.host === "" || options.host === "0.0.0.0" ? "localhost" : options.host;
   let stopping: Promise<void> | undefined;
   // A keep-alive socket whose last response finishes after shutdown began would keep close()
   // waiting for the client to hang up; close it as soon as it is idle.

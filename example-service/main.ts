@@ -40,8 +40,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 function startupProblem(error: unknown): string {
   // The code may sit on the cause (a demo-database error names the path around DuckDB's error).
-  const code = (error as { code?: unknown }).code ?? ((error as { cause?: { code?: unknown } }).cause?.code);
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
   if (code === "EADDRINUSE") return `port ${port} is already in use: stop the other process or set PORT`;
-  if (code === "EACCES") return `not allowed (${describeError(error)}): check the permissions of the database directory, or use a port above 1023`;
+  if (code === "EACCES")
+    return `not allowed (${describeError(error)}): check the permissions of the database directory, or use a port above 1023`;
   return describeError(error);
 }

@@ -68,7 +68,10 @@ export function buildOpenApiDocument(): JsonObject {
                 "application/json": { schema: { type: "array", items: ref(RevenueByCountry) } },
               },
             },
-            "405": { ...problemResponse("Only GET and HEAD are supported"), headers: { Allow: { schema: { type: "string" }, description: "GET, HEAD" } } },
+            "405": {
+              ...problemResponse("Only GET and HEAD are supported"),
+              headers: { Allow: { schema: { type: "string" }, description: "GET, HEAD" } },
+            },
             "422": problemResponse("Invalid query parameter: unknown, repeated or array-valued (`country[]`)"),
             "500": problemResponse("Unexpected failure"),
             "503": unavailableResponse("Data warehouse is unavailable"),

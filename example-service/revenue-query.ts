@@ -14,7 +14,10 @@ export function parseRevenueQuery(query: unknown): RevenueFilter {
   const unknown = Object.keys(query as object).filter((name) => name !== "country");
   if (unknown.length > 0) {
     const name = unknown[0]!;
-    const hint = name.toLowerCase().replace(/\[\]$/, "") === "country" ? "; the parameter is 'country', given at most once" : "; the only parameter is 'country'";
+    const hint =
+      name.toLowerCase().replace(/\[\]$/, "") === "country"
+        ? "; the parameter is 'country', given at most once"
+        : "; the only parameter is 'country'";
     throw new RequestValidationError(name, `Unknown query parameter '${name}'${hint}`);
   }
   if (!validator.Check(query)) {

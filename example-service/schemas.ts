@@ -19,10 +19,7 @@ export const RevenueQuery = Type.Object(
 );
 
 /** SPEC's 503 body. */
-export const HttpError = Type.Object(
-  { detail: Type.String({ title: "Detail" }) },
-  { title: "HTTPError" },
-);
+export const HttpError = Type.Object({ detail: Type.String({ title: "Detail" }) }, { title: "HTTPError" });
 
 /** RFC 9457 problem details: the body of every other error response (404, 405, 422, 500). */
 export const Problem = Type.Object(

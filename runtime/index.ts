@@ -13,17 +13,49 @@ export { BackendBConfig, type BackendBConfigInput } from "./config/backend-b-con
 export { BackendCConfig, type BackendCConfigInput } from "./config/backend-c-config.js";
 export type { ConfigObjectOptions } from "./config/backend-config.js";
 export type { Environment } from "./config/config-context.js";
-export { loadConnectionSettings, loadConnectionSettingsIfPresent, type LoadOptions } from "./config/load-connection-settings.js";
+export {
+  loadConnectionSettings,
+  loadConnectionSettingsIfPresent,
+  type LoadOptions,
+} from "./config/load-connection-settings.js";
 export { resolveSettings, type BackendConfigObject, type ResolvedConnection } from "./config/resolve-settings.js";
 export { parseDuration } from "./config/duration.js";
 // Declarations, conditions, the query builder and the dialect compilers.
-export { SemanticView, type SemanticViewClass, type SemanticViewStatics, type BoundFields, type FieldSpecs } from "./view/semantic-view.js";
-export { Metric, Dimension, Fact, type FieldSpec, type MemberOptions, type SqlScalar, type NumericValue } from "./view/field-spec.js";
-export type { Field, AnyField, MetricField, DimensionField, FactField, FieldValueType, ValueInput } from "./view/field.js";
+export {
+  SemanticView,
+  type SemanticViewClass,
+  type SemanticViewStatics,
+  type BoundFields,
+  type FieldSpecs,
+} from "./view/semantic-view.js";
+export {
+  Metric,
+  Dimension,
+  Fact,
+  type FieldSpec,
+  type MemberOptions,
+  type SqlScalar,
+  type NumericValue,
+} from "./view/field-spec.js";
+export type {
+  Field,
+  AnyField,
+  MetricField,
+  DimensionField,
+  FactField,
+  FieldValueType,
+  ValueInput,
+} from "./view/field.js";
 export { RESERVED_FIELD_NAMES, type ReservedFieldName } from "./view/names.js";
 export { and, or, not, type Condition, type RowCondition } from "./query/condition.js";
 export type { Ordering, OrderingOptions } from "./query/ordering.js";
-export { SemanticQuery, type RowOf, type CompileOptions, type ExecuteOptions, type QueryCursor } from "./query/semantic-query.js";
+export {
+  SemanticQuery,
+  type RowOf,
+  type CompileOptions,
+  type ExecuteOptions,
+  type QueryCursor,
+} from "./query/semantic-query.js";
 export type { CompiledQuery } from "./query/compiled-query.js";
 export type { QueryEngine, EngineRef } from "./query/query-engine.js";
 export type { SemanticQueryNode } from "./query/operation-node/semantic-query-node.js";
@@ -40,7 +72,16 @@ export { compilerFor } from "./dialects/dialect-compilers.js";
 export { Cursor } from "./cursor/cursor.js";
 export type { OpenCursorOptions } from "./cursor/open-cursor.js";
 export type { ValidateMode, IntoOptions } from "./mapping/validate-mode.js";
-export { DecimalType, BigIntType, DateType, LibType, type TDecimal, type TDate, type TBigIntValue, type LibTypeOptions } from "./mapping/schema-types.js";
+export {
+  DecimalType,
+  BigIntType,
+  DateType,
+  LibType,
+  type TDecimal,
+  type TDate,
+  type TBigIntValue,
+  type LibTypeOptions,
+} from "./mapping/schema-types.js";
 export { toJson, jsonReplacer, jsonReplacerWritesNumbers } from "./values/json.js";
 export { sendJson, jsonResponse, type JsonResponseTarget, type JsonResponseOptions } from "./values/express-json.js";
 // Engines, pools and the registry.
@@ -52,6 +93,19 @@ export type { ConnectListener } from "./engine/connection-pool.js";
 export type { ConnectConnection } from "./engine/connection-handle.js";
 export { toJsonSchema } from "./mapping/json-schema.js";
 // Logging (the engine `log` option) and node:diagnostics_channel tracing.
-export type { LogEvent, EngineLogger, QueryLogEvent, QueryErrorLogEvent, ConnectionLogEvent, PoolWaitLogEvent } from "./observability/log-event.js";
-export { QUERY_CHANNEL, CONNECT_CHANNEL, POOL_WAIT_CHANNEL, type QueryTraceContext, type BackendTraceContext } from "./observability/channels.js";
+export type {
+  LogEvent,
+  EngineLogger,
+  QueryLogEvent,
+  QueryErrorLogEvent,
+  ConnectionLogEvent,
+  PoolWaitLogEvent,
+} from "./observability/log-event.js";
+export {
+  QUERY_CHANNEL,
+  CONNECT_CHANNEL,
+  POOL_WAIT_CHANNEL,
+  type QueryTraceContext,
+  type BackendTraceContext,
+} from "./observability/channels.js";
 export { MissingPackageError } from "./packages/peer-package.js";

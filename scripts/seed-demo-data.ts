@@ -22,12 +22,54 @@ export interface SalesRow {
 }
 
 const REGIONS: Readonly<Record<string, readonly (readonly [string, number])[]>> = {
-  "North America": [["US", 30], ["CA", 8], ["MX", 6]],
-  "South America": [["BR", 9], ["AR", 4], ["CL", 3], ["CO", 3], ["PE", 2]],
-  Europe: [["DE", 14], ["GB", 13], ["FR", 11], ["IT", 8], ["ES", 7], ["NL", 5], ["SE", 4], ["PL", 4], ["CH", 4], ["BE", 3], ["AT", 3], ["IE", 2], ["PT", 2]],
-  "Asia Pacific": [["JP", 12], ["CN", 12], ["IN", 9], ["KR", 6], ["AU", 6], ["SG", 3], ["ID", 3], ["NZ", 2]],
-  "Middle East": [["AE", 3], ["SA", 3], ["IL", 2]],
-  Africa: [["ZA", 3], ["NG", 2], ["EG", 2], ["KE", 1]],
+  "North America": [
+    ["US", 30],
+    ["CA", 8],
+    ["MX", 6],
+  ],
+  "South America": [
+    ["BR", 9],
+    ["AR", 4],
+    ["CL", 3],
+    ["CO", 3],
+    ["PE", 2],
+  ],
+  Europe: [
+    ["DE", 14],
+    ["GB", 13],
+    ["FR", 11],
+    ["IT", 8],
+    ["ES", 7],
+    ["NL", 5],
+    ["SE", 4],
+    ["PL", 4],
+    ["CH", 4],
+    ["BE", 3],
+    ["AT", 3],
+    ["IE", 2],
+    ["PT", 2],
+  ],
+  "Asia Pacific": [
+    ["JP", 12],
+    ["CN", 12],
+    ["IN", 9],
+    ["KR", 6],
+    ["AU", 6],
+    ["SG", 3],
+    ["ID", 3],
+    ["NZ", 2],
+  ],
+  "Middle East": [
+    ["AE", 3],
+    ["SA", 3],
+    ["IL", 2],
+  ],
+  Africa: [
+    ["ZA", 3],
+    ["NG", 2],
+    ["EG", 2],
+    ["KE", 1],
+  ],
 };
 
 export const DEMO_COUNTRIES: readonly DemoCountry[] = Object.freeze(
@@ -35,7 +77,6 @@ export const DEMO_COUNTRIES: readonly DemoCountry[] = Object.freeze(
     countries.map(([code, weight]) => Object.freeze({ code, region, weight })),
   ),
 );
-
 
 export const DEMO_SEED = 20261122;
 export const DEMO_ROW_COUNT = 6000;

@@ -85,7 +85,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
           : `${result.database} already seeded (${result.rows} sales rows); semantic view 'sales' refreshed`,
       ),
     (error: unknown) => {
-      console.error(`seeding ${target} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      console.error(
+        `seeding ${target} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+      );
       process.exitCode = 1;
     },
   );

@@ -10,9 +10,23 @@ import { tsTypeOf, valueKindOf } from "../type-mapping.js";
 import { TAKEN_BY_IMPORTS, fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
 import { memberNames, portableName } from "./portable-names.js";
 import { schemaOf } from "./schema-helpers.js";
-import { DtoConfigError, GENERATED_MARKER, type DtoSpec, type GenerateOptions, type GenerateResult, type GeneratedFile } from "./generated-file.js";
+import {
+  DtoConfigError,
+  GENERATED_MARKER,
+  type DtoSpec,
+  type GenerateOptions,
+  type GenerateResult,
+  type GeneratedFile,
+} from "./generated-file.js";
 
-export { GENERATED_MARKER, DtoConfigError, type DtoSpec, type GenerateOptions, type GenerateResult, type GeneratedFile };
+export {
+  GENERATED_MARKER,
+  DtoConfigError,
+  type DtoSpec,
+  type GenerateOptions,
+  type GenerateResult,
+  type GeneratedFile,
+};
 
 interface PlannedMember {
   readonly member: MemberMetadata;
@@ -46,14 +60,24 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     skipped.push(`view "${v.name}": its name is not an identifier (SemanticView() cannot declare it)`);
     return false;
   });
-  const viewName = (v: ViewMetadata) => v.name.split(".").map((part) => portableName(options.backend, part)).join(".");
+  const viewName = (v: ViewMetadata) =>
+    v.name
+      .split(".")
+      .map((part) => portableName(options.backend, part))
+      .join(".");
   const sorted = [...usable].sort((a, b) => (viewName(a) < viewName(b) ? -1 : viewName(a) > viewName(b) ? 1 : 0));
   const viewNames = sorted.map(viewName);
   // Every export shares the index's namespace: classes first (a view keeps its natural class name),
   // then row DTOs, which step aside for classes and imports (`sales_row`'s class is `SalesRow`, so
   // the row DTO of `sales` becomes `SalesRow2`). User-named DTOs are checked in attachDtos.
-  const classNames = uniqueNames(viewNames.map((n) => pascalCase(n)), TAKEN_BY_IMPORTS);
-  const rowNames = uniqueNames(classNames.map((c) => `${c}Row`), new Set([...TAKEN_BY_IMPORTS, ...classNames]));
+  const classNames = uniqueNames(
+    viewNames.map((n) => pascalCase(n)),
+    TAKEN_BY_IMPORTS,
+  );
+  const rowNames = uniqueNames(
+    classNames.map((c) => `${c}Row`),
+    new Set([...TAKEN_BY_IMPORTS, ...classNames]),
+  );
   const stems = uniqueNames(viewNames.map((n) => fileStem(n)));
   const renamed = renameNotes(viewNames, classNames, rowNames);
   const plans: PlannedView[] = sorted.map((view, i) => {
@@ -65,7 +89,15 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
       field: names[j]!.field,
       declared: names[j]!.declared,
     }));
-    return { view, viewName: viewNames[i]!, className: classNames[i]!, stem: stems[i]!, members, rowDtoName: rowNames[i]!, dtos: [] };
+    return {
+      view,
+      viewName: viewNames[i]!,
+      className: classNames[i]!,
+      stem: stems[i]!,
+      members,
+      rowDtoName: rowNames[i]!,
+      dtos: [],
+    };
   });
   attachDtos(plans, options.dtos ?? []);
 
@@ -81,15 +113,25 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
   const header = headerLines();
   const files: GeneratedFile[] = [];
   for (const plan of plans) {
-    files.push({ path: `${plan.stem}.ts`, text: print(viewModule(project, plan), header, `semantic view "${plan.viewName}"`) });
-    files.push({ path: `${plan.stem}.dto.ts`, text: print(dtoModule(project, plan), header, `DTO schemas for "${plan.viewName}"`) });
+    files.push({
+      path: `${plan.stem}.ts`,
+      text: print(viewModule(project, plan), header, `semantic view "${plan.viewName}"`),
+    });
+    files.push({
+      path: `${plan.stem}.dto.ts`,
+      text: print(dtoModule(project, plan), header, `DTO schemas for "${plan.viewName}"`),
+    });
   }
   files.push({ path: "index.ts", text: print(indexModule(project, plans), header, "index") });
   return { files, skipped, renamed };
 }
 
 /** One note per export that did not get its natural name, saying which export has it. */
-function renameNotes(viewNames: readonly string[], classNames: readonly string[], rowNames: readonly string[]): string[] {
+function renameNotes(
+  viewNames: readonly string[],
+  classNames: readonly string[],
+  rowNames: readonly string[],
+): string[] {
   const owner = new Map<string, string>();
   classNames.forEach((c, i) => owner.set(c.toLowerCase(), `the class of view "${viewNames[i]!}"`));
   rowNames.forEach((r, i) => owner.set(r.toLowerCase(), `the row DTO of view "${viewNames[i]!}"`));
@@ -98,9 +140,12 @@ function renameNotes(viewNames: readonly string[], classNames: readonly string[]
   const notes: string[] = [];
   viewNames.forEach((name, i) => {
     const natural = pascalCase(name);
-    if (classNames[i] !== natural) notes.push(`the class of view "${name}" to ${classNames[i]} (${natural} is ${holder(natural)})`);
+    if (classNames[i] !== natural)
+      notes.push(`the class of view "${name}" to ${classNames[i]} (${natural} is ${holder(natural)})`);
     if (rowNames[i] !== `${classNames[i]}Row`) {
-      notes.push(`the row DTO of view "${name}" to ${rowNames[i]} (${classNames[i]}Row is ${holder(`${classNames[i]}Row`)})`);
+      notes.push(
+        `the row DTO of view "${name}" to ${rowNames[i]} (${classNames[i]}Row is ${holder(`${classNames[i]}Row`)})`,
+      );
     }
   });
   return notes;
@@ -129,19 +174,26 @@ function attachDtos(plans: PlannedView[], dtos: readonly DtoSpec[]): void {
     owners.set(p.rowDtoName.toLowerCase(), `the row DTO of view "${p.viewName}"`);
   }
   for (const dto of dtos) {
-    if (!isIdentifier(dto.name)) throw new DtoConfigError(`DTO name "${dto.name}" is not a valid TypeScript identifier`, "name");
-    if (TAKEN_BY_IMPORTS.has(dto.name)) throw new DtoConfigError(`DTO name "${dto.name}" is a name generated modules import; choose another`, "name");
+    if (!isIdentifier(dto.name))
+      throw new DtoConfigError(`DTO name "${dto.name}" is not a valid TypeScript identifier`, "name");
+    if (TAKEN_BY_IMPORTS.has(dto.name))
+      throw new DtoConfigError(`DTO name "${dto.name}" is a name generated modules import; choose another`, "name");
     const owner = owners.get(dto.name.toLowerCase());
-    if (owner !== undefined) throw new DtoConfigError(`DTO name "${dto.name}" is already used by ${owner}; choose another`, "name");
+    if (owner !== undefined)
+      throw new DtoConfigError(`DTO name "${dto.name}" is already used by ${owner}; choose another`, "name");
     owners.set(dto.name.toLowerCase(), `DTO "${dto.name}"`);
     const plan =
       plans.find((p) => p.viewName === dto.view || p.view.name === dto.view) ??
       plans.find((p) => p.viewName.toLowerCase() === dto.view.toLowerCase());
-    if (!plan) throw new DtoConfigError(`DTO "${dto.name}" names semantic view "${dto.view}", which was not found`, "view");
+    if (!plan)
+      throw new DtoConfigError(`DTO "${dto.name}" names semantic view "${dto.view}", which was not found`, "view");
     for (const field of dto.fields) {
       if (dtoMember(plan, field) === undefined) {
         const available = plan.members.map((m) => m.field).join(", ");
-        throw new DtoConfigError(`DTO "${dto.name}": "${field}" is not a field of "${plan.viewName}" (available: ${available})`, "field");
+        throw new DtoConfigError(
+          `DTO "${dto.name}": "${field}" is not a field of "${plan.viewName}" (available: ${available})`,
+          "field",
+        );
       }
     }
     if (dto.fields.length === 0) throw new DtoConfigError(`DTO "${dto.name}" lists no fields`, "field");

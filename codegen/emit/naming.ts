@@ -15,8 +15,28 @@ const RESERVED = new Set(
  * emitted code refers to. No generated export may take one of these.
  */
 export const TAKEN_BY_IMPORTS: ReadonlySet<string> = new Set([
-  "Dimension", "Metric", "Fact", "SemanticView", "Decimal", "DecimalType", "DateType", "BigIntType", "LibType", "Type",
-  "Object", "Date", "Array", "Promise", "Symbol", "BigInt", "Number", "String", "Boolean", "Error", "Map", "Set",
+  "Dimension",
+  "Metric",
+  "Fact",
+  "SemanticView",
+  "Decimal",
+  "DecimalType",
+  "DateType",
+  "BigIntType",
+  "LibType",
+  "Type",
+  "Object",
+  "Date",
+  "Array",
+  "Promise",
+  "Symbol",
+  "BigInt",
+  "Number",
+  "String",
+  "Boolean",
+  "Error",
+  "Map",
+  "Set",
 ]);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -46,7 +66,9 @@ export function pascalCase(name: string): string {
 
 /** `sales` → `sales`, `Order Facts` → `order-facts`: the module file stem. */
 export function fileStem(name: string): string {
-  const stem = words(name).map((w) => w.toLowerCase()).join("-");
+  const stem = words(name)
+    .map((w) => w.toLowerCase())
+    .join("-");
   if (stem === "" || stem === "index") return `view-${stem || "unnamed"}`;
   return stem;
 }

@@ -39,7 +39,9 @@ export interface MemberName {
 function fieldNameFrom(text: string): string {
   if (fieldNameProblem(text) === undefined) return text;
   const words = text.split(/[^A-Za-z0-9_]+/).filter((w) => w !== "");
-  let camel = words.map((w, i) => (i === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1))).join("");
+  let camel = words
+    .map((w, i) => (i === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1)))
+    .join("");
   if (camel === "") camel = "member";
   if (/^[0-9]/.test(camel)) camel = `m${camel}`;
   return fieldNameProblem(camel) === undefined ? camel : `${camel}Field`;

@@ -51,7 +51,9 @@ export class BackendBIntrospector implements Introspector {
     const cached = this.#described.get(name);
     if (cached) return cached;
     const rows = await queryObjects(this.#source, `DESCRIBE TABLE EXTENDED ${backtickIdentifier(name)} AS JSON`);
-    const json = text(rows[0] === undefined ? undefined : (cell(rows[0], "json_metadata") ?? Object.values(rows[0])[0]));
+    const json = text(
+      rows[0] === undefined ? undefined : (cell(rows[0], "json_metadata") ?? Object.values(rows[0])[0]),
+    );
     const metadata = parseMetricViewJson(name, json, comment);
     if (metadata) this.#described.set(name, metadata);
     return metadata;
@@ -116,7 +118,8 @@ function columnTypeText(type: unknown): string {
   if (type !== null && typeof type === "object") {
     const t = type as Record<string, unknown>;
     const base = typeof t["name"] === "string" ? t["name"] : "";
-    if (typeof t["precision"] === "number") return `${base}(${t["precision"]},${typeof t["scale"] === "number" ? t["scale"] : 0})`;
+    if (typeof t["precision"] === "number")
+      return `${base}(${t["precision"]},${typeof t["scale"] === "number" ? t["scale"] : 0})`;
     return base;
   }
   return "";

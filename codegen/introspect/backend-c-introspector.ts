@@ -68,16 +68,27 @@ export class BackendCIntrospector implements Introspector {
 
   async #probeColumns(view: string, members: readonly MemberMetadata[]): Promise<readonly SourceColumn[]> {
     const list = (kind: MemberMetadata["kind"]) =>
-      `[${members.filter((m) => m.kind === kind).map((m) => stringLiteral(semanticViewMemberName(m.name))).join(", ")}]`;
+      `[${members
+        .filter((m) => m.kind === kind)
+        .map((m) => stringLiteral(semanticViewMemberName(m.name)))
+        .join(", ")}]`;
     const args = [stringLiteral(view)];
-    for (const [kind, param] of [["dimension", "dimensions"], ["metric", "metrics"], ["fact", "facts"]] as const) {
+    for (const [kind, param] of [
+      ["dimension", "dimensions"],
+      ["metric", "metrics"],
+      ["fact", "facts"],
+    ] as const) {
       if (members.some((m) => m.kind === kind)) args.push(`${param} := ${list(kind)}`);
     }
     const result = await this.#source.execute(`SELECT * FROM semantic_view(${args.join(", ")}) LIMIT 0`);
     return result.columns;
   }
 
-  #assign(members: readonly MemberMetadata[], columns: readonly SourceColumn[], into: Map<MemberMetadata, string>): void {
+  #assign(
+    members: readonly MemberMetadata[],
+    columns: readonly SourceColumn[],
+    into: Map<MemberMetadata, string>,
+  ): void {
     // The probe returns dimensions first, then metrics or facts, each in request order.
     const ordered = [
       ...members.filter((m) => m.kind === "dimension"),

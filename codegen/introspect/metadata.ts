@@ -53,7 +53,9 @@ export interface SourceColumn {
  * the backend A/B parsers feed recorded results through it.
  */
 export interface IntrospectionSource {
-  execute(sql: string): Promise<{ readonly columns: readonly SourceColumn[]; readonly rows: readonly (readonly unknown[])[] }>;
+  execute(
+    sql: string,
+  ): Promise<{ readonly columns: readonly SourceColumn[]; readonly rows: readonly (readonly unknown[])[] }>;
 }
 
 /** Runs `sql` and returns its rows as objects keyed by column name. */

@@ -29,7 +29,8 @@ const reviverHasSource = (() => {
 export function parseRevenue(text) {
   if (reviverHasSource) {
     return JSON.parse(text, (key, value, context) =>
-      key === "revenue" && typeof value === "number" ? BigInt(context.source) : value);
+      key === "revenue" && typeof value === "number" ? BigInt(context.source) : value,
+    );
   }
   // Fallback: quote revenue integers before parsing (a `"revenue":` inside a string is escaped, so never matches).
   const quoted = text.replace(/([{,]\s*"revenue"\s*:\s*)(-?\d+)(?=\s*[,}])/g, '$1"$2"');
@@ -193,9 +194,10 @@ async function load(country) {
     drawTable(rows);
     const total = rows.reduce((sum, r) => sum + r.revenue, 0n);
     if (rows.length === 0) showEmpty(country);
-    summary.textContent = rows.length === 0
-      ? ""
-      : `${rows.length} ${rows.length === 1 ? "country" : "countries"}, total revenue ${formatRevenue(total)}.`;
+    summary.textContent =
+      rows.length === 0
+        ? ""
+        : `${rows.length} ${rows.length === 1 ? "country" : "countries"}, total revenue ${formatRevenue(total)}.`;
     statusLine.textContent = country ? `Showing ${country}.` : "Showing all countries.";
     document.body.dataset.state = "ready";
   } catch (error) {

@@ -17,10 +17,12 @@ export const backendARules: BackendRules = {
     }
     switch (values.get("auth_type")) {
       case "auth_sso":
-        if (!values.has("sso_url")) throw ctx.fail(field("sso_url"), `is required when ${name("auth_type")} is "auth_sso"`);
+        if (!values.has("sso_url"))
+          throw ctx.fail(field("sso_url"), `is required when ${name("auth_type")} is "auth_sso"`);
         break;
       case "auth_oauth":
-        if (!values.has("oauth_token")) throw ctx.fail(field("oauth_token"), `is required when ${name("auth_type")} is "auth_oauth"`);
+        if (!values.has("oauth_token"))
+          throw ctx.fail(field("oauth_token"), `is required when ${name("auth_type")} is "auth_oauth"`);
         break;
       case "auth_jwt":
         if (!values.has("private_key_path") && !values.has("private_key_pem")) {

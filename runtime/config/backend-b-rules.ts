@@ -26,12 +26,16 @@ export const backendBRules: BackendRules = {
     const authType = values.get("auth_type");
     if (authType === "OAuthM2M") {
       for (const required of ["client_id", "client_secret"]) {
-        if (!values.has(required)) throw ctx.fail(field(required), `is required when ${name("auth_type")} is "OAuthM2M"`);
+        if (!values.has(required))
+          throw ctx.fail(field(required), `is required when ${name("auth_type")} is "OAuthM2M"`);
       }
     }
 
     if (values.get("use_databricks_oauth_in_azure") === true && values.has("azure_tenant_id")) {
-      throw ctx.fail(field("azure_tenant_id"), `is for Entra ID OAuth and cannot be used with ${name("use_databricks_oauth_in_azure")} = true`);
+      throw ctx.fail(
+        field("azure_tenant_id"),
+        `is for Entra ID OAuth and cannot be used with ${name("use_databricks_oauth_in_azure")} = true`,
+      );
     }
 
     const uri = values.entry("uri");
@@ -47,7 +51,11 @@ export const backendBRules: BackendRules = {
       }
       const parts = parseBackendBUri(String(uri.value));
       if ("problem" in parts) {
-        throw ctx.fail(uri.field, `${parts.problem}; expected the form ${BACKEND_B_URI_FORM} (value hidden: secret field)`, uri.origin);
+        throw ctx.fail(
+          uri.field,
+          `${parts.problem}; expected the form ${BACKEND_B_URI_FORM} (value hidden: secret field)`,
+          uri.origin,
+        );
       }
       // The driver takes host/port/path/token; derive them so it never parses the uri itself.
       return { host: parts.host, port: parts.port, httpPath: parts.httpPath, token: new Secret(parts.token) };
@@ -56,7 +64,8 @@ export const backendBRules: BackendRules = {
     const required = authType === undefined ? ["host", "http_path", "token"] : ["host", "http_path"];
     for (const toml of required) {
       if (!values.has(toml)) {
-        const oauth = authType === undefined ? "" : ` (${name("auth_type")} "${String(authType)}" replaces only the token)`;
+        const oauth =
+          authType === undefined ? "" : ` (${name("auth_type")} "${String(authType)}" replaces only the token)`;
         throw ctx.fail(
           field(toml),
           `is required: set ${ctx.nameOf(field("uri"))}, or ${ctx.nameOf(field("host"))} + ` +

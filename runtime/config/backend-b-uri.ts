@@ -24,7 +24,7 @@ export function parseBackendBUri(text: string): BackendBUriParts | { readonly pr
   }
   const scheme = url.protocol.replace(/:$/, "");
   if (url.username !== "token") return { problem: `must carry the user name "token" (token:<token>@)` };
-  if (url.password === "") return { problem: "has no token after \"token:\"" };
+  if (url.password === "") return { problem: 'has no token after "token:"' };
   if (url.hostname === "") return { problem: "has no host" };
   if (url.search !== "" || url.hash !== "") return { problem: "must not have a query string or fragment" };
   const httpPath = safeDecode(url.pathname);

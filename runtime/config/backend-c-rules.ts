@@ -19,7 +19,11 @@ export const backendCRules: BackendRules = {
   validate(values: ResolvedValues, ctx: ConfigContext): void {
     const database = values.entry("database");
     if (database !== undefined && database.value === "") {
-      throw ctx.fail(database.field, `must be a database file path or ":memory:", got an empty string`, database.origin);
+      throw ctx.fail(
+        database.field,
+        `must be a database file path or ":memory:", got an empty string`,
+        database.origin,
+      );
     }
     if (values.get("database") !== IN_MEMORY) return;
     const poolSize = values.entry("pool_size");
@@ -34,7 +38,12 @@ export const backendCRules: BackendRules = {
     // The default overflow is harmless (the engine never overflows a private database), but an
     // explicit one asks for connections that could not share the data, so it is refused like pool_size.
     const overflow = values.entry("max_overflow");
-    if (overflow !== undefined && overflow.origin.kind !== "default" && typeof overflow.value === "number" && overflow.value > 0) {
+    if (
+      overflow !== undefined &&
+      overflow.origin.kind !== "default" &&
+      typeof overflow.value === "number" &&
+      overflow.value > 0
+    ) {
       throw ctx.fail(
         overflow.field,
         `= ${overflow.value} is not allowed with ${values.describe(field("database"), ctx)} = ":memory:": every in-memory ` +

@@ -46,7 +46,9 @@ export abstract class BackendConfig<T extends BackendType> {
 
   /** The settings as JSON-ready data, secrets as "[redacted]". */
   toJSON(): Record<string, unknown> {
-    return Object.fromEntries(Object.entries(this.settings).map(([key, value]) => [key, value instanceof Secret ? value.toJSON() : value]));
+    return Object.fromEntries(
+      Object.entries(this.settings).map(([key, value]) => [key, value instanceof Secret ? value.toJSON() : value]),
+    );
   }
 
   [Symbol.for("nodejs.util.inspect.custom")](): string {

@@ -10,7 +10,8 @@ import type { FieldSpec } from "./fields.js";
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** Where a resolved value came from: the section / object itself, an environment variable, or a default. */
-export type ValueOrigin = { readonly kind: "input" } | { readonly kind: "env"; readonly variable: string } | { readonly kind: "default" };
+export type ValueOrigin =
+  { readonly kind: "input" } | { readonly kind: "env"; readonly variable: string } | { readonly kind: "default" };
 
 export class ConfigContext {
   constructor(

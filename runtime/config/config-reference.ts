@@ -2,7 +2,15 @@
  * The README's configuration reference, generated from the field tables
  * (`npx tsx scripts/gen-config-docs.ts` rewrites it; a test fails when it is stale).
  */
-import { BACKEND_A_FIELDS, BACKEND_B_FIELDS, BACKEND_C_FIELDS, COMMON_FIELDS, ENV_PREFIX, envVarName, type FieldSpec } from "./fields.js";
+import {
+  BACKEND_A_FIELDS,
+  BACKEND_B_FIELDS,
+  BACKEND_C_FIELDS,
+  COMMON_FIELDS,
+  ENV_PREFIX,
+  envVarName,
+  type FieldSpec,
+} from "./fields.js";
 import { BACKEND_B_UNHONOURED } from "./backend-b-unhonoured.js";
 import type { BackendType } from "./types.js";
 
@@ -16,7 +24,7 @@ const INTRO = [
   "Environment values are converted to the field's type (booleans: `true`/`false`/`1`/`0`/`yes`/`no`).",
   "Durations are strings of `<number><unit>` terms, units `h`, `m`, `s`, `ms` from largest to smallest, each at most once",
   "(`300ms`, `1m30s`, `1h2m3.5s`); a bare number is rejected. Secret fields are held as `Secret` and never printed, not even in",
-  "error messages. Config objects (`new BackendCConfig({ database: \":memory:\", poolSize: 1 })`) take the same fields in",
+  'error messages. Config objects (`new BackendCConfig({ database: ":memory:", poolSize: 1 })`) take the same fields in',
   "camelCase (strings for secrets and durations), go through the same validation and environment fallback, and expose the",
   "result as `config.settings`.",
 ].join("\n");
@@ -32,10 +40,12 @@ export function renderConfigReference(): string {
       "OAuthM2M also needs `client_id` and `client_secret`). Setting `uri` with `host`, `http_path`, `token` or `port` is rejected as\n" +
       "ambiguous; when the file sets fields of one mode, environment variables of the other mode are ignored.\n" +
       "Accepted on backend B but not honoured (creating the engine emits a `process` warning, code `LIB_BACKEND_B_UNHONOURED_FIELD`, once):\n" +
-      BACKEND_B_UNHONOURED.map((f) => `${f.toml === "protocol" ? '`protocol = "http"`' : code(f.toml)} → use ${f.instead}`).join("; ") +
+      BACKEND_B_UNHONOURED.map(
+        (f) => `${f.toml === "protocol" ? '`protocol = "http"`' : code(f.toml)} → use ${f.instead}`,
+      ).join("; ") +
       ".",
     table('Backend C (`type = "backend_c"`)', BACKEND_C_FIELDS, "backend_c"),
-    "With `database = \":memory:\"` every connection is its own database: `pool_size` defaults to 1 and a larger value is rejected,\n" +
+    'With `database = ":memory:"` every connection is its own database: `pool_size` defaults to 1 and a larger value is rejected,\n' +
       "an explicit `max_overflow` above 0 is rejected (the default 3 is not applied); `read_only = true` needs a database file.\n" +
       "`schema` becomes every connection's current schema (`SET schema`); an in-memory database creates it, a database file must have it.",
   ];
@@ -51,9 +61,19 @@ export function spliceConfigReference(readme: string, block: string): string {
 }
 
 function table(title: string, fields: readonly FieldSpec[], backend: BackendType | undefined): string {
-  const header = ["| TOML field | config object | type | default | environment | description |", "|---|---|---|---|---|---|"];
+  const header = [
+    "| TOML field | config object | type | default | environment | description |",
+    "|---|---|---|---|---|---|",
+  ];
   const rows = fields.map((f) =>
-    row([code(f.toml), f.toml === "type" ? "(implied by the class)" : code(f.camel), typeText(f), defaultText(f), envText(f, backend), f.description]),
+    row([
+      code(f.toml),
+      f.toml === "type" ? "(implied by the class)" : code(f.camel),
+      typeText(f),
+      defaultText(f),
+      envText(f, backend),
+      f.description,
+    ]),
   );
   return [`### ${title}`, "", ...header, ...rows].join("\n");
 }
@@ -91,7 +111,10 @@ function envText(f: FieldSpec, backend: BackendType | undefined): string {
   const upper = f.toml.toUpperCase();
   if (f.unprefixedEnvOn !== undefined && f.unprefixedEnvOn.length > 0) {
     const others = (Object.keys(ENV_PREFIX) as BackendType[]).filter((b) => !f.unprefixedEnvOn?.includes(b));
-    return [`${code(upper)} (${f.unprefixedEnvOn.map(letter).join(", ")})`, ...others.map((b) => `${code(ENV_PREFIX[b] + upper)} (${letter(b)})`)].join(", ");
+    return [
+      `${code(upper)} (${f.unprefixedEnvOn.map(letter).join(", ")})`,
+      ...others.map((b) => `${code(ENV_PREFIX[b] + upper)} (${letter(b)})`),
+    ].join(", ");
   }
   return code(`<PREFIX>${upper}`);
 }

@@ -65,14 +65,19 @@ export function convertEnv(field: FieldSpec, text: string, variable: string, ctx
 }
 
 function wrongType(field: FieldSpec, value: unknown, expected: string, ctx: ConfigContext): ValidationError {
-  const primitive = typeof value === "string" || typeof value === "number" || typeof value === "boolean" || typeof value === "bigint";
+  const primitive =
+    typeof value === "string" || typeof value === "number" || typeof value === "boolean" || typeof value === "bigint";
   const got = field.secret === true || !primitive ? aTypeName(value) : `${typeName(value)} ${showPlain(value)}`;
   return ctx.fail(field, `must be ${expected}, got ${got}`);
 }
 
 function checkString(field: FieldSpec, value: string, ctx: ConfigContext, origin: ValueOrigin): string {
   if (field.pattern !== undefined && !field.pattern.test(value)) {
-    throw ctx.fail(field, `must be ${field.patternDoc ?? `a string matching ${String(field.pattern)}`}, got ${showValue(field, value)}`, origin);
+    throw ctx.fail(
+      field,
+      `must be ${field.patternDoc ?? `a string matching ${String(field.pattern)}`}, got ${showValue(field, value)}`,
+      origin,
+    );
   }
   return value;
 }
@@ -112,7 +117,11 @@ function duration(field: FieldSpec, text: string, ctx: ConfigContext, origin: Va
   }
   // Every duration ends up in a timer, which Node would clamp to ~1 ms.
   if (ms > MAX_TIMER_MS) {
-    throw ctx.fail(field, `must be at most 596h31m23.647s (${MAX_TIMER_MS} ms, the longest timer Node.js supports), got ${showValue(field, text)}`, origin);
+    throw ctx.fail(
+      field,
+      `must be at most 596h31m23.647s (${MAX_TIMER_MS} ms, the longest timer Node.js supports), got ${showValue(field, text)}`,
+      origin,
+    );
   }
   return ms;
 }

@@ -26,7 +26,7 @@ export class DurationSyntaxError extends Error {
 
 /** Parse a duration string such as `"1h2m3.5s"` into milliseconds. Throws `DurationSyntaxError`. */
 export function parseDuration(text: string): number {
-  if (text.length === 0) throw new DurationSyntaxError("a duration must not be empty (write e.g. \"30s\")");
+  if (text.length === 0) throw new DurationSyntaxError('a duration must not be empty (write e.g. "30s")');
   if (/^\d+(\.\d+)?$/.test(text)) {
     throw new DurationSyntaxError(`a duration needs a unit (ms, s, m or h), e.g. "${text}s"`);
   }
@@ -44,7 +44,9 @@ export function parseDuration(text: string): number {
     const [, digits, unitText] = match as unknown as [string, string, Unit];
     const unitIndex = UNIT_ORDER.indexOf(unitText);
     if (unitIndex <= lastUnitIndex) {
-      throw new DurationSyntaxError(`unit "${unitText}" is repeated or out of order; write units from h to ms, each once`);
+      throw new DurationSyntaxError(
+        `unit "${unitText}" is repeated or out of order; write units from h to ms, each once`,
+      );
     }
     lastUnitIndex = unitIndex;
     total += termToMilliseconds(digits, UNIT_MS[unitText]);

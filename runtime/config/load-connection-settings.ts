@@ -23,19 +23,28 @@ export interface LoadOptions {
  * Load and validate `[connections.<name>]`. Throws `ValidationError` when the file or the section
  * is missing, the TOML does not parse, or a field is invalid.
  */
-export function loadConnectionSettings(name: string = DEFAULT_CONNECTION_NAME, options: LoadOptions = {}): ConnectionSettings {
+export function loadConnectionSettings(
+  name: string = DEFAULT_CONNECTION_NAME,
+  options: LoadOptions = {},
+): ConnectionSettings {
   const path = resolveConfigPath(options.configPath);
   const document = readDocument(path);
   if (document === undefined) {
-    throw new ValidationError(`Configuration file ${path} does not exist (looking for [connections.${sectionKey(name)}])`, {
-      source: path,
-    });
+    throw new ValidationError(
+      `Configuration file ${path} does not exist (looking for [connections.${sectionKey(name)}])`,
+      {
+        source: path,
+      },
+    );
   }
   const connections = connectionsTable(document, path);
   const section = connections[name];
   if (section === undefined) {
     const existing = Object.keys(connections);
-    const listed = existing.length === 0 ? "it defines no [connections.<name>] sections" : `sections defined: ${existing.map(sectionKey).join(", ")}`;
+    const listed =
+      existing.length === 0
+        ? "it defines no [connections.<name>] sections"
+        : `sections defined: ${existing.map(sectionKey).join(", ")}`;
     throw new ValidationError(`${path} has no [connections.${sectionKey(name)}] section; ${listed}`, { source: path });
   }
   return resolveSection(name, section, path, options.env ?? process.env);
@@ -46,7 +55,10 @@ export function loadConnectionSettings(name: string = DEFAULT_CONNECTION_NAME, o
  * not exist (for `lib codegen`, which then exits with status 2). An invalid file or section still
  * throws `ValidationError`.
  */
-export function loadConnectionSettingsIfPresent(name: string, options: LoadOptions = {}): ConnectionSettings | undefined {
+export function loadConnectionSettingsIfPresent(
+  name: string,
+  options: LoadOptions = {},
+): ConnectionSettings | undefined {
   const path = resolveConfigPath(options.configPath);
   const document = readDocument(path);
   if (document === undefined) return undefined;
@@ -73,7 +85,10 @@ function readDocument(path: string): Record<string, unknown> | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
-    throw new ValidationError(`Configuration file ${path} cannot be read (${code ?? "unknown error"})`, { source: path, cause: error });
+    throw new ValidationError(`Configuration file ${path} cannot be read (${code ?? "unknown error"})`, {
+      source: path,
+      cause: error,
+    });
   }
   try {
     return parse(text);
@@ -82,9 +97,12 @@ function readDocument(path: string): Record<string, unknown> | undefined {
     // Only the first line of smol-toml's message: the rest quotes the file, which may hold secrets.
     // For the same reason the TomlError is not attached as `cause`.
     const reason = error.message.split("\n")[0]?.replace(/^Invalid TOML document:\s*/, "") ?? "syntax error";
-    throw new ValidationError(`${path}:${error.line}:${error.column}: invalid TOML (line ${error.line}, column ${error.column}): ${reason}`, {
-      source: path,
-    });
+    throw new ValidationError(
+      `${path}:${error.line}:${error.column}: invalid TOML (line ${error.line}, column ${error.column}): ${reason}`,
+      {
+        source: path,
+      },
+    );
   }
 }
 
@@ -92,7 +110,10 @@ function connectionsTable(document: Record<string, unknown>, path: string): Reco
   const connections = document["connections"];
   if (connections === undefined) return {};
   if (!isTable(connections)) {
-    throw new ValidationError(`${path}: connections must be a table of [connections.<name>] sections`, { source: path, field: "connections" });
+    throw new ValidationError(`${path}: connections must be a table of [connections.<name>] sections`, {
+      source: path,
+      field: "connections",
+    });
   }
   return connections;
 }

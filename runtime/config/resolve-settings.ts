@@ -26,11 +26,14 @@ export function resolveSettings(
   if (typeof nameOrConfig === "string") {
     return Object.freeze({ settings: loadConnectionSettings(nameOrConfig, options), connectionName: nameOrConfig });
   }
-  if (nameOrConfig instanceof BackendAConfig || nameOrConfig instanceof BackendBConfig || nameOrConfig instanceof BackendCConfig) {
+  if (
+    nameOrConfig instanceof BackendAConfig ||
+    nameOrConfig instanceof BackendBConfig ||
+    nameOrConfig instanceof BackendCConfig
+  ) {
     return Object.freeze({ settings: nameOrConfig.settings, connectionName: undefined });
   }
-  throw new ValidationError(
-    "Expected a connection name or a BackendAConfig/BackendBConfig/BackendCConfig object",
-    { source: "createEngine" },
-  );
+  throw new ValidationError("Expected a connection name or a BackendAConfig/BackendBConfig/BackendCConfig object", {
+    source: "createEngine",
+  });
 }

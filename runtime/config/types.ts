@@ -10,7 +10,8 @@ export type BackendType = "backend_a" | "backend_b" | "backend_c";
 /** How backend C answers semantic-view statements (README "Backend C semantic views"). */
 export type SemanticViewsMode = "auto" | "builtin" | "extension";
 
-export type BackendAAuthType = "auth_jwt" | "auth_ext_browser" | "auth_oauth" | "auth_mfa" | "auth_sso" | "auth_pat" | "auth_wif";
+export type BackendAAuthType =
+  "auth_jwt" | "auth_ext_browser" | "auth_oauth" | "auth_mfa" | "auth_sso" | "auth_pat" | "auth_wif";
 export type BackendBAuthType = "OAuthU2M" | "OAuthM2M";
 
 /** Fields every connection type accepts. */

@@ -98,7 +98,8 @@ export class Utf8Sink implements ColumnSink {
   append(values: readonly unknown[]): void {
     const rows = this.#length + values.length;
     if (rows + 1 > this.#offsets.length) this.#offsets = grown(this.#offsets, rows + 1, (n) => new Int32Array(n));
-    if (Math.ceil(rows / 8) > this.#validity.length) this.#validity = grown(this.#validity, Math.ceil(rows / 8), (n) => new Uint8Array(n));
+    if (Math.ceil(rows / 8) > this.#validity.length)
+      this.#validity = grown(this.#validity, Math.ceil(rows / 8), (n) => new Uint8Array(n));
     const offsets = this.#offsets;
     const validity = this.#validity;
     let i = this.#length;
@@ -119,7 +120,8 @@ export class Utf8Sink implements ColumnSink {
   }
 
   #grow(used: number, needed: number): Buffer {
-    if (needed > MAX_UTF8_BYTES) throw new LibError(`fetchArrow(): a string column holds more than ${MAX_UTF8_BYTES} bytes, Arrow Utf8's limit`);
+    if (needed > MAX_UTF8_BYTES)
+      throw new LibError(`fetchArrow(): a string column holds more than ${MAX_UTF8_BYTES} bytes, Arrow Utf8's limit`);
     const next = Buffer.allocUnsafe(Math.min(MAX_UTF8_BYTES, Math.max(needed, this.#bytes.length * 2)));
     this.#bytes.copy(next, 0, 0, used);
     return next;

@@ -30,7 +30,9 @@ export function decimalPrecisionScale(typeText: string): { precision: number; sc
 function sinkFor(column: ColumnInfo): ColumnSink {
   const { Bool, DateDay, Decimal: ArrowDecimal, Float64, Int32, Int64, TimestampMillisecond, Utf8 } = arrow();
   const fail = (value: unknown, why: string): never => {
-    throw new LibError(`fetchArrow(): column ${JSON.stringify(column.name)} (${column.type}): value ${String(value)} ${why}`);
+    throw new LibError(
+      `fetchArrow(): column ${JSON.stringify(column.name)} (${column.type}): value ${String(value)} ${why}`,
+    );
   };
   const int64 = (values: FixedArray, at: number, v: unknown): void => {
     const b = typeof v === "bigint" ? v : BigInt(v as number);
@@ -40,10 +42,15 @@ function sinkFor(column: ColumnInfo): ColumnSink {
   switch (column.kind) {
     case "integer":
       if (UNSIGNED_32.test(column.type)) return new FixedSink(new Int64(), (n) => new BigInt64Array(n), 1, int64);
-      return new FixedSink(new Int32(), (n) => new Int32Array(n), 1, (values, at, v) => {
-        if (((v as number) | 0) !== v) fail(v, "does not fit Int32");
-        values[at] = v as never;
-      });
+      return new FixedSink(
+        new Int32(),
+        (n) => new Int32Array(n),
+        1,
+        (values, at, v) => {
+          if (((v as number) | 0) !== v) fail(v, "does not fit Int32");
+          values[at] = v as never;
+        },
+      );
     case "bigint":
       return new FixedSink(new Int64(), (n) => new BigInt64Array(n), 1, int64);
     case "decimal": {
@@ -54,44 +61,68 @@ function sinkFor(column: ColumnInfo): ColumnSink {
       const { precision, scale } = ps;
       const limit = 10n ** BigInt(precision);
       let halves: BigInt64Array | undefined;
-      return new FixedSink(new ArrowDecimal(scale, precision, 128), (n) => new Uint32Array(n), 4, (values, at, v) => {
-        let unscaled: bigint;
-        if (Decimal.isDecimal(v) && v.scale === scale) unscaled = v.unscaled;
-        else {
-          try {
-            unscaled = Decimal.from(v as Decimal).withScale(scale).unscaled;
-          } catch {
-            return fail(v, `has more than ${scale} fraction digits`);
+      return new FixedSink(
+        new ArrowDecimal(scale, precision, 128),
+        (n) => new Uint32Array(n),
+        4,
+        (values, at, v) => {
+          let unscaled: bigint;
+          if (Decimal.isDecimal(v) && v.scale === scale) unscaled = v.unscaled;
+          else {
+            try {
+              unscaled = Decimal.from(v as Decimal).withScale(scale).unscaled;
+            } catch {
+              return fail(v, `has more than ${scale} fraction digits`);
+            }
           }
-        }
-        if (unscaled >= limit || unscaled <= -limit) fail(v, `does not fit DECIMAL(${precision},${scale})`);
-        if (halves?.buffer !== values.buffer) halves = new BigInt64Array(values.buffer, values.byteOffset, values.length / 2);
-        // Two's complement of the 128-bit value, low 64 bits first (little-endian words). A typed
-        // array store wraps to 64 bits by itself; the high word is the sign unless the value is wider.
-        halves[at / 2] = unscaled;
-        halves[at / 2 + 1] = unscaled >= INT64_MIN && unscaled <= INT64_MAX ? (unscaled < 0n ? -1n : 0n) : unscaled >> 64n;
-      });
+          if (unscaled >= limit || unscaled <= -limit) fail(v, `does not fit DECIMAL(${precision},${scale})`);
+          if (halves?.buffer !== values.buffer)
+            halves = new BigInt64Array(values.buffer, values.byteOffset, values.length / 2);
+          // Two's complement of the 128-bit value, low 64 bits first (little-endian words). A typed
+          // array store wraps to 64 bits by itself; the high word is the sign unless the value is wider.
+          halves[at / 2] = unscaled;
+          halves[at / 2 + 1] =
+            unscaled >= INT64_MIN && unscaled <= INT64_MAX ? (unscaled < 0n ? -1n : 0n) : unscaled >> 64n;
+        },
+      );
     }
     case "float":
-      return new FixedSink(new Float64(), (n) => new Float64Array(n), 1, (values, at, v) => {
-        values[at] = v as never;
-      });
+      return new FixedSink(
+        new Float64(),
+        (n) => new Float64Array(n),
+        1,
+        (values, at, v) => {
+          values[at] = v as never;
+        },
+      );
     case "string":
       return new Utf8Sink((v) => (typeof v === "string" ? v : fail(v, "is not a string")));
     case "boolean":
       return new BuilderSink(new Bool(), (v) => v);
     case "date":
-      return new FixedSink(new DateDay(), (n) => new Int32Array(n), 1, (values, at, v) => {
-        if (!(v instanceof Date)) fail(v, "is not a Date");
-        values[at] = Math.floor((v as Date).getTime() / 86_400_000) as never;
-      });
+      return new FixedSink(
+        new DateDay(),
+        (n) => new Int32Array(n),
+        1,
+        (values, at, v) => {
+          if (!(v instanceof Date)) fail(v, "is not a Date");
+          values[at] = Math.floor((v as Date).getTime() / 86_400_000) as never;
+        },
+      );
     case "timestamp":
-      return new FixedSink(new TimestampMillisecond(ZONED.test(column.type) ? "UTC" : null), (n) => new BigInt64Array(n), 1, (values, at, v) => {
-        if (!(v instanceof Date)) fail(v, "is not a Date");
-        values[at] = BigInt((v as Date).getTime()) as never;
-      });
+      return new FixedSink(
+        new TimestampMillisecond(ZONED.test(column.type) ? "UTC" : null),
+        (n) => new BigInt64Array(n),
+        1,
+        (values, at, v) => {
+          if (!(v instanceof Date)) fail(v, "is not a Date");
+          values[at] = BigInt((v as Date).getTime()) as never;
+        },
+      );
     default:
-      throw new LibError(`fetchArrow(): column ${JSON.stringify(column.name)} has type ${column.type}, which has no Arrow mapping in lib`);
+      throw new LibError(
+        `fetchArrow(): column ${JSON.stringify(column.name)} has type ${column.type}, which has no Arrow mapping in lib`,
+      );
   }
 }
 
@@ -103,7 +134,10 @@ export class ArrowTableBuilder {
   constructor(columns: readonly ColumnInfo[]) {
     const seen = new Set<string>();
     for (const c of columns) {
-      if (seen.has(c.name)) throw new LibError(`fetchArrow(): the result has two columns named ${JSON.stringify(c.name)}; an Arrow table needs unique names`);
+      if (seen.has(c.name))
+        throw new LibError(
+          `fetchArrow(): the result has two columns named ${JSON.stringify(c.name)}; an Arrow table needs unique names`,
+        );
       seen.add(c.name);
     }
     this.#columns = [...columns];
@@ -117,7 +151,8 @@ export class ArrowTableBuilder {
 
   /** Appends a chunk given column by column (one array of values per column), as a columnar driver reads it. */
   appendColumns(columns: readonly (readonly unknown[])[]): void {
-    if (columns.length !== this.#sinks.length) throw new LibError(`fetchArrow(): a chunk has ${columns.length} columns, the result ${this.#sinks.length}`);
+    if (columns.length !== this.#sinks.length)
+      throw new LibError(`fetchArrow(): a chunk has ${columns.length} columns, the result ${this.#sinks.length}`);
     this.#sinks.forEach((sink, i) => sink.append(columns[i]!));
   }
 

@@ -54,9 +54,12 @@ export class CancelWatch {
   static validateTimeout(timeoutMs: unknown): void {
     if (timeoutMs === undefined) return;
     if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
-      throw new ValidationError(`timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS} (2^31 - 1), got ${String(timeoutMs)}`, {
-        field: "timeoutMs",
-      });
+      throw new ValidationError(
+        `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS} (2^31 - 1), got ${String(timeoutMs)}`,
+        {
+          field: "timeoutMs",
+        },
+      );
     }
   }
 
@@ -73,7 +76,11 @@ export class CancelWatch {
   /** The error a cancelled open/read rejects with; `driverError` is what the interrupted call threw. */
   error(driverError?: unknown): QueryCancelledError {
     if (this.#reason === "timeout") {
-      return new QueryCancelledError("timeout", `Query cancelled: it ran past its timeoutMs deadline of ${this.#timeoutMs} ms`, { cause: driverError });
+      return new QueryCancelledError(
+        "timeout",
+        `Query cancelled: it ran past its timeoutMs deadline of ${this.#timeoutMs} ms`,
+        { cause: driverError },
+      );
     }
     const cause = this.#signal?.reason ?? driverError;
     return new QueryCancelledError("aborted", "Query cancelled: its AbortSignal was aborted", { cause });
@@ -81,7 +88,11 @@ export class CancelWatch {
 
   /** The error for a signal that was aborted before anything ran. */
   errorForAbortedSignal(): QueryCancelledError {
-    return new QueryCancelledError("aborted", "Query cancelled before it started: its AbortSignal was already aborted", { cause: this.#signal?.reason });
+    return new QueryCancelledError(
+      "aborted",
+      "Query cancelled before it started: its AbortSignal was already aborted",
+      { cause: this.#signal?.reason },
+    );
   }
 
   #clear(): void {

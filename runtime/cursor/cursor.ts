@@ -30,7 +30,13 @@ function rowObjectFactory(columns: readonly ColumnInfo[]): (row: readonly unknow
   return (row) => {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) {
-      if (i === protoAt) Object.defineProperty(out, "__proto__", { value: row[i], enumerable: true, writable: true, configurable: true });
+      if (i === protoAt)
+        Object.defineProperty(out, "__proto__", {
+          value: row[i],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else out[names[i]!] = row[i];
     }
     return out;
@@ -40,7 +46,9 @@ function rowObjectFactory(columns: readonly ColumnInfo[]): (row: readonly unknow
 function validateModeOf(options: IntoOptions | undefined, method: string): ValidateMode {
   const mode = options?.validate ?? "strict";
   if (!VALIDATE_MODES.includes(mode)) {
-    throw new LibError(`${method}: validate must be one of ${VALIDATE_MODES.map((m) => `"${m}"`).join(", ")}, got ${JSON.stringify(mode)}`);
+    throw new LibError(
+      `${method}: validate must be one of ${VALIDATE_MODES.map((m) => `"${m}"`).join(", ")}, got ${JSON.stringify(mode)}`,
+    );
   }
   return mode;
 }
@@ -76,7 +84,12 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #unwatch: () => void;
 
   /** @internal Cursors are made by `execute()` (see `openCursor`). */
-  constructor(connection: PooledConnection, stream: ResultStream, watch: CancelWatch, openedAt: Error = captureOpenSite()) {
+  constructor(
+    connection: PooledConnection,
+    stream: ResultStream,
+    watch: CancelWatch,
+    openedAt: Error = captureOpenSite(),
+  ) {
     this.#connection = connection;
     this.#stream = stream;
     this.#iterator = stream[Symbol.asyncIterator]();
@@ -115,7 +128,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   /** Up to `size` next rows (fewer at the end, `[]` once exhausted). */
   fetchMany(size: number): Promise<Row[]> {
     return this.#read("rows", "fetchMany()", async () => {
-      if (!Number.isSafeInteger(size) || size < 1) throw new LibError(`fetchMany(size): size must be a positive integer, got ${String(size)}`);
+      if (!Number.isSafeInteger(size) || size < 1)
+        throw new LibError(`fetchMany(size): size must be a positive integer, got ${String(size)}`);
       const rows: Row[] = [];
       while (rows.length < size) {
         const row = await this.#nextRow();
@@ -130,7 +144,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   fetchAllRows(): Promise<Row[]> {
     return this.#read("rows", "fetchAllRows()", async () => {
       const rows: Row[] = [];
-      for (; this.#position < this.#buffer.length; this.#position++) rows.push(this.#toObject(this.#buffer[this.#position]!) as Row);
+      for (; this.#position < this.#buffer.length; this.#position++)
+        rows.push(this.#toObject(this.#buffer[this.#position]!) as Row);
       for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) rows.push(this.#toObject(row) as Row);
       }
@@ -172,9 +187,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       const builder = new ArrowTableBuilder(this.columns);
       // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in between.
       if (this.#stream.preferColumns?.() === true) {
-        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendColumns(chunk);
+        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull())
+          builder.appendColumns(chunk);
       } else {
-        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) builder.appendChunk(chunk);
+        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull())
+          builder.appendChunk(chunk);
       }
       return builder.finish();
     });

@@ -17,9 +17,9 @@ let loaded: ArrowApi | undefined;
  * test suite's tsx).
  */
 export function loadArrow(): Promise<ArrowApi> {
-  loading ??= (typeof require === "function" ? Promise.resolve(require("apache-arrow") as ArrowApi) : import("apache-arrow")).then(
-    (api) => (loaded = api),
-  );
+  loading ??= (
+    typeof require === "function" ? Promise.resolve(require("apache-arrow") as ArrowApi) : import("apache-arrow")
+  ).then((api) => (loaded = api));
   return loading;
 }
 

@@ -52,7 +52,9 @@ export async function openCursor<Row = Record<string, unknown>>(
   }
 
   // new Promise(...) also catches a driver that throws synchronously.
-  const settled: Promise<Settled> = new Promise<ResultStream>((resolve) => resolve(connection.stream(query.sql, query.parameters))).then(
+  const settled: Promise<Settled> = new Promise<ResultStream>((resolve) =>
+    resolve(connection.stream(query.sql, query.parameters)),
+  ).then(
     (stream) => ({ ok: true, stream }),
     (error: unknown) => ({ ok: false, error }),
   );

@@ -28,7 +28,8 @@ export class CheckedOutConnection extends ConnectionHandle implements PooledConn
   }
 
   protected override assertUsable(): void {
-    if (this.#released) throw new LibError("This pooled connection has been released; check out a new one with engine.connect()");
+    if (this.#released)
+      throw new LibError("This pooled connection has been released; check out a new one with engine.connect()");
   }
 
   /** A disconnect invalidates the pool: this connection and its older siblings are not reused. */

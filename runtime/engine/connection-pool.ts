@@ -117,7 +117,10 @@ export class ConnectionPool {
       },
     );
     this.#pool.on("factoryCreateError", (error: unknown) => {
-      const reason = error instanceof LibConnectionError ? error : new LibConnectionError(`Could not open a connection: ${messageOf(error)}`, { cause: error });
+      const reason =
+        error instanceof LibConnectionError
+          ? error
+          : new LibConnectionError(`Could not open a connection: ${messageOf(error)}`, { cause: error });
       rejectOneWaiter(this.#pool, reason);
     });
   }
@@ -351,7 +354,9 @@ export class ConnectionPool {
     } catch (error) {
       this.#consecutiveFailures++;
       await this.#close(connection);
-      throw new LibConnectionError(`A "connect" listener failed on a new connection: ${messageOf(error)}`, { cause: error });
+      throw new LibConnectionError(`A "connect" listener failed on a new connection: ${messageOf(error)}`, {
+        cause: error,
+      });
     }
     // With pre_ping the first ping decides whether the warehouse is healthy again.
     if (!this.#prePing) this.#consecutiveFailures = 0;
@@ -424,7 +429,9 @@ export class ConnectionPool {
       this.#failedPings = 0;
       rejectOneWaiter(
         this.#pool,
-        new LibConnectionError(`pre_ping: ${this.#prePingAttempts} connections in a row failed the liveness check (the warehouse is not answering)`),
+        new LibConnectionError(
+          `pre_ping: ${this.#prePingAttempts} connections in a row failed the liveness check (the warehouse is not answering)`,
+        ),
       );
     }
     return false;

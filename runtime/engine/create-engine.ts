@@ -71,7 +71,10 @@ export async function createAsyncEngine(
   } catch (error) {
     await engine.dispose().catch(() => undefined);
     if (error instanceof LibConnectionError) throw error;
-    throw new LibConnectionError(`Could not open the engine's first connection: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new LibConnectionError(
+      `Could not open the engine's first connection: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }
 

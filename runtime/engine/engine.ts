@@ -98,14 +98,19 @@ export class Engine implements AsyncDisposable {
     const started = performance.now();
     try {
       if (options.signal?.aborted === true) throw watch.errorForAbortedSignal();
-      const connection = await traced(poolWaitChannel, { backend: this.backend }, () => this._pool.acquire({ signal: stop.signal }));
+      const connection = await traced(poolWaitChannel, { backend: this.backend }, () =>
+        this._pool.acquire({ signal: stop.signal }),
+      );
       this.#observer?.emit({ type: "pool-wait", ok: true }, started);
       return new CheckedOutConnection(this._pool, connection);
     } catch (error) {
       this.#observer?.emit({ type: "pool-wait", ok: false }, started);
       if (watch.reason !== undefined) throw watch.error(error);
       if (error instanceof PoolTimeoutError || error instanceof LibError) throw error;
-      throw new LibConnectionError(`Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new LibConnectionError(
+        `Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     } finally {
       watch.dispose();
     }

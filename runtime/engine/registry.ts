@@ -11,10 +11,13 @@ export class EngineNotFoundError extends LibError {
   readonly engineName: string;
   readonly registeredNames: readonly string[];
   constructor(engineName: string, registeredNames: readonly string[]) {
-    const known = registeredNames.length === 0 ? "no engines are registered" : `registered: ${registeredNames.map((n) => `"${n}"`).join(", ")}`;
+    const known =
+      registeredNames.length === 0
+        ? "no engines are registered"
+        : `registered: ${registeredNames.map((n) => `"${n}"`).join(", ")}`;
     super(
       `No engine is registered as "${engineName}" (${known}). ` +
-        'Create one with createEngine(..., { register: true }) or register(name, engine).',
+        "Create one with createEngine(..., { register: true }) or register(name, engine).",
     );
     this.engineName = engineName;
     this.registeredNames = Object.freeze([...registeredNames]);

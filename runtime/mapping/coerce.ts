@@ -79,7 +79,8 @@ function toNumber(value: unknown): number {
 function toBigInt(value: unknown): bigint {
   if (typeof value === "bigint") return value;
   if (typeof value === "number") {
-    if (!Number.isSafeInteger(value)) fail(Number.isInteger(value) ? "outside the safe-integer range" : "has a fraction");
+    if (!Number.isSafeInteger(value))
+      fail(Number.isInteger(value) ? "outside the safe-integer range" : "has a fraction");
     return BigInt(value);
   }
   if (typeof value === "string" && !INTEGER_TEXT.test(value.trim())) fail("not integer text");

@@ -14,7 +14,8 @@ function copy(value: unknown): Json {
     const n = Number(value);
     return Number.isSafeInteger(n) ? n : value.toString();
   }
-  if (value === null || typeof value !== "object") return typeof value === "function" || value === undefined ? null : (value as Json);
+  if (value === null || typeof value !== "object")
+    return typeof value === "function" || value === undefined ? null : (value as Json);
   const source = value as Record<string, unknown>;
   const out: { [key: string]: Json } = {};
   const lib = libTypeOf(source);
@@ -25,13 +26,15 @@ function copy(value: unknown): Json {
   }
   if (lib === "decimal") return { type: "number", ...out, "x-lib-type": "decimal" };
   if (lib === "date") return { type: "string", format: "date-time", ...out };
-  if (lib === "bigint" || source["type"] === "bigint") return { ...out, type: "integer", ...(out["format"] === undefined ? { format: "int64" } : {}) };
+  if (lib === "bigint" || source["type"] === "bigint")
+    return { ...out, type: "integer", ...(out["format"] === undefined ? { format: "int64" } : {}) };
   return out;
 }
 
 /** A plain JSON Schema (no TypeBox internals) describing the JSON `toJson` writes for `schema`'s values. */
 export function toJsonSchema(schema: unknown): Record<string, Json> {
   const out = copy(schema);
-  if (out === null || typeof out !== "object" || Array.isArray(out)) throw new TypeError("toJsonSchema expects a schema object");
+  if (out === null || typeof out !== "object" || Array.isArray(out))
+    throw new TypeError("toJsonSchema expects a schema object");
   return out;
 }

@@ -36,7 +36,8 @@ export function showValue(value: unknown): string {
   else if (Decimal.isDecimal(value)) text = `Decimal(${value.toString()})`;
   else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
   else if (typeof value === "string") text = JSON.stringify(value);
-  else if (value === undefined || typeof value === "number" || typeof value === "boolean" || value === null) text = String(value);
+  else if (value === undefined || typeof value === "number" || typeof value === "boolean" || value === null)
+    text = String(value);
   else {
     try {
       text = JSON.stringify(value) ?? String(value);
@@ -48,7 +49,8 @@ export function showValue(value: unknown): string {
 }
 
 function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 
@@ -56,7 +58,11 @@ function compileChecker(schema: TSchema): Pick<Step, "check" | "explain"> {
   const validator = Compile(schema);
   return {
     check: (value) => validator.Check(value),
-    explain: (value) => validator.Errors(value).map((e) => e.message).join(", ") || "fails the model schema",
+    explain: (value) =>
+      validator
+        .Errors(value)
+        .map((e) => e.message)
+        .join(", ") || "fails the model schema",
   };
 }
 
@@ -73,9 +79,21 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
     const info = columns[column];
     if (info === undefined) {
       if (!property.optional && mode !== "none") {
-        mismatches.push({ field: property.name, modelType: property.label, columnType: "(missing)", reason: "no column of that name in the result" });
+        mismatches.push({
+          field: property.name,
+          modelType: property.label,
+          columnType: "(missing)",
+          reason: "no column of that name in the result",
+        });
       }
-      steps.push({ property, column: -1, columnLabel: "(missing)", convert: undefined, check: undefined, explain: undefined });
+      steps.push({
+        property,
+        column: -1,
+        columnLabel: "(missing)",
+        convert: undefined,
+        check: undefined,
+        explain: undefined,
+      });
       continue;
     }
     const label = columnLabel(info);
@@ -93,7 +111,12 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
     } else {
       convert = coercion(property.type, info.kind);
       if (convert === undefined) {
-        mismatches.push({ field: property.name, modelType: property.label, columnType: label, reason: "no exact conversion" });
+        mismatches.push({
+          field: property.name,
+          modelType: property.label,
+          columnType: label,
+          reason: "no exact conversion",
+        });
         continue;
       }
     }
@@ -103,7 +126,12 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
 
   const rowError = (step: Step, rowIndex: number, value: unknown, why: string): LibSchemaMismatchError =>
     new LibSchemaMismatchError(name, [
-      { field: step.property.name, modelType: step.property.label, columnType: step.columnLabel, reason: `row ${rowIndex}: value ${showValue(value)} ${why}` },
+      {
+        field: step.property.name,
+        modelType: step.property.label,
+        columnType: step.columnLabel,
+        reason: `row ${rowIndex}: value ${showValue(value)} ${why}`,
+      },
     ]);
 
   if (mode === "none") {
@@ -121,18 +149,21 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
       let value = row[step.column];
       if (value === null || value === undefined) {
         if (step.property.nullable) setKey(out, step.property.name, null);
-        else if (!step.property.optional) throw rowError(step, rowIndex, value, "is null but the property is not nullable");
+        else if (!step.property.optional)
+          throw rowError(step, rowIndex, value, "is null but the property is not nullable");
         continue;
       }
       if (step.convert !== undefined) {
         try {
           value = step.convert(value);
         } catch (error) {
-          if (error instanceof CoercionFailure) throw rowError(step, rowIndex, value, `cannot be converted exactly: ${error.message}`);
+          if (error instanceof CoercionFailure)
+            throw rowError(step, rowIndex, value, `cannot be converted exactly: ${error.message}`);
           throw error;
         }
       }
-      if (step.check !== undefined && !step.check(value)) throw rowError(step, rowIndex, value, `fails the model: ${step.explain!(value)}`);
+      if (step.check !== undefined && !step.check(value))
+        throw rowError(step, rowIndex, value, `fails the model: ${step.explain!(value)}`);
       setKey(out, step.property.name, value);
     }
     return out;

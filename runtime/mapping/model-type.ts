@@ -6,7 +6,8 @@ import { Type, type TSchema } from "typebox";
 import { libTypeOf } from "./schema-types.js";
 
 /** The value types a model property can ask for. `unknown` takes anything; `other` is any other schema (arrays, objects, ...). */
-export type ModelType = "integer" | "number" | "bigint" | "decimal" | "string" | "boolean" | "date" | "unknown" | "other";
+export type ModelType =
+  "integer" | "number" | "bigint" | "decimal" | "string" | "boolean" | "date" | "unknown" | "other";
 
 export interface ModelProperty {
   readonly name: string;
@@ -35,7 +36,8 @@ function fromValues(values: readonly unknown[]): ModelType {
   if (values.every((v) => typeof v === "string")) return "string";
   if (values.every((v) => typeof v === "boolean")) return "boolean";
   if (values.every((v) => typeof v === "bigint")) return "bigint";
-  if (values.every((v) => typeof v === "number")) return values.every((v) => Number.isInteger(v)) ? "integer" : "number";
+  if (values.every((v) => typeof v === "number"))
+    return values.every((v) => Number.isInteger(v)) ? "integer" : "number";
   return "other";
 }
 
@@ -67,7 +69,9 @@ function typeOf(schema: TSchema): ModelType {
     case "boolean":
       return "boolean";
     case undefined:
-      return Object.keys(s).some((k) => k === "allOf" || k === "oneOf" || k === "not" || k === "$ref") ? "other" : "unknown";
+      return Object.keys(s).some((k) => k === "allOf" || k === "oneOf" || k === "not" || k === "$ref")
+        ? "other"
+        : "unknown";
     default:
       return "other";
   }

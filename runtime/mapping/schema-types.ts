@@ -26,7 +26,12 @@ export type TDate = TUnsafe<Date>;
 /** A `lib` schema for a `bigint` property. `Static<>` of it is `bigint`. */
 export type TBigIntValue = TUnsafe<bigint>;
 
-function libType<T>(name: LibTypeName, options: LibTypeOptions, check: (value: unknown) => boolean, what: string): TUnsafe<T> {
+function libType<T>(
+  name: LibTypeName,
+  options: LibTypeOptions,
+  check: (value: unknown) => boolean,
+  what: string,
+): TUnsafe<T> {
   const schema = Type.Unsafe<T>({ ...options, [LIB_TYPE_KEY]: name } as unknown as TSchema);
   return Type.Refine(schema, check as (value: T) => boolean, () => `expected ${what}`) as unknown as TUnsafe<T>;
 }

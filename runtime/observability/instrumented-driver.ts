@@ -4,7 +4,13 @@
  * SQL, parameter count, duration, row count or error. Members the wrapper does not observe are
  * forwarded untouched, so driver-specific methods keep working.
  */
-import type { DatabaseConnection, Driver, QueryResult, ResultStream, StreamOptions } from "../driver/database-connection.js";
+import type {
+  DatabaseConnection,
+  Driver,
+  QueryResult,
+  ResultStream,
+  StreamOptions,
+} from "../driver/database-connection.js";
 import { connectChannel, queryChannel, traced } from "./channels.js";
 import type { Observer } from "./observer.js";
 
@@ -44,7 +50,9 @@ function instrumentConnection(connection: DatabaseConnection, observer: Observer
       const started = performance.now();
       const parameterCount = parameters?.length ?? 0;
       try {
-        const result = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () => connection.execute(sql, parameters));
+        const result = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
+          connection.execute(sql, parameters),
+        );
         observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length }, started);
         return result;
       } catch (error) {
@@ -57,15 +65,19 @@ function instrumentConnection(connection: DatabaseConnection, observer: Observer
       const parameterCount = parameters?.length ?? 0;
       let stream: ResultStream;
       try {
-        stream = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () => connection.stream(sql, parameters, options));
+        stream = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
+          connection.stream(sql, parameters, options),
+        );
       } catch (error) {
         observer.emit({ type: "query-error", sql, parameterCount, error }, started);
         throw error;
       }
-      return observer.logging ? countingStream(stream, (rows, error) => {
-        if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows }, started);
-        else observer.emit({ type: "query-error", sql, parameterCount, error }, started);
-      }) : stream;
+      return observer.logging
+        ? countingStream(stream, (rows, error) => {
+            if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows }, started);
+            else observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+          })
+        : stream;
     },
     async close(): Promise<void> {
       const started = performance.now();

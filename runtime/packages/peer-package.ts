@@ -23,7 +23,10 @@ export class MissingPackageError extends LibError {
     usedFor: string,
     cause: unknown,
   ) {
-    super(`${usedFor} needs the npm package "${packageName}", which is not installed: run \`npm install ${packageName}\``, { cause });
+    super(
+      `${usedFor} needs the npm package "${packageName}", which is not installed: run \`npm install ${packageName}\``,
+      { cause },
+    );
   }
 }
 
@@ -40,7 +43,8 @@ export async function importPeer<T>(packageName: PeerPackage, load: () => Promis
   try {
     return await load();
   } catch (error) {
-    if (isMissingPackage(error, packageName)) throw new MissingPackageError(packageName, BACKEND_OF[packageName], error);
+    if (isMissingPackage(error, packageName))
+      throw new MissingPackageError(packageName, BACKEND_OF[packageName], error);
     throw error;
   }
 }
@@ -55,7 +59,8 @@ export function requirePeer<T>(packageName: PeerPackage): T {
   try {
     return require(packageName) as T;
   } catch (error) {
-    if (isMissingPackage(error, packageName)) throw new MissingPackageError(packageName, BACKEND_OF[packageName], error);
+    if (isMissingPackage(error, packageName))
+      throw new MissingPackageError(packageName, BACKEND_OF[packageName], error);
     throw error;
   }
 }

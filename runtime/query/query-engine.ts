@@ -12,7 +12,10 @@ import { isBackend, type Backend } from "./backend.js";
 export interface QueryEngine {
   readonly backend: Backend;
   /** `signal` / `timeoutMs` bound the wait for a pooled connection too (a `QueryCancelledError` ends it). */
-  connect(options?: { readonly signal?: AbortSignal | undefined; readonly timeoutMs?: number | undefined }): Promise<PooledConnection>;
+  connect(options?: {
+    readonly signal?: AbortSignal | undefined;
+    readonly timeoutMs?: number | undefined;
+  }): Promise<PooledConnection>;
 }
 
 /** An engine, or the name it is registered under. */
@@ -22,7 +25,8 @@ export const DEFAULT_ENGINE_NAME = "default";
 
 /** The engine to run on; an unknown name throws the registry's `EngineNotFoundError`. */
 export function resolveEngine(ref: EngineRef | undefined): QueryEngine {
-  const engine: QueryEngine = ref === undefined || typeof ref === "string" ? getEngine(ref ?? DEFAULT_ENGINE_NAME) : ref;
+  const engine: QueryEngine =
+    ref === undefined || typeof ref === "string" ? getEngine(ref ?? DEFAULT_ENGINE_NAME) : ref;
   if (!isBackend(engine.backend)) throw new LibError(`The engine has no known backend (got ${String(engine.backend)})`);
   return engine;
 }

@@ -197,7 +197,10 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
 
   /** Runs on this engine, or on the engine registered under this name (resolved at execution). */
   using(engine: EngineRef): SemanticQuery<V, R> {
-    if (typeof engine !== "string" && (typeof engine !== "object" || engine === null || typeof engine.connect !== "function")) {
+    if (
+      typeof engine !== "string" &&
+      (typeof engine !== "object" || engine === null || typeof engine.connect !== "function")
+    ) {
       throw this.#error("using", "expected an engine or a registered engine name");
     }
     return new SemanticQuery<V, R>(this.#node, engine);
@@ -224,12 +227,15 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
     const engine = resolveEngine(this.#engine);
     const compiled = compiledFor(engine.backend, this.#node);
     if (options.signal?.aborted) {
-      throw new QueryCancelledError("aborted", "The query was aborted before it started", { cause: options.signal.reason });
+      throw new QueryCancelledError("aborted", "The query was aborted before it started", {
+        cause: options.signal.reason,
+      });
     }
     const startedAt = performance.now();
     const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
     // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
-    const timeoutMs = options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
+    const timeoutMs =
+      options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
     try {
       return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs, openedAt });
     } catch (error) {

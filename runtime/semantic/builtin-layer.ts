@@ -7,7 +7,13 @@
  * session, so it sees the caller's uncommitted DDL and rows.
  */
 import { sessionCatalog } from "./catalog.js";
-import { executeAlter, executeCreate, executeCreateFromYamlFile, executeDrop, type StatementResult } from "./ddl/execute.js";
+import {
+  executeAlter,
+  executeCreate,
+  executeCreateFromYamlFile,
+  executeDrop,
+  type StatementResult,
+} from "./ddl/execute.js";
 import { NEAR_MISS_CANDIDATE } from "./ddl/near-miss.js";
 import { parseSemanticStatement } from "./ddl/parse-statement.js";
 import type { SemanticStatement } from "./ddl/statements.js";
@@ -70,7 +76,9 @@ async function handle(session: SqlSession, statement: string): Promise<HandledSt
       changed = true;
     }
   }
-  const introspected = await rewriteIntrospectionCalls(session, sql, (nested) => executeSemanticStatement(session, nested));
+  const introspected = await rewriteIntrospectionCalls(session, sql, (nested) =>
+    executeSemanticStatement(session, nested),
+  );
   if (introspected !== null) {
     sql = introspected;
     changed = true;

@@ -62,7 +62,13 @@ function parseStored(json: unknown, schema: string, name: string): SemanticViewD
     const def = JSON.parse(String(json)) as Partial<SemanticViewDefinition>;
     if (!Array.isArray(def.tables) || !Array.isArray(def.metrics) || !Array.isArray(def.dimensions)) return undefined;
     // The row's key wins over the JSON (ALTER ... RENAME updates both, but be defensive).
-    return { ...(def as SemanticViewDefinition), name, schemaName: schema, facts: def.facts ?? [], relationships: def.relationships ?? [] };
+    return {
+      ...(def as SemanticViewDefinition),
+      name,
+      schemaName: schema,
+      facts: def.facts ?? [],
+      relationships: def.relationships ?? [],
+    };
   } catch {
     return undefined;
   }
@@ -112,7 +118,10 @@ export function foldName(name: QualifiedName, context: SessionContext): Resolved
  * undefined when there is no such view. Outside a transaction the stored rows come from the
  * session's shared {@link DefinitionCache} and the session context from its memo.
  */
-export async function loadDefinition(session: SqlSession, reference: string | QualifiedName): Promise<SemanticViewDefinition | undefined> {
+export async function loadDefinition(
+  session: SqlSession,
+  reference: string | QualifiedName,
+): Promise<SemanticViewDefinition | undefined> {
   const name = typeof reference === "string" ? parseViewReference(reference) : reference;
   const wanted = name.name.toLowerCase();
   const cache = session.definitions;
@@ -123,7 +132,10 @@ export async function loadDefinition(session: SqlSession, reference: string | Qu
     if (candidates === undefined) {
       const readAt = cache.generation;
       if (!(await catalogExists(session))) return undefined;
-      const { rows } = await session.query(`SELECT schema_name, name, definition FROM ${TABLE} WHERE name = $1 ORDER BY schema_name`, [wanted]);
+      const { rows } = await session.query(
+        `SELECT schema_name, name, definition FROM ${TABLE} WHERE name = $1 ORDER BY schema_name`,
+        [wanted],
+      );
       candidates = rows.map(storedCandidate);
       if (candidates.length > 0) cache.set(key, candidates, readAt);
     }
@@ -137,7 +149,11 @@ export async function loadDefinition(session: SqlSession, reference: string | Qu
   );
   if (rows.length === 0) return undefined;
   const [, , , database, schema, searchPath] = rows[0]!;
-  return chooseCandidate(name, { database: String(database), schema: String(schema), searchPath: String(searchPath ?? "") }, rows.map(storedCandidate));
+  return chooseCandidate(
+    name,
+    { database: String(database), schema: String(schema), searchPath: String(searchPath ?? "") },
+    rows.map(storedCandidate),
+  );
 }
 
 interface ResolutionContext extends SessionContext {
@@ -152,7 +168,11 @@ async function resolutionContext(session: SqlSession): Promise<ResolutionContext
   if (memoized !== undefined) return memoized;
   const { rows } = await session.query("SELECT current_database(), current_schema(), current_setting('search_path')");
   const [database, schema, searchPath] = rows[0] ?? [];
-  const context: ResolutionContext = { database: String(database), schema: String(schema), searchPath: String(searchPath ?? "") };
+  const context: ResolutionContext = {
+    database: String(database),
+    schema: String(schema),
+    searchPath: String(searchPath ?? ""),
+  };
   session.memo?.set(RESOLUTION_CONTEXT, context);
   return context;
 }
@@ -161,7 +181,11 @@ function storedCandidate([schema, name, json]: unknown[]): StoredCandidate {
   return { schema: String(schema), name: String(name), definition: parseStored(json, String(schema), String(name)) };
 }
 
-function chooseCandidate(name: QualifiedName, context: ResolutionContext, candidates: readonly StoredCandidate[]): SemanticViewDefinition | undefined {
+function chooseCandidate(
+  name: QualifiedName,
+  context: ResolutionContext,
+  candidates: readonly StoredCandidate[],
+): SemanticViewDefinition | undefined {
   if (candidates.length === 0) return undefined;
   if (name.database !== undefined && name.database.toLowerCase() !== context.database.toLowerCase()) return undefined;
   const inSchema = (schema: string) => candidates.find((c) => c.schema === schema.toLowerCase());
@@ -187,14 +211,20 @@ function chooseCandidate(name: QualifiedName, context: ResolutionContext, candid
 /** A stored row's key. */
 export async function definitionExists(session: SqlSession, key: ResolvedViewName): Promise<boolean> {
   if (!(await catalogExists(session))) return false;
-  const { rows } = await session.query(`SELECT count(*) FROM ${TABLE} WHERE schema_name = $1 AND name = $2`, [key.schema, key.name]);
+  const { rows } = await session.query(`SELECT count(*) FROM ${TABLE} WHERE schema_name = $1 AND name = $2`, [
+    key.schema,
+    key.name,
+  ]);
   return Number(rows[0]?.[0] ?? 0) > 0;
 }
 
 /** Inserts or replaces a definition (caller has checked existence rules). */
 export async function saveDefinition(session: SqlSession, definition: SemanticViewDefinition): Promise<void> {
   await ensureCatalog(session);
-  await session.query(`DELETE FROM ${TABLE} WHERE schema_name = $1 AND name = $2`, [definition.schemaName, definition.name]);
+  await session.query(`DELETE FROM ${TABLE} WHERE schema_name = $1 AND name = $2`, [
+    definition.schemaName,
+    definition.name,
+  ]);
   await session.query(`INSERT INTO ${TABLE} (schema_name, name, definition) VALUES ($1, $2, $3)`, [
     definition.schemaName,
     definition.name,

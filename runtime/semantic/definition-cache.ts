@@ -27,7 +27,10 @@ const CAPACITY = 512;
 
 export class DefinitionCache {
   #generation = 0;
-  readonly #entries = new LruCache<string, { readonly generation: number; readonly candidates: readonly StoredCandidate[] }>(CAPACITY);
+  readonly #entries = new LruCache<
+    string,
+    { readonly generation: number; readonly candidates: readonly StoredCandidate[] }
+  >(CAPACITY);
 
   /** Read this before reading the catalog and pass it to `set()`. */
   get generation(): number {
@@ -63,7 +66,10 @@ export function definitionCacheFor(instance: object): DefinitionCache {
 
 /** Shared between connections, so nobody may change a cached definition in place. */
 function freezeCandidate(candidate: StoredCandidate): StoredCandidate {
-  return Object.freeze({ ...candidate, definition: candidate.definition === undefined ? undefined : deepFreeze(candidate.definition) });
+  return Object.freeze({
+    ...candidate,
+    definition: candidate.definition === undefined ? undefined : deepFreeze(candidate.definition),
+  });
 }
 
 function deepFreeze<T>(value: T): T {

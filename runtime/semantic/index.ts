@@ -1,14 +1,7 @@
 /** The built-in semantic-view engine for DuckDB (see builtin-layer.ts). */
 export { createBuiltinSemanticLayer, executeSemanticStatement } from "./builtin-layer.js";
 export type { HandledStatement, RawColumn, SemanticLayer, SqlSession } from "./semantic-layer.js";
-export type {
-  Access,
-  MemberDef,
-  MetricDef,
-  RelationshipDef,
-  SemanticViewDefinition,
-  TableDef,
-} from "./model.js";
+export type { Access, MemberDef, MetricDef, RelationshipDef, SemanticViewDefinition, TableDef } from "./model.js";
 export { SemanticViewError, type SemanticErrorKind } from "./semantic-error.js";
 export {
   CATALOG_SCHEMA,

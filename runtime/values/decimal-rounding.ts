@@ -2,7 +2,8 @@
  * Rounding of an exact quotient, with the rounding modes of Temporal and Intl.NumberFormat
  * (`"halfExpand"` is school rounding: half away from zero, as SQL's ROUND does).
  */
-export type RoundingMode = "ceil" | "floor" | "expand" | "trunc" | "halfCeil" | "halfFloor" | "halfExpand" | "halfTrunc" | "halfEven";
+export type RoundingMode =
+  "ceil" | "floor" | "expand" | "trunc" | "halfCeil" | "halfFloor" | "halfExpand" | "halfTrunc" | "halfEven";
 
 export const ROUNDING_MODES: readonly RoundingMode[] = Object.freeze([
   "ceil",

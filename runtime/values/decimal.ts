@@ -48,7 +48,8 @@ export class Decimal {
   readonly scale: number;
 
   constructor(unscaled: bigint, scale = 0) {
-    if (typeof unscaled !== "bigint") throw new TypeError(`Decimal unscaled value must be a bigint, got ${typeof unscaled}`);
+    if (typeof unscaled !== "bigint")
+      throw new TypeError(`Decimal unscaled value must be a bigint, got ${typeof unscaled}`);
     this.unscaled = unscaled;
     this.scale = checkDigits("scale", scale, 0, Decimal.MAX_SCALE);
     Object.freeze(this);
@@ -63,7 +64,9 @@ export class Decimal {
       return Decimal.parse(String(value));
     }
     if (typeof value === "string") return Decimal.parse(value);
-    throw new TypeError(`Cannot make a Decimal from ${Object.prototype.toString.call(value)} (only a genuine Decimal, string, number or bigint)`);
+    throw new TypeError(
+      `Cannot make a Decimal from ${Object.prototype.toString.call(value)} (only a genuine Decimal, string, number or bigint)`,
+    );
   }
 
   static parse(text: string): Decimal {
@@ -76,7 +79,9 @@ export class Decimal {
     const scale = fracPart.length - exponent;
     const digits = intPart.length + fracPart.length + Math.max(0, -scale);
     if (scale > Decimal.MAX_SCALE || digits > Decimal.MAX_SCALE) {
-      throw new RangeError(`${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}...` : text)} needs more than ${Decimal.MAX_SCALE} digits`);
+      throw new RangeError(
+        `${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}...` : text)} needs more than ${Decimal.MAX_SCALE} digits`,
+      );
     }
     let unscaled = BigInt(intPart + fracPart);
     if (scale < 0) unscaled *= pow10(-scale);
@@ -85,7 +90,12 @@ export class Decimal {
 
   /** True only for a genuine `Decimal` made by this class: not a look-alike, a Proxy or a subclass. */
   static isDecimal(value: unknown): value is Decimal {
-    return typeof value === "object" && value !== null && #genuine in value && Object.getPrototypeOf(value) === Decimal.prototype;
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      #genuine in value &&
+      Object.getPrototypeOf(value) === Decimal.prototype
+    );
   }
 
   /** Significant digits of the unscaled value (at least `scale + 1`, as a SQL DECIMAL(p,s) needs). */
@@ -96,7 +106,8 @@ export class Decimal {
   /** Same value at a larger scale (never loses digits). */
   withScale(scale: number): Decimal {
     checkDigits("scale", scale, 0, Decimal.MAX_SCALE);
-    if (scale < this.scale) throw new RangeError(`withScale(${scale}) would drop digits of ${this.toString()}; use round()`);
+    if (scale < this.scale)
+      throw new RangeError(`withScale(${scale}) would drop digits of ${this.toString()}; use round()`);
     return scale === this.scale ? this : new Decimal(this.unscaled * pow10(scale - this.scale), scale);
   }
 
@@ -148,7 +159,10 @@ export class Decimal {
     if (numerator === 0n) return new Decimal(0n, Math.max(0, this.scale - o.scale));
     const scale = Math.min(Decimal.MAX_SCALE, Math.max(0, precision - 1 - magnitude(numerator, denominator)));
     // As Java's BigDecimal: trailing zeros go, down to the scale an exact quotient would have (10.00 / 4 = 2.50).
-    return stripZeros(new Decimal(divideRounded(numerator * pow10(scale), denominator, rounding), scale), Math.max(0, this.scale - o.scale));
+    return stripZeros(
+      new Decimal(divideRounded(numerator * pow10(scale), denominator, rounding), scale),
+      Math.max(0, this.scale - o.scale),
+    );
   }
 
   /** This value with exactly `scale` fraction digits, rounded by `mode` (default `"halfExpand"`, as SQL ROUND). */

@@ -23,7 +23,12 @@ export interface JsonResponseOptions {
 }
 
 /** Writes `body` as lossless JSON with `Content-Type: application/json; charset=utf-8` (if not set) and `status` (if given). */
-export function sendJson(res: JsonResponseTarget, body: unknown, status?: number, options: JsonResponseOptions = {}): void {
+export function sendJson(
+  res: JsonResponseTarget,
+  body: unknown,
+  status?: number,
+  options: JsonResponseOptions = {},
+): void {
   const text = toJson(body, options.space);
   if (status !== undefined) res.statusCode = status;
   if (res.getHeader("Content-Type") === undefined) res.setHeader("Content-Type", "application/json; charset=utf-8");
@@ -35,7 +40,9 @@ export function sendJson(res: JsonResponseTarget, body: unknown, status?: number
  * Express middleware replacing `res.json` with the lossless writer for the rest of the request, so
  * handlers keep writing `res.json(body)` / `res.status(503).json({ detail })`.
  */
-export function jsonResponse(options: JsonResponseOptions = {}): (req: unknown, res: JsonResponseTarget & { json?: unknown }, next: () => void) => void {
+export function jsonResponse(
+  options: JsonResponseOptions = {},
+): (req: unknown, res: JsonResponseTarget & { json?: unknown }, next: () => void) => void {
   return (_req, res, next) => {
     res.json = function json(this: unknown, body: unknown) {
       sendJson(res, body, undefined, options);

@@ -15,7 +15,11 @@ export const INT64: IntegerRange = Object.freeze({ name: "BIGINT", min: -(2n ** 
 /** DuckDB HUGEINT: beyond it DuckDB reads an integer literal as UHUGEINT or DOUBLE (2^127 would match 2^127-1). */
 export const INT128: IntegerRange = Object.freeze({ name: "HUGEINT", min: -(2n ** 127n), max: 2n ** 127n - 1n });
 /** 38 decimal digits: Snowflake NUMBER(38,0), Databricks DECIMAL(38,0). */
-export const DIGITS38: IntegerRange = Object.freeze({ name: "a 38-digit NUMBER/DECIMAL", min: -(10n ** 38n - 1n), max: 10n ** 38n - 1n });
+export const DIGITS38: IntegerRange = Object.freeze({
+  name: "a 38-digit NUMBER/DECIMAL",
+  min: -(10n ** 38n - 1n),
+  max: 10n ** 38n - 1n,
+});
 
 export function inRange(value: bigint, range: IntegerRange): boolean {
   return value >= range.min && value <= range.max;

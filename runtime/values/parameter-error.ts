@@ -7,5 +7,7 @@ import { ValidationError } from "../errors.js";
 import { describeValue } from "./genuine.js";
 
 export function parameterError(position: number, value: unknown, problem: string): ValidationError {
-  return new ValidationError(`Parameter ${position} (${describeValue(value)}): ${problem}`, { field: `parameter ${position}` });
+  return new ValidationError(`Parameter ${position} (${describeValue(value)}): ${problem}`, {
+    field: `parameter ${position}`,
+  });
 }

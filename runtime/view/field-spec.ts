@@ -37,10 +37,13 @@ export interface MemberOptions {
 function spec<K extends FieldKind, T>(fieldKind: K, options: MemberOptions | undefined): FieldSpec<K, T> {
   const warehouseName = options?.name;
   if (warehouseName !== undefined && (typeof warehouseName !== "string" || warehouseName.trim() === "")) {
-    throw new ValidationError(`${FACTORY_NAMES[fieldKind]}({ name }): name must be a non-empty string, got ${JSON.stringify(warehouseName)}`, {
-      source: `${FACTORY_NAMES[fieldKind]}()`,
-      field: "name",
-    });
+    throw new ValidationError(
+      `${FACTORY_NAMES[fieldKind]}({ name }): name must be a non-empty string, got ${JSON.stringify(warehouseName)}`,
+      {
+        source: `${FACTORY_NAMES[fieldKind]}()`,
+        field: "name",
+      },
+    );
   }
   return Object.freeze({ fieldKind, warehouseName, [SPEC_BRAND]: true }) as unknown as FieldSpec<K, T>;
 }

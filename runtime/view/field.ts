@@ -9,7 +9,11 @@ import { conditionOf, type Condition } from "../query/condition.js";
 import { orderingOf, type Ordering, type OrderingOptions } from "../query/ordering.js";
 import { ConditionNode, escapeLikeText, type ComparisonOperator } from "../query/operation-node/condition-node.js";
 import { FieldNode, type FieldKind } from "../query/operation-node/field-node.js";
-import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../query/operation-node/filter-value.js";
+import {
+  describeInvalidFilterValue,
+  snapshotFilterValue,
+  type FilterValue,
+} from "../query/operation-node/filter-value.js";
 import { OrderingNode } from "../query/operation-node/ordering-node.js";
 
 declare const FIELD_VALUE: unique symbol;
@@ -30,7 +34,12 @@ export type ValueInput<T> = T extends string
 
 type IsMetric<K extends FieldKind> = K extends "metric" ? true : false;
 
-export interface Field<K extends FieldKind = FieldKind, T = unknown, N extends string = string, V extends string = string> {
+export interface Field<
+  K extends FieldKind = FieldKind,
+  T = unknown,
+  N extends string = string,
+  V extends string = string,
+> {
   /** `"metric"`, `"dimension"` or `"fact"`. */
   readonly kind: K;
   /** The field name: the member name, and the alias of its output column. */
@@ -116,7 +125,10 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     conditionOf<V, IsMetric<K>>(ConditionNode.comparison(node, operator, value(method, v)));
   const list = (method: string, values: unknown, negated: boolean) => {
     if (!Array.isArray(values)) {
-      throw new ValidationError(`${label}.${method}(): expected an array of values`, { source: `${label}.${method}()`, field: name });
+      throw new ValidationError(`${label}.${method}(): expected an array of values`, {
+        source: `${label}.${method}()`,
+        field: name,
+      });
     }
     const present = values.filter((v) => v !== null).map((v) => value(method, v));
     const inList = ConditionNode.inList(node, present, negated);
@@ -124,7 +136,9 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     // SQL's IN never matches NULL; a null in the list means "or IS NULL" (eq(null) semantics).
     const nullCheck = ConditionNode.nullCheck(node, negated);
     if (present.length === 0) return conditionOf<V, IsMetric<K>>(nullCheck);
-    return conditionOf<V, IsMetric<K>>(negated ? ConditionNode.and([inList, nullCheck]) : ConditionNode.or([inList, nullCheck]));
+    return conditionOf<V, IsMetric<K>>(
+      negated ? ConditionNode.and([inList, nullCheck]) : ConditionNode.or([inList, nullCheck]),
+    );
   };
   const like = (method: string, pattern: string, escaped: boolean) =>
     conditionOf<V, IsMetric<K>>(ConditionNode.like(node, pattern, escaped));

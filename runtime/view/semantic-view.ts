@@ -64,12 +64,18 @@ export function SemanticView<const V extends string, const F extends FieldSpecs>
   for (const [name, spec] of Object.entries(fields)) {
     validateFieldName(viewName, name);
     if (!isFieldSpec(spec)) {
-      throw new ValidationError(`SemanticView("${viewName}"): field "${name}" must be Metric(), Dimension() or Fact()`, {
-        source: `SemanticView("${viewName}")`,
-        field: name,
-      });
+      throw new ValidationError(
+        `SemanticView("${viewName}"): field "${name}" must be Metric(), Dimension() or Fact()`,
+        {
+          source: `SemanticView("${viewName}")`,
+          field: name,
+        },
+      );
     }
-    Object.defineProperty(Base, name, { value: createField(viewName, name, spec.fieldKind, spec.warehouseName ?? name), enumerable: true });
+    Object.defineProperty(Base, name, {
+      value: createField(viewName, name, spec.fieldKind, spec.warehouseName ?? name),
+      enumerable: true,
+    });
   }
   return Base as unknown as SemanticViewClass<V, F>;
 }

@@ -20,17 +20,25 @@ const countryOf = (i: number): string | undefined => (i % 4 === 0 ? undefined : 
 export async function runConcurrency(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const burst = settings.quick ? 200 : 2_000;
   // Same file, same options: the engine shares the fixture's DuckDB instance.
-  await using engine = createEngine(new BackendCConfig({ database: fixture.file, poolSize: 5, maxOverflow: 3, timeout: 120 }));
+  await using engine = createEngine(
+    new BackendCConfig({ database: fixture.file, poolSize: 5, maxOverflow: 3, timeout: 120 }),
+  );
   const raw = await openRawPool(fixture.instance, 8);
   try {
-    const queries = new Map<string | undefined, ReturnType<typeof libQuery>>([undefined, ...FILTERS].map((country) => [country, libQuery(country).using(engine)]));
+    const queries = new Map<string | undefined, ReturnType<typeof libQuery>>(
+      [undefined, ...FILTERS].map((country) => [country, libQuery(country).using(engine)]),
+    );
     const libOne = async (i: number) => {
       await using cursor = await queries.get(countryOf(i))!.execute();
       return await cursor.into(RevenueByCountry);
     };
     const rawOne = (i: number) => {
       const country = countryOf(i);
-      return raw.use(async (conn) => (await conn.runAndReadAll(country ? RAW_SQL_FILTERED : RAW_SQL, country ? [country] : undefined)).getRowObjects());
+      return raw.use(async (conn) =>
+        (
+          await conn.runAndReadAll(country ? RAW_SQL_FILTERED : RAW_SQL, country ? [country] : undefined)
+        ).getRowObjects(),
+      );
     };
     // The same, streamed as lib's cursor reads (prepare + stream + fetchChunk): DuckDB's streaming
     // execution costs more than a materialized result for a small aggregate, whoever asks for it.
@@ -42,7 +50,12 @@ export async function runConcurrency(fixture: BenchFixture, settings: BenchSetti
           if (country) prepared.bind([country]);
           const result = await prepared.stream();
           const rows = [];
-          for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) rows.push(...chunk.getRowObjects(result.columnNames()));
+          for (
+            let chunk = await result.fetchChunk();
+            chunk !== null && chunk.rowCount > 0;
+            chunk = await result.fetchChunk()
+          )
+            rows.push(...chunk.getRowObjects(result.columnNames()));
           return rows;
         } finally {
           prepared.destroySync();

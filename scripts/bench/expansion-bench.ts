@@ -14,7 +14,9 @@ interface ExpansionModule {
 }
 
 export async function runExpansion(options: { rows: number; runs: number }): Promise<ExpansionSummary> {
-  console.log(`\nsemantic-expansion (scripts/bench/semantic-expansion.ts, ${options.rows.toLocaleString("en-US")} order rows, ${options.runs} runs)`);
+  console.log(
+    `\nsemantic-expansion (scripts/bench/semantic-expansion.ts, ${options.rows.toLocaleString("en-US")} order rows, ${options.runs} runs)`,
+  );
   let mod: ExpansionModule;
   try {
     mod = (await import("./semantic-expansion.js")) as ExpansionModule;

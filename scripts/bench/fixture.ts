@@ -24,8 +24,32 @@ export const SALES_VIEW_DDL = `CREATE OR REPLACE SEMANTIC VIEW sales AS
   DIMENSIONS (sales_data.country AS country, sales_data.region AS region)
   METRICS (sales_data.revenue AS SUM(revenue), sales_data.cost AS SUM(cost))`;
 
-const COUNTRIES = ["US", "DE", "FR", "JP", "GB", "IT", "ES", "NL", "SE", "PL", "BR", "MX", "CA", "AU", "IN", "CN", "KR", "ZA", "NG", "EG", "AR", "CL", "NO", "FI"];
-
+const COUNTRIES = [
+  "US",
+  "DE",
+  "FR",
+  "JP",
+  "GB",
+  "IT",
+  "ES",
+  "NL",
+  "SE",
+  "PL",
+  "BR",
+  "MX",
+  "CA",
+  "AU",
+  "IN",
+  "CN",
+  "KR",
+  "ZA",
+  "NG",
+  "EG",
+  "AR",
+  "CL",
+  "NO",
+  "FI",
+];
 
 export interface BenchFixture {
   readonly file: string;

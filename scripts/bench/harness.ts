@@ -179,7 +179,10 @@ export function printTable(headers: readonly string[], rows: readonly (readonly 
   const all = [headers, ...rows];
   const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
   const line = (r: readonly string[]) =>
-    r.map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ").trimEnd();
+    r
+      .map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   console.log(line(headers));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const r of rows) console.log(line(r));
@@ -187,9 +190,19 @@ export function printTable(headers: readonly string[], rows: readonly (readonly 
 
 export function printGroup(group: GroupResult): void {
   const rowsCol = group.rowsPerOp !== undefined;
-  const manyBaselines = group.cases.some((c) => c.ratios.length > 1) || new Set(group.cases.flatMap((c) => c.ratios.map((r) => r.baseline))).size > 1;
+  const manyBaselines =
+    group.cases.some((c) => c.ratios.length > 1) ||
+    new Set(group.cases.flatMap((c) => c.ratios.map((r) => r.baseline))).size > 1;
   console.log(`\n${group.title}${rowsCol ? ` (${group.rowsPerOp!.toLocaleString("en-US")} rows/op)` : ""}`);
-  const headers = ["case", "n", "median", "p95", "ops/s", ...(rowsCol ? ["µs/row"] : []), manyBaselines ? "lib/raw (vs)" : "lib/raw"];
+  const headers = [
+    "case",
+    "n",
+    "median",
+    "p95",
+    "ops/s",
+    ...(rowsCol ? ["µs/row"] : []),
+    manyBaselines ? "lib/raw (vs)" : "lib/raw",
+  ];
   printTable(
     headers,
     group.cases.map((c) => [

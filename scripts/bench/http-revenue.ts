@@ -25,9 +25,12 @@ function rawApp(pool: RawPool): express.Express {
   const app = express();
   app.set("query parser", "simple");
   app.get("/revenue", async (req, res) => {
-    const country = typeof req.query["country"] === "string" && req.query["country"] !== "" ? req.query["country"] : undefined;
+    const country =
+      typeof req.query["country"] === "string" && req.query["country"] !== "" ? req.query["country"] : undefined;
     const rows = await pool.use(async (conn) =>
-      (await conn.runAndReadAll(country ? RAW_SQL_FILTERED : RAW_SQL, country ? [country] : undefined)).getRowObjectsJS(),
+      (
+        await conn.runAndReadAll(country ? RAW_SQL_FILTERED : RAW_SQL, country ? [country] : undefined)
+      ).getRowObjectsJS(),
     );
     res.json(rows.map((r) => ({ country: r["country"], revenue: Number(r["revenue"]) })));
   });
@@ -46,13 +49,19 @@ async function load(url: string, seconds: number): Promise<{ rps: number; p99Ms:
 }
 
 export async function runHttpRevenue(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
-  await using engine = createEngine(new BackendCConfig({ database: fixture.file, poolSize: 5, maxOverflow: 3, timeout: 60 }));
+  await using engine = createEngine(
+    new BackendCConfig({ database: fixture.file, poolSize: 5, maxOverflow: 3, timeout: 60 }),
+  );
   const pool = await openRawPool(fixture.instance, 8);
   const lib = await listen(createApp({ engine, logger: silent }));
   const raw = await listen(rawApp(pool));
   try {
-    const [libBody, rawBody] = await Promise.all([fetch(`${lib.url}/revenue`).then((r) => r.json()), fetch(`${raw.url}/revenue`).then((r) => r.json())]);
-    if (JSON.stringify(libBody) !== JSON.stringify(rawBody)) throw new Error("http-revenue: the two services answer differently");
+    const [libBody, rawBody] = await Promise.all([
+      fetch(`${lib.url}/revenue`).then((r) => r.json()),
+      fetch(`${raw.url}/revenue`).then((r) => r.json()),
+    ]);
+    if (JSON.stringify(libBody) !== JSON.stringify(rawBody))
+      throw new Error("http-revenue: the two services answer differently");
 
     const seconds = settings.quick ? 2 : 10;
     const rounds = settings.quick ? 1 : 3;
@@ -66,25 +75,45 @@ export async function runHttpRevenue(fixture: BenchFixture, settings: BenchSetti
         runs[side].push(run);
       }
     }
-    const stats = (side: "lib" | "raw") => ({ rps: median(runs[side].map((r) => r.rps)), p99Ms: median(runs[side].map((r) => r.p99Ms)) });
+    const stats = (side: "lib" | "raw") => ({
+      rps: median(runs[side].map((r) => r.rps)),
+      p99Ms: median(runs[side].map((r) => r.p99Ms)),
+    });
     const l = stats("lib");
     const r = stats("raw");
-    console.log(`\nhttp-revenue: GET /revenue, ${CLIENTS} concurrent clients, ${rounds} × ${seconds} s per side (${fixture.rows.toLocaleString("en-US")} fact rows)`);
+    console.log(
+      `\nhttp-revenue: GET /revenue, ${CLIENTS} concurrent clients, ${rounds} × ${seconds} s per side (${fixture.rows.toLocaleString("en-US")} fact rows)`,
+    );
     printTable(
       ["case", "req/s", "p99", "lib/raw"],
       [
-        ["lib example service (pool 5 + overflow 3)", l.rps.toFixed(0), `${l.p99Ms.toFixed(1)} ms`, `${(l.rps / r.rps).toFixed(2)}× req/s, ${(l.p99Ms / r.p99Ms).toFixed(2)}× p99`],
+        [
+          "lib example service (pool 5 + overflow 3)",
+          l.rps.toFixed(0),
+          `${l.p99Ms.toFixed(1)} ms`,
+          `${(l.rps / r.rps).toFixed(2)}× req/s, ${(l.p99Ms / r.p99Ms).toFixed(2)}× p99`,
+        ],
         ["raw Express + @duckdb/node-api (8 connections)", r.rps.toFixed(0), `${r.p99Ms.toFixed(1)} ms`, "-"],
       ],
     );
     // As µs per request (1 / throughput) and p99, so the summary's lib/raw reads like the others (lower is better).
     const cases: CaseResult[] = [
-      entry("GET /revenue µs per request (1 / req/s)", "lib", 1e6 / l.rps, [{ baseline: "raw 1 / req/s", value: r.rps / l.rps }]),
+      entry("GET /revenue µs per request (1 / req/s)", "lib", 1e6 / l.rps, [
+        { baseline: "raw 1 / req/s", value: r.rps / l.rps },
+      ]),
       entry("raw 1 / req/s", "raw", 1e6 / r.rps, []),
       entry("GET /revenue p99 latency", "lib", l.p99Ms * 1000, [{ baseline: "raw p99", value: l.p99Ms / r.p99Ms }]),
       entry("raw p99", "raw", r.p99Ms * 1000, []),
     ];
-    return [{ benchmark: "http-revenue", key: "http-revenue", title: "GET /revenue over HTTP", note: `req/s lib ${l.rps.toFixed(0)}, raw ${r.rps.toFixed(0)}`, cases }];
+    return [
+      {
+        benchmark: "http-revenue",
+        key: "http-revenue",
+        title: "GET /revenue over HTTP",
+        note: `req/s lib ${l.rps.toFixed(0)}, raw ${r.rps.toFixed(0)}`,
+        cases,
+      },
+    ];
   } finally {
     lib.server.close();
     raw.server.close();

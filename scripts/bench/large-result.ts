@@ -23,7 +23,9 @@ const SaleRow = Type.Object(
 
 export async function runLargeResult(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const { engine, raw, rows } = fixture;
-  const facts = Sales.query().dimensions(Sales.country).facts(Sales.sale_id, Sales.unit_revenue, Sales.amount, Sales.sold_on);
+  const facts = Sales.query()
+    .dimensions(Sales.country)
+    .facts(Sales.sale_id, Sales.unit_revenue, Sales.amount, Sales.sold_on);
   const cursor = async () => openCursor(await engine.connect(), { sql: SQL, parameters: [] });
   const expectRows = (n: number, what: string) => {
     if (n !== rows) throw new Error(`large-result: ${what} read ${n} rows, expected ${rows}`);
@@ -36,8 +38,20 @@ export async function runLargeResult(fixture: BenchFixture, settings: BenchSetti
     const js = (await raw.runAndReadAll(`${SQL} ORDER BY id LIMIT 3`)).getRowObjectsJS();
     const libFirst = [...lib].sort((a, b) => Number((a["id"] as bigint) - (b["id"] as bigint))).slice(0, 3);
     deepStrictEqual(
-      libFirst.map((r) => [r["id"], r["country"], r["revenue"], String(r["amount"]), (r["sold_on"] as Date).toISOString().slice(0, 10)]),
-      js.map((r) => [r["id"], r["country"], r["revenue"], Number(r["amount"]).toFixed(2), (r["sold_on"] as Date).toISOString().slice(0, 10)]),
+      libFirst.map((r) => [
+        r["id"],
+        r["country"],
+        r["revenue"],
+        String(r["amount"]),
+        (r["sold_on"] as Date).toISOString().slice(0, 10),
+      ]),
+      js.map((r) => [
+        r["id"],
+        r["country"],
+        r["revenue"],
+        Number(r["amount"]).toFixed(2),
+        (r["sold_on"] as Date).toISOString().slice(0, 10),
+      ]),
       "library and raw driver disagree on the first rows",
     );
     expectRows(lib.length, "fetchAllRows");

@@ -22,7 +22,10 @@ export class Sales extends SemanticView("sales", {
 }) {}
 
 // BigIntType: the metric is BIGINT, read exactly (as the generated RevenueByCountry does).
-export const RevenueByCountry = Type.Object({ country: Type.String(), revenue: BigIntType() }, { title: "RevenueByCountry" });
+export const RevenueByCountry = Type.Object(
+  { country: Type.String(), revenue: BigIntType() },
+  { title: "RevenueByCountry" },
+);
 
 export const libQuery = (country?: string) =>
   Sales.query()
@@ -49,8 +52,16 @@ export async function runRevenueByCountry(fixture: BenchFixture, settings: Bench
       const lib = await cursor.into(RevenueByCountry);
       const reader = await rawRead();
       const expected = reader.getRowObjects().map((r) => ({ country: r["country"], revenue: r["revenue"] }));
-      deepStrictEqual(lib.map((r) => ({ ...r })), expected, "library and raw driver disagree on revenue by country");
-      deepStrictEqual(cursor.columns.map((c) => c.type), reader.columnTypes().map(String), "library and raw driver return different column types");
+      deepStrictEqual(
+        lib.map((r) => ({ ...r })),
+        expected,
+        "library and raw driver disagree on revenue by country",
+      );
+      deepStrictEqual(
+        cursor.columns.map((c) => c.type),
+        reader.columnTypes().map(String),
+        "library and raw driver return different column types",
+      );
     }
 
     results.push(

@@ -24,9 +24,25 @@ import { runRevenueByCountry } from "./revenue-by-country.js";
 import { runStreamingMemory } from "./streaming-memory.js";
 import type { BenchSettings } from "./settings.js";
 
-const BENCHMARKS = ["revenue-by-country", "compile", "checkout", "large-result", "concurrency", "http-revenue", "streaming-memory", "semantic-expansion"] as const;
+const BENCHMARKS = [
+  "revenue-by-country",
+  "compile",
+  "checkout",
+  "large-result",
+  "concurrency",
+  "http-revenue",
+  "streaming-memory",
+  "semantic-expansion",
+] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number];
-const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set(["revenue-by-country", "checkout", "large-result", "concurrency", "http-revenue", "streaming-memory"]);
+const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set([
+  "revenue-by-country",
+  "checkout",
+  "large-result",
+  "concurrency",
+  "http-revenue",
+  "streaming-memory",
+]);
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -38,7 +54,9 @@ interface Args {
 }
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: tsx scripts/bench/run.ts [--quick] [--only ${BENCHMARKS.join("|")}[,...]] [--rows N] [--out file.json]`);
+  console.error(
+    `${message}\nusage: tsx scripts/bench/run.ts [--quick] [--only ${BENCHMARKS.join("|")}[,...]] [--rows N] [--out file.json]`,
+  );
   process.exit(2);
 }
 
@@ -56,7 +74,11 @@ function parseArgs(argv: readonly string[]): Args {
         .split(",")
         .map((name) => name.trim())
         .filter((name) => name !== "")
-        .map((name) => ((BENCHMARKS as readonly string[]).includes(name) ? (name as BenchmarkName) : usage(`unknown benchmark "${name}"`)));
+        .map((name) =>
+          (BENCHMARKS as readonly string[]).includes(name)
+            ? (name as BenchmarkName)
+            : usage(`unknown benchmark "${name}"`),
+        );
     } else if (arg === "--rows") {
       rows = Number(value());
       if (!Number.isSafeInteger(rows) || rows < 1) usage(`--rows must be a positive integer`);
@@ -107,7 +129,9 @@ async function main(): Promise<void> {
   try {
     if (args.only.some((name) => NEEDS_FIXTURE.has(name))) {
       fixture = await openFixture(settings.rows);
-      console.log(`Generated sales_data: ${settings.rows.toLocaleString("en-US")} rows (seeded PRNG) in ${fixture.seedSeconds.toFixed(1)} s; file-backed DuckDB in ${dirname(fixture.file)}`);
+      console.log(
+        `Generated sales_data: ${settings.rows.toLocaleString("en-US")} rows (seeded PRNG) in ${fixture.seedSeconds.toFixed(1)} s; file-backed DuckDB in ${dirname(fixture.file)}`,
+      );
     }
     for (const name of args.only) {
       switch (name) {
@@ -147,7 +171,11 @@ async function main(): Promise<void> {
   summary(groups);
   const seconds = (Date.now() - started) / 1000;
   const results = {
-    environment: { ...environment, loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))), totalSeconds: seconds },
+    environment: {
+      ...environment,
+      loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))),
+      totalSeconds: seconds,
+    },
     groups,
     ...(expansion !== undefined ? { semanticExpansion: expansion } : {}),
   };

@@ -10,7 +10,11 @@ import { pathToFileURL } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { expandSemanticQuery, type SemanticQueryRequest } from "../../runtime/semantic/expand/index.js";
 import type { SemanticViewDefinition } from "../../runtime/semantic/model.js";
-import { clearSemanticQueryCache, rewriteSemanticViewCalls, typedSemanticQuery } from "../../runtime/semantic/query/index.js";
+import {
+  clearSemanticQueryCache,
+  rewriteSemanticViewCalls,
+  typedSemanticQuery,
+} from "../../runtime/semantic/query/index.js";
 import type { RawColumn, SqlSession } from "../../runtime/semantic/semantic-layer.js";
 
 const arg = (name: string, fallback: number): number => {
@@ -18,7 +22,13 @@ const arg = (name: string, fallback: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 
-const member = (table: string, name: string, expr: string) => ({ name, table, expr, access: "public" as const, synonyms: [] });
+const member = (table: string, name: string, expr: string) => ({
+  name,
+  table,
+  expr,
+  access: "public" as const,
+  synonyms: [],
+});
 const metric = (table: string | undefined, name: string, expr: string) => ({
   name,
   table,
@@ -40,9 +50,30 @@ const view: SemanticViewDefinition = {
     { alias: "r", table: "b_regions", primaryKey: ["id"], unique: [], synonyms: [] },
   ],
   relationships: [
-    { name: "oc", fromAlias: "o", fkColumns: ["customer_id"], toAlias: "c", refColumns: ["id"], cardinality: "many_to_one" },
-    { name: "op", fromAlias: "o", fkColumns: ["product_id"], toAlias: "p", refColumns: ["id"], cardinality: "many_to_one" },
-    { name: "cr", fromAlias: "c", fkColumns: ["region_id"], toAlias: "r", refColumns: ["id"], cardinality: "many_to_one" },
+    {
+      name: "oc",
+      fromAlias: "o",
+      fkColumns: ["customer_id"],
+      toAlias: "c",
+      refColumns: ["id"],
+      cardinality: "many_to_one",
+    },
+    {
+      name: "op",
+      fromAlias: "o",
+      fkColumns: ["product_id"],
+      toAlias: "p",
+      refColumns: ["id"],
+      cardinality: "many_to_one",
+    },
+    {
+      name: "cr",
+      fromAlias: "c",
+      fkColumns: ["region_id"],
+      toAlias: "r",
+      refColumns: ["id"],
+      cardinality: "many_to_one",
+    },
   ],
   facts: [member("o", "net", "o.amount - o.discount")],
   dimensions: [
@@ -145,7 +176,9 @@ export async function runSemanticExpansionBench(options: SemanticBenchOptions = 
   const session: SqlSession = {
     async query(sql: string) {
       const reader = await conn.runAndReadAll(sql);
-      const columns: RawColumn[] = reader.columnNames().map((name, i) => ({ name, type: String(reader.columnTypes()[i]) }));
+      const columns: RawColumn[] = reader
+        .columnNames()
+        .map((name, i) => ({ name, type: String(reader.columnTypes()[i]) }));
       return { columns, rows: reader.getRowsJS() as unknown[][] };
     },
   };
@@ -155,9 +188,7 @@ export async function runSemanticExpansionBench(options: SemanticBenchOptions = 
     `CREATE TABLE b_customers AS SELECT i AS id, ['A','B','C','D'][1 + (i % 4)] AS segment,
        CASE WHEN i % 97 = 0 THEN NULL ELSE 1 + (i % 20) END AS region_id FROM range(1, 100001) t(i)`,
   );
-  await conn.run(
-    `CREATE TABLE b_products AS SELECT i AS id, 'cat_' || (i % 25) AS category FROM range(1, 5001) t(i)`,
-  );
+  await conn.run(`CREATE TABLE b_products AS SELECT i AS id, 'cat_' || (i % 25) AS category FROM range(1, 5001) t(i)`);
   await conn.run(
     `CREATE TABLE b_orders AS SELECT i AS id,
        CASE WHEN i % 101 = 0 THEN NULL ELSE 1 + (hash(i) % 100000)::INTEGER END AS customer_id,
@@ -169,7 +200,9 @@ export async function runSemanticExpansionBench(options: SemanticBenchOptions = 
        DATE '2022-01-01' + (i % 1000)::INTEGER AS day
      FROM range(1, ${ROWS + 1}) t(i)`,
   );
-  console.log(`Generated star schema: ${ROWS.toLocaleString("en-US")} order rows, 100,000 customers, 5,000 products, 20 regions (${Date.now() - tSeed} ms)\n`);
+  console.log(
+    `Generated star schema: ${ROWS.toLocaleString("en-US")} order rows, 100,000 customers, 5,000 products, 20 regions (${Date.now() - tSeed} ms)\n`,
+  );
 
   // 2. Preparation with and without the probe cache (probe = LIMIT 0 round trip).
   const prepRows: (string | number)[][] = [];
@@ -194,10 +227,15 @@ export async function runSemanticExpansionBench(options: SemanticBenchOptions = 
   const runRows: (string | number)[][] = [];
   for (const c of CASES) {
     const args = [`'bench'`];
-    if (c.request.dimensions.length) args.push(`dimensions := [${c.request.dimensions.map((d) => `'${d}'`).join(", ")}]`);
+    if (c.request.dimensions.length)
+      args.push(`dimensions := [${c.request.dimensions.map((d) => `'${d}'`).join(", ")}]`);
     if (c.request.metrics.length) args.push(`metrics := [${c.request.metrics.map((d) => `'${d}'`).join(", ")}]`);
     if (c.request.whereClause) args.push(`where_clause := '${c.request.whereClause.replace(/'/g, "''")}'`);
-    const semantic = (await rewriteSemanticViewCalls(session, `SELECT * FROM semantic_view(${args.join(", ")})`, catalog))!;
+    const semantic = (await rewriteSemanticViewCalls(
+      session,
+      `SELECT * FROM semantic_view(${args.join(", ")})`,
+      catalog,
+    ))!;
     const timeOf = async (sql: string): Promise<number> => {
       const t0 = process.hrtime.bigint();
       await conn.runAndReadAll(sql);

@@ -11,7 +11,13 @@ import type { BenchFixture } from "./fixture.js";
 import { gc, printTable, type GroupResult } from "./harness.js";
 import type { BenchSettings } from "./settings.js";
 
-const Row = Type.Object({ id: Type.Integer(), country: Type.String(), revenue: Type.Integer(), amount: DecimalType(), sold_on: DateType() });
+const Row = Type.Object({
+  id: Type.Integer(),
+  country: Type.String(),
+  revenue: Type.Integer(),
+  amount: DecimalType(),
+  sold_on: DateType(),
+});
 
 const sqlFor = (rows: number) =>
   `SELECT range AS id, 'country-' || (range % 24) AS country, (range % 1000)::INTEGER AS revenue,
@@ -38,7 +44,11 @@ export async function runStreamingMemory(fixture: BenchFixture, settings: BenchS
     const seconds = (performance.now() - started) / 1000;
     if (n !== size) throw new Error(`streaming-memory: read ${n} rows, expected ${size}`);
     const growthMb = (peak - baseline) / MB;
-    rows.push([`iterInto ${size.toLocaleString("en-US")} rows`, `${growthMb.toFixed(1)} MB`, `${seconds.toFixed(1)} s`]);
+    rows.push([
+      `iterInto ${size.toLocaleString("en-US")} rows`,
+      `${growthMb.toFixed(1)} MB`,
+      `${seconds.toFixed(1)} s`,
+    ]);
     cases.push({
       name: `iterInto peak RSS growth, ${size.toLocaleString("en-US")} rows (MB, as µs field)`,
       role: "info" as const,
@@ -53,5 +63,13 @@ export async function runStreamingMemory(fixture: BenchFixture, settings: BenchS
   }
   console.log("\nstreaming-memory: peak RSS growth while iterInto() streams (goal ≤ 64 MB)");
   printTable(["case", "peak RSS growth", "time"], rows);
-  return [{ benchmark: "streaming-memory", key: "streaming-memory", title: "iterInto() peak RSS growth", note: rows.map((r) => `${r[0]}: ${r[1]}`).join("; "), cases }];
+  return [
+    {
+      benchmark: "streaming-memory",
+      key: "streaming-memory",
+      title: "iterInto() peak RSS growth",
+      note: rows.map((r) => `${r[0]}: ${r[1]}`).join("; "),
+      cases,
+    },
+  ];
 }

@@ -201,14 +201,36 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(pkg.scripts["test"]).to.be.a("string");
     });
 
-    it("exports every name of API.md from \"lib\"", async () => {
+    it('exports every name of API.md from "lib"', async () => {
       const lib = (await import("lib")) as Record<string, unknown>;
       const names = [
-        "SemanticView", "Metric", "Dimension", "and", "or", "not", "Decimal", "toJson", "jsonReplacer",
-        "createEngine", "createAsyncEngine", "register", "unregister", "getEngine",
-        "BackendAConfig", "BackendBConfig", "BackendCConfig",
-        "ValidationError", "LibConnectionError", "WarehouseError", "ProgrammingError", "InternalError",
-        "OperationalError", "DataError", "IntegrityError", "NotSupportedError", "LibSchemaMismatchError",
+        "SemanticView",
+        "Metric",
+        "Dimension",
+        "and",
+        "or",
+        "not",
+        "Decimal",
+        "toJson",
+        "jsonReplacer",
+        "createEngine",
+        "createAsyncEngine",
+        "register",
+        "unregister",
+        "getEngine",
+        "BackendAConfig",
+        "BackendBConfig",
+        "BackendCConfig",
+        "ValidationError",
+        "LibConnectionError",
+        "WarehouseError",
+        "ProgrammingError",
+        "InternalError",
+        "OperationalError",
+        "DataError",
+        "IntegrityError",
+        "NotSupportedError",
+        "LibSchemaMismatchError",
         "PoolTimeoutError",
       ];
       for (const name of names) expect(lib[name], name).to.be.a("function");
@@ -231,9 +253,15 @@ describe("API.md contract (acceptance, backend C)", function () {
 
     it("aliases each selected column to its member name on every backend", () => {
       const q = Sales.query().metrics(Sales.revenue).dimensions(Sales.country);
-      expect(q.toSql({ dialect: "backend_a" })).to.contain('AS "country"').and.to.contain('AS "revenue"');
-      expect(q.toSql({ dialect: "backend_b" })).to.contain("AS `country`").and.to.contain("AS `revenue`");
-      expect(q.toSql({ dialect: "backend_c" })).to.contain("country").and.to.contain("revenue");
+      expect(q.toSql({ dialect: "backend_a" }))
+        .to.contain('AS "country"')
+        .and.to.contain('AS "revenue"');
+      expect(q.toSql({ dialect: "backend_b" }))
+        .to.contain("AS `country`")
+        .and.to.contain("AS `revenue`");
+      expect(q.toSql({ dialect: "backend_c" }))
+        .to.contain("country")
+        .and.to.contain("revenue");
     });
   });
 
@@ -266,7 +294,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(await cursor.fetchAllRows()).to.deep.equal([{ country: "US", revenue: 175n }]);
     });
 
-    it("desc() and asc() accept { nulls: \"first\" | \"last\" }", async () => {
+    it('desc() and asc() accept { nulls: "first" | "last" }', async () => {
       await using _engine = salesEngine();
       const jp = Sales.query().dimensions(Sales.region).metrics(Sales.revenue).where(Sales.country.eq("JP"));
       const regions = async (q: typeof jp) => {
@@ -310,13 +338,20 @@ describe("API.md contract (acceptance, backend C)", function () {
           .limit(100) // optional
           .offset(200); // optional, for paging
         const sql = q.toSql();
-        expect(sql).to.match(/LIMIT 100/).and.to.match(/OFFSET 200/);
+        expect(sql)
+          .to.match(/LIMIT 100/)
+          .and.to.match(/OFFSET 200/);
         await using cursor = await q.execute();
         expect(await cursor.fetchAllRows()).to.deep.equal([]); // 4 groups at most: page 3 is empty
       }
       const unfiltered = Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(undefined);
       expect(unfiltered.toSql()).to.equal(Sales.query().metrics(Sales.revenue).dimensions(Sales.country).toSql());
-      const page = Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc()).limit(2).offset(1);
+      const page = Sales.query()
+        .metrics(Sales.revenue)
+        .dimensions(Sales.country)
+        .orderBy(Sales.revenue.desc())
+        .limit(2)
+        .offset(1);
       await using cursor = await page.execute();
       expect(await cursor.fetchAllRows()).to.deep.equal(BY_COUNTRY.slice(1, 3));
     });
@@ -337,12 +372,18 @@ describe("API.md contract (acceptance, backend C)", function () {
     });
 
     it("toSql()/compile() use the resolved engine's dialect, or the { dialect } option", async () => {
-      const q = Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(Sales.country.eq("US")).orderBy(Sales.revenue.desc());
+      const q = Sales.query()
+        .metrics(Sales.revenue)
+        .dimensions(Sales.country)
+        .where(Sales.country.eq("US"))
+        .orderBy(Sales.revenue.desc());
       expect(() => q.toSql()).to.throw(); // nothing registered as "default" yet: resolution happens now
       await using _engine = salesEngine();
       const sql: string = q.toSql();
       expect(sql).to.equal(q.toSql({ dialect: "backend_c" }));
-      expect(q.toSql({ dialect: "backend_a" })).to.be.a("string").and.not.equal(sql);
+      expect(q.toSql({ dialect: "backend_a" }))
+        .to.be.a("string")
+        .and.not.equal(sql);
       const compiled: { sql: string; parameters: unknown[] } = q.compile();
       expect(compiled.sql).to.equal(sql);
       expect(compiled.parameters).to.be.an("array");
@@ -354,7 +395,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(q.compile({ dialect: "backend_b" }).parameters).to.deep.equal(["US"]);
     });
 
-    it("using(engineOrRegisteredName): an engine, or a name resolved at execution time; default: \"default\"", async () => {
+    it('using(engineOrRegisteredName): an engine, or a name resolved at execution time; default: "default"', async () => {
       const q = Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
       const byName = q.using("analytics-late");
       // Built before any engine exists: resolution happens at execution time.
@@ -427,8 +468,12 @@ describe("API.md contract (acceptance, backend C)", function () {
       await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }), { register: true });
       engine._pool.on("connect", async (conn) => {
         await conn.run("LOAD semantic_views");
-        await conn.run("CREATE VIEW huge_data AS SELECT (i % 97)::VARCHAR AS bucket, i AS v FROM range(300000000) t(i)");
-        await conn.run("CREATE OR REPLACE SEMANTIC VIEW huge AS TABLES (h AS huge_data) DIMENSIONS (h.bucket AS bucket) METRICS (h.total AS SUM(v))");
+        await conn.run(
+          "CREATE VIEW huge_data AS SELECT (i % 97)::VARCHAR AS bucket, i AS v FROM range(300000000) t(i)",
+        );
+        await conn.run(
+          "CREATE OR REPLACE SEMANTIC VIEW huge AS TABLES (h AS huge_data) DIMENSIONS (h.bucket AS bucket) METRICS (h.total AS SUM(v))",
+        );
         await conn.commit();
       });
       const q = Huge.query().dimensions(Huge.bucket).metrics(Huge.total);
@@ -475,7 +520,9 @@ describe("API.md contract (acceptance, backend C)", function () {
         await using cursor = await q.execute();
         const typed = await cursor.into(RevenueByCountry); // default validate: "strict"
         // Type.Integer() is `number`: the 64-bit SUM arrives as a number within ±(2^53−1).
-        expect(typed.map((r) => [r.country, r.revenue])).to.deep.equal(BY_COUNTRY.map((r) => [r.country, Number(r.revenue)]));
+        expect(typed.map((r) => [r.country, r.revenue])).to.deep.equal(
+          BY_COUNTRY.map((r) => [r.country, Number(r.revenue)]),
+        );
       }
       {
         await using cursor = await q.execute();
@@ -505,7 +552,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(BigInt(rows[0]!.revenue as number | bigint)).to.equal(425n);
     });
 
-    it("validate \"strict\": a disagreeing model throws LibSchemaMismatchError naming field, model type and column type", async () => {
+    it('validate "strict": a disagreeing model throws LibSchemaMismatchError naming field, model type and column type', async () => {
       await using _engine = salesEngine();
       const Wrong = Type.Object({ country: Type.String(), revenue: Type.String() }, { title: "Wrong" });
       for (const options of [undefined, { validate: "strict" as const }]) {
@@ -521,7 +568,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect((await cursor.into(AsNumber)).map((r) => typeof r.revenue)).to.deep.equal(BY_COUNTRY.map(() => "number"));
     });
 
-    it("validate \"coerce\" converts exactly or throws; \"none\" does not check", async () => {
+    it('validate "coerce" converts exactly or throws; "none" does not check', async () => {
       await using engine = salesEngine();
       const AsNumber = Type.Object({ country: Type.String(), revenue: Type.Number() });
       {
@@ -622,7 +669,9 @@ describe("API.md contract (acceptance, backend C)", function () {
       total_big: Metric<bigint>(),
       avg_int: Metric<number>(),
     }) {}
-    const selectValues = (huge: string) => `SELECT 1::TINYINT AS tiny, 2::SMALLINT AS small, 3::INTEGER AS int, 4::UINTEGER AS uint,
+    const selectValues = (
+      huge: string,
+    ) => `SELECT 1::TINYINT AS tiny, 2::SMALLINT AS small, 3::INTEGER AS int, 4::UINTEGER AS uint,
       9007199254740993::BIGINT AS big, ${huge}::HUGEINT AS huge, 18446744073709551615::UBIGINT AS ubig,
       12345678901234.56::DECIMAL(18,2) AS money, 1.5::FLOAT AS real, 2.25::DOUBLE AS dbl, 'text' AS txt, true AS flag,
       DATE '2024-02-29' AS day, TIMESTAMP '2024-02-29 12:34:56' AS ts`;
@@ -697,7 +746,9 @@ describe("API.md contract (acceptance, backend C)", function () {
         txt: Type.String(),
         flag: Type.Boolean(),
       });
-      const q = Typed.query().dimensions(Typed.int, Typed.big, Typed.dbl, Typed.money, Typed.txt, Typed.flag).metrics(Typed.total_money);
+      const q = Typed.query()
+        .dimensions(Typed.int, Typed.big, Typed.dbl, Typed.money, Typed.txt, Typed.flag)
+        .metrics(Typed.total_money);
       await using cursor = await q.execute();
       const [row] = await cursor.into(Model);
       expect(row!.int).to.equal(3);
@@ -741,7 +792,12 @@ describe("API.md contract (acceptance, backend C)", function () {
     });
 
     it("toJson writes bigint and Decimal as exact JSON numbers, no TypeError", () => {
-      const body = { big: 9223372036854775807n, money: Decimal.parse("12345678901234567890.123456789"), list: [1n, "x", null], day: new Date(0) };
+      const body = {
+        big: 9223372036854775807n,
+        money: Decimal.parse("12345678901234567890.123456789"),
+        list: [1n, "x", null],
+        day: new Date(0),
+      };
       expect(() => JSON.stringify(body)).to.throw(TypeError);
       expect(toJson(body)).to.equal(
         '{"big":9223372036854775807,"money":12345678901234567890.123456789,"list":[1,"x",null],"day":"1970-01-01T00:00:00.000Z"}',
@@ -751,7 +807,9 @@ describe("API.md contract (acceptance, backend C)", function () {
     it("jsonReplacer makes JSON.stringify lossless (exact numbers when JSON.rawJSON exists)", () => {
       const text = JSON.stringify({ big: 9223372036854775807n, money: Decimal.parse("0.10") }, jsonReplacer);
       expect(text).to.equal(
-        jsonReplacerWritesNumbers ? '{"big":9223372036854775807,"money":0.10}' : '{"big":"9223372036854775807","money":"0.10"}',
+        jsonReplacerWritesNumbers
+          ? '{"big":9223372036854775807,"money":0.10}'
+          : '{"big":"9223372036854775807","money":"0.10"}',
       );
     });
 
@@ -779,10 +837,12 @@ describe("API.md contract (acceptance, backend C)", function () {
   describe("Engines, pools and the registry", () => {
     const tmp = useTempDir();
 
-    it("`await using engine = createEngine(new BackendCConfig(...), { register: true })`: \"default\"; scope exit unregisters, then disposes", async () => {
+    it('`await using engine = createEngine(new BackendCConfig(...), { register: true })`: "default"; scope exit unregisters, then disposes', async () => {
       let seen: Engine | undefined;
       {
-        await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }), { register: true });
+        await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }), {
+          register: true,
+        });
         seen = engine;
         expect(getEngine("default")).to.equal(engine);
         await using conn = await engine.connect();
@@ -793,10 +853,13 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(await rejection(seen.connect())).to.be.instanceOf(LibConnectionError);
     });
 
-    it("createEngine(\"analytics\", { configPath, register: true }); e2.dispose() unregisters, then disposes", async () => {
+    it('createEngine("analytics", { configPath, register: true }); e2.dispose() unregisters, then disposes', async () => {
       const configPath = join(tmp.path, ".lib.toml");
       const database = join(tmp.path, "analytics.duckdb");
-      await writeFile(configPath, `[connections.analytics]\ntype = "backend_c"\ndatabase = ${JSON.stringify(database)}\npool_size = 2\n`);
+      await writeFile(
+        configPath,
+        `[connections.analytics]\ntype = "backend_c"\ndatabase = ${JSON.stringify(database)}\npool_size = 2\n`,
+      );
       const e2 = createEngine("analytics", { configPath, register: true }); // registered as "analytics"
       expect(getEngine("analytics")).to.equal(e2);
       expect(e2._pool.opened).to.equal(0); // connections open lazily
@@ -815,8 +878,11 @@ describe("API.md contract (acceptance, backend C)", function () {
       await again.dispose();
     });
 
-    it("createAsyncEngine(\"default\") reads .lib.toml from the cwd (or configPath) and resolves after one checkout", async () => {
-      await writeFile(join(tmp.path, ".lib.toml"), '[connections.default]\ntype = "backend_c"\ndatabase = ":memory:"\n');
+    it('createAsyncEngine("default") reads .lib.toml from the cwd (or configPath) and resolves after one checkout', async () => {
+      await writeFile(
+        join(tmp.path, ".lib.toml"),
+        '[connections.default]\ntype = "backend_c"\ndatabase = ":memory:"\n',
+      );
       const cwd = process.cwd();
       process.chdir(tmp.path);
       let e3: Engine;
@@ -839,15 +905,23 @@ describe("API.md contract (acceptance, backend C)", function () {
       } finally {
         await e4.dispose();
       }
-      await writeFile(join(tmp.path, "bad.toml"), `[connections.default]\ntype = "backend_c"\ndatabase = ${JSON.stringify(join(tmp.path, "missing-dir", "x.duckdb"))}\n`);
-      const failure = await rejection(createAsyncEngine("default", { configPath: join(tmp.path, "bad.toml"), register: true }));
+      await writeFile(
+        join(tmp.path, "bad.toml"),
+        `[connections.default]\ntype = "backend_c"\ndatabase = ${JSON.stringify(join(tmp.path, "missing-dir", "x.duckdb"))}\n`,
+      );
+      const failure = await rejection(
+        createAsyncEngine("default", { configPath: join(tmp.path, "bad.toml"), register: true }),
+      );
       expect(failure).to.be.instanceOf(LibConnectionError);
       expect(() => getEngine("default")).to.throw();
     });
 
-    it("createEngine is synchronous and validates eagerly (ValidationError); defaults: \"default\" and .lib.toml", async () => {
+    it('createEngine is synchronous and validates eagerly (ValidationError); defaults: "default" and .lib.toml', async () => {
       const configPath = join(tmp.path, "conf.toml");
-      await writeFile(configPath, '[connections.default]\ntype = "backend_c"\n\n[connections.mem]\ntype = "backend_c"\ndatabase = ":memory:"\npool_size = 2\n');
+      await writeFile(
+        configPath,
+        '[connections.default]\ntype = "backend_c"\n\n[connections.mem]\ntype = "backend_c"\ndatabase = ":memory:"\npool_size = 2\n',
+      );
       const error = thrown(() => createEngine("mem", { configPath })) as ValidationError;
       expect(error).to.be.instanceOf(ValidationError);
       expect(error.message).to.contain(configPath).and.to.contain("connections.mem").and.to.contain("pool_size");
@@ -903,7 +977,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       await conn.release(); // harmless
     });
 
-    it("engine._pool.on(\"connect\", async (conn) => ...) runs, awaited, on every new connection before it is handed out", async () => {
+    it('engine._pool.on("connect", async (conn) => ...) runs, awaited, on every new connection before it is handed out', async () => {
       const database = join(tmp.path, "listener.duckdb");
       await using engine = createEngine(new BackendCConfig({ database, poolSize: 2, maxOverflow: 0 }));
       const events: string[] = [];
@@ -990,13 +1064,54 @@ describe("API.md contract (acceptance, backend C)", function () {
     });
 
     it("config objects take the TOML fields in camelCase (poolSize, maxOverflow, readOnly, httpPath, ...)", async () => {
-      const c = new BackendCConfig({ database: join(tmp.path, "c.duckdb"), poolSize: 3, maxOverflow: 2, timeout: 7, recycle: 60, prePing: true, readOnly: false, semanticViews: "builtin" });
-      expect(c.settings).to.deep.include({ type: "backend_c", poolSize: 3, maxOverflow: 2, timeout: 7, recycle: 60, prePing: true, readOnly: false, semanticViews: "builtin" });
-      const b = new BackendBConfig({ host: "dbc-1.cloud.example.com", httpPath: "/sql/1.0/warehouses/abc", token: "dapi-secret-token", catalog: "main", poolSize: 2 }, { env: {} });
-      expect(b.settings).to.deep.include({ type: "backend_b", host: "dbc-1.cloud.example.com", httpPath: "/sql/1.0/warehouses/abc", poolSize: 2 });
+      const c = new BackendCConfig({
+        database: join(tmp.path, "c.duckdb"),
+        poolSize: 3,
+        maxOverflow: 2,
+        timeout: 7,
+        recycle: 60,
+        prePing: true,
+        readOnly: false,
+        semanticViews: "builtin",
+      });
+      expect(c.settings).to.deep.include({
+        type: "backend_c",
+        poolSize: 3,
+        maxOverflow: 2,
+        timeout: 7,
+        recycle: 60,
+        prePing: true,
+        readOnly: false,
+        semanticViews: "builtin",
+      });
+      const b = new BackendBConfig(
+        {
+          host: "dbc-1.cloud.example.com",
+          httpPath: "/sql/1.0/warehouses/abc",
+          token: "dapi-secret-token",
+          catalog: "main",
+          poolSize: 2,
+        },
+        { env: {} },
+      );
+      expect(b.settings).to.deep.include({
+        type: "backend_b",
+        host: "dbc-1.cloud.example.com",
+        httpPath: "/sql/1.0/warehouses/abc",
+        poolSize: 2,
+      });
       expect(String(b)).not.to.contain("dapi-secret-token");
-      const a = new BackendAConfig({ account: "acme-xy12345", user: "svc", password: "pw-secret-1", warehouse: "WH", role: "R", maxOverflow: 0 }, { env: {} });
-      expect(a.settings).to.deep.include({ type: "backend_a", account: "acme-xy12345", user: "svc", warehouse: "WH", maxOverflow: 0 });
+      const a = new BackendAConfig(
+        { account: "acme-xy12345", user: "svc", password: "pw-secret-1", warehouse: "WH", role: "R", maxOverflow: 0 },
+        { env: {} },
+      );
+      expect(a.settings).to.deep.include({
+        type: "backend_a",
+        account: "acme-xy12345",
+        user: "svc",
+        warehouse: "WH",
+        maxOverflow: 0,
+      });
       expect(String(a)).not.to.contain("pw-secret-1");
       expect(JSON.stringify(a)).not.to.contain("pw-secret-1");
       // read_only = true really opens the file read-only.
@@ -1006,7 +1121,9 @@ describe("API.md contract (acceptance, backend C)", function () {
         await conn.run("CREATE TABLE t AS SELECT 1 AS a");
         await conn.commit();
       }
-      await using reader = createEngine(new BackendCConfig({ database: join(tmp.path, "ro.duckdb"), readOnly: true, poolSize: 1 }));
+      await using reader = createEngine(
+        new BackendCConfig({ database: join(tmp.path, "ro.duckdb"), readOnly: true, poolSize: 1 }),
+      );
       await using conn = await reader.connect();
       expect(await conn.all("SELECT a FROM t")).to.deep.equal([{ a: 1 }]);
       expect(await rejection(conn.run("INSERT INTO t VALUES (2)"))).to.be.instanceOf(WarehouseError);
@@ -1017,7 +1134,14 @@ describe("API.md contract (acceptance, backend C)", function () {
     const tmp = useTempDir();
 
     it("every class is exported with its name and hierarchy", () => {
-      const warehouse = { ProgrammingError, InternalError, OperationalError, DataError, IntegrityError, NotSupportedError };
+      const warehouse = {
+        ProgrammingError,
+        InternalError,
+        OperationalError,
+        DataError,
+        IntegrityError,
+        NotSupportedError,
+      };
       for (const [name, ErrorClass] of Object.entries(warehouse)) {
         const error = new ErrorClass("boom", { cause: new Error("driver") });
         expect(error, name).to.be.instanceOf(WarehouseError);
@@ -1027,7 +1151,9 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(new ValidationError("x").name).to.equal("ValidationError");
       expect(new LibConnectionError("x").name).to.equal("LibConnectionError");
       expect(new WarehouseError("x").name).to.equal("WarehouseError");
-      expect(new LibSchemaMismatchError("M", [{ field: "f", modelType: "string", columnType: "INTEGER" }]).name).to.equal("LibSchemaMismatchError");
+      expect(
+        new LibSchemaMismatchError("M", [{ field: "f", modelType: "string", columnType: "INTEGER" }]).name,
+      ).to.equal("LibSchemaMismatchError");
       expect(new PoolTimeoutError("t")).to.be.instanceOf(Error);
     });
 
@@ -1061,14 +1187,22 @@ describe("API.md contract (acceptance, backend C)", function () {
 
     it("secrets never appear in error messages", async () => {
       const path = join(tmp.path, "secret.toml");
-      await writeFile(path, '[connections.default]\ntype = "backend_a"\naccount = "acme"\nuser = "u"\npassword = "hunter2-pw"\npool_size = -1\n');
+      await writeFile(
+        path,
+        '[connections.default]\ntype = "backend_a"\naccount = "acme"\nuser = "u"\npassword = "hunter2-pw"\npool_size = -1\n',
+      );
       const error = thrown(() => createEngine("default", { configPath: path })) as Error;
       expect(error).to.be.instanceOf(ValidationError);
       expect(error.message).not.to.contain("hunter2-pw");
-      const objectError = thrown(() => new BackendBConfig({ uri: "databricks://token:dapiTOPSECRET@h:443/p", token: "dapiTOPSECRET" }, { env: {} })) as Error;
+      const objectError = thrown(
+        () =>
+          new BackendBConfig({ uri: "databricks://token:dapiTOPSECRET@h:443/p", token: "dapiTOPSECRET" }, { env: {} }),
+      ) as Error;
       expect(objectError).to.be.instanceOf(ValidationError);
       expect(objectError.message).not.to.contain("dapiTOPSECRET");
-      const badPassword = thrown(() => new BackendAConfig({ account: "acme", user: "u", password: 12345678 as unknown as string }, { env: {} })) as Error;
+      const badPassword = thrown(
+        () => new BackendAConfig({ account: "acme", user: "u", password: 12345678 as unknown as string }, { env: {} }),
+      ) as Error;
       expect(badPassword).to.be.instanceOf(ValidationError);
       expect(badPassword.message).not.to.contain("12345678");
     });
@@ -1114,32 +1248,50 @@ describe("API.md contract (acceptance, backend C)", function () {
   describe("Backend C semantic views", () => {
     const tmp = useTempDir();
 
-    it("the built-in engine accepts CREATE [OR REPLACE] SEMANTIC VIEW and INSTALL/LOAD semantic_views (default \"auto\", \"builtin\")", async () => {
+    it('the built-in engine accepts CREATE [OR REPLACE] SEMANTIC VIEW and INSTALL/LOAD semantic_views (default "auto", "builtin")', async () => {
       for (const semanticViews of [undefined, "auto", "builtin"] as const) {
-        const config = semanticViews === undefined ? { database: ":memory:", poolSize: 1 } : { database: ":memory:", poolSize: 1, semanticViews };
+        const config =
+          semanticViews === undefined
+            ? { database: ":memory:", poolSize: 1 }
+            : { database: ":memory:", poolSize: 1, semanticViews };
         await using engine = createEngine(new BackendCConfig(config), { register: true });
         expect(engine.settings).to.deep.include({ semanticViews: semanticViews ?? "auto" });
         engine._pool.on("connect", seedSales);
         await using conn = await engine.connect();
-        await conn.run(`CREATE SEMANTIC VIEW sales2 AS TABLES (sales_data) DIMENSIONS (sales_data.country AS country) METRICS (sales_data.revenue AS SUM(revenue))`);
+        await conn.run(
+          `CREATE SEMANTIC VIEW sales2 AS TABLES (sales_data) DIMENSIONS (sales_data.country AS country) METRICS (sales_data.revenue AS SUM(revenue))`,
+        );
         await conn.release();
-        await using cursor = await Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc()).execute();
+        await using cursor = await Sales.query()
+          .metrics(Sales.revenue)
+          .dimensions(Sales.country)
+          .orderBy(Sales.revenue.desc())
+          .execute();
         expect(await cursor.fetchAllRows()).to.deep.equal(BY_COUNTRY);
       }
     });
 
-    it("semantic_views = \"extension\" does not use the built-in engine (and never downloads implicitly)", async () => {
-      await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1, semanticViews: "extension" }));
+    it('semantic_views = "extension" does not use the built-in engine (and never downloads implicitly)', async () => {
+      await using engine = createEngine(
+        new BackendCConfig({ database: ":memory:", poolSize: 1, semanticViews: "extension" }),
+      );
       await using conn = await engine.connect();
       expect(await conn.all("SELECT 1 AS ok")).to.deep.equal([{ ok: 1 }]);
       await conn.run("CREATE TABLE sales_data (revenue INTEGER, country VARCHAR)");
-      const error = await rejection(conn.run("CREATE SEMANTIC VIEW s AS TABLES (sales_data) DIMENSIONS (sales_data.country AS country) METRICS (sales_data.revenue AS SUM(revenue))"));
+      const error = await rejection(
+        conn.run(
+          "CREATE SEMANTIC VIEW s AS TABLES (sales_data) DIMENSIONS (sales_data.country AS country) METRICS (sales_data.revenue AS SUM(revenue))",
+        ),
+      );
       expect(error).to.be.instanceOf(WarehouseError);
     });
 
     it("the TOML field semantic_views is validated", async () => {
       const path = join(tmp.path, "sv.toml");
-      await writeFile(path, '[connections.ok]\ntype = "backend_c"\nsemantic_views = "builtin"\n\n[connections.bad]\ntype = "backend_c"\nsemantic_views = "sometimes"\n');
+      await writeFile(
+        path,
+        '[connections.ok]\ntype = "backend_c"\nsemantic_views = "builtin"\n\n[connections.bad]\ntype = "backend_c"\nsemantic_views = "sometimes"\n',
+      );
       const ok = createEngine("ok", { configPath: path });
       expect(ok.settings).to.deep.include({ semanticViews: "builtin" });
       await ok.dispose();
@@ -1161,7 +1313,12 @@ describe("API.md contract (acceptance, backend C)", function () {
         TSX_TSCONFIG_PATH: join(root, "tsconfig.json"),
         NO_COLOR: "1",
       };
-      const argv = ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href, join(root, "codegen", "bin.ts"), ...args];
+      const argv = [
+        "--import",
+        pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
+        join(root, "codegen", "bin.ts"),
+        ...args,
+      ];
       return new Promise((resolve) => {
         execFile(process.execPath, argv, { cwd, env, timeout: 90_000 }, (error, stdout, stderr) => {
           resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
@@ -1199,7 +1356,10 @@ describe("API.md contract (acceptance, backend C)", function () {
     });
 
     it("backend_a with only [connections.default]: exit 2", async () => {
-      await writeFile(join(tmp.path, ".lib.toml"), '[connections.default]\ntype = "backend_a"\naccount = "acme"\nuser = "u"\npassword = "pw"\n');
+      await writeFile(
+        join(tmp.path, ".lib.toml"),
+        '[connections.default]\ntype = "backend_a"\naccount = "acme"\nuser = "u"\npassword = "pw"\n',
+      );
       const result = await lib(["codegen", "--backend", "backend_a"], tmp.path);
       expect(result.code, result.stdout + result.stderr).to.equal(2);
       expect(result.stdout + result.stderr).not.to.contain('password = "pw"');

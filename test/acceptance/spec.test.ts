@@ -167,7 +167,14 @@ const revenueQuery = (country?: string) =>
     .where(country ? Sales.country.eq(country) : null)
     .orderBy(Sales.revenue.desc());
 
-const ENV_KEYS = ["BACKEND_A_PASSWORD", "BACKEND_B_TOKEN", "BACKEND_C_DATABASE", "SCHEMA", "BACKEND_A_SCHEMA", "BACKEND_C_POOL_SIZE"];
+const ENV_KEYS = [
+  "BACKEND_A_PASSWORD",
+  "BACKEND_B_TOKEN",
+  "BACKEND_C_DATABASE",
+  "SCHEMA",
+  "BACKEND_A_SCHEMA",
+  "BACKEND_C_POOL_SIZE",
+];
 
 describe("SPEC.md acceptance", function () {
   this.timeout(60_000);
@@ -179,8 +186,9 @@ describe("SPEC.md acceptance", function () {
     for (const k of ENV_KEYS) delete process.env[k];
   });
   after(() => {
-    for (const [k, v] of Object.entries(savedEnv)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(savedEnv))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   });
 
   // -------------------------------------------------------------------------------------------
@@ -188,7 +196,10 @@ describe("SPEC.md acceptance", function () {
     it("Format: TOML; each named connection is a table [connections.<name>]; create_engine(<name>) selects a connection by name", async () => {
       await using dir = await tempDir();
       const path = join(dir.path, "conf.toml");
-      await writeFile(path, '[connections.default]\ntype = "backend_c"\n\n[connections.analytics]\ntype = "backend_c"\ndatabase = "a.duckdb"\n');
+      await writeFile(
+        path,
+        '[connections.default]\ntype = "backend_c"\n\n[connections.analytics]\ntype = "backend_c"\ndatabase = "a.duckdb"\n',
+      );
       await using engine = createEngine("analytics", { configPath: path });
       expect(engine.backend).to.equal("backend_c");
       expect(engine.settings.database).to.equal("a.duckdb");
@@ -196,7 +207,10 @@ describe("SPEC.md acceptance", function () {
 
     it("Default location: .lib.toml in the current working directory; the default name is `default`", async () => {
       await using dir = await tempDir();
-      await writeFile(join(dir.path, ".lib.toml"), '[connections.default]\ntype = "backend_c"\ndatabase = "from-cwd.duckdb"\n');
+      await writeFile(
+        join(dir.path, ".lib.toml"),
+        '[connections.default]\ntype = "backend_c"\ndatabase = "from-cwd.duckdb"\n',
+      );
       await inDirectory(dir.path, async () => {
         await using engine = createEngine();
         expect(engine.settings.database).to.equal("from-cwd.duckdb");
@@ -241,20 +255,31 @@ describe("SPEC.md acceptance", function () {
         dir.path,
         '[connections.a]\ntype = "backend_a"\naccount = "acme"\nuser = "u"\n\n[connections.b]\ntype = "backend_b"\nhost = "h.example"\nhttp_path = "/sql/1.0/warehouses/x"\n\n[connections.c]\ntype = "backend_c"\n',
       );
-      await withEnv({ BACKEND_A_PASSWORD: "env-pass", BACKEND_B_TOKEN: "env-token", BACKEND_C_DATABASE: "env.duckdb", BACKEND_C_POOL_SIZE: "4" }, async () => {
-        await using a = createEngine("a", { configPath: path });
-        await using b = createEngine("b", { configPath: path });
-        await using c = createEngine("c", { configPath: path });
-        expect(a.settings.type === "backend_a" && a.settings.password?.reveal()).to.equal("env-pass");
-        expect(b.settings.type === "backend_b" && b.settings.token?.reveal()).to.equal("env-token");
-        expect(c.settings.database).to.equal("env.duckdb");
-        expect(c.settings.poolSize, "BACKEND_C_POOL_SIZE: the field name in upper case").to.equal(4);
-      });
+      await withEnv(
+        {
+          BACKEND_A_PASSWORD: "env-pass",
+          BACKEND_B_TOKEN: "env-token",
+          BACKEND_C_DATABASE: "env.duckdb",
+          BACKEND_C_POOL_SIZE: "4",
+        },
+        async () => {
+          await using a = createEngine("a", { configPath: path });
+          await using b = createEngine("b", { configPath: path });
+          await using c = createEngine("c", { configPath: path });
+          expect(a.settings.type === "backend_a" && a.settings.password?.reveal()).to.equal("env-pass");
+          expect(b.settings.type === "backend_b" && b.settings.token?.reveal()).to.equal("env-token");
+          expect(c.settings.database).to.equal("env.duckdb");
+          expect(c.settings.poolSize, "BACKEND_C_POOL_SIZE: the field name in upper case").to.equal(4);
+        },
+      );
     });
 
     it("2. A value present in the section wins over the environment", async () => {
       await using dir = await tempDir();
-      const path = await configFile(dir.path, '[connections.default]\ntype = "backend_a"\naccount = "acme"\npassword = "file-pass"\n');
+      const path = await configFile(
+        dir.path,
+        '[connections.default]\ntype = "backend_a"\naccount = "acme"\npassword = "file-pass"\n',
+      );
       await withEnv({ BACKEND_A_PASSWORD: "env-pass" }, async () => {
         await using engine = createEngine("default", { configPath: path });
         expect(engine.settings.password?.reveal()).to.equal("file-pass");
@@ -294,7 +319,10 @@ describe("SPEC.md acceptance", function () {
     it("create_engine() / create_async_engine(): the name passed; default [connections.default]", async () => {
       await using dir = await tempDir();
       const path = join(dir.path, ".lib.toml");
-      await writeFile(path, '[connections.default]\ntype = "backend_c"\n\n[connections.other]\ntype = "backend_c"\ndatabase = ":memory:"\npool_size = 1\n');
+      await writeFile(
+        path,
+        '[connections.default]\ntype = "backend_c"\n\n[connections.other]\ntype = "backend_c"\ndatabase = ":memory:"\npool_size = 1\n',
+      );
       await using byDefault = createEngine(undefined, { configPath: path, register: true });
       expect(byDefault.name).to.equal("default");
       await using other = await createAsyncEngine("other", { configPath: path, register: true });
@@ -330,7 +358,9 @@ describe("SPEC.md acceptance", function () {
         const result = await runLib(["codegen", "--backend", backend], { cwd: dir.path });
         expect(result.code, result.stderr).not.to.equal(2);
         expect(result.code, result.stderr).not.to.equal(0); // nothing listens there
-        expect(result.stderr).to.contain(`[connections.${backend}]`).and.not.contain(`has no [connections.${backend}] section`);
+        expect(result.stderr)
+          .to.contain(`[connections.${backend}]`)
+          .and.not.contain(`has no [connections.${backend}] section`);
       }
     });
 
@@ -338,12 +368,22 @@ describe("SPEC.md acceptance", function () {
       await using dir = await tempDir();
       const database = await seededFile(dir.path);
       // A [connections.backend_c] section pointing elsewhere is not read.
-      await writeFile(join(dir.path, ".lib.toml"), '[connections.backend_c]\ntype = "backend_c"\ndatabase = "missing.duckdb"\n');
-      const byFlag = await runLib(["codegen", "--backend", "backend_c", "--database", database, "--out", "by-flag"], { cwd: dir.path });
+      await writeFile(
+        join(dir.path, ".lib.toml"),
+        '[connections.backend_c]\ntype = "backend_c"\ndatabase = "missing.duckdb"\n',
+      );
+      const byFlag = await runLib(["codegen", "--backend", "backend_c", "--database", database, "--out", "by-flag"], {
+        cwd: dir.path,
+      });
       expect(byFlag.code, byFlag.stderr).to.equal(0);
-      const byEnv = await runLib(["codegen", "--backend", "backend_c", "--out", "by-env"], { cwd: dir.path, env: { BACKEND_C_DATABASE: database } });
+      const byEnv = await runLib(["codegen", "--backend", "backend_c", "--out", "by-env"], {
+        cwd: dir.path,
+        env: { BACKEND_C_DATABASE: database },
+      });
       expect(byEnv.code, byEnv.stderr).to.equal(0);
-      expect(await readFile(join(dir.path, "by-env", "sales.ts"), "utf8")).to.equal(await readFile(join(dir.path, "by-flag", "sales.ts"), "utf8"));
+      expect(await readFile(join(dir.path, "by-env", "sales.ts"), "utf8")).to.equal(
+        await readFile(join(dir.path, "by-flag", "sales.ts"), "utf8"),
+      );
       const neither = await runLib(["codegen", "--backend", "backend_c"], { cwd: dir.path });
       expect(neither.code).to.equal(2);
     });
@@ -355,7 +395,9 @@ describe("SPEC.md acceptance", function () {
       await using engine = createEngine(new BackendAConfig({ account: "acme" }));
       const s = engine.settings;
       expect([s.poolSize, s.maxOverflow, s.timeout, s.recycle, s.prePing]).to.deep.equal([5, 3, 30, 3600, false]);
-      expect([s.user, s.password, s.database, s.schema, s.host, s.port, s.protocol]).to.deep.equal(Array(7).fill(undefined));
+      expect([s.user, s.password, s.database, s.schema, s.host, s.port, s.protocol]).to.deep.equal(
+        Array(7).fill(undefined),
+      );
     });
 
     it("every common field is accepted from the TOML section (user, password, database, schema, host, port, protocol, pool knobs)", async () => {
@@ -368,7 +410,15 @@ describe("SPEC.md acceptance", function () {
       await using engine = createEngine("default", { configPath: path });
       const s = engine.settings;
       expect([s.poolSize, s.maxOverflow, s.timeout, s.recycle, s.prePing]).to.deep.equal([2, 0, 5, 60, true]);
-      expect([s.user, s.password?.reveal(), s.database, s.schema, s.host, s.port, s.protocol]).to.deep.equal(["u", "p", "DB", "S", "h.example", 8443, "https"]);
+      expect([s.user, s.password?.reveal(), s.database, s.schema, s.host, s.port, s.protocol]).to.deep.equal([
+        "u",
+        "p",
+        "DB",
+        "S",
+        "h.example",
+        8443,
+        "https",
+      ]);
     });
 
     it("protocol is `http` or `https`", () => {
@@ -397,7 +447,9 @@ describe("SPEC.md acceptance", function () {
 
     it("max_overflow: extra connections allowed beyond pool_size under load", async () => {
       await using dir = await tempDir();
-      await using engine = createEngine(new BackendCConfig({ database: join(dir.path, "o.duckdb"), poolSize: 1, maxOverflow: 1, timeout: 1 }));
+      await using engine = createEngine(
+        new BackendCConfig({ database: join(dir.path, "o.duckdb"), poolSize: 1, maxOverflow: 1, timeout: 1 }),
+      );
       await using first = await engine.connect();
       await using second = await engine.connect();
       expect(engine._pool.borrowed).to.equal(2);
@@ -410,7 +462,9 @@ describe("SPEC.md acceptance", function () {
 
     it("recycle: a connection older than recycle seconds is closed and replaced at checkout (a new one is never replaced at once)", async () => {
       await using dir = await tempDir();
-      await using engine = createEngine(new BackendCConfig({ database: join(dir.path, "r.duckdb"), poolSize: 1, recycle: 0 }));
+      await using engine = createEngine(
+        new BackendCConfig({ database: join(dir.path, "r.duckdb"), poolSize: 1, recycle: 0 }),
+      );
       await (await engine.connect()).release();
       expect(engine._pool.opened, "the connection opened for a checkout is handed out").to.equal(1);
       await pause(5);
@@ -447,20 +501,34 @@ describe("SPEC.md acceptance", function () {
         appName: "dash",
       });
       const s = cfg.settings;
-      expect([s.account, s.warehouse, s.role, s.region, s.appName]).to.deep.equal(["acme", "WH", "R", "eu-west-1", "dash"]);
-      expect([s.loginTimeout, s.requestTimeout, s.clientTimeout]).to.deep.equal([90_000, 500, 45_000]);
-      expect([s.tlsSkipVerify, s.ocspFailOpenMode, s.keepSessionAlive, s.disableTelemetry, s.cacheMfaToken, s.storeTempCreds]).to.deep.equal([
-        false,
-        true,
-        false,
-        false,
-        false,
-        false,
+      expect([s.account, s.warehouse, s.role, s.region, s.appName]).to.deep.equal([
+        "acme",
+        "WH",
+        "R",
+        "eu-west-1",
+        "dash",
       ]);
+      expect([s.loginTimeout, s.requestTimeout, s.clientTimeout]).to.deep.equal([90_000, 500, 45_000]);
+      expect([
+        s.tlsSkipVerify,
+        s.ocspFailOpenMode,
+        s.keepSessionAlive,
+        s.disableTelemetry,
+        s.cacheMfaToken,
+        s.storeTempCreds,
+      ]).to.deep.equal([false, true, false, false, false, false]);
     });
 
     it("Backend A authentication: auth_type values; private key fields; sso_url required when auth_type = auth_sso", () => {
-      for (const authType of ["auth_jwt", "auth_ext_browser", "auth_oauth", "auth_mfa", "auth_sso", "auth_pat", "auth_wif"] as const) {
+      for (const authType of [
+        "auth_jwt",
+        "auth_ext_browser",
+        "auth_oauth",
+        "auth_mfa",
+        "auth_sso",
+        "auth_pat",
+        "auth_wif",
+      ] as const) {
         const extra =
           authType === "auth_jwt"
             ? { privateKeyPath: "/keys/rsa.p8", privateKeyPassphrase: "pp", jwtExpireTimeout: "60s" }
@@ -471,35 +539,57 @@ describe("SPEC.md acceptance", function () {
                 : authType === "auth_wif"
                   ? { identityProvider: "aws" }
                   : {};
-        expect(new BackendAConfig({ account: "acme", user: "u", authType, ...extra }).settings.authType).to.equal(authType);
+        expect(new BackendAConfig({ account: "acme", user: "u", authType, ...extra }).settings.authType).to.equal(
+          authType,
+        );
       }
-      expect(() => new BackendAConfig({ account: "acme", authType: "auth_sso" })).to.throw(ValidationError, /sso_?url/i);
+      expect(() => new BackendAConfig({ account: "acme", authType: "auth_sso" })).to.throw(
+        ValidationError,
+        /sso_?url/i,
+      );
       // Basic authentication: user + password, no auth_type.
       const basic = new BackendAConfig({ account: "acme", user: "u", password: "p" }).settings;
       expect([basic.authType, basic.user, basic.password?.reveal()]).to.deep.equal([undefined, "u", "p"]);
     });
 
     it("Backend B: URI mode or decomposed mode; catalog and schema in either", () => {
-      const uri = new BackendBConfig({ uri: "databricks://token:dapi123@adb-1.azuredatabricks.net:443/sql/1.0/warehouses/abc", catalog: "main", schema: "s" });
-      expect([uri.settings.host, uri.settings.httpPath, uri.settings.token?.reveal(), uri.settings.catalog, uri.settings.schema]).to.deep.equal([
-        "adb-1.azuredatabricks.net",
-        "/sql/1.0/warehouses/abc",
-        "dapi123",
-        "main",
-        "s",
-      ]);
-      const decomposed = new BackendBConfig({ host: "adb-1.azuredatabricks.net", httpPath: "/sql/1.0/warehouses/abc", token: "dapi123", catalog: "main" });
-      expect([decomposed.settings.host, decomposed.settings.httpPath, decomposed.settings.token?.reveal()]).to.deep.equal([
-        "adb-1.azuredatabricks.net",
-        "/sql/1.0/warehouses/abc",
-        "dapi123",
-      ]);
+      const uri = new BackendBConfig({
+        uri: "databricks://token:dapi123@adb-1.azuredatabricks.net:443/sql/1.0/warehouses/abc",
+        catalog: "main",
+        schema: "s",
+      });
+      expect([
+        uri.settings.host,
+        uri.settings.httpPath,
+        uri.settings.token?.reveal(),
+        uri.settings.catalog,
+        uri.settings.schema,
+      ]).to.deep.equal(["adb-1.azuredatabricks.net", "/sql/1.0/warehouses/abc", "dapi123", "main", "s"]);
+      const decomposed = new BackendBConfig({
+        host: "adb-1.azuredatabricks.net",
+        httpPath: "/sql/1.0/warehouses/abc",
+        token: "dapi123",
+        catalog: "main",
+      });
+      expect([
+        decomposed.settings.host,
+        decomposed.settings.httpPath,
+        decomposed.settings.token?.reveal(),
+      ]).to.deep.equal(["adb-1.azuredatabricks.net", "/sql/1.0/warehouses/abc", "dapi123"]);
     });
 
     it("Backend B authentication: OAuthU2M, OAuthM2M with client_id/client_secret; token from BACKEND_B_TOKEN", async () => {
-      const m2m = new BackendBConfig({ host: "h", httpPath: "/p", authType: "OAuthM2M", clientId: "id", clientSecret: "secret" }).settings;
+      const m2m = new BackendBConfig({
+        host: "h",
+        httpPath: "/p",
+        authType: "OAuthM2M",
+        clientId: "id",
+        clientSecret: "secret",
+      }).settings;
       expect([m2m.authType, m2m.clientId, m2m.clientSecret?.reveal()]).to.deep.equal(["OAuthM2M", "id", "secret"]);
-      expect(new BackendBConfig({ host: "h", httpPath: "/p", authType: "OAuthU2M" }).settings.authType).to.equal("OAuthU2M");
+      expect(new BackendBConfig({ host: "h", httpPath: "/p", authType: "OAuthU2M" }).settings.authType).to.equal(
+        "OAuthU2M",
+      );
       await withEnv({ BACKEND_B_TOKEN: "from-env" }, () => {
         expect(new BackendBConfig({ host: "h", httpPath: "/p" }).settings.token?.reveal()).to.equal("from-env");
       });
@@ -513,7 +603,9 @@ describe("SPEC.md acceptance", function () {
       await using engine = createEngine(new BackendCConfig({ database, readOnly: true }));
       await using conn = await engine.connect();
       expect(await conn.all("SELECT count(*) AS n FROM sales_data")).to.deep.equal([{ n: BigInt(ROWS.length) }]);
-      expect(await failure(conn.run("INSERT INTO sales_data VALUES (1, 1, 'X', 'Y')"))).to.be.instanceOf(WarehouseError);
+      expect(await failure(conn.run("INSERT INTO sales_data VALUES (1, 1, 'X', 'Y')"))).to.be.instanceOf(
+        WarehouseError,
+      );
     });
   });
 
@@ -537,7 +629,9 @@ describe("SPEC.md acceptance", function () {
 
     it("The pool is sized through the config object", async () => {
       await using dir = await tempDir();
-      await using engine = createEngine(new BackendCConfig({ database: join(dir.path, "p.duckdb"), poolSize: 2, maxOverflow: 0, timeout: 1 }));
+      await using engine = createEngine(
+        new BackendCConfig({ database: join(dir.path, "p.duckdb"), poolSize: 2, maxOverflow: 0, timeout: 1 }),
+      );
       expect(engine._pool.max).to.equal(2);
       await using a = await engine.connect();
       await using b = await engine.connect();
@@ -555,14 +649,25 @@ describe("SPEC.md acceptance", function () {
 
     it("Members are Metric() and Dimension() with no arguments; each member name is the field name (metrics revenue, cost; dimensions country, region)", () => {
       for (const name of ["revenue", "cost", "country", "region"] as const) expect(Sales[name].name).to.equal(name);
-      expect([Sales.revenue.kind, Sales.cost.kind, Sales.country.kind, Sales.region.kind]).to.deep.equal(["metric", "metric", "dimension", "dimension"]);
+      expect([Sales.revenue.kind, Sales.cost.kind, Sales.country.kind, Sales.region.kind]).to.deep.equal([
+        "metric",
+        "metric",
+        "dimension",
+        "dimension",
+      ]);
     });
 
     it("Each selected column is aliased to its field name, so every backend returns the same keys", async () => {
       const q = revenueQuery();
-      expect(q.toSql({ dialect: "backend_a" })).to.contain('AS "country"').and.contain('AS "revenue"');
-      expect(q.toSql({ dialect: "backend_b" })).to.contain("AS `country`").and.contain("AS `revenue`");
-      expect(q.toSql({ dialect: "backend_c" })).to.match(/^SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view\(/);
+      expect(q.toSql({ dialect: "backend_a" }))
+        .to.contain('AS "country"')
+        .and.contain('AS "revenue"');
+      expect(q.toSql({ dialect: "backend_b" }))
+        .to.contain("AS `country`")
+        .and.contain("AS `revenue`");
+      expect(q.toSql({ dialect: "backend_c" })).to.match(
+        /^SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view\(/,
+      );
       await withSalesEngine(async () => {
         await using cursor = await q.execute();
         expect(cursor.columns.map((c) => c.name)).to.deep.equal(["country", "revenue"]);
@@ -577,13 +682,25 @@ describe("SPEC.md acceptance", function () {
         );
         await conn.run("COMMIT");
       });
-      await using cursor = await Sales.query().metrics(Sales.revenue, Sales.cost).dimensions(Sales.country).where(Sales.country.eq("US")).using(engine).execute();
+      await using cursor = await Sales.query()
+        .metrics(Sales.revenue, Sales.cost)
+        .dimensions(Sales.country)
+        .where(Sales.country.eq("US"))
+        .using(engine)
+        .execute();
       expect(await cursor.fetchAllRows()).to.deep.equal([{ country: "US", revenue: 12n, cost: 3n }]);
     });
 
     it("<View>.<field> == <value> gives a condition; <View>.<metric>.desc() gives a descending ordering", () => {
-      const sql = Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(Sales.country.eq("US")).orderBy(Sales.revenue.desc()).toSql({ dialect: "backend_b" });
-      expect(sql).to.match(/WHERE `country` = \?/).and.match(/ORDER BY `revenue` DESC/);
+      const sql = Sales.query()
+        .metrics(Sales.revenue)
+        .dimensions(Sales.country)
+        .where(Sales.country.eq("US"))
+        .orderBy(Sales.revenue.desc())
+        .toSql({ dialect: "backend_b" });
+      expect(sql)
+        .to.match(/WHERE `country` = \?/)
+        .and.match(/ORDER BY `revenue` DESC/);
     });
   });
 
@@ -603,7 +720,9 @@ describe("SPEC.md acceptance", function () {
       engine._pool.on("connect", async (conn) => {
         await conn.run("CREATE TABLE m (amount DECIMAL(38,2), country VARCHAR)");
         await conn.run("INSERT INTO m VALUES (12345678901234567890.10, 'US'), (0.05, 'US')");
-        await conn.run("CREATE SEMANTIC VIEW money AS TABLES (m) DIMENSIONS (m.country AS country) METRICS (m.amount AS SUM(amount))");
+        await conn.run(
+          "CREATE SEMANTIC VIEW money AS TABLES (m) DIMENSIONS (m.country AS country) METRICS (m.amount AS SUM(amount))",
+        );
         await conn.run("COMMIT");
       });
       await using cursor = await Money.query().metrics(Money.amount).dimensions(Money.country).using(engine).execute();
@@ -622,13 +741,18 @@ describe("SPEC.md acceptance", function () {
         type: "object",
         title: "RevenueByCountry",
         required: ["country", "revenue"],
-        properties: { country: { type: "string", title: "Country" }, revenue: { type: "integer", format: "int64", title: "Revenue" } },
+        properties: {
+          country: { type: "string", title: "Country" },
+          revenue: { type: "integer", format: "int64", title: "Revenue" },
+        },
       });
     });
 
     it("the served OpenAPI document carries the same schema", async () => {
       await using app = await listen(createApp({ engine: unregisteredSalesEngine(), logger: recordingLogger() }));
-      const doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as { components: { schemas: Record<string, unknown> } };
+      const doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as {
+        components: { schemas: Record<string, unknown> };
+      };
       expect(doc.components.schemas["RevenueByCountry"]).to.deep.equal(toJsonSchema(RevenueByCountry));
     });
   });
@@ -751,7 +875,9 @@ describe("SPEC.md acceptance", function () {
     it("no engine → create_engine(<config object>, register=True) in a `with` block → open, registered as `default`; a query with no .using() finds it", async () => {
       expect(isRegistered("default")).to.equal(false);
       {
-        await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }), { register: true });
+        await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }), {
+          register: true,
+        });
         engine._pool.on("connect", seedSales);
         expect(getEngine("default")).to.equal(engine);
         await using cursor = await revenueQuery().execute();
@@ -776,7 +902,9 @@ describe("SPEC.md acceptance", function () {
       const order: string[] = [];
       let engineRef: Engine | undefined;
       {
-        await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }), { register: true });
+        await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }), {
+          register: true,
+        });
         engineRef = engine;
         const dispose = engine._pool.dispose.bind(engine._pool);
         engine._pool.dispose = () => {
@@ -835,7 +963,9 @@ describe("SPEC.md acceptance", function () {
         const response = await fetch(`${url}/revenue`);
         expect(response.status).to.equal(200);
         expect(response.headers.get("content-type")).to.match(/^application\/json/);
-        expect(await response.text()).to.equal('[{"country":"DE","revenue":420},{"country":"US","revenue":350},{"country":"FR","revenue":90}]');
+        expect(await response.text()).to.equal(
+          '[{"country":"DE","revenue":420},{"country":"US","revenue":350},{"country":"FR","revenue":90}]',
+        );
       });
     });
 
@@ -850,7 +980,9 @@ describe("SPEC.md acceptance", function () {
 
     it("2. When country is non-empty, an equality condition on the country dimension applies; an unknown value gives 200 []", async () => {
       await withApp(async (url) => {
-        expect(await (await fetch(`${url}/revenue?country=US`)).json()).to.deep.equal([{ country: "US", revenue: 350 }]);
+        expect(await (await fetch(`${url}/revenue?country=US`)).json()).to.deep.equal([
+          { country: "US", revenue: 350 },
+        ]);
         // Equality, not a pattern: a prefix matches nothing.
         expect(await (await fetch(`${url}/revenue?country=U`)).json()).to.deep.equal([]);
         const unknown = await fetch(`${url}/revenue?country=Atlantis`);
@@ -880,7 +1012,9 @@ describe("SPEC.md acceptance", function () {
         const response = await fetch(`${url}/revenue?country=${encodeURIComponent(hostile)}`);
         expect(response.status).to.equal(200);
         expect(await response.json()).to.deep.equal([{ country: hostile, revenue: 5 }]);
-        expect(((await (await fetch(`${url}/revenue`)).json()) as unknown[]).length, "sales_data is intact").to.equal(4);
+        expect(((await (await fetch(`${url}/revenue`)).json()) as unknown[]).length, "sales_data is intact").to.equal(
+          4,
+        );
       });
     });
 
@@ -900,7 +1034,10 @@ describe("SPEC.md acceptance", function () {
           expect(toJson(rows[0])).to.equal('{"country":"DE","revenue":420}');
         }
         // A model declaring revenue before country: its order wins.
-        const RevenueFirst = Type.Object({ revenue: Type.Integer(), country: Type.String() }, { title: "RevenueFirst" });
+        const RevenueFirst = Type.Object(
+          { revenue: Type.Integer(), country: Type.String() },
+          { title: "RevenueFirst" },
+        );
         await using cursor = await revenueQuery().execute();
         const typed = await cursor.into(RevenueFirst);
         expect(typed.map((r) => Object.keys(r))).to.deep.equal(Array(3).fill(["revenue", "country"]));
@@ -1054,7 +1191,11 @@ describe("SPEC.md acceptance", function () {
       expect(page.status).to.equal(200);
       expect(await page.text()).to.include("swagger-ui");
       const init = await (await fetch(`${app.url}/docs/swagger-ui-init.js`)).text();
-      expect(init).to.include('"/revenue"').and.include('"RevenueByCountry"').and.include('"title": "Revenue"').and.include('"type": "integer"');
+      expect(init)
+        .to.include('"/revenue"')
+        .and.include('"RevenueByCountry"')
+        .and.include('"title": "Revenue"')
+        .and.include('"type": "integer"');
     });
   });
 
@@ -1086,7 +1227,11 @@ describe("SPEC.md acceptance", function () {
 
     it("<View>.query() returns a query builder; .metrics(), .dimensions(), .where(), .order_by() select, filter and order", () => {
       const q = Sales.query();
-      const built = q.metrics(Sales.revenue, Sales.cost).dimensions(Sales.country, Sales.region).where(Sales.region.eq("West")).orderBy(Sales.cost.desc());
+      const built = q
+        .metrics(Sales.revenue, Sales.cost)
+        .dimensions(Sales.country, Sales.region)
+        .where(Sales.region.eq("West"))
+        .orderBy(Sales.cost.desc());
       expect(built).not.to.equal(q);
       expect(built.toSql({ dialect: "backend_b" })).to.equal(
         "SELECT `country` AS `country`, `region` AS `region`, MEASURE(`revenue`) AS `revenue`, MEASURE(`cost`) AS `cost` FROM `sales` WHERE `region` = ? GROUP BY ALL ORDER BY `cost` DESC NULLS LAST",
@@ -1147,7 +1292,11 @@ describe("SPEC.md acceptance", function () {
 
     it("cursor.fetchall_rows() returns all rows, each a mapping keyed by field name", async () => {
       await withSalesEngine(async () => {
-        await using cursor = await Sales.query().metrics(Sales.revenue, Sales.cost).dimensions(Sales.country).orderBy(Sales.revenue.desc()).execute();
+        await using cursor = await Sales.query()
+          .metrics(Sales.revenue, Sales.cost)
+          .dimensions(Sales.country)
+          .orderBy(Sales.revenue.desc())
+          .execute();
         expect(await cursor.fetchAllRows()).to.deep.equal([
           { country: "DE", revenue: 420n, cost: 170n },
           { country: "US", revenue: 350n, cost: 130n },
@@ -1179,7 +1328,9 @@ describe("SPEC.md acceptance", function () {
         }
         const AsNumber = Type.Object({ country: Type.String(), revenue: Type.Number() });
         await using cursor = await revenueQuery().execute();
-        expect(await cursor.into(AsNumber, { validate: "coerce" })).to.deep.equal(BY_COUNTRY.map((r) => ({ ...r, revenue: Number(r.revenue) })));
+        expect(await cursor.into(AsNumber, { validate: "coerce" })).to.deep.equal(
+          BY_COUNTRY.map((r) => ({ ...r, revenue: Number(r.revenue) })),
+        );
       });
     });
 
@@ -1198,16 +1349,26 @@ describe("SPEC.md acceptance", function () {
     it("lib codegen --backend backend_c --database <path> generates models and DTO classes (exit 0)", async () => {
       await using dir = await tempDir();
       const database = await seededFile(dir.path);
-      await writeFile(join(dir.path, ".lib.toml"), '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfields = ["country", "revenue"]\n');
+      await writeFile(
+        join(dir.path, ".lib.toml"),
+        '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfields = ["country", "revenue"]\n',
+      );
       const result = await runLib(["codegen", "--backend", "backend_c", "--database", database], { cwd: dir.path });
       expect(result.code, result.stderr).to.equal(0);
       const view = await readFile(join(dir.path, "generated", "sales.ts"), "utf8");
       expect(view).to.contain('export class Sales extends SemanticView("sales", {');
-      for (const member of ["country: Dimension<string>()", "region: Dimension<string>()", "revenue: Metric<bigint>()", "cost: Metric<bigint>()"]) {
+      for (const member of [
+        "country: Dimension<string>()",
+        "region: Dimension<string>()",
+        "revenue: Metric<bigint>()",
+        "cost: Metric<bigint>()",
+      ]) {
         expect(view).to.contain(member);
       }
       const dto = await readFile(join(dir.path, "generated", "sales.dto.ts"), "utf8");
-      expect(dto).to.contain('export const RevenueByCountry = Type.Object(\n  {\n    country: Type.String({ title: "Country" }),\n    revenue: BigIntType({ title: "Revenue" }),\n  },\n  { title: "RevenueByCountry" },\n);');
+      expect(dto).to.contain(
+        'export const RevenueByCountry = Type.Object(\n  {\n    country: Type.String({ title: "Country" }),\n    revenue: BigIntType({ title: "Revenue" }),\n  },\n  { title: "RevenueByCountry" },\n);',
+      );
     });
   });
 

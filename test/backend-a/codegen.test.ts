@@ -59,7 +59,9 @@ describe("codegen for backend A against the stand-in", function () {
       'DESCRIBE SEMANTIC VIEW "SALES"',
     ]);
     const files = await readdir(join(dir, "generated"), { recursive: true });
-    const all = (await Promise.all(files.filter((f) => f.endsWith(".ts")).map((f) => readFile(join(dir, "generated", f), "utf8")))).join("\n");
+    const all = (
+      await Promise.all(files.filter((f) => f.endsWith(".ts")).map((f) => readFile(join(dir, "generated", f), "utf8")))
+    ).join("\n");
     // Folded upper-case names are written in lower case; mixed case (orderedOn) stays exact.
     expect(all).to.contain('SemanticView("sales", {');
     expect(all).to.contain("revenue: Metric<bigint>()");

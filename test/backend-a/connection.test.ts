@@ -6,13 +6,21 @@
 import { generateKeyPairSync, createPublicKey, verify } from "node:crypto";
 import { inspect } from "node:util";
 import { expect } from "chai";
-import { LibConnectionError, OperationalError, QueryCancelledError, ValidationError, createEngine, BackendAConfig } from "lib";
+import {
+  LibConnectionError,
+  OperationalError,
+  QueryCancelledError,
+  ValidationError,
+  createEngine,
+  BackendAConfig,
+} from "lib";
 import { Sales } from "../query/fixtures.js";
 import { ReturningWarehouse } from "../support/stand-ins/snowflake/returning-warehouse.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { PASSWORD, USER, standInConfig, standInEngine, startStandIn } from "./stand-in-fixture.js";
 
-const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
+const revenueByCountry = () =>
+  Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
 
 /** Everything an error exposes: message, stack, cause chain, own properties. */
 function everythingIn(error: unknown): string {
@@ -56,7 +64,12 @@ describe("backend A connections", function () {
       expect(standIn.logins).to.have.length(1);
       const login = standIn.logins[0]!;
       expect(login.data).to.include({ LOGIN_NAME: USER, PASSWORD, ACCOUNT_NAME: "fake", AUTHENTICATOR: "SNOWFLAKE" });
-      expect(login.query).to.include({ databaseName: "ANALYTICS", schemaName: "PUBLIC", warehouse: "WH_XS", roleName: "ANALYST" });
+      expect(login.query).to.include({
+        databaseName: "ANALYTICS",
+        schemaName: "PUBLIC",
+        warehouse: "WH_XS",
+        roleName: "ANALYST",
+      });
       expect((login.data.CLIENT_ENVIRONMENT as Record<string, unknown>).APPLICATION).to.equal("lib-tests");
     });
 
@@ -73,22 +86,37 @@ describe("backend A connections", function () {
     });
 
     it("auth_oauth sends the token with the OAUTH authenticator, and the token never appears in errors", async () => {
-      await using engine = standInEngine(standIn, { authType: "auth_oauth", oauthToken: "oauth-token-abc123", password: undefined });
+      await using engine = standInEngine(standIn, {
+        authType: "auth_oauth",
+        oauthToken: "oauth-token-abc123",
+        password: undefined,
+      });
       await using conn = await engine.connect();
       await conn.all("SELECT 1 AS one");
       expect(standIn.logins[0]!.data).to.include({ AUTHENTICATOR: "OAUTH", TOKEN: "oauth-token-abc123" });
 
-      await using bad = standInEngine(standIn, { authType: "auth_oauth", oauthToken: "revoked-token-000", password: undefined });
+      await using bad = standInEngine(standIn, {
+        authType: "auth_oauth",
+        oauthToken: "revoked-token-000",
+        password: undefined,
+      });
       const error = await failure(bad.connect());
       expect(error).to.be.instanceOf(LibConnectionError);
       expect(everythingIn(error)).not.to.contain("revoked-token-000");
     });
 
     it("auth_pat sends the programmatic access token", async () => {
-      await using engine = standInEngine(standIn, { authType: "auth_pat", oauthToken: "pat-token-xyz789", password: undefined });
+      await using engine = standInEngine(standIn, {
+        authType: "auth_pat",
+        oauthToken: "pat-token-xyz789",
+        password: undefined,
+      });
       await using conn = await engine.connect();
       await conn.all("SELECT 1 AS one");
-      expect(standIn.logins[0]!.data).to.include({ AUTHENTICATOR: "PROGRAMMATIC_ACCESS_TOKEN", TOKEN: "pat-token-xyz789" });
+      expect(standIn.logins[0]!.data).to.include({
+        AUTHENTICATOR: "PROGRAMMATIC_ACCESS_TOKEN",
+        TOKEN: "pat-token-xyz789",
+      });
     });
 
     it("auth_jwt signs a JWT with private_key_pem that verifies with the public key", async () => {
@@ -100,14 +128,21 @@ describe("backend A connections", function () {
       const data = standIn.logins[0]!.data;
       expect(data.AUTHENTICATOR).to.equal("SNOWFLAKE_JWT");
       const [header, payload, signature] = String(data.TOKEN).split(".");
-      const ok = verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), createPublicKey(publicKey.export({ type: "spki", format: "pem" })), Buffer.from(signature!, "base64url"));
+      const ok = verify(
+        "RSA-SHA256",
+        Buffer.from(`${header}.${payload}`),
+        createPublicKey(publicKey.export({ type: "spki", format: "pem" })),
+        Buffer.from(signature!, "base64url"),
+      );
       expect(ok).to.equal(true);
       const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as { sub: string };
       expect(claims.sub).to.equal(`FAKE.${USER.toUpperCase()}`);
     });
 
     it("tls_skip_verify over https is refused eagerly (the sdk cannot skip verification); over http it is moot", () => {
-      expect(() => createEngine(new BackendAConfig({ account: "fake", user: USER, password: PASSWORD, tlsSkipVerify: true })))
+      expect(() =>
+        createEngine(new BackendAConfig({ account: "fake", user: USER, password: PASSWORD, tlsSkipVerify: true })),
+      )
         .to.throw(ValidationError)
         .with.property("field", "tls_skip_verify");
       const engine = createEngine(standInConfig(standIn, { tlsSkipVerify: true }));
@@ -218,7 +253,9 @@ describe("backend A connections", function () {
       await standIn.close();
       // The sdk keeps retrying the query request; timeoutMs interrupts, and the driver gives up
       // locally when the cancellation cannot reach the warehouse either.
-      expect(await failure(revenueByCountry().using(engine).execute({ timeoutMs: 200 }))).to.be.instanceOf(QueryCancelledError);
+      expect(await failure(revenueByCountry().using(engine).execute({ timeoutMs: 200 }))).to.be.instanceOf(
+        QueryCancelledError,
+      );
       expect(await failure(revenueByCountry().using(engine).execute())).to.be.instanceOf(LibConnectionError);
       // The sdk still retries the abandoned query request and its abort-request in the background
       // (sleeping up to 16 s between attempts, for about a minute). Let the warehouse come back so

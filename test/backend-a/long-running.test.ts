@@ -10,7 +10,8 @@ import { Sales } from "../query/fixtures.js";
 import { SALES_BY_COUNTRY } from "../support/sales-engine.js";
 import { standInEngine, startStandIn } from "./stand-in-fixture.js";
 
-const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
+const revenueByCountry = () =>
+  Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
 
 describe("backend A: long-running statements (query-in-progress polling)", function () {
   this.timeout(20_000);
@@ -20,7 +21,9 @@ describe("backend A: long-running statements (query-in-progress polling)", funct
     try {
       await using engine = standInEngine(standIn);
       await using cursor = await revenueByCountry().using(engine).execute();
-      expect(await cursor.fetchAllRows()).to.deep.equal(SALES_BY_COUNTRY.map(({ country, revenue }) => ({ country, revenue })));
+      expect(await cursor.fetchAllRows()).to.deep.equal(
+        SALES_BY_COUNTRY.map(({ country, revenue }) => ({ country, revenue })),
+      );
       expect(standIn.resultPolls).to.equal(3);
     } finally {
       await standIn.close();
@@ -31,10 +34,13 @@ describe("backend A: long-running statements (query-in-progress polling)", funct
     const standIn = await startStandIn({ inProgress: { match: /"SALES"/, polls: Infinity } });
     try {
       await using engine = standInEngine(standIn);
-      const error = await revenueByCountry().using(engine).execute({ timeoutMs: 300 }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await revenueByCountry()
+        .using(engine)
+        .execute({ timeoutMs: 300 })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).to.be.instanceOf(QueryCancelledError);
       // Once the sdk knows the query id (from the 333333 answer) it aborts by query id.
       const running = standIn.queries.at(-1)!;

@@ -19,8 +19,13 @@ const optionsOf = (input: BackendAConfigInput) => snowflakeConnectionOptions(set
 describe("backend A settings → snowflake-sdk options", () => {
   it("snowflake-sdk is pinned to the minor version tested here (its number handling changes between versions)", () => {
     // An optional peer dependency (installed by users of backend A), and a dev dependency here.
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as Record<string, Record<string, string>>;
-    const installed = (JSON.parse(readFileSync(require.resolve("snowflake-sdk/package.json"), "utf8")) as { version: string }).version;
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as Record<
+      string,
+      Record<string, string>
+    >;
+    const installed = (
+      JSON.parse(readFileSync(require.resolve("snowflake-sdk/package.json"), "utf8")) as { version: string }
+    ).version;
     expect(pkg["peerDependencies"]!["snowflake-sdk"]).to.equal("~3.3.0");
     expect(pkg["devDependencies"]!["snowflake-sdk"]).to.equal("~3.3.0");
     expect(installed).to.match(/^3\.3\.\d+$/);
@@ -77,7 +82,9 @@ describe("backend A settings → snowflake-sdk options", () => {
   });
 
   it("each auth_type picks its authenticator and credentials", () => {
-    expect(optionsOf({ account: "a", user: "u", authType: "auth_jwt", privateKeyPem: "PEM", privateKeyPassphrase: "pp" })).to.include({
+    expect(
+      optionsOf({ account: "a", user: "u", authType: "auth_jwt", privateKeyPem: "PEM", privateKeyPassphrase: "pp" }),
+    ).to.include({
       authenticator: "SNOWFLAKE_JWT",
       privateKey: "PEM",
       privateKeyPass: "pp",
@@ -86,16 +93,25 @@ describe("backend A settings → snowflake-sdk options", () => {
       authenticator: "SNOWFLAKE_JWT",
       privateKeyPath: "/keys/k.p8",
     });
-    expect(optionsOf({ account: "a", user: "u", authType: "auth_ext_browser", loginTimeout: "30s" } as BackendAConfigInput)).to.include({
+    expect(
+      optionsOf({ account: "a", user: "u", authType: "auth_ext_browser", loginTimeout: "30s" } as BackendAConfigInput),
+    ).to.include({
       authenticator: "EXTERNALBROWSER",
       browserActionTimeout: 30_000,
     });
-    expect(optionsOf({ account: "a", authType: "auth_oauth", oauthToken: "tok" })).to.include({ authenticator: "OAUTH", token: "tok" });
-    expect(optionsOf({ account: "a", user: "u", password: "p", authType: "auth_mfa", cacheMfaToken: true })).to.include({
-      authenticator: "USERNAME_PASSWORD_MFA",
-      clientRequestMFAToken: true,
+    expect(optionsOf({ account: "a", authType: "auth_oauth", oauthToken: "tok" })).to.include({
+      authenticator: "OAUTH",
+      token: "tok",
     });
-    expect(optionsOf({ account: "a", user: "u", password: "p", authType: "auth_sso", ssoUrl: "https://acme.okta.com" })).to.include({
+    expect(optionsOf({ account: "a", user: "u", password: "p", authType: "auth_mfa", cacheMfaToken: true })).to.include(
+      {
+        authenticator: "USERNAME_PASSWORD_MFA",
+        clientRequestMFAToken: true,
+      },
+    );
+    expect(
+      optionsOf({ account: "a", user: "u", password: "p", authType: "auth_sso", ssoUrl: "https://acme.okta.com" }),
+    ).to.include({
       authenticator: "https://acme.okta.com",
     });
     expect(optionsOf({ account: "a", user: "u", authType: "auth_pat", oauthToken: "pat" })).to.include({
@@ -118,7 +134,9 @@ describe("backend A settings → snowflake-sdk options", () => {
     expect(() => optionsOf({ account: "a", user: "u", password: "p", tlsSkipVerify: true }))
       .to.throw(ValidationError, /not supported/)
       .with.property("field", "tls_skip_verify");
-    expect(optionsOf({ account: "a", host: "127.0.0.1", protocol: "http", tlsSkipVerify: true })).to.include({ accessUrl: "http://127.0.0.1" });
+    expect(optionsOf({ account: "a", host: "127.0.0.1", protocol: "http", tlsSkipVerify: true })).to.include({
+      accessUrl: "http://127.0.0.1",
+    });
   });
 
   it("error messages about options never carry the secrets", () => {

@@ -49,11 +49,24 @@ describe("backend A: members shared by several logical tables", function () {
   it("codegen declares each shared member qualified, under its own field", async () => {
     await writeFile(
       join(dir, ".lib.toml"),
-      ["[connections.backend_a]", 'type = "backend_a"', 'account = "fake"', 'host = "127.0.0.1"', `port = ${standIn.port}`,
-        'protocol = "http"', `user = "${USER}"`, "pool_size = 1", 'login_timeout = "5s"', ""].join("\n"),
+      [
+        "[connections.backend_a]",
+        'type = "backend_a"',
+        'account = "fake"',
+        'host = "127.0.0.1"',
+        `port = ${standIn.port}`,
+        'protocol = "http"',
+        `user = "${USER}"`,
+        "pool_size = 1",
+        'login_timeout = "5s"',
+        "",
+      ].join("\n"),
     );
     const err: string[] = [];
-    const exit = await runCodegen({ backend: "backend_a" }, { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) });
+    const exit = await runCodegen(
+      { backend: "backend_a" },
+      { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
+    );
     expect(err.join("\n")).to.equal("");
     expect(exit).to.equal(0);
     const source = await readFile(join(dir, "generated", "parties.ts"), "utf8");
@@ -62,14 +75,16 @@ describe("backend A: members shared by several logical tables", function () {
     expect(source).to.contain("  total: Metric<bigint>(),\n");
   });
 
-  it("selects and filters both members, sent as \"TABLE\".\"MEMBER\"", async () => {
+  it('selects and filters both members, sent as "TABLE"."MEMBER"', async () => {
     await using engine = standInEngine(standIn);
     const query = Parties.query()
       .dimensions(Parties.customerName, Parties.supplierName)
       .metrics(Parties.total)
       .where(Parties.supplierName.eq("Acme"))
       .orderBy(Parties.customerName.asc());
-    expect(query.toSql({ dialect: "backend_a" })).to.contain('DIMENSIONS "CUSTOMER"."NAME" AS "customerName", "SUPPLIER"."NAME" AS "supplierName"');
+    expect(query.toSql({ dialect: "backend_a" })).to.contain(
+      'DIMENSIONS "CUSTOMER"."NAME" AS "customerName", "SUPPLIER"."NAME" AS "supplierName"',
+    );
     await using cursor = await query.using(engine).execute();
     expect(await cursor.fetchAllRows()).to.deep.equal([
       { customerName: "Ann", supplierName: "Acme", total: 5n },

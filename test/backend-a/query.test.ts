@@ -4,7 +4,18 @@
  */
 import { expect } from "chai";
 import { Type } from "typebox";
-import { DataError, Decimal, Dimension, Fact, InternalError, Metric, ProgrammingError, SemanticView, WarehouseError, type Engine } from "lib";
+import {
+  DataError,
+  Decimal,
+  Dimension,
+  Fact,
+  InternalError,
+  Metric,
+  ProgrammingError,
+  SemanticView,
+  WarehouseError,
+  type Engine,
+} from "lib";
 import { Sales } from "../query/fixtures.js";
 import { SALES_BY_COUNTRY } from "../support/sales-engine.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
@@ -23,7 +34,8 @@ class Orders extends SemanticView("orders", {
 
 class Missing extends SemanticView("no_such_view", { revenue: Metric<bigint>() }) {}
 
-const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
+const revenueByCountry = () =>
+  Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
 
 describe("backend A queries through snowflake-sdk and the stand-in", function () {
   this.timeout(20_000);
@@ -39,7 +51,9 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
     await standIn?.close();
   });
 
-  async function rows<Q extends { using(e: Engine): { execute(): Promise<{ fetchAllRows(): Promise<unknown[]> } & AsyncDisposable> } }>(q: Q) {
+  async function rows<
+    Q extends { using(e: Engine): { execute(): Promise<{ fetchAllRows(): Promise<unknown[]> } & AsyncDisposable> } },
+  >(q: Q) {
     await using cursor = await q.using(engine).execute();
     return await cursor.fetchAllRows();
   }
@@ -60,7 +74,9 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
 
     it("filters by a country sent as a bind parameter, never as SQL text", async () => {
       const result = await rows(revenueByCountry().where(Sales.country.eq("US")));
-      expect(result).to.deep.equal([{ country: "US", revenue: SALES_BY_COUNTRY.find((r) => r.country === "US")!.revenue }]);
+      expect(result).to.deep.equal([
+        { country: "US", revenue: SALES_BY_COUNTRY.find((r) => r.country === "US")!.revenue },
+      ]);
       const seen = standIn.queries.at(-1)!;
       expect(seen.sqlText).to.contain('WHERE "COUNTRY" = ?');
       expect(seen.sqlText).not.to.contain("US");
@@ -79,19 +95,26 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
     });
 
     it("into() a TypeBox model", async () => {
-      const RevenueByCountry = Type.Object({ country: Type.String(), revenue: Type.Integer() }, { title: "RevenueByCountry" });
+      const RevenueByCountry = Type.Object(
+        { country: Type.String(), revenue: Type.Integer() },
+        { title: "RevenueByCountry" },
+      );
       await using cursor = await revenueByCountry().limit(2).using(engine).execute();
       const models = await cursor.into(RevenueByCountry);
       // Type.Integer() is a number: the 64-bit SUM arrives as one (it is within ±(2^53−1)).
-      expect(models.map((m) => ({ ...m }))).to.deep.equal(SALES_BY_COUNTRY.slice(0, 2).map(({ country, revenue }) => ({ country, revenue: Number(revenue) })));
+      expect(models.map((m) => ({ ...m }))).to.deep.equal(
+        SALES_BY_COUNTRY.slice(0, 2).map(({ country, revenue }) => ({ country, revenue: Number(revenue) })),
+      );
     });
   });
 
   describe("operators, paging and several members", () => {
     const countries = async (where: Parameters<ReturnType<typeof Sales.query>["where"]>[0]) =>
-      ((await rows(Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(where).orderBy(Sales.country.asc()))) as { country: string }[]).map(
-        (r) => r.country,
-      );
+      (
+        (await rows(
+          Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(where).orderBy(Sales.country.asc()),
+        )) as { country: string }[]
+      ).map((r) => r.country);
 
     it("in / notIn / between / like / isNull / ne", async () => {
       expect(await countries(Sales.country.in(["US", "JP", "XX"]))).to.deep.equal(["JP", "US"]);
@@ -110,7 +133,11 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
 
     it("two metrics and two dimensions", async () => {
       const result = (await rows(
-        Sales.query().metrics(Sales.revenue, Sales.cost).dimensions(Sales.country, Sales.region).where(Sales.country.eq("DE")).orderBy(Sales.region.asc()),
+        Sales.query()
+          .metrics(Sales.revenue, Sales.cost)
+          .dimensions(Sales.country, Sales.region)
+          .where(Sales.country.eq("DE"))
+          .orderBy(Sales.region.asc()),
       )) as Record<string, unknown>[];
       expect(result).to.deep.equal([
         { country: "DE", region: "Bavaria", revenue: 120n, cost: 50n },
@@ -150,15 +177,22 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       const result = (await cursor.fetchAllRows()) as { quantity: number; price: Decimal }[];
       expect(result.map((r) => [r.quantity, r.price.toString()])).to.deep.equal([[2, "12345678901.25"]]);
       expect(standIn.queries.at(-1)!.sqlText).to.contain("CAST(? AS NUMBER(13,2))");
-      expect(standIn.queries.at(-1)!.sqlText).to.match(/^SELECT "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW\("ORDERS" FACTS "QUANTITY", "PRICE" WHERE/);
+      expect(standIn.queries.at(-1)!.sqlText).to.match(
+        /^SELECT "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW\("ORDERS" FACTS "QUANTITY", "PRICE" WHERE/,
+      );
       expect(standIn.queries.at(-1)!.bindings).to.deep.equal({ "1": { type: "TEXT", value: "12345678901.25" } });
     });
 
     it("DATE as a Date at UTC midnight, TIMESTAMP_NTZ as a Date, BOOLEAN as boolean", async () => {
       const result = (await rows(
-        Orders.query().metrics(Orders.orderCount).dimensions(Orders.orderedOn, Orders.orderedAt, Orders.isRush).orderBy(Orders.orderedAt.asc()),
+        Orders.query()
+          .metrics(Orders.orderCount)
+          .dimensions(Orders.orderedOn, Orders.orderedAt, Orders.isRush)
+          .orderBy(Orders.orderedAt.asc()),
       )) as { orderedOn: Date; orderedAt: Date; isRush: boolean; orderCount: bigint }[];
-      expect(result.map((r) => [r.orderedOn.toISOString(), r.orderedAt.toISOString(), r.isRush, r.orderCount])).to.deep.equal([
+      expect(
+        result.map((r) => [r.orderedOn.toISOString(), r.orderedAt.toISOString(), r.isRush, r.orderCount]),
+      ).to.deep.equal([
         ["1969-12-31T00:00:00.000Z", "1969-12-31T23:59:59.500Z", false, 1n],
         ["2024-02-29T00:00:00.000Z", "2024-02-29T12:34:56.789Z", true, 1n],
         ["2024-03-01T00:00:00.000Z", "2024-03-01T00:00:00.000Z", false, 1n],
@@ -186,26 +220,47 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
     it("integers never go through the sdk's Number(): the session asks for JS_TREAT_INTEGER_AS_BIGINT, so no precision-loss event", async () => {
       await using conn = await engine.connect();
       const huge = 10n ** 30n + 7n;
-      expect(await conn.all("SELECT CAST(? AS NUMBER(38,0)) AS huge, -CAST(? AS NUMBER(38,0)) AS neg", [huge, huge])).to.deep.equal([{ huge, neg: -huge }]);
+      expect(
+        await conn.all("SELECT CAST(? AS NUMBER(38,0)) AS huge, -CAST(? AS NUMBER(38,0)) AS neg", [huge, huge]),
+      ).to.deep.equal([{ huge, neg: -huge }]);
       const { queryId } = standIn.queries.at(-1)!;
       // The sdk reports a lossy conversion to /telemetry/send; a statement after it has surely sent it.
       await conn.all("SELECT 1 AS one");
-      expect(standIn.telemetry.filter((body) => body.includes("precision_loss") && body.includes(queryId))).to.deep.equal([]);
-      expect(standIn.logins.at(-1)!.data).to.have.nested.property("SESSION_PARAMETERS.JS_TREAT_INTEGER_AS_BIGINT", true);
+      expect(
+        standIn.telemetry.filter((body) => body.includes("precision_loss") && body.includes(queryId)),
+      ).to.deep.equal([]);
+      expect(standIn.logins.at(-1)!.data).to.have.nested.property(
+        "SESSION_PARAMETERS.JS_TREAT_INTEGER_AS_BIGINT",
+        true,
+      );
     });
   });
 
   describe("dates and timestamps on an account with non-AUTO input formats", () => {
     it("Date filter values are typed in the SQL (TO_TIMESTAMP_NTZ of epoch ms), never parsed as text", async () => {
       const byTime = (await rows(
-        Orders.query().metrics(Orders.orderCount).dimensions(Orders.orderedAt).where(Orders.orderedAt.gte(new Date("2024-02-29T12:34:56.789Z"))).orderBy(Orders.orderedAt.asc()),
+        Orders.query()
+          .metrics(Orders.orderCount)
+          .dimensions(Orders.orderedAt)
+          .where(Orders.orderedAt.gte(new Date("2024-02-29T12:34:56.789Z")))
+          .orderBy(Orders.orderedAt.asc()),
       )) as { orderedAt: Date }[];
-      expect(byTime.map((r) => r.orderedAt.toISOString())).to.deep.equal(["2024-02-29T12:34:56.789Z", "2024-03-01T00:00:00.000Z"]);
+      expect(byTime.map((r) => r.orderedAt.toISOString())).to.deep.equal([
+        "2024-02-29T12:34:56.789Z",
+        "2024-03-01T00:00:00.000Z",
+      ]);
       const seen = standIn.queries.at(-1)!;
       expect(seen.sqlText).to.contain('"orderedAt" >= TO_TIMESTAMP_NTZ(?, 3)');
-      expect(seen.bindings).to.deep.equal({ "1": { type: "FIXED", value: String(Date.UTC(2024, 1, 29, 12, 34, 56, 789)) } });
+      expect(seen.bindings).to.deep.equal({
+        "1": { type: "FIXED", value: String(Date.UTC(2024, 1, 29, 12, 34, 56, 789)) },
+      });
 
-      const byDate = (await rows(Orders.query().metrics(Orders.orderCount).dimensions(Orders.orderedOn).where(Orders.orderedOn.eq(new Date("1969-12-31T00:00:00Z"))))) as {
+      const byDate = (await rows(
+        Orders.query()
+          .metrics(Orders.orderCount)
+          .dimensions(Orders.orderedOn)
+          .where(Orders.orderedOn.eq(new Date("1969-12-31T00:00:00Z"))),
+      )) as {
         orderedOn: Date;
       }[];
       expect(byDate.map((r) => r.orderedOn.toISOString())).to.deep.equal(["1969-12-31T00:00:00.000Z"]);
@@ -223,14 +278,20 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
         await using zonedEngine = standInEngine(zoned);
         await using conn = await zonedEngine.connect();
         const all = await conn.all("SELECT id, wall, zoned FROM events ORDER BY id");
-        expect(all.map((r) => [r["id"], (r["wall"] as Date).toISOString(), (r["zoned"] as Date).toISOString()])).to.deep.equal([
+        expect(
+          all.map((r) => [r["id"], (r["wall"] as Date).toISOString(), (r["zoned"] as Date).toISOString()]),
+        ).to.deep.equal([
           [1, "2024-03-10T12:00:00.250Z", "2024-03-10T12:00:00.250Z"],
           [2, "2024-07-01T23:30:00.000Z", "2024-07-01T23:30:00.000Z"],
         ]);
         for (const r of all) {
           const at = (r["wall"] as Date).getTime();
-          expect(await conn.all("SELECT id FROM events WHERE wall = TO_TIMESTAMP_NTZ(?, 3)", [at])).to.deep.equal([{ id: r["id"] }]);
-          expect(await conn.all("SELECT id FROM events WHERE zoned = TO_TIMESTAMP_NTZ(?, 3)", [at])).to.deep.equal([{ id: r["id"] }]);
+          expect(await conn.all("SELECT id FROM events WHERE wall = TO_TIMESTAMP_NTZ(?, 3)", [at])).to.deep.equal([
+            { id: r["id"] },
+          ]);
+          expect(await conn.all("SELECT id FROM events WHERE zoned = TO_TIMESTAMP_NTZ(?, 3)", [at])).to.deep.equal([
+            { id: r["id"] },
+          ]);
         }
         expect(zoned.queries[0]!.sqlText).to.equal("ALTER SESSION SET TIMEZONE = 'UTC'");
       } finally {
@@ -240,17 +301,26 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
 
     it("the stand-in refuses ISO text where a DATE or TIMESTAMP is expected, as Snowflake does with a non-AUTO format", async () => {
       await using conn = await engine.connect();
-      const error = await conn.all("SELECT COUNT(*) AS n FROM orders WHERE ordered_at >= ?", ["2024-02-29T12:34:56.789Z"]).then(() => undefined, (e: unknown) => e);
+      const error = await conn
+        .all("SELECT COUNT(*) AS n FROM orders WHERE ordered_at >= ?", ["2024-02-29T12:34:56.789Z"])
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).to.be.instanceOf(DataError);
       expect((error as Error).message).to.match(/Timestamp '2024-02-29T12:34:56.789Z' is not recognized/);
-      expect(await conn.all("SELECT COUNT(*) AS n FROM orders WHERE ordered_on = ?", ["29.02.2024"])).to.deep.equal([{ n: 1n }]);
+      expect(await conn.all("SELECT COUNT(*) AS n FROM orders WHERE ordered_on = ?", ["29.02.2024"])).to.deep.equal([
+        { n: 1n },
+      ]);
     });
   });
 
   describe("result types as Snowflake reports them", () => {
     it("literals by their digits, COUNT NUMBER(18,0), SUM over NUMBER(38,0) NUMBER(38,0), integer casts NUMBER(38,0)", async () => {
       await using conn = await engine.connect();
-      const result = await conn.execute("SELECT 1 AS one, 123 AS n, COUNT(*) AS c, SUM(revenue) AS s, CAST(5 AS INTEGER) AS i FROM sales_data");
+      const result = await conn.execute(
+        "SELECT 1 AS one, 123 AS n, COUNT(*) AS c, SUM(revenue) AS s, CAST(5 AS INTEGER) AS i FROM sales_data",
+      );
       expect(result.columns.map((c) => [c.name, c.type, c.kind])).to.deep.equal([
         ["one", "NUMBER(1,0)", "integer"],
         ["n", "NUMBER(3,0)", "integer"],
@@ -266,14 +336,21 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
   describe("Snowflake's SEMANTIC_VIEW grammar", () => {
     it("the stand-in refuses an alias on a FACTS item, as Snowflake does (001003)", async () => {
       await using conn = await engine.connect();
-      const error = await conn.all('SELECT * FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY" AS "q")').then(() => undefined, (e: unknown) => e);
+      const error = await conn.all('SELECT * FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY" AS "q")').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(ProgrammingError);
       expect((error as { code?: string }).code).to.equal("001003");
-      expect(await conn.all('SELECT "QUANTITY" AS "q" FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY") ORDER BY "q"')).to.deep.equal([{ q: 1 }, { q: 2 }, { q: 3 }]);
+      expect(
+        await conn.all('SELECT "QUANTITY" AS "q" FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY") ORDER BY "q"'),
+      ).to.deep.equal([{ q: 1 }, { q: 2 }, { q: 3 }]);
     });
 
     it("facts with a dimension: facts unaliased inside, renamed outside", async () => {
-      const result = (await rows(Orders.query().facts(Orders.quantity).dimensions(Orders.status).orderBy(Orders.quantity.asc()))) as Record<string, unknown>[];
+      const result = (await rows(
+        Orders.query().facts(Orders.quantity).dimensions(Orders.status).orderBy(Orders.quantity.asc()),
+      )) as Record<string, unknown>[];
       expect(result).to.deep.equal([
         { status: "open", quantity: 1 },
         { status: "shipped", quantity: 2 },
@@ -287,10 +364,14 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
 
   describe("errors", () => {
     it("a missing semantic view arrives as InternalError (code 002003)", async () => {
-      const error = await Missing.query().metrics(Missing.revenue).using(engine).execute().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await Missing.query()
+        .metrics(Missing.revenue)
+        .using(engine)
+        .execute()
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).to.be.instanceOf(InternalError);
       expect(error).to.be.instanceOf(WarehouseError);
       expect((error as { code?: string }).code).to.equal("002003");
@@ -299,10 +380,16 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
 
     it("a syntax error is a ProgrammingError; a bad cast a DataError; the connection stays usable", async () => {
       await using conn = await engine.connect();
-      const syntax = await conn.all("SELEC 1").then(() => undefined, (e: unknown) => e);
+      const syntax = await conn.all("SELEC 1").then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(syntax).to.be.instanceOf(ProgrammingError);
       expect((syntax as { code?: string }).code).to.equal("001003");
-      const data = await conn.all("SELECT CAST('abc' AS INTEGER) AS x").then(() => undefined, (e: unknown) => e);
+      const data = await conn.all("SELECT CAST('abc' AS INTEGER) AS x").then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(data).to.be.instanceOf(DataError);
       expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
     });

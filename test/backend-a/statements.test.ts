@@ -26,7 +26,9 @@ describe("backend A statements", function () {
     try {
       await using engine = standInEngine(standIn);
       await using conn = await engine.connect();
-      const rows = await conn.all("CREATE TABLE multi_t (x INTEGER); INSERT INTO multi_t VALUES (1), (2); SELECT SUM(x) AS total FROM multi_t;");
+      const rows = await conn.all(
+        "CREATE TABLE multi_t (x INTEGER); INSERT INTO multi_t VALUES (1), (2); SELECT SUM(x) AS total FROM multi_t;",
+      );
       expect(rows).to.deep.equal([{ total: 3n }]);
       expect(standIn.queries.slice(-3).map((q) => q.sqlText)).to.deep.equal([
         "CREATE TABLE multi_t (x INTEGER)",

@@ -22,7 +22,11 @@ describe("backend A streaming", function () {
 
   it("streams rows in chunks of the requested size, values normalized", async () => {
     await using conn = await engine.connect();
-    const stream = await conn.stream("SELECT range AS i, CAST(range AS DECIMAL(10,2)) * 0.25 AS q FROM range(2500) ORDER BY i", [], { chunkRows: 1000 });
+    const stream = await conn.stream(
+      "SELECT range AS i, CAST(range AS DECIMAL(10,2)) * 0.25 AS q FROM range(2500) ORDER BY i",
+      [],
+      { chunkRows: 1000 },
+    );
     expect(stream.columns.map((c) => [c.name, c.kind])).to.deep.equal([
       ["i", "bigint"],
       ["q", "decimal"],
@@ -67,7 +71,8 @@ describe("backend A streaming", function () {
     try {
       await using chunkedEngine = standInEngine(chunked);
       await using conn = await chunkedEngine.connect();
-      const sql = "SELECT range AS i, CAST(range AS DECIMAL(12,2)) * 0.01 AS d, 'row ' || range AS t FROM range(5000) ORDER BY i";
+      const sql =
+        "SELECT range AS i, CAST(range AS DECIMAL(12,2)) * 0.01 AS d, 'row ' || range AS t FROM range(5000) ORDER BY i";
       const all = await conn.execute(sql);
       expect(all.rows).to.have.length(5000);
       expect(all.rows[4999]).to.deep.equal([4999n, all.rows[4999]![1], "row 4999"]);
@@ -91,7 +96,12 @@ describe("backend A streaming", function () {
 
   it("a cursor iterates a semantic query into models", async () => {
     const Row = Type.Object({ country: Type.String(), revenue: Type.Integer() }, { title: "Row" });
-    await using cursor = await Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.country.asc()).using(engine).execute();
+    await using cursor = await Sales.query()
+      .metrics(Sales.revenue)
+      .dimensions(Sales.country)
+      .orderBy(Sales.country.asc())
+      .using(engine)
+      .execute();
     const seen: string[] = [];
     for await (const row of cursor.iterInto(Row)) seen.push(row.country);
     expect(seen).to.deep.equal(["DE", "FR", "JP", "US"]);

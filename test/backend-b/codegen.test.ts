@@ -40,7 +40,10 @@ describe("backend B: codegen introspection through the driver", function () {
     );
     const out: string[] = [];
     const err: string[] = [];
-    const exit = await runCodegen({ backend: "backend_b" }, { cwd: dir, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
+    const exit = await runCodegen(
+      { backend: "backend_b" },
+      { cwd: dir, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l) },
+    );
     return { exit, out, err };
   }
 

@@ -19,7 +19,12 @@ import {
 } from "./stand-in-fixture.js";
 
 async function revenueRows(engine: Engine) {
-  await using cursor = await Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(Sales.country.eq("FR")).using(engine).execute();
+  await using cursor = await Sales.query()
+    .metrics(Sales.revenue)
+    .dimensions(Sales.country)
+    .where(Sales.country.eq("FR"))
+    .using(engine)
+    .execute();
   return await cursor.fetchAllRows();
 }
 
@@ -80,7 +85,13 @@ describe("backend B: connections", function () {
     const wrong = "dapi-async-secret-5e6f";
     const error = await connectionFailure(() =>
       createAsyncEngine(
-        new BackendBConfig({ host: "127.0.0.1", port: fixture.standIn.port, httpPath: STAND_IN_HTTP_PATH, token: wrong, poolSize: 1 }),
+        new BackendBConfig({
+          host: "127.0.0.1",
+          port: fixture.standIn.port,
+          httpPath: STAND_IN_HTTP_PATH,
+          token: wrong,
+          poolSize: 1,
+        }),
       ),
     );
     expectNoSecret(error, wrong);

@@ -74,13 +74,20 @@ describe("backend B: errors", function () {
 
   describe("mapping rules", () => {
     it("maps by SQLSTATE class and error class, keeps the cause, redacts secrets", () => {
-      const statusError = { name: "Status Error", message: `[INSUFFICIENT_PERMISSIONS] token ${TOKEN} lacks USE SQLSTATE: 42501`, code: 3 };
+      const statusError = {
+        name: "Status Error",
+        message: `[INSUFFICIENT_PERMISSIONS] token ${TOKEN} lacks USE SQLSTATE: 42501`,
+        code: 3,
+      };
       const mapped = mapDatabricksError(statusError, [TOKEN]);
       expect(mapped).to.be.instanceOf(ProgrammingError);
       expect(mapped.code).to.equal("42501");
       expect(mapped.message).to.not.include(TOKEN);
       expect(mapped.cause).to.equal(statusError);
-      const missing = Object.assign(new Error("x"), { errorCode: "ERROR", response: { sqlState: "42P01", errorMessage: "[TABLE_OR_VIEW_NOT_FOUND] nope" } });
+      const missing = Object.assign(new Error("x"), {
+        errorCode: "ERROR",
+        response: { sqlState: "42P01", errorMessage: "[TABLE_OR_VIEW_NOT_FOUND] nope" },
+      });
       expect(mapDatabricksError(missing)).to.be.instanceOf(InternalError);
       const cancelled = Object.assign(new Error("The operation was canceled by a client"), { errorCode: "CANCELED" });
       expect(mapDatabricksError(cancelled).name).to.equal("OperationalError");

@@ -55,7 +55,12 @@ describe("backend B: settings → driver options", () => {
   });
 
   it("OAuth M2M: databricks-oauth with client id and secret; U2M: no secret", () => {
-    const m2m = connectOptionsOf({ ...base, authType: "OAuthM2M", clientId: "sp-1", clientSecret: new Secret("s3cr3t") }) as unknown as Record<string, unknown>;
+    const m2m = connectOptionsOf({
+      ...base,
+      authType: "OAuthM2M",
+      clientId: "sp-1",
+      clientSecret: new Secret("s3cr3t"),
+    }) as unknown as Record<string, unknown>;
     expect(m2m).to.include({ authType: "databricks-oauth", oauthClientId: "sp-1", oauthClientSecret: "s3cr3t" });
     expect(m2m).to.not.have.property("token");
     const u2m = connectOptionsOf({ ...base, authType: "OAuthU2M" }) as unknown as Record<string, unknown>;
@@ -64,32 +69,57 @@ describe("backend B: settings → driver options", () => {
   });
 
   it("OAuth on Azure: the Entra tenant or Databricks' own OAuth reach the driver, from the file or the environment", () => {
-    const plain = connectOptionsOf({ ...base, authType: "OAuthM2M", clientId: "sp-1", clientSecret: new Secret("s3cr3t") }) as unknown as Record<string, unknown>;
+    const plain = connectOptionsOf({
+      ...base,
+      authType: "OAuthM2M",
+      clientId: "sp-1",
+      clientSecret: new Secret("s3cr3t"),
+    }) as unknown as Record<string, unknown>;
     expect(plain).to.not.have.property("azureTenantId");
     expect(plain).to.not.have.property("useDatabricksOAuthInAzure");
 
     const env = { BACKEND_B_AZURE_TENANT_ID: "0000-tenant", BACKEND_B_CLIENT_SECRET: "s3cr3t" };
-    const entra = new BackendBConfig({ host: base.host, httpPath: base.httpPath, authType: "OAuthM2M", clientId: "sp-1" }, { env });
+    const entra = new BackendBConfig(
+      { host: base.host, httpPath: base.httpPath, authType: "OAuthM2M", clientId: "sp-1" },
+      { env },
+    );
     expect(entra.settings).to.include({ azureTenantId: "0000-tenant" });
-    expect(connectOptionsOf(entra.settings)).to.include({ authType: "databricks-oauth", azureTenantId: "0000-tenant" }).and.not.have.property("useDatabricksOAuthInAzure");
+    expect(connectOptionsOf(entra.settings))
+      .to.include({ authType: "databricks-oauth", azureTenantId: "0000-tenant" })
+      .and.not.have.property("useDatabricksOAuthInAzure");
 
     const own = new BackendBConfig(
       { host: base.host, httpPath: base.httpPath, authType: "OAuthM2M", clientId: "sp-1", clientSecret: "s3cr3t" },
       { env: { BACKEND_B_USE_DATABRICKS_OAUTH_IN_AZURE: "true" } },
     );
-    expect(connectOptionsOf(own.settings)).to.include({ authType: "databricks-oauth", useDatabricksOAuthInAzure: true }).and.not.have.property("azureTenantId");
+    expect(connectOptionsOf(own.settings))
+      .to.include({ authType: "databricks-oauth", useDatabricksOAuthInAzure: true })
+      .and.not.have.property("azureTenantId");
 
     expect(
       () =>
         new BackendBConfig(
-          { host: base.host, httpPath: base.httpPath, authType: "OAuthM2M", clientId: "sp-1", clientSecret: "s3cr3t", useDatabricksOAuthInAzure: true, azureTenantId: "t" },
+          {
+            host: base.host,
+            httpPath: base.httpPath,
+            authType: "OAuthM2M",
+            clientId: "sp-1",
+            clientSecret: "s3cr3t",
+            useDatabricksOAuthInAzure: true,
+            azureTenantId: "t",
+          },
           { env: {} },
         ),
     ).to.throw(ValidationError, /azure_tenant_id|azureTenantId/);
   });
 
   it("uri only (host/path not derived yet): parsed as a fallback; its token counts as a secret", () => {
-    const settings: BackendBSettings = { ...base, host: undefined, httpPath: undefined, uri: new Secret("https://token:dapi-u@h.example:8443/sql/1.0/x") };
+    const settings: BackendBSettings = {
+      ...base,
+      host: undefined,
+      httpPath: undefined,
+      uri: new Secret("https://token:dapi-u@h.example:8443/sql/1.0/x"),
+    };
     const options = connectOptionsOf(settings) as unknown as Record<string, unknown>;
     expect(options).to.include({ host: "h.example", port: 8443, path: "/sql/1.0/x", token: "dapi-u" });
     expect(secretsOf(settings)).to.include("dapi-u");

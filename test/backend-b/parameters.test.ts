@@ -24,15 +24,30 @@ describe("backend B: parameters on a warehouse in America/New_York", function ()
     await using engine = standInEngine(fixture.standIn);
     await using conn = await engine.connect();
     const before = fixture.standIn.statements.length;
-    const [row] = await conn.all("SELECT ? AS small, ? AS big, ? AS tiny", [Decimal.parse("5.2"), Decimal.parse("-12345678901234567890.125"), Decimal.parse("0.001")]);
-    expect([String(row!["small"]), String(row!["big"]), String(row!["tiny"])]).to.deep.equal(["5.2", "-12345678901234567890.125", "0.001"]);
-    expect(fixture.standIn.statements[before]!.parameters.map((p) => p.type)).to.deep.equal(["DECIMAL(2,1)", "DECIMAL(23,3)", "DECIMAL(4,3)"]);
+    const [row] = await conn.all("SELECT ? AS small, ? AS big, ? AS tiny", [
+      Decimal.parse("5.2"),
+      Decimal.parse("-12345678901234567890.125"),
+      Decimal.parse("0.001"),
+    ]);
+    expect([String(row!["small"]), String(row!["big"]), String(row!["tiny"])]).to.deep.equal([
+      "5.2",
+      "-12345678901234567890.125",
+      "0.001",
+    ]);
+    expect(fixture.standIn.statements[before]!.parameters.map((p) => p.type)).to.deep.equal([
+      "DECIMAL(2,1)",
+      "DECIMAL(23,3)",
+      "DECIMAL(4,3)",
+    ]);
   });
 
   it("a Decimal beyond 38 digits is refused before it is sent, naming the parameter", async () => {
     await using engine = standInEngine(fixture.standIn);
     await using conn = await engine.connect();
-    const error = await conn.all("SELECT ? AS x", [Decimal.parse("1" + "0".repeat(38))]).then(() => undefined, (e: unknown) => e);
+    const error = await conn.all("SELECT ? AS x", [Decimal.parse("1" + "0".repeat(38))]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(ValidationError); // a value the backend cannot hold, as on every raw parameter path
     expect((error as Error).message).to.match(/Parameter 1 \(Decimal\(1000+\)\): .*precision 39/);
   });
@@ -41,7 +56,9 @@ describe("backend B: parameters on a warehouse in America/New_York", function ()
     await using engine = standInEngine(fixture.standIn);
     await using conn = await engine.connect();
     const rows = await conn.all("SELECT id, wall, zoned FROM events ORDER BY id");
-    expect(rows.map((r) => [r["id"], (r["wall"] as Date).toISOString(), (r["zoned"] as Date).toISOString()])).to.deep.equal([
+    expect(
+      rows.map((r) => [r["id"], (r["wall"] as Date).toISOString(), (r["zoned"] as Date).toISOString()]),
+    ).to.deep.equal([
       [1, "2024-03-10T12:00:00.250Z", "2024-03-10T12:00:00.250Z"],
       [2, "2024-07-01T23:30:00.000Z", "2024-07-01T23:30:00.000Z"],
     ]);

@@ -8,7 +8,8 @@ import { Type } from "typebox";
 import { Decimal, DecimalType, BigIntType } from "lib";
 import { CATALOG, SCHEMA, Sales, standInEngine, useStandIn } from "./stand-in-fixture.js";
 
-const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
+const revenueByCountry = () =>
+  Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
 
 describe("backend B: queries through the Databricks driver", function () {
   this.timeout(20_000);
@@ -115,6 +116,8 @@ describe("backend B: queries through the Databricks driver", function () {
 
   it("toSql() for the engine's dialect is the backtick/MEASURE form", async () => {
     await using engine = standInEngine(fixture.standIn);
-    expect(revenueByCountry().using(engine).toSql()).to.match(/^SELECT `country` AS `country`, MEASURE\(`revenue`\) AS `revenue` FROM `sales`/);
+    expect(revenueByCountry().using(engine).toSql()).to.match(
+      /^SELECT `country` AS `country`, MEASURE\(`revenue`\) AS `revenue` FROM `sales`/,
+    );
   });
 });

@@ -30,7 +30,9 @@ describe("backend B: direct results", function () {
     await using engine = standInEngine(fixture.standIn);
     await using conn = await engine.connect();
     const before = { direct: fixture.standIn.directResultsServed, fetches: fixture.standIn.fetchResultsCalls };
-    const [row] = await conn.all("SELECT CAST(-12345678901234567890.125 AS DECIMAL(38,3)) AS debt, CAST(9007199254740993 AS BIGINT) AS big");
+    const [row] = await conn.all(
+      "SELECT CAST(-12345678901234567890.125 AS DECIMAL(38,3)) AS debt, CAST(9007199254740993 AS BIGINT) AS big",
+    );
     expect(String(row!["debt"])).to.equal("-12345678901234567890.125");
     expect(row!["big"]).to.equal(9007199254740993n);
     expect(fixture.standIn.directResultsServed).to.equal(before.direct + 1);
@@ -55,7 +57,12 @@ describe("backend B: direct results", function () {
 
 describe("backend B: CloudFetch and LZ4", function () {
   this.timeout(30_000);
-  const fixture = useStandIn({ ...STAND_IN_OPTIONS, cloudFetchAboveRows: 100, cloudFetchFileRows: 1000, compressCloudFetch: true });
+  const fixture = useStandIn({
+    ...STAND_IN_OPTIONS,
+    cloudFetchAboveRows: 100,
+    cloudFetchFileRows: 1000,
+    compressCloudFetch: true,
+  });
 
   it("a large result comes as LZ4-framed Arrow files downloaded from separate storage, exact", async function () {
     if (lz4Codec() === undefined) this.skip(); // lz4-napi is an optional dependency of the driver

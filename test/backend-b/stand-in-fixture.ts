@@ -7,7 +7,11 @@ import { BackendBConfig, Decimal, Dimension, Metric, SemanticView, createEngine 
 import type { Engine } from "lib";
 import type { BackendBSettings } from "../../runtime/config/types.js";
 import { Secret } from "../../runtime/config/secret.js";
-import { DatabricksStandIn, STAND_IN_HTTP_PATH, type StandInOptions } from "../support/stand-ins/databricks/databricks-stand-in.js";
+import {
+  DatabricksStandIn,
+  STAND_IN_HTTP_PATH,
+  type StandInOptions,
+} from "../support/stand-ins/databricks/databricks-stand-in.js";
 
 export { DatabricksStandIn, STAND_IN_HTTP_PATH };
 
@@ -69,7 +73,10 @@ export function useStandIn(options: StandInOptions = STAND_IN_OPTIONS): { readon
 }
 
 /** Another stand-in serving the fixture's (already trusted) certificate. */
-export function startAnotherStandIn(fixture: { readonly standIn: DatabricksStandIn }, options: StandInOptions = STAND_IN_OPTIONS): Promise<DatabricksStandIn> {
+export function startAnotherStandIn(
+  fixture: { readonly standIn: DatabricksStandIn },
+  options: StandInOptions = STAND_IN_OPTIONS,
+): Promise<DatabricksStandIn> {
   return DatabricksStandIn.start({ ...options, certificate: fixture.standIn.certificate });
 }
 

@@ -42,12 +42,17 @@ describe("backend B: common fields it cannot honour are accepted but warned abou
           protocol: "http",
         }),
       );
-      await using cursor = await Sales.query().metrics(Sales.revenue).dimensions(Sales.country).where(Sales.country.eq("FR")).using(engine).execute();
+      await using cursor = await Sales.query()
+        .metrics(Sales.revenue)
+        .dimensions(Sales.country)
+        .where(Sales.country.eq("FR"))
+        .using(engine)
+        .execute();
       expect(await cursor.fetchAllRows()).to.deep.equal([{ country: "FR", revenue: 90n }]);
     });
     expect(warnings).to.have.length(1);
     const message = warnings[0]?.message ?? "";
-    expect(message).to.contain('`protocol` (use nothing: backend B always connects over https)');
+    expect(message).to.contain("`protocol` (use nothing: backend B always connects over https)");
     expect(message).to.contain("`user` (use `token`");
     expect(message).to.contain("`password` (use `token`)");
     expect(message).to.contain("`database` (use `catalog`)");
@@ -57,7 +62,13 @@ describe("backend B: common fields it cannot honour are accepted but warned abou
   it("protocol = https and no user/password/database: no warning", async () => {
     const warnings = await warningsDuring(async () => {
       await using engine = createEngine(
-        new BackendBConfig({ host: "127.0.0.1", port: fixture.standIn.port, httpPath: STAND_IN_HTTP_PATH, token: TOKEN, protocol: "https" }),
+        new BackendBConfig({
+          host: "127.0.0.1",
+          port: fixture.standIn.port,
+          httpPath: STAND_IN_HTTP_PATH,
+          token: TOKEN,
+          protocol: "https",
+        }),
       );
       expect(engine.backend).to.equal("backend_b");
     });

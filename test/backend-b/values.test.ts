@@ -8,7 +8,6 @@ import { DataError, Decimal } from "lib";
 import { DatabricksDriver } from "../../runtime/dialects/databricks/databricks-driver.js";
 import { STAND_IN_OPTIONS, driverSettings, standInEngine, useStandIn } from "./stand-in-fixture.js";
 
-
 const EVERY_TYPE = `SELECT
   CAST(9007199254740993 AS BIGINT) AS big_pos,
   CAST(-9223372036854775808 AS BIGINT) AS big_min,
@@ -117,7 +116,9 @@ describe("backend B: values", function () {
   it("a Decimal filter value is compared exactly (CAST(? AS DECIMAL(p,s)) from the compiler, bound as text)", async () => {
     await using engine = standInEngine(fixture.standIn);
     await using conn = await engine.connect();
-    const rows = await conn.all("SELECT country FROM sales_data WHERE amount = CAST(? AS DECIMAL(13,2))", ["99999999999.99"]);
+    const rows = await conn.all("SELECT country FROM sales_data WHERE amount = CAST(? AS DECIMAL(13,2))", [
+      "99999999999.99",
+    ]);
     expect(rows).to.deep.equal([{ country: "DE" }]);
   });
 
@@ -125,7 +126,9 @@ describe("backend B: values", function () {
     const driver = new DatabricksDriver(driverSettings(fixture.standIn));
     const connection = await driver.openConnection();
     try {
-      const stream = await connection.stream("SELECT CAST(range AS BIGINT) AS n FROM range(0, 25)", undefined, { chunkRows: 10 });
+      const stream = await connection.stream("SELECT CAST(range AS BIGINT) AS n FROM range(0, 25)", undefined, {
+        chunkRows: 10,
+      });
       expect(stream.columns).to.deep.equal([{ name: "n", type: "BIGINT", kind: "bigint" }]);
       const sizes: number[] = [];
       const values: unknown[] = [];
@@ -159,12 +162,16 @@ describe("backend B: values of a warehouse answering without Arrow (column-based
   it("a DECIMAL the driver turned into a JS number raises DataError when digits may be lost, like BIGINT", async () => {
     await using engine = standInEngine(fixture.standIn);
     await using conn = await engine.connect();
-    const [small] = await conn.all("SELECT CAST(-1.5 AS DECIMAL(5,2)) AS cents, CAST(42 AS BIGINT) AS n, CAST(NULL AS DECIMAL(38,2)) AS nothing");
+    const [small] = await conn.all(
+      "SELECT CAST(-1.5 AS DECIMAL(5,2)) AS cents, CAST(42 AS BIGINT) AS n, CAST(NULL AS DECIMAL(38,2)) AS nothing",
+    );
     expect(String(small!["cents"])).to.equal("-1.50");
     expect(Decimal.isDecimal(small!["cents"])).to.equal(true);
     expect(small).to.deep.include({ n: 42n, nothing: null });
     // TIMESTAMP text comes in the session's zone without an offset: right only because sessions run in UTC.
-    const [times] = await conn.all("SELECT TIMESTAMPTZ '2024-03-10 12:00:00.25+00' AS zoned, TIMESTAMP '2024-03-10 12:00:00.25' AS wall");
+    const [times] = await conn.all(
+      "SELECT TIMESTAMPTZ '2024-03-10 12:00:00.25+00' AS zoned, TIMESTAMP '2024-03-10 12:00:00.25' AS wall",
+    );
     expect([(times!["zoned"] as Date).toISOString(), (times!["wall"] as Date).toISOString()]).to.deep.equal([
       "2024-03-10T12:00:00.250Z",
       "2024-03-10T12:00:00.250Z",
@@ -174,7 +181,10 @@ describe("backend B: values of a warehouse answering without Arrow (column-based
       "SELECT CAST(0.1 AS DECIMAL(38,2)) AS money",
       "SELECT CAST(9007199254740993 AS BIGINT) AS big",
     ]) {
-      const error = await conn.all(sql).then(() => undefined, (e: unknown) => e);
+      const error = await conn.all(sql).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, sql).to.be.instanceOf(DataError);
       expect((error as Error).message, sql).to.match(/money|big/);
     }

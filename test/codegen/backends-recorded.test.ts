@@ -52,7 +52,10 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
   it("generates backend A views with NUMBER types from SHOW/DESCRIBE SEMANTIC VIEW", async () => {
     await using dir = await tempDir({ ".lib.toml": CONFIG_A });
     const source = new RecordedSource({
-      "SHOW SEMANTIC VIEWS IN SCHEMA": { columns: ["created_on", "name", "database_name", "schema_name", "comment"], rows: [["t", "SALES", "D", "S", ""]] },
+      "SHOW SEMANTIC VIEWS IN SCHEMA": {
+        columns: ["created_on", "name", "database_name", "schema_name", "comment"],
+        rows: [["t", "SALES", "D", "S", ""]],
+      },
       'DESCRIBE SEMANTIC VIEW "SALES"': {
         columns: DESCRIBE,
         rows: [
@@ -79,11 +82,13 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
 
   it("generates backend B metric views from DESCRIBE TABLE EXTENDED ... AS JSON", async () => {
     await using dir = await tempDir({
-      ".lib.toml": '[connections.backend_b]\ntype = "backend_b"\nhost = "dbc.example.net"\nhttp_path = "/sql/1.0/warehouses/x"\ntoken = "dapi-secret"\n',
+      ".lib.toml":
+        '[connections.backend_b]\ntype = "backend_b"\nhost = "dbc.example.net"\nhttp_path = "/sql/1.0/warehouses/x"\ntoken = "dapi-secret"\n',
     });
     const json = JSON.stringify({
       type: "METRIC_VIEW",
-      view_text: "version: 1.1\nsource: main.demo.sales_data\ndimensions:\n  - name: country\n    expr: country\nmeasures:\n  - name: revenue\n    expr: SUM(revenue)\n",
+      view_text:
+        "version: 1.1\nsource: main.demo.sales_data\ndimensions:\n  - name: country\n    expr: country\nmeasures:\n  - name: revenue\n    expr: SUM(revenue)\n",
       columns: [
         { name: "country", type: { name: "string" } },
         { name: "revenue", type: { name: "bigint" } },
@@ -103,7 +108,9 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
 
   it("exits 5 when the warehouse rejects an introspection statement", async () => {
     await using dir = await tempDir({ ".lib.toml": CONFIG_A });
-    const source = new RecordedSource({ "SHOW SEMANTIC VIEWS IN SCHEMA": new Error("SQL compilation error: insufficient privileges") });
+    const source = new RecordedSource({
+      "SHOW SEMANTIC VIEWS IN SCHEMA": new Error("SQL compilation error: insufficient privileges"),
+    });
     const result = await run(["codegen", "--backend", "backend_a"], dir.path, connectorFor(source));
     expect(result.code).to.equal(5);
     expect(result.stderr).to.contain("introspection failed: SQL compilation error: insufficient privileges");

@@ -24,7 +24,10 @@ describe("lib codegen CLI: user mistakes exit 2 with a hint", function () {
   it("an explicit --config file that does not exist exits 2 (the implicit .lib.toml stays optional)", async () => {
     await using dir = await tempDir();
     const database = await createDatabase(dir.path, "sales.duckdb", SALES_DDL);
-    const missing = await runLib(["codegen", "--backend", "backend_c", "--database", database, "--config", "conf/lib.toml"], { cwd: dir.path });
+    const missing = await runLib(
+      ["codegen", "--backend", "backend_c", "--database", database, "--config", "conf/lib.toml"],
+      { cwd: dir.path },
+    );
     expect(missing.code).to.equal(2);
     expect(missing.stderr).to.contain(join(dir.path, "conf/lib.toml")).and.contain("does not exist");
     const implicit = await runLib(["codegen", "--backend", "backend_c", "--database", database], { cwd: dir.path });
@@ -37,10 +40,15 @@ describe("lib codegen CLI: user mistakes exit 2 with a hint", function () {
       "field.toml": '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfeilds = ["country"]\n',
     });
     const database = await createDatabase(dir.path, "sales.duckdb", SALES_DDL);
-    const table = await runLib(["codegen", "--backend", "backend_c", "--database", database, "--config", "dto.toml"], { cwd: dir.path });
+    const table = await runLib(["codegen", "--backend", "backend_c", "--database", database, "--config", "dto.toml"], {
+      cwd: dir.path,
+    });
     expect(table.code).to.equal(2);
     expect(table.stderr).to.contain("[codegen] has no key dto").and.contain("did you mean codegen.dtos?");
-    const field = await runLib(["codegen", "--backend", "backend_c", "--database", database, "--config", "field.toml"], { cwd: dir.path });
+    const field = await runLib(
+      ["codegen", "--backend", "backend_c", "--database", database, "--config", "field.toml"],
+      { cwd: dir.path },
+    );
     expect(field.code).to.equal(2);
     expect(field.stderr).to.contain("unknown field feilds").and.contain("did you mean fields?");
     expect(existsSync(join(dir.path, "generated"))).to.equal(false);

@@ -22,7 +22,16 @@ describe("lib codegen CLI: usage and configuration (exit 0/2/4)", function () {
     await using dir = await tempDir();
     const result = await runLib(["codegen", "--help"], { cwd: dir.path });
     expect(result.code).to.equal(0);
-    for (const text of ["--backend <backend>", "--database <path>", "--config <path>", "--out <dir>", "--view <name>", "--check", "Exit status:", "3  semantic view not found"]) {
+    for (const text of [
+      "--backend <backend>",
+      "--database <path>",
+      "--config <path>",
+      "--out <dir>",
+      "--view <name>",
+      "--check",
+      "Exit status:",
+      "3  semantic view not found",
+    ]) {
       expect(result.stdout).to.contain(text);
     }
   });
@@ -84,25 +93,32 @@ describe("lib codegen CLI: usage and configuration (exit 0/2/4)", function () {
 
   it("exits 2 when the matching section is invalid or of another type", async () => {
     await using dir = await tempDir({
-      ".lib.toml": '[connections.backend_a]\ntype = "backend_a"\npool_size = "many"\n\n[connections.backend_b]\ntype = "backend_a"\n',
+      ".lib.toml":
+        '[connections.backend_a]\ntype = "backend_a"\npool_size = "many"\n\n[connections.backend_b]\ntype = "backend_a"\n',
     });
     const invalid = await runLib(["codegen", "--backend", "backend_a"], { cwd: dir.path });
     expect(invalid.code).to.equal(2);
     expect(invalid.stderr).to.contain("pool_size");
     const mismatched = await runLib(["codegen", "--backend", "backend_b"], { cwd: dir.path });
     expect(mismatched.code).to.equal(2);
-    expect(mismatched.stderr).to.contain('has type = "backend_a", but lib codegen --backend backend_b needs type = "backend_b"');
+    expect(mismatched.stderr).to.contain(
+      'has type = "backend_a", but lib codegen --backend backend_b needs type = "backend_b"',
+    );
   });
 
   it("exits 2 for backend C without --database or BACKEND_C_DATABASE, even with a [connections.default] section", async () => {
-    await using dir = await tempDir({ ".lib.toml": '[connections.default]\ntype = "backend_c"\ndatabase = "app.duckdb"\n' });
+    await using dir = await tempDir({
+      ".lib.toml": '[connections.default]\ntype = "backend_c"\ndatabase = "app.duckdb"\n',
+    });
     const result = await runLib(["codegen", "--backend", "backend_c"], { cwd: dir.path });
     expect(result.code).to.equal(2);
     expect(result.stderr).to.contain("pass --database <path> or set BACKEND_C_DATABASE");
   });
 
   it("exits 2 on an invalid [codegen.dtos] table", async () => {
-    await using dir = await tempDir({ ".lib.toml": '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfields = "country"\n' });
+    await using dir = await tempDir({
+      ".lib.toml": '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfields = "country"\n',
+    });
     const result = await runLib(["codegen", "--backend", "backend_c", "--database", "x.duckdb"], { cwd: dir.path });
     expect(result.code).to.equal(2);
     expect(result.stderr).to.contain("[codegen.dtos.RevenueByCountry]: fields must be an array of field names");
@@ -110,7 +126,9 @@ describe("lib codegen CLI: usage and configuration (exit 0/2/4)", function () {
 
   it("exits 2 when the backend C database file does not exist (a usage mistake: the path is wrong)", async () => {
     await using dir = await tempDir();
-    const result = await runLib(["codegen", "--backend", "backend_c", "--database", "missing.duckdb"], { cwd: dir.path });
+    const result = await runLib(["codegen", "--backend", "backend_c", "--database", "missing.duckdb"], {
+      cwd: dir.path,
+    });
     expect(result.code).to.equal(2);
     expect(result.stderr).to.match(/the database file .*missing\.duckdb does not exist/);
   });
@@ -125,7 +143,10 @@ describe("lib codegen CLI: usage and configuration (exit 0/2/4)", function () {
 
     it("lets the environment win over .env, and --database win over both", async () => {
       await using dir = await tempDir({ ".env": "BACKEND_C_DATABASE=from-dotenv.duckdb\n" });
-      const fromEnv = await runLib(["codegen", "--backend", "backend_c"], { cwd: dir.path, env: { BACKEND_C_DATABASE: "from-env.duckdb" } });
+      const fromEnv = await runLib(["codegen", "--backend", "backend_c"], {
+        cwd: dir.path,
+        env: { BACKEND_C_DATABASE: "from-env.duckdb" },
+      });
       expect(fromEnv.stderr).to.contain("from-env.duckdb");
       const fromFlag = await runLib(["codegen", "--backend", "backend_c", "--database", "from-flag.duckdb"], {
         cwd: dir.path,

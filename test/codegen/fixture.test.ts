@@ -15,7 +15,14 @@ import type { BackendType } from "../../runtime/config/types.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/stand-in-fixture.js";
 import { backendBFixture } from "../../codegen/fixture/backend-b-fixture.js";
-import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, standInEngine, useStandIn } from "../backend-b/stand-in-fixture.js";
+import {
+  CATALOG,
+  SCHEMA,
+  STAND_IN_HTTP_PATH,
+  TOKEN,
+  standInEngine,
+  useStandIn,
+} from "../backend-b/stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
 import { RecordedSource } from "./support/recorded-source.js";
 import { tempDir } from "./support/run-cli.js";
@@ -40,10 +47,20 @@ interface FixtureModule {
   fixture(conn: { run(sql: string): Promise<unknown>; commit(): Promise<unknown> }): Promise<void>;
 }
 
-async function codegenFixture(dir: string, backend: BackendType, args: { database?: string; sample?: number; allowPartial?: boolean }) {
+async function codegenFixture(
+  dir: string,
+  backend: BackendType,
+  args: { database?: string; sample?: number; allowPartial?: boolean },
+) {
   const err: string[] = [];
   const exit = await runCodegen(
-    { backend, database: args.database, fixture: "test-fixture/sales-fixture.ts", sample: args.sample, allowPartial: args.allowPartial },
+    {
+      backend,
+      database: args.database,
+      fixture: "test-fixture/sales-fixture.ts",
+      sample: args.sample,
+      allowPartial: args.allowPartial,
+    },
     { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
   );
   return { exit, err, path: join(dir, "test-fixture", "sales-fixture.ts") };
@@ -60,7 +77,11 @@ async function fixtureEngine(path: string): Promise<Engine> {
 async function salesRows(engine: Engine): Promise<unknown[]> {
   const queries = [
     Sales.query().dimensions(Sales.country).metrics(Sales.revenue, Sales.cost).orderBy(Sales.country.asc()),
-    Sales.query().dimensions(Sales.region).metrics(Sales.revenue).where(Sales.country.eq("US")).orderBy(Sales.region.asc()),
+    Sales.query()
+      .dimensions(Sales.region)
+      .metrics(Sales.revenue)
+      .where(Sales.country.eq("US"))
+      .orderBy(Sales.region.asc()),
     Sales.query().metrics(Sales.revenue),
   ];
   const results: unknown[] = [];
@@ -102,12 +123,19 @@ describe("lib codegen --fixture", function () {
     await using dir = await tempDir({ ".lib.toml": "" });
     const cli = async (...args: string[]) => {
       const err: string[] = [];
-      const code = await runCli(["codegen", ...args], { cwd: dir.path, env: {}, stdout: () => {}, stderr: (l) => err.push(l) });
+      const code = await runCli(["codegen", ...args], {
+        cwd: dir.path,
+        env: {},
+        stdout: () => {},
+        stderr: (l) => err.push(l),
+      });
       return { code, err: err.join("\n") };
     };
     expect(await cli("--backend", "backend_c", "--sample", "3")).to.deep.include({ code: 2 });
     expect((await cli("--backend", "backend_c", "--allow-partial")).err).to.contain("need --fixture");
-    expect((await cli("--backend", "backend_c", "--fixture", "f.ts", "--sample", "many")).err).to.contain("--sample needs a non-negative integer, got many");
+    expect((await cli("--backend", "backend_c", "--fixture", "f.ts", "--sample", "many")).err).to.contain(
+      "--sample needs a non-negative integer, got many",
+    );
   });
 
   it("backend A: GET_DDL translated, replayed on backend C, gives the same rows as the stand-in", async () => {
@@ -128,8 +156,18 @@ describe("lib codegen --fixture", function () {
       await using dir = await tempDir();
       await writeFile(
         join(dir.path, ".lib.toml"),
-        ["[connections.backend_a]", 'type = "backend_a"', 'account = "fake"', 'host = "127.0.0.1"', `port = ${standIn.port}`,
-          'protocol = "http"', `user = "${USER}"`, "pool_size = 1", 'login_timeout = "5s"', ""].join("\n"),
+        [
+          "[connections.backend_a]",
+          'type = "backend_a"',
+          'account = "fake"',
+          'host = "127.0.0.1"',
+          `port = ${standIn.port}`,
+          'protocol = "http"',
+          `user = "${USER}"`,
+          "pool_size = 1",
+          'login_timeout = "5s"',
+          "",
+        ].join("\n"),
       );
       const { exit, err, path } = await codegenFixture(dir.path, "backend_a", { sample: 10 });
       expect(err.join("\n")).to.equal("");
@@ -163,8 +201,17 @@ describe("lib codegen --fixture", function () {
       await using dir = await tempDir();
       await writeFile(
         join(dir.path, ".lib.toml"),
-        ["[connections.backend_b]", 'type = "backend_b"', 'host = "127.0.0.1"', `port = ${fixture.standIn.port}`,
-          `http_path = "${STAND_IN_HTTP_PATH}"`, `token = "${TOKEN}"`, `catalog = "${CATALOG}"`, `schema = "${SCHEMA}"`, ""].join("\n"),
+        [
+          "[connections.backend_b]",
+          'type = "backend_b"',
+          'host = "127.0.0.1"',
+          `port = ${fixture.standIn.port}`,
+          `http_path = "${STAND_IN_HTTP_PATH}"`,
+          `token = "${TOKEN}"`,
+          `catalog = "${CATALOG}"`,
+          `schema = "${SCHEMA}"`,
+          "",
+        ].join("\n"),
       );
       const { exit, err, path } = await codegenFixture(dir.path, "backend_b", { sample: 10 });
       expect(err.join("\n")).to.equal("");
@@ -194,15 +241,31 @@ describe("lib codegen --fixture", function () {
       "  - name: total",
       "    expr: SUM(amount)",
     ].join("\n");
-    const columns = (names: string) => ({ columns: ["column_name", "data_type"], rows: names.split(",").map((n) => [n, n === "amount" ? "DECIMAL(10,2)" : "STRING"]) });
+    const columns = (names: string) => ({
+      columns: ["column_name", "data_type"],
+      rows: names.split(",").map((n) => [n, n === "amount" ? "DECIMAL(10,2)" : "STRING"]),
+    });
     const source = new RecordedSource({
       [LIST_SQL]: { columns: ["table_name", "comment"], rows: [["orders_mv", null]] },
       "DESCRIBE TABLE EXTENDED `orders_mv` AS JSON": {
         columns: ["json"],
-        rows: [[JSON.stringify({ type: "METRIC_VIEW", view_text: yaml, columns: [{ name: "Customer Name", type: "string" }, { name: "total", type: "bigint" }] })]],
+        rows: [
+          [
+            JSON.stringify({
+              type: "METRIC_VIEW",
+              view_text: yaml,
+              columns: [
+                { name: "Customer Name", type: "string" },
+                { name: "total", type: "bigint" },
+              ],
+            }),
+          ],
+        ],
       },
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'orders' AND table_schema = 'retail' ORDER BY ordinal_position": columns("customer_id,amount,status"),
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'customers' AND table_schema = 'retail' ORDER BY ordinal_position": columns("id,name"),
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'orders' AND table_schema = 'retail' ORDER BY ordinal_position":
+        columns("customer_id,amount,status"),
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'customers' AND table_schema = 'retail' ORDER BY ordinal_position":
+        columns("id,name"),
     });
     const model = await backendBFixture(source, ["orders_mv"], undefined);
     expect(model.untranslated).to.deep.equal([
@@ -223,21 +286,32 @@ describe("lib codegen --fixture", function () {
       ["customers", "id VARCHAR, name VARCHAR"],
     ]);
 
-    await using dir = await tempDir({ ".lib.toml": '[connections.backend_b]\ntype = "backend_b"\nhost = "127.0.0.1"\nhttp_path = "/sql/x"\ntoken = "dapi-x"\n' });
+    await using dir = await tempDir({
+      ".lib.toml":
+        '[connections.backend_b]\ntype = "backend_b"\nhost = "127.0.0.1"\nhttp_path = "/sql/x"\ntoken = "dapi-x"\n',
+    });
     const cli = async (...extra: string[]) => {
       const err: string[] = [];
       const args = ["codegen", "--backend", "backend_b", "--fixture", "fx.ts", ...extra];
-      const code = await runCli(args, { cwd: dir.path, env: {}, stdout: () => {}, stderr: (l) => err.push(l), connector: async () => ({ source, close: async () => undefined }) });
+      const code = await runCli(args, {
+        cwd: dir.path,
+        env: {},
+        stdout: () => {},
+        stderr: (l) => err.push(l),
+        connector: async () => ({ source, close: async () => undefined }),
+      });
       return { code, err: err.join("\n") };
     };
     const refused = await cli();
     expect(refused.code).to.equal(2);
-    expect(refused.err).to.contain("not translated: view \"orders_mv\": filter");
+    expect(refused.err).to.contain('not translated: view "orders_mv": filter');
     expect(refused.err).to.contain("pass --allow-partial");
     expect(existsSync(join(dir.path, "fx.ts"))).to.equal(false);
     const partial = await cli("--allow-partial");
     expect(partial.code, partial.err).to.equal(0);
-    expect(await readFile(join(dir.path, "fx.ts"), "utf8")).to.contain("// Not translated:\n//   - view \"orders_mv\": join region");
+    expect(await readFile(join(dir.path, "fx.ts"), "utf8")).to.contain(
+      '// Not translated:\n//   - view "orders_mv": join region',
+    );
   });
 });
 
@@ -253,7 +327,12 @@ describe("backend A fixture: GET_DDL translation", () => {
       "\tmetrics (O.TOTAL as SUM(O.NET), O.orderCount as COUNT(*))",
       "\tcomment='Orders, by customer';",
     ].join("\n");
-    const columns = (names: string) => ({ columns: ["column_name", "data_type", "numeric_precision", "numeric_scale"], rows: names.split(",").map((n) => [n, n === "NAME" ? "TEXT" : "NUMBER", n === "NAME" ? null : 38, n === "AMOUNT" ? 2 : 0]) });
+    const columns = (names: string) => ({
+      columns: ["column_name", "data_type", "numeric_precision", "numeric_scale"],
+      rows: names
+        .split(",")
+        .map((n) => [n, n === "NAME" ? "TEXT" : "NUMBER", n === "NAME" ? null : 38, n === "AMOUNT" ? 2 : 0]),
+    });
     const source = new RecordedSource({
       "SELECT GET_DDL('SEMANTIC_VIEW', 'ORDERS_SV')": { columns: ["GET_DDL"], rows: [[ddl]] },
       "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE upper(table_name) = upper('ORDERS') AND upper(table_schema) = upper('SHOP') ORDER BY ordinal_position":
@@ -273,7 +352,9 @@ describe("backend A fixture: GET_DDL translation", () => {
         "METRICS (o.total AS SUM(O.NET), o.orderCount AS COUNT(*))",
       ].join("\n"),
     );
-    expect(model.tables.map((t) => `${t.name}: ${t.columns.map((c) => `${c.name} ${c.type}`).join(", ")}`)).to.deep.equal([
+    expect(
+      model.tables.map((t) => `${t.name}: ${t.columns.map((c) => `${c.name} ${c.type}`).join(", ")}`),
+    ).to.deep.equal([
       "orders: ID DECIMAL(38,0), REF DECIMAL(38,0), CUSTOMER_ID DECIMAL(38,0), AMOUNT DECIMAL(38,2), DISCOUNT DECIMAL(38,0)",
       "customers: ID DECIMAL(38,0), NAME VARCHAR",
     ]);
@@ -283,7 +364,9 @@ describe("backend A fixture: GET_DDL translation", () => {
     await using conn = await engine.connect();
     for (const sql of fixtureStatements(model)) await conn.run(sql);
     await conn.run("INSERT INTO orders VALUES (1, 1, 7, 10.50, 0.50); INSERT INTO customers VALUES (7, 'Ann')");
-    const rows = await conn.all("SELECT * FROM semantic_view('orders_sv', dimensions := ['name'], metrics := ['total', 'orderCount'])");
+    const rows = await conn.all(
+      "SELECT * FROM semantic_view('orders_sv', dimensions := ['name'], metrics := ['total', 'orderCount'])",
+    );
     // DISCOUNT is NUMBER(38,0) there, so 0.50 is stored as 1: 10.50 - 1.
     expect(rows.map((r) => [r["name"], String(r["total"]), r["orderCount"]])).to.deep.equal([["Ann", "9.50", 1n]]);
   });

@@ -7,7 +7,13 @@ const ORDERS: ViewMetadata = {
   name: "order_facts",
   comment: "Orders, one row per line item",
   members: [
-    { name: "amount", kind: "metric", type: "DECIMAL(38,2)", expression: "SUM(o.amount)", comment: "Net amount in USD" },
+    {
+      name: "amount",
+      kind: "metric",
+      type: "DECIMAL(38,2)",
+      expression: "SUM(o.amount)",
+      comment: "Net amount in USD",
+    },
     { name: "placed_on", kind: "dimension", type: "DATE" },
     { name: "unit_price", kind: "fact", type: "DOUBLE" },
     { name: "name", kind: "dimension", type: "VARCHAR" },
@@ -91,7 +97,13 @@ describe("codegen emission", () => {
     const a = generate([SALES_VIEW, ORDERS], { backend: "backend_c" }).files;
     const b = generate([ORDERS, SALES_VIEW], { backend: "backend_c" }).files;
     expect(a).to.deep.equal(b);
-    expect(a.map((f) => f.path)).to.deep.equal(["order-facts.ts", "order-facts.dto.ts", "sales.ts", "sales.dto.ts", "index.ts"]);
+    expect(a.map((f) => f.path)).to.deep.equal([
+      "order-facts.ts",
+      "order-facts.dto.ts",
+      "sales.ts",
+      "sales.dto.ts",
+      "index.ts",
+    ]);
     const index = a.find((f) => f.path === "index.ts")!.text;
     expect(index.split("\n").slice(3)).to.deep.equal([
       'export * from "./order-facts.js";',
@@ -116,9 +128,17 @@ describe("codegen emission", () => {
       ],
       { backend: "backend_c" },
     );
-    expect(result.files.map((f) => f.path)).to.deep.equal(["sales.ts", "sales.dto.ts", "sales2.ts", "sales2.dto.ts", "index.ts"]);
+    expect(result.files.map((f) => f.path)).to.deep.equal([
+      "sales.ts",
+      "sales.dto.ts",
+      "sales2.ts",
+      "sales2.dto.ts",
+      "index.ts",
+    ]);
     expect(result.files[2]!.text).to.contain('export class Sales2 extends SemanticView("sales", {');
-    expect(result.skipped).to.deep.equal(['view "Sales Metrics": its name is not an identifier (SemanticView() cannot declare it)']);
+    expect(result.skipped).to.deep.equal([
+      'view "Sales Metrics": its name is not an identifier (SemanticView() cannot declare it)',
+    ]);
   });
 
   it("emits an empty index when there are no views", () => {
@@ -128,10 +148,17 @@ describe("codegen emission", () => {
   });
 
   it("rejects DTO configurations naming unknown views or fields, or bad names", () => {
-    const attempt = (dto: { name: string; view: string; fields: string[] }) => () => generate([SALES_VIEW], { backend: "backend_c", dtos: [dto] });
+    const attempt = (dto: { name: string; view: string; fields: string[] }) => () =>
+      generate([SALES_VIEW], { backend: "backend_c", dtos: [dto] });
     expect(attempt({ name: "X", view: "nope", fields: ["country"] })).to.throw(DtoConfigError, /semantic view "nope"/);
-    expect(attempt({ name: "X", view: "sales", fields: ["profit"] })).to.throw(DtoConfigError, /"profit" is not a field of "sales" \(available: country, region, revenue, cost\)/);
-    expect(attempt({ name: "not valid", view: "sales", fields: ["country"] })).to.throw(DtoConfigError, /not a valid TypeScript identifier/);
+    expect(attempt({ name: "X", view: "sales", fields: ["profit"] })).to.throw(
+      DtoConfigError,
+      /"profit" is not a field of "sales" \(available: country, region, revenue, cost\)/,
+    );
+    expect(attempt({ name: "not valid", view: "sales", fields: ["country"] })).to.throw(
+      DtoConfigError,
+      /not a valid TypeScript identifier/,
+    );
     expect(attempt({ name: "SalesRow", view: "sales", fields: ["country"] })).to.throw(DtoConfigError, /already used/);
     expect(attempt({ name: "X", view: "sales", fields: [] })).to.throw(DtoConfigError, /lists no fields/);
   });

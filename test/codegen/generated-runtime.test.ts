@@ -25,20 +25,33 @@ describe("generated modules run against the database they came from", function (
     expect(result.code, result.stderr).to.equal(0);
 
     // Loaded untyped here: their static types are checked by compile.test.ts.
-    const generated = (await import(pathToFileURL(join(dir.path, "generated", "index.ts")).href)) as Record<string, any>;
+    const generated = (await import(pathToFileURL(join(dir.path, "generated", "index.ts")).href)) as Record<
+      string,
+      any
+    >;
     const { Sales, Orders, RevenueByCountry, SalesRow, OrdersRow } = generated;
     // Registered as "default": the generated views' queries find it without naming it.
-    await using _engine = createEngine(new BackendCConfig({ database, poolSize: 1, readOnly: true }), { register: true });
+    await using _engine = createEngine(new BackendCConfig({ database, poolSize: 1, readOnly: true }), {
+      register: true,
+    });
 
     {
-      await using cursor = await Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc()).execute();
+      await using cursor = await Sales.query()
+        .metrics(Sales.revenue)
+        .dimensions(Sales.country)
+        .orderBy(Sales.revenue.desc())
+        .execute();
       expect(await cursor.into(RevenueByCountry)).to.deep.equal([
         { country: "US", revenue: 100n },
         { country: "DE", revenue: 80n },
       ]);
     }
     {
-      await using cursor = await Sales.query().metrics(Sales.revenue, Sales.cost).dimensions(Sales.country, Sales.region).orderBy(Sales.country.asc()).execute();
+      await using cursor = await Sales.query()
+        .metrics(Sales.revenue, Sales.cost)
+        .dimensions(Sales.country, Sales.region)
+        .orderBy(Sales.country.asc())
+        .execute();
       expect(await cursor.into(SalesRow)).to.deep.equal([
         { country: "DE", region: "EU", revenue: 80n, cost: 50n },
         { country: "US", region: "NA", revenue: 100n, cost: 60n },

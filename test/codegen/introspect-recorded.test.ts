@@ -10,7 +10,16 @@ describe("codegen introspection from recorded metadata", () => {
   describe("backend A (SHOW SEMANTIC VIEWS / DESCRIBE SEMANTIC VIEW)", () => {
     const source = new RecordedSource({
       "SHOW SEMANTIC VIEWS IN SCHEMA": {
-        columns: ["created_on", "name", "database_name", "schema_name", "comment", "owner", "owner_role_type", "extension"],
+        columns: [
+          "created_on",
+          "name",
+          "database_name",
+          "schema_name",
+          "comment",
+          "owner",
+          "owner_role_type",
+          "extension",
+        ],
         rows: [["2026-01-01 00:00:00", "SALES", "DEMO", "PUBLIC", "Sales by country", "SYSADMIN", "ROLE", null]],
       },
       'DESCRIBE SEMANTIC VIEW "SALES"': {
@@ -41,10 +50,38 @@ describe("codegen introspection from recorded metadata", () => {
       expect(sales.name).to.equal("SALES");
       expect(sales.comment).to.equal("Sales by country");
       expect(sales.members).to.deep.equal([
-        { name: "COUNTRY", kind: "dimension", table: "SALES_DATA", type: "VARCHAR(16777216)", expression: "country", comment: "ISO country" },
-        { name: "REVENUE", kind: "metric", table: "SALES_DATA", type: "NUMBER(38,0)", expression: "SUM(revenue)", comment: undefined },
-        { name: "MARGIN", kind: "metric", table: "SALES_DATA", type: "NUMBER(38,6)", expression: "SUM(revenue - cost) / 100", comment: undefined },
-        { name: "AMOUNT", kind: "fact", table: "SALES_DATA", type: "NUMBER(9,0)", expression: undefined, comment: undefined },
+        {
+          name: "COUNTRY",
+          kind: "dimension",
+          table: "SALES_DATA",
+          type: "VARCHAR(16777216)",
+          expression: "country",
+          comment: "ISO country",
+        },
+        {
+          name: "REVENUE",
+          kind: "metric",
+          table: "SALES_DATA",
+          type: "NUMBER(38,0)",
+          expression: "SUM(revenue)",
+          comment: undefined,
+        },
+        {
+          name: "MARGIN",
+          kind: "metric",
+          table: "SALES_DATA",
+          type: "NUMBER(38,6)",
+          expression: "SUM(revenue - cost) / 100",
+          comment: undefined,
+        },
+        {
+          name: "AMOUNT",
+          kind: "fact",
+          table: "SALES_DATA",
+          type: "NUMBER(9,0)",
+          expression: undefined,
+          comment: undefined,
+        },
       ]);
     });
   });
@@ -99,7 +136,13 @@ describe("codegen introspection from recorded metadata", () => {
       const plain = JSON.stringify({ table_name: "v", type: "VIEW", view_text: "SELECT 1", columns: [] });
       const source = new RecordedSource({
         "SELECT table_name, comment FROM information_schema.tables WHERE table_catalog = current_catalog() AND table_schema = current_schema() AND table_type IN ('METRIC_VIEW', 'VIEW') ORDER BY table_name":
-          { columns: ["table_name", "comment"], rows: [["plain_view", null], ["sales", null]] },
+          {
+            columns: ["table_name", "comment"],
+            rows: [
+              ["plain_view", null],
+              ["sales", null],
+            ],
+          },
         "DESCRIBE TABLE EXTENDED `plain_view` AS JSON": { columns: ["json_metadata"], rows: [[plain]] },
         "DESCRIBE TABLE EXTENDED `sales` AS JSON": { columns: ["json_metadata"], rows: [[json]] },
       });
@@ -131,13 +174,19 @@ describe("codegen introspection from recorded metadata", () => {
     it("types members from one probe for dimensions and metrics and one for facts", async () => {
       const source = new RecordedSource({
         "SELECT name, comment FROM list_semantic_views()": { columns: ["name", "comment"], rows: [["sales", ""]] },
-        "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('sales')": describe,
-        "SELECT * FROM semantic_view('sales', dimensions := ['country', 'region'], metrics := ['revenue', 'margin']) LIMIT 0": {
-          columns: ["country", "region", "revenue", "margin"],
-          types: ["VARCHAR", "VARCHAR", "BIGINT", "DECIMAL(38,2)"],
+        "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('sales')":
+          describe,
+        "SELECT * FROM semantic_view('sales', dimensions := ['country', 'region'], metrics := ['revenue', 'margin']) LIMIT 0":
+          {
+            columns: ["country", "region", "revenue", "margin"],
+            types: ["VARCHAR", "VARCHAR", "BIGINT", "DECIMAL(38,2)"],
+            rows: [],
+          },
+        "SELECT * FROM semantic_view('sales', facts := ['unit_price']) LIMIT 0": {
+          columns: ["unit_price"],
+          types: ["DOUBLE"],
           rows: [],
         },
-        "SELECT * FROM semantic_view('sales', facts := ['unit_price']) LIMIT 0": { columns: ["unit_price"], types: ["DOUBLE"], rows: [] },
       });
       const introspector = new BackendCIntrospector(source);
       const [summary] = await introspector.listViews();
@@ -155,14 +204,31 @@ describe("codegen introspection from recorded metadata", () => {
 
     it("falls back to one probe per member when the combined probe is rejected", async () => {
       const source = new RecordedSource({
-        "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('sales')": describe,
+        "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('sales')":
+          describe,
         "SELECT * FROM semantic_view('sales', dimensions := ['country', 'region'], metrics := ['revenue', 'margin']) LIMIT 0":
           new Error("fan trap detected"),
-        "SELECT * FROM semantic_view('sales', dimensions := ['country']) LIMIT 0": { columns: ["country"], types: ["VARCHAR"], rows: [] },
-        "SELECT * FROM semantic_view('sales', dimensions := ['region']) LIMIT 0": { columns: ["region"], types: ["VARCHAR"], rows: [] },
-        "SELECT * FROM semantic_view('sales', metrics := ['revenue']) LIMIT 0": { columns: ["revenue"], types: ["BIGINT"], rows: [] },
+        "SELECT * FROM semantic_view('sales', dimensions := ['country']) LIMIT 0": {
+          columns: ["country"],
+          types: ["VARCHAR"],
+          rows: [],
+        },
+        "SELECT * FROM semantic_view('sales', dimensions := ['region']) LIMIT 0": {
+          columns: ["region"],
+          types: ["VARCHAR"],
+          rows: [],
+        },
+        "SELECT * FROM semantic_view('sales', metrics := ['revenue']) LIMIT 0": {
+          columns: ["revenue"],
+          types: ["BIGINT"],
+          rows: [],
+        },
         "SELECT * FROM semantic_view('sales', metrics := ['margin']) LIMIT 0": new Error("boom"),
-        "SELECT * FROM semantic_view('sales', facts := ['unit_price']) LIMIT 0": { columns: ["unit_price"], types: ["DOUBLE"], rows: [] },
+        "SELECT * FROM semantic_view('sales', facts := ['unit_price']) LIMIT 0": {
+          columns: ["unit_price"],
+          types: ["DOUBLE"],
+          rows: [],
+        },
       });
       const view = await new BackendCIntrospector(source).describeView({ name: "sales" });
       expect(view.members.map((m) => m.type)).to.deep.equal(["VARCHAR", "VARCHAR", "BIGINT", "", "DOUBLE"]);

@@ -11,14 +11,29 @@ import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Eng
 import { runCodegen } from "../../codegen/codegen.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/stand-in-fixture.js";
-import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, standInEngine as databricksEngine, useStandIn } from "../backend-b/stand-in-fixture.js";
+import {
+  CATALOG,
+  SCHEMA,
+  STAND_IN_HTTP_PATH,
+  TOKEN,
+  standInEngine as databricksEngine,
+  useStandIn,
+} from "../backend-b/stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
 import { tempDir } from "./support/run-cli.js";
 
 const ROWS = "(100, 60, 'US', 'NA'), (80, 50, 'DE', 'EU'), (30, 10, 'US', 'SA')";
-const TABLE = [`CREATE TABLE sales_data (revenue BIGINT, cost BIGINT, country VARCHAR, region VARCHAR)`, `INSERT INTO sales_data VALUES ${ROWS}`];
+const TABLE = [
+  `CREATE TABLE sales_data (revenue BIGINT, cost BIGINT, country VARCHAR, region VARCHAR)`,
+  `INSERT INTO sales_data VALUES ${ROWS}`,
+];
 const COMMENT = "Sales by country";
-const DTO_CONFIG = ['[codegen.dtos.RevenueByCountry]', 'view = "sales"', 'fields = ["country", "revenue", "netRevenue"]', ""].join("\n");
+const DTO_CONFIG = [
+  "[codegen.dtos.RevenueByCountry]",
+  'view = "sales"',
+  'fields = ["country", "revenue", "netRevenue"]',
+  "",
+].join("\n");
 
 const DUCKDB_DDL = [
   ...TABLE,
@@ -37,10 +52,18 @@ class Sales extends SemanticView("sales", {
   netRevenue: Metric<bigint>({ name: "Net Revenue" }),
 }) {}
 
-async function generated(dir: string, backend: "backend_a" | "backend_b" | "backend_c", lines: string[], database?: string): Promise<Map<string, string>> {
+async function generated(
+  dir: string,
+  backend: "backend_a" | "backend_b" | "backend_c",
+  lines: string[],
+  database?: string,
+): Promise<Map<string, string>> {
   await writeFile(join(dir, ".lib.toml"), [...lines, "", DTO_CONFIG].join("\n"));
   const err: string[] = [];
-  const exit = await runCodegen({ backend, database }, { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) });
+  const exit = await runCodegen(
+    { backend, database },
+    { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
+  );
   expect(err.join("\n"), backend).to.equal("");
   expect(exit, backend).to.equal(0);
   const out = join(dir, "generated");
@@ -133,8 +156,16 @@ describe("codegen: one model, byte-identical code from backends A, B and C", fun
       expect(c.get(path), `${path}: backend C differs from backend A`).to.equal(text);
     }
     const view = a.get("sales.ts")!;
-    expect(view).to.contain(`/**\n * ${COMMENT}\n *\n * Semantic view \`sales\`.\n */\nexport class Sales extends SemanticView("sales", {`);
-    for (const line of ["country: Dimension<string>(),", "region: Dimension<string>(),", "revenue: Metric<bigint>(),", "cost: Metric<bigint>(),", 'netRevenue: Metric<bigint>({ name: "Net Revenue" }),']) {
+    expect(view).to.contain(
+      `/**\n * ${COMMENT}\n *\n * Semantic view \`sales\`.\n */\nexport class Sales extends SemanticView("sales", {`,
+    );
+    for (const line of [
+      "country: Dimension<string>(),",
+      "region: Dimension<string>(),",
+      "revenue: Metric<bigint>(),",
+      "cost: Metric<bigint>(),",
+      'netRevenue: Metric<bigint>({ name: "Net Revenue" }),',
+    ]) {
       expect(view).to.contain(`  ${line}\n`);
     }
     expect(a.get("sales.dto.ts")).to.contain("export const RevenueByCountry = Type.Object(");

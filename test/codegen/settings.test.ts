@@ -36,23 +36,39 @@ describe("codegen settings resolution", () => {
   });
 
   it("resolves a relative backend C path against the working directory and ignores sections", async () => {
-    await using dir = await tempDir({ ".lib.toml": '[connections.backend_c]\ntype = "backend_c"\ndatabase = "ignored.duckdb"\n' });
+    await using dir = await tempDir({
+      ".lib.toml": '[connections.backend_c]\ntype = "backend_c"\ndatabase = "ignored.duckdb"\n',
+    });
     await mkdir(join(dir.path, "data"));
     await writeFile(join(dir.path, "data/x.duckdb"), ""); // only its existence is checked here
-    const target = resolveTarget({ backend: "backend_c", database: "data/x.duckdb", configPath: join(dir.path, ".lib.toml"), env: {}, cwd: dir.path });
+    const target = resolveTarget({
+      backend: "backend_c",
+      database: "data/x.duckdb",
+      configPath: join(dir.path, ".lib.toml"),
+      env: {},
+      cwd: dir.path,
+    });
     expect(target).to.deep.equal({ backend: "backend_c", database: join(dir.path, "data/x.duckdb") });
-    expect(() => resolveTarget({ backend: "backend_c", configPath: join(dir.path, ".lib.toml"), env: {}, cwd: dir.path }))
+    expect(() =>
+      resolveTarget({ backend: "backend_c", configPath: join(dir.path, ".lib.toml"), env: {}, cwd: dir.path }),
+    )
       .to.throw(CodegenExit, /--database <path> or set BACKEND_C_DATABASE/)
       .with.property("exitCode", 2);
-    expect(() => resolveTarget({ backend: "backend_c", database: ":memory:", configPath: "x", env: {}, cwd: dir.path })).to.throw(CodegenExit, /:memory:/);
-    expect(() => resolveTarget({ backend: "backend_c", database: "data/typo.duckdb", configPath: "x", env: {}, cwd: dir.path }))
+    expect(() =>
+      resolveTarget({ backend: "backend_c", database: ":memory:", configPath: "x", env: {}, cwd: dir.path }),
+    ).to.throw(CodegenExit, /:memory:/);
+    expect(() =>
+      resolveTarget({ backend: "backend_c", database: "data/typo.duckdb", configPath: "x", env: {}, cwd: dir.path }),
+    )
       .to.throw(CodegenExit, /database file .*typo\.duckdb does not exist/)
       .with.property("exitCode", 2);
   });
 
   it("reads DTO declarations from [codegen.dtos]", async () => {
     await using dir = await tempDir({ ".lib.toml": SECTION });
-    expect(readDtoSpecs(join(dir.path, ".lib.toml"))).to.deep.equal([{ name: "RevenueByCountry", view: "sales", fields: ["country", "revenue"] }]);
+    expect(readDtoSpecs(join(dir.path, ".lib.toml"))).to.deep.equal([
+      { name: "RevenueByCountry", view: "sales", fields: ["country", "revenue"] },
+    ]);
     expect(readDtoSpecs(join(dir.path, "absent.toml"))).to.deep.equal([]);
   });
 });

@@ -5,10 +5,18 @@
  */
 export { ValidationError } from "../../runtime/errors.js";
 export { Secret } from "../../runtime/config/secret.js";
-export type { BackendASettings, BackendBSettings, BackendCSettings, ConnectionSettings } from "../../runtime/config/types.js";
+export type {
+  BackendASettings,
+  BackendBSettings,
+  BackendCSettings,
+  ConnectionSettings,
+} from "../../runtime/config/types.js";
 export { BackendAConfig, type BackendAConfigInput } from "../../runtime/config/backend-a-config.js";
 export { BackendBConfig, type BackendBConfigInput } from "../../runtime/config/backend-b-config.js";
 export { BackendCConfig, type BackendCConfigInput } from "../../runtime/config/backend-c-config.js";
-export { loadConnectionSettings, loadConnectionSettingsIfPresent } from "../../runtime/config/load-connection-settings.js";
+export {
+  loadConnectionSettings,
+  loadConnectionSettingsIfPresent,
+} from "../../runtime/config/load-connection-settings.js";
 export { resolveSettings } from "../../runtime/config/resolve-settings.js";
 export { parseDuration } from "../../runtime/config/duration.js";

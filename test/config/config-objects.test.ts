@@ -17,7 +17,8 @@ import { validationError } from "./config-fixtures.js";
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Unwrap<T> = T extends Secret ? string : T extends number ? number : T;
 /** Durations are strings in the input and milliseconds in the settings. */
-type DurationKey = "loginTimeout" | "requestTimeout" | "clientTimeout" | "heartbeatInterval" | "jwtExpireTimeout" | "socketTimeout";
+type DurationKey =
+  "loginTimeout" | "requestTimeout" | "clientTimeout" | "heartbeatInterval" | "jwtExpireTimeout" | "socketTimeout";
 type InputFromSettings<S> = {
   readonly [K in Exclude<keyof S, "type">]?: (K extends DurationKey ? string : Unwrap<NonNullable<S[K]>>) | undefined;
 };
@@ -54,8 +55,17 @@ describe("config: config objects", () => {
   });
 
   it("a file database with a larger pool", () => {
-    const config = new BackendCConfig({ database: "/data/x.duckdb", poolSize: 8, maxOverflow: 0, readOnly: true, semanticViews: "builtin" }, { env: {} });
-    expect(config.settings).to.include({ database: "/data/x.duckdb", poolSize: 8, maxOverflow: 0, readOnly: true, semanticViews: "builtin" });
+    const config = new BackendCConfig(
+      { database: "/data/x.duckdb", poolSize: 8, maxOverflow: 0, readOnly: true, semanticViews: "builtin" },
+      { env: {} },
+    );
+    expect(config.settings).to.include({
+      database: "/data/x.duckdb",
+      poolSize: 8,
+      maxOverflow: 0,
+      readOnly: true,
+      semanticViews: "builtin",
+    });
   });
 
   it("BackendAConfig: camelCase fields, durations parsed, secrets wrapped", () => {
@@ -84,8 +94,16 @@ describe("config: config objects", () => {
   });
 
   it("BackendBConfig: uri mode and decomposed mode", () => {
-    const uri = new BackendBConfig({ uri: "databricks://token:tok@h.example:443/sql/1.0/warehouses/w", catalog: "main" }, { env: {} });
-    expect(uri.settings).to.include({ host: "h.example", port: 443, httpPath: "/sql/1.0/warehouses/w", catalog: "main" });
+    const uri = new BackendBConfig(
+      { uri: "databricks://token:tok@h.example:443/sql/1.0/warehouses/w", catalog: "main" },
+      { env: {} },
+    );
+    expect(uri.settings).to.include({
+      host: "h.example",
+      port: 443,
+      httpPath: "/sql/1.0/warehouses/w",
+      catalog: "main",
+    });
     expect(uri.settings.token?.reveal()).to.equal("tok");
     const parts = new BackendBConfig({ host: "h.example", httpPath: "/p", token: "tok", schema: "s" }, { env: {} });
     expect(parts.settings).to.include({ host: "h.example", httpPath: "/p", schema: "s" });
@@ -105,7 +123,10 @@ describe("config: config objects", () => {
   });
 
   it("undefined values count as absent (defaults and environment apply)", () => {
-    const config = new BackendCConfig({ database: undefined, poolSize: undefined }, { env: { BACKEND_C_DATABASE: "/env.db" } });
+    const config = new BackendCConfig(
+      { database: undefined, poolSize: undefined },
+      { env: { BACKEND_C_DATABASE: "/env.db" } },
+    );
     expect(config.settings).to.include({ database: "/env.db", poolSize: 5 });
   });
 
@@ -142,23 +163,108 @@ describe("config: config objects", () => {
 
   describe("validation, with the class as source and camelCase field names", () => {
     const cases: ReadonlyArray<readonly [string, () => unknown, string, RegExp]> = [
-      ["max_overflow > 0 with :memory:", () => new BackendCConfig({ maxOverflow: 1 }, { env: {} }), "maxOverflow", /maxOverflow = 1 is not allowed with database = ":memory:"/],
-      ["pool_size > 1 with :memory:", () => new BackendCConfig({ database: ":memory:", poolSize: 2 }, { env: {} }), "poolSize", /poolSize = 2 is not allowed with database = ":memory:".*Use a database file path/],
-      ["poolSize 0", () => new BackendCConfig({ database: "/f", poolSize: 0 }, { env: {} }), "poolSize", /must be an integer >= 1, got 0/],
-      ["a non-integer poolSize", () => new BackendCConfig({ database: "/f", poolSize: 2.5 }, { env: {} }), "poolSize", /must be an integer, got float 2.5/],
-      ["a string poolSize (JS caller)", () => new BackendCConfig({ poolSize: "2" as unknown as number }, { env: {} }), "poolSize", /must be an integer, got string "2"/],
-      ["a bad enum", () => new BackendCConfig({ semanticViews: "sometimes" as "auto" }, { env: {} }), "semanticViews", /must be one of "auto", "builtin", "extension"/],
-      ["a bad duration", () => new BackendAConfig({ loginTimeout: "30" }, { env: {} }), "loginTimeout", /is not a valid duration/],
-      ["a number for a duration", () => new BackendAConfig({ clientTimeout: 30 as unknown as string }, { env: {} }), "clientTimeout", /durations need a unit/],
-      ["privateKeyPath with privateKeyPem", () => new BackendAConfig({ privateKeyPath: "/k", privateKeyPem: "p" }, { env: {} }), "privateKeyPem", /cannot be combined with privateKeyPath/],
-      ["authSso without ssoUrl", () => new BackendAConfig({ authType: "auth_sso" }, { env: {} }), "ssoUrl", /is required when authType is "auth_sso"/],
-      ["uri with host", () => new BackendBConfig({ uri: "databricks://token:t@h/p", host: "h" }, { env: {} }), "host", /is ambiguous together with uri: use either uri or host \+ httpPath \+ token/],
-      ["decomposed without token", () => new BackendBConfig({ host: "h", httpPath: "/p" }, { env: {} }), "token", /is required: set uri, or host \+ httpPath \+ token/],
-      ["M2M without clientSecret", () => new BackendBConfig({ host: "h", httpPath: "/p", authType: "OAuthM2M", clientId: "c" }, { env: {} }), "clientSecret", /is required when authType is "OAuthM2M"/],
-      ["a snake_case field", () => new BackendCConfig({ pool_size: 1 } as BackendCConfigInput, { env: {} }), "pool_size", /is not a known field; did you mean poolSize\?/],
-      ["a misspelled field", () => new BackendCConfig({ readOnyl: true } as BackendCConfigInput, { env: {} }), "readOnyl", /did you mean readOnly\?/],
-      ["another backend's field", () => new BackendCConfig({ warehouse: "w" } as BackendCConfigInput, { env: {} }), "warehouse", /is a backend_a field/],
-      ["a type field", () => new BackendCConfig({ type: "backend_c" } as BackendCConfigInput, { env: {} }), "type", /is not accepted: BackendCConfig is always type "backend_c"/],
+      [
+        "max_overflow > 0 with :memory:",
+        () => new BackendCConfig({ maxOverflow: 1 }, { env: {} }),
+        "maxOverflow",
+        /maxOverflow = 1 is not allowed with database = ":memory:"/,
+      ],
+      [
+        "pool_size > 1 with :memory:",
+        () => new BackendCConfig({ database: ":memory:", poolSize: 2 }, { env: {} }),
+        "poolSize",
+        /poolSize = 2 is not allowed with database = ":memory:".*Use a database file path/,
+      ],
+      [
+        "poolSize 0",
+        () => new BackendCConfig({ database: "/f", poolSize: 0 }, { env: {} }),
+        "poolSize",
+        /must be an integer >= 1, got 0/,
+      ],
+      [
+        "a non-integer poolSize",
+        () => new BackendCConfig({ database: "/f", poolSize: 2.5 }, { env: {} }),
+        "poolSize",
+        /must be an integer, got float 2.5/,
+      ],
+      [
+        "a string poolSize (JS caller)",
+        () => new BackendCConfig({ poolSize: "2" as unknown as number }, { env: {} }),
+        "poolSize",
+        /must be an integer, got string "2"/,
+      ],
+      [
+        "a bad enum",
+        () => new BackendCConfig({ semanticViews: "sometimes" as "auto" }, { env: {} }),
+        "semanticViews",
+        /must be one of "auto", "builtin", "extension"/,
+      ],
+      [
+        "a bad duration",
+        () => new BackendAConfig({ loginTimeout: "30" }, { env: {} }),
+        "loginTimeout",
+        /is not a valid duration/,
+      ],
+      [
+        "a number for a duration",
+        () => new BackendAConfig({ clientTimeout: 30 as unknown as string }, { env: {} }),
+        "clientTimeout",
+        /durations need a unit/,
+      ],
+      [
+        "privateKeyPath with privateKeyPem",
+        () => new BackendAConfig({ privateKeyPath: "/k", privateKeyPem: "p" }, { env: {} }),
+        "privateKeyPem",
+        /cannot be combined with privateKeyPath/,
+      ],
+      [
+        "authSso without ssoUrl",
+        () => new BackendAConfig({ authType: "auth_sso" }, { env: {} }),
+        "ssoUrl",
+        /is required when authType is "auth_sso"/,
+      ],
+      [
+        "uri with host",
+        () => new BackendBConfig({ uri: "databricks://token:t@h/p", host: "h" }, { env: {} }),
+        "host",
+        /is ambiguous together with uri: use either uri or host \+ httpPath \+ token/,
+      ],
+      [
+        "decomposed without token",
+        () => new BackendBConfig({ host: "h", httpPath: "/p" }, { env: {} }),
+        "token",
+        /is required: set uri, or host \+ httpPath \+ token/,
+      ],
+      [
+        "M2M without clientSecret",
+        () => new BackendBConfig({ host: "h", httpPath: "/p", authType: "OAuthM2M", clientId: "c" }, { env: {} }),
+        "clientSecret",
+        /is required when authType is "OAuthM2M"/,
+      ],
+      [
+        "a snake_case field",
+        () => new BackendCConfig({ pool_size: 1 } as BackendCConfigInput, { env: {} }),
+        "pool_size",
+        /is not a known field; did you mean poolSize\?/,
+      ],
+      [
+        "a misspelled field",
+        () => new BackendCConfig({ readOnyl: true } as BackendCConfigInput, { env: {} }),
+        "readOnyl",
+        /did you mean readOnly\?/,
+      ],
+      [
+        "another backend's field",
+        () => new BackendCConfig({ warehouse: "w" } as BackendCConfigInput, { env: {} }),
+        "warehouse",
+        /is a backend_a field/,
+      ],
+      [
+        "a type field",
+        () => new BackendCConfig({ type: "backend_c" } as BackendCConfigInput, { env: {} }),
+        "type",
+        /is not accepted: BackendCConfig is always type "backend_c"/,
+      ],
     ];
     for (const [title, construct, field, message] of cases) {
       it(title, () => {
@@ -186,7 +292,13 @@ describe("config: config objects", () => {
     const badAuth: BackendBConfigInput = { authType: "auth_jwt" };
     // @ts-expect-error readOnly is a backend C field
     const badField: BackendAConfigInput = { readOnly: true };
-    const good: BackendAConfigInput = { authType: "auth_oauth", oauthToken: "t", loginTimeout: "5s", port: 443, protocol: "https" };
+    const good: BackendAConfigInput = {
+      authType: "auth_oauth",
+      oauthToken: "t",
+      loginTimeout: "5s",
+      port: 443,
+      protocol: "https",
+    };
     expect([badPool, badMode, badAuth, badField, good]).to.have.length(5);
   });
 });

@@ -21,6 +21,10 @@ describe("config: public exports of lib", () => {
     const b: lib.BackendBConfigInput = { host: "h", httpPath: "/p", token: "t" };
     const config = new lib.BackendCConfig(input, { env: {} });
     const resolved: lib.ResolvedConnection = lib.resolveSettings(config);
-    expect([a, b, resolved.connectionName]).to.deep.equal([{ account: "x" }, { host: "h", httpPath: "/p", token: "t" }, undefined]);
+    expect([a, b, resolved.connectionName]).to.deep.equal([
+      { account: "x" },
+      { host: "h", httpPath: "/p", token: "t" },
+      undefined,
+    ]);
   });
 });

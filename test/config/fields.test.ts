@@ -1,5 +1,11 @@
 import { expect } from "chai";
-import { loadConnectionSettings, Secret, type BackendASettings, type BackendBSettings, type BackendCSettings } from "./config-api.js";
+import {
+  loadConnectionSettings,
+  Secret,
+  type BackendASettings,
+  type BackendBSettings,
+  type BackendCSettings,
+} from "./config-api.js";
 import { section, TempConfigDir } from "./config-fixtures.js";
 
 /** Settings with every Secret replaced by `{ secret: <value> }`, for deep comparison. */
@@ -15,7 +21,8 @@ describe("config: fields and defaults per backend (TOML)", () => {
     tmp = new TempConfigDir();
   });
   afterEach(() => tmp.remove());
-  const load = (text: string, name = "default") => loadConnectionSettings(name, { configPath: tmp.write(text), env: {} });
+  const load = (text: string, name = "default") =>
+    loadConnectionSettings(name, { configPath: tmp.write(text), env: {} });
 
   describe("defaults", () => {
     it("backend A: common defaults, ocsp_fail_open_mode true, other booleans false", () => {
@@ -42,7 +49,9 @@ describe("config: fields and defaults per backend (TOML)", () => {
     });
 
     it("backend B: common defaults only", () => {
-      const s = load(section("default", "backend_b", 'host = "h.example"', 'http_path = "/sql/1.0/warehouses/w"', 'token = "t"'));
+      const s = load(
+        section("default", "backend_b", 'host = "h.example"', 'http_path = "/sql/1.0/warehouses/w"', 'token = "t"'),
+      );
       expect(revealed(s)).to.deep.equal({
         type: "backend_b",
         poolSize: 5,
@@ -79,7 +88,7 @@ describe("config: fields and defaults per backend (TOML)", () => {
       expect(s.database).to.equal("/data/app.duckdb");
     });
 
-    it("backend C: an explicit database = \":memory:\" with pool_size = 1 is accepted", () => {
+    it('backend C: an explicit database = ":memory:" with pool_size = 1 is accepted', () => {
       const s = load(section("default", "backend_c", 'database = ":memory:"', "pool_size = 1"));
       expect(s.poolSize).to.equal(1);
     });
@@ -167,15 +176,32 @@ describe("config: fields and defaults per backend (TOML)", () => {
 
     it("backend A: private_key_pem is a secret", () => {
       const pem = "-----BEGIN PRIVATE KEY-----\nMIIE...\n-----END PRIVATE KEY-----";
-      const s = load(section("default", "backend_a", 'auth_type = "auth_jwt"', `private_key_pem = """${pem}"""`)) as BackendASettings;
+      const s = load(
+        section("default", "backend_a", 'auth_type = "auth_jwt"', `private_key_pem = """${pem}"""`),
+      ) as BackendASettings;
       expect(s.privateKeyPem).to.be.instanceOf(Secret);
       expect(s.privateKeyPem?.reveal()).to.equal(pem);
     });
 
-    for (const authType of ["auth_jwt", "auth_ext_browser", "auth_oauth", "auth_mfa", "auth_sso", "auth_pat", "auth_wif"]) {
+    for (const authType of [
+      "auth_jwt",
+      "auth_ext_browser",
+      "auth_oauth",
+      "auth_mfa",
+      "auth_sso",
+      "auth_pat",
+      "auth_wif",
+    ]) {
       it(`backend A: auth_type = "${authType}" is accepted`, () => {
         const s = load(
-          section("default", "backend_a", `auth_type = "${authType}"`, 'private_key_path = "/k.p8"', 'oauth_token = "o"', 'sso_url = "https://s"'),
+          section(
+            "default",
+            "backend_a",
+            `auth_type = "${authType}"`,
+            'private_key_path = "/k.p8"',
+            'oauth_token = "o"',
+            'sso_url = "https://s"',
+          ),
         ) as BackendASettings;
         expect(s.authType).to.equal(authType);
       });
@@ -240,14 +266,20 @@ describe("config: fields and defaults per backend (TOML)", () => {
     });
 
     it("backend B uri: a port other than 443, and no port meaning 443", () => {
-      const withPort = load(section("default", "backend_b", 'uri = "databricks://token:t@h.example:8443/p"')) as BackendBSettings;
+      const withPort = load(
+        section("default", "backend_b", 'uri = "databricks://token:t@h.example:8443/p"'),
+      ) as BackendBSettings;
       expect(withPort.port).to.equal(8443);
-      const withoutPort = load(section("default", "backend_b", 'uri = "databricks://token:t@h.example/p"')) as BackendBSettings;
+      const withoutPort = load(
+        section("default", "backend_b", 'uri = "databricks://token:t@h.example/p"'),
+      ) as BackendBSettings;
       expect(withoutPort.port).to.equal(443);
     });
 
     it("backend B: OAuthU2M needs no token", () => {
-      const s = load(section("default", "backend_b", 'host = "h"', 'http_path = "/p"', 'auth_type = "OAuthU2M"')) as BackendBSettings;
+      const s = load(
+        section("default", "backend_b", 'host = "h"', 'http_path = "/p"', 'auth_type = "OAuthU2M"'),
+      ) as BackendBSettings;
       expect(s.authType).to.equal("OAuthU2M");
       expect(s.token).to.equal(undefined);
     });
@@ -295,7 +327,9 @@ describe("config: fields and defaults per backend (TOML)", () => {
 
     for (const mode of ["auto", "builtin", "extension"]) {
       it(`backend C: semantic_views = "${mode}"`, () => {
-        expect((load(section("default", "backend_c", `semantic_views = "${mode}"`)) as BackendCSettings).semanticViews).to.equal(mode);
+        expect(
+          (load(section("default", "backend_c", `semantic_views = "${mode}"`)) as BackendCSettings).semanticViews,
+        ).to.equal(mode);
       });
     }
 

@@ -1,7 +1,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect } from "chai";
-import { REFERENCE_END, REFERENCE_START, renderConfigReference, spliceConfigReference } from "../../runtime/config/config-reference.js";
+import {
+  REFERENCE_END,
+  REFERENCE_START,
+  renderConfigReference,
+  spliceConfigReference,
+} from "../../runtime/config/config-reference.js";
 import { BACKEND_A_FIELDS, BACKEND_B_FIELDS, BACKEND_C_FIELDS, COMMON_FIELDS } from "../../runtime/config/fields.js";
 
 const readmePath = fileURLToPath(new URL("../../README.md", import.meta.url));
@@ -26,7 +31,9 @@ describe("config: README configuration reference", () => {
 
   it("splicing touches only the text between the markers", () => {
     const readme = `# T\n\nbefore\n${REFERENCE_START}\nold\n${REFERENCE_END}\nafter\n`;
-    expect(spliceConfigReference(readme, "new")).to.equal(`# T\n\nbefore\n${REFERENCE_START}\nnew\n${REFERENCE_END}\nafter\n`);
+    expect(spliceConfigReference(readme, "new")).to.equal(
+      `# T\n\nbefore\n${REFERENCE_START}\nnew\n${REFERENCE_END}\nafter\n`,
+    );
     expect(() => spliceConfigReference("# no markers\n", "x")).to.throw(/needs/);
   });
 });

@@ -21,12 +21,20 @@ describe("config: secrets never leak", () => {
   const loadError = (text: string, env: Record<string, string> = {}) =>
     validationError(() => loadConnectionSettings("default", { configPath: tmp.write(text), env }));
 
-  const secretsA = [`password = "${PW}"`, `private_key_pem = "${PEM}"`, `private_key_passphrase = "${PASSPHRASE}"`, `oauth_token = "${OAUTH}"`];
+  const secretsA = [
+    `password = "${PW}"`,
+    `private_key_pem = "${PEM}"`,
+    `private_key_passphrase = "${PASSPHRASE}"`,
+    `oauth_token = "${OAUTH}"`,
+  ];
 
   it("an error in a section holding secrets does not print them", () => {
     expectNoSecret(loadError(section("default", "backend_a", ...secretsA, "pool_size = 0")), ...ALL);
     expectNoSecret(loadError(section("default", "backend_a", ...secretsA, 'private_key_path = "/k"')), ...ALL);
-    expectNoSecret(loadError(section("default", "backend_b", `token = "${TOKEN}"`, `client_secret = "${CLIENT_SECRET}"`)), ...ALL);
+    expectNoSecret(
+      loadError(section("default", "backend_b", `token = "${TOKEN}"`, `client_secret = "${CLIENT_SECRET}"`)),
+      ...ALL,
+    );
   });
 
   it("a misspelled secret field does not print its value", () => {
@@ -61,7 +69,9 @@ describe("config: secrets never leak", () => {
   });
 
   it("an ambiguous uri + token does not print either", () => {
-    const error = loadError(section("default", "backend_b", `uri = "databricks://token:${TOKEN}@h/p"`, `token = "${CLIENT_SECRET}"`));
+    const error = loadError(
+      section("default", "backend_b", `uri = "databricks://token:${TOKEN}@h/p"`, `token = "${CLIENT_SECRET}"`),
+    );
     expect(error.message).to.match(/ambiguous/);
     expectNoSecret(error, TOKEN, CLIENT_SECRET);
   });
@@ -75,7 +85,10 @@ describe("config: secrets never leak", () => {
   });
 
   it("errors from the environment do not print secret variables", () => {
-    const error = loadError(section("default", "backend_a", 'private_key_path = "/k"'), { BACKEND_A_PRIVATE_KEY_PEM: PEM, BACKEND_A_PASSWORD: PW });
+    const error = loadError(section("default", "backend_a", 'private_key_path = "/k"'), {
+      BACKEND_A_PRIVATE_KEY_PEM: PEM,
+      BACKEND_A_PASSWORD: PW,
+    });
     expect(error.message).to.match(/BACKEND_A_PRIVATE_KEY_PEM/);
     expectNoSecret(error, PEM, PW);
     const uriError = loadError(section("default", "backend_b"), { BACKEND_B_URI: `nope:${TOKEN}` });
@@ -87,12 +100,20 @@ describe("config: secrets never leak", () => {
       validationError(() => new BackendAConfig({ password: PW, oauthToken: OAUTH, authType: "auth_jwt" }, { env: {} })),
       ...ALL,
     );
-    expectNoSecret(validationError(() => new BackendBConfig({ uri: `databricks://token:${TOKEN}@h`, clientSecret: CLIENT_SECRET }, { env: {} })), ...ALL);
+    expectNoSecret(
+      validationError(
+        () => new BackendBConfig({ uri: `databricks://token:${TOKEN}@h`, clientSecret: CLIENT_SECRET }, { env: {} }),
+      ),
+      ...ALL,
+    );
   });
 
   describe("resolved settings and config objects print [redacted]", () => {
     it("Secret values in loaded settings", () => {
-      const s = loadConnectionSettings("default", { configPath: tmp.write(section("default", "backend_a", ...secretsA)), env: {} });
+      const s = loadConnectionSettings("default", {
+        configPath: tmp.write(section("default", "backend_a", ...secretsA)),
+        env: {},
+      });
       for (const text of [JSON.stringify(s), inspect(s, { depth: 5 }), String(s.password), `${String(s.password)}`]) {
         for (const secret of ALL) expect(text).not.to.include(secret);
       }
@@ -102,17 +123,34 @@ describe("config: secrets never leak", () => {
 
     const configs = () => [
       new BackendAConfig(
-        { user: "alice", password: PW, privateKeyPem: PEM, privateKeyPassphrase: PASSPHRASE, oauthToken: OAUTH, authType: "auth_oauth" },
+        {
+          user: "alice",
+          password: PW,
+          privateKeyPem: PEM,
+          privateKeyPassphrase: PASSPHRASE,
+          oauthToken: OAUTH,
+          authType: "auth_oauth",
+        },
         { env: {} },
       ),
-      new BackendBConfig({ uri: `databricks://token:${TOKEN}@h.example/sql/p`, clientSecret: CLIENT_SECRET }, { env: {} }),
+      new BackendBConfig(
+        { uri: `databricks://token:${TOKEN}@h.example/sql/p`, clientSecret: CLIENT_SECRET },
+        { env: {} },
+      ),
       new BackendBConfig({ host: "h.example", httpPath: "/p", token: TOKEN, password: PW }, { env: {} }),
       new BackendCConfig({ database: ":memory:", password: PW }, { env: {} }),
     ];
 
     it("String(), template strings, JSON.stringify and util.inspect", () => {
       for (const config of configs()) {
-        const texts = [String(config), `${config}`, JSON.stringify(config), inspect(config), inspect({ nested: config }, { depth: 10 }), inspect(config.settings)];
+        const texts = [
+          String(config),
+          `${config}`,
+          JSON.stringify(config),
+          inspect(config),
+          inspect({ nested: config }, { depth: 10 }),
+          inspect(config.settings),
+        ];
         for (const text of texts) {
           for (const secret of ALL) expect(text, text).not.to.include(secret);
           expect(text).to.include("redacted");
@@ -123,7 +161,12 @@ describe("config: secrets never leak", () => {
     it("the printout still shows the non-secret fields", () => {
       const [a] = configs();
       expect(String(a)).to.match(/^BackendAConfig \{ type: 'backend_a', .*user: 'alice', password: \[redacted\]/);
-      expect(JSON.parse(JSON.stringify(a))).to.include({ type: "backend_a", user: "alice", password: "[redacted]", oauthToken: "[redacted]" });
+      expect(JSON.parse(JSON.stringify(a))).to.include({
+        type: "backend_a",
+        user: "alice",
+        password: "[redacted]",
+        oauthToken: "[redacted]",
+      });
     });
 
     it("the driver can still reveal the secret", () => {

@@ -1,5 +1,14 @@
 import { expect } from "chai";
-import { Bool, DateDay, Decimal as ArrowDecimal, Float64, Int32, Int64, TimestampMillisecond, Utf8 } from "apache-arrow";
+import {
+  Bool,
+  DateDay,
+  Decimal as ArrowDecimal,
+  Float64,
+  Int32,
+  Int64,
+  TimestampMillisecond,
+  Utf8,
+} from "apache-arrow";
 import { LibError } from "../../runtime/errors.js";
 import { decimalPrecisionScale } from "../../runtime/cursor/arrow-table.js";
 import { openHarness, type Harness } from "./support/harness.js";
@@ -10,7 +19,6 @@ function unscaled(words: Uint32Array): bigint {
   for (let i = 3; i >= 0; i--) v = (v << 32n) | BigInt(words[i]!);
   return v >= 2n ** 127n ? v - 2n ** 128n : v;
 }
-
 
 describe("cursor: fetchArrow", () => {
   let h: Harness;
@@ -38,7 +46,11 @@ describe("cursor: fetchArrow", () => {
 
     const get = (name: string, row: number): unknown => table.getChild(name)!.get(row);
     expect([get("i32", 0), get("i32", 1), get("i32", 2)]).to.deep.equal([1, -2147483648, null]);
-    expect([get("i64", 0), get("i64", 1), get("i64", 2)]).to.deep.equal([9223372036854775807n, -9007199254740993n, null]);
+    expect([get("i64", 0), get("i64", 1), get("i64", 2)]).to.deep.equal([
+      9223372036854775807n,
+      -9007199254740993n,
+      null,
+    ]);
     expect(unscaled(get("dec", 0) as Uint32Array)).to.equal(12345678901234567890123456789n);
     expect(unscaled(get("dec", 1) as Uint32Array)).to.equal(-1n);
     expect(get("dec", 2)).to.equal(null);
@@ -50,7 +62,9 @@ describe("cursor: fetchArrow", () => {
   });
 
   it("builds many chunks column by column (50k rows) and gives the connection back", async () => {
-    await using cursor = await h.cursor("SELECT i::INTEGER AS i, (i + 0.25)::DECIMAL(18,2) AS q, CASE WHEN i % 3 = 0 THEN NULL ELSE -i END AS n FROM range(50000) t(i)");
+    await using cursor = await h.cursor(
+      "SELECT i::INTEGER AS i, (i + 0.25)::DECIMAL(18,2) AS q, CASE WHEN i % 3 = 0 THEN NULL ELSE -i END AS n FROM range(50000) t(i)",
+    );
     const table = await cursor.fetchArrow();
     expect(table.numRows).to.equal(50_000);
     expect(table.getChild("i")!.get(49_999)).to.equal(49_999);
@@ -74,7 +88,10 @@ describe("cursor: fetchArrow", () => {
   it("a HUGEINT value beyond Int64 fails with a clear error instead of wrapping", async () => {
     const cursor = await h.cursor("SELECT 170141183460469231731687303715884105727::HUGEINT AS huge");
     const error = await cursor.fetchArrow().catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(LibError).with.property("message").that.matches(/column "huge" \(HUGEINT\).*does not fit Int64/);
+    expect(error)
+      .to.be.instanceOf(LibError)
+      .with.property("message")
+      .that.matches(/column "huge" \(HUGEINT\).*does not fit Int64/);
   });
 
   it("a column type with no Arrow mapping is refused by name", async () => {

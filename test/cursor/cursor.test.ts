@@ -66,7 +66,10 @@ describe("cursor: reading", () => {
     expect(await cursor.fetchMany(10)).to.have.length(5);
     const other = await h.cursor(SAMPLE);
     const error = await other.fetchMany(0).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(LibError).with.property("message").that.matches(/positive integer/);
+    expect(error)
+      .to.be.instanceOf(LibError)
+      .with.property("message")
+      .that.matches(/positive integer/);
     expect(other.closed).to.equal(true);
   });
 
@@ -83,12 +86,16 @@ describe("cursor: reading", () => {
     ["fetchAllRows()", (c) => c.fetchAllRows()],
     ["fetchOne()", (c) => c.fetchOne()],
     ["into()", (c) => c.into(Model)],
-    ["iterInto()", async (c) => {
-      for await (const _ of c.iterInto(Model)) break;
-    }],
+    [
+      "iterInto()",
+      async (c) => {
+        for await (const _ of c.iterInto(Model)) break;
+      },
+    ],
     ["fetchArrow()", (c) => c.fetchArrow()],
   ];
-  const family = (name: string): string => (name.startsWith("fetchA") && name !== "fetchAllRows()" ? name : name.startsWith("fetch") ? "rows" : name);
+  const family = (name: string): string =>
+    name.startsWith("fetchA") && name !== "fetchAllRows()" ? name : name.startsWith("fetch") ? "rows" : name;
   for (const [first, readFirst] of modes) {
     for (const [second, readSecond] of modes) {
       if (family(first) === family(second)) continue;
@@ -102,7 +109,10 @@ describe("cursor: reading", () => {
           error = e;
         }
         expect(error).to.be.instanceOf(LibError);
-        expect((error as Error).message).to.contain(first).and.contain(second).and.match(/one read mode/);
+        expect((error as Error).message)
+          .to.contain(first)
+          .and.contain(second)
+          .and.match(/one read mode/);
       });
     }
   }
@@ -116,7 +126,10 @@ describe("cursor: reading", () => {
     expect(h.borrowed()).to.equal(0);
     expect(cursor.closed).to.equal(true);
     const error = await cursor.fetchOne().catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(LibError).with.property("message").that.matches(/fetchOne\(\).*closed/);
+    expect(error)
+      .to.be.instanceOf(LibError)
+      .with.property("message")
+      .that.matches(/fetchOne\(\).*closed/);
   });
 
   it("await using releases the connection at scope exit", async () => {
@@ -211,7 +224,10 @@ describe("cursor: reading", () => {
         }
       }),
     );
-    await using cursor = await openCursor(connection, { sql: "SELECT i::INTEGER AS i, 'row ' || i AS label FROM range(100000) t(i)", parameters: [] });
+    await using cursor = await openCursor(connection, {
+      sql: "SELECT i::INTEGER AS i, 'row ' || i AS label FROM range(100000) t(i)",
+      parameters: [],
+    });
     let count = 0;
     let alive = -1;
     for await (const _ of cursor.iterInto(Type.Object({ i: Type.Integer(), label: Type.String() }))) {
@@ -277,7 +293,9 @@ describe("cursor: cancellation", () => {
 
   it("aborting while a large result is being streamed cancels the pending read", async () => {
     const controller = new AbortController();
-    const cursor = await h.cursor("SELECT i, md5(i::VARCHAR) AS h FROM range(1000000000) t(i)", [], { signal: controller.signal });
+    const cursor = await h.cursor("SELECT i, md5(i::VARCHAR) AS h FROM range(1000000000) t(i)", [], {
+      signal: controller.signal,
+    });
     expect(await cursor.fetchOne()).to.have.property("i", 0n);
     setTimeout(() => controller.abort(), 30);
     const error = await cursor.fetchAllRows().catch((e: unknown) => e);
@@ -291,7 +309,9 @@ describe("cursor: cancellation", () => {
     const connection = await h.connect();
     let ran = false;
     const spy = withStream(connection, (inner, sql, parameters) => ((ran = true), inner.stream(sql, parameters)));
-    const error = await openCursor(spy, { sql: LONG, parameters: [] }, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const error = await openCursor(spy, { sql: LONG, parameters: [] }, { signal: AbortSignal.abort() }).catch(
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(QueryCancelledError).with.property("reason", "aborted");
     expect(ran).to.equal(false);
     expect(h.borrowed()).to.equal(0);

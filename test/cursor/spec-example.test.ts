@@ -43,7 +43,9 @@ describe("cursor: the SPEC example on backend C", () => {
     const rows = await cursor.into(RevenueByCountry);
     expect(rows).to.deep.equal(expectedModels);
     expect(Object.keys(rows[0]!)).to.deep.equal(["country", "revenue"]);
-    expect(toJson(rows)).to.equal(`[${expected.map((r) => `{"country":"${r.country}","revenue":${r.revenue}}`).join(",")}]`);
+    expect(toJson(rows)).to.equal(
+      `[${expected.map((r) => `{"country":"${r.country}","revenue":${r.revenue}}`).join(",")}]`,
+    );
     expect(sales.engine._pool.borrowed).to.equal(0);
   });
 
@@ -60,7 +62,9 @@ describe("cursor: the SPEC example on backend C", () => {
       expect(await cursor.into(RevenueByCountry)).to.deep.equal([]);
     }
     await using cursor = await revenueByCountry().execute();
-    const error = await cursor.into(Type.Object({ country: Type.Integer(), region: Type.String() }, { title: "Wrong" })).catch((e: unknown) => e);
+    const error = await cursor
+      .into(Type.Object({ country: Type.Integer(), region: Type.String() }, { title: "Wrong" }))
+      .catch((e: unknown) => e);
     expect(error).to.be.instanceOf(LibSchemaMismatchError);
     expect((error as Error).message).to.equal(
       "Model Wrong does not match the result: country: model integer vs column VARCHAR (string); region: model string vs column (missing) (no column of that name in the result)",

@@ -18,7 +18,9 @@ import { listen, recordingLogger, seededEngine, type RunningApp } from "../servi
 
 const outputDir = fileURLToPath(new URL("../../test-output/", import.meta.url));
 // CHROMIUM_PATH, when set, is the only candidate (so the skip path can be exercised too).
-const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const candidates = process.env.CHROMIUM_PATH
+  ? [process.env.CHROMIUM_PATH]
+  : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const executablePath = candidates.find((p) => existsSync(p));
 
 const CHROMIUM_ARGS = [
@@ -116,7 +118,9 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
 
     // A country typed in another case (a shared link) finds the data's spelling.
     await page.goto(`${app!.url}/?country=${picked.country.toLowerCase()}`);
-    await page.waitForFunction(() => document.body.dataset.state === "ready" && document.querySelectorAll("rect.bar").length === 1);
+    await page.waitForFunction(
+      () => document.body.dataset.state === "ready" && document.querySelectorAll("rect.bar").length === 1,
+    );
     expect(await bars.getAttribute("data-country")).to.equal(picked.country);
     expect(await picker.inputValue()).to.equal(picked.country);
 
@@ -192,7 +196,9 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
       const page = await context!.newPage();
       await page.goto(`${brokenApp.url}/`);
       await page.waitForSelector("body[data-state=error]");
-      expect(await page.getByRole("alert").textContent()).to.equal("Could not load revenue: Data warehouse is unavailable");
+      expect(await page.getByRole("alert").textContent()).to.equal(
+        "Could not load revenue: Data warehouse is unavailable",
+      );
       expect(await page.locator("svg#chart rect.bar").count()).to.equal(0);
       await page.screenshot({ path: join(outputDir, "dashboard-unavailable.png"), fullPage: true });
       await page.close();

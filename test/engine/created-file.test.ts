@@ -25,7 +25,9 @@ describe("backend C: a database file the engine created says so in not-found err
     await using engine = createEngine(new BackendCConfig({ database: path, poolSize: 1 }));
     const view = await failureOf(Sales.query().metrics(Sales.revenue).using(engine).execute());
     expect(view).to.be.instanceOf(InternalError);
-    expect(view.message).to.contain("not found").and.contain(`the database file ${path} did not exist and was created empty: check the path`);
+    expect(view.message)
+      .to.contain("not found")
+      .and.contain(`the database file ${path} did not exist and was created empty: check the path`);
     await using conn = await engine.connect();
     const table = await failureOf(conn.all("SELECT * FROM sales_data"));
     expect(table).to.be.instanceOf(ProgrammingError);

@@ -165,14 +165,16 @@ describe("engine: DuckDB connections", () => {
         }
       }
       expect(count).to.equal(5000);
-      expect(total).to.equal(4999n * 5000n / 2n);
+      expect(total).to.equal((4999n * 5000n) / 2n);
     });
 
     it("a statement that fails mid-stream rejects instead of ending the result early", async () => {
       await using engine = plainEngine();
       await using conn = await engine.connect();
       // DuckDB evaluates error() only once the scan reaches row 3,000,000: well after the first chunks.
-      const stream = await conn.stream("SELECT CASE WHEN i < 3000000 THEN i ELSE error('boom') END AS v FROM range(4000000) t(i)");
+      const stream = await conn.stream(
+        "SELECT CASE WHEN i < 3000000 THEN i ELSE error('boom') END AS v FROM range(4000000) t(i)",
+      );
       let count = 0;
       const failure = await failureOf(
         (async () => {
@@ -277,7 +279,14 @@ describe("engine: DuckDB connections", () => {
           seen.push(statement);
           if (/^show things/i.test(statement)) {
             const raw = await session.query("SELECT 12.50::DECIMAL(10,2) AS price, 7::BIGINT AS n");
-            return { kind: "result", columns: [{ name: "price", type: raw.columns[0]!.type }, { name: "n", type: "BIGINT" }], rows: raw.rows };
+            return {
+              kind: "result",
+              columns: [
+                { name: "price", type: raw.columns[0]!.type },
+                { name: "n", type: "BIGINT" },
+              ],
+              rows: raw.rows,
+            };
           }
           if (/magic/i.test(statement)) return { kind: "rewritten", sql: statement.replace(/magic/i, "42") };
           return { kind: "passthrough" };
@@ -295,9 +304,12 @@ describe("engine: DuckDB connections", () => {
         },
       };
       const path = tmp.file();
-      await using engine = engineFromSettings(cSettings({ database: path, semanticViews: "builtin", poolSize: 2, maxOverflow: 0 }), {
-        duckdb: { semanticLayer: failing },
-      });
+      await using engine = engineFromSettings(
+        cSettings({ database: path, semanticViews: "builtin", poolSize: 2, maxOverflow: 0 }),
+        {
+          duckdb: { semanticLayer: failing },
+        },
+      );
       await using conn = await engine.connect();
       const error = await failureOf(conn.all("SELECT 'broken' AS x"));
       expect(error).to.be.instanceOf(ProgrammingError);
@@ -305,7 +317,9 @@ describe("engine: DuckDB connections", () => {
       // No rollback needed: the failed call's transaction was rolled back with it.
       await conn.run("CREATE TABLE after_failure AS SELECT 1 AS x");
       await using other = await engine.connect();
-      expect(await other.all("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'after_failure'")).to.deep.equal([{ n: 0n }]);
+      expect(
+        await other.all("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'after_failure'"),
+      ).to.deep.equal([{ n: 0n }]);
       await conn.commit();
       await other.rollback(); // a fresh snapshot for the reader
       expect(await other.all("SELECT x FROM after_failure")).to.deep.equal([{ x: 1 }]);
@@ -313,7 +327,9 @@ describe("engine: DuckDB connections", () => {
 
     it("builtin: results, rewrites and passthrough; the layer's session joins the caller's transaction", async () => {
       const seen: string[] = [];
-      await using engine = engineFromSettings(cSettings({ semanticViews: "builtin" }), { duckdb: { semanticLayer: recordingLayer(seen) } });
+      await using engine = engineFromSettings(cSettings({ semanticViews: "builtin" }), {
+        duckdb: { semanticLayer: recordingLayer(seen) },
+      });
       await using conn = await engine.connect();
       const shown = await conn.execute("SHOW THINGS");
       expect(shown.columns).to.deep.equal([
@@ -324,7 +340,11 @@ describe("engine: DuckDB connections", () => {
       expect(shown.rows[0]![1]).to.equal(7n);
       expect(await conn.all("SELECT magic AS v")).to.deep.equal([{ v: 42 }]);
       expect(await conn.all("SELECT ? + magic AS v", [1])).to.deep.equal([{ v: 43 }]);
-      expect(await conn.all("CREATE TABLE things (x INTEGER); INSERT INTO things VALUES (1); SELECT count(*) AS n FROM things")).to.deep.equal([{ n: 1n }]);
+      expect(
+        await conn.all(
+          "CREATE TABLE things (x INTEGER); INSERT INTO things VALUES (1); SELECT count(*) AS n FROM things",
+        ),
+      ).to.deep.equal([{ n: 1n }]);
       expect(seen).to.have.length(6);
       await conn.rollback();
       expect((await failureOf(conn.all("SELECT * FROM things"))).message).to.match(/Catalog Error/);
@@ -333,14 +353,18 @@ describe("engine: DuckDB connections", () => {
     });
 
     it("builtin: parameters with several statements are refused", async () => {
-      await using engine = engineFromSettings(cSettings({ semanticViews: "builtin" }), { duckdb: { semanticLayer: recordingLayer([]) } });
+      await using engine = engineFromSettings(cSettings({ semanticViews: "builtin" }), {
+        duckdb: { semanticLayer: recordingLayer([]) },
+      });
       await using conn = await engine.connect();
       expect(await failureOf(conn.all("SELECT magic; SELECT ?", [1]))).to.be.instanceOf(ProgrammingError);
     });
 
     it("extension: everything passes through to DuckDB", async () => {
       const seen: string[] = [];
-      await using engine = engineFromSettings(cSettings({ semanticViews: "extension" }), { duckdb: { semanticLayer: recordingLayer(seen) } });
+      await using engine = engineFromSettings(cSettings({ semanticViews: "extension" }), {
+        duckdb: { semanticLayer: recordingLayer(seen) },
+      });
       await using conn = await engine.connect();
       expect(await failureOf(conn.all("SELECT magic"))).to.be.instanceOf(ProgrammingError);
       expect(seen).to.deep.equal([]);
@@ -348,7 +372,9 @@ describe("engine: DuckDB connections", () => {
 
     it("auto without the extension installed uses the built-in layer", async () => {
       const seen: string[] = [];
-      await using engine = engineFromSettings(cSettings({ semanticViews: "auto" }), { duckdb: { semanticLayer: recordingLayer(seen) } });
+      await using engine = engineFromSettings(cSettings({ semanticViews: "auto" }), {
+        duckdb: { semanticLayer: recordingLayer(seen) },
+      });
       await using conn = await engine.connect();
       expect(await conn.all("SELECT magic AS v")).to.deep.equal([{ v: 42 }]);
       expect(seen).to.deep.equal(["SELECT magic AS v"]);
@@ -361,8 +387,13 @@ describe("engine: DuckDB connections", () => {
       await conn.run("CREATE TABLE s (k VARCHAR, v INTEGER); INSERT INTO s VALUES ('a', 1), ('a', 2), ('b', 5)");
       await conn.run("CREATE SEMANTIC VIEW sv AS TABLES (s) DIMENSIONS (s.k AS k) METRICS (s.total AS SUM(v))");
       await conn.run("COMMIT");
-      const rows = await conn.all("SELECT * FROM semantic_view('sv', dimensions := ['k'], metrics := ['total']) ORDER BY k");
-      expect(rows).to.deep.equal([{ k: "a", total: 3n }, { k: "b", total: 5n }]);
+      const rows = await conn.all(
+        "SELECT * FROM semantic_view('sv', dimensions := ['k'], metrics := ['total']) ORDER BY k",
+      );
+      expect(rows).to.deep.equal([
+        { k: "a", total: 3n },
+        { k: "b", total: 5n },
+      ]);
       const missing = await failureOf(conn.all("SELECT * FROM semantic_view('nope', metrics := ['total'])"));
       expect(missing).to.be.instanceOf(InternalError);
     });
@@ -385,7 +416,7 @@ describe("engine: DuckDB connections", () => {
     expect(splitSqlStatements("SELECT ';'; -- c; x\nSELECT $$a;b$$; /* ; */ SELECT \"x;y\";;")).to.deep.equal([
       "SELECT ';'",
       "-- c; x\nSELECT $$a;b$$",
-      "/* ; */ SELECT \"x;y\"",
+      '/* ; */ SELECT "x;y"',
     ]);
     expect(transactionControlOf("  -- hi\n commit")).to.equal("commit");
     expect(transactionControlOf("START TRANSACTION")).to.equal("begin");

@@ -23,7 +23,8 @@ function inTransaction(conn: PooledConnection): boolean {
   return ((conn as CheckedOutConnection)._connection as DuckDBDatabaseConnection).inTransaction;
 }
 
-const viewDdl = (metric: string) => `CREATE OR REPLACE SEMANTIC VIEW sv AS TABLES (s) DIMENSIONS (s.k AS k) METRICS (s.total AS ${metric})`;
+const viewDdl = (metric: string) =>
+  `CREATE OR REPLACE SEMANTIC VIEW sv AS TABLES (s) DIMENSIONS (s.k AS k) METRICS (s.total AS ${metric})`;
 const TOTAL = "SELECT * FROM semantic_view('sv', metrics := ['total'])";
 
 describe("engine: DuckDB fast paths", () => {
@@ -77,7 +78,9 @@ describe("engine: DuckDB fast paths", () => {
     it("a stream cut off by an error inside a transaction still fails as incomplete", async () => {
       await using conn = await engine.connect();
       await conn.run("INSERT INTO t VALUES (1)");
-      const stream = await conn.stream("SELECT CASE WHEN i < 3000000 THEN i ELSE error('boom') END AS v FROM range(4000000) t(i)");
+      const stream = await conn.stream(
+        "SELECT CASE WHEN i < 3000000 THEN i ELSE error('boom') END AS v FROM range(4000000) t(i)",
+      );
       const failure = await failureOf(
         (async () => {
           for await (const _ of stream) {
@@ -92,7 +95,14 @@ describe("engine: DuckDB fast paths", () => {
     });
 
     it("the read-only test is conservative", () => {
-      for (const sql of ["SELECT 1", "  -- c\n from t", "WITH a AS (SELECT 1) SELECT * FROM a", "(SELECT 1)", "DESCRIBE t", "SELECT created_at FROM t"]) {
+      for (const sql of [
+        "SELECT 1",
+        "  -- c\n from t",
+        "WITH a AS (SELECT 1) SELECT * FROM a",
+        "(SELECT 1)",
+        "DESCRIBE t",
+        "SELECT created_at FROM t",
+      ]) {
         expect(isReadOnlyStatement(sql), sql).to.equal(true);
       }
       for (const sql of [
@@ -173,7 +183,9 @@ describe("engine: DuckDB fast paths", () => {
     const table = await cursor.fetchArrow();
     const expected = fromRows.finish();
     expect(table.numRows).to.equal(5000);
-    expect(table.schema.fields.map((f) => String(f.type))).to.deep.equal(expected.schema.fields.map((f) => String(f.type)));
+    expect(table.schema.fields.map((f) => String(f.type))).to.deep.equal(
+      expected.schema.fields.map((f) => String(f.type)),
+    );
     for (const field of expected.schema.fields) {
       expect([...table.getChild(field.name)!], field.name).to.deep.equal([...expected.getChild(field.name)!]);
     }
@@ -182,7 +194,9 @@ describe("engine: DuckDB fast paths", () => {
   describe("semantic-view definitions cached per database", () => {
     const engines: Engine[] = [];
     const semanticEngine = (input: Parameters<typeof cSettings>[0] = {}) => {
-      const engine = engineFromSettings(cSettings({ database: tmp.file(), semanticViews: "builtin", poolSize: 2, maxOverflow: 0, ...input }));
+      const engine = engineFromSettings(
+        cSettings({ database: tmp.file(), semanticViews: "builtin", poolSize: 2, maxOverflow: 0, ...input }),
+      );
       engines.push(engine);
       return engine;
     };
@@ -241,7 +255,9 @@ describe("engine: DuckDB fast paths", () => {
         const plain = plainEngine({ database: tmp.file(), poolSize: 1 });
         engines.push(plain);
         await using raw = await plain.connect();
-        await raw.run("UPDATE semantic_layer._definitions SET definition = replace(definition, 'SUM(v) * 100', 'SUM(v) * 1000') WHERE name = 'sv'");
+        await raw.run(
+          "UPDATE semantic_layer._definitions SET definition = replace(definition, 'SUM(v) * 100', 'SUM(v) * 1000') WHERE name = 'sv'",
+        );
         await raw.commit();
       }
       expect(await reader.all(TOTAL)).to.deep.equal([{ total: 3000n }]);
@@ -251,7 +267,9 @@ describe("engine: DuckDB fast paths", () => {
       const engine = semanticEngine();
       await seed(engine);
       await using conn = await engine.connect();
-      await conn.run("CREATE SCHEMA other; CREATE SEMANTIC VIEW other.sv AS TABLES (s) DIMENSIONS (s.k AS k) METRICS (s.total AS COUNT(*) * 1000)");
+      await conn.run(
+        "CREATE SCHEMA other; CREATE SEMANTIC VIEW other.sv AS TABLES (s) DIMENSIONS (s.k AS k) METRICS (s.total AS COUNT(*) * 1000)",
+      );
       await conn.commit();
       expect(await conn.all(TOTAL)).to.deep.equal([{ total: 3n }]);
       await conn.run("SET schema = 'other'");

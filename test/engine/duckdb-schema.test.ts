@@ -47,17 +47,23 @@ describe("engine: backend C `schema` is the connection's current schema", () => 
   });
 
   it("BACKEND_C_SCHEMA from the environment is applied, with the built-in semantic layer", async () => {
-    await using engine = createEngine(new BackendCConfig({ semanticViews: "builtin" }, { env: { BACKEND_C_SCHEMA: "mart" } }));
+    await using engine = createEngine(
+      new BackendCConfig({ semanticViews: "builtin" }, { env: { BACKEND_C_SCHEMA: "mart" } }),
+    );
     await using conn = await engine.connect();
     await conn.run("CREATE TABLE o AS SELECT * FROM (VALUES ('FR', 10), ('FR', 5), ('DE', 7)) v(country, amount)");
     await conn.run(
       "CREATE SEMANTIC VIEW s AS TABLES (o AS o PRIMARY KEY (country)) DIMENSIONS (o.country AS country) METRICS (o.revenue AS sum(amount))",
     );
-    const rows = await conn.all("SELECT * FROM semantic_view('s', dimensions := ['country'], metrics := ['revenue']) ORDER BY country");
+    const rows = await conn.all(
+      "SELECT * FROM semantic_view('s', dimensions := ['country'], metrics := ['revenue']) ORDER BY country",
+    );
     expect(rows.map((r) => [r["country"], Number(r["revenue"])])).to.deep.equal([
       ["DE", 7],
       ["FR", 15],
     ]);
-    expect(await conn.all("SELECT table_schema FROM information_schema.tables WHERE table_name = 'o'")).to.deep.equal([{ table_schema: "mart" }]);
+    expect(await conn.all("SELECT table_schema FROM information_schema.tables WHERE table_name = 'o'")).to.deep.equal([
+      { table_schema: "mart" },
+    ]);
   });
 });

@@ -17,7 +17,12 @@ const CASES: ReadonlyArray<readonly [expression: string, type: string, kind: Col
   ["340282366920938463463374607431768211455::UHUGEINT", "UHUGEINT", "bigint", 340282366920938463463374607431768211455n],
   ["SUM(x) FROM (VALUES (1), (2)) v(x)", "HUGEINT", "bigint", 3n],
   ["12345678901234567::DECIMAL(18,0)", "DECIMAL(18,0)", "bigint", 12345678901234567n],
-  ["'123456789012345678901234567890123.45'::DECIMAL(38,2)", "DECIMAL(38,2)", "decimal", Decimal.parse("123456789012345678901234567890123.45")],
+  [
+    "'123456789012345678901234567890123.45'::DECIMAL(38,2)",
+    "DECIMAL(38,2)",
+    "decimal",
+    Decimal.parse("123456789012345678901234567890123.45"),
+  ],
   ["'-0.001'::DECIMAL(4,3)", "DECIMAL(4,3)", "decimal", Decimal.parse("-0.001")],
   ["1.5::FLOAT", "FLOAT", "float", 1.5],
   ["0.1::DOUBLE", "DOUBLE", "float", 0.1],
@@ -30,7 +35,12 @@ const CASES: ReadonlyArray<readonly [expression: string, type: string, kind: Col
   ["'2024-01-02 03:04:05'::TIMESTAMP_S", "TIMESTAMP_S", "timestamp", new Date("2024-01-02T03:04:05Z")],
   ["'2024-01-02 03:04:05.678'::TIMESTAMP_MS", "TIMESTAMP_MS", "timestamp", new Date("2024-01-02T03:04:05.678Z")],
   ["'2024-01-02 03:04:05.678901234'::TIMESTAMP_NS", "TIMESTAMP_NS", "timestamp", new Date("2024-01-02T03:04:05.678Z")],
-  ["'2024-01-02 03:04:05.678+00'::TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE", "timestamp", new Date("2024-01-02T03:04:05.678Z")],
+  [
+    "'2024-01-02 03:04:05.678+00'::TIMESTAMPTZ",
+    "TIMESTAMP WITH TIME ZONE",
+    "timestamp",
+    new Date("2024-01-02T03:04:05.678Z"),
+  ],
   ["[1, 2, 3]", "INTEGER[]", "other", [1, 2, 3]],
 ];
 
@@ -39,7 +49,9 @@ describe("engine: DuckDB value normalization", () => {
     it(`${type}: ${expression}`, async () => {
       await using engine = plainEngine();
       await using conn = await engine.connect();
-      const result = await conn.execute(`SELECT ${expression.includes(" FROM ") ? expression.replace(" FROM ", " AS v FROM ") : `${expression} AS v`}`);
+      const result = await conn.execute(
+        `SELECT ${expression.includes(" FROM ") ? expression.replace(" FROM ", " AS v FROM ") : `${expression} AS v`}`,
+      );
       expect(result.columns).to.deep.equal([{ name: "v", type, kind }]);
       const value = result.rows[0]![0];
       if (Decimal.isDecimal(expected)) {
@@ -65,27 +77,41 @@ describe("engine: DuckDB value normalization", () => {
     await using engine = plainEngine();
     await using conn = await engine.connect();
     const rows = await conn.all("SELECT 1 AS a, 'x' AS b UNION ALL SELECT 2, 'y' ORDER BY a");
-    expect(rows).to.deep.equal([{ a: 1, b: "x" }, { a: 2, b: "y" }]);
+    expect(rows).to.deep.equal([
+      { a: 1, b: "x" },
+      { a: 2, b: "y" },
+    ]);
   });
 
   describe("parameters", () => {
     it("binds numbers, strings, booleans, null and bigints beyond 2^53", async () => {
       await using engine = plainEngine();
       await using conn = await engine.connect();
-      const rows = await conn.all("SELECT ? AS n, ? AS s, ? AS b, ? AS z, ? AS big", [42, "it's", true, null, 2n ** 70n + 1n]);
+      const rows = await conn.all("SELECT ? AS n, ? AS s, ? AS b, ? AS z, ? AS big", [
+        42,
+        "it's",
+        true,
+        null,
+        2n ** 70n + 1n,
+      ]);
       expect(rows).to.deep.equal([{ n: 42, s: "it's", b: true, z: null, big: 2n ** 70n + 1n }]);
     });
 
     it("binds $1-style positional parameters", async () => {
       await using engine = plainEngine();
       await using conn = await engine.connect();
-      expect(await conn.all("SELECT $2 AS b, $1 AS a", ["first", "second"])).to.deep.equal([{ b: "second", a: "first" }]);
+      expect(await conn.all("SELECT $2 AS b, $1 AS a", ["first", "second"])).to.deep.equal([
+        { b: "second", a: "first" },
+      ]);
     });
 
     it("binds a Decimal exactly as a DuckDB DECIMAL", async () => {
       await using engine = plainEngine();
       await using conn = await engine.connect();
-      const result = await conn.execute("SELECT ? AS d, ? + 0.01 AS e", [Decimal.parse("12345678901234567890.12"), Decimal.parse("0.10")]);
+      const result = await conn.execute("SELECT ? AS d, ? + 0.01 AS e", [
+        Decimal.parse("12345678901234567890.12"),
+        Decimal.parse("0.10"),
+      ]);
       expect(result.columns[0]!.kind).to.equal("decimal");
       expect(String(result.rows[0]![0])).to.equal("12345678901234567890.12");
       expect(String(result.rows[0]![1])).to.equal("0.11");

@@ -4,7 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackendCConfig } from "lib";
 import type { BackendCConfigInput, BackendCSettings, Engine } from "lib";
-import type { DatabaseConnection, Driver, QueryResult, ResultStream } from "../../runtime/driver/database-connection.js";
+import type {
+  DatabaseConnection,
+  Driver,
+  QueryResult,
+  ResultStream,
+} from "../../runtime/driver/database-connection.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import type { EngineFromSettingsOptions } from "../../runtime/engine/create-engine.js";
 import { isRegistered } from "../../runtime/engine/registry.js";

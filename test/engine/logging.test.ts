@@ -31,12 +31,17 @@ const SEED = [
   "CREATE SEMANTIC VIEW shop AS TABLES (orders) DIMENSIONS (orders.country AS country) METRICS (orders.revenue AS SUM(amount))",
 ];
 
-function recorder(): { events: LogEvent[]; log: (event: LogEvent) => void; ofType<T extends LogEvent["type"]>(type: T): Extract<LogEvent, { type: T }>[] } {
+function recorder(): {
+  events: LogEvent[];
+  log: (event: LogEvent) => void;
+  ofType<T extends LogEvent["type"]>(type: T): Extract<LogEvent, { type: T }>[];
+} {
   const events: LogEvent[] = [];
   return {
     events,
     log: (event) => events.push(event),
-    ofType: <T extends LogEvent["type"]>(type: T) => events.filter((e): e is Extract<LogEvent, { type: T }> => e.type === type),
+    ofType: <T extends LogEvent["type"]>(type: T) =>
+      events.filter((e): e is Extract<LogEvent, { type: T }> => e.type === type),
   };
 }
 
@@ -48,7 +53,10 @@ describe("engine log option and diagnostics channels", () => {
       await using conn = await engine.connect();
       for (const sql of SEED) await conn.run(sql);
       await conn.all("SELECT * FROM orders WHERE amount > ? AND country <> ?", [50, "FR"]);
-      const failed = await conn.all("SELECT nope FROM orders").then(() => undefined, (error: unknown) => error);
+      const failed = await conn.all("SELECT nope FROM orders").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(failed).to.be.instanceOf(WarehouseError);
       await conn.commit();
     }
@@ -91,7 +99,9 @@ describe("engine log option and diagnostics channels", () => {
   it("reports a connection replaced for `recycle` as a recycle", async () => {
     const r = recorder();
     let clock = 0;
-    const { settings } = resolveSettings(new BackendCConfig({ database: ":memory:", recycle: 10 }), { configPath: ".lib.toml" });
+    const { settings } = resolveSettings(new BackendCConfig({ database: ":memory:", recycle: 10 }), {
+      configPath: ".lib.toml",
+    });
     await using engine = engineFromSettings(settings, { log: r.log, pool: { now: () => clock } });
     await (await engine.connect()).release();
     clock = 60_000; // older than recycle = 10 s at the next checkout
@@ -171,10 +181,11 @@ describe("engine log option and diagnostics channels", () => {
       }
       expect(r.ofType("connection").map((e) => e.action)).to.include.members(["open-error", "open", "close"]);
       expect(r.ofType("query")).to.have.length.at.least(1);
-      const text = r.events.map((e) => `${inspect(e, { depth: 8 })} ${String((e as { error?: unknown }).error)}`).join("\n");
+      const text = r.events
+        .map((e) => `${inspect(e, { depth: 8 })} ${String((e as { error?: unknown }).error)}`)
+        .join("\n");
       expect(text).to.not.contain(canary);
       expect(text).to.not.contain(PASSWORD);
     });
   });
 });
-

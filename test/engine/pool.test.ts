@@ -5,7 +5,9 @@ import { createRequire } from "node:module";
 import { DuckDBDriver } from "../../runtime/dialects/duckdb/duckdb-driver.js";
 import { FaultInjectingDriver, cSettings, plainEngine, useTempDir } from "./helpers.js";
 
-const genericPoolErrors = createRequire(import.meta.url)("generic-pool/lib/errors") as { TimeoutError: new (m: string) => Error };
+const genericPoolErrors = createRequire(import.meta.url)("generic-pool/lib/errors") as {
+  TimeoutError: new (m: string) => Error;
+};
 
 describe("engine: pool", () => {
   const tmp = useTempDir();
@@ -84,7 +86,9 @@ describe("engine: pool", () => {
   });
 
   it("pre_ping replaces a dead connection before handing it out", async () => {
-    const driver = new FaultInjectingDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }));
+    const driver = new FaultInjectingDriver(
+      new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }),
+    );
     await using engine = plainEngine({ database: tmp.file(), poolSize: 1, prePing: true }, { driver });
     await (await engine.connect()).release();
     // Kill the idle physical connection underneath the pool.
@@ -96,8 +100,13 @@ describe("engine: pool", () => {
   });
 
   it("a validate whose ping throws does not leak the connection (generic-pool trap)", async () => {
-    const driver = new FaultInjectingDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }));
-    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 5 }, { driver });
+    const driver = new FaultInjectingDriver(
+      new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }),
+    );
+    await using engine = plainEngine(
+      { database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 5 },
+      { driver },
+    );
     await (await engine.connect()).release();
     driver.throwingPings = 1;
     // The idle connection fails validation by throwing: it must be destroyed and replaced, not
@@ -113,8 +122,13 @@ describe("engine: pool", () => {
   });
 
   it("pings that keep throwing end in LibConnectionError after a few fresh connections (not a login storm), and the pool recovers", async () => {
-    const driver = new FaultInjectingDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }));
-    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 1 }, { driver, pool: { createBackoffMs: 5 } });
+    const driver = new FaultInjectingDriver(
+      new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }),
+    );
+    await using engine = plainEngine(
+      { database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 1 },
+      { driver, pool: { createBackoffMs: 5 } },
+    );
     driver.ping = "throw";
     const caught = await engine.connect().catch((error: unknown) => error);
     expect(caught).to.be.instanceOf(LibConnectionError);
@@ -149,9 +163,14 @@ describe("engine: pool", () => {
   });
 
   it("a failing open surfaces as LibConnectionError quickly, without a tight retry loop", async () => {
-    const driver = new FaultInjectingDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }));
+    const driver = new FaultInjectingDriver(
+      new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }),
+    );
     driver.failOpens = Infinity;
-    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, timeout: 30 }, { driver, pool: { createBackoffMs: 20 } });
+    await using engine = plainEngine(
+      { database: tmp.file(), poolSize: 1, timeout: 30 },
+      { driver, pool: { createBackoffMs: 20 } },
+    );
     let caught: unknown;
     try {
       await engine.connect();

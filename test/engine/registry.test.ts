@@ -25,13 +25,16 @@ describe("engine: createEngine, registry and scopes", () => {
   const tmp = useTempDir();
   afterEach(() => {
     // No engine may leak into the next test.
-    for (const name of ["default", "analytics", "other", "x"]) expect(isRegisteredForTest(name), `"${name}" still registered`).to.equal(false);
+    for (const name of ["default", "analytics", "other", "x"])
+      expect(isRegisteredForTest(name), `"${name}" still registered`).to.equal(false);
   });
 
   it("createEngine(config, { register: true }) registers as default; await using unregisters then disposes", async () => {
     let engine: Engine | undefined;
     {
-      await using scoped = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }, { env: {} }), { register: true });
+      await using scoped = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }, { env: {} }), {
+        register: true,
+      });
       engine = scoped;
       expect(scoped.backend).to.equal("backend_c");
       expect(scoped.name).to.equal("default");
@@ -103,7 +106,9 @@ describe("engine: createEngine, registry and scopes", () => {
     }
     expect(caught).to.be.instanceOf(EngineNotFoundError);
     expect(caught).to.be.instanceOf(LibError);
-    expect((caught as Error).message).to.contain('"nobody"').and.contain('"x"');
+    expect((caught as Error).message)
+      .to.contain('"nobody"')
+      .and.contain('"x"');
     unregister("x");
     expect(a.name).to.equal(undefined);
     expect(() => getEngine("x")).to.throw(EngineNotFoundError, /no engines are registered|registered:/);
@@ -111,12 +116,17 @@ describe("engine: createEngine, registry and scopes", () => {
 
   it("createEngine with register: true refuses a taken name", async () => {
     await using first = createEngine(new BackendCConfig({}, { env: {} }), { register: true });
-    expect(() => createEngine(new BackendCConfig({}, { env: {} }), { register: true })).to.throw(LibError, /already registered/);
+    expect(() => createEngine(new BackendCConfig({}, { env: {} }), { register: true })).to.throw(
+      LibError,
+      /already registered/,
+    );
     expect(getEngine("default")).to.equal(first);
   });
 
   it("createAsyncEngine resolves after one checkout, or rejects with LibConnectionError and cleans up", async () => {
-    const engine = await createAsyncEngine(new BackendCConfig({ database: tmp.file() }, { env: {} }), { register: true });
+    const engine = await createAsyncEngine(new BackendCConfig({ database: tmp.file() }, { env: {} }), {
+      register: true,
+    });
     expect(engine._pool.opened).to.equal(1);
     expect(engine._pool.available).to.equal(1);
     await engine.dispose();

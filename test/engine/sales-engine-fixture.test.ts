@@ -2,7 +2,13 @@ import { expect } from "chai";
 import { register, unregister } from "lib";
 import type { Engine } from "lib";
 import { getEngine, isRegisteredForTest } from "./helpers.js";
-import { SALES_BY_COUNTRY, SALES_ROWS, SALES_TOTALS, useSalesEngine, withSalesEngine } from "../support/sales-engine.js";
+import {
+  SALES_BY_COUNTRY,
+  SALES_ROWS,
+  SALES_TOTALS,
+  useSalesEngine,
+  withSalesEngine,
+} from "../support/sales-engine.js";
 
 describe("engine: SPEC sales_engine fixture", () => {
   const sales = useSalesEngine();
@@ -21,9 +27,13 @@ describe("engine: SPEC sales_engine fixture", () => {
     const rows = await conn.all(
       "SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue', 'cost']) ORDER BY revenue DESC",
     );
-    expect(rows.map((r) => ({ country: r["country"], revenue: BigInt(r["revenue"] as bigint), cost: BigInt(r["cost"] as bigint) }))).to.deep.equal(
-      SALES_BY_COUNTRY.map((r) => ({ ...r })),
-    );
+    expect(
+      rows.map((r) => ({
+        country: r["country"],
+        revenue: BigInt(r["revenue"] as bigint),
+        cost: BigInt(r["cost"] as bigint),
+      })),
+    ).to.deep.equal(SALES_BY_COUNTRY.map((r) => ({ ...r })));
   });
 
   it("withSalesEngine unregisters default, then disposes, also when the body throws", async () => {

@@ -66,12 +66,21 @@ describe("into(): strict (default)", () => {
     expect(typeof rows[0]!.i64).to.equal("number");
   });
 
-  for (const [property, schema] of [["Type.Integer()", Type.Integer()], ["Type.Number()", Type.Number()]] as const) {
+  for (const [property, schema] of [
+    ["Type.Integer()", Type.Integer()],
+    ["Type.Number()", Type.Number()],
+  ] as const) {
     it(`${property} over a 64-bit column fails beyond ±(2^53−1), naming field, value and row`, async () => {
       const Model = Type.Object({ n: schema }, { title: "Counts" });
-      await using cursor = await h.cursor("SELECT * FROM (VALUES (1::BIGINT, 0), (-9007199254740992::BIGINT, 1)) t(n, k) ORDER BY k");
+      await using cursor = await h.cursor(
+        "SELECT * FROM (VALUES (1::BIGINT, 0), (-9007199254740992::BIGINT, 1)) t(n, k) ORDER BY k",
+      );
       const error = await mismatch(cursor.into(Model));
-      expect(error.message).to.contain("Counts").and.contain("n:").and.contain("row 1").and.contain("-9007199254740992n");
+      expect(error.message)
+        .to.contain("Counts")
+        .and.contain("n:")
+        .and.contain("row 1")
+        .and.contain("-9007199254740992n");
       expect(error.message).to.contain("outside the safe-integer range");
     });
   }
@@ -113,7 +122,9 @@ describe("into(): strict (default)", () => {
       ["ts", "boolean", "TIMESTAMP (timestamp)"],
       ["absent", "string", "(missing)"],
     ]);
-    expect(error.message).to.match(/^Model Wrong does not match the result: i32: model string vs column INTEGER \(integer\); i64: model boolean vs column BIGINT/);
+    expect(error.message).to.match(
+      /^Model Wrong does not match the result: i32: model string vs column INTEGER \(integer\); i64: model boolean vs column BIGINT/,
+    );
     expect(error.message).to.contain("absent: model string vs column (missing) (no column of that name in the result)");
   });
 
@@ -127,7 +138,9 @@ describe("into(): strict (default)", () => {
     const sql = "SELECT * FROM (VALUES (1, 'a'), (2, NULL)) t(id, name) ORDER BY id";
     {
       await using cursor = await h.cursor(sql);
-      expect(await cursor.into(Type.Object({ id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]) }))).to.deep.equal([
+      expect(
+        await cursor.into(Type.Object({ id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]) })),
+      ).to.deep.equal([
         { id: 1, name: "a" },
         { id: 2, name: null },
       ]);
@@ -140,7 +153,9 @@ describe("into(): strict (default)", () => {
     }
     {
       const cursor = await h.cursor(sql);
-      const error = await mismatch(cursor.into(Type.Object({ id: Type.Integer(), name: Type.String() }), { validate: "coerce" }));
+      const error = await mismatch(
+        cursor.into(Type.Object({ id: Type.Integer(), name: Type.String() }), { validate: "coerce" }),
+      );
       expect(error.mismatches[0]).to.include({ field: "name", modelType: "string", columnType: "VARCHAR (string)" });
       expect(error.mismatches[0]!.reason).to.equal("row 1: value null is null but the property is not nullable");
     }
@@ -148,18 +163,28 @@ describe("into(): strict (default)", () => {
 
   it("an optional property without a column is omitted; strict still checks present ones", async () => {
     await using cursor = await h.cursor("SELECT 1 AS id");
-    expect(await cursor.into(Type.Object({ id: Type.Integer(), note: Type.Optional(Type.String()) }))).to.deep.equal([{ id: 1 }]);
+    expect(await cursor.into(Type.Object({ id: Type.Integer(), note: Type.Optional(Type.String()) }))).to.deep.equal([
+      { id: 1 },
+    ]);
   });
 
   it("TypeBox constraints of the model are enforced per value (compiled validator)", async () => {
-    const Model = Type.Object({ n: Type.Integer({ minimum: 0 }), code: Type.String({ maxLength: 2 }) }, { title: "Constrained" });
+    const Model = Type.Object(
+      { n: Type.Integer({ minimum: 0 }), code: Type.String({ maxLength: 2 }) },
+      { title: "Constrained" },
+    );
     const cursor = await h.cursor("SELECT * FROM (VALUES (1, 'ab'), (-4, 'cd')) t(n, code) ORDER BY code");
     const error = await mismatch(cursor.into(Model));
-    expect(error.message).to.contain("n: model integer vs column INTEGER (integer) (row 1: value -4 fails the model: must be >= 0)");
+    expect(error.message).to.contain(
+      "n: model integer vs column INTEGER (integer) (row 1: value -4 fails the model: must be >= 0)",
+    );
   });
 
   it("string literal unions and enums count as string", async () => {
-    const Model = Type.Object({ region: Type.Union([Type.Literal("EU"), Type.Literal("US")]), tier: Type.Enum(["gold", "silver"]) });
+    const Model = Type.Object({
+      region: Type.Union([Type.Literal("EU"), Type.Literal("US")]),
+      tier: Type.Enum(["gold", "silver"]),
+    });
     await using cursor = await h.cursor("SELECT 'EU' AS region, 'gold' AS tier");
     expect(await cursor.into(Model)).to.deep.equal([{ region: "EU", tier: "gold" }]);
     const bad = await h.cursor("SELECT 'APAC' AS region, 'gold' AS tier");
@@ -179,7 +204,9 @@ describe("into(): strict (default)", () => {
   it("other schemas (arrays, objects) agree with other columns and are checked per value by TypeBox", async () => {
     {
       await using cursor = await h.cursor("SELECT [1, 2] AS xs, {'a': 1} AS st");
-      expect(await cursor.into(Type.Object({ xs: Type.Array(Type.Integer()), st: Type.Object({ a: Type.Integer() }) }))).to.deep.equal([{ xs: [1, 2], st: { a: 1 } }]);
+      expect(
+        await cursor.into(Type.Object({ xs: Type.Array(Type.Integer()), st: Type.Object({ a: Type.Integer() }) })),
+      ).to.deep.equal([{ xs: [1, 2], st: { a: 1 } }]);
     }
     const bad = await h.cursor("SELECT [1, 2] AS xs");
     const error = await mismatch(bad.into(Type.Object({ xs: Type.Array(Type.String()) })));
@@ -198,8 +225,13 @@ describe("into(): strict (default)", () => {
 
   it("rejects an unknown validate mode and a non-object model", async () => {
     const c1 = await h.cursor("SELECT 1 AS id");
-    const e1 = await c1.into(Type.Object({ id: Type.Integer() }), { validate: "loose" as "none" }).catch((e: unknown) => e);
-    expect(e1).to.be.instanceOf(LibError).with.property("message").that.contains('validate must be one of "strict", "coerce", "none"');
+    const e1 = await c1
+      .into(Type.Object({ id: Type.Integer() }), { validate: "loose" as "none" })
+      .catch((e: unknown) => e);
+    expect(e1)
+      .to.be.instanceOf(LibError)
+      .with.property("message")
+      .that.contains('validate must be one of "strict", "coerce", "none"');
     const c2 = await h.cursor("SELECT 1 AS id");
     const e2 = await c2.into(Type.Integer() as never).catch((e: unknown) => e);
     expect(e2).to.be.instanceOf(TypeError).with.property("message").that.contains("TypeBox object schema");
@@ -228,7 +260,8 @@ describe("into(): coerce", () => {
       j: Type.BigInt(),
       k: Type.Number(),
     });
-    await using cursor = await h.cursor(`SELECT 9007199254740991::BIGINT AS a, 12.50::DECIMAL(10,2) AS b, 3.00::DECIMAL(5,2) AS c,
+    await using cursor =
+      await h.cursor(`SELECT 9007199254740991::BIGINT AS a, 12.50::DECIMAL(10,2) AS b, 3.00::DECIMAL(5,2) AS c,
       4.000::DECIMAL(20,3) AS d, 0.1::DOUBLE AS e, 42::INTEGER AS f, 12345678901234567890.123456789::DECIMAL(38,9) AS g,
       DATE '2024-03-04' AS h, '2024-01-02T03:04:05.5Z' AS i, 17::INTEGER AS j, '2.75' AS k`);
     const [row] = await cursor.into(Model, coerce);
@@ -249,15 +282,53 @@ describe("into(): coerce", () => {
   });
 
   const losses: Array<[string, string, string, RegExp]> = [
-    ["bigint beyond the safe range → integer", "SELECT 9007199254740993::BIGINT AS v", "integer", /row 0: value 9007199254740993n cannot be converted exactly: outside the safe-integer range/],
-    ["Decimal with a fraction → integer", "SELECT 2.50::DECIMAL(5,2) AS v", "integer", /value Decimal\(2\.50\) cannot be converted exactly: has a fraction/],
-    ["Decimal with more digits than a double → number", "SELECT 12345678901234567.89::DECIMAL(38,2) AS v", "number", /Decimal\(12345678901234567\.89\) cannot be converted exactly: has no exact number/],
-    ["float with a fraction → bigint", "SELECT 1.5::DOUBLE AS v", "bigint", /value 1\.5 cannot be converted exactly: has a fraction/],
-    ["text that is no number → Decimal", "SELECT 'abc' AS v", "decimal", /value "abc" cannot be converted exactly: not a decimal number/],
-    ["date-time text without a zone → Date", "SELECT '2024-01-02 03:04:05' AS v", "date", /not an ISO date or date-time with a zone/],
+    [
+      "bigint beyond the safe range → integer",
+      "SELECT 9007199254740993::BIGINT AS v",
+      "integer",
+      /row 0: value 9007199254740993n cannot be converted exactly: outside the safe-integer range/,
+    ],
+    [
+      "Decimal with a fraction → integer",
+      "SELECT 2.50::DECIMAL(5,2) AS v",
+      "integer",
+      /value Decimal\(2\.50\) cannot be converted exactly: has a fraction/,
+    ],
+    [
+      "Decimal with more digits than a double → number",
+      "SELECT 12345678901234567.89::DECIMAL(38,2) AS v",
+      "number",
+      /Decimal\(12345678901234567\.89\) cannot be converted exactly: has no exact number/,
+    ],
+    [
+      "float with a fraction → bigint",
+      "SELECT 1.5::DOUBLE AS v",
+      "bigint",
+      /value 1\.5 cannot be converted exactly: has a fraction/,
+    ],
+    [
+      "text that is no number → Decimal",
+      "SELECT 'abc' AS v",
+      "decimal",
+      /value "abc" cannot be converted exactly: not a decimal number/,
+    ],
+    [
+      "date-time text without a zone → Date",
+      "SELECT '2024-01-02 03:04:05' AS v",
+      "date",
+      /not an ISO date or date-time with a zone/,
+    ],
   ];
   const schemaOf = (t: string) =>
-    t === "integer" ? Type.Integer() : t === "number" ? Type.Number() : t === "bigint" ? Type.BigInt() : t === "decimal" ? DecimalType() : DateType();
+    t === "integer"
+      ? Type.Integer()
+      : t === "number"
+        ? Type.Number()
+        : t === "bigint"
+          ? Type.BigInt()
+          : t === "decimal"
+            ? DecimalType()
+            : DateType();
   for (const [title, sql, type, pattern] of losses) {
     it(`fails instead of losing information: ${title}`, async () => {
       const cursor = await h.cursor(sql);
@@ -270,7 +341,9 @@ describe("into(): coerce", () => {
 
   it("pairs with no exact conversion at all fail up front, listing every field", async () => {
     const cursor = await h.cursor("SELECT 1 AS n, 'x' AS s, true AS b");
-    const error = await mismatch(cursor.into(Type.Object({ n: Type.Boolean(), s: Type.Boolean(), b: Type.Integer() }), coerce));
+    const error = await mismatch(
+      cursor.into(Type.Object({ n: Type.Boolean(), s: Type.Boolean(), b: Type.Integer() }), coerce),
+    );
     expect(error.mismatches.map((m) => `${m.field}:${m.modelType}:${m.columnType}:${m.reason}`)).to.deep.equal([
       "n:boolean:INTEGER (integer):no exact conversion",
       "s:boolean:VARCHAR (string):no exact conversion",
@@ -285,8 +358,13 @@ describe("into(): none", () => {
   after(async () => h.dispose());
 
   it("passes values as they arrive, without checks, keys in model order, missing columns omitted", async () => {
-    await using cursor = await h.cursor("SELECT 9007199254740993::BIGINT AS big, NULL::VARCHAR AS s, 1.50::DECIMAL(4,2) AS d");
-    const rows = await cursor.into(Type.Object({ d: Type.String(), s: Type.Integer(), big: Type.Boolean(), gone: Type.String() }), { validate: "none" });
+    await using cursor = await h.cursor(
+      "SELECT 9007199254740993::BIGINT AS big, NULL::VARCHAR AS s, 1.50::DECIMAL(4,2) AS d",
+    );
+    const rows = await cursor.into(
+      Type.Object({ d: Type.String(), s: Type.Integer(), big: Type.Boolean(), gone: Type.String() }),
+      { validate: "none" },
+    );
     expect(rows).to.deep.equal([{ d: new Decimal(150n, 2), s: null, big: 9007199254740993n }]);
     expect(Object.keys(rows[0]!)).to.deep.equal(["d", "s", "big"]);
   });
@@ -311,7 +389,10 @@ describe("model plans", () => {
     const check = Compile(Model);
     expect(check.Check({ total: Decimal.parse("1.00"), id: 1 })).to.equal(true);
     expect(check.Check({ total: "1.00", id: 1 })).to.equal(false);
-    expect(JSON.parse(JSON.stringify(DecimalType({ title: "Total" })))).to.deep.equal({ title: "Total", "x-lib-type": "decimal" });
+    expect(JSON.parse(JSON.stringify(DecimalType({ title: "Total" })))).to.deep.equal({
+      title: "Total",
+      "x-lib-type": "decimal",
+    });
     type M = Static<typeof Model>;
     const m: M = { total: Decimal.parse("1"), id: 1 };
     void m;

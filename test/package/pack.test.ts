@@ -8,7 +8,18 @@
  */
 import { expect } from "chai";
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { markedBlock } from "../support/readme-blocks.js";
@@ -22,9 +33,14 @@ interface Run {
 
 function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, timeout: 300_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, timeout: 300_000, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -34,7 +50,9 @@ function must(result: Run, what: string): Run {
 }
 
 function installedVersion(name: string): string {
-  return (JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }
+  ).version;
 }
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -95,7 +113,10 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
     tmp = mkdtempSync(join(tmpdir(), "lib-pack-"));
     const copy = join(tmp, "lib");
     // A fresh checkout: the files git knows (tracked or new, not ignored), so no dist/ and no build output.
-    const listed = must(await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], REPO_ROOT), "git ls-files");
+    const listed = must(
+      await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], REPO_ROOT),
+      "git ls-files",
+    );
     for (const file of listed.stdout.split("\0")) {
       if (file === "" || !existsSync(join(REPO_ROOT, file))) continue;
       mkdirSync(dirname(join(copy, file)), { recursive: true });
@@ -138,8 +159,17 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
 
   it("the tarball holds the build, the LICENSE and the bin, and no sources, tests or example service", async () => {
     const listing = must(await run("tar", ["-tzf", tarball], tmp), "tar").stdout.split("\n");
-    expect(listing).to.include.members(["package/dist/runtime/index.js", "package/dist/runtime/index.d.ts", "package/dist/codegen/bin.js", "package/LICENSE", "package/README.md", "package/package.json"]);
-    expect(listing.filter((f) => /^package\/(test|example-service|runtime|codegen|scripts)\//.test(f))).to.deep.equal([]);
+    expect(listing).to.include.members([
+      "package/dist/runtime/index.js",
+      "package/dist/runtime/index.d.ts",
+      "package/dist/codegen/bin.js",
+      "package/LICENSE",
+      "package/README.md",
+      "package/package.json",
+    ]);
+    expect(listing.filter((f) => /^package\/(test|example-service|runtime|codegen|scripts)\//.test(f))).to.deep.equal(
+      [],
+    );
   });
 
   it("installs without express, swagger-ui-express or the Snowflake and Databricks drivers", () => {
@@ -147,7 +177,8 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
     for (const name of ["express", "swagger-ui-express", "snowflake-sdk", "@databricks/sql"]) {
       expect(existsSync(join(modules, name)), name).to.equal(false);
     }
-    for (const name of ["lib", "@duckdb/node-api", "kysely", "generic-pool"]) expect(existsSync(join(modules, name)), name).to.equal(true);
+    for (const name of ["lib", "@duckdb/node-api", "kysely", "generic-pool"])
+      expect(existsSync(join(modules, name)), name).to.equal(true);
   });
 
   it("type-checks and runs the README's end-to-end example against the installed package", async () => {
@@ -172,7 +203,10 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
   });
 
   it("npx lib codegen --help prints the usage", async () => {
-    const result = must(await run(NPM, ["exec", "--offline", "--", "lib", "codegen", "--help"], project), "npx lib codegen --help");
+    const result = must(
+      await run(NPM, ["exec", "--offline", "--", "lib", "codegen", "--help"], project),
+      "npx lib codegen --help",
+    );
     expect(result.stdout).to.contain("--backend");
     expect(result.stdout).to.contain("--database");
   });
@@ -180,10 +214,15 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
   it("a backend whose driver is not installed fails its first connection naming the package to install", async () => {
     writeFileSync(join(project, "missing.mjs"), MISSING_DRIVERS);
     const result = must(await run(process.execPath, ["missing.mjs"], project), "node missing.mjs");
-    const [a, b] = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, string>);
+    const [a, b] = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, string>);
     expect(a!.name).to.equal("LibConnectionError");
     expect(a!.cause).to.equal("MissingPackageError");
-    expect(a!.causeMessage).to.contain("backend_a (Snowflake) needs the npm package \"snowflake-sdk\"").and.contain("npm install snowflake-sdk");
+    expect(a!.causeMessage)
+      .to.contain('backend_a (Snowflake) needs the npm package "snowflake-sdk"')
+      .and.contain("npm install snowflake-sdk");
     expect(b!.cause).to.equal("MissingPackageError");
     expect(b!.causeMessage).to.contain("npm install @databricks/sql");
   });

@@ -23,8 +23,12 @@ describe("query builder", () => {
     const q2 = q1.dimensions(Sales.country);
     const q3 = q2.where(Sales.country.eq("US")).orderBy(Sales.revenue.desc()).limit(5).offset(1);
     expect(q1).to.not.equal(q2);
-    expect(q1.toSql({ dialect: "backend_c" })).to.equal(`SELECT "revenue" AS "revenue" FROM semantic_view('sales', metrics := ['revenue'])`);
-    expect(q2.toSql({ dialect: "backend_c" })).to.equal(`SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'])`);
+    expect(q1.toSql({ dialect: "backend_c" })).to.equal(
+      `SELECT "revenue" AS "revenue" FROM semantic_view('sales', metrics := ['revenue'])`,
+    );
+    expect(q2.toSql({ dialect: "backend_c" })).to.equal(
+      `SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue'])`,
+    );
     expect(q3.toSql({ dialect: "backend_c" })).to.include("LIMIT 5 OFFSET 1");
     expect(Object.isFrozen(q3)).to.equal(true);
     expect(Object.isFrozen(q3.toOperationNode())).to.equal(true);
@@ -38,7 +42,8 @@ describe("query builder", () => {
     expect(q.compile({ dialect: "backend_a" })).to.not.equal(first);
     expect(q.compile({ dialect: "backend_a" }).sql).to.not.equal(first.sql);
     const empty = Sales.query().where(Sales.country.eq("US"));
-    for (let i = 0; i < 2; i++) throwsValidation(() => empty.compile({ dialect: "backend_c" }), /select at least one metric, dimension or fact/);
+    for (let i = 0; i < 2; i++)
+      throwsValidation(() => empty.compile({ dialect: "backend_c" }), /select at least one metric, dimension or fact/);
   });
 
   it("where(null) returns the same query", () => {
@@ -70,43 +75,82 @@ describe("query builder", () => {
     const q = Sales.query().metrics(Sales.revenue).using(engine);
     expect(q.toSql()).to.equal("SELECT MEASURE(`revenue`) AS `revenue` FROM `sales`");
     expect(q.compile().dialect).to.equal("backend_b");
-    expect(q.toSql({ dialect: "backend_c" })).to.equal(`SELECT "revenue" AS "revenue" FROM semantic_view('sales', metrics := ['revenue'])`);
+    expect(q.toSql({ dialect: "backend_c" })).to.equal(
+      `SELECT "revenue" AS "revenue" FROM semantic_view('sales', metrics := ['revenue'])`,
+    );
   });
 
   describe("rejects", () => {
     it("a field of another view in metrics(), dimensions(), where() and orderBy()", () => {
       const q = Sales.query().metrics(Sales.revenue);
-      throwsValidation(() => q.metrics(Other.revenue as never), /"other.revenue" belongs to view "other", not "sales"/, "revenue");
+      throwsValidation(
+        () => q.metrics(Other.revenue as never),
+        /"other.revenue" belongs to view "other", not "sales"/,
+        "revenue",
+      );
       throwsValidation(() => q.dimensions(Other.country as never), /belongs to view "other"/);
       throwsValidation(() => q.where(Other.country.eq("US") as never), /belongs to view "other"/);
-      throwsValidation(() => q.where(and(Sales.country.eq("US"), Other.country.eq("US")) as never), /belongs to view "other"/);
+      throwsValidation(
+        () => q.where(and(Sales.country.eq("US"), Other.country.eq("US")) as never),
+        /belongs to view "other"/,
+      );
       throwsValidation(() => q.orderBy(Other.revenue.desc() as never), /belongs to view "other"/);
     });
 
     it("a metric inside where(), also nested", () => {
       const q = Sales.query().metrics(Sales.revenue);
-      throwsValidation(() => q.where(Sales.revenue.gt(100n) as never), /metric "revenue" cannot be filtered in where\(\)/, "revenue");
-      throwsValidation(() => q.where(or(Sales.country.eq("US"), not(Sales.cost.lt(1))) as never), /metric "cost"/, "cost");
+      throwsValidation(
+        () => q.where(Sales.revenue.gt(100n) as never),
+        /metric "revenue" cannot be filtered in where\(\)/,
+        "revenue",
+      );
+      throwsValidation(
+        () => q.where(or(Sales.country.eq("US"), not(Sales.cost.lt(1))) as never),
+        /metric "cost"/,
+        "cost",
+      );
     });
 
     it("a field of the wrong kind, naming the right method", () => {
-      throwsValidation(() => Sales.query().metrics(Sales.country as never), /"country" is a dimension; select it with \.dimensions\(\)/, "country");
-      throwsValidation(() => Sales.query().dimensions(Sales.revenue as never), /"revenue" is a metric; select it with \.metrics\(\)/);
-      throwsValidation(() => Orders.query().metrics(Orders.quantity as never), /"quantity" is a fact; select it with \.facts\(\)/);
+      throwsValidation(
+        () => Sales.query().metrics(Sales.country as never),
+        /"country" is a dimension; select it with \.dimensions\(\)/,
+        "country",
+      );
+      throwsValidation(
+        () => Sales.query().dimensions(Sales.revenue as never),
+        /"revenue" is a metric; select it with \.metrics\(\)/,
+      );
+      throwsValidation(
+        () => Orders.query().metrics(Orders.quantity as never),
+        /"quantity" is a fact; select it with \.facts\(\)/,
+      );
     });
 
     it("selecting a field twice", () => {
-      throwsValidation(() => Sales.query().metrics(Sales.revenue).metrics(Sales.revenue), /"revenue" is already selected/);
+      throwsValidation(
+        () => Sales.query().metrics(Sales.revenue).metrics(Sales.revenue),
+        /"revenue" is already selected/,
+      );
       throwsValidation(() => Sales.query().dimensions(Sales.country, Sales.country), /"country" is already selected/);
     });
 
     it("metrics together with facts", () => {
-      throwsValidation(() => Orders.query().metrics(Orders.total).facts(Orders.quantity), /metrics and facts cannot be selected/);
-      throwsValidation(() => Orders.query().facts(Orders.quantity).metrics(Orders.total), /metrics and facts cannot be selected/);
+      throwsValidation(
+        () => Orders.query().metrics(Orders.total).facts(Orders.quantity),
+        /metrics and facts cannot be selected/,
+      );
+      throwsValidation(
+        () => Orders.query().facts(Orders.quantity).metrics(Orders.total),
+        /metrics and facts cannot be selected/,
+      );
     });
 
     it("compiling with nothing selected", () => {
-      throwsValidation(() => Sales.query().where(Sales.country.eq("US")).toSql({ dialect: "backend_c" }), /select at least one metric, dimension or fact/);
+      throwsValidation(
+        () => Sales.query().where(Sales.country.eq("US")).toSql({ dialect: "backend_c" }),
+        /select at least one metric, dimension or fact/,
+      );
     });
 
     it("ordering by a field that is not selected (checked at compile time)", () => {
@@ -119,7 +163,7 @@ describe("query builder", () => {
     });
 
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, "10", 10n]) {
-      it(`limit(${typeof bad === "bigint" ? `${bad}n` : JSON.stringify(bad) ?? String(bad)})`, () => {
+      it(`limit(${typeof bad === "bigint" ? `${bad}n` : (JSON.stringify(bad) ?? String(bad))})`, () => {
         throwsValidation(() => Sales.query().limit(bad as number), /limit\(\): expected a positive integer/);
       });
     }
@@ -178,11 +222,19 @@ describe("query builder", () => {
     });
 
     it("an unknown dialect", () => {
-      throwsValidation(() => Sales.query().metrics(Sales.revenue).toSql({ dialect: "backend_z" as never }), /unknown dialect "backend_z"/);
+      throwsValidation(
+        () =>
+          Sales.query()
+            .metrics(Sales.revenue)
+            .toSql({ dialect: "backend_z" as never }),
+        /unknown dialect "backend_z"/,
+      );
     });
 
     it("a Date outside years 0000-9999 on backend C", () => {
-      const q = Orders.query().metrics(Orders.total).where(Orders.orderedAt.lt(new Date(Date.UTC(10000, 0, 1))));
+      const q = Orders.query()
+        .metrics(Orders.total)
+        .where(Orders.orderedAt.lt(new Date(Date.UTC(10000, 0, 1))));
       throwsValidation(() => q.toSql({ dialect: "backend_c" }), /outside the years 0000-9999/);
       expect(q.compile({ dialect: "backend_b" }).parameters).to.have.length(1);
     });

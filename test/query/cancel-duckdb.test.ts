@@ -15,7 +15,9 @@ function hugeEngine() {
     // A view, not a table: rows that only exist while a query runs. Several seconds of work
     // uninterrupted; sized so that a lost interrupt costs seconds, not minutes.
     await conn.run("CREATE VIEW huge_data AS SELECT (i % 97)::VARCHAR AS bucket, i AS v FROM range(300000000) t(i)");
-    await conn.run("CREATE OR REPLACE SEMANTIC VIEW huge AS TABLES (h AS huge_data) DIMENSIONS (h.bucket AS bucket) METRICS (h.total AS SUM(v))");
+    await conn.run(
+      "CREATE OR REPLACE SEMANTIC VIEW huge AS TABLES (h AS huge_data) DIMENSIONS (h.bucket AS bucket) METRICS (h.total AS SUM(v))",
+    );
     await conn.commit();
   });
   return engine;

@@ -37,7 +37,10 @@ describe("query compilers: golden SQL", () => {
     it("the SPEC example filtered by country", () => {
       expectSql(byCountry().where(Sales.country.eq("US")).orderBy(Sales.revenue.desc()), {
         backend_a: { sql: `${A_SALES} WHERE "COUNTRY" = ?) ORDER BY "revenue" DESC NULLS LAST`, parameters: ["US"] },
-        backend_b: { sql: `${B_SALES} WHERE \`country\` = ? GROUP BY ALL ORDER BY \`revenue\` DESC NULLS LAST`, parameters: ["US"] },
+        backend_b: {
+          sql: `${B_SALES} WHERE \`country\` = ? GROUP BY ALL ORDER BY \`revenue\` DESC NULLS LAST`,
+          parameters: ["US"],
+        },
         backend_c: `${C_SALES}, where_clause := '"country" = ''US''') ORDER BY "revenue" DESC NULLS LAST`,
       });
     });
@@ -60,7 +63,9 @@ describe("query compilers: golden SQL", () => {
 
     it("dimensions only", () => {
       expectSql(Sales.query().dimensions(Sales.country, Sales.region), {
-        backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country", "REGION" AS "region")` },
+        backend_a: {
+          sql: `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country", "REGION" AS "region")`,
+        },
         backend_b: { sql: "SELECT `country` AS `country`, `region` AS `region` FROM `sales` GROUP BY ALL" },
         backend_c: `SELECT "country" AS "country", "region" AS "region" FROM semantic_view('sales', dimensions := ['country', 'region'])`,
       });
@@ -68,7 +73,9 @@ describe("query compilers: golden SQL", () => {
 
     it("facts with a dimension: row level, no aggregation", () => {
       expectSql(Orders.query().facts(Orders.quantity, Orders.price).dimensions(Orders.status), {
-        backend_a: { sql: `SELECT "status", "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY", "PRICE")` },
+        backend_a: {
+          sql: `SELECT "status", "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY", "PRICE")`,
+        },
         backend_b: { sql: "SELECT `status` AS `status`, `quantity` AS `quantity`, `price` AS `price` FROM `orders`" },
         backend_c: `SELECT "status" AS "status", "quantity" AS "quantity", "price" AS "price" FROM semantic_view('orders', dimensions := ['status'], facts := ['quantity', 'price'])`,
       });
@@ -76,7 +83,9 @@ describe("query compilers: golden SQL", () => {
 
     it("a qualified view name, with OFFSET but no LIMIT", () => {
       expectSql(Analytics.query().metrics(Analytics.revenue).offset(3), {
-        backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ANALYTICS"."PUBLIC"."SALES" METRICS "REVENUE" AS "revenue") LIMIT NULL OFFSET 3` },
+        backend_a: {
+          sql: `SELECT * FROM SEMANTIC_VIEW("ANALYTICS"."PUBLIC"."SALES" METRICS "REVENUE" AS "revenue") LIMIT NULL OFFSET 3`,
+        },
         backend_b: { sql: "SELECT MEASURE(`revenue`) AS `revenue` FROM `analytics`.`public`.`sales` OFFSET 3" },
         backend_c: `SELECT "revenue" AS "revenue" FROM semantic_view('analytics.public.sales', metrics := ['revenue']) OFFSET 3`,
       });
@@ -84,8 +93,12 @@ describe("query compilers: golden SQL", () => {
 
     it("camelCase names are quoted exactly on Snowflake, lower-case ones folded to upper case", () => {
       expectSql(Orders.query().dimensions(Orders.orderedAt).metrics(Orders.orderCount), {
-        backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "orderedAt" AS "orderedAt" METRICS "orderCount" AS "orderCount")` },
-        backend_b: { sql: "SELECT `orderedAt` AS `orderedAt`, MEASURE(`orderCount`) AS `orderCount` FROM `orders` GROUP BY ALL" },
+        backend_a: {
+          sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "orderedAt" AS "orderedAt" METRICS "orderCount" AS "orderCount")`,
+        },
+        backend_b: {
+          sql: "SELECT `orderedAt` AS `orderedAt`, MEASURE(`orderCount`) AS `orderCount` FROM `orders` GROUP BY ALL",
+        },
         backend_c: `SELECT "orderedAt" AS "orderedAt", "orderCount" AS "orderCount" FROM semantic_view('orders', dimensions := ['orderedAt'], metrics := ['orderCount'])`,
       });
     });
@@ -122,13 +135,25 @@ describe("query compilers: golden SQL", () => {
 
   describe("lists and ranges", () => {
     it("in", () => {
-      expectFilter(Sales.country.in(["US", "DE"]), `"COUNTRY" IN (?, ?)`, "`country` IN (?, ?)", `"country" IN (''US'', ''DE'')`, ["US", "DE"]);
+      expectFilter(
+        Sales.country.in(["US", "DE"]),
+        `"COUNTRY" IN (?, ?)`,
+        "`country` IN (?, ?)",
+        `"country" IN (''US'', ''DE'')`,
+        ["US", "DE"],
+      );
     });
     it("in([]) matches nothing: FALSE", () => {
       expectFilter(Sales.country.in([]), "FALSE", "FALSE", "FALSE");
     });
     it("notIn", () => {
-      expectFilter(Sales.country.notIn(["US"]), `"COUNTRY" NOT IN (?)`, "`country` NOT IN (?)", `"country" NOT IN (''US'')`, ["US"]);
+      expectFilter(
+        Sales.country.notIn(["US"]),
+        `"COUNTRY" NOT IN (?)`,
+        "`country` NOT IN (?)",
+        `"country" NOT IN (''US'')`,
+        ["US"],
+      );
     });
     it("notIn([]) matches everything: TRUE", () => {
       expectFilter(Sales.country.notIn([]), "TRUE", "TRUE", "TRUE");
@@ -155,13 +180,21 @@ describe("query compilers: golden SQL", () => {
       );
     });
     it("between", () => {
-      expectFilter(Sales.country.between("A", "M"), `"COUNTRY" BETWEEN ? AND ?`, "`country` BETWEEN ? AND ?", `"country" BETWEEN ''A'' AND ''M''`, ["A", "M"]);
+      expectFilter(
+        Sales.country.between("A", "M"),
+        `"COUNTRY" BETWEEN ? AND ?`,
+        "`country` BETWEEN ? AND ?",
+        `"country" BETWEEN ''A'' AND ''M''`,
+        ["A", "M"],
+      );
     });
   });
 
   describe("patterns", () => {
     it("like passes the pattern through (wildcards active)", () => {
-      expectFilter(Sales.country.like("U_%"), `"COUNTRY" LIKE ?`, "`country` LIKE ?", `"country" LIKE ''U_%''`, ["U_%"]);
+      expectFilter(Sales.country.like("U_%"), `"COUNTRY" LIKE ?`, "`country` LIKE ?", `"country" LIKE ''U_%''`, [
+        "U_%",
+      ]);
     });
     it("startsWith escapes %, _ and the escape character", () => {
       expectFilter(
@@ -173,17 +206,32 @@ describe("query compilers: golden SQL", () => {
       );
     });
     it("endsWith", () => {
-      expectFilter(Sales.country.endsWith("_x"), `"COUNTRY" LIKE ? ESCAPE '!'`, "`country` LIKE ? ESCAPE '!'", `"country" LIKE ''%!_x'' ESCAPE ''!''`, ["%!_x"]);
+      expectFilter(
+        Sales.country.endsWith("_x"),
+        `"COUNTRY" LIKE ? ESCAPE '!'`,
+        "`country` LIKE ? ESCAPE '!'",
+        `"country" LIKE ''%!_x'' ESCAPE ''!''`,
+        ["%!_x"],
+      );
     });
     it("contains", () => {
-      expectFilter(Sales.country.contains("50%"), `"COUNTRY" LIKE ? ESCAPE '!'`, "`country` LIKE ? ESCAPE '!'", `"country" LIKE ''%50!%%'' ESCAPE ''!''`, ["%50!%%"]);
+      expectFilter(
+        Sales.country.contains("50%"),
+        `"COUNTRY" LIKE ? ESCAPE '!'`,
+        "`country` LIKE ? ESCAPE '!'",
+        `"country" LIKE ''%50!%%'' ESCAPE ''!''`,
+        ["%50!%%"],
+      );
     });
   });
 
   describe("combinators", () => {
     it("and / or / not nest with explicit parentheses", () => {
       expectFilter(
-        or(and(Sales.country.eq("US"), Sales.region.eq("West")), not(or(Sales.country.eq("DE"), Sales.region.isNull()))),
+        or(
+          and(Sales.country.eq("US"), Sales.region.eq("West")),
+          not(or(Sales.country.eq("DE"), Sales.region.isNull())),
+        ),
         `("COUNTRY" = ? AND "REGION" = ?) OR NOT ("COUNTRY" = ? OR "REGION" IS NULL)`,
         "(`country` = ? AND `region` = ?) OR NOT (`country` = ? OR `region` IS NULL)",
         `("country" = ''US'' AND "region" = ''West'') OR NOT ("country" = ''DE'' OR "region" IS NULL)`,
@@ -200,15 +248,29 @@ describe("query compilers: golden SQL", () => {
       );
     });
     it("and() and or() skip null/undefined; a single condition is not wrapped", () => {
-      expectFilter(and(null, Sales.country.eq("US"), undefined), `"COUNTRY" = ?`, "`country` = ?", `"country" = ''US''`, ["US"]);
-      expectFilter(or(undefined, Sales.country.eq("US")), `"COUNTRY" = ?`, "`country` = ?", `"country" = ''US''`, ["US"]);
+      expectFilter(
+        and(null, Sales.country.eq("US"), undefined),
+        `"COUNTRY" = ?`,
+        "`country` = ?",
+        `"country" = ''US''`,
+        ["US"],
+      );
+      expectFilter(or(undefined, Sales.country.eq("US")), `"COUNTRY" = ?`, "`country` = ?", `"country" = ''US''`, [
+        "US",
+      ]);
     });
     it("and() of nothing is TRUE, or() of nothing is FALSE", () => {
       expectFilter(and(), "TRUE", "TRUE", "TRUE");
       expectFilter(or(), "FALSE", "FALSE", "FALSE");
     });
     it("not of a simple condition", () => {
-      expectFilter(not(Sales.country.eq("US")), `NOT ("COUNTRY" = ?)`, "NOT (`country` = ?)", `NOT ("country" = ''US'')`, ["US"]);
+      expectFilter(
+        not(Sales.country.eq("US")),
+        `NOT ("COUNTRY" = ?)`,
+        "NOT (`country` = ?)",
+        `NOT ("country" = ''US'')`,
+        ["US"],
+      );
     });
   });
 
@@ -226,16 +288,30 @@ describe("query compilers: golden SQL", () => {
         .where(null)
         .where(and(Sales.region.ne("x"), Sales.region.ne("y")));
       expectSql(q, {
-        backend_a: { sql: `${A_SALES} WHERE "COUNTRY" = ? AND "REGION" <> ? AND "REGION" <> ?)`, parameters: ["US", "x", "y"] },
-        backend_b: { sql: `${B_SALES} WHERE \`country\` = ? AND \`region\` <> ? AND \`region\` <> ? GROUP BY ALL`, parameters: ["US", "x", "y"] },
+        backend_a: {
+          sql: `${A_SALES} WHERE "COUNTRY" = ? AND "REGION" <> ? AND "REGION" <> ?)`,
+          parameters: ["US", "x", "y"],
+        },
+        backend_b: {
+          sql: `${B_SALES} WHERE \`country\` = ? AND \`region\` <> ? AND \`region\` <> ? GROUP BY ALL`,
+          parameters: ["US", "x", "y"],
+        },
         backend_c: `${C_SALES}, where_clause := '"country" = ''US'' AND "region" <> ''x'' AND "region" <> ''y''')`,
       });
     });
     it("an OR followed by another where() keeps its parentheses", () => {
-      const q = byCountry().where(or(Sales.country.eq("US"), Sales.country.eq("DE"))).where(Sales.region.isNotNull());
+      const q = byCountry()
+        .where(or(Sales.country.eq("US"), Sales.country.eq("DE")))
+        .where(Sales.region.isNotNull());
       expectSql(q, {
-        backend_a: { sql: `${A_SALES} WHERE ("COUNTRY" = ? OR "COUNTRY" = ?) AND "REGION" IS NOT NULL)`, parameters: ["US", "DE"] },
-        backend_b: { sql: `${B_SALES} WHERE (\`country\` = ? OR \`country\` = ?) AND \`region\` IS NOT NULL GROUP BY ALL`, parameters: ["US", "DE"] },
+        backend_a: {
+          sql: `${A_SALES} WHERE ("COUNTRY" = ? OR "COUNTRY" = ?) AND "REGION" IS NOT NULL)`,
+          parameters: ["US", "DE"],
+        },
+        backend_b: {
+          sql: `${B_SALES} WHERE (\`country\` = ? OR \`country\` = ?) AND \`region\` IS NOT NULL GROUP BY ALL`,
+          parameters: ["US", "DE"],
+        },
         backend_c: `${C_SALES}, where_clause := '("country" = ''US'' OR "country" = ''DE'') AND "region" IS NOT NULL')`,
       });
     });
@@ -243,10 +319,16 @@ describe("query compilers: golden SQL", () => {
 
   describe("ordering and paging", () => {
     it("asc/desc with nulls placement; a bare field orders ascending", () => {
-      const q = byCountry().orderBy(Sales.country.asc({ nulls: "first" }), Sales.revenue.desc({ nulls: "last" })).orderBy(Sales.country);
+      const q = byCountry()
+        .orderBy(Sales.country.asc({ nulls: "first" }), Sales.revenue.desc({ nulls: "last" }))
+        .orderBy(Sales.country);
       expectSql(q, {
-        backend_a: { sql: `${A_SALES}) ORDER BY "country" ASC NULLS FIRST, "revenue" DESC NULLS LAST, "country" ASC NULLS LAST` },
-        backend_b: { sql: `${B_SALES} GROUP BY ALL ORDER BY \`country\` ASC NULLS FIRST, \`revenue\` DESC NULLS LAST, \`country\` ASC NULLS LAST` },
+        backend_a: {
+          sql: `${A_SALES}) ORDER BY "country" ASC NULLS FIRST, "revenue" DESC NULLS LAST, "country" ASC NULLS LAST`,
+        },
+        backend_b: {
+          sql: `${B_SALES} GROUP BY ALL ORDER BY \`country\` ASC NULLS FIRST, \`revenue\` DESC NULLS LAST, \`country\` ASC NULLS LAST`,
+        },
         backend_c: `${C_SALES}) ORDER BY "country" ASC NULLS FIRST, "revenue" DESC NULLS LAST, "country" ASC NULLS LAST`,
       });
     });
@@ -282,7 +364,8 @@ describe("query compilers: golden SQL", () => {
           ),
         );
       const a = `"QUANTITY" >= ? AND "PRICE" < CAST(? AS NUMBER(5,2)) AND "isRush" = ? AND "orderedAt" >= TO_TIMESTAMP_NTZ(?, 3) AND "QUANTITY" <= CAST(? AS NUMBER(38,0))`;
-      const b = "`quantity` >= ? AND `price` < CAST(? AS DECIMAL(5,2)) AND `isRush` = ? AND `orderedAt` >= ? AND `quantity` <= ?";
+      const b =
+        "`quantity` >= ? AND `price` < CAST(? AS DECIMAL(5,2)) AND `isRush` = ? AND `orderedAt` >= ? AND `quantity` <= ?";
       expectSql(q, {
         backend_a: {
           sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" METRICS "TOTAL" AS "total" WHERE ${a})`,
@@ -300,21 +383,42 @@ describe("query compilers: golden SQL", () => {
       });
     });
     it("Decimal keeps its scale and sign exactly", () => {
-      expectSql(Orders.query().metrics(Orders.total).where(Orders.price.eq(Decimal.parse("-0.0100"))), {
-        backend_a: { sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" METRICS "TOTAL" AS "total" WHERE "PRICE" = CAST(? AS NUMBER(5,4)))`, parameters: ["-0.0100"] },
-        backend_b: { sql: "SELECT MEASURE(`total`) AS `total` FROM `orders` WHERE `price` = CAST(? AS DECIMAL(5,4))", parameters: ["-0.0100"] },
-        backend_c: `SELECT "total" AS "total" FROM semantic_view('orders', metrics := ['total'], where_clause := '"price" = -0.0100')`,
-      });
+      expectSql(
+        Orders.query()
+          .metrics(Orders.total)
+          .where(Orders.price.eq(Decimal.parse("-0.0100"))),
+        {
+          backend_a: {
+            sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" METRICS "TOTAL" AS "total" WHERE "PRICE" = CAST(? AS NUMBER(5,4)))`,
+            parameters: ["-0.0100"],
+          },
+          backend_b: {
+            sql: "SELECT MEASURE(`total`) AS `total` FROM `orders` WHERE `price` = CAST(? AS DECIMAL(5,4))",
+            parameters: ["-0.0100"],
+          },
+          backend_c: `SELECT "total" AS "total" FROM semantic_view('orders', metrics := ['total'], where_clause := '"price" = -0.0100')`,
+        },
+      );
     });
     it("Decimal IN lists on Databricks; the 38-digit precision limit everywhere", () => {
-      const q = Orders.query().metrics(Orders.total).where(Orders.price.in([Decimal.parse("1000"), Decimal.parse("0.5")]));
+      const q = Orders.query()
+        .metrics(Orders.total)
+        .where(Orders.price.in([Decimal.parse("1000"), Decimal.parse("0.5")]));
       expect(q.compile({ dialect: "backend_b" })).to.include({
         sql: "SELECT MEASURE(`total`) AS `total` FROM `orders` WHERE `price` IN (CAST(? AS DECIMAL(4,0)), CAST(? AS DECIMAL(2,1)))",
       });
-      const wide = Orders.query().metrics(Orders.total).where(Orders.price.eq(Decimal.parse("1".repeat(39))));
+      const wide = Orders.query()
+        .metrics(Orders.total)
+        .where(Orders.price.eq(Decimal.parse("1".repeat(39))));
       expect(() => wide.toSql({ dialect: "backend_b" })).to.throw(ValidationError, /precision 39/);
-      expect(() => wide.toSql({ dialect: "backend_a" })).to.throw(ValidationError, /precision 39; Snowflake allows at most 38 digits/);
-      expect(() => wide.toSql({ dialect: "backend_c" })).to.throw(ValidationError, /precision 39; DuckDB allows at most 38 digits/);
+      expect(() => wide.toSql({ dialect: "backend_a" })).to.throw(
+        ValidationError,
+        /precision 39; Snowflake allows at most 38 digits/,
+      );
+      expect(() => wide.toSql({ dialect: "backend_c" })).to.throw(
+        ValidationError,
+        /precision 39; DuckDB allows at most 38 digits/,
+      );
     });
   });
 });

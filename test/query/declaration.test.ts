@@ -12,7 +12,13 @@ describe("semantic view declarations", () => {
     expect(Sales.revenue.viewName).to.equal("sales");
     expect(Sales.country.kind).to.equal("dimension");
     expect(Orders.quantity.kind).to.equal("fact");
-    expect(Sales.country.node).to.deep.equal({ kind: "FieldNode", viewName: "sales", name: "country", warehouseName: "country", fieldKind: "dimension" });
+    expect(Sales.country.node).to.deep.equal({
+      kind: "FieldNode",
+      viewName: "sales",
+      name: "country",
+      warehouseName: "country",
+      fieldKind: "dimension",
+    });
     expect(String(Sales.country)).to.equal("sales.country");
   });
 
@@ -62,7 +68,10 @@ describe("semantic view declarations", () => {
   }
 
   it("rejects a member that is not Metric()/Dimension()/Fact()", () => {
-    expect(() => SemanticView("v", { x: {} } as never)).to.throw(ValidationError, /field "x" must be Metric\(\), Dimension\(\) or Fact\(\)/);
+    expect(() => SemanticView("v", { x: {} } as never)).to.throw(
+      ValidationError,
+      /field "x" must be Metric\(\), Dimension\(\) or Fact\(\)/,
+    );
   });
 
   for (const bad of ["", "a.b.c.d", "a..b", "has space", "semi;colon", "quote'", 'dq"']) {

@@ -5,14 +5,28 @@
  */
 import { expect } from "chai";
 import { Type } from "typebox";
-import { EngineNotFoundError, LibConnectionError, Metric, QueryCancelledError, SemanticView, WarehouseError, and, not, or, type RowOf } from "lib";
+import {
+  EngineNotFoundError,
+  LibConnectionError,
+  Metric,
+  QueryCancelledError,
+  SemanticView,
+  WarehouseError,
+  and,
+  not,
+  or,
+  type RowOf,
+} from "lib";
 import { HOSTILE_VALUES } from "./hostile-values.js";
 import { Decimal, Orders, Sales } from "./fixtures.js";
 import { salesEngine, type SalesRow } from "./duckdb-engine.js";
 
-const revenueByCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
+const revenueByCountry = () =>
+  Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
 
-async function rowsOf<Q extends { execute(): Promise<{ fetchAllRows(): Promise<unknown[]> } & AsyncDisposable> }>(q: Q) {
+async function rowsOf<Q extends { execute(): Promise<{ fetchAllRows(): Promise<unknown[]> } & AsyncDisposable> }>(
+  q: Q,
+) {
   await using cursor = await q.execute();
   return await cursor.fetchAllRows(); // await before the cursor is disposed at scope exit
 }
@@ -36,7 +50,9 @@ describe("queries executed on backend C", function () {
 
     it("filtering by an existing country returns only that country's row", async () => {
       await using _engine = salesEngine();
-      expect(await rowsOf(revenueByCountry().where(Sales.country.eq("DE")))).to.deep.equal([{ country: "DE", revenue: 100n }]);
+      expect(await rowsOf(revenueByCountry().where(Sales.country.eq("DE")))).to.deep.equal([
+        { country: "DE", revenue: 100n },
+      ]);
     });
 
     it("filtering by an unknown country returns an empty list", async () => {
@@ -46,7 +62,10 @@ describe("queries executed on backend C", function () {
 
     it("into() a TypeBox model", async () => {
       await using _engine = salesEngine();
-      const RevenueByCountry = Type.Object({ country: Type.String(), revenue: Type.Integer() }, { title: "RevenueByCountry" });
+      const RevenueByCountry = Type.Object(
+        { country: Type.String(), revenue: Type.Integer() },
+        { title: "RevenueByCountry" },
+      );
       await using cursor = await revenueByCountry().limit(2).execute();
       const models = await cursor.into(RevenueByCountry);
       expect(models.map((m) => ({ ...m }))).to.deep.equal([
@@ -57,7 +76,8 @@ describe("queries executed on backend C", function () {
   });
 
   describe("operators, with exact rows", () => {
-    const countries = (q: ReturnType<typeof Sales.query>) => q.metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.country.asc());
+    const countries = (q: ReturnType<typeof Sales.query>) =>
+      q.metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.country.asc());
     const cases: [string, Parameters<ReturnType<typeof Sales.query>["where"]>[0], string[]][] = [
       ["eq", Sales.country.eq("US"), ["US"]],
       ["ne", Sales.country.ne("US"), ["DE", "FR", "JP"]],
@@ -92,13 +112,18 @@ describe("queries executed on backend C", function () {
       await using _engine = salesEngine();
       for (const [name, condition, expected] of cases) {
         const rows = (await rowsOf(countries(Sales.query()).where(condition))) as { country: string }[];
-        expect(rows.map((r) => r.country), name).to.deep.equal(expected);
+        expect(
+          rows.map((r) => r.country),
+          name,
+        ).to.deep.equal(expected);
       }
     });
 
     it("region 'East' is filtered before aggregation (US sums only its West row)", async () => {
       await using _engine = salesEngine();
-      expect(await rowsOf(revenueByCountry().where(Sales.region.eq("West")))).to.deep.equal([{ country: "US", revenue: 100n }]);
+      expect(await rowsOf(revenueByCountry().where(Sales.region.eq("West")))).to.deep.equal([
+        { country: "US", revenue: 100n },
+      ]);
     });
 
     it("repeated where() calls are ANDed", async () => {
@@ -111,13 +136,22 @@ describe("queries executed on backend C", function () {
   describe("selection shapes, ordering and paging", () => {
     it("metrics only: one grand-total row", async () => {
       await using _engine = salesEngine();
-      expect(await rowsOf(Sales.query().metrics(Sales.revenue, Sales.cost))).to.deep.equal([{ revenue: 295n, cost: 30n }]);
+      expect(await rowsOf(Sales.query().metrics(Sales.revenue, Sales.cost))).to.deep.equal([
+        { revenue: 295n, cost: 30n },
+      ]);
     });
 
     it("dimensions only: distinct values", async () => {
       await using _engine = salesEngine();
-      const q = Sales.query().dimensions(Sales.region).orderBy(Sales.region.asc({ nulls: "first" }));
-      expect(await rowsOf(q)).to.deep.equal([{ region: null }, { region: "EU" }, { region: "East" }, { region: "West" }]);
+      const q = Sales.query()
+        .dimensions(Sales.region)
+        .orderBy(Sales.region.asc({ nulls: "first" }));
+      expect(await rowsOf(q)).to.deep.equal([
+        { region: null },
+        { region: "EU" },
+        { region: "East" },
+        { region: "West" },
+      ]);
     });
 
     it("nulls placement: last by default, first on request", async () => {
@@ -126,14 +160,19 @@ describe("queries executed on backend C", function () {
       const last = (await rowsOf(q.orderBy(Sales.region.desc({ nulls: "last" })))) as { region: string | null }[];
       expect(last.map((r) => r.region)).to.deep.equal(["West", "East", "EU", null]);
       const byDefault = (await rowsOf(q.orderBy(Sales.region.asc()))) as { region: string | null }[];
-      expect(byDefault.map((r) => r.region), "default: NULLS LAST").to.deep.equal(["EU", "East", "West", null]);
+      expect(
+        byDefault.map((r) => r.region),
+        "default: NULLS LAST",
+      ).to.deep.equal(["EU", "East", "West", null]);
       const first = (await rowsOf(q.orderBy(Sales.region.desc({ nulls: "first" })))) as { region: string | null }[];
       expect(first.map((r) => r.region)).to.deep.equal([null, "West", "East", "EU"]);
     });
 
     it("columns are dimensions then metrics, whatever the call order", async () => {
       await using _engine = salesEngine();
-      const rows = await rowsOf(Sales.query().metrics(Sales.cost, Sales.revenue).dimensions(Sales.region, Sales.country).limit(1));
+      const rows = await rowsOf(
+        Sales.query().metrics(Sales.cost, Sales.revenue).dimensions(Sales.region, Sales.country).limit(1),
+      );
       expect(Object.keys(rows[0] as object)).to.deep.equal(["region", "country", "cost", "revenue"]);
     });
 
@@ -152,16 +191,42 @@ describe("queries executed on backend C", function () {
   });
 
   describe("value types in filters", () => {
-    const totalsByStatus = () => Orders.query().dimensions(Orders.status).metrics(Orders.orderCount).orderBy(Orders.status.asc());
+    const totalsByStatus = () =>
+      Orders.query().dimensions(Orders.status).metrics(Orders.orderCount).orderBy(Orders.status.asc());
 
     it("Date, boolean, Decimal, number and bigint filter values", async () => {
       await using _engine = salesEngine();
       const cases: [string, Parameters<ReturnType<typeof Orders.query>["where"]>[0], object[]][] = [
-        ["Date gte", Orders.orderedAt.gte(new Date(Date.UTC(2024, 0, 2))), [{ status: "open", orderCount: 1n }, { status: "shipped", orderCount: 1n }]],
-        ["Date with ms", Orders.orderedAt.eq(new Date(Date.UTC(2023, 11, 31, 23, 59, 59, 999))), [{ status: "closed", orderCount: 1n }]],
-        ["boolean", Orders.isRush.eq(true), [{ status: "closed", orderCount: 1n }, { status: "open", orderCount: 1n }]],
+        [
+          "Date gte",
+          Orders.orderedAt.gte(new Date(Date.UTC(2024, 0, 2))),
+          [
+            { status: "open", orderCount: 1n },
+            { status: "shipped", orderCount: 1n },
+          ],
+        ],
+        [
+          "Date with ms",
+          Orders.orderedAt.eq(new Date(Date.UTC(2023, 11, 31, 23, 59, 59, 999))),
+          [{ status: "closed", orderCount: 1n }],
+        ],
+        [
+          "boolean",
+          Orders.isRush.eq(true),
+          [
+            { status: "closed", orderCount: 1n },
+            { status: "open", orderCount: 1n },
+          ],
+        ],
         ["Decimal", Orders.price.eq(Decimal.parse("5.01")), [{ status: "open", orderCount: 1n }]],
-        ["number", Orders.quantity.gte(3), [{ status: "closed", orderCount: 1n }, { status: "shipped", orderCount: 1n }]],
+        [
+          "number",
+          Orders.quantity.gte(3),
+          [
+            { status: "closed", orderCount: 1n },
+            { status: "shipped", orderCount: 1n },
+          ],
+        ],
         ["bigint", Orders.quantity.lt(2n), [{ status: "open", orderCount: 1n }]],
         ["float", Orders.price.lt(0.5), [{ status: "closed", orderCount: 1n }]],
       ];
@@ -180,7 +245,11 @@ describe("queries executed on backend C", function () {
 
     it("facts: one row per source row", async () => {
       await using _engine = salesEngine();
-      const q = Orders.query().dimensions(Orders.status).facts(Orders.quantity).where(Orders.status.eq("open")).orderBy(Orders.quantity.asc());
+      const q = Orders.query()
+        .dimensions(Orders.status)
+        .facts(Orders.quantity)
+        .where(Orders.status.eq("open"))
+        .orderBy(Orders.quantity.asc());
       expect(await rowsOf(q)).to.deep.equal([
         { status: "open", quantity: 1 },
         { status: "open", quantity: 2 },
@@ -218,7 +287,9 @@ describe("queries executed on backend C", function () {
       await using _default = salesEngine([[1, 1, "DEFAULT", null]]);
       await using named = salesEngine([[2, 1, "NAMED", null]], "analytics");
       await using loose = salesEngine([[3, 1, "LOOSE", null]], "");
-      expect(revenueByCountry().toSql()).to.match(/^SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view\('sales'/); // "default" is backend C
+      expect(revenueByCountry().toSql()).to.match(
+        /^SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view\('sales'/,
+      ); // "default" is backend C
       expect(await rowsOf(revenueByCountry().using("analytics"))).to.deep.equal([{ country: "NAMED", revenue: 2n }]);
       expect(await rowsOf(revenueByCountry().using(loose))).to.deep.equal([{ country: "LOOSE", revenue: 3n }]);
       expect(revenueByCountry().using(named).toSql()).to.equal(

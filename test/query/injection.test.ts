@@ -9,11 +9,12 @@ import { expect } from "chai";
 import { Sales } from "./fixtures.js";
 import { HOSTILE_VALUES } from "./hostile-values.js";
 
-
 const PLACEHOLDER_A = `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue" WHERE "COUNTRY" = ?)`;
-const PLACEHOLDER_B = "SELECT `country` AS `country`, MEASURE(`revenue`) AS `revenue` FROM `sales` WHERE `country` = ? GROUP BY ALL";
+const PLACEHOLDER_B =
+  "SELECT `country` AS `country`, MEASURE(`revenue`) AS `revenue` FROM `sales` WHERE `country` = ? GROUP BY ALL";
 
-const query = (value: string) => Sales.query().dimensions(Sales.country).metrics(Sales.revenue).where(Sales.country.eq(value));
+const query = (value: string) =>
+  Sales.query().dimensions(Sales.country).metrics(Sales.revenue).where(Sales.country.eq(value));
 
 /** The predicate text a DuckDB query carries, read back by DuckDB from the where_clause literal. */
 async function readWhereClause(conn: DuckDBConnection, sql: string): Promise<string> {
@@ -98,10 +99,15 @@ describe("query compilers: injection", () => {
   describe("LIKE helpers treat hostile text literally", () => {
     for (const value of ["50%", "a_b", "!x", "%", "_", "it's 100%", "back\\slash%"]) {
       it(`contains(${JSON.stringify(value)}) on backend C matches only the literal text`, async () => {
-        const compiled = Sales.query().dimensions(Sales.country).where(Sales.country.contains(value)).compile({ dialect: "backend_c" });
+        const compiled = Sales.query()
+          .dimensions(Sales.country)
+          .where(Sales.country.contains(value))
+          .compile({ dialect: "backend_c" });
         const predicate = await readWhereClause(conn, compiled.sql);
         const hit = `<${value}>`;
-        const misses = [value.replaceAll("%", "x").replaceAll("_", "y").replaceAll("!", "z") + "q", "plain"].filter((m) => !m.includes(value));
+        const misses = [value.replaceAll("%", "x").replaceAll("_", "y").replaceAll("!", "z") + "q", "plain"].filter(
+          (m) => !m.includes(value),
+        );
         expect(await selected(conn, predicate, [hit, ...misses])).to.deep.equal([hit]);
       });
     }

@@ -48,15 +48,18 @@ describe("query compilers: members declared with a warehouse name", () => {
   });
 
   it("quote characters in a warehouse name are escaped per dialect, never closing the identifier", () => {
-    class Odd extends SemanticView("odd", { tricky: Dimension<string>({ name: 'A"b`c\'d' }) }) {}
+    class Odd extends SemanticView("odd", { tricky: Dimension<string>({ name: "A\"b`c'd" }) }) {}
     expectSql(Odd.query().dimensions(Odd.tricky), {
       backend_a: { sql: 'SELECT * FROM SEMANTIC_VIEW("ODD" DIMENSIONS "A""b`c\'d" AS "tricky")' },
       backend_b: { sql: "SELECT `A\"b``c'd` AS `tricky` FROM `odd` GROUP BY ALL" },
-      backend_c: "SELECT \"A\"\"b`c'd\" AS \"tricky\" FROM semantic_view('odd', dimensions := ['\"A\"\"b`c''d\"'])",
+      backend_c: 'SELECT "A""b`c\'d" AS "tricky" FROM semantic_view(\'odd\', dimensions := [\'"A""b`c\'\'d"\'])',
     });
   });
 
   it("an empty warehouse name is a ValidationError naming the option", () => {
-    expect(() => Dimension({ name: " " })).to.throw(ValidationError, /Dimension\(\{ name \}\): name must be a non-empty string/);
+    expect(() => Dimension({ name: " " })).to.throw(
+      ValidationError,
+      /Dimension\(\{ name \}\): name must be a non-empty string/,
+    );
   });
 });

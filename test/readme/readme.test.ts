@@ -18,9 +18,14 @@ const readme = readFileSync(README_PATH, "utf8");
 
 function run(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd, timeout: 180_000, env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { cwd, timeout: 180_000, env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -34,14 +39,21 @@ function asModule(blocks: readonly string[]): string {
         const m = /^import (type )?\{([^}]*)\} from "([^"]+)";$/.exec(line);
         if (m === null) return true;
         const names = named.get(m[3]!) ?? new Set<string>();
-        for (const name of m[2]!.split(",").map((n) => n.trim()).filter((n) => n !== "")) names.add(m[1] ? `type ${name}` : name);
+        for (const name of m[2]!
+          .split(",")
+          .map((n) => n.trim())
+          .filter((n) => n !== ""))
+          names.add(m[1] ? `type ${name}` : name);
         named.set(m[3]!, names);
         return false;
       })
       .join("\n"),
   );
   const imports = [...named].map(([module, names]) => `import { ${[...names].join(", ")} } from "${module}";`);
-  expect(bodies.join("\n")).to.not.match(/^import /m, "only `import { ... } from` lines are supported in README blocks");
+  expect(bodies.join("\n")).to.not.match(
+    /^import /m,
+    "only `import { ... } from` lines are supported in README blocks",
+  );
   return `${imports.join("\n")}\n${bodies.join("\n")}\nexport {};\n`;
 }
 
@@ -88,7 +100,11 @@ describe("README.md runs as written", function () {
   const { sql, parameters } = us.compile({ dialect });
   console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
 }`;
-    const code = asModule([markedBlock("readme-sales", readme).code, markedBlock("readme-dialects", readme).code, print]);
+    const code = asModule([
+      markedBlock("readme-sales", readme).code,
+      markedBlock("readme-dialects", readme).code,
+      print,
+    ]);
     writeFileSync(join(dir, "dialects.ts"), code);
     const result = await run(["--import", TSX, join(dir, "dialects.ts")], REPO_ROOT);
     expect(result.stderr).to.equal("");
@@ -97,7 +113,9 @@ describe("README.md runs as written", function () {
 
   it("names only files that are in the repository", () => {
     expect(readme).to.not.match(/\b(SPEC|API)\.md\b/);
-    const paths = [...readme.matchAll(/`((?:runtime|codegen|test|example-service|scripts|generated)\/[\w./-]*)`/g)].map((m) => m[1]!);
+    const paths = [...readme.matchAll(/`((?:runtime|codegen|test|example-service|scripts|generated)\/[\w./-]*)`/g)].map(
+      (m) => m[1]!,
+    );
     expect(paths.length).to.be.at.least(5);
     const missing = paths.filter((p) => !existsSync(join(REPO_ROOT, p.replace(/\/$/, ""))));
     expect(missing).to.deep.equal([]);

@@ -24,7 +24,11 @@ function heapMB(): number {
 
 describe("reliability: cache memory", () => {
   it("an LRU cache keeps its byte budget, refuses an entry bigger than all of it, and counts what it holds", () => {
-    const cache = new LruCache<string, string>({ maxEntries: 10, maxBytes: 1000, sizeOf: (k, v) => stringBytes(k) + stringBytes(v) });
+    const cache = new LruCache<string, string>({
+      maxEntries: 10,
+      maxBytes: 1000,
+      sizeOf: (k, v) => stringBytes(k) + stringBytes(v),
+    });
     cache.set("a", "x".repeat(200)); // 402 bytes
     cache.set("b", "y".repeat(200));
     expect([cache.size, cache.bytes]).to.deep.equal([2, 804]);

@@ -15,9 +15,37 @@ import { typecheck } from "../codegen/support/typecheck.js";
 
 /** Names that fold onto each other (case, separators, dots, suffixes) or onto names the modules import. */
 const HOSTILE = [
-  "sales", "sales_row", "SALES", "Sales", "sales.row", "SalesRow", "sales_2", "sales2", "sales_row_row",
-  "fact", "type", "decimal_type", "date_type", "big_int_type", "lib_type", "object", "date", "index", "index_row",
-  "semantic_view", "metric", "dimension", "a.b", "a_b", "row", "_", "__proto__", "constructor", "prototype", "default", "v2024.kpis",
+  "sales",
+  "sales_row",
+  "SALES",
+  "Sales",
+  "sales.row",
+  "SalesRow",
+  "sales_2",
+  "sales2",
+  "sales_row_row",
+  "fact",
+  "type",
+  "decimal_type",
+  "date_type",
+  "big_int_type",
+  "lib_type",
+  "object",
+  "date",
+  "index",
+  "index_row",
+  "semantic_view",
+  "metric",
+  "dimension",
+  "a.b",
+  "a_b",
+  "row",
+  "_",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "default",
+  "v2024.kpis",
 ];
 
 function view(name: string): ViewMetadata {
@@ -57,13 +85,19 @@ describe("reliability: codegen export collisions", function () {
   it("the issue's pair: sales_row keeps its class SalesRow, the row DTO of sales becomes SalesRow2", () => {
     const result = generate([view("sales_row"), view("sales")], { backend: "backend_c" });
     expect(exportsOf(result.files)).to.deep.equal(["Sales", "SalesRow2", "SalesRow", "SalesRowRow"]);
-    expect(result.renamed).to.deep.equal(['the row DTO of view "sales" to SalesRow2 (SalesRow is the class of view "sales_row")']);
+    expect(result.renamed).to.deep.equal([
+      'the row DTO of view "sales" to SalesRow2 (SalesRow is the class of view "sales_row")',
+    ]);
   });
 
   it("refuses a configured DTO name that another export or an import has, naming both (exit 2 in the CLI)", () => {
     const views = [view("sales"), view("sales_row")];
-    const attempt = (name: string) => () => generate(views, { backend: "backend_c", dtos: [{ name, view: "sales", fields: ["country"] }] });
-    expect(attempt("SalesRow")).to.throw(DtoConfigError, 'DTO name "SalesRow" is already used by the class of view "sales_row"');
+    const attempt = (name: string) => () =>
+      generate(views, { backend: "backend_c", dtos: [{ name, view: "sales", fields: ["country"] }] });
+    expect(attempt("SalesRow")).to.throw(
+      DtoConfigError,
+      'DTO name "SalesRow" is already used by the class of view "sales_row"',
+    );
     expect(attempt("salesrowrow")).to.throw(DtoConfigError, 'is already used by the row DTO of view "sales_row"');
     expect(attempt("DecimalType")).to.throw(DtoConfigError, "is a name generated modules import");
     expect(attempt("Type")).to.throw(DtoConfigError, "is a name generated modules import");
@@ -74,7 +108,10 @@ describe("reliability: codegen export collisions", function () {
     const { files } = generate(HOSTILE.map(view), { backend: "backend_c" });
     for (const file of files) await writeFile(join(dir.path, file.path), file.text);
     const names = exportsOf(files);
-    await writeFile(join(dir.path, "usage.ts"), `import { ${names.join(", ")} } from "./index.js";\nexport const all: unknown[] = [${names.join(", ")}];\n`);
+    await writeFile(
+      join(dir.path, "usage.ts"),
+      `import { ${names.join(", ")} } from "./index.js";\nexport const all: unknown[] = [${names.join(", ")}];\n`,
+    );
     const result = await typecheck(dir.path, [...files.map((f) => f.path), "usage.ts"]);
     expect(result.output).to.equal("");
     expect(result.code).to.equal(0);
@@ -88,10 +125,14 @@ describe("reliability: codegen export collisions", function () {
     ]);
     const result = await runLib(["codegen", "--backend", "backend_c", "--database", database], { cwd: dir.path });
     expect(result.code, result.stderr).to.equal(0);
-    expect(result.stderr).to.contain('warning: renamed the row DTO of view "sales" to SalesRow2 (SalesRow is the class of view "sales_row")');
+    expect(result.stderr).to.contain(
+      'warning: renamed the row DTO of view "sales" to SalesRow2 (SalesRow is the class of view "sales_row")',
+    );
     const index = await readFile(join(dir.path, "generated", "index.ts"), "utf8");
     const modules = [...index.matchAll(/"\.\/(.+?)\.js"/g)].map((m) => m[1]!);
-    const texts = await Promise.all(modules.map(async (m) => ({ path: m, text: await readFile(join(dir.path, "generated", `${m}.ts`), "utf8") })));
+    const texts = await Promise.all(
+      modules.map(async (m) => ({ path: m, text: await readFile(join(dir.path, "generated", `${m}.ts`), "utf8") })),
+    );
     expect(exportsOf(texts).sort()).to.deep.equal(["Sales", "SalesRow", "SalesRow2", "SalesRowRow"]);
   });
 });

@@ -6,7 +6,17 @@
  * and @databricks/sql against their loopback stand-ins).
  */
 import { expect } from "chai";
-import { BackendCConfig, Decimal, Dimension, Fact, Metric, SemanticView, ValidationError, createEngine, type Engine } from "lib";
+import {
+  BackendCConfig,
+  Decimal,
+  Dimension,
+  Fact,
+  Metric,
+  SemanticView,
+  ValidationError,
+  createEngine,
+  type Engine,
+} from "lib";
 import { conditionOf } from "../../runtime/query/condition.js";
 import { ConditionNode } from "../../runtime/query/operation-node/condition-node.js";
 import { FieldNode } from "../../runtime/query/operation-node/field-node.js";
@@ -41,7 +51,15 @@ function forgeries(): [string, unknown][] {
     }
   }
   return [
-    ["a Symbol.for('lib.Decimal')-tagged object", { [Symbol.for("lib.Decimal")]: true, unscaled: 1n, scale: "0)); DROP TABLE t; --", toString: () => "1; DROP TABLE t" }],
+    [
+      "a Symbol.for('lib.Decimal')-tagged object",
+      {
+        [Symbol.for("lib.Decimal")]: true,
+        unscaled: 1n,
+        scale: "0)); DROP TABLE t; --",
+        toString: () => "1; DROP TABLE t",
+      },
+    ],
     ["Object.create(Decimal.prototype)", Object.create(Decimal.prototype)],
     ["a Proxy of a Decimal", new Proxy(Decimal.parse("1.5"), {})],
     ["a Decimal subclass", new SneakyDecimal(15n, 1)],
@@ -71,7 +89,11 @@ async function rejected(promise: Promise<unknown>): Promise<unknown> {
 
 describe("reliability: forged and out-of-range values", () => {
   it("field methods refuse forgeries and inexact numbers with a ValidationError naming the field (no bare TypeError)", () => {
-    const inexact: [string, unknown][] = [["-0", -0], ["NaN", Number.NaN], ["Infinity", Number.POSITIVE_INFINITY]];
+    const inexact: [string, unknown][] = [
+      ["-0", -0],
+      ["NaN", Number.NaN],
+      ["Infinity", Number.POSITIVE_INFINITY],
+    ];
     for (const [what, value] of [...forgeries(), ...inexact]) {
       for (const method of ["eq", "gt"] as const) {
         const error = caught(() => (Nums.money[method] as (v: unknown) => unknown)(value));
@@ -79,7 +101,10 @@ describe("reliability: forged and out-of-range values", () => {
         expect((error as ValidationError).message, what).to.contain(`nums.money.${method}()`);
         expect((error as ValidationError).field).to.equal("money");
       }
-      expect(caught(() => Nums.at.in([new Date(0), value as Date])), `in(${what})`).to.be.instanceOf(ValidationError);
+      expect(
+        caught(() => Nums.at.in([new Date(0), value as Date])),
+        `in(${what})`,
+      ).to.be.instanceOf(ValidationError);
     }
     expect((caught(() => Nums.dbl.eq(-0)) as Error).message).to.contain("-0");
   });
@@ -103,7 +128,9 @@ describe("reliability: forged and out-of-range values", () => {
     expect((caught(() => q(2n ** 127n).compile({ dialect: "backend_c" })) as Error).message).to.equal(
       "nums.big: 170141183460469231731687303715884105728n is outside DuckDB's HUGEINT range (-170141183460469231731687303715884105728 to 170141183460469231731687303715884105727), so it cannot be compared exactly",
     );
-    expect(q(-(2n ** 127n)).compile({ dialect: "backend_c" }).sql).to.contain(`"big" = -170141183460469231731687303715884105728`);
+    expect(q(-(2n ** 127n)).compile({ dialect: "backend_c" }).sql).to.contain(
+      `"big" = -170141183460469231731687303715884105728`,
+    );
     // A whole number beyond 2^53 is written as its exact digits, not the shortest text (9223372036854776000 != 2^63).
     expect(q(2 ** 63).compile({ dialect: "backend_c" }).sql).to.contain(`"big" = 9223372036854775808'`);
     expect(q(1e300).compile({ dialect: "backend_c" }).sql).to.contain(`"big" = 1e+300'`);
@@ -123,9 +150,11 @@ describe("reliability: forged and out-of-range values", () => {
     expect(Number(a.parameters[0])).to.equal(2 ** 63);
     const tooWide = Decimal.parse(`0.${"1".repeat(38)}`);
     for (const dialect of DIALECTS) {
-      expect((caught(() => Nums.query().dimensions(Nums.money).where(Nums.money.eq(tooWide)).compile({ dialect })) as Error).message, dialect).to.match(
-        /^nums\.money: Decimal 0\.1+ needs precision 39; \w+ allows at most 38 digits$/,
-      );
+      expect(
+        (caught(() => Nums.query().dimensions(Nums.money).where(Nums.money.eq(tooWide)).compile({ dialect })) as Error)
+          .message,
+        dialect,
+      ).to.match(/^nums\.money: Decimal 0\.1+ needs precision 39; \w+ allows at most 38 digits$/);
     }
   });
 
@@ -136,7 +165,9 @@ describe("reliability: forged and out-of-range values", () => {
       engine._pool.on("connect", async (conn) => {
         await conn.run("CREATE TABLE nums_data (big BIGINT, huge HUGEINT, v INTEGER)");
         await conn.run("INSERT INTO nums_data VALUES (9223372036854775807, 9223372036854775900, 1), (1, 1, 1)");
-        await conn.run("CREATE SEMANTIC VIEW nums AS TABLES (nums_data) DIMENSIONS (nums_data.big AS big, nums_data.huge AS huge) METRICS (nums_data.n AS SUM(v))");
+        await conn.run(
+          "CREATE SEMANTIC VIEW nums AS TABLES (nums_data) DIMENSIONS (nums_data.big AS big, nums_data.huge AS huge) METRICS (nums_data.n AS SUM(v))",
+        );
         await conn.run("COMMIT");
       });
     });
@@ -144,7 +175,12 @@ describe("reliability: forged and out-of-range values", () => {
 
     it("a whole number >= 2^63 compares by its exact value (its shortest text 9223372036854776000 is another integer)", async () => {
       const run = async (condition: Parameters<ReturnType<typeof Nums.query>["where"]>[0]) => {
-        await using cursor = await Nums.query().dimensions(Nums.big).where(condition).orderBy(Nums.big.asc()).using(engine).execute();
+        await using cursor = await Nums.query()
+          .dimensions(Nums.big)
+          .where(condition)
+          .orderBy(Nums.big.asc())
+          .using(engine)
+          .execute();
         return (await cursor.fetchAllRows()).map((r) => r.big);
       };
       expect(await run(Nums.big.eq(2 ** 63))).to.deep.equal([]);
@@ -180,7 +216,13 @@ describe("reliability: forged and out-of-range values", () => {
       try {
         await using engine = backendAEngine(standIn);
         await using conn = await engine.connect();
-        const values: [string, unknown][] = [["2^63", 2 ** 63], ["1e21", 1e21], ["-0", -0], ["10^38", 10n ** 38n], ...forgeries()];
+        const values: [string, unknown][] = [
+          ["2^63", 2 ** 63],
+          ["1e21", 1e21],
+          ["-0", -0],
+          ["10^38", 10n ** 38n],
+          ...forgeries(),
+        ];
         for (const [what, value] of values) {
           const error = await rejected(conn.all("SELECT ? AS x", [value]));
           expect(error, what).to.be.instanceOf(ValidationError);
@@ -190,7 +232,12 @@ describe("reliability: forged and out-of-range values", () => {
         expect(Number(row!["x"])).to.equal(2 ** 53 - 1);
         // Through the compiler the same values run: 2^63 as DOUBLE text, a wide bigint as NUMBER(38,0) text.
         const quantities = async (condition: Parameters<ReturnType<typeof Orders.query>["where"]>[0]) => {
-          await using cursor = await Orders.query().facts(Orders.quantity).where(condition).orderBy(Orders.quantity.asc()).using(engine).execute();
+          await using cursor = await Orders.query()
+            .facts(Orders.quantity)
+            .where(condition)
+            .orderBy(Orders.quantity.asc())
+            .using(engine)
+            .execute();
           return (await cursor.fetchAllRows()).map((r) => r.quantity);
         };
         expect(await quantities(Orders.quantity.lt(2 ** 63))).to.deep.equal([1, 2, 3]);
@@ -208,7 +255,12 @@ describe("reliability: forged and out-of-range values", () => {
     it("raw parameters beyond BIGINT, -0 and forgeries are ValidationErrors", async () => {
       await using engine = backendBEngine(fixture.standIn);
       await using conn = await engine.connect();
-      const values: [string, unknown][] = [["2^63", 2n ** 63n], ["-2^63-1", -(2n ** 63n) - 1n], ["-0", -0], ...forgeries()];
+      const values: [string, unknown][] = [
+        ["2^63", 2n ** 63n],
+        ["-2^63-1", -(2n ** 63n) - 1n],
+        ["-0", -0],
+        ...forgeries(),
+      ];
       for (const [what, value] of values) {
         const error = await rejected(conn.all("SELECT ? AS x", [value]));
         expect(error, what).to.be.instanceOf(ValidationError);

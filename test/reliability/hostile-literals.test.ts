@@ -10,7 +10,14 @@ import { significant, tokenize } from "../../runtime/semantic/sql/lexer.js";
 import { splitStatements } from "../../runtime/semantic/sql/split.js";
 import { prng, pick } from "../semantic/support/prng.js";
 import { withSalesEngine } from "../support/sales-engine.js";
-import { blockComment, generateLiteral, hostileText, lineComment, stringLiteral, type LiteralForm } from "./support/literal-forms.js";
+import {
+  blockComment,
+  generateLiteral,
+  hostileText,
+  lineComment,
+  stringLiteral,
+  type LiteralForm,
+} from "./support/literal-forms.js";
 
 const FORMS: readonly LiteralForm[] = ["standard", "escape", "dollar", "quoted_ident", "unicode", "unicode_ident"];
 const isIdentifierForm = (form: LiteralForm) => form === "quoted_ident" || form === "unicode_ident";
@@ -87,7 +94,8 @@ describe("reliability: hostile literal forms", () => {
       if (form === "operators") return `1 ${pick(random, ["//", "+", "-", "*", "<>"])}${blockComment(random)} 2`;
       return generateLiteral(random, form).sql;
     };
-    const between = (): string => pick(random, [" ", "\n", "\r\n", ` ${blockComment(random)} `, ` ${lineComment(random)}`]);
+    const between = (): string =>
+      pick(random, [" ", "\n", "\r\n", ` ${blockComment(random)} `, ` ${lineComment(random)}`]);
     for (let n = 0; n < 300; n++) {
       const count = 1 + Math.floor(random() * 4);
       const statements = Array.from({ length: count }, () => `SELECT ${expression()}${between()}AS x`);
@@ -110,7 +118,10 @@ describe("reliability: hostile literal forms", () => {
         const predicate = ascii(`country <> ${stringLiteral(random, inner, hostile)}`);
         const sql = `SELECT country FROM semantic_view('sales', dimensions := ['country'], where_clause := ${stringLiteral(random, outer, predicate)}) ORDER BY country`;
         const rows = await conn.all(sql);
-        expect(rows.map((r) => r["country"]), sql).to.deep.equal(["DE", "FR", "JP", "US"]);
+        expect(
+          rows.map((r) => r["country"]),
+          sql,
+        ).to.deep.equal(["DE", "FR", "JP", "US"]);
       }
       const [count] = await conn.all("SELECT count(*) AS n FROM sales_data");
       expect(count!["n"]).to.equal(8n);

@@ -6,7 +6,17 @@
  * outcomes only.
  */
 import { expect } from "chai";
-import { BackendAConfig, BackendCConfig, Dimension, Metric, PoolTimeoutError, QueryCancelledError, SemanticView, ValidationError, createEngine } from "lib";
+import {
+  BackendAConfig,
+  BackendCConfig,
+  Dimension,
+  Metric,
+  PoolTimeoutError,
+  QueryCancelledError,
+  SemanticView,
+  ValidationError,
+  createEngine,
+} from "lib";
 import type { Engine, PooledConnection } from "lib";
 import { DuckDBDriver } from "../../runtime/dialects/duckdb/duckdb-driver.js";
 import { FaultInjectingDriver, cSettings, plainEngine, useTempDir } from "../engine/helpers.js";
@@ -53,7 +63,9 @@ describe("reliability: the pool (issue 9.4, 9.5, 9.8, 9.12, 9.14)", function () 
       const { engine, held } = await busyEngine();
       await using _ = engine;
       const controller = new AbortController();
-      const pending = failure(Sales.query().metrics(Sales.revenue).using(engine).execute({ signal: controller.signal }));
+      const pending = failure(
+        Sales.query().metrics(Sales.revenue).using(engine).execute({ signal: controller.signal }),
+      );
       const raw = failure(engine.connect({ signal: controller.signal }));
       expect(engine._pool.pending).to.equal(2);
       controller.abort();
@@ -69,7 +81,10 @@ describe("reliability: the pool (issue 9.4, 9.5, 9.8, 9.12, 9.14)", function () 
 
   describe("timeout as in SQLAlchemy (9.14)", () => {
     it("bounds only the wait for a busy pool: a 1.2 s open with timeout = 1 succeeds, a busy pool still times out", async () => {
-      const driver = new SlowOpeningDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }), 1_200);
+      const driver = new SlowOpeningDriver(
+        new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }),
+        1_200,
+      );
       await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, timeout: 1 }, { driver });
       await using conn = await engine.connect();
       expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
@@ -78,7 +93,12 @@ describe("reliability: the pool (issue 9.4, 9.5, 9.8, 9.12, 9.14)", function () 
 
     it("timeout = 0 fails at once only when no connection is free: every fresh engine's first checkout works", async () => {
       for (let i = 0; i < 3; i++) {
-        await using engine = plainEngine({ database: tmp.file(`zero-${i}.duckdb`), poolSize: 1, maxOverflow: 0, timeout: 0 });
+        await using engine = plainEngine({
+          database: tmp.file(`zero-${i}.duckdb`),
+          poolSize: 1,
+          maxOverflow: 0,
+          timeout: 0,
+        });
         await using conn = await engine.connect();
         expect(await failure(engine.connect())).to.be.instanceOf(PoolTimeoutError);
         expect(engine._pool.pending).to.equal(0);
@@ -87,13 +107,21 @@ describe("reliability: the pool (issue 9.4, 9.5, 9.8, 9.12, 9.14)", function () 
   });
 
   it("failed pre-pings back off like failed opens: connections opened per second stay bounded (9.5)", async () => {
-    const driver = new FaultInjectingDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }));
+    const driver = new FaultInjectingDriver(
+      new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }),
+    );
     driver.ping = "false";
-    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 1 }, { driver });
+    await using engine = plainEngine(
+      { database: tmp.file(), poolSize: 1, maxOverflow: 0, prePing: true, timeout: 1 },
+      { driver },
+    );
     const until = Date.now() + 1_000;
     let failures = 0;
     while (Date.now() < until) {
-      await engine.connect().then((c) => c.release(), () => failures++);
+      await engine.connect().then(
+        (c) => c.release(),
+        () => failures++,
+      );
     }
     expect(failures).to.be.greaterThan(0);
     // Backoff 50 ms, doubling to 2 s: about five opens in the first second (hundreds without it).
@@ -101,7 +129,10 @@ describe("reliability: the pool (issue 9.4, 9.5, 9.8, 9.12, 9.14)", function () 
   });
 
   it("after an outage, connections whose waiters left never stay idle beyond pool_size (9.12)", async () => {
-    const driver = new SlowOpeningDriver(new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }), 0);
+    const driver = new SlowOpeningDriver(
+      new DuckDBDriver(cSettings({ database: tmp.file() }), { semanticLayer: null }),
+      0,
+    );
     await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 3 }, { driver });
     const held = await engine.connect();
     // The warehouse is slow to accept logins: three callers give up while their connections open.
@@ -139,7 +170,10 @@ describe("reliability: the pool (issue 9.4, 9.5, 9.8, 9.12, 9.14)", function () 
         expect((error as ValidationError).message).to.contain(field);
       }
       expect(() => new BackendCConfig({ database: ":memory:", timeout: 2_147_483 }, { env: {} })).not.to.throw();
-      expect(() => new BackendAConfig({ account: "acme", loginTimeout: "1000h" }, { env: {} })).to.throw(ValidationError, /login_timeout|loginTimeout/);
+      expect(() => new BackendAConfig({ account: "acme", loginTimeout: "1000h" }, { env: {} })).to.throw(
+        ValidationError,
+        /login_timeout|loginTimeout/,
+      );
       expect(() => new BackendAConfig({ account: "acme", loginTimeout: "596h31m23s" }, { env: {} })).not.to.throw();
     });
 

@@ -58,7 +58,12 @@ describe("reliability: recovery after a warehouse restart (issue 9.1)", function
     it("the first query after the restart succeeds or fails once; every session from before is discarded", async () => {
       let standIn = await startStandIn();
       await using engine = aEngine(standIn, { poolSize: 2 });
-      const revenue = () => SalesA.query().metrics(SalesA.REVENUE).using(engine).execute().then((c) => c.fetchAllRows());
+      const revenue = () =>
+        SalesA.query()
+          .metrics(SalesA.REVENUE)
+          .using(engine)
+          .execute()
+          .then((c) => c.fetchAllRows());
       try {
         await fillPool(engine, 2);
         expect(await outcomeOf(revenue)).to.equal("ok");
@@ -87,7 +92,8 @@ describe("reliability: recovery after a warehouse restart (issue 9.1)", function
         standIn.holdQueries = /SEMANTIC_VIEW/i;
         const port = standIn.port;
         const pending = outcomeOf(() => SalesA.query().metrics(SalesA.REVENUE).using(engine).execute());
-        while (!standIn.queries.some((q) => /SEMANTIC_VIEW/i.test(q.sqlText))) await new Promise((resolve) => setTimeout(resolve, 10));
+        while (!standIn.queries.some((q) => /SEMANTIC_VIEW/i.test(q.sqlText)))
+          await new Promise((resolve) => setTimeout(resolve, 10));
         await standIn.close(); // the warehouse dies with the statement in flight
         const outcome = await pending;
         expect(outcome).to.be.instanceOf(OperationalError);
@@ -114,13 +120,22 @@ describe("reliability: recovery after a warehouse restart (issue 9.1)", function
     it("the first query after the restart succeeds or fails once; every session from before is discarded", async () => {
       let standIn: DatabricksStandIn = await startAnotherStandIn(fixture);
       await using engine = bEngine(standIn, { poolSize: 2 });
-      const revenue = () => SalesB.query().metrics(SalesB.revenue).using(engine).execute().then((c) => c.fetchAllRows());
+      const revenue = () =>
+        SalesB.query()
+          .metrics(SalesB.revenue)
+          .using(engine)
+          .execute()
+          .then((c) => c.fetchAllRows());
       try {
         await fillPool(engine, 2);
         expect(await outcomeOf(revenue)).to.equal("ok");
         const port = standIn.port;
         await standIn.close();
-        standIn = await DatabricksStandIn.start({ ...STAND_IN_OPTIONS, certificate: fixture.standIn.certificate, port });
+        standIn = await DatabricksStandIn.start({
+          ...STAND_IN_OPTIONS,
+          certificate: fixture.standIn.certificate,
+          port,
+        });
         const first = await outcomeOf(revenue);
         const second = await outcomeOf(revenue);
         expectRecovered(first, second);
@@ -141,7 +156,11 @@ describe("reliability: recovery after a warehouse restart (issue 9.1)", function
         expect(await status()).to.equal(200);
         const port = standIn.port;
         await standIn.close();
-        standIn = await DatabricksStandIn.start({ ...STAND_IN_OPTIONS, certificate: fixture.standIn.certificate, port });
+        standIn = await DatabricksStandIn.start({
+          ...STAND_IN_OPTIONS,
+          certificate: fixture.standIn.certificate,
+          port,
+        });
         const first = await status();
         expect([200, 503]).to.include(first);
         expect(await status()).to.equal(200);

@@ -38,7 +38,14 @@ describe("reliability: bounded shutdown (issue 9.6)", function () {
     const host = await blackhole();
     try {
       const engine = createEngine(
-        new BackendBConfig({ host: "127.0.0.1", port: host.port, httpPath: "/sql/1.0/warehouses/x", token: "dapi-x", poolSize: 1, disposeTimeout: 1 }),
+        new BackendBConfig({
+          host: "127.0.0.1",
+          port: host.port,
+          httpPath: "/sql/1.0/warehouses/x",
+          token: "dapi-x",
+          poolSize: 1,
+          disposeTimeout: 1,
+        }),
       );
       const checkout = engine.connect().then(
         () => "connected",

@@ -64,7 +64,10 @@ describe("semantic_view() differential over random relationship graphs", () => {
         const tables = Array.from({ length: g.size }, (_, i) => i);
         const dims = subset(random, tables, 0, 2);
         const choices: RandomMetric[] = [
-          ...tables.flatMap((t) => [{ table: t, kind: "count" as const }, { table: t, kind: "sum" as const }]),
+          ...tables.flatMap((t) => [
+            { table: t, kind: "count" as const },
+            { table: t, kind: "sum" as const },
+          ]),
           { table: -1, kind: "combo" },
         ];
         const metrics = subset(random, choices, dims.length === 0 ? 1 : 0, 3);
@@ -83,7 +86,10 @@ describe("semantic_view() differential over random relationship graphs", () => {
         }
         const actual = await db.run(semantic);
         const hand = await db.session.query(expected.sql);
-        expect(actual.columns.map((c) => c.name)).to.deep.equal([...dims.map(dimensionName), ...metrics.map(metricName)]);
+        expect(actual.columns.map((c) => c.name)).to.deep.equal([
+          ...dims.map(dimensionName),
+          ...metrics.map(metricName),
+        ]);
         expect(actual.rows, `${semantic} (${shape})\n-- vs --\n${expected.sql}`).to.deep.equal(hand.rows);
       });
     }
@@ -91,7 +97,7 @@ describe("semantic_view() differential over random relationship graphs", () => {
 
   it("covered both outcomes and the diamond rule", () => {
     expect(fanTraps, "some requests hit a fan trap").to.be.greaterThan(0);
-    expect(fanTraps, "most requests are answered").to.be.lessThan(GRAPHS * REQUESTS_PER_GRAPH / 2);
+    expect(fanTraps, "most requests are answered").to.be.lessThan((GRAPHS * REQUESTS_PER_GRAPH) / 2);
     expect(diamonds, "some random trees were diamonds").to.be.greaterThan(0);
   });
 });

@@ -88,7 +88,8 @@ describe("semantic_view() differential over generated data", () => {
     }
     await session.query(`INSERT INTO g_customers VALUES ${values(customers)}`);
     const products: string[] = [];
-    for (let i = 1; i <= 12; i++) products.push(`(${i}, ${quoteLiteral(pick(random, ["toys", "food", "k's", "tools"]))})`);
+    for (let i = 1; i <= 12; i++)
+      products.push(`(${i}, ${quoteLiteral(pick(random, ["toys", "food", "k's", "tools"]))})`);
     await session.query(`INSERT INTO g_products VALUES ${values(products)}`);
     const orders: string[] = [];
     for (let i = 1; i <= 1500; i++) {
@@ -121,7 +122,8 @@ describe("semantic_view() differential over generated data", () => {
       const select = [...dims.map((d) => DIMS[d]!.sql), ...metrics.map((m) => METRICS[m]!)];
       const where: string[] = filter ? [`(${filter.hand})`] : [];
       const dimTables = new Set(dims.map((d) => DIMS[d]!.table));
-      if (metrics.length === 0 && dimTables.size === 1 && !dimTables.has("o")) where.push(`${[...dimTables][0]}.id IS NOT NULL`);
+      if (metrics.length === 0 && dimTables.size === 1 && !dimTables.has("o"))
+        where.push(`${[...dimTables][0]}.id IS NOT NULL`);
       const hand =
         `SELECT ${metrics.length === 0 ? "DISTINCT " : ""}${select.join(", ")} ${FROM}` +
         (where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "") +

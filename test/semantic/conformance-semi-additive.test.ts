@@ -25,8 +25,18 @@ interface Metric {
 const METRICS: readonly Metric[] = [
   { name: "latest", agg: "SUM", column: "balance", na: [{ dim: "report_date", desc: false, nullsFirst: false }] },
   { name: "earliest", agg: "SUM", column: "balance", na: [{ dim: "report_date", desc: true, nullsFirst: true }] },
-  { name: "latest_nulls_first", agg: "MAX", column: "balance", na: [{ dim: "report_date", desc: false, nullsFirst: true }] },
-  { name: "earliest_real", agg: "COUNT", column: "balance", na: [{ dim: "report_date", desc: true, nullsFirst: false }] },
+  {
+    name: "latest_nulls_first",
+    agg: "MAX",
+    column: "balance",
+    na: [{ dim: "report_date", desc: false, nullsFirst: true }],
+  },
+  {
+    name: "earliest_real",
+    agg: "COUNT",
+    column: "balance",
+    na: [{ dim: "report_date", desc: true, nullsFirst: false }],
+  },
   {
     name: "latest_period",
     agg: "SUM",
@@ -74,9 +84,13 @@ function handSql(dims: readonly string[], metrics: readonly Metric[]): string {
   const selections = metrics.map((m) => {
     const active = m.na.some((e) => !dims.includes(e.dim));
     if (!active) return "TRUE";
-    const partition = dims.filter((d) => !m.na.some((e) => e.dim === d)).map((d) => `s.${DIMS[d]} IS NOT DISTINCT FROM r.${DIMS[d]}`);
+    const partition = dims
+      .filter((d) => !m.na.some((e) => e.dim === d))
+      .map((d) => `s.${DIMS[d]} IS NOT DISTINCT FROM r.${DIMS[d]}`);
     // Lexicographic comparison over the list.
-    const terms = m.na.map((e, i) => [...m.na.slice(0, i).map((p) => `s.${p.dim} IS NOT DISTINCT FROM r.${p.dim}`), better(e)].join(" AND "));
+    const terms = m.na.map((e, i) =>
+      [...m.na.slice(0, i).map((p) => `s.${p.dim} IS NOT DISTINCT FROM r.${p.dim}`), better(e)].join(" AND "),
+    );
     return `NOT EXISTS (SELECT 1 FROM rows_ s WHERE ${[...partition, `(${terms.map((t) => `(${t})`).join(" OR ")})`].join(" AND ")})`;
   });
   const select = [
@@ -93,7 +107,8 @@ function handSql(dims: readonly string[], metrics: readonly Metric[]): string {
 
 async function seed(runner: DocsRunner, random: () => number): Promise<void> {
   const customers: string[] = [];
-  for (let id = 1; id <= 6; id++) customers.push(`(${id}, '${pick(random, ["N", "S", "E"])}', '${pick(random, ["smb", "ent"])}')`);
+  for (let id = 1; id <= 6; id++)
+    customers.push(`(${id}, '${pick(random, ["N", "S", "E"])}', '${pick(random, ["smb", "ent"])}')`);
   const balances: string[] = [];
   const dates = ["'2026-01-01'", "'2026-01-02'", "'2026-01-03'", "NULL"];
   for (let id = 1; id <= 40; id++) {
@@ -101,7 +116,9 @@ async function seed(runner: DocsRunner, random: () => number): Promise<void> {
     const customer = 1 + Math.floor(random() * 7);
     const date = random() < 0.1 ? "NULL" : pick(random, dates.slice(0, 3));
     const period = random() < 0.1 ? "NULL" : String(1 + Math.floor(random() * 3));
-    balances.push(`(${id}, ${customer}, ${date}::DATE, ${period}, ${Math.floor(random() * 100)}, ${Math.floor(random() * 10)})`);
+    balances.push(
+      `(${id}, ${customer}, ${date}::DATE, ${period}, ${Math.floor(random() * 100)}, ${Math.floor(random() * 10)})`,
+    );
   }
   await runner.run(
     `CREATE TABLE customers (id INTEGER, region VARCHAR, segment VARCHAR);
@@ -126,7 +143,9 @@ describe("semi-additive metrics: differential against hand-written snapshot SQL"
           `SELECT * FROM semantic_view('snapshots', dimensions := ${list(dims)}, metrics := ${list(metrics.map((m) => m.name))}) ORDER BY ALL`,
         );
         const expected = await runner.session.query(handSql(dims, metrics));
-        expect(actual.rows, `dims ${dims.join(",")} metrics ${metrics.map((m) => m.name).join(",")}`).to.deep.equal(expected.rows);
+        expect(actual.rows, `dims ${dims.join(",")} metrics ${metrics.map((m) => m.name).join(",")}`).to.deep.equal(
+          expected.rows,
+        );
       }
     });
   }

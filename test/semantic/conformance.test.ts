@@ -244,15 +244,21 @@ describe("semantic_view() conformance", () => {
     });
 
     it("errors without a USING metric and with conflicting ones", async () => {
-      const none = await failure(`SELECT * FROM semantic_view('flights', dimensions := ['city'], metrics := ['flight_count'])`);
-      expect(none.message).to.contain("dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [departs, arrives]");
+      const none = await failure(
+        `SELECT * FROM semantic_view('flights', dimensions := ['city'], metrics := ['flight_count'])`,
+      );
+      expect(none.message).to.contain(
+        "dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [departs, arrives]",
+      );
       expect(none.message).to.contain("USING");
       const dimsOnly = await failure(`SELECT * FROM semantic_view('flights', dimensions := ['city'])`);
       expect(dimsOnly.message).to.contain("dimension 'city' is ambiguous -- table 'a'");
       const conflict = await failure(
         `SELECT * FROM semantic_view('flights', dimensions := ['city'], metrics := ['departures', 'arrivals'])`,
       );
-      expect(conflict.message).to.contain("dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [departs, arrives], each named in USING");
+      expect(conflict.message).to.contain(
+        "dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [departs, arrives], each named in USING",
+      );
     });
 
     it("a role-played table not needed by the query is no problem", async () => {
@@ -287,7 +293,9 @@ describe("semantic_view() conformance", () => {
         `SELECT * FROM semantic_view('shop', metrics := ['units'], where_clause := 'o.qty > 3')`,
         `SELECT SUM(qty) FROM orders WHERE qty > 3`,
       );
-      const error = await failure(`SELECT * FROM semantic_view('shop', dimensions := ['status'], where_clause := 'revenue > 10')`);
+      const error = await failure(
+        `SELECT * FROM semantic_view('shop', dimensions := ['status'], where_clause := 'revenue > 10')`,
+      );
       expect(error.message).to.contain("where_clause cannot reference metric 'revenue'");
     });
 

@@ -2,7 +2,12 @@ import { expect } from "chai";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createBuiltinSemanticLayer, listDefinitions, loadDefinition, type HandledStatement } from "../../runtime/semantic/index.js";
+import {
+  createBuiltinSemanticLayer,
+  listDefinitions,
+  loadDefinition,
+  type HandledStatement,
+} from "../../runtime/semantic/index.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { UNCOMMITTED_MEMO_KEY } from "../../runtime/semantic/semantic-layer.js";
 import { TestSession } from "./support/session.js";
@@ -33,7 +38,8 @@ async function failure(session: TestSession, sql: string): Promise<SemanticViewE
   throw new Error(`expected failure: ${sql}`);
 }
 
-const names = async (s: TestSession): Promise<string[]> => (await listDefinitions(s)).map((d) => `${d.schemaName}.${d.name}`);
+const names = async (s: TestSession): Promise<string[]> =>
+  (await listDefinitions(s)).map((d) => `${d.schemaName}.${d.name}`);
 
 describe("semantic DDL execution and catalog", () => {
   let session: TestSession;
@@ -51,7 +57,13 @@ describe("semantic DDL execution and catalog", () => {
     expect(stored.rows.length).to.equal(1);
     expect(stored.rows[0]!.slice(0, 2)).to.deep.equal(["main", "sales"]);
     const json = JSON.parse(String(stored.rows[0]![2]));
-    expect(json).to.include({ name: "sales", databaseName: "memory", schemaName: "main", resolutionSchemaName: "main", schemaVersion: 1 });
+    expect(json).to.include({
+      name: "sales",
+      databaseName: "memory",
+      schemaName: "main",
+      resolutionSchemaName: "main",
+      schemaVersion: 1,
+    });
     expect(json.createdOn).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const def = await loadDefinition(session, "sales");
     expect(def?.dimensions.map((d) => d.name)).to.deep.equal(["country", "region"]);
@@ -59,7 +71,12 @@ describe("semantic DDL execution and catalog", () => {
   });
 
   it("INSTALL and LOAD semantic_views succeed as no-ops with an empty result", async () => {
-    for (const sql of ["INSTALL semantic_views", "LOAD semantic_views", "INSTALL semantic_views FROM community", "FORCE INSTALL 'semantic_views'"]) {
+    for (const sql of [
+      "INSTALL semantic_views",
+      "LOAD semantic_views",
+      "INSTALL semantic_views FROM community",
+      "FORCE INSTALL 'semantic_views'",
+    ]) {
       expect(await layer.handle(session, sql), sql).to.deep.equal({ kind: "result", columns: [], rows: [] });
     }
     expect(await layer.handle(session, "LOAD json")).to.deep.equal({ kind: "passthrough" });
@@ -78,11 +95,19 @@ describe("semantic DDL execution and catalog", () => {
     await run(session, SALES);
     const plain = SALES.replace("CREATE OR REPLACE", "CREATE");
     const e = await failure(session, plain);
-    expect(e.message).to.equal("semantic view 'sales' already exists; use CREATE OR REPLACE SEMANTIC VIEW to overwrite");
-    const ifNot = await run(session, "CREATE SEMANTIC VIEW IF NOT EXISTS sales AS TABLES (sales_data) DIMENSIONS (sales_data.c AS country)");
+    expect(e.message).to.equal(
+      "semantic view 'sales' already exists; use CREATE OR REPLACE SEMANTIC VIEW to overwrite",
+    );
+    const ifNot = await run(
+      session,
+      "CREATE SEMANTIC VIEW IF NOT EXISTS sales AS TABLES (sales_data) DIMENSIONS (sales_data.c AS country)",
+    );
     expect(ifNot.rows).to.deep.equal([["sales"]]);
     expect((await loadDefinition(session, "sales"))?.dimensions.length).to.equal(2);
-    await run(session, "CREATE OR REPLACE SEMANTIC VIEW sales AS TABLES (sales_data) DIMENSIONS (sales_data.c AS country)");
+    await run(
+      session,
+      "CREATE OR REPLACE SEMANTIC VIEW sales AS TABLES (sales_data) DIMENSIONS (sales_data.c AS country)",
+    );
     expect((await loadDefinition(session, "sales"))?.dimensions.map((d) => d.name)).to.deep.equal(["c"]);
   });
 
@@ -105,7 +130,9 @@ describe("semantic DDL execution and catalog", () => {
       await loadDefinition(session, "sales");
       expect.fail("expected ambiguity");
     } catch (e) {
-      expect((e as Error).message).to.equal("semantic view name 'sales' is ambiguous: it exists in schemas [other, third]; qualify it as schema.name");
+      expect((e as Error).message).to.equal(
+        "semantic view name 'sales' is ambiguous: it exists in schemas [other, third]; qualify it as schema.name",
+      );
     }
     await run(session, "DROP SEMANTIC VIEW third.sales");
     // Only one left anywhere: an unqualified name finds it.
@@ -167,7 +194,9 @@ describe("semantic DDL execution and catalog", () => {
     expect(set.columns.map((c) => c.name)).to.deep.equal(["name", "status"]);
     expect(set.rows).to.deep.equal([["sales", "comment set"]]);
     expect((await loadDefinition(session, "sales"))?.comment).to.equal("Revenue by country");
-    expect((await run(session, "ALTER SEMANTIC VIEW sales UNSET COMMENT")).rows).to.deep.equal([["sales", "comment unset"]]);
+    expect((await run(session, "ALTER SEMANTIC VIEW sales UNSET COMMENT")).rows).to.deep.equal([
+      ["sales", "comment unset"],
+    ]);
     expect((await loadDefinition(session, "sales"))?.comment).to.equal(undefined);
   });
 
@@ -181,7 +210,10 @@ describe("semantic DDL execution and catalog", () => {
     await run(session, SALES);
     await session.query("BEGIN TRANSACTION");
     await run(session, "DROP SEMANTIC VIEW sales");
-    await run(session, "CREATE OR REPLACE SEMANTIC VIEW other AS TABLES (sales_data) DIMENSIONS (sales_data.c AS country)");
+    await run(
+      session,
+      "CREATE OR REPLACE SEMANTIC VIEW other AS TABLES (sales_data) DIMENSIONS (sales_data.c AS country)",
+    );
     await session.query("ROLLBACK");
     expect(await names(session)).to.deep.equal(["main.sales"]);
 
@@ -211,7 +243,12 @@ describe("semantic DDL execution and catalog", () => {
   });
 
   it("passes ordinary statements through untouched", async () => {
-    for (const sql of ["SELECT 1", "SELECT 'semantic' AS s", "CREATE TABLE semantic_notes (a INT)", "SELECT get_ddl_like FROM sales_data"]) {
+    for (const sql of [
+      "SELECT 1",
+      "SELECT 'semantic' AS s",
+      "CREATE TABLE semantic_notes (a INT)",
+      "SELECT get_ddl_like FROM sales_data",
+    ]) {
       expect(await layer.handle(session, sql), sql).to.deep.equal({ kind: "passthrough" });
     }
   });
@@ -261,7 +298,10 @@ describe("semantic catalog persistence", () => {
       const session = {
         query: async (sql: string, params: readonly unknown[] = []) => {
           const reader = await connection.runAndReadAll(sql, params.length > 0 ? (params as never) : undefined);
-          return { columns: reader.columnNames().map((name) => ({ name, type: "" })), rows: reader.getRowsJS() as unknown[][] };
+          return {
+            columns: reader.columnNames().map((name) => ({ name, type: "" })),
+            rows: reader.getRowsJS() as unknown[][],
+          };
         },
       };
       expect(await loadDefinition(session, "sales")).to.equal(undefined);

@@ -73,7 +73,13 @@ describe("semantic DDL parser", () => {
       ["o_to_c", "o", ["customer_id"], "c", []],
       ["o_to_c2", "o", ["cust_a", "cust_b"], "c", ["a", "b"]],
     ]);
-    expect(s.facts[0]).to.include({ access: "private", table: "o", name: "net", expr: "o.gross - coalesce(o.discount, 0)", comment: "net, after discount" });
+    expect(s.facts[0]).to.include({
+      access: "private",
+      table: "o",
+      name: "net",
+      expr: "o.gross - coalesce(o.discount, 0)",
+      comment: "net, after discount",
+    });
     expect(s.facts[0]!.synonyms).to.deep.equal(["n"]);
     expect(s.dimensions.map((d) => [d.name, d.expr, d.isFilter])).to.deep.equal([
       ["segment", "c.segment", false],
@@ -94,8 +100,13 @@ describe("semantic DDL parser", () => {
   });
 
   it("keeps expressions with strings containing commas, parentheses and keywords", () => {
-    const s = create(`CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS concat(t.x, ', COMMENT = ) (', "odd""name"), t.b AS t.y::VARCHAR[])`);
-    expect(s.dimensions.map((d) => d.expr)).to.deep.equal([`concat(t.x, ', COMMENT = ) (', "odd""name")`, "t.y::VARCHAR[]"]);
+    const s = create(
+      `CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS concat(t.x, ', COMMENT = ) (', "odd""name"), t.b AS t.y::VARCHAR[])`,
+    );
+    expect(s.dimensions.map((d) => d.expr)).to.deep.equal([
+      `concat(t.x, ', COMMENT = ) (', "odd""name")`,
+      "t.y::VARCHAR[]",
+    ]);
   });
 
   it("accepts LABELS before AS", () => {
@@ -104,21 +115,40 @@ describe("semantic DDL parser", () => {
   });
 
   it("generates a name for an unnamed relationship", () => {
-    const s = create("CREATE SEMANTIC VIEW v AS TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (o(cid) REFERENCES c) DIMENSIONS (c.n AS c.n)");
+    const s = create(
+      "CREATE SEMANTIC VIEW v AS TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (o(cid) REFERENCES c) DIMENSIONS (c.n AS c.n)",
+    );
     expect(s.relationships[0]!.name).to.equal("o_to_c");
   });
 
   it("parses DROP and ALTER", () => {
-    expect(parseSemanticStatement("DROP SEMANTIC VIEW v")).to.deep.equal({ type: "drop", ifExists: false, name: { name: "v" } });
-    expect(parseSemanticStatement("drop semantic view if exists s.v;")).to.deep.equal({ type: "drop", ifExists: true, name: { schema: "s", name: "v" } });
+    expect(parseSemanticStatement("DROP SEMANTIC VIEW v")).to.deep.equal({
+      type: "drop",
+      ifExists: false,
+      name: { name: "v" },
+    });
+    expect(parseSemanticStatement("drop semantic view if exists s.v;")).to.deep.equal({
+      type: "drop",
+      ifExists: true,
+      name: { schema: "s", name: "v" },
+    });
     expect(parseSemanticStatement("ALTER SEMANTIC VIEW v RENAME TO w")).to.deep.equal({
-      type: "alter", ifExists: false, name: { name: "v" }, change: { action: "rename", newName: { name: "w" } },
+      type: "alter",
+      ifExists: false,
+      name: { name: "v" },
+      change: { action: "rename", newName: { name: "w" } },
     });
     expect(parseSemanticStatement("ALTER SEMANTIC VIEW IF EXISTS v SET COMMENT = 'it''s'")).to.deep.equal({
-      type: "alter", ifExists: true, name: { name: "v" }, change: { action: "set_comment", comment: "it's" },
+      type: "alter",
+      ifExists: true,
+      name: { name: "v" },
+      change: { action: "set_comment", comment: "it's" },
     });
     expect(parseSemanticStatement("ALTER SEMANTIC VIEW v UNSET COMMENT")).to.deep.equal({
-      type: "alter", ifExists: false, name: { name: "v" }, change: { action: "unset_comment" },
+      type: "alter",
+      ifExists: false,
+      name: { name: "v" },
+      change: { action: "unset_comment" },
     });
   });
 
@@ -139,18 +169,42 @@ describe("semantic DDL parser", () => {
 
   it("parses SHOW and DESCRIBE forms", () => {
     expect(parseSemanticStatement("SHOW SEMANTIC VIEWS")).to.deep.include({ type: "show_views", terse: false });
-    expect(parseSemanticStatement("SHOW TERSE SEMANTIC VIEWS LIKE 'sa%' IN SCHEMA main STARTS WITH 's' LIMIT 5")).to.deep.include({
-      type: "show_views", terse: true, like: "sa%", startsWith: "s", limit: 5, inSchema: "main",
+    expect(
+      parseSemanticStatement("SHOW TERSE SEMANTIC VIEWS LIKE 'sa%' IN SCHEMA main STARTS WITH 's' LIMIT 5"),
+    ).to.deep.include({
+      type: "show_views",
+      terse: true,
+      like: "sa%",
+      startsWith: "s",
+      limit: 5,
+      inSchema: "main",
     });
-    expect(parseSemanticStatement("SHOW COLUMNS IN SEMANTIC VIEW main.v")).to.deep.equal({ type: "show_columns", view: { schema: "main", name: "v" } });
-    expect(parseSemanticStatement("SHOW SEMANTIC METRICS IN v")).to.deep.include({ type: "show_members", kind: "metrics", view: { name: "v" } });
-    expect(parseSemanticStatement("SHOW SEMANTIC DIMENSIONS")).to.deep.include({ type: "show_members", kind: "dimensions", view: undefined });
+    expect(parseSemanticStatement("SHOW COLUMNS IN SEMANTIC VIEW main.v")).to.deep.equal({
+      type: "show_columns",
+      view: { schema: "main", name: "v" },
+    });
+    expect(parseSemanticStatement("SHOW SEMANTIC METRICS IN v")).to.deep.include({
+      type: "show_members",
+      kind: "metrics",
+      view: { name: "v" },
+    });
+    expect(parseSemanticStatement("SHOW SEMANTIC DIMENSIONS")).to.deep.include({
+      type: "show_members",
+      kind: "dimensions",
+      view: undefined,
+    });
     expect(parseSemanticStatement("DESCRIBE SEMANTIC VIEW v")).to.deep.equal({ type: "describe", view: { name: "v" } });
     expect(parseSemanticStatement("DESC SEMANTIC VIEW v")).to.deep.equal({ type: "describe", view: { name: "v" } });
   });
 
   it("returns null for ordinary SQL", () => {
-    for (const sql of ["SELECT 'semantic'", "CREATE VIEW semantic AS SELECT 1", "DESCRIBE semantic_table", "SHOW TABLES", "SELECT * FROM semantic_view('v', metrics := ['m'])"]) {
+    for (const sql of [
+      "SELECT 'semantic'",
+      "CREATE VIEW semantic AS SELECT 1",
+      "DESCRIBE semantic_table",
+      "SHOW TABLES",
+      "SELECT * FROM semantic_view('v', metrics := ['m'])",
+    ]) {
       expect(parseSemanticStatement(sql), sql).to.equal(null);
     }
   });
@@ -167,39 +221,96 @@ describe("semantic DDL parser", () => {
       ["CREATE SEMANTIC VIEW v TABLES (t) DIMENSIONS (t.a AS a)", "Expected 'AS' or 'FROM YAML' after view name."],
       ["CREATE SEMANTIC VIEW AS TABLES (t) DIMENSIONS (t.a AS a)", "Expected 'AS' or 'FROM YAML' after view name."],
       ["CREATE SEMANTIC VIEW", "Missing view name after DDL prefix."],
-      ["CREATE SEMANTIC VIEW v AS DIMENSIONS (t.a AS a)", "Missing required clause 'TABLES'. TABLES must come first, found DIMENSIONS."],
+      [
+        "CREATE SEMANTIC VIEW v AS DIMENSIONS (t.a AS a)",
+        "Missing required clause 'TABLES'. TABLES must come first, found DIMENSIONS.",
+      ],
       ["CREATE SEMANTIC VIEW v AS", "Missing required clause 'TABLES'."],
       ["CREATE SEMANTIC VIEW v AS TABLES (t)", "At least one of 'DIMENSIONS' or 'METRICS' is required."],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x)) DIMENSIONS (t.a AS a)", "Clause 'DIMENSIONS' appears out of order; clauses must appear as: TABLES, RELATIONSHIPS (optional)"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) DIMENSIONS (t.b AS b)", "Duplicate clause keyword 'DIMENSIONS'."],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x)) DIMENSIONS (t.a AS a)",
+        "Clause 'DIMENSIONS' appears out of order; clauses must appear as: TABLES, RELATIONSHIPS (optional)",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) DIMENSIONS (t.b AS b)",
+        "Duplicate clause keyword 'DIMENSIONS'.",
+      ],
       ["CREATE SEMANTIC VIEW v AS TABLES () DIMENSIONS (t.a AS a)", "TABLES must list at least one entry"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (a AS a)", "dimension 'a' must be qualified with its table alias (alias.a)"],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (a AS a)",
+        "dimension 'a' must be qualified with its table alias (alias.a)",
+      ],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) FACTS (f AS 1) DIMENSIONS (t.a AS a)", "fact 'f' must be qualified"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (PRIVATE t.a AS a)", "dimension 'a' cannot be PRIVATE"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS )", "missing expression after AS for dimension 'a'"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a a)", "expected AS after dimension 't.a', found 'a'"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) USING (r))", "USING must come before AS in metric 'm'"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) LABELS = (FILTER))", "LABELS is not valid on a metric; it applies to facts and dimensions"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a LABELS = (FILTR))", "unknown label 'FILTR' on dimension 'a'; the only label is FILTER. Did you mean 'FILTER'?"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t PRIMARY KY (id)) DIMENSIONS (t.a AS a)", "expected KEY after PRIMARY, found 'KY'. Did you mean 'KEY'?"],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) USING (r))",
+        "USING must come before AS in metric 'm'",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) LABELS = (FILTER))",
+        "LABELS is not valid on a metric; it applies to facts and dimensions",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a LABELS = (FILTR))",
+        "unknown label 'FILTR' on dimension 'a'; the only label is FILTER. Did you mean 'FILTER'?",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t PRIMARY KY (id)) DIMENSIONS (t.a AS a)",
+        "expected KEY after PRIMARY, found 'KY'. Did you mean 'KEY'?",
+      ],
       ["CREATE SEMANTIC VIEW v AS TABLES (t PRIMRY KEY (id)) DIMENSIONS (t.a AS a)", "Did you mean 'PRIMARY'?"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (o, c) RELATIONSHIPS (r AS o(x) REFERENCES c MANY TO ONE) DIMENSIONS (o.a AS a)", "cardinality keywords"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (o, c) RELATIONSHIPS (r AS o(x) REFRENCES c) DIMENSIONS (o.a AS a)", "expected REFERENCES in relationship 'r', found 'REFRENCES'. Did you mean 'REFERENCES'?"],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (o, c) RELATIONSHIPS (r AS o(x) REFERENCES c MANY TO ONE) DIMENSIONS (o.a AS a)",
+        "cardinality keywords",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (o, c) RELATIONSHIPS (r AS o(x) REFRENCES c) DIMENSIONS (o.a AS a)",
+        "expected REFERENCES in relationship 'r', found 'REFRENCES'. Did you mean 'REFERENCES'?",
+      ],
       ["CREATE SEMANTIC VIEW v COMMENT = 'a' AS TABLES (t) DIMENSIONS (t.a AS a) COMMENT = 'b'", "COMMENT given twice"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (TABLE x))", "Materialization 'm': must specify at least one of DIMENSIONS or METRICS."],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (DIMENSIONS (a)))", "Materialization 'm': missing TABLE sub-clause."],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (TABLE x, TABLE y))", "Materialization 'm': duplicate TABLE sub-clause."],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) MATERIALIZATIONS (m AS (TABLE x, DIMENSIONS (a))) DIMENSIONS (t.a AS a)", "Clause 'DIMENSIONS' appears out of order"],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (TABLE x))",
+        "Materialization 'm': must specify at least one of DIMENSIONS or METRICS.",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (DIMENSIONS (a)))",
+        "Materialization 'm': missing TABLE sub-clause.",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) MATERIALIZATIONS (m AS (TABLE x, TABLE y))",
+        "Materialization 'm': duplicate TABLE sub-clause.",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) MATERIALIZATIONS (m AS (TABLE x, DIMENSIONS (a))) DIMENSIONS (t.a AS a)",
+        "Clause 'DIMENSIONS' appears out of order",
+      ],
       ["SHOW SEMANTIC DIMENSIONS IN v LIKE '%x%'", "LIKE must come before IN"],
       ["SHOW SEMANTIC DIMENSIONS IN v LIMIT 2 STARTS WITH 'a'", "STARTS WITH must come before LIMIT"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS a) extra", "Unknown clause keyword 'extra'"],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS (a)", "Unclosed '(' for clause 'DIMENSIONS'."],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) NON ADDITIVE BY (d))", "'NON ADDITIVE BY (...)' must come BEFORE 'AS' in a metric entry"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m NON ADDITIVE BY (d NULLS MIDDLE) AS SUM(x))", "expected FIRST or LAST after NULLS, found 'MIDDLE' in NON ADDITIVE BY of metric 'm'"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS AVG(o.x) OVER ())", "window metric 'm': the inner metric is named without a table alias"],
-      ["CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS AVG(x) OVER (ORDER BY d, PARTITION BY e))", "window metric 'm': unexpected 'BY' in OVER (...)"],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS SUM(x) NON ADDITIVE BY (d))",
+        "'NON ADDITIVE BY (...)' must come BEFORE 'AS' in a metric entry",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m NON ADDITIVE BY (d NULLS MIDDLE) AS SUM(x))",
+        "expected FIRST or LAST after NULLS, found 'MIDDLE' in NON ADDITIVE BY of metric 'm'",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS AVG(o.x) OVER ())",
+        "window metric 'm': the inner metric is named without a table alias",
+      ],
+      [
+        "CREATE SEMANTIC VIEW v AS TABLES (t) METRICS (t.m AS AVG(x) OVER (ORDER BY d, PARTITION BY e))",
+        "window metric 'm': unexpected 'BY' in OVER (...)",
+      ],
       ["CREATE SEMANTIC VIEW v FROM YAML tables", "Expected '$' to begin dollar-quoted string"],
-      ["CREATE OR REPLACE SEMANTIC VIEW IF NOT EXISTS v AS TABLES (t) DIMENSIONS (t.a AS a)", "OR REPLACE and IF NOT EXISTS cannot be combined"],
+      [
+        "CREATE OR REPLACE SEMANTIC VIEW IF NOT EXISTS v AS TABLES (t) DIMENSIONS (t.a AS a)",
+        "OR REPLACE and IF NOT EXISTS cannot be combined",
+      ],
       ["CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (t.a AS 'open)", "unterminated quoted string"],
       ["DROP SEMANTIC VIEW", "expected semantic view name, found end of statement"],
       ["ALTER SEMANTIC VIEW v RENAME w", "expected TO after RENAME, found 'w'"],

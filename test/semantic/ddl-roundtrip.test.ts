@@ -20,14 +20,32 @@ function rng(seed: number): () => number {
   };
 }
 
-const NAMES = ["amount", "Select", "order", "Group By", 'we"ird', "using", "comment", "labels", "x1", "Ünïcode", "private", "as", "metrics", "end", "total sales"];
+const NAMES = [
+  "amount",
+  "Select",
+  "order",
+  "Group By",
+  'we"ird',
+  "using",
+  "comment",
+  "labels",
+  "x1",
+  "Ünïcode",
+  "private",
+  "as",
+  "metrics",
+  "end",
+  "total sales",
+];
 const TEXTS = ["plain", "it's", "semi;colon", "-- not a comment", "/* nor this */", "dollar $$ sign", "line\nbreak"];
 
 describe("get_ddl round trip over generated definitions", () => {
   let session: TestSession;
   before(async () => {
     session = await TestSession.open();
-    await session.query("CREATE TABLE facts_t (id INTEGER, dim_id INTEGER, amount DECIMAL(12,2), qty INTEGER, label VARCHAR)");
+    await session.query(
+      "CREATE TABLE facts_t (id INTEGER, dim_id INTEGER, amount DECIMAL(12,2), qty INTEGER, label VARCHAR)",
+    );
     await session.query("CREATE TABLE dims_t (id INTEGER, name VARCHAR, grp VARCHAR)");
   });
   after(() => session.close());
@@ -57,7 +75,10 @@ describe("get_ddl round trip over generated definitions", () => {
       const dq = quoteIdent(d);
       const facts = [`${fq}.${quoteIdent(fresh())} AS ${fq}.amount * 2${annot(true)}`];
       const factName = facts[0]!.split(" AS ")[0]!.split(".")[1]!;
-      const dims = [`${dq}.${quoteIdent(fresh())} AS upper(${dq}.name)${annot(true)}`, `${fq}.${quoteIdent(fresh())} AS ${fq}.label || ${quoteLiteral(pick(TEXTS))}${annot(false)}`];
+      const dims = [
+        `${dq}.${quoteIdent(fresh())} AS upper(${dq}.name)${annot(true)}`,
+        `${fq}.${quoteIdent(fresh())} AS ${fq}.label || ${quoteLiteral(pick(TEXTS))}${annot(false)}`,
+      ];
       const m1 = fresh();
       const m2 = fresh();
       const metrics = [
@@ -76,7 +97,10 @@ describe("get_ddl round trip over generated definitions", () => {
       if (created.kind !== "result") throw new Error("expected a result");
       const name = String(created.rows[0]![0]);
       const before = await loadDefinition(session, quoteIdent(name));
-      const rendered = await layer.handle(session, `SELECT get_ddl('SEMANTIC_VIEW', ${quoteLiteral(quoteIdent(name))})`);
+      const rendered = await layer.handle(
+        session,
+        `SELECT get_ddl('SEMANTIC_VIEW', ${quoteLiteral(quoteIdent(name))})`,
+      );
       if (rendered.kind !== "rewritten") throw new Error("expected a rewrite");
       const text = String((await session.query(rendered.sql)).rows[0]![0]);
       await layer.handle(session, `DROP SEMANTIC VIEW ${quoteIdent(name)}`);

@@ -76,44 +76,178 @@ describe("semantic DDL validation", () => {
   });
 
   it("accepts tables that do not exist yet (column checks are skipped)", async () => {
-    await ok("CREATE OR REPLACE SEMANTIC VIEW later AS TABLES (f AS future_table) DIMENSIONS (f.a AS f.anything) METRICS (f.m AS SUM(f.x))");
+    await ok(
+      "CREATE OR REPLACE SEMANTIC VIEW later AS TABLES (f AS future_table) DIMENSIONS (f.a AS f.anything) METRICS (f.m AS SUM(f.x))",
+    );
   });
 
   const cases: [string, string, string][] = [
-    ["duplicate table alias", "TABLES (o AS orders, O AS customers) DIMENSIONS (o.a AS o.id)", "duplicate table alias 'O' in TABLES"],
-    ["unknown member table alias", "TABLES (o AS orders) DIMENSIONS (ordrs.a AS id)", "dimension 'a' references unknown table alias 'ordrs'. Available: [o]."],
+    [
+      "duplicate table alias",
+      "TABLES (o AS orders, O AS customers) DIMENSIONS (o.a AS o.id)",
+      "duplicate table alias 'O' in TABLES",
+    ],
+    [
+      "unknown member table alias",
+      "TABLES (o AS orders) DIMENSIONS (ordrs.a AS id)",
+      "dimension 'a' references unknown table alias 'ordrs'. Available: [o].",
+    ],
     ["unknown alias suggestion", "TABLES (orders) DIMENSIONS (order.a AS id)", "Did you mean 'orders'?"],
-    ["member names unique case-insensitively", "TABLES (o AS orders) FACTS (o.Net AS gross) DIMENSIONS (o.NET AS o.gross)", "name 'NET' is used as both a fact and a dimension"],
-    ["metric name clashes with a dimension", "TABLES (o AS orders) DIMENSIONS (o.n AS o.id) METRICS (o.N AS COUNT(*))", "name 'N' is used as both a dimension and a metric"],
-    ["relationship to unknown alias", "TABLES (o AS orders) RELATIONSHIPS (r AS o(customer_id) REFERENCES cust) DIMENSIONS (o.a AS o.id)", "relationship 'r' references unknown table alias 'cust'"],
-    ["missing primary key", "TABLES (o AS orders, c AS customers) RELATIONSHIPS (o_c AS o(customer_id) REFERENCES c) DIMENSIONS (c.s AS c.segment)", "Table 'c' has no PRIMARY KEY declared but is referenced by FK in 'o'. Add PRIMARY KEY (cols) or UNIQUE (cols) to the TABLES clause for c."],
-    ["FK / ref column count mismatch", "TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (o_c AS o(customer_id, id) REFERENCES c(id)) DIMENSIONS (c.s AS c.segment)", "relationship 'o_c' has 2 foreign key column(s) but 1 referenced column(s)"],
-    ["unknown FK column", "TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (o_c AS o(custmer_id) REFERENCES c) DIMENSIONS (c.s AS c.segment)", "relationship 'o_c': column 'custmer_id' does not exist in table 'o'. Did you mean 'customer_id'?"],
-    ["unknown PK column", "TABLES (o AS orders PRIMARY KEY (idd)) DIMENSIONS (o.a AS o.id)", "PRIMARY KEY of table 'o': column 'idd' does not exist in table 'o'. Did you mean 'id'?"],
-    ["self reference", "TABLES (c AS customers PRIMARY KEY (id)) RELATIONSHIPS (r AS c(region_id) REFERENCES c) DIMENSIONS (c.s AS c.segment)", "table 'c' cannot reference itself"],
-    ["cycle", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id), r AS regions PRIMARY KEY (id)) RELATIONSHIPS (o_c AS o(customer_id) REFERENCES c, c_r AS c(region_id) REFERENCES r, r_c AS r(id) REFERENCES c) DIMENSIONS (c.s AS c.segment)", "cycle detected in relationships: c -> r -> c"],
-    ["orphan table", "TABLES (o AS orders, r AS regions) DIMENSIONS (o.a AS o.id)", "orphan table 'r' is not connected by any relationship"],
-    ["diamond", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id), z AS zones PRIMARY KEY (zone_id)) RELATIONSHIPS (o_c AS o(customer_id) REFERENCES c, o_z AS o(zone_from) REFERENCES z, c_z AS c(region_id) REFERENCES z) DIMENSIONS (z.b AS z.borough)", "diamond: 'z' is reachable from multiple tables ('c', 'o'); the join path is ambiguous. Declare the target under a second table alias so it is joined once per path."],
-    ["aggregate in a fact", "TABLES (o AS orders) FACTS (o.total AS SUM(o.gross)) DIMENSIONS (o.a AS o.id)", "Fact 'total' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS."],
-    ["aggregate in a dimension", "TABLES (o AS orders) DIMENSIONS (o.a AS max(o.id))", "Dimension 'a' contains aggregate function 'max'"],
-    ["fact cycle", "TABLES (o AS orders) FACTS (o.a AS o.b + 1, o.b AS o.c * 2, o.c AS o.a) DIMENSIONS (o.d AS o.id)", "Circular dependency detected in facts: a, b, c"],
-    ["fact cycle through bare names", "TABLES (o AS orders) FACTS (o.fa AS fb + 1, o.fb AS fa) DIMENSIONS (o.d AS o.id)", "Circular dependency detected in facts: fa, fb"],
-    ["qualified cross-table column", `${STAR} DIMENSIONS (o.seg AS c.segment)`, "dimension 'seg' references 'c.segment', a column of table 'c', but a dimension expression may only reference columns of its own table ('o'). To use a value from another table, define a FACT on that table and reference the fact by name (e.g. 'c.<fact_name>')."],
-    ["bare cross-table column", `${STAR} METRICS (o.m AS COUNT(DISTINCT segment))`, "metric 'm' references 'segment', a column of table 'c', but a metric expression may only reference columns of its own table ('o')"],
-    ["unknown qualified own column", "TABLES (o AS orders) DIMENSIONS (o.a AS o.gros)", "dimension 'a' references unknown column 'o.gros'. Did you mean 'gross'?"],
-    ["derived metric unknown metric", "TABLES (o AS orders) METRICS (o.revenue AS SUM(o.gross), o.n AS COUNT(*), avg AS revenu / n)", "unknown metric 'revenu' referenced in derived metric 'avg'; did you mean 'revenue'?. Available metrics: [revenue, n, avg]"],
-    ["derived metric references a dimension", "TABLES (o AS orders) DIMENSIONS (o.d AS o.id) METRICS (o.n AS COUNT(*), x AS n / d)", "unknown metric 'd' referenced in derived metric 'x'"],
-    ["derived metric with aggregate", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), x AS SUM(n))", "derived metric 'x' must not contain aggregate function 'sum'"],
-    ["derived metric cycle", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), a AS b + n, b AS a * 2)", "Circular dependency detected in derived metrics: a, b"],
-    ["derived metric self reference", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), a AS a + n)", "Circular dependency detected in derived metrics: a (derived metric 'a' references itself; cycle detected in derived metrics: a -> a)"],
-    ["base metric without aggregate", "TABLES (o AS orders) METRICS (o.m AS o.gross * 2)", "metric 'm' must aggregate (e.g. SUM(o.gross * 2))"],
-    ["USING unknown relationship", `${STAR} METRICS (o.m USING (o_cc) AS COUNT(*))`, "metric 'm' USING references unknown relationship 'o_cc'. Available: [o_c, c_r]. Did you mean 'o_c'?"],
-    ["USING a relationship not below the metric's table", `${STAR} METRICS (r.m USING (o_c) AS COUNT(*))`, "metric 'm' USING relationship 'o_c' starts at table 'o', which is not reachable from the metric's table 'r'"],
-    ["dimension using a metric", "TABLES (o AS orders) DIMENSIONS (o.d AS n > 1) METRICS (o.n AS COUNT(*))", "dimension 'd' references metric 'n'; dimensions are row-level expressions and cannot use metrics"],
-    ["fact using a qualified metric", "TABLES (o AS orders) FACTS (o.f AS o.n * 2) DIMENSIONS (o.d AS o.id) METRICS (o.n AS COUNT(*))", "fact 'f' references metric 'n'; facts are row-level expressions"],
-    ["window metric over an unknown metric", "TABLES (o AS orders) METRICS (o.m AS SUM(gross) OVER ())", "Window metric 'm': inner metric 'gross' not found in semantic view metrics"],
-    ["SQL-style table alias", "TABLES (orders AS o) DIMENSIONS (o.a AS id)", "table 'o' does not exist, but 'orders' does: TABLES entries are written 'alias AS table' (e.g. o AS orders)"],
-    ["other database", "TABLES (o AS orders) DIMENSIONS (o.a AS o.id)", "semantic views live in the current database 'memory'"],
+    [
+      "member names unique case-insensitively",
+      "TABLES (o AS orders) FACTS (o.Net AS gross) DIMENSIONS (o.NET AS o.gross)",
+      "name 'NET' is used as both a fact and a dimension",
+    ],
+    [
+      "metric name clashes with a dimension",
+      "TABLES (o AS orders) DIMENSIONS (o.n AS o.id) METRICS (o.N AS COUNT(*))",
+      "name 'N' is used as both a dimension and a metric",
+    ],
+    [
+      "relationship to unknown alias",
+      "TABLES (o AS orders) RELATIONSHIPS (r AS o(customer_id) REFERENCES cust) DIMENSIONS (o.a AS o.id)",
+      "relationship 'r' references unknown table alias 'cust'",
+    ],
+    [
+      "missing primary key",
+      "TABLES (o AS orders, c AS customers) RELATIONSHIPS (o_c AS o(customer_id) REFERENCES c) DIMENSIONS (c.s AS c.segment)",
+      "Table 'c' has no PRIMARY KEY declared but is referenced by FK in 'o'. Add PRIMARY KEY (cols) or UNIQUE (cols) to the TABLES clause for c.",
+    ],
+    [
+      "FK / ref column count mismatch",
+      "TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (o_c AS o(customer_id, id) REFERENCES c(id)) DIMENSIONS (c.s AS c.segment)",
+      "relationship 'o_c' has 2 foreign key column(s) but 1 referenced column(s)",
+    ],
+    [
+      "unknown FK column",
+      "TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (o_c AS o(custmer_id) REFERENCES c) DIMENSIONS (c.s AS c.segment)",
+      "relationship 'o_c': column 'custmer_id' does not exist in table 'o'. Did you mean 'customer_id'?",
+    ],
+    [
+      "unknown PK column",
+      "TABLES (o AS orders PRIMARY KEY (idd)) DIMENSIONS (o.a AS o.id)",
+      "PRIMARY KEY of table 'o': column 'idd' does not exist in table 'o'. Did you mean 'id'?",
+    ],
+    [
+      "self reference",
+      "TABLES (c AS customers PRIMARY KEY (id)) RELATIONSHIPS (r AS c(region_id) REFERENCES c) DIMENSIONS (c.s AS c.segment)",
+      "table 'c' cannot reference itself",
+    ],
+    [
+      "cycle",
+      "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id), r AS regions PRIMARY KEY (id)) RELATIONSHIPS (o_c AS o(customer_id) REFERENCES c, c_r AS c(region_id) REFERENCES r, r_c AS r(id) REFERENCES c) DIMENSIONS (c.s AS c.segment)",
+      "cycle detected in relationships: c -> r -> c",
+    ],
+    [
+      "orphan table",
+      "TABLES (o AS orders, r AS regions) DIMENSIONS (o.a AS o.id)",
+      "orphan table 'r' is not connected by any relationship",
+    ],
+    [
+      "diamond",
+      "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id), z AS zones PRIMARY KEY (zone_id)) RELATIONSHIPS (o_c AS o(customer_id) REFERENCES c, o_z AS o(zone_from) REFERENCES z, c_z AS c(region_id) REFERENCES z) DIMENSIONS (z.b AS z.borough)",
+      "diamond: 'z' is reachable from multiple tables ('c', 'o'); the join path is ambiguous. Declare the target under a second table alias so it is joined once per path.",
+    ],
+    [
+      "aggregate in a fact",
+      "TABLES (o AS orders) FACTS (o.total AS SUM(o.gross)) DIMENSIONS (o.a AS o.id)",
+      "Fact 'total' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS.",
+    ],
+    [
+      "aggregate in a dimension",
+      "TABLES (o AS orders) DIMENSIONS (o.a AS max(o.id))",
+      "Dimension 'a' contains aggregate function 'max'",
+    ],
+    [
+      "fact cycle",
+      "TABLES (o AS orders) FACTS (o.a AS o.b + 1, o.b AS o.c * 2, o.c AS o.a) DIMENSIONS (o.d AS o.id)",
+      "Circular dependency detected in facts: a, b, c",
+    ],
+    [
+      "fact cycle through bare names",
+      "TABLES (o AS orders) FACTS (o.fa AS fb + 1, o.fb AS fa) DIMENSIONS (o.d AS o.id)",
+      "Circular dependency detected in facts: fa, fb",
+    ],
+    [
+      "qualified cross-table column",
+      `${STAR} DIMENSIONS (o.seg AS c.segment)`,
+      "dimension 'seg' references 'c.segment', a column of table 'c', but a dimension expression may only reference columns of its own table ('o'). To use a value from another table, define a FACT on that table and reference the fact by name (e.g. 'c.<fact_name>').",
+    ],
+    [
+      "bare cross-table column",
+      `${STAR} METRICS (o.m AS COUNT(DISTINCT segment))`,
+      "metric 'm' references 'segment', a column of table 'c', but a metric expression may only reference columns of its own table ('o')",
+    ],
+    [
+      "unknown qualified own column",
+      "TABLES (o AS orders) DIMENSIONS (o.a AS o.gros)",
+      "dimension 'a' references unknown column 'o.gros'. Did you mean 'gross'?",
+    ],
+    [
+      "derived metric unknown metric",
+      "TABLES (o AS orders) METRICS (o.revenue AS SUM(o.gross), o.n AS COUNT(*), avg AS revenu / n)",
+      "unknown metric 'revenu' referenced in derived metric 'avg'; did you mean 'revenue'?. Available metrics: [revenue, n, avg]",
+    ],
+    [
+      "derived metric references a dimension",
+      "TABLES (o AS orders) DIMENSIONS (o.d AS o.id) METRICS (o.n AS COUNT(*), x AS n / d)",
+      "unknown metric 'd' referenced in derived metric 'x'",
+    ],
+    [
+      "derived metric with aggregate",
+      "TABLES (o AS orders) METRICS (o.n AS COUNT(*), x AS SUM(n))",
+      "derived metric 'x' must not contain aggregate function 'sum'",
+    ],
+    [
+      "derived metric cycle",
+      "TABLES (o AS orders) METRICS (o.n AS COUNT(*), a AS b + n, b AS a * 2)",
+      "Circular dependency detected in derived metrics: a, b",
+    ],
+    [
+      "derived metric self reference",
+      "TABLES (o AS orders) METRICS (o.n AS COUNT(*), a AS a + n)",
+      "Circular dependency detected in derived metrics: a (derived metric 'a' references itself; cycle detected in derived metrics: a -> a)",
+    ],
+    [
+      "base metric without aggregate",
+      "TABLES (o AS orders) METRICS (o.m AS o.gross * 2)",
+      "metric 'm' must aggregate (e.g. SUM(o.gross * 2))",
+    ],
+    [
+      "USING unknown relationship",
+      `${STAR} METRICS (o.m USING (o_cc) AS COUNT(*))`,
+      "metric 'm' USING references unknown relationship 'o_cc'. Available: [o_c, c_r]. Did you mean 'o_c'?",
+    ],
+    [
+      "USING a relationship not below the metric's table",
+      `${STAR} METRICS (r.m USING (o_c) AS COUNT(*))`,
+      "metric 'm' USING relationship 'o_c' starts at table 'o', which is not reachable from the metric's table 'r'",
+    ],
+    [
+      "dimension using a metric",
+      "TABLES (o AS orders) DIMENSIONS (o.d AS n > 1) METRICS (o.n AS COUNT(*))",
+      "dimension 'd' references metric 'n'; dimensions are row-level expressions and cannot use metrics",
+    ],
+    [
+      "fact using a qualified metric",
+      "TABLES (o AS orders) FACTS (o.f AS o.n * 2) DIMENSIONS (o.d AS o.id) METRICS (o.n AS COUNT(*))",
+      "fact 'f' references metric 'n'; facts are row-level expressions",
+    ],
+    [
+      "window metric over an unknown metric",
+      "TABLES (o AS orders) METRICS (o.m AS SUM(gross) OVER ())",
+      "Window metric 'm': inner metric 'gross' not found in semantic view metrics",
+    ],
+    [
+      "SQL-style table alias",
+      "TABLES (orders AS o) DIMENSIONS (o.a AS id)",
+      "table 'o' does not exist, but 'orders' does: TABLES entries are written 'alias AS table' (e.g. o AS orders)",
+    ],
+    [
+      "other database",
+      "TABLES (o AS orders) DIMENSIONS (o.a AS o.id)",
+      "semantic views live in the current database 'memory'",
+    ],
   ];
   for (const [what, body, message] of cases) {
     it(`rejects ${what}`, async () => {
@@ -125,14 +259,18 @@ describe("semantic DDL validation", () => {
   }
 
   it("points validation errors at the offending entry", async () => {
-    const e = await invalid("CREATE SEMANTIC VIEW caret AS TABLES (o AS orders)\nFACTS (o.total AS SUM(o.gross))\nDIMENSIONS (o.a AS o.id)");
+    const e = await invalid(
+      "CREATE SEMANTIC VIEW caret AS TABLES (o AS orders)\nFACTS (o.total AS SUM(o.gross))\nDIMENSIONS (o.a AS o.id)",
+    );
     expect(e.message).to.equal(
       "Fact 'total' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS. (line 2, column 19)\nLINE 2: FACTS (o.total AS SUM(o.gross))\n                          ^",
     );
   });
 
   it("stores nothing when validation fails", async () => {
-    await invalid("CREATE SEMANTIC VIEW broken AS TABLES (o AS orders) FACTS (o.t AS SUM(o.gross)) DIMENSIONS (o.a AS o.id)");
+    await invalid(
+      "CREATE SEMANTIC VIEW broken AS TABLES (o AS orders) FACTS (o.t AS SUM(o.gross)) DIMENSIONS (o.a AS o.id)",
+    );
     expect(await loadDefinition(session, "broken")).to.equal(undefined);
   });
 });

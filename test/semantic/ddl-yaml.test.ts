@@ -50,7 +50,9 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
   let session: TestSession;
   beforeEach(async () => {
     session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))");
+    await session.query(
+      "CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))",
+    );
     await session.query("CREATE TABLE customers (id INTEGER, segment VARCHAR)");
   });
   afterEach(() => session.close());
@@ -80,13 +82,37 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
 
   const errors: [string, string, string][] = [
     ["not a mapping", "- a\n- b", "invalid YAML definition for semantic view 'v': the document must be a mapping"],
-    ["unknown key", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders, expr: id}]\nmetrics: []\nwidgets: 1", "unknown key 'widgets'"],
-    ["no tables key", "dimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []", "invalid YAML definition for semantic view 'v': missing field `tables`"],
-    ["no metrics key", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders, expr: id}]", "missing field `metrics`"],
-    ["no tables", "tables: []\ndimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []", "'tables' must list at least one table"],
+    [
+      "unknown key",
+      "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders, expr: id}]\nmetrics: []\nwidgets: 1",
+      "unknown key 'widgets'",
+    ],
+    [
+      "no tables key",
+      "dimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []",
+      "invalid YAML definition for semantic view 'v': missing field `tables`",
+    ],
+    [
+      "no metrics key",
+      "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders, expr: id}]",
+      "missing field `metrics`",
+    ],
+    [
+      "no tables",
+      "tables: []\ndimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []",
+      "'tables' must list at least one table",
+    ],
     ["no members", "tables: [{table: orders}]\ndimensions: []\nmetrics: []", "needs at least one dimension or metric"],
-    ["missing expr", "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders}]\nmetrics: []", "dimensions[0]: 'expr' is required"],
-    ["dimension over two tables without source_table", "tables: [{alias: o, table: orders}, {alias: c, table: customers}]\ndimensions: [{name: d, expr: o.id + c.id}]\nmetrics: []", "'source_table' is required when the expression uses several tables (o, c)"],
+    [
+      "missing expr",
+      "tables: [{table: orders}]\ndimensions: [{name: d, source_table: orders}]\nmetrics: []",
+      "dimensions[0]: 'expr' is required",
+    ],
+    [
+      "dimension over two tables without source_table",
+      "tables: [{alias: o, table: orders}, {alias: c, table: customers}]\ndimensions: [{name: d, expr: o.id + c.id}]\nmetrics: []",
+      "'source_table' is required when the expression uses several tables (o, c)",
+    ],
     ["bad yaml", "tables: [", "invalid YAML definition for semantic view 'v':"],
   ];
   for (const [what, yaml, message] of errors) {
@@ -103,11 +129,16 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
 
   it("applies the same validation rules as the SQL form (without a caret)", async () => {
     try {
-      await layer.handle(session, "CREATE SEMANTIC VIEW v FROM YAML $$\ntables: [{alias: o, table: orders}]\nfacts: [{name: f, source_table: o, expr: SUM(gross)}]\ndimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []\n$$");
+      await layer.handle(
+        session,
+        "CREATE SEMANTIC VIEW v FROM YAML $$\ntables: [{alias: o, table: orders}]\nfacts: [{name: f, source_table: o, expr: SUM(gross)}]\ndimensions: [{name: d, source_table: o, expr: id}]\nmetrics: []\n$$",
+      );
       expect.fail("expected an error");
     } catch (e) {
       expect((e as SemanticViewError).kind).to.equal("invalid");
-      expect((e as Error).message).to.equal("Fact 'f' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS.");
+      expect((e as Error).message).to.equal(
+        "Fact 'f' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS.",
+      );
     }
   });
 
@@ -124,7 +155,9 @@ describe("CREATE SEMANTIC VIEW ... FROM YAML", () => {
 describe("read_yaml_from_semantic_view", () => {
   it("round-trips through CREATE ... FROM YAML", async () => {
     await using session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))");
+    await session.query(
+      "CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))",
+    );
     await session.query("CREATE TABLE customers (id INTEGER, segment VARCHAR)");
     await layer.handle(session, `CREATE SEMANTIC VIEW crm FROM YAML $$${YAML}$$`);
     const handled = await layer.handle(session, "SELECT read_yaml_from_semantic_view('crm') AS y");

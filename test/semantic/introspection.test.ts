@@ -36,7 +36,9 @@ describe("semantic view introspection", () => {
 
   before(async () => {
     session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))");
+    await session.query(
+      "CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))",
+    );
     await session.query("CREATE TABLE customers (id INTEGER, segment VARCHAR)");
     await session.query("CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)");
     await session.query("CREATE SCHEMA other");
@@ -45,7 +47,10 @@ describe("semantic view introspection", () => {
       session,
       "CREATE OR REPLACE SEMANTIC VIEW sales AS TABLES (sales_data) DIMENSIONS (sales_data.country AS country, sales_data.region AS region) METRICS (sales_data.revenue AS SUM(revenue), sales_data.cost AS SUM(cost))",
     );
-    await query(session, "CREATE SEMANTIC VIEW other.sales_archive AS TABLES (main.sales_data) DIMENSIONS (sales_data.country AS country)");
+    await query(
+      session,
+      "CREATE SEMANTIC VIEW other.sales_archive AS TABLES (main.sales_data) DIMENSIONS (sales_data.country AS country)",
+    );
     createdOn = (await loadDefinition(session, "crm"))!.createdOn;
   });
   after(() => session.close());
@@ -85,12 +90,24 @@ describe("semantic view introspection", () => {
   });
 
   it("table functions work inside larger SELECTs (WHERE, aggregates, joins, aliases)", async () => {
-    expect((await query(session, "SELECT name FROM list_semantic_views() WHERE schema_name = 'main' ORDER BY name DESC")).rows).to.deep.equal([["sales"], ["crm"]]);
-    expect((await query(session, "SELECT count(*) AS n FROM list_semantic_views() v WHERE v.comment <> ''")).rows).to.deep.equal([[1n]]);
     expect(
-      (await query(session, "SELECT l.name, count(*) FROM list_semantic_views() AS l JOIN show_columns_in_semantic_view('sales') s ON s.semantic_view_name = l.name GROUP BY ALL")).rows,
+      (await query(session, "SELECT name FROM list_semantic_views() WHERE schema_name = 'main' ORDER BY name DESC"))
+        .rows,
+    ).to.deep.equal([["sales"], ["crm"]]);
+    expect(
+      (await query(session, "SELECT count(*) AS n FROM list_semantic_views() v WHERE v.comment <> ''")).rows,
+    ).to.deep.equal([[1n]]);
+    expect(
+      (
+        await query(
+          session,
+          "SELECT l.name, count(*) FROM list_semantic_views() AS l JOIN show_columns_in_semantic_view('sales') s ON s.semantic_view_name = l.name GROUP BY ALL",
+        )
+      ).rows,
     ).to.deep.equal([["sales", 4n]]);
-    expect((await query(session, "SELECT list_semantic_views.name FROM list_semantic_views() WHERE name = 'crm'")).rows).to.deep.equal([["crm"]]);
+    expect(
+      (await query(session, "SELECT list_semantic_views.name FROM list_semantic_views() WHERE name = 'crm'")).rows,
+    ).to.deep.equal([["crm"]]);
   });
 
   it("describe_semantic_view / DESCRIBE SEMANTIC VIEW give the extension's rows", async () => {
@@ -147,7 +164,10 @@ describe("semantic view introspection", () => {
   });
 
   it("DESCRIBE resolves schema-qualified table references", async () => {
-    const r = await query(session, "SELECT property, property_value FROM describe_semantic_view('other.sales_archive') WHERE object_kind = 'TABLE'");
+    const r = await query(
+      session,
+      "SELECT property, property_value FROM describe_semantic_view('other.sales_archive') WHERE object_kind = 'TABLE'",
+    );
     expect(r.rows).to.deep.equal([
       ["BASE_TABLE_DATABASE_NAME", "memory"],
       ["BASE_TABLE_SCHEMA_NAME", "main"],
@@ -157,7 +177,16 @@ describe("semantic view introspection", () => {
 
   it("show_columns_in_semantic_view / SHOW COLUMNS IN SEMANTIC VIEW exclude private members", async () => {
     const r = await query(session, "SHOW COLUMNS IN SEMANTIC VIEW crm");
-    expect(r.columns).to.deep.equal(["database_name", "schema_name", "semantic_view_name", "column_name", "data_type", "kind", "expression", "comment"]);
+    expect(r.columns).to.deep.equal([
+      "database_name",
+      "schema_name",
+      "semantic_view_name",
+      "column_name",
+      "data_type",
+      "kind",
+      "expression",
+      "comment",
+    ]);
     expect(r.rows).to.deep.equal([
       ["memory", "main", "crm", "avg_net", "", "DERIVED_METRIC", "net_sum / n_orders", "mean net per order"],
       ["memory", "main", "crm", "is_big", "", "DIMENSION", "o.gross > 1000", ""],
@@ -169,7 +198,16 @@ describe("semantic view introspection", () => {
   });
 
   it("show_semantic_dimensions / metrics / facts and their SHOW forms", async () => {
-    const cols = ["database_name", "schema_name", "semantic_view_name", "table_name", "name", "data_type", "synonyms", "comment"];
+    const cols = [
+      "database_name",
+      "schema_name",
+      "semantic_view_name",
+      "table_name",
+      "name",
+      "data_type",
+      "synonyms",
+      "comment",
+    ];
     const dims = await query(session, "SELECT * FROM show_semantic_dimensions('crm')");
     expect(dims.columns).to.deep.equal(cols);
     expect(dims.rows).to.deep.equal([
@@ -182,19 +220,29 @@ describe("semantic view introspection", () => {
       ["n_orders", "orders"],
     ]);
     expect((await query(session, "SHOW SEMANTIC FACTS IN crm")).rows.map((r) => r[4])).to.deep.equal(["net"]);
-    expect((await query(session, "SHOW SEMANTIC METRICS LIKE '%e%'")).rows.map((r) => `${r[2]}.${r[4]}`)).to.deep.equal([
-      "crm.avg_net",
-      "crm.n_orders",
-      "sales.revenue",
-    ]);
-    expect((await query(session, "SELECT semantic_view_name, name FROM show_semantic_dimensions_all() WHERE name = 'country'")).rows).to.deep.equal([
+    expect((await query(session, "SHOW SEMANTIC METRICS LIKE '%e%'")).rows.map((r) => `${r[2]}.${r[4]}`)).to.deep.equal(
+      ["crm.avg_net", "crm.n_orders", "sales.revenue"],
+    );
+    expect(
+      (
+        await query(
+          session,
+          "SELECT semantic_view_name, name FROM show_semantic_dimensions_all() WHERE name = 'country'",
+        )
+      ).rows,
+    ).to.deep.equal([
       ["sales", "country"],
       ["sales_archive", "country"],
     ]);
   });
 
   it("introspection of a missing view is a not_found error", async () => {
-    for (const sql of ["DESCRIBE SEMANTIC VIEW nope", "SELECT * FROM describe_semantic_view('nope')", "SHOW COLUMNS IN SEMANTIC VIEW nope", "SELECT get_ddl('SEMANTIC_VIEW', 'nope')"]) {
+    for (const sql of [
+      "DESCRIBE SEMANTIC VIEW nope",
+      "SELECT * FROM describe_semantic_view('nope')",
+      "SHOW COLUMNS IN SEMANTIC VIEW nope",
+      "SELECT get_ddl('SEMANTIC_VIEW', 'nope')",
+    ]) {
       try {
         await query(session, sql);
         expect.fail(`expected an error: ${sql}`);
@@ -207,15 +255,28 @@ describe("semantic view introspection", () => {
   });
 
   it("escapes values in rewritten relations", async () => {
-    await query(session, "CREATE OR REPLACE SEMANTIC VIEW quoting COMMENT = 'it''s \"quoted\"; -- not a comment' AS TABLES (sales_data) DIMENSIONS (sales_data.c AS country || ''';''')");
-    expect((await query(session, "SELECT comment FROM list_semantic_views() WHERE name = 'quoting'")).rows).to.deep.equal([[`it's "quoted"; -- not a comment`]]);
-    expect((await query(session, "SELECT expression FROM show_columns_in_semantic_view('quoting')")).rows).to.deep.equal([["country || ''';'''"]]);
+    await query(
+      session,
+      "CREATE OR REPLACE SEMANTIC VIEW quoting COMMENT = 'it''s \"quoted\"; -- not a comment' AS TABLES (sales_data) DIMENSIONS (sales_data.c AS country || ''';''')",
+    );
+    expect(
+      (await query(session, "SELECT comment FROM list_semantic_views() WHERE name = 'quoting'")).rows,
+    ).to.deep.equal([[`it's "quoted"; -- not a comment`]]);
+    expect(
+      (await query(session, "SELECT expression FROM show_columns_in_semantic_view('quoting')")).rows,
+    ).to.deep.equal([["country || ''';'''"]]);
     await query(session, "DROP SEMANTIC VIEW quoting");
   });
 
   it("DESCRIBE falls back to the written reference when the table did not exist at CREATE", async () => {
-    await query(session, 'CREATE SEMANTIC VIEW later AS TABLES (f AS other."Future Facts", g AS memory.other.gone PRIMARY KEY (id)) RELATIONSHIPS (r AS f(g_id) REFERENCES g(id)) DIMENSIONS (f.a AS f.a)');
-    const r = await query(session, "SELECT object_name, property, property_value FROM describe_semantic_view('later') WHERE object_kind = 'TABLE'");
+    await query(
+      session,
+      'CREATE SEMANTIC VIEW later AS TABLES (f AS other."Future Facts", g AS memory.other.gone PRIMARY KEY (id)) RELATIONSHIPS (r AS f(g_id) REFERENCES g(id)) DIMENSIONS (f.a AS f.a)',
+    );
+    const r = await query(
+      session,
+      "SELECT object_name, property, property_value FROM describe_semantic_view('later') WHERE object_kind = 'TABLE'",
+    );
     expect(r.rows).to.deep.equal([
       ["Future Facts", "BASE_TABLE_DATABASE_NAME", "memory"],
       ["Future Facts", "BASE_TABLE_SCHEMA_NAME", "other"],
@@ -230,9 +291,18 @@ describe("semantic view introspection", () => {
 
   it("table function arguments must be literals", async () => {
     for (const [sql, message] of [
-      ["SELECT * FROM describe_semantic_view(name)", "describe_semantic_view() arguments must be literals in the built-in semantic engine, found 'name'"],
-      ["SELECT * FROM describe_semantic_view('crm' 'x')", "describe_semantic_view() arguments must be literals in the built-in semantic engine, found ''x''"],
-      ["SELECT * FROM describe_semantic_view()", "describe_semantic_view() expects the semantic view name as its first argument"],
+      [
+        "SELECT * FROM describe_semantic_view(name)",
+        "describe_semantic_view() arguments must be literals in the built-in semantic engine, found 'name'",
+      ],
+      [
+        "SELECT * FROM describe_semantic_view('crm' 'x')",
+        "describe_semantic_view() arguments must be literals in the built-in semantic engine, found ''x''",
+      ],
+      [
+        "SELECT * FROM describe_semantic_view()",
+        "describe_semantic_view() expects the semantic view name as its first argument",
+      ],
     ] as const) {
       try {
         await query(session, sql);
@@ -247,7 +317,9 @@ describe("semantic view introspection", () => {
     await using s = await TestSession.open();
     const r = await query(s, "SELECT * FROM list_semantic_views()");
     expect(r).to.deep.equal({ columns: LIST_COLUMNS, rows: [] });
-    const typed = await s.query((await layer.handle(s, "SELECT * FROM list_semantic_views()") as { sql: string }).sql);
+    const typed = await s.query(
+      ((await layer.handle(s, "SELECT * FROM list_semantic_views()")) as { sql: string }).sql,
+    );
     expect(typed.columns.map((c) => c.type)).to.deep.equal(LIST_COLUMNS.map(() => "VARCHAR"));
   });
 });
@@ -256,7 +328,9 @@ describe("get_ddl", () => {
   let session: TestSession;
   before(async () => {
     session = await TestSession.open();
-    await session.query("CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))");
+    await session.query(
+      "CREATE TABLE orders (id INTEGER, customer_id INTEGER, gross DECIMAL(10,2), discount DECIMAL(10,2))",
+    );
     await session.query("CREATE TABLE customers (id INTEGER, segment VARCHAR)");
   });
   after(() => session.close());
@@ -304,13 +378,17 @@ METRICS (
       const created = await query(session, ddl);
       const name = String(created.rows[0]![0]);
       const before = await loadDefinition(session, name);
-      const rendered = String((await query(session, `SELECT get_ddl('SEMANTIC_VIEW', '${name.replace(/'/g, "''")}')`)).rows[0]![0]);
+      const rendered = String(
+        (await query(session, `SELECT get_ddl('SEMANTIC_VIEW', '${name.replace(/'/g, "''")}')`)).rows[0]![0],
+      );
       await query(session, `DROP SEMANTIC VIEW "${name}"`);
       await query(session, rendered);
       const after = await loadDefinition(session, name);
       const strip = (d: typeof before) => ({ ...d, createdOn: undefined });
       expect(strip(after)).to.deep.equal(strip(before));
-      const again = String((await query(session, `SELECT get_ddl('SEMANTIC_VIEW', '${name.replace(/'/g, "''")}')`)).rows[0]![0]);
+      const again = String(
+        (await query(session, `SELECT get_ddl('SEMANTIC_VIEW', '${name.replace(/'/g, "''")}')`)).rows[0]![0],
+      );
       expect(again).to.equal(rendered);
     }
   });
@@ -320,7 +398,9 @@ METRICS (
       await layer.handle(session, "SELECT get_ddl('TABLE', 'orders')");
       expect.fail("expected an error");
     } catch (e) {
-      expect((e as Error).message).to.equal("GET_DDL: unsupported object type 'TABLE'. Only 'SEMANTIC_VIEW' is supported.");
+      expect((e as Error).message).to.equal(
+        "GET_DDL: unsupported object type 'TABLE'. Only 'SEMANTIC_VIEW' is supported.",
+      );
     }
   });
 });
@@ -356,22 +436,25 @@ describe("dimensions valid for a metric", () => {
       ["orders", "status", "", false],
       ["profiles", "tier", "", false],
     ]);
-    expect((await query(session, "SELECT name, required FROM show_semantic_dimensions_for_metric('shop', 'units')")).rows).to.deep.equal([
+    expect(
+      (await query(session, "SELECT name, required FROM show_semantic_dimensions_for_metric('shop', 'units')")).rows,
+    ).to.deep.equal([
       ["segment", false],
       ["line_id", false],
       ["status", false],
       ["tier", false],
     ]);
-    expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'customers')")).rows).to.deep.equal([["segment"], ["tier"]]);
+    expect(
+      (await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'customers')")).rows,
+    ).to.deep.equal([["segment"], ["tier"]]);
     // One-to-one relationships are safe in both directions.
-    expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'tiers')")).rows).to.deep.equal([["segment"], ["tier"]]);
+    expect(
+      (await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'tiers')")).rows,
+    ).to.deep.equal([["segment"], ["tier"]]);
     // A derived metric: dimensions valid for any of its metrics (the documented union).
-    expect((await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'per_order')")).rows).to.deep.equal([
-      ["segment"],
-      ["line_id"],
-      ["status"],
-      ["tier"],
-    ]);
+    expect(
+      (await query(session, "SELECT name FROM show_semantic_dimensions_for_metric('shop', 'per_order')")).rows,
+    ).to.deep.equal([["segment"], ["line_id"], ["status"], ["tier"]]);
   });
 
   it("rejects an unknown metric with a suggestion", async () => {

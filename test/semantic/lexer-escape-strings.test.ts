@@ -17,7 +17,11 @@ describe("semantic sql lexer: escape strings", () => {
     ]);
     expect(tokens[1]!.value).to.equal("it's; a\\");
     expect(tokens[3]!.value).to.equal("tab\there");
-    expect(tokenize(sql).map((t) => t.text).join("")).to.equal(sql);
+    expect(
+      tokenize(sql)
+        .map((t) => t.text)
+        .join(""),
+    ).to.equal(sql);
   });
 
   it("leaves a plain string after an identifier E separated by space alone", () => {
@@ -28,7 +32,10 @@ describe("semantic sql lexer: escape strings", () => {
   });
 
   it("keeps a semicolon inside an escape string out of statement splitting", () => {
-    expect(splitStatements(String.raw`SELECT E'a\';b'; SELECT 2`)).to.deep.equal([String.raw`SELECT E'a\';b'`, "SELECT 2"]);
+    expect(splitStatements(String.raw`SELECT E'a\';b'; SELECT 2`)).to.deep.equal([
+      String.raw`SELECT E'a\';b'`,
+      "SELECT 2",
+    ]);
   });
 
   it("reports an unterminated escape string", () => {

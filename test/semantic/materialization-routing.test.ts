@@ -15,7 +15,10 @@ const base = defineView({
   metrics: { "o.revenue": "SUM(o.amount)", "o.n": "COUNT(*)" },
 });
 
-const withMaterializations = (def: SemanticViewDefinition, ...materializations: MaterializationDef[]): SemanticViewDefinition => ({
+const withMaterializations = (
+  def: SemanticViewDefinition,
+  ...materializations: MaterializationDef[]
+): SemanticViewDefinition => ({
   ...def,
   materializations,
 });
@@ -45,15 +48,21 @@ describe("materialization routing", () => {
   });
 
   it("a dimensions-only materialization selects DISTINCT", () => {
-    expect(routeToMaterialization(view, request(["region"], []))?.sql).to.equal('SELECT DISTINCT\n    "region"\nFROM "memory"."main"."region_list"');
+    expect(routeToMaterialization(view, request(["region"], []))?.sql).to.equal(
+      'SELECT DISTINCT\n    "region"\nFROM "memory"."main"."region_list"',
+    );
   });
 
   it("does not route subsets, supersets, facts, a where_clause or unknown names", () => {
     expect(routeToMaterialization(view, request(["region"], ["revenue"]))).to.equal(undefined);
     expect(routeToMaterialization(view, request(["region", "status"], ["revenue", "n"]))).to.equal(undefined);
     expect(routeToMaterialization(view, request(["region"], [], { facts: ["net"] }))).to.equal(undefined);
-    expect(routeToMaterialization(view, request(["region"], ["revenue", "n"], { whereClause: "status = 'open'" }))).to.equal(undefined);
-    expect(routeToMaterialization(view, request(["region"], ["revenue", "n"], { whereClause: "  " }))?.materialization).to.equal("by_region");
+    expect(
+      routeToMaterialization(view, request(["region"], ["revenue", "n"], { whereClause: "status = 'open'" })),
+    ).to.equal(undefined);
+    expect(
+      routeToMaterialization(view, request(["region"], ["revenue", "n"], { whereClause: "  " }))?.materialization,
+    ).to.equal("by_region");
     expect(routeToMaterialization(view, request(["regoin"], ["revenue", "n"]))).to.equal(undefined);
     expect(routeToMaterialization(base, request(["region"], ["revenue", "n"]))).to.equal(undefined);
   });
@@ -67,12 +76,20 @@ describe("materialization routing", () => {
     expect(routeToMaterialization(semiAdditive, request(["region"], ["revenue", "n"]))).to.equal(undefined);
     const windowed = replaceRevenue({ window: { func: "AVG", innerMetric: "n" } });
     expect(routeToMaterialization(windowed, request(["region"], ["revenue", "n"]))).to.equal(undefined);
-    expect(routeToMaterialization(replaceRevenue({ nonAdditiveBy: [] }), request(["region"], ["revenue", "n"]))?.materialization).to.equal("by_region");
+    expect(
+      routeToMaterialization(replaceRevenue({ nonAdditiveBy: [] }), request(["region"], ["revenue", "n"]))
+        ?.materialization,
+    ).to.equal("by_region");
   });
 
   it("applies a declared output_type and keeps a qualified table as written", () => {
     const typed: SemanticViewDefinition = {
-      ...withMaterializations(base, { name: "q", table: 'other."Agg Table"', dimensions: ["region"], metrics: ["revenue"] }),
+      ...withMaterializations(base, {
+        name: "q",
+        table: 'other."Agg Table"',
+        dimensions: ["region"],
+        metrics: ["revenue"],
+      }),
       metrics: base.metrics.map((m) => (m.name === "revenue" ? { ...m, outputType: "DOUBLE" } : m)),
     };
     expect(routeToMaterialization(typed, request(["region"], ["revenue"]))?.sql).to.equal(

@@ -24,7 +24,9 @@ const parseError = (args: string): string => {
 
 describe("semantic_view() arguments", () => {
   it("parses names, lists, escapes and where_clause", () => {
-    expect(parse(`'sales', dimensions := ['country', 'it''s'], metrics := [], where_clause := 'a = ''x'''`)).to.deep.equal({
+    expect(
+      parse(`'sales', dimensions := ['country', 'it''s'], metrics := [], where_clause := 'a = ''x'''`),
+    ).to.deep.equal({
       view: "sales",
       request: { dimensions: ["country", "it's"], metrics: [], facts: [], whereClause: "a = 'x'" },
     });
@@ -43,7 +45,9 @@ describe("semantic_view() arguments", () => {
     expect(parseError(`'s', dimensions := 'a'`)).to.contain("must be a list of strings");
     expect(parseError(`'s', dimensions := [a]`)).to.contain("must be a string literal");
     expect(parseError(`'s', where := 'x'`)).to.contain("named where_clause");
-    expect(parseError(`'s', dims := ['a']`)).to.contain("unknown parameter 'dims'. Available: [dimensions, metrics, facts, where_clause].");
+    expect(parseError(`'s', dims := ['a']`)).to.contain(
+      "unknown parameter 'dims'. Available: [dimensions, metrics, facts, where_clause].",
+    );
     expect(parseError(`'s', metrics := ['a'], metrics := ['b']`)).to.contain("given twice");
   });
 });
@@ -66,12 +70,24 @@ describe("rewriteSemanticViewCalls", () => {
   after(() => session.close());
 
   it("adds an alias only when the user wrote none", async () => {
-    const plain = await rewriteSemanticViewCalls(session, "SELECT * FROM semantic_view('t', metrics := ['total']) WHERE total > 0", catalog);
+    const plain = await rewriteSemanticViewCalls(
+      session,
+      "SELECT * FROM semantic_view('t', metrics := ['total']) WHERE total > 0",
+      catalog,
+    );
     expect(plain).to.match(/\) AS semantic_view WHERE total > 0$/);
-    const aliased = await rewriteSemanticViewCalls(session, "SELECT x.* FROM semantic_view('t', metrics := ['total']) x", catalog);
+    const aliased = await rewriteSemanticViewCalls(
+      session,
+      "SELECT x.* FROM semantic_view('t', metrics := ['total']) x",
+      catalog,
+    );
     expect(aliased).to.match(/\) x$/);
     expect(aliased).not.to.contain("AS semantic_view");
-    const wrapped = (await rewriteSemanticViewCalls(session, "SELECT * FROM (semantic_view('t', metrics := ['total']))", catalog))!;
+    const wrapped = (await rewriteSemanticViewCalls(
+      session,
+      "SELECT * FROM (semantic_view('t', metrics := ['total']))",
+      catalog,
+    ))!;
     expect(wrapped).not.to.contain("AS semantic_view");
     expect((await session.query(wrapped)).rows).to.deep.equal([[45n]]);
   });
@@ -81,7 +97,9 @@ describe("rewriteSemanticViewCalls", () => {
       FROM semantic_view('t', dimensions := ['k'], metrics := ['total']) a
       JOIN SEMANTIC_VIEW('T', dimensions := ['k'], metrics := ['total']) AS b USING (k) WHERE a.k = $1 ORDER BY a.k`;
     const rewritten = (await rewriteSemanticViewCalls(session, sql, catalog))!;
-    expect(rewritten.startsWith("/* keep */ SELECT a.k, a.total, b.total AS again -- semantic_view('no')\n")).to.equal(true);
+    expect(rewritten.startsWith("/* keep */ SELECT a.k, a.total, b.total AS again -- semantic_view('no')\n")).to.equal(
+      true,
+    );
     expect(rewritten.endsWith(" AS b USING (k) WHERE a.k = $1 ORDER BY a.k")).to.equal(true);
     const result = await session.query(rewritten, [1]);
     expect(result.rows).to.deep.equal([[1n, 12n, 12n]]);
@@ -97,13 +115,23 @@ describe("rewriteSemanticViewCalls", () => {
   });
 
   it("wraps a failing probe as an execution error naming the view", async () => {
-    const broken = defineView({ name: "broken", tables: [{ alias: "t", table: "missing_table" }], dimensions: { "t.k": "t.k" } });
+    const broken = defineView({
+      name: "broken",
+      tables: [{ alias: "t", table: "missing_table" }],
+      dimensions: { "t.k": "t.k" },
+    });
     try {
-      await rewriteSemanticViewCalls(session, "SELECT * FROM semantic_view('broken', dimensions := ['k'])", fixedCatalog(broken));
+      await rewriteSemanticViewCalls(
+        session,
+        "SELECT * FROM semantic_view('broken', dimensions := ['k'])",
+        fixedCatalog(broken),
+      );
       expect.fail("expected an error");
     } catch (error) {
       expect((error as SemanticViewError).kind).to.equal("execution");
-      expect((error as Error).message).to.contain("semantic_view: type inference failed for query on semantic view 'broken'");
+      expect((error as Error).message).to.contain(
+        "semantic_view: type inference failed for query on semantic view 'broken'",
+      );
     }
   });
 });

@@ -25,7 +25,9 @@ describe("semantic expansion building blocks", () => {
     });
     it("wraps the first argument of other aggregates", () => {
       expect(guardAggregates("SUM(c.x)", key)).to.equal(`SUM(CASE WHEN "c"."id" IS NOT NULL THEN c.x END)`);
-      expect(guardAggregates("COUNT(DISTINCT c.x)", key)).to.equal(`COUNT(DISTINCT CASE WHEN "c"."id" IS NOT NULL THEN c.x END)`);
+      expect(guardAggregates("COUNT(DISTINCT c.x)", key)).to.equal(
+        `COUNT(DISTINCT CASE WHEN "c"."id" IS NOT NULL THEN c.x END)`,
+      );
       expect(guardAggregates("string_agg(c.n, ',' ORDER BY c.n)", key)).to.equal(
         `string_agg(CASE WHEN "c"."id" IS NOT NULL THEN c.n END, ',' ORDER BY c.n)`,
       );
@@ -37,7 +39,9 @@ describe("semantic expansion building blocks", () => {
 
   describe("rewriteReferences", () => {
     it("never rewrites inside strings, quoted text or function names", () => {
-      const out = rewriteReferences(`net + 's.net' + o.net + sum(net) + "net"`, (r) => (r.name === "net" ? "X" : undefined));
+      const out = rewriteReferences(`net + 's.net' + o.net + sum(net) + "net"`, (r) =>
+        r.name === "net" ? "X" : undefined,
+      );
       expect(out).to.equal(`X + 's.net' + X + sum(X) + X`);
     });
     it("leaves type names in casts alone", () => {
@@ -94,35 +98,44 @@ describe("expandSemanticQuery", () => {
   });
 
   it("rejects an unsafe table reference", () => {
-    const bad = defineView({ name: "b", tables: [{ alias: "t", table: "t; DROP TABLE x" }], dimensions: { "t.d": "t.d" } });
-    expect(expandError(() => expandSemanticQuery(bad, { dimensions: ["d"], metrics: [], facts: [] })).message).to.contain(
-      "unsupported table reference",
-    );
+    const bad = defineView({
+      name: "b",
+      tables: [{ alias: "t", table: "t; DROP TABLE x" }],
+      dimensions: { "t.d": "t.d" },
+    });
+    expect(
+      expandError(() => expandSemanticQuery(bad, { dimensions: ["d"], metrics: [], facts: [] })).message,
+    ).to.contain("unsupported table reference");
   });
 
   it("treats a self-named fact as its column and detects fact and metric cycles", () => {
-    expect(expandSemanticQuery(view, { dimensions: [], metrics: [], facts: ["amount"] }).sql).to.contain(`o.amount AS "amount"`);
-    expect(expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: [], facts: ["a"] })).message).to.contain(
-      "cycle in facts",
+    expect(expandSemanticQuery(view, { dimensions: [], metrics: [], facts: ["amount"] }).sql).to.contain(
+      `o.amount AS "amount"`,
     );
-    expect(expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: ["loop1"], facts: [] })).message).to.contain(
-      "cycle in derived metrics",
-    );
+    expect(
+      expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: [], facts: ["a"] })).message,
+    ).to.contain("cycle in facts");
+    expect(
+      expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: ["loop1"], facts: [] })).message,
+    ).to.contain("cycle in derived metrics");
   });
 
   it("refuses COUNT(*) on a joined table without a key, and unknown USING relationships", () => {
     const reverse = defineView({
       name: "r",
-      tables: [{ alias: "c", table: "c", primaryKey: ["id"] }, { alias: "o", table: "o" }],
+      tables: [
+        { alias: "c", table: "c", primaryKey: ["id"] },
+        { alias: "o", table: "o" },
+      ],
       relationships: [{ name: "oc", from: "o", fk: ["cid"], to: "c" }],
       metrics: { "o.n": "COUNT(*)" },
     });
-    expect(expandError(() => expandSemanticQuery(reverse, { dimensions: [], metrics: ["n"], facts: [] })).message).to.contain(
-      "uses COUNT(*) on joined table 'o'",
-    );
-    expect(expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: ["bad_using"], facts: [] })).message).to.contain(
-      "unknown relationship 'nope'",
-    );
+    expect(
+      expandError(() => expandSemanticQuery(reverse, { dimensions: [], metrics: ["n"], facts: [] })).message,
+    ).to.contain("uses COUNT(*) on joined table 'o'");
+    expect(
+      expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: ["bad_using"], facts: [] })).message,
+    ).to.contain("unknown relationship 'nope'");
   });
 
   it("builds one CTE per grain with NULL-safe keys", () => {
@@ -130,28 +143,35 @@ describe("expandSemanticQuery", () => {
     expect(columns).to.deep.equal(["name", "total", "n"]);
     expect(sql).to.match(/^WITH __sv_grain_0 AS \(/);
     expect(sql).to.contain(`FROM "Customer Table" AS "c"\nGROUP BY 1`);
-    expect(sql).to.contain(`FULL OUTER JOIN __sv_grain_1 AS __sv_g1 ON __sv_g0."__sv_d0" IS NOT DISTINCT FROM __sv_g1."__sv_d0"`);
+    expect(sql).to.contain(
+      `FULL OUTER JOIN __sv_grain_1 AS __sv_g1 ON __sv_g0."__sv_d0" IS NOT DISTINCT FROM __sv_g1."__sv_d0"`,
+    );
     expect(sql).to.contain(`COALESCE(__sv_g0."__sv_d0", __sv_g1."__sv_d0") AS "name"`);
   });
 
   it("rejects wildcards that match nothing as an empty request", () => {
-    expect(expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: [], facts: ["c.*"] })).message).to.contain(
-      "specify at least dimensions := [...], metrics := [...], or facts := [...]",
-    );
+    expect(
+      expandError(() => expandSemanticQuery(view, { dimensions: [], metrics: [], facts: ["c.*"] })).message,
+    ).to.contain("specify at least dimensions := [...], metrics := [...], or facts := [...]");
   });
 
   it("accepts quoted and qualified names case-insensitively, keeping the declared case", () => {
     const { columns } = expandSemanticQuery(view, { dimensions: [`C."NAME"`, "O.Status"], metrics: [], facts: [] });
     expect(columns).to.deep.equal(["name", "status"]);
-    expect(expandError(() => expandSemanticQuery(view, { dimensions: ["o.name"], metrics: [], facts: [] })).message).to.contain(
-      "unknown dimension 'o.name'",
-    );
+    expect(
+      expandError(() => expandSemanticQuery(view, { dimensions: ["o.name"], metrics: [], facts: [] })).message,
+    ).to.contain("unknown dimension 'o.name'");
   });
 });
 
 describe("where_clause hygiene", () => {
-  const view = defineView({ name: "w", tables: [{ alias: "t", table: "t" }], dimensions: { "t.d": "t.d -- trailing note" } });
-  const expand = (where: string) => expandSemanticQuery(view, { dimensions: ["d"], metrics: [], facts: [], whereClause: where });
+  const view = defineView({
+    name: "w",
+    tables: [{ alias: "t", table: "t" }],
+    dimensions: { "t.d": "t.d -- trailing note" },
+  });
+  const expand = (where: string) =>
+    expandSemanticQuery(view, { dimensions: ["d"], metrics: [], facts: [], whereClause: where });
 
   it("keeps the predicate one balanced expression", () => {
     expect(expandError(() => expand("d = 1); DROP TABLE t; --")).message).to.contain("unbalanced ')'");

@@ -21,7 +21,9 @@ describe("semantic_view() through the built-in layer", () => {
     session = await TestSession.open();
     await seedShop(session);
     await exec(`CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)`);
-    await exec(`INSERT INTO sales_data VALUES (100, 60, 'DE', 'EU'), (50, 20, 'DE', 'EU'), (300, 100, 'US', 'NA'), (20, 5, 'FR', 'EU')`);
+    await exec(
+      `INSERT INTO sales_data VALUES (100, 60, 'DE', 'EU'), (50, 20, 'DE', 'EU'), (300, 100, 'US', 'NA'), (20, 5, 'FR', 'EU')`,
+    );
     await exec(`INSTALL semantic_views`);
     await exec(`LOAD semantic_views`);
     await exec(`CREATE OR REPLACE SEMANTIC VIEW sales AS

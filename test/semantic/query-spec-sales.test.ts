@@ -18,9 +18,7 @@ describe("semantic_view() on the SPEC sales view", () => {
 
   before(async () => {
     session = await TestSession.open();
-    await session.query(
-      "CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)",
-    );
+    await session.query("CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)");
     await session.query(
       `INSERT INTO sales_data VALUES (100, 60, 'DE', 'EU'), (50, 20, 'DE', 'EU'), (300, 100, 'US', 'NA'),
        (20, 5, 'FR', 'EU'), (80, 30, 'US', 'NA')`,

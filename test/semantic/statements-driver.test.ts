@@ -13,7 +13,9 @@ describe("built-in semantic layer on the backend C connection", () => {
 
   beforeEach(async () => {
     instance = await DuckDBInstance.create(":memory:");
-    connection = new DuckDBDatabaseConnection(await instance.connect(), { semanticLayer: createBuiltinSemanticLayer() });
+    connection = new DuckDBDatabaseConnection(await instance.connect(), {
+      semanticLayer: createBuiltinSemanticLayer(),
+    });
   });
   afterEach(async () => {
     await connection.close();
@@ -23,8 +25,12 @@ describe("built-in semantic layer on the backend C connection", () => {
   it("runs the SPEC fixture, then queries and introspects the view", async () => {
     await connection.execute("INSTALL semantic_views");
     await connection.execute("LOAD semantic_views");
-    await connection.execute("CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)");
-    await connection.execute("INSERT INTO sales_data VALUES (10, 4, 'DE', 'EU'), (5, 1, 'DE', 'EU'), (7, 3, 'US', 'NA')");
+    await connection.execute(
+      "CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)",
+    );
+    await connection.execute(
+      "INSERT INTO sales_data VALUES (10, 4, 'DE', 'EU'), (5, 1, 'DE', 'EU'), (7, 3, 'US', 'NA')",
+    );
     const created = await connection.execute(
       "CREATE OR REPLACE SEMANTIC VIEW sales AS TABLES (sales_data) DIMENSIONS (sales_data.country AS country, sales_data.region AS region) METRICS (sales_data.revenue AS SUM(revenue), sales_data.cost AS SUM(cost))",
     );
@@ -40,7 +46,14 @@ describe("built-in semantic layer on the backend C connection", () => {
     expect(rows.rows[0]![0]).to.equal("DE");
 
     const views = await connection.execute("SHOW SEMANTIC VIEWS");
-    expect(views.columns.map((c) => c.name)).to.deep.equal(["created_on", "name", "kind", "database_name", "schema_name", "comment"]);
+    expect(views.columns.map((c) => c.name)).to.deep.equal([
+      "created_on",
+      "name",
+      "kind",
+      "database_name",
+      "schema_name",
+      "comment",
+    ]);
     expect(views.rows.map((r) => r.slice(1))).to.deep.equal([["sales", "SEMANTIC_VIEW", "memory", "main", ""]]);
 
     const columns = await connection.execute("SELECT column_name, kind FROM show_columns_in_semantic_view('sales')");

@@ -63,14 +63,22 @@ describe("built-in semantic layer dispatch", () => {
 
   it("passes through statements that only mention the word", async () => {
     await using session = await TestSession.open();
-    for (const sql of ["SELECT 'semantic_view(' AS s", "SELECT 1 -- semantic_view('x')", "CREATE TABLE semantic (a INT)"]) {
+    for (const sql of [
+      "SELECT 'semantic_view(' AS s",
+      "SELECT 1 -- semantic_view('x')",
+      "CREATE TABLE semantic (a INT)",
+    ]) {
       expect(await layer.handle(session, sql), sql).to.deep.equal({ kind: "passthrough" });
     }
   });
 
   it("returns the extension's empty result for INSTALL/LOAD and leaves other extensions alone", async () => {
     await using session = await TestSession.open();
-    expect(await layer.handle(session, "INSTALL semantic_views FROM community")).to.deep.equal({ kind: "result", columns: [], rows: [] });
+    expect(await layer.handle(session, "INSTALL semantic_views FROM community")).to.deep.equal({
+      kind: "result",
+      columns: [],
+      rows: [],
+    });
     expect(await layer.handle(session, "INSTALL httpfs")).to.deep.equal({ kind: "passthrough" });
   });
 });

@@ -33,11 +33,17 @@ describe("semantic statement splitting", () => {
   });
 
   it("keeps semicolons inside parentheses", () => {
-    expect(splitStatements("CREATE MACRO m() AS (SELECT 1; ); SELECT 2")).to.deep.equal(["CREATE MACRO m() AS (SELECT 1; )", "SELECT 2"]);
+    expect(splitStatements("CREATE MACRO m() AS (SELECT 1; ); SELECT 2")).to.deep.equal([
+      "CREATE MACRO m() AS (SELECT 1; )",
+      "SELECT 2",
+    ]);
   });
 
   it("keeps nested block comments whole", () => {
-    expect(splitStatements("SELECT /* a /* b; */ c; */ 1; SELECT 2")).to.deep.equal(["SELECT /* a /* b; */ c; */ 1", "SELECT 2"]);
+    expect(splitStatements("SELECT /* a /* b; */ c; */ 1; SELECT 2")).to.deep.equal([
+      "SELECT /* a /* b; */ c; */ 1",
+      "SELECT 2",
+    ]);
   });
 
   it("splits semantic DDL from ordinary SQL", () => {

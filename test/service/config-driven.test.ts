@@ -32,13 +32,29 @@ describe("example service: engine from the configuration file", function () {
     const config = join(dir, "prod.toml");
     await writeFile(
       config,
-      ["[connections.default]", 'type = "backend_a"', 'account = "fake"', 'host = "127.0.0.1"', `port = ${standIn.port}`,
-        'protocol = "http"', `user = "${USER}"`, `password = "${PASSWORD}"`, "pool_size = 1", 'login_timeout = "5s"', ""].join("\n"),
+      [
+        "[connections.default]",
+        'type = "backend_a"',
+        'account = "fake"',
+        'host = "127.0.0.1"',
+        `port = ${standIn.port}`,
+        'protocol = "http"',
+        `user = "${USER}"`,
+        `password = "${PASSWORD}"`,
+        "pool_size = 1",
+        'login_timeout = "5s"',
+        "",
+      ].join("\n"),
     );
     const chosen = await chooseEngine({ env: { LIB_CONFIG: config }, cwd: dir });
     expect(chosen.description).to.equal(`using [connections.default] of ${config} (backend_a)`);
     expect(chosen.description).not.to.contain(PASSWORD);
-    const service = await startService({ engine: chosen.engine, port: 0, host: "127.0.0.1", logger: recordingLogger() });
+    const service = await startService({
+      engine: chosen.engine,
+      port: 0,
+      host: "127.0.0.1",
+      logger: recordingLogger(),
+    });
     try {
       const response = await fetch(new URL("revenue?country=DE", service.url));
       expect(response.status).to.equal(200);
@@ -53,7 +69,9 @@ describe("example service: engine from the configuration file", function () {
     const chosen = await chooseEngine({ env: { BACKEND_C_DATABASE: database }, cwd: dir });
     try {
       expect(chosen.engine.backend).to.equal("backend_c");
-      expect(chosen.description).to.match(new RegExp(`^no ${join(dir, ".lib.toml")}: seeded demo database ${database} \\(\\d+ sales rows\\)$`));
+      expect(chosen.description).to.match(
+        new RegExp(`^no ${join(dir, ".lib.toml")}: seeded demo database ${database} \\(\\d+ sales rows\\)$`),
+      );
     } finally {
       await chosen.engine.dispose();
     }

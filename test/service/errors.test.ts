@@ -66,7 +66,9 @@ describe("example service: errors", function () {
       // SPEC.md: a missing view arrives as InternalError; the service catches the WarehouseError base.
       expect(logger.lines).to.have.length(1);
       // One line that says what is missing where, then the error itself.
-      expect(logger.lines[0]).to.contain(`-> 503: semantic view 'sales' not found in ${engine.settings.type === "backend_c" ? engine.settings.database : ""}`);
+      expect(logger.lines[0]).to.contain(
+        `-> 503: semantic view 'sales' not found in ${engine.settings.type === "backend_c" ? engine.settings.database : ""}`,
+      );
       expect(logger.lines[0]).to.match(/InternalError: Semantic view 'sales' not found/);
     } finally {
       await engine.dispose();
@@ -89,7 +91,12 @@ describe("example service: errors", function () {
       const response = await fetch(`${app.url}/revenue`);
       expect(response.status).to.equal(500);
       expect(response.headers.get("content-type")).to.match(/^application\/problem\+json/);
-      expect(await response.json()).to.deep.equal({ type: "about:blank", title: "Internal Server Error", status: 500, detail: "Internal server error" });
+      expect(await response.json()).to.deep.equal({
+        type: "about:blank",
+        title: "Internal Server Error",
+        status: 500,
+        detail: "Internal server error",
+      });
       expect(logger.lines).to.have.length(1);
       expect(logger.lines[0]).to.include("500").and.include("LibSchemaMismatchError").and.include("revenue");
     } finally {

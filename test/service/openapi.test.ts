@@ -8,7 +8,16 @@ import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, tempDir, type 
 
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, { parameters: Record<string, unknown>[]; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters: Record<string, unknown>[];
+        responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+      }
+    >
+  >;
   components: { schemas: Record<string, unknown> };
 };
 
@@ -62,7 +71,9 @@ describe("example service: OpenAPI document and docs page", function () {
       type: "array",
       items: { $ref: "#/components/schemas/RevenueByCountry" },
     });
-    expect(get.responses["503"]!.content["application/json"]!.schema).to.deep.equal({ $ref: "#/components/schemas/HTTPError" });
+    expect(get.responses["503"]!.content["application/json"]!.schema).to.deep.equal({
+      $ref: "#/components/schemas/HTTPError",
+    });
     for (const status of ["405", "422", "500"]) {
       expect(get.responses[status]!.content["application/problem+json"]!.schema, status).to.deep.equal({
         $ref: "#/components/schemas/Problem",
@@ -86,7 +97,9 @@ describe("example service: OpenAPI document and docs page", function () {
     expect(Value.Check(responses["200"]!.content["application/json"]!.schema as never, body)).to.equal(true);
     const error: unknown = await (await fetch(`${app.url}/revenue?country=a&country=b`)).json();
     expect(Value.Check(responses["422"]!.content["application/problem+json"]!.schema as never, error)).to.equal(true);
-    expect(Value.Check(responses["200"]!.content["application/json"]!.schema as never, [{ country: "US", revenue: 1.5 }])).to.equal(false);
+    expect(
+      Value.Check(responses["200"]!.content["application/json"]!.schema as never, [{ country: "US", revenue: 1.5 }]),
+    ).to.equal(false);
   });
 
   it("serves Swagger UI at /docs from local assets, showing this document", async function () {

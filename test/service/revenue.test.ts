@@ -95,7 +95,13 @@ describe("example service: GET /revenue", function () {
   });
 
   it("answers other methods on its resources with 405 and Allow: GET, HEAD", async function () {
-    for (const [method, path] of [["POST", "/revenue"], ["OPTIONS", "/revenue"], ["DELETE", "/"], ["PUT", "/dashboard.js"], ["POST", "/openapi.json"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/revenue"],
+      ["OPTIONS", "/revenue"],
+      ["DELETE", "/"],
+      ["PUT", "/dashboard.js"],
+      ["POST", "/openapi.json"],
+    ] as const) {
       const response = await fetch(`${app.url}${path}`, { method });
       expect(response.status, `${method} ${path}`).to.equal(405);
       expect(response.headers.get("allow"), `${method} ${path}`).to.equal("GET, HEAD");
@@ -118,7 +124,9 @@ describe("example service: engine resolved from the registry", function () {
     try {
       expect(getEngine("default")).to.equal(engine);
       await using app = await listen(createApp({ logger: recordingLogger() }));
-      expect(await (await fetch(`${app.url}/revenue?country=FR`)).json()).to.deep.equal([{ country: "FR", revenue: 70 }]);
+      expect(await (await fetch(`${app.url}/revenue?country=FR`)).json()).to.deep.equal([
+        { country: "FR", revenue: 70 },
+      ]);
     } finally {
       unregister("default");
       await engine.dispose();

@@ -39,7 +39,9 @@ describe("demo database seed", function () {
       { column_name: "country", data_type: "VARCHAR" },
       { column_name: "region", data_type: "VARCHAR" },
     ]);
-    const [direct] = await conn.all("SELECT sum(revenue) AS total, count(DISTINCT country) AS countries FROM sales_data");
+    const [direct] = await conn.all(
+      "SELECT sum(revenue) AS total, count(DISTINCT country) AS countries FROM sales_data",
+    );
     const viaView = await conn.all(
       "SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['revenue', 'cost'])",
     );

@@ -70,7 +70,11 @@ export async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose]()
 }
 
 /** Creates a DuckDB file with `sales_data` and the `sales` view, committed, through lib's engine. */
-export async function seedDatabaseFile(path: string, rows: readonly SaleRow[], options: SeedOptions = {}): Promise<void> {
+export async function seedDatabaseFile(
+  path: string,
+  rows: readonly SaleRow[],
+  options: SeedOptions = {},
+): Promise<void> {
   await using engine = createEngine(new BackendCConfig({ database: path, poolSize: 1 }));
   await using conn = await engine.connect();
   for (const statement of seedStatements(rows, options)) await conn.run(statement);
@@ -78,7 +82,11 @@ export async function seedDatabaseFile(path: string, rows: readonly SaleRow[], o
 }
 
 /** A file-backed engine over a freshly seeded database in `dir`. The caller disposes it. */
-export async function seededEngine(dir: string, rows: readonly SaleRow[] = SALES_ROWS, options: SeedOptions = {}): Promise<Engine> {
+export async function seededEngine(
+  dir: string,
+  rows: readonly SaleRow[] = SALES_ROWS,
+  options: SeedOptions = {},
+): Promise<Engine> {
   const database = join(dir, `sales-${Math.random().toString(36).slice(2)}.duckdb`);
   await seedDatabaseFile(database, rows, options);
   return createEngine(new BackendCConfig({ database, poolSize: 2 }));

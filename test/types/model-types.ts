@@ -13,7 +13,13 @@ function assertType<T extends true>(): T | void {}
 assertType<Equals<Static<typeof RevenueByCountry>, { country: string; revenue: bigint }>>();
 assertType<Equals<Static<typeof SalesRow>["cost"], bigint>>();
 
-const Model = Type.Object({ n: Type.Integer(), x: Type.Number(), big: BigIntType(), money: DecimalType(), day: DateType() });
+const Model = Type.Object({
+  n: Type.Integer(),
+  x: Type.Number(),
+  big: BigIntType(),
+  money: DecimalType(),
+  day: DateType(),
+});
 
 export async function intoTypes(cursor: Cursor<unknown>): Promise<void> {
   const [row] = await cursor.into(Model);

@@ -37,7 +37,12 @@ class Other extends SemanticView("other", { revenue: Metric<bigint>(), country: 
 assertType<Equals<typeof Sales.viewName, "sales">>();
 assertType<Equals<typeof Sales.revenue, Field<"metric", bigint, "revenue", "sales">>>();
 assertType<Equals<typeof Sales.cost, Field<"metric", number | bigint | Decimal, "cost", "sales">>>();
-assertType<Equals<typeof Sales.region, Field<"dimension", string | number | bigint | boolean | Date | Decimal, "region", "sales">>>();
+assertType<
+  Equals<
+    typeof Sales.region,
+    Field<"dimension", string | number | bigint | boolean | Date | Decimal, "region", "sales">
+  >
+>();
 assertType<Equals<typeof Sales.quantity, Field<"fact", number, "quantity", "sales">>>();
 assertType<Equals<typeof Sales.country.name, "country">>();
 assertType<Equals<typeof Sales.country.kind, "dimension">>();
@@ -48,7 +53,12 @@ assertType<Equals<RowOf<typeof q>, { revenue: bigint; country: string }>>();
 assertType<Equals<keyof RowOf<ReturnType<typeof Sales.query>>, never>>();
 
 const all = Sales.query().dimensions(Sales.country, Sales.tier).metrics(Sales.revenue, Sales.cost);
-assertType<Equals<RowOf<typeof all>, { country: string; tier: "gold" | "silver" | null; revenue: bigint; cost: number | bigint | Decimal }>>();
+assertType<
+  Equals<
+    RowOf<typeof all>,
+    { country: string; tier: "gold" | "silver" | null; revenue: bigint; cost: number | bigint | Decimal }
+  >
+>();
 
 const facts = Sales.query().dimensions(Sales.country).facts(Sales.quantity);
 assertType<Equals<RowOf<typeof facts>, { country: string; quantity: number }>>();
@@ -101,12 +111,14 @@ Sales.query().metrics(Other.revenue);
 Sales.query().dimensions(Other.country);
 // @ts-expect-error a condition on another view
 Sales.query().metrics(Sales.revenue).where(Other.country.eq("US"));
+// prettier-ignore
 // @ts-expect-error mixing views inside and()
 Sales.query().metrics(Sales.revenue).where(and(Sales.country.eq("US"), Other.country.eq("US")));
 // @ts-expect-error an ordering on another view
 Sales.query().metrics(Sales.revenue).orderBy(Other.revenue.desc());
 // @ts-expect-error a metric inside where()
 Sales.query().metrics(Sales.revenue).where(Sales.revenue.gt(100n));
+// prettier-ignore
 // @ts-expect-error a metric nested inside where()
 Sales.query().metrics(Sales.revenue).where(or(Sales.country.eq("US"), Sales.cost.lt(1)));
 // @ts-expect-error a dimension passed to metrics()

@@ -85,10 +85,13 @@ describe("Decimal: a plain exact class", () => {
       const context = `${a} / ${b} at scale ${scale} = ${q}`;
       expect(q.scale, context).to.equal(scale);
       expect(remainder.abs().compareTo(ulp), context).to.equal(-1);
-      expect(remainder.unscaled === 0n || (remainder.unscaled < 0n) === (a.unscaled < 0n), context).to.equal(true);
+      expect(remainder.unscaled === 0n || remainder.unscaled < 0n === a.unscaled < 0n, context).to.equal(true);
       const p = a.div(b, { precision: 12 });
       // 12 significant digits (13 when rounding carries into a new digit); integer digits are always kept.
-      if (p.scale > 0) expect(p.unscaled.toString().replace("-", "").replace(/0+$/, "").length, `${context}, p=${p}`).to.be.at.most(13);
+      if (p.scale > 0)
+        expect(p.unscaled.toString().replace("-", "").replace(/0+$/, "").length, `${context}, p=${p}`).to.be.at.most(
+          13,
+        );
       expect(Decimal.parse(a.toString()).toString()).to.equal(a.toString());
     }
   });
@@ -106,7 +109,10 @@ describe("Decimal: a plain exact class", () => {
   it("validates what it is made of: a bigint and an integer scale in range", () => {
     expect(() => new Decimal(1 as unknown as bigint, 0)).to.throw(TypeError, /bigint/);
     for (const scale of [-1, 1.5, Number.NaN, 1001, "2" as unknown as number]) {
-      expect(() => new Decimal(1n, scale), String(scale)).to.throw(RangeError, /scale must be an integer from 0 to 1000/);
+      expect(() => new Decimal(1n, scale), String(scale)).to.throw(
+        RangeError,
+        /scale must be an integer from 0 to 1000/,
+      );
     }
     expect(() => Decimal.parse("1e-2000")).to.throw(RangeError, /more than 1000 digits/);
     expect(() => Decimal.parse("1e999999999")).to.throw(RangeError, /more than 1000 digits/);
@@ -118,7 +124,12 @@ describe("Decimal: a plain exact class", () => {
   it("recognizes only genuine instances: no look-alike, Proxy or subclass", () => {
     const genuine = d("1.5");
     expect(Decimal.isDecimal(genuine)).to.equal(true);
-    const forged = { [Symbol.for("lib.Decimal")]: true, unscaled: 1n, scale: "0) OR 1=1 --", toString: () => "1 OR 1=1" };
+    const forged = {
+      [Symbol.for("lib.Decimal")]: true,
+      unscaled: 1n,
+      scale: "0) OR 1=1 --",
+      toString: () => "1 OR 1=1",
+    };
     expect(Decimal.isDecimal(forged)).to.equal(false);
     expect(Decimal.isDecimal(Object.create(Decimal.prototype))).to.equal(false);
     expect(Decimal.isDecimal(new Proxy(genuine, {}))).to.equal(false);

@@ -11,7 +11,9 @@ describe("Express helpers: lossless JSON responses", () => {
 
   before(async () => {
     const app = express();
-    app.get("/send", (_req, res) => sendJson(res, { revenue: 2n ** 63n - 1n, avg: Decimal.parse("12345678901234567890.123456789") }));
+    app.get("/send", (_req, res) =>
+      sendJson(res, { revenue: 2n ** 63n - 1n, avg: Decimal.parse("12345678901234567890.123456789") }),
+    );
     app.get("/created", (_req, res) => sendJson(res, { id: 1n }, 201));
     const wrapped = express.Router();
     wrapped.use(jsonResponse());

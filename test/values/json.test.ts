@@ -4,9 +4,16 @@ import { jsonReplacer, jsonReplacerWritesNumbers, toJson } from "../../runtime/v
 
 describe("toJson: lossless JSON", () => {
   it("writes bigint and Decimal as exact JSON numbers", () => {
-    const body = { max: 2n ** 63n - 1n, min: -(2n ** 63n), money: Decimal.parse("12345678901234567890.123456789"), cents: Decimal.parse("-0.05") };
+    const body = {
+      max: 2n ** 63n - 1n,
+      min: -(2n ** 63n),
+      money: Decimal.parse("12345678901234567890.123456789"),
+      cents: Decimal.parse("-0.05"),
+    };
     const text = toJson(body);
-    expect(text).to.equal('{"max":9223372036854775807,"min":-9223372036854775808,"money":12345678901234567890.123456789,"cents":-0.05}');
+    expect(text).to.equal(
+      '{"max":9223372036854775807,"min":-9223372036854775808,"money":12345678901234567890.123456789,"cents":-0.05}',
+    );
     // The text is valid JSON; the digits survive exactly (checked by reading the raw text, not via doubles).
     expect(() => JSON.parse(text)).to.not.throw();
     expect(text).to.contain("12345678901234567890.123456789");
@@ -32,7 +39,8 @@ describe("toJson: lossless JSON", () => {
       map: new Map([["a", 1]]),
     };
     expect(toJson(value)).to.equal(JSON.stringify(value));
-    for (const space of [2, "\t", 20, "--------------x"] as const) expect(toJson(value, space)).to.equal(JSON.stringify(value, null, space));
+    for (const space of [2, "\t", 20, "--------------x"] as const)
+      expect(toJson(value, space)).to.equal(JSON.stringify(value, null, space));
     expect(toJson([])).to.equal("[]");
     expect(toJson("x")).to.equal('"x"');
   });
@@ -43,7 +51,9 @@ describe("toJson: lossless JSON", () => {
 
   it("writes dates as ISO text and honours toJSON results that are bigint or Decimal", () => {
     const wrapped = { toJSON: () => ({ v: 10n ** 30n, d: Decimal.parse("1e-3") }) };
-    expect(toJson({ when: new Date(0), wrapped })).to.equal('{"when":"1970-01-01T00:00:00.000Z","wrapped":{"v":1000000000000000000000000000000,"d":0.001}}');
+    expect(toJson({ when: new Date(0), wrapped })).to.equal(
+      '{"when":"1970-01-01T00:00:00.000Z","wrapped":{"v":1000000000000000000000000000000,"d":0.001}}',
+    );
   });
 
   it("throws a TypeError on cycles and on values with no JSON form at top level, but not on shared references", () => {

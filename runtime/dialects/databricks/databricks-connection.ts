@@ -9,7 +9,13 @@
  */
 import { answersWithin, withDeadline } from "../../driver/deadline.js";
 import type { DBSQLClient } from "@databricks/sql";
-import type { ColumnInfo, DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
+import type {
+  ColumnInfo,
+  DatabaseConnection,
+  QueryResult,
+  ResultStream,
+  StreamOptions,
+} from "../../driver/database-connection.js";
 import { OperationalError } from "../../errors.js";
 import { mapDatabricksError } from "./databricks-errors.js";
 import { columnsOfSchema, normalizeRow, toOrdinalParameters, type OrdinalParameter } from "./databricks-values.js";
@@ -36,7 +42,12 @@ export class DatabricksConnection implements DatabaseConnection {
   #interruptPending = false;
   #closed = false;
 
-  constructor(session: IDBSQLSession, secrets: readonly string[], decimalParameter: DecimalParameterFactory, onClose: () => void) {
+  constructor(
+    session: IDBSQLSession,
+    secrets: readonly string[],
+    decimalParameter: DecimalParameterFactory,
+    onClose: () => void,
+  ) {
     this.#session = session;
     this.#secrets = secrets;
     this.#decimalParameter = decimalParameter;

@@ -18,7 +18,12 @@ const PATCHED = Symbol.for("lib.databricksDecimalPatch");
 /** apache-arrow's `Type.Decimal`. */
 const ARROW_DECIMAL_TYPE_ID = 7;
 
-type Convert = (this: { preserveBigNumericPrecision?: boolean }, value: unknown, valueType?: unknown, ...rest: unknown[]) => unknown;
+type Convert = (
+  this: { preserveBigNumericPrecision?: boolean },
+  value: unknown,
+  valueType?: unknown,
+  ...rest: unknown[]
+) => unknown;
 
 let applied = false;
 
@@ -27,7 +32,9 @@ export function applyDecimalPrecisionPatch(): void {
   applied = true;
   let proto: (Record<string | symbol, unknown> & { convertArrowTypes?: Convert }) | undefined;
   try {
-    const module = require("@databricks/sql/dist/result/ArrowResultConverter.js") as { default?: { prototype: typeof proto } };
+    const module = require("@databricks/sql/dist/result/ArrowResultConverter.js") as {
+      default?: { prototype: typeof proto };
+    };
     proto = module.default?.prototype;
   } catch {
     return;

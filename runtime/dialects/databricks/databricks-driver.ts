@@ -71,7 +71,11 @@ export class DatabricksDriver implements Driver {
     await Promise.all([...this.#connections].map((c) => c.close()));
     const client = this.#client;
     this.#client = undefined;
-    if (client !== undefined) await withDeadline(client.then((c) => c.client.close()), CLOSE_TIMEOUT_MS).catch(() => undefined);
+    if (client !== undefined)
+      await withDeadline(
+        client.then((c) => c.client.close()),
+        CLOSE_TIMEOUT_MS,
+      ).catch(() => undefined);
   }
 
   #endpointText(): string {
@@ -91,7 +95,10 @@ export class DatabricksDriver implements Driver {
   #connectedClient(): Promise<{ client: DBSQLClient; decimalParameter: DecimalParameterFactory }> {
     this.#client ??= (async () => {
       const options = connectOptionsOf(this.#settings, this.#options);
-      const { DBSQLClient, DBSQLParameter, DBSQLParameterType } = await importPeer("@databricks/sql", () => import("@databricks/sql"));
+      const { DBSQLClient, DBSQLParameter, DBSQLParameterType } = await importPeer(
+        "@databricks/sql",
+        () => import("@databricks/sql"),
+      );
       applyDecimalPrecisionPatch();
       const client = new DBSQLClient({ logger: SILENT_LOGGER });
       // Errors the client emits outside a call (e.g. a failed background refresh) must not crash the process.
@@ -99,7 +106,10 @@ export class DatabricksDriver implements Driver {
       await client.connect(options);
       // The type carries precision and scale (`DECIMAL(12,3)`): a bare DECIMAL is DECIMAL(10,0) on the warehouse.
       const decimalParameter: DecimalParameterFactory = (text, sqlType) =>
-        new DBSQLParameter({ type: sqlType as typeof DBSQLParameterType.DECIMAL, value: text }) as unknown as ReturnType<DecimalParameterFactory>;
+        new DBSQLParameter({
+          type: sqlType as typeof DBSQLParameterType.DECIMAL,
+          value: text,
+        }) as unknown as ReturnType<DecimalParameterFactory>;
       return { client, decimalParameter };
     })().catch((error: unknown) => {
       this.#client = undefined;

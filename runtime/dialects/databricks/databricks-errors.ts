@@ -50,18 +50,22 @@ function shapeOf(error: unknown): ErrorShape {
 const NETWORK_CODES = /^(E[A-Z]+|ATTEMPTS_EXCEEDED|TIMEOUT_EXCEEDED|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_.*|UNABLE_TO_.*)$/;
 
 function classFor(shape: ErrorShape): WarehouseErrorClass {
-  if (shape.driverCode === "CANCELED" || shape.driverCode === "TIMEOUT" || shape.driverCode === "CLOSED") return OperationalError;
-  if (shape.sqlState === undefined && shape.driverCode !== undefined && NETWORK_CODES.test(shape.driverCode)) return OperationalError;
+  if (shape.driverCode === "CANCELED" || shape.driverCode === "TIMEOUT" || shape.driverCode === "CLOSED")
+    return OperationalError;
+  if (shape.sqlState === undefined && shape.driverCode !== undefined && NETWORK_CODES.test(shape.driverCode))
+    return OperationalError;
   const errorClass = shape.errorClass?.split(".")[0];
   if (errorClass !== undefined && MISSING_VIEW_CLASSES.has(errorClass)) return InternalError;
   const state = shape.sqlState;
-  if (state === undefined) return /invalid (session|operation)handle/i.test(shape.message) ? OperationalError : WarehouseError;
+  if (state === undefined)
+    return /invalid (session|operation)handle/i.test(shape.message) ? OperationalError : WarehouseError;
   if (state === "42P01") return InternalError;
   return errorClassForSqlState(state);
 }
 
 /** Driver codes of a transport that is gone (node-fetch system errors, exhausted retries). */
-const DISCONNECT_CODES = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|ESOCKETTIMEDOUT|ATTEMPTS_EXCEEDED|TIMEOUT_EXCEEDED)$/;
+const DISCONNECT_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|ESOCKETTIMEDOUT|ATTEMPTS_EXCEEDED|TIMEOUT_EXCEEDED)$/;
 const GONE_SESSION = /invalid (session|operation)handle|session (does not exist|has expired|is closed)/i;
 
 /**
@@ -97,12 +101,20 @@ export function mapDatabricksError(error: unknown, secrets: readonly string[] = 
  * names the endpoint and the failure but never a secret; the pool wraps it in `LibConnectionError`.
  */
 export function connectionFailure(error: unknown, endpoint: string, secrets: readonly string[]): Error {
-  const e = (typeof error === "object" && error !== null ? error : {}) as { message?: unknown; code?: unknown; statusCode?: unknown };
+  const e = (typeof error === "object" && error !== null ? error : {}) as {
+    message?: unknown;
+    code?: unknown;
+    statusCode?: unknown;
+  };
   const detail = typeof e.message === "string" && e.message !== "" ? e.message : String(error);
   const status = typeof e.statusCode === "number" ? ` (HTTP ${e.statusCode})` : "";
   const code = typeof e.code === "string" ? ` [${e.code}]` : "";
-  const authHint = e.statusCode === 401 || e.statusCode === 403 ? ": authentication failed, check the token or OAuth client" : "";
-  return new Error(redact(`Could not open a backend_b session at ${endpoint}${authHint}${status}${code}: ${detail}`, secrets), {
-    cause: error,
-  });
+  const authHint =
+    e.statusCode === 401 || e.statusCode === 403 ? ": authentication failed, check the token or OAuth client" : "";
+  return new Error(
+    redact(`Could not open a backend_b session at ${endpoint}${authHint}${status}${code}: ${detail}`, secrets),
+    {
+      cause: error,
+    },
+  );
 }

@@ -59,7 +59,12 @@ export function endpointOf(settings: BackendBSettings): DatabricksEndpoint {
 
 /** The secrets the settings carry, so error messages can be scrubbed of them. */
 export function secretsOf(settings: BackendBSettings): string[] {
-  const values = [settings.token?.reveal(), settings.clientSecret?.reveal(), settings.uri?.reveal(), settings.password?.reveal()];
+  const values = [
+    settings.token?.reveal(),
+    settings.clientSecret?.reveal(),
+    settings.uri?.reveal(),
+    settings.password?.reveal(),
+  ];
   if (settings.uri !== undefined) {
     const parts = parseBackendBUri(settings.uri.reveal());
     if (!("problem" in parts)) values.push(parts.token);
@@ -89,7 +94,9 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
       ...common,
       authType: "databricks-oauth",
       ...(settings.clientId === undefined ? {} : { oauthClientId: settings.clientId }),
-      ...(settings.authType === "OAuthM2M" && settings.clientSecret !== undefined ? { oauthClientSecret: settings.clientSecret.reveal() } : {}),
+      ...(settings.authType === "OAuthM2M" && settings.clientSecret !== undefined
+        ? { oauthClientSecret: settings.clientSecret.reveal() }
+        : {}),
       // Azure hosts: Entra ID (with this tenant, else `organizations`) unless Databricks' own OAuth is asked for.
       ...(settings.azureTenantId === undefined ? {} : { azureTenantId: settings.azureTenantId }),
       ...(settings.useDatabricksOAuthInAzure === true ? { useDatabricksOAuthInAzure: true } : {}),
@@ -128,6 +135,8 @@ function readCaCertFromEnv(): Buffer | undefined {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new Error(`${CA_CERT_ENV}: cannot read the CA certificate file ${JSON.stringify(path)}: ${(error as Error).message}`);
+    throw new Error(
+      `${CA_CERT_ENV}: cannot read the CA certificate file ${JSON.stringify(path)}: ${(error as Error).message}`,
+    );
   }
 }

@@ -26,7 +26,10 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_b" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const view = joinNodes(query.viewName.split(".").map((part) => IdentifierNode.create(part)), ".");
+    const view = joinNodes(
+      query.viewName.split(".").map((part) => IdentifierNode.create(part)),
+      ".",
+    );
     const items: OperationNode[] = [
       ...query.dimensions.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`),
       ...query.metrics.map((f) => sqlNode`MEASURE(${this.memberReference(f)}) AS ${this.columnAlias(f)}`),

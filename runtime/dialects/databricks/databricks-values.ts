@@ -73,7 +73,11 @@ function columnOf(column: TColumnDesc): ColumnInfo {
     const qualifiers = entry?.typeQualifiers?.qualifiers ?? {};
     const precision = qualifiers["precision"]?.i32Value ?? 10;
     const scale = qualifiers["scale"]?.i32Value ?? 0;
-    return { name: column.columnName, type: `DECIMAL(${precision},${scale})`, kind: scale === 0 ? "bigint" : "decimal" };
+    return {
+      name: column.columnName,
+      type: `DECIMAL(${precision},${scale})`,
+      kind: scale === 0 ? "bigint" : "decimal",
+    };
   }
   return { name: column.columnName, type: name, kind: entry === undefined ? "other" : (KIND_BY_NAME[name] ?? "other") };
 }
@@ -127,7 +131,9 @@ function toDecimal(value: unknown, column: ColumnInfo): Decimal {
     try {
       return Decimal.from(value);
     } catch (error) {
-      throw new DataError(`Column ${column.name} (${column.type}) arrived as ${String(value)}, not a decimal number`, { cause: error });
+      throw new DataError(`Column ${column.name} (${column.type}) arrived as ${String(value)}, not a decimal number`, {
+        cause: error,
+      });
     }
   }
   throw new DataError(`Column ${column.name} (${column.type}) arrived as an unexpected ${typeof value}`);
@@ -177,7 +183,8 @@ export function normalizeRow(row: Record<string, unknown>, columns: readonly Col
 }
 
 /** What the driver accepts as an ordinal parameter value. */
-export type OrdinalParameter = string | number | bigint | boolean | Date | null | { readonly type: string; readonly value: string };
+export type OrdinalParameter =
+  string | number | bigint | boolean | Date | null | { readonly type: string; readonly value: string };
 
 /**
  * Library parameter values → `ordinalParameters`. A `Decimal` goes as exact text typed
@@ -205,11 +212,16 @@ export function toOrdinalParameters(
         return value;
       }
       case "bigint":
-        if (!inRange(value, INT64)) throw parameterError(i + 1, value, "outside BIGINT, which backend B binds a bigint as");
+        if (!inRange(value, INT64))
+          throw parameterError(i + 1, value, "outside BIGINT, which backend B binds a bigint as");
         return value;
       default:
         if (isGenuineDate(value)) return new Date(value.getTime()); // a copy: the driver calls its methods
-        throw parameterError(i + 1, value, "backend B cannot bind this type (only string, number, bigint, boolean, a genuine Date or Decimal, null)");
+        throw parameterError(
+          i + 1,
+          value,
+          "backend B cannot bind this type (only string, number, bigint, boolean, a genuine Date or Decimal, null)",
+        );
     }
   });
 }

@@ -10,16 +10,21 @@ type WarehouseErrorClass = new (message: string, options: { cause?: unknown; cod
 
 /** A missing semantic view (built-in layer) or a missing table/view (DuckDB's Catalog Error). */
 function isMissingObject(error: WarehouseError): boolean {
-  return error.code === "semantic_not_found" || (error.code === "Catalog" && /does not exist|not found/i.test(error.message));
+  return (
+    error.code === "semantic_not_found" || (error.code === "Catalog" && /does not exist|not found/i.test(error.message))
+  );
 }
 
 export function withCreatedFileHint(error: unknown, path: string): unknown {
   if (!(error instanceof WarehouseError) || !isMissingObject(error)) return error;
   const ErrorClass = error.constructor as WarehouseErrorClass;
-  return new ErrorClass(`${error.message} (the database file ${path} did not exist and was created empty: check the path)`, {
-    cause: error.cause,
-    ...(error.code === undefined ? {} : { code: error.code }),
-  });
+  return new ErrorClass(
+    `${error.message} (the database file ${path} did not exist and was created empty: check the path)`,
+    {
+      cause: error.cause,
+      ...(error.code === undefined ? {} : { code: error.code }),
+    },
+  );
 }
 
 /** The connection, with missing-object errors of `execute`/`stream` explained (everything else forwarded). */

@@ -13,7 +13,12 @@ import type { DuckDBConnection, DuckDBResult, DuckDBResultReader, DuckDBValue } 
 import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
 import { ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
-import { UNCOMMITTED_MEMO_KEY, type RawColumn, type SemanticLayer, type SqlSession } from "../../semantic/semantic-layer.js";
+import {
+  UNCOMMITTED_MEMO_KEY,
+  type RawColumn,
+  type SemanticLayer,
+  type SqlSession,
+} from "../../semantic/semantic-layer.js";
 import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
 import { normalizeRawResult, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
 import {
@@ -24,7 +29,10 @@ import {
 } from "./duckdb-statements.js";
 import { toDuckDBParameters } from "./duckdb-values.js";
 
-const EMPTY_RESULT: QueryResult = Object.freeze({ columns: Object.freeze([]), rows: Object.freeze([]) as unknown as unknown[][] });
+const EMPTY_RESULT: QueryResult = Object.freeze({
+  columns: Object.freeze([]),
+  rows: Object.freeze([]) as unknown as unknown[][],
+});
 const PING_TIMEOUT_MS = 5_000;
 /** Statements after which facts memoized about the current database, schema or search path may be stale. */
 const MAY_CHANGE_CATALOG = /\b(USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET)\b/i;
@@ -349,7 +357,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
-  async #executeSemantic(layer: SemanticLayer, sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
+  async #executeSemantic(
+    layer: SemanticLayer,
+    sql: string,
+    parameters: readonly unknown[] | undefined,
+  ): Promise<QueryResult> {
     const statements = layer.splitStatements(sql);
     if (parameters !== undefined && parameters.length > 0 && statements.length > 1) {
       throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
@@ -377,7 +389,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#assertOpen();
     this.#throwIfInterrupted();
     const read = (text: string) => this.#readAll(text, toDuckDBParameters(parameters));
-    const reader = !this.#inTransaction && isReadOnlyStatement(sql) ? await read(sql) : await this.#withTransaction(read, sql);
+    const reader =
+      !this.#inTransaction && isReadOnlyStatement(sql) ? await read(sql) : await this.#withTransaction(read, sql);
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
   }

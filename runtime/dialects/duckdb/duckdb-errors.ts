@@ -16,7 +16,6 @@ import {
 import type { WarehouseErrorClass } from "../../driver/sqlstate.js";
 import { SemanticViewError } from "../../semantic/semantic-error.js";
 
-
 /** DuckDB's exception types (the message prefix before " Error:") and the class each maps to. */
 const BY_PREFIX: ReadonlyMap<string, WarehouseErrorClass> = new Map<string, WarehouseErrorClass>([
   ["parser", ProgrammingError],
@@ -67,7 +66,10 @@ const BY_SEMANTIC_KIND: Readonly<Record<SemanticViewError["kind"], WarehouseErro
  */
 export function isDuckDBDisconnect(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
-  return /^(Connection|FATAL) Error: /i.test(message) || /database has been invalidated|connection (is )?(closed|disconnected)/i.test(message);
+  return (
+    /^(Connection|FATAL) Error: /i.test(message) ||
+    /database has been invalidated|connection (is )?(closed|disconnected)/i.test(message)
+  );
 }
 
 /**

@@ -30,7 +30,9 @@ export function leaseFileInstance(path: string, options: Record<string, string>)
     const existing = entry;
     // Different options (e.g. read_only) on an open file cannot share the instance.
     const instance = Promise.reject(
-      new Error(`IO Error: database file ${key} is already open in this process with different options (${existing.options})`),
+      new Error(
+        `IO Error: database file ${key} is already open in this process with different options (${existing.options})`,
+      ),
     );
     instance.catch(() => undefined);
     return { instance, release: () => undefined };

@@ -97,7 +97,9 @@ export function duckdbLiteral(value: unknown): string {
     case "number": {
       const problem = inexactNumberProblem(value);
       if (problem !== undefined) throw new ValidationError(`Cannot write ${value} as a SQL literal: ${problem}`);
-      return Number.isInteger(value) && !Number.isSafeInteger(value) && Math.abs(value) < 1e21 ? BigInt(value).toString() : String(value);
+      return Number.isInteger(value) && !Number.isSafeInteger(value) && Math.abs(value) < 1e21
+        ? BigInt(value).toString()
+        : String(value);
     }
     case "bigint": {
       const problem = integerProblem(value, INT128, "DuckDB");

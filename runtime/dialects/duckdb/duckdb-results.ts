@@ -17,7 +17,11 @@ export type RunOperation = <T>(fn: () => Promise<T>) => Promise<T>;
 /** Wraps a streamed DuckDB result: chunks are fetched as the caller iterates. */
 export function streamOfResult(result: DuckDBResult, operation: RunOperation): ResultStream {
   const types = result.columnTypes();
-  const columns = types.map((type, i) => ({ name: result.columnName(i), type: type.toString(), kind: kindOfType(type) }));
+  const columns = types.map((type, i) => ({
+    name: result.columnName(i),
+    type: type.toString(),
+    kind: kindOfType(type),
+  }));
   let readChunk = planChunkRows(types);
   let closed = false;
   // A statement that fails while its result streams just ends the stream: @duckdb/node-api

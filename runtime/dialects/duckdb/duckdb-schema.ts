@@ -17,13 +17,20 @@ function identifier(text: string): string {
 }
 
 /** Make `schema` the connection's current schema; runs before the connection's first transaction. */
-export async function applyCurrentSchema(connection: DuckDBConnection, schema: string, inMemory: boolean): Promise<void> {
+export async function applyCurrentSchema(
+  connection: DuckDBConnection,
+  schema: string,
+  inMemory: boolean,
+): Promise<void> {
   if (inMemory) await connection.run(`CREATE SCHEMA IF NOT EXISTS ${identifier(schema)}`);
   try {
     // The setting's value is parsed as a (possibly qualified) name, so the quoted identifier goes inside the literal.
     await connection.run(`SET schema = ${literal(identifier(schema))}`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new OperationalError(`backend C: cannot use schema = ${JSON.stringify(schema)} as the current schema: ${reason}`, { cause: error });
+    throw new OperationalError(
+      `backend C: cannot use schema = ${JSON.stringify(schema)} as the current schema: ${reason}`,
+      { cause: error },
+    );
   }
 }

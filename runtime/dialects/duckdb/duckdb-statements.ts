@@ -17,7 +17,8 @@ export function mayContainTransactionControl(sql: string): boolean {
 /** Statement kinds that only read (EXPLAIN ANALYZE of a write is caught by WRITE_WORD). */
 const READ_ONLY_START = /^(?:select|from|with|values|table|show|describe|summarize|explain|pivot|unpivot)\b|^\(/i;
 /** Words with which a read-looking statement could still write: `WITH ... INSERT`, sequences, checkpoints. */
-const WRITE_WORD = /\b(?:insert|update|delete|merge|copy|create|drop|alter|attach|detach|truncate|into|nextval|setval|export|import|install|load)\b|checkpoint/i;
+const WRITE_WORD =
+  /\b(?:insert|update|delete|merge|copy|create|drop|alter|attach|detach|truncate|into|nextval|setval|export|import|install|load)\b|checkpoint/i;
 
 /**
  * True when `sql` is one statement that only reads, so it may run outside a transaction (DuckDB

@@ -62,21 +62,53 @@ export function kindOfTypeText(typeText: string): ValueKind {
   if (decimal) return Number(decimal[2] ?? "0") === 0 ? "bigint" : "decimal";
   if (text === "DECIMAL" || text === "NUMERIC") return "decimal"; // DuckDB's default DECIMAL(18,3)
   switch (text) {
-    case "TINYINT": case "INT1": case "SMALLINT": case "INT2": case "SHORT": case "INTEGER": case "INT":
-    case "INT4": case "SIGNED": case "UTINYINT": case "USMALLINT": case "UINTEGER":
+    case "TINYINT":
+    case "INT1":
+    case "SMALLINT":
+    case "INT2":
+    case "SHORT":
+    case "INTEGER":
+    case "INT":
+    case "INT4":
+    case "SIGNED":
+    case "UTINYINT":
+    case "USMALLINT":
+    case "UINTEGER":
       return "integer";
-    case "BIGINT": case "INT8": case "LONG": case "UBIGINT": case "HUGEINT": case "INT128": case "UHUGEINT":
+    case "BIGINT":
+    case "INT8":
+    case "LONG":
+    case "UBIGINT":
+    case "HUGEINT":
+    case "INT128":
+    case "UHUGEINT":
       return "bigint";
-    case "FLOAT": case "FLOAT4": case "REAL": case "DOUBLE": case "FLOAT8":
+    case "FLOAT":
+    case "FLOAT4":
+    case "REAL":
+    case "DOUBLE":
+    case "FLOAT8":
       return "float";
-    case "VARCHAR": case "TEXT": case "STRING": case "CHAR": case "BPCHAR":
+    case "VARCHAR":
+    case "TEXT":
+    case "STRING":
+    case "CHAR":
+    case "BPCHAR":
       return "string";
-    case "BOOLEAN": case "BOOL": case "LOGICAL":
+    case "BOOLEAN":
+    case "BOOL":
+    case "LOGICAL":
       return "boolean";
     case "DATE":
       return "date";
-    case "TIMESTAMP": case "DATETIME": case "TIMESTAMP_S": case "TIMESTAMP_MS": case "TIMESTAMP_NS":
-    case "TIMESTAMP_US": case "TIMESTAMPTZ": case "TIMESTAMP WITH TIME ZONE":
+    case "TIMESTAMP":
+    case "DATETIME":
+    case "TIMESTAMP_S":
+    case "TIMESTAMP_MS":
+    case "TIMESTAMP_NS":
+    case "TIMESTAMP_US":
+    case "TIMESTAMPTZ":
+    case "TIMESTAMP WITH TIME ZONE":
       return "timestamp";
     default:
       return /^VARCHAR\s*\(\d+\)$/.test(text) ? "string" : "other";
@@ -86,7 +118,7 @@ export function kindOfTypeText(typeText: string): ValueKind {
 /** Floor division for bigint (`/` truncates towards zero, wrong for instants before 1970). */
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /**
@@ -95,7 +127,17 @@ function floorDiv(a: bigint, b: bigint): bigint {
  * via a double); dates and timestamps become `Date`s (sub-millisecond digits are dropped).
  */
 export const normalizingConverter: DuckDBValueConverter<unknown> = (value, type) => {
-  const { DuckDBTypeId, DuckDBDecimalValue, DuckDBDateValue, DuckDBTimestampValue, DuckDBTimestampTZValue, DuckDBTimestampSecondsValue, DuckDBTimestampMillisecondsValue, DuckDBTimestampNanosecondsValue, JSDuckDBValueConverter } = duckdb();
+  const {
+    DuckDBTypeId,
+    DuckDBDecimalValue,
+    DuckDBDateValue,
+    DuckDBTimestampValue,
+    DuckDBTimestampTZValue,
+    DuckDBTimestampSecondsValue,
+    DuckDBTimestampMillisecondsValue,
+    DuckDBTimestampNanosecondsValue,
+    JSDuckDBValueConverter,
+  } = duckdb();
   if (value === null) return null;
   switch (type.typeId) {
     case DuckDBTypeId.BIGINT:
@@ -129,7 +171,12 @@ export const normalizingConverter: DuckDBValueConverter<unknown> = (value, type)
     default:
       break;
   }
-  if (typeof value === "number" || typeof value === "string" || typeof value === "boolean" || typeof value === "bigint") {
+  if (
+    typeof value === "number" ||
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    typeof value === "bigint"
+  ) {
     return value;
   }
   // Lists, structs, blobs, intervals, UUIDs, ...: the reader's own JS conversion.
@@ -205,12 +252,17 @@ export function toDuckDBParameter(value: unknown, position: number): DuckDBValue
       const problem = inexactNumberProblem(value);
       if (problem !== undefined) throw parameterError(position, value, problem);
       if (value >= 2 ** 63 || value < -(2 ** 63)) {
-        throw parameterError(position, value, "a whole number beyond BIGINT, which DuckDB binds whole numbers as; pass a bigint");
+        throw parameterError(
+          position,
+          value,
+          "a whole number beyond BIGINT, which DuckDB binds whole numbers as; pass a bigint",
+        );
       }
       return value;
     }
     case "bigint":
-      if (!inRange(value, INT128)) throw parameterError(position, value, "outside DuckDB's HUGEINT range (the driver would wrap it)");
+      if (!inRange(value, INT128))
+        throw parameterError(position, value, "outside DuckDB's HUGEINT range (the driver would wrap it)");
       return value;
   }
   if (Decimal.isDecimal(value)) {
@@ -224,7 +276,11 @@ export function toDuckDBParameter(value: unknown, position: number): DuckDBValue
     return duckdb().timestampValue(BigInt(value.getTime()) * 1000n);
   }
   if (isDuckDBValueObject(value)) return value;
-  throw parameterError(position, value, "unsupported type; pass a number, bigint, string, boolean, Decimal, Date or null");
+  throw parameterError(
+    position,
+    value,
+    "unsupported type; pass a number, bigint, string, boolean, Decimal, Date or null",
+  );
 }
 
 /** DuckDB's own value classes (already bindable) are passed through untouched. */

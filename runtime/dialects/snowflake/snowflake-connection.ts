@@ -81,7 +81,10 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     }
     const { statement, rows } = await this.#run(statements[0] ?? sql, parameters, false);
     const columns = columnsOf(statement);
-    return { columns: columns.map((c) => c.info), rows: (rows ?? []).map((row) => convertRow(columns, row as unknown[])) };
+    return {
+      columns: columns.map((c) => c.info),
+      rows: (rows ?? []).map((row) => convertRow(columns, row as unknown[])),
+    };
   }
 
   async stream(sql: string, parameters: readonly unknown[] = [], options: StreamOptions = {}): Promise<ResultStream> {
@@ -143,7 +146,9 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     const running = this.#running;
     if (running === undefined) return;
     if (running.streaming) {
-      running.abandon(new OperationalError("The statement was cancelled while its result was being read", { code: "000604" }));
+      running.abandon(
+        new OperationalError("The statement was cancelled while its result was being read", { code: "000604" }),
+      );
       return;
     }
     try {
@@ -154,7 +159,11 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     const grace = setTimeout(() => {
       // The warehouse never confirmed (e.g. it is unreachable and the sdk keeps retrying).
       this.#broken = true;
-      running.abandon(new OperationalError("The statement was cancelled; backend A did not confirm the cancellation in time", { code: "000604" }));
+      running.abandon(
+        new OperationalError("The statement was cancelled; backend A did not confirm the cancellation in time", {
+          code: "000604",
+        }),
+      );
     }, this.#options.cancelGraceMs ?? 3_000);
     grace.unref();
   }
@@ -241,7 +250,9 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
   }
 
   #dropStream(): void {
-    this.#running?.abandon(new OperationalError("The result stream was abandoned: its connection ran another statement or was returned"));
+    this.#running?.abandon(
+      new OperationalError("The result stream was abandoned: its connection ran another statement or was returned"),
+    );
     this.#running = undefined;
   }
 
@@ -249,7 +260,11 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     return this.#options.housekeepingTimeoutMs ?? 10_000;
   }
 
-  #run(sql: string, parameters: readonly unknown[], streamResult: boolean): Promise<{ statement: RowStatement; rows: unknown[] | undefined }> {
+  #run(
+    sql: string,
+    parameters: readonly unknown[],
+    streamResult: boolean,
+  ): Promise<{ statement: RowStatement; rows: unknown[] | undefined }> {
     if (this.#closed !== undefined) return Promise.reject(new OperationalError("The backend A connection is closed"));
     // A stream its reader never closed: the connection has moved on (the pool hands it to one
     // user at a time), so end that stream.
@@ -262,7 +277,9 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       binds = parameters.map(toSnowflakeBind);
     } catch (error) {
       // A value the backend cannot take exactly is the caller's mistake, not the connection's.
-      return Promise.reject(error instanceof ValidationError ? error : new OperationalError((error as Error).message, { cause: error }));
+      return Promise.reject(
+        error instanceof ValidationError ? error : new OperationalError((error as Error).message, { cause: error }),
+      );
     }
     const secrets = this.#options.secrets ?? [];
     return new Promise((resolve, reject) => {
@@ -290,7 +307,14 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
           // already finished
         }
         const ms = this.#options.livenessIntervalMs;
-        finish(() => reject(new OperationalError(`Backend A stopped answering while the statement ran (no heartbeat answer within ${ms} ms)`, { code: "warehouse_unreachable" })));
+        finish(() =>
+          reject(
+            new OperationalError(
+              `Backend A stopped answering while the statement ran (no heartbeat answer within ${ms} ms)`,
+              { code: "warehouse_unreachable" },
+            ),
+          ),
+        );
       });
       const timeoutMs = this.#options.requestTimeoutMs;
       if (timeoutMs !== undefined && timeoutMs > 0) {
@@ -301,7 +325,13 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
           } catch {
             // already finished
           }
-          finish(() => reject(new OperationalError(`Backend A did not answer the statement within request_timeout (${timeoutMs} ms)`, { code: "request_timeout" })));
+          finish(() =>
+            reject(
+              new OperationalError(`Backend A did not answer the statement within request_timeout (${timeoutMs} ms)`, {
+                code: "request_timeout",
+              }),
+            ),
+          );
         }, timeoutMs);
         timer.unref();
       }

@@ -32,7 +32,8 @@ export class SnowflakeDriverError extends Error {
     };
     let message = typeof e.message === "string" && e.message !== "" ? e.message : String(error);
     for (const secret of secrets) if (secret.length > 0) message = message.split(secret).join("[redacted]");
-    const text = (value: unknown) => (value === undefined || value === null || value === "" ? undefined : String(value));
+    const text = (value: unknown) =>
+      value === undefined || value === null || value === "" ? undefined : String(value);
     const fields: { sdkName?: string; code?: string; sqlState?: string; queryId?: string } = {};
     const sdkName = text(e.name);
     const code = text(e.code);

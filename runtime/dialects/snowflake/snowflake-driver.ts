@@ -100,7 +100,11 @@ export class SnowflakeDriver implements Driver {
         } catch {
           // not connected yet
         }
-        reject(new SnowflakeDriverError(`Login to backend A did not finish within ${deadline} ms`, { code: "login_timeout" }));
+        reject(
+          new SnowflakeDriverError(`Login to backend A did not finish within ${deadline} ms`, {
+            code: "login_timeout",
+          }),
+        );
       }, deadline);
       timer.unref();
       // connectAsync() resolves even when the login fails; connect(cb) reports the error.

@@ -73,7 +73,9 @@ export function isConnectionLevelError(error: unknown): boolean {
  */
 export function isSnowflakeDisconnect(error: unknown): boolean {
   if (error instanceof WarehouseError) {
-    return error.code === "request_timeout" || error.code === "warehouse_unreachable" || isConnectionLevelError(error.cause);
+    return (
+      error.code === "request_timeout" || error.code === "warehouse_unreachable" || isConnectionLevelError(error.cause)
+    );
   }
   return isConnectionLevelError(error);
 }

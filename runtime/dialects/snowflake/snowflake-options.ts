@@ -98,7 +98,8 @@ export function snowflakeConnectionOptions(settings: BackendASettings): Snowflak
       options.clientRequestMFAToken = settings.cacheMfaToken;
       break;
     case "auth_sso":
-      if (settings.ssoUrl === undefined) throw new ValidationError('`sso_url` is required when `auth_type` is "auth_sso"', { field: "sso_url" });
+      if (settings.ssoUrl === undefined)
+        throw new ValidationError('`sso_url` is required when `auth_type` is "auth_sso"', { field: "sso_url" });
       options.authenticator = settings.ssoUrl;
       break;
     case "auth_pat":
@@ -122,7 +123,7 @@ export function snowflakeConnectionOptions(settings: BackendASettings): Snowflak
   if (settings.tlsSkipVerify && protocol === "https") {
     throw new ValidationError(
       "`tls_skip_verify = true` is not supported on backend A: snowflake-sdk always verifies certificates. " +
-        "Trust a private CA with NODE_EXTRA_CA_CERTS instead, or use protocol = \"http\" for a local stand-in",
+        'Trust a private CA with NODE_EXTRA_CA_CERTS instead, or use protocol = "http" for a local stand-in',
       { field: "tls_skip_verify" },
     );
   }

@@ -57,7 +57,9 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     const clauses: OperationNode[] = [];
     const clause = (name: string, fields: readonly FieldNode[], aliased: boolean) => {
       if (fields.length === 0) return;
-      const items = fields.map((f) => (aliased ? sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}` : this.memberReference(f)));
+      const items = fields.map((f) =>
+        aliased ? sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}` : this.memberReference(f),
+      );
       clauses.push(sqlNode` ${keyword(name)} ${joinNodes(items, ", ")}`);
     };
     clause("DIMENSIONS", query.dimensions, true);
@@ -74,7 +76,9 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     const items = [
       ...[...query.dimensions, ...query.metrics].map((f) => this.columnAlias(f)),
       // The result column of a fact is its member name without the logical table.
-      ...query.facts.map((f) => sqlNode`${IdentifierNode.create(snowflakeIdentifier(memberParts(f).at(-1)!))} AS ${this.columnAlias(f)}`),
+      ...query.facts.map(
+        (f) => sqlNode`${IdentifierNode.create(snowflakeIdentifier(memberParts(f).at(-1)!))} AS ${this.columnAlias(f)}`,
+      ),
     ];
     return joinNodes(items, ", ");
   }

@@ -17,10 +17,15 @@ export function loadSnowflakeSdk(): Promise<SnowflakeSdk> {
   loading ??= (async () => {
     // The sdk reads both variables once, while it loads: set them for the load only, so loading it
     // leaves the process environment as it was.
-    const restore = setEnvForLoad({ SNOWFLAKE_DISABLE_PLATFORM_DETECTION: "true", SNOWFLAKE_DISABLE_MINICORE: process.env.SNOWFLAKE_DISABLE_MINICORE ?? "1" });
+    const restore = setEnvForLoad({
+      SNOWFLAKE_DISABLE_PLATFORM_DETECTION: "true",
+      SNOWFLAKE_DISABLE_MINICORE: process.env.SNOWFLAKE_DISABLE_MINICORE ?? "1",
+    });
     let imported: SnowflakeSdk & { default?: SnowflakeSdk };
     try {
-      imported = (await importPeer("snowflake-sdk", () => import("snowflake-sdk"))) as SnowflakeSdk & { default?: SnowflakeSdk };
+      imported = (await importPeer("snowflake-sdk", () => import("snowflake-sdk"))) as SnowflakeSdk & {
+        default?: SnowflakeSdk;
+      };
     } finally {
       restore();
     }

@@ -71,7 +71,8 @@ export function snowflakeTypeText(column: SnowflakeColumnLike): string {
 
 export function snowflakeColumn(column: SnowflakeColumnLike): SnowflakeColumn {
   const type = column.getType().toLowerCase();
-  const info = (kind: ValueKind): ColumnInfo => Object.freeze({ name: column.getName(), type: snowflakeTypeText(column), kind });
+  const info = (kind: ValueKind): ColumnInfo =>
+    Object.freeze({ name: column.getName(), type: snowflakeTypeText(column), kind });
   switch (type) {
     case "fixed": {
       const scale = column.getScale();
@@ -92,7 +93,10 @@ export function snowflakeColumn(column: SnowflakeColumnLike): SnowflakeColumn {
     case "text":
       return { info: info("string"), convert: (v) => v };
     case "boolean":
-      return { info: info("boolean"), convert: (v) => (typeof v === "boolean" ? v : asText(v) === "1" || asText(v).toLowerCase() === "true") };
+      return {
+        info: info("boolean"),
+        convert: (v) => (typeof v === "boolean" ? v : asText(v) === "1" || asText(v).toLowerCase() === "true"),
+      };
     case "date":
       return { info: info("date"), convert: toDate };
     case "timestamp_ntz":
@@ -139,7 +143,11 @@ export function toSnowflakeBind(value: unknown, index = 0): string | number | bo
       const problem = inexactNumberProblem(value);
       if (problem !== undefined) throw parameterError(position, value, problem);
       if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-        throw parameterError(position, value, "a whole number beyond ±(2^53-1) would be sent inexactly as a FIXED integer; pass a bigint");
+        throw parameterError(
+          position,
+          value,
+          "a whole number beyond ±(2^53-1) would be sent inexactly as a FIXED integer; pass a bigint",
+        );
       }
       return value;
     }
@@ -152,5 +160,9 @@ export function toSnowflakeBind(value: unknown, index = 0): string | number | bo
     if (Number.isNaN(value.getTime())) throw parameterError(position, value, "the Date is invalid");
     return value.toISOString();
   }
-  throw parameterError(position, value, "backend A cannot bind this type (only string, number, bigint, boolean, a genuine Date or Decimal, null)");
+  throw parameterError(
+    position,
+    value,
+    "backend A cannot bind this type (only string, number, bigint, boolean, a genuine Date or Decimal, null)",
+  );
 }

@@ -107,7 +107,10 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
       case "OrConditionNode":
         return this.#chain(condition.conditions, "or");
       case "NotConditionNode":
-        return UnaryOperationNode.create(OperatorNode.create("not"), ParensNode.create(this.conditionToNode(condition.condition)));
+        return UnaryOperationNode.create(
+          OperatorNode.create("not"),
+          ParensNode.create(this.conditionToNode(condition.condition)),
+        );
       case "ConstantConditionNode":
         return keyword(condition.value ? "TRUE" : "FALSE");
     }

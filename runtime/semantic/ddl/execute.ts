@@ -50,7 +50,11 @@ function checkDatabase(name: QualifiedName, context: SessionContext): void {
 }
 
 /** Finds the physical table behind a TABLES entry the way DuckDB would resolve it, if it exists. */
-async function resolvePhysical(session: SqlSession, table: DraftTable, context: SessionContext): Promise<PhysicalTable | undefined> {
+async function resolvePhysical(
+  session: SqlSession,
+  table: DraftTable,
+  context: SessionContext,
+): Promise<PhysicalTable | undefined> {
   const parts = table.tableParts;
   const tableName = parts[parts.length - 1]!;
   const { rows } = await session.query(
@@ -68,7 +72,9 @@ async function resolvePhysical(session: SqlSession, table: DraftTable, context: 
     g.columns.push(String(column));
   }
   const find = (db: string, schema: string): PhysicalTable | undefined =>
-    [...groups.values()].find((g) => g.database.toLowerCase() === db.toLowerCase() && g.schema.toLowerCase() === schema.toLowerCase());
+    [...groups.values()].find(
+      (g) => g.database.toLowerCase() === db.toLowerCase() && g.schema.toLowerCase() === schema.toLowerCase(),
+    );
   if (parts.length === 3) return find(parts[0]!, parts[1]!);
   if (parts.length === 2) return find(context.database, parts[0]!) ?? find(parts[0]!, "main");
   return find(context.database, context.schema) ?? find(context.database, "main") ?? find("temp", "main");
@@ -82,7 +88,10 @@ async function checkSchema(session: SqlSession, name: QualifiedName): Promise<vo
     [name.schema],
   );
   if (Number(rows[0]?.[0] ?? 0) === 0) {
-    throw new SemanticViewError("invalid", `schema '${name.schema}' does not exist (semantic view '${name.name.toLowerCase()}')`);
+    throw new SemanticViewError(
+      "invalid",
+      `schema '${name.schema}' does not exist (semantic view '${name.name.toLowerCase()}')`,
+    );
   }
 }
 
@@ -138,7 +147,10 @@ export async function executeCreate(session: SqlSession, stmt: CreateSemanticVie
 }
 
 /** Carries YAML `output_type` from the drafts onto the validated members (same order, same names). */
-function withOutputTypes<T extends MemberDef | MetricDef>(members: T[], drafts: readonly { name: string; outputType?: string | undefined }[]): T[] {
+function withOutputTypes<T extends MemberDef | MetricDef>(
+  members: T[],
+  drafts: readonly { name: string; outputType?: string | undefined }[],
+): T[] {
   return members.map((m) => {
     const outputType = drafts.find((d) => d.name.toLowerCase() === m.name.toLowerCase())?.outputType;
     return outputType === undefined ? m : { ...m, outputType };
@@ -146,7 +158,10 @@ function withOutputTypes<T extends MemberDef | MetricDef>(members: T[], drafts: 
 }
 
 /** `FROM YAML FILE '<path>'`: reads the file through DuckDB, then creates as from an inline body. */
-export async function executeCreateFromYamlFile(session: SqlSession, stmt: CreateFromYamlFileStatement): Promise<StatementResult> {
+export async function executeCreateFromYamlFile(
+  session: SqlSession,
+  stmt: CreateFromYamlFileStatement,
+): Promise<StatementResult> {
   const text = await readYamlFile(session, stmt.path);
   return executeCreate(session, createFromYamlBody(text, stmt));
 }
@@ -167,7 +182,8 @@ async function requireExisting(
 
 export async function executeDrop(session: SqlSession, stmt: DropSemanticViewStatement): Promise<StatementResult> {
   const { definition } = await requireExisting(session, stmt.name, stmt.ifExists);
-  if (definition !== undefined) await deleteDefinition(session, { schema: definition.schemaName, name: definition.name });
+  if (definition !== undefined)
+    await deleteDefinition(session, { schema: definition.schemaName, name: definition.name });
   return { columns: varchar("view_name"), rows: definition === undefined ? [] : [[definition.name]] };
 }
 

@@ -20,7 +20,12 @@ import type {
 import { describe, TokenStream } from "./token-stream.js";
 import { parseYamlBody } from "./parse-yaml.js";
 import { parseMaterialization } from "./parse-materializations.js";
-import { misplacedNonAdditive, NON_ADDITIVE_AFTER_AS, parseNonAdditiveBy, parseWindowExpression } from "./parse-metric-modes.js";
+import {
+  misplacedNonAdditive,
+  NON_ADDITIVE_AFTER_AS,
+  parseNonAdditiveBy,
+  parseWindowExpression,
+} from "./parse-metric-modes.js";
 import type { NonAdditiveDim } from "../model.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
@@ -29,7 +34,10 @@ type Clause = (typeof CLAUSES)[number];
 const isName = (t: Token | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
 
 /** `[db.][schema.]name`; returns the parts, the first and the last token. */
-export function parseQualifiedName(ts: TokenStream, what: string): { name: QualifiedName; parts: string[]; first: Token; last: Token } {
+export function parseQualifiedName(
+  ts: TokenStream,
+  what: string,
+): { name: QualifiedName; parts: string[]; first: Token; last: Token } {
   const first = ts.expectName(what);
   const parts = [first.value];
   let last = first;
@@ -41,7 +49,11 @@ export function parseQualifiedName(ts: TokenStream, what: string): { name: Quali
   if (parts.length > 3) throw ts.error(`${what} has too many parts: '${parts.join(".")}'`, first);
   const [a, b, c] = parts;
   const name: QualifiedName =
-    parts.length === 3 ? { database: a, schema: b, name: c! } : parts.length === 2 ? { schema: a, name: b! } : { name: a! };
+    parts.length === 3
+      ? { database: a, schema: b, name: c! }
+      : parts.length === 2
+        ? { schema: a, name: b! }
+        : { name: a! };
   return { name, parts, first, last };
 }
 
@@ -82,7 +94,8 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
         token,
       );
     }
-    if (last < 0 && word !== "TABLES") throw ts.error(`Missing required clause 'TABLES'. TABLES must come first, found ${word}.`, token);
+    if (last < 0 && word !== "TABLES")
+      throw ts.error(`Missing required clause 'TABLES'. TABLES must come first, found ${word}.`, token);
     if (index === last) throw ts.error(`Duplicate clause keyword '${word}'.`, token);
     if (index < last) {
       throw ts.error(
@@ -126,7 +139,8 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
   if (ts.isKeyword("COMMENT")) {
     const at = ts.peek();
     const trailing = parseComment(ts);
-    if (comment !== undefined) throw ts.error("COMMENT given twice (before AS and after the clauses); use one position", at);
+    if (comment !== undefined)
+      throw ts.error("COMMENT given twice (before AS and after the clauses); use one position", at);
     comment = trailing;
   }
   ts.acceptPunct(";");
@@ -204,7 +218,10 @@ function parseTable(ts: TokenStream): DraftTable {
       synonyms = parseSynonyms(ts);
     } else {
       const token = ts.peek();
-      const hint = token?.kind === "ident" ? didYouMean(token.value.toUpperCase(), ["PRIMARY", "UNIQUE", "COMMENT", "WITH"], 2) : "";
+      const hint =
+        token?.kind === "ident"
+          ? didYouMean(token.value.toUpperCase(), ["PRIMARY", "UNIQUE", "COMMENT", "WITH"], 2)
+          : "";
       throw ts.error(
         `unexpected ${describe(token)} in table '${alias}'; expected PRIMARY KEY, UNIQUE, COMMENT, WITH SYNONYMS, ',' or ')'.${hint}`,
       );
@@ -226,7 +243,9 @@ function parseRelationship(ts: TokenStream): DraftRelationship {
   const toAlias = ts.expectName("referenced table alias").value;
   const refColumns = ts.isPunct("(") ? parseNameList(ts, "referenced columns") : [];
   if (ts.isKeyword("ONE") || ts.isKeyword("MANY")) {
-    throw ts.error("cardinality keywords (ONE TO ONE, MANY TO ONE) are not supported: cardinality is inferred from PRIMARY KEY and UNIQUE");
+    throw ts.error(
+      "cardinality keywords (ONE TO ONE, MANY TO ONE) are not supported: cardinality is inferred from PRIMARY KEY and UNIQUE",
+    );
   }
   return { name: name ?? `${fromAlias}_to_${toAlias}`, fromAlias, fkColumns, toAlias, refColumns, position };
 }
@@ -247,13 +266,17 @@ function atAnnotation(ts: TokenStream): boolean {
 /** `LABELS [=] (FILTER)` */
 function parseLabels(ts: TokenStream, kind: MemberKind, name: string): boolean {
   const at = ts.next();
-  if (kind === "metric") throw ts.error(`LABELS is not valid on a metric; it applies to facts and dimensions (metric '${name}').`, at);
+  if (kind === "metric")
+    throw ts.error(`LABELS is not valid on a metric; it applies to facts and dimensions (metric '${name}').`, at);
   ts.acceptOp("=");
   ts.expectPunct("(", "after LABELS");
   do {
     const label = ts.expectName("label");
     if (label.value.toUpperCase() !== "FILTER") {
-      throw ts.error(`unknown label '${label.value}' on ${kind} '${name}'; the only label is FILTER.${didYouMean(label.value.toUpperCase(), ["FILTER"])}`, label);
+      throw ts.error(
+        `unknown label '${label.value}' on ${kind} '${name}'; the only label is FILTER.${didYouMean(label.value.toUpperCase(), ["FILTER"])}`,
+        label,
+      );
     }
   } while (ts.acceptPunct(","));
   ts.expectPunct(")", "after the labels");
@@ -285,12 +308,16 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
   for (;;) {
     if (ts.isKeyword("USING")) {
       if (kind !== "metric") throw ts.error(`USING is allowed only on metrics, not on ${kind} '${name}'`);
-      if (table === undefined) throw ts.error(`derived metric '${name}' cannot have USING (it inherits the USING of its metrics)`);
+      if (table === undefined)
+        throw ts.error(`derived metric '${name}' cannot have USING (it inherits the USING of its metrics)`);
       ts.next();
       using = parseNameList(ts, "relationship names");
     } else if (ts.isKeywords("NON", "ADDITIVE")) {
       if (kind !== "metric") throw ts.error(`NON ADDITIVE BY is allowed only on metrics, not on ${kind} '${name}'`);
-      if (table === undefined) throw ts.error(`derived metric '${name}' cannot have NON ADDITIVE BY (only qualified metrics alias.${name} can)`);
+      if (table === undefined)
+        throw ts.error(
+          `derived metric '${name}' cannot have NON ADDITIVE BY (only qualified metrics alias.${name} can)`,
+        );
       nonAdditiveBy = parseNonAdditiveBy(ts, name);
     } else if (ts.isKeyword("LABELS")) {
       isFilter = parseLabels(ts, kind, name);
@@ -309,7 +336,21 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
   }
   if (misplacedNonAdditive(expr)) throw ts.error(NON_ADDITIVE_AFTER_AS, ts.tokens[ts.index - 1]);
   const window = kind === "metric" ? parseWindowExpression(expr, name, ts.sql, exprPosition) : undefined;
-  return { kind, table, name, expr, exprPosition, access, using, comment, synonyms, isFilter, position, nonAdditiveBy, window };
+  return {
+    kind,
+    table,
+    name,
+    expr,
+    exprPosition,
+    access,
+    using,
+    comment,
+    synonyms,
+    isFilter,
+    position,
+    nonAdditiveBy,
+    window,
+  };
 }
 
 /** The expression's exact source text, up to a top-level ',' or ')', or an annotation keyword. */
@@ -357,7 +398,9 @@ function parseFromYaml(
   }
   const body = ts.peek();
   if (body === undefined || (body.kind !== "dollar_string" && body.kind !== "string")) {
-    throw ts.error(`Expected '$' to begin dollar-quoted string (the YAML body, FROM YAML $$ ... $$), found ${describe(body)}`);
+    throw ts.error(
+      `Expected '$' to begin dollar-quoted string (the YAML body, FROM YAML $$ ... $$), found ${describe(body)}`,
+    );
   }
   ts.next();
   ts.acceptPunct(";");

@@ -34,7 +34,10 @@ export function parseMaterialization(ts: TokenStream): DraftMaterialization {
     const token: Token | undefined = ts.peek();
     const word = token?.kind === "ident" ? token.value.toUpperCase() : "";
     if (!(SUB_CLAUSES as readonly string[]).includes(word)) {
-      throw ts.error(`Materialization '${name}': expected TABLE, DIMENSIONS or METRICS, found ${describe(token)}`, token);
+      throw ts.error(
+        `Materialization '${name}': expected TABLE, DIMENSIONS or METRICS, found ${describe(token)}`,
+        token,
+      );
     }
     if (seen.has(word)) throw ts.error(`Materialization '${name}': duplicate ${word} sub-clause.`, token);
     seen.add(word);

@@ -10,10 +10,12 @@ import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
 import { describe, parseError, type TokenStream } from "./token-stream.js";
 
-const isName = (t: Token | undefined): t is Token => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
+const isName = (t: Token | undefined): t is Token =>
+  t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
 const isKeyword = (t: Token | undefined, word: string): boolean =>
   t !== undefined && t.kind === "ident" && t.value.toUpperCase() === word;
-const isPunct = (t: Token | undefined, text: string): boolean => t !== undefined && t.kind === "punct" && t.text === text;
+const isPunct = (t: Token | undefined, text: string): boolean =>
+  t !== undefined && t.kind === "punct" && t.text === text;
 
 /** Frame clauses start with one of these; everything from there to the closing ')' is passed through. */
 const FRAME_STARTS = ["ROWS", "RANGE", "GROUPS"];
@@ -36,7 +38,8 @@ function sortSpec(
   let nulls: NullsOrder = nullsFollowOrder && order === "desc" ? "first" : "last";
   if (isKeyword(peek(0), "NULLS")) {
     advance();
-    if (!isKeyword(peek(0), "FIRST") && !isKeyword(peek(0), "LAST")) fail(`expected FIRST or LAST after NULLS, found ${describe(peek(0))}`);
+    if (!isKeyword(peek(0), "FIRST") && !isKeyword(peek(0), "LAST"))
+      fail(`expected FIRST or LAST after NULLS, found ${describe(peek(0))}`);
     nulls = peek(0)!.value.toLowerCase() as NullsOrder;
     advance();
   }
@@ -72,7 +75,9 @@ export const NON_ADDITIVE_AFTER_AS =
 /** True when an expression swallowed a NON ADDITIVE BY clause (written after AS, maybe in parentheses). */
 export function misplacedNonAdditive(expr: string): boolean {
   const tokens = significant(tokenize(expr));
-  return tokens.some((t, i) => isKeyword(t, "NON") && isKeyword(tokens[i + 1], "ADDITIVE") && isKeyword(tokens[i + 2], "BY"));
+  return tokens.some(
+    (t, i) => isKeyword(t, "NON") && isKeyword(tokens[i + 1], "ADDITIVE") && isKeyword(tokens[i + 2], "BY"),
+  );
 }
 
 /** True when the expression calls a window function (`OVER (` at any depth). */
@@ -104,7 +109,8 @@ export function parseWindowExpression(expr: string, metric: string, sql?: string
   if (!isName(fn) || !isPunct(tokens[i + 1], "(")) fail(shape, fn);
   i += 2;
   const inner = tokens[i];
-  if (!isName(inner)) fail(`expected the inner metric name as the first argument of ${fn!.value}(), found ${describe(inner)}`);
+  if (!isName(inner))
+    fail(`expected the inner metric name as the first argument of ${fn!.value}(), found ${describe(inner)}`);
   i++;
   if (isPunct(tokens[i], ".")) fail("the inner metric is named without a table alias", tokens[i]);
   // Extra arguments: SQL text between top-level commas.
@@ -157,7 +163,11 @@ export function parseWindowExpression(expr: string, metric: string, sql?: string
       if (!isName(tokens[i])) fail(`expected a dimension name in ORDER BY, found ${describe(tokens[i])}`);
       const dimension = tokens[i]!.value;
       i++;
-      const spec = sortSpec((o) => tokens[i + o], () => void i++, (message) => fail(`${message} in ORDER BY`));
+      const spec = sortSpec(
+        (o) => tokens[i + o],
+        () => void i++,
+        (message) => fail(`${message} in ORDER BY`),
+      );
       orderBy.push({ dimension, ...spec });
     } while (acceptComma());
   }
@@ -173,7 +183,9 @@ export function parseWindowExpression(expr: string, metric: string, sql?: string
     frame = expr.slice(tokens[start]!.start, tokens[i - 1]!.end);
   }
   if (!isPunct(tokens[i], ")")) {
-    fail(`unexpected ${describe(tokens[i])} in OVER (...); expected PARTITION BY [EXCLUDING], ORDER BY, a ROWS/RANGE/GROUPS frame or ')'`);
+    fail(
+      `unexpected ${describe(tokens[i])} in OVER (...); expected PARTITION BY [EXCLUDING], ORDER BY, a ROWS/RANGE/GROUPS frame or ')'`,
+    );
   }
   i++;
   if (i < tokens.length) fail(shape);

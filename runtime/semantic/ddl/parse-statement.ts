@@ -139,7 +139,10 @@ function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): ShowFilters {
   const step = (clause: string, at: ReturnType<TokenStream["peek"]>): void => {
     const index = order.indexOf(clause);
     if (index <= last) {
-      const message = index === last ? `${clause} given twice` : `${clause} must come before ${order[last]} (clause order: ${order.join(", ")})`;
+      const message =
+        index === last
+          ? `${clause} given twice`
+          : `${clause} must come before ${order[last]} (clause order: ${order.join(", ")})`;
       throw ts.error(message, at);
     }
     last = index;
@@ -155,7 +158,8 @@ function parseFilters(ts: TokenStream, allowIn: "scope" | "view"): ShowFilters {
     } else if (ts.acceptKeyword("LIMIT")) {
       step("LIMIT", at);
       const n = ts.next();
-      if (n.kind !== "number" || !/^\d+$/.test(n.text)) throw ts.error(`LIMIT expects a non-negative integer, found ${describe(n)}`, n);
+      if (n.kind !== "number" || !/^\d+$/.test(n.text))
+        throw ts.error(`LIMIT expects a non-negative integer, found ${describe(n)}`, n);
       out.limit = Number(n.text);
       if (ts.acceptKeyword("FROM")) out.limitFrom = ts.expectString("LIMIT ... FROM name").value;
     } else if (ts.acceptKeyword("IN")) {
@@ -217,7 +221,8 @@ function parseShow(ts: TokenStream): SemanticStatement | null {
       );
     }
     const f = parseFilters(ts, "view");
-    if (f.forMetric !== undefined && kind !== "dimensions") throw new SemanticViewError("parse", "FOR METRIC is allowed only with SHOW SEMANTIC DIMENSIONS");
+    if (f.forMetric !== undefined && kind !== "dimensions")
+      throw new SemanticViewError("parse", "FOR METRIC is allowed only with SHOW SEMANTIC DIMENSIONS");
     if (f.forMetric !== undefined && f.view === undefined) {
       throw new SemanticViewError("parse", "SHOW SEMANTIC DIMENSIONS ... FOR METRIC needs IN <view> before FOR METRIC");
     }

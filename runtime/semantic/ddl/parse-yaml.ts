@@ -51,7 +51,8 @@ function str(o: Obj, key: string, where: string, required = false): string | und
     if (required) fail(`${where}: '${key}' is required`);
     return undefined;
   }
-  if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") fail(`${where}: '${key}' must be a string`);
+  if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean")
+    fail(`${where}: '${key}' must be a string`);
   return String(v);
 }
 
@@ -75,7 +76,10 @@ function checkKeys(o: Obj, allowed: readonly string[], where: string): void {
 function inferSourceTable(expr: string, aliases: readonly string[], where: string, name: string): string {
   const used = new Set(qualifiersOf(expr).map((q) => q.toLowerCase()));
   const owners = aliases.filter((a) => used.has(a.toLowerCase()));
-  if (owners.length > 1) fail(`${where} ('${name}'): 'source_table' is required when the expression uses several tables (${owners.join(", ")})`);
+  if (owners.length > 1)
+    fail(
+      `${where} ('${name}'): 'source_table' is required when the expression uses several tables (${owners.join(", ")})`,
+    );
   return owners[0] ?? aliases[0]!;
 }
 
@@ -84,20 +88,38 @@ function member(value: unknown, kind: MemberKind, index: number, aliases: readon
   const o = asObject(value, where);
   checkKeys(
     o,
-    ["name", "expr", "source_table", "comment", "synonyms", "access", "using_relationships", "non_additive_by", "window_spec", "is_filter", "output_type"],
+    [
+      "name",
+      "expr",
+      "source_table",
+      "comment",
+      "synonyms",
+      "access",
+      "using_relationships",
+      "non_additive_by",
+      "window_spec",
+      "is_filter",
+      "output_type",
+    ],
     where,
   );
   const name = str(o, "name", where, true);
   const written = str(o, "source_table", where);
-  const table = written ?? (kind === "metric" ? undefined : inferSourceTable(str(o, "expr", where, true), aliases, where, name));
+  const table =
+    written ?? (kind === "metric" ? undefined : inferSourceTable(str(o, "expr", where, true), aliases, where, name));
   // serde writes `Public` / `Private`; any case is accepted.
   const access = str(o, "access", where)?.toLowerCase();
-  if (access !== undefined && access !== "public" && access !== "private") fail(`${where} ('${name}'): access must be Public or Private`);
-  if (access === "private" && kind === "dimension") fail(`${where}: dimension '${name}' cannot be PRIVATE (only facts and metrics can)`);
+  if (access !== undefined && access !== "public" && access !== "private")
+    fail(`${where} ('${name}'): access must be Public or Private`);
+  if (access === "private" && kind === "dimension")
+    fail(`${where}: dimension '${name}' cannot be PRIVATE (only facts and metrics can)`);
   const nonAdditiveBy = nonAdditiveFromYaml(o["non_additive_by"], where, fail);
   const expr = str(o, "expr", where, true).trim();
-  const window = windowFromYaml(o["window_spec"], where, fail) ?? (kind === "metric" ? parseWindowExpression(expr, name) : undefined);
-  if ((nonAdditiveBy.length > 0 || window !== undefined) && kind !== "metric") fail(`${where}: non_additive_by and window_spec are allowed only on metrics`);
+  const window =
+    windowFromYaml(o["window_spec"], where, fail) ??
+    (kind === "metric" ? parseWindowExpression(expr, name) : undefined);
+  if ((nonAdditiveBy.length > 0 || window !== undefined) && kind !== "metric")
+    fail(`${where}: non_additive_by and window_spec are allowed only on metrics`);
   const using = strings(o, "using_relationships", where);
   if (using.length > 0 && kind !== "metric") fail(`${where}: using_relationships is allowed only on metrics`);
   const isFilter = o["is_filter"] === true;
@@ -126,7 +148,8 @@ const TYPE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)*(?:\(\s*\d
 function typeName(value: string | undefined, where: string): string | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
-  if (!TYPE_NAME.test(trimmed)) fail(`${where}: output_type '${value}' is not a type name (e.g. DATE, DECIMAL(18, 2), VARCHAR[])`);
+  if (!TYPE_NAME.test(trimmed))
+    fail(`${where}: output_type '${value}' is not a type name (e.g. DATE, DECIMAL(18, 2), VARCHAR[])`);
   return trimmed;
 }
 
@@ -140,7 +163,8 @@ function materialization(value: unknown, index: number): DraftMaterialization {
   const name = str(o, "name", where, true);
   const dimensions = strings(o, "dimensions", where);
   const metrics = strings(o, "metrics", where);
-  if (dimensions.length === 0 && metrics.length === 0) fail(`Materialization '${name}': must specify at least one of DIMENSIONS or METRICS.`);
+  if (dimensions.length === 0 && metrics.length === 0)
+    fail(`Materialization '${name}': must specify at least one of DIMENSIONS or METRICS.`);
   return { name, table: str(o, "table", where, true), dimensions, metrics, position: -1 };
 }
 
@@ -148,12 +172,16 @@ function materialization(value: unknown, index: number): DraftMaterialization {
 export function parseYamlBody(text: string, view: string): YamlBody {
   const size = Buffer.byteLength(text, "utf8");
   if (size > MAX_YAML_BYTES) {
-    throw new SemanticViewError("parse", `YAML definition for semantic view '${view}' exceeds size limit (${size} bytes > ${MAX_YAML_BYTES} bytes).`);
+    throw new SemanticViewError(
+      "parse",
+      `YAML definition for semantic view '${view}' exceeds size limit (${size} bytes > ${MAX_YAML_BYTES} bytes).`,
+    );
   }
   try {
     return parseDocument(text);
   } catch (e) {
-    if (e instanceof YamlShapeError) throw new SemanticViewError("parse", `invalid YAML definition for semantic view '${view}': ${e.message}`);
+    if (e instanceof YamlShapeError)
+      throw new SemanticViewError("parse", `invalid YAML definition for semantic view '${view}': ${e.message}`);
     throw e;
   }
 }
@@ -166,7 +194,11 @@ function parseDocument(text: string): YamlBody {
     fail((e as Error).message.split("\n")[0]!);
   }
   const root = asObject(doc, "the document");
-  checkKeys(root, ["tables", "joins", "relationships", "facts", "dimensions", "metrics", "materializations", "comment"], "the document");
+  checkKeys(
+    root,
+    ["tables", "joins", "relationships", "facts", "dimensions", "metrics", "materializations", "comment"],
+    "the document",
+  );
   // As the extension's schema: both member lists must be present (`[]` when a view has none).
   for (const key of ["tables", "dimensions", "metrics"]) if (!(key in root)) fail(`missing field \`${key}\``);
   const tables = asList(root["tables"], "tables").map((value, i): DraftTable => {
@@ -216,5 +248,13 @@ function parseDocument(text: string): YamlBody {
   const metrics = asList(root["metrics"], "metrics").map((v, i) => member(v, "metric", i, aliases));
   if (dimensions.length === 0 && metrics.length === 0) fail("a semantic view needs at least one dimension or metric");
   const materializations = asList(root["materializations"], "materializations").map(materialization);
-  return { comment: str(root, "comment", "the document"), tables, relationships, facts, dimensions, metrics, materializations };
+  return {
+    comment: str(root, "comment", "the document"),
+    tables,
+    relationships,
+    facts,
+    dimensions,
+    metrics,
+    materializations,
+  };
 }

@@ -21,7 +21,8 @@ export function renderWindow(w: WindowSpec, ident: Ident): string {
   const over: string[] = [];
   if (w.excludingDims.length > 0) over.push(`PARTITION BY EXCLUDING ${w.excludingDims.map(ident).join(", ")}`);
   if (w.partitionDims.length > 0) over.push(`PARTITION BY ${w.partitionDims.map(ident).join(", ")}`);
-  if (w.orderBy.length > 0) over.push(`ORDER BY ${w.orderBy.map((o) => `${ident(o.dimension)}${sortText(o, "last")}`).join(", ")}`);
+  if (w.orderBy.length > 0)
+    over.push(`ORDER BY ${w.orderBy.map((o) => `${ident(o.dimension)}${sortText(o, "last")}`).join(", ")}`);
   if (w.frame !== undefined) over.push(w.frame);
   return `${w.function}(${[ident(w.innerMetric), ...w.extraArgs].join(", ")}) OVER (${over.join(" ")})`;
 }

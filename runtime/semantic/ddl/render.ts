@@ -8,11 +8,69 @@ import { renderNonAdditiveBy, renderWindow } from "./render-metric-modes.js";
 
 /** Words that would be misread as syntax if emitted bare. */
 const RESERVED = new Set([
-  "as", "tables", "relationships", "facts", "dimensions", "metrics", "materializations", "comment", "with",
-  "synonyms", "labels", "using", "private", "public", "references", "primary", "key", "unique", "select", "from",
-  "where", "group", "order", "by", "table", "view", "semantic", "create", "or", "replace", "if", "not", "exists",
-  "and", "null", "true", "false", "case", "when", "then", "else", "end", "in", "is", "on", "join", "limit",
-  "non", "additive", "over", "partition", "excluding", "asc", "desc", "nulls", "all", "distinct", "union", "having", "default", "check", "constraint", "foreign",
+  "as",
+  "tables",
+  "relationships",
+  "facts",
+  "dimensions",
+  "metrics",
+  "materializations",
+  "comment",
+  "with",
+  "synonyms",
+  "labels",
+  "using",
+  "private",
+  "public",
+  "references",
+  "primary",
+  "key",
+  "unique",
+  "select",
+  "from",
+  "where",
+  "group",
+  "order",
+  "by",
+  "table",
+  "view",
+  "semantic",
+  "create",
+  "or",
+  "replace",
+  "if",
+  "not",
+  "exists",
+  "and",
+  "null",
+  "true",
+  "false",
+  "case",
+  "when",
+  "then",
+  "else",
+  "end",
+  "in",
+  "is",
+  "on",
+  "join",
+  "limit",
+  "non",
+  "additive",
+  "over",
+  "partition",
+  "excluding",
+  "asc",
+  "desc",
+  "nulls",
+  "all",
+  "distinct",
+  "union",
+  "having",
+  "default",
+  "check",
+  "constraint",
+  "foreign",
 ]);
 
 export function renderIdent(name: string): string {
@@ -21,7 +79,11 @@ export function renderIdent(name: string): string {
 
 const list = (names: readonly string[]): string => `(${names.map(renderIdent).join(", ")})`;
 
-function annotations(m: { comment?: string | undefined; synonyms: readonly string[]; isFilter?: boolean | undefined }): string {
+function annotations(m: {
+  comment?: string | undefined;
+  synonyms: readonly string[];
+  isFilter?: boolean | undefined;
+}): string {
   let out = "";
   if (m.comment !== undefined) out += ` COMMENT = ${quoteLiteral(m.comment)}`;
   if (m.synonyms.length > 0) out += ` WITH SYNONYMS = (${m.synonyms.map(quoteLiteral).join(", ")})`;
@@ -45,7 +107,10 @@ function metric(m: MetricDef): string {
   const access = m.access === "private" ? "PRIVATE " : "";
   const head = m.table === undefined ? renderIdent(m.name) : `${renderIdent(m.table)}.${renderIdent(m.name)}`;
   const using = m.using.length > 0 ? ` USING ${list(m.using)}` : "";
-  const na = m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0 ? ` NON ADDITIVE BY (${renderNonAdditiveBy(m.nonAdditiveBy, renderIdent)})` : "";
+  const na =
+    m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0
+      ? ` NON ADDITIVE BY (${renderNonAdditiveBy(m.nonAdditiveBy, renderIdent)})`
+      : "";
   const expr = m.window === undefined ? m.expr : renderWindow(m.window, renderIdent);
   return `${access}${head}${using}${na} AS ${expr}${annotations(m)}`;
 }
@@ -72,7 +137,10 @@ export function renderDdl(def: SemanticViewDefinition, fullyQualified = false): 
     clause("TABLES", def.tables.map(table)) +
     clause(
       "RELATIONSHIPS",
-      def.relationships.map((r) => `${renderIdent(r.name)} AS ${renderIdent(r.fromAlias)}${list(r.fkColumns)} REFERENCES ${renderIdent(r.toAlias)}${list(r.refColumns)}`),
+      def.relationships.map(
+        (r) =>
+          `${renderIdent(r.name)} AS ${renderIdent(r.fromAlias)}${list(r.fkColumns)} REFERENCES ${renderIdent(r.toAlias)}${list(r.refColumns)}`,
+      ),
     ) +
     clause("FACTS", def.facts.map(member)) +
     clause("DIMENSIONS", def.dimensions.map(member)) +

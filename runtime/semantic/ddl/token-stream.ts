@@ -105,7 +105,12 @@ export function describe(token: Token | undefined): string {
 }
 
 /** `<message> at line L, column C` followed by DuckDB-style `LINE L: ...` and a caret. */
-export function parseError(sql: string, message: string, offset: number, kind: "parse" | "invalid" = "parse"): SemanticViewError {
+export function parseError(
+  sql: string,
+  message: string,
+  offset: number,
+  kind: "parse" | "invalid" = "parse",
+): SemanticViewError {
   const { line, column } = positionOf(sql, offset);
   const lineText = sql.split("\n")[line - 1] ?? "";
   const prefix = `LINE ${line}: `;

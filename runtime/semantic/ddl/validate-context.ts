@@ -76,7 +76,10 @@ export class ValidationContext {
   requireAlias(alias: string, what: string, offset: number): DraftTable {
     const t = this.tableByAlias.get(lower(alias));
     if (t === undefined) {
-      this.fail(`${what} references unknown table alias '${alias}'. Available: [${this.aliases().join(", ")}].${didYouMean(alias, this.aliases())}`, offset);
+      this.fail(
+        `${what} references unknown table alias '${alias}'. Available: [${this.aliases().join(", ")}].${didYouMean(alias, this.aliases())}`,
+        offset,
+      );
     }
     return t;
   }
@@ -88,7 +91,9 @@ export class ValidationContext {
   /** The member `name` declared on table `alias` with one of `kinds`. */
   memberOn(alias: string, name: string, kinds: readonly DraftMember["kind"][]): DraftMember | undefined {
     const m = this.members.get(lower(name));
-    return m !== undefined && m.table !== undefined && lower(m.table) === lower(alias) && kinds.includes(m.kind) ? m : undefined;
+    return m !== undefined && m.table !== undefined && lower(m.table) === lower(alias) && kinds.includes(m.kind)
+      ? m
+      : undefined;
   }
 
   metricNames(): string[] {

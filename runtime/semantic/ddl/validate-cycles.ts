@@ -36,14 +36,22 @@ function factRefs(ctx: ValidationContext, m: DraftMember): DraftMember[] {
   return out;
 }
 
-function findCycle(ctx: ValidationContext, nodes: readonly DraftMember[], edges: (m: DraftMember) => DraftMember[], what: string): void {
+function findCycle(
+  ctx: ValidationContext,
+  nodes: readonly DraftMember[],
+  edges: (m: DraftMember) => DraftMember[],
+  what: string,
+): void {
   const state = new Map<DraftMember, "visiting" | "done">();
   const visit = (m: DraftMember, path: DraftMember[]): void => {
     if (state.get(m) === "done") return;
     if (state.get(m) === "visiting") {
       const members = path.slice(path.indexOf(m)).map((x) => x.name);
       // Both wordings the extension uses (its docs' and its validator's).
-      ctx.fail(`Circular dependency detected in ${what}: ${members.join(", ")} (cycle detected in ${what}: ${[...members, m.name].join(" -> ")})`, m.position);
+      ctx.fail(
+        `Circular dependency detected in ${what}: ${members.join(", ")} (cycle detected in ${what}: ${[...members, m.name].join(" -> ")})`,
+        m.position,
+      );
     }
     state.set(m, "visiting");
     for (const e of edges(m)) visit(e, [...path, m]);

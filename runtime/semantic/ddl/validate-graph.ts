@@ -10,7 +10,11 @@ import type { RelationshipDef, TableDef } from "../model.js";
 import { closestName } from "../sql/suggest.js";
 import { lower, sameColumns, type ValidationContext } from "./validate-context.js";
 
-export function checkRelationshipGraph(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[]): void {
+export function checkRelationshipGraph(
+  ctx: ValidationContext,
+  tables: readonly TableDef[],
+  rels: readonly RelationshipDef[],
+): void {
   const position = (r: RelationshipDef): number =>
     ctx.stmt.relationships.find((d) => lower(d.name) === lower(r.name))?.position ?? -1;
   checkCycles(ctx, tables, rels, position);
@@ -20,7 +24,12 @@ export function checkRelationshipGraph(ctx: ValidationContext, tables: readonly 
 }
 
 /** Directed cycles (a references b, b references a). */
-function checkCycles(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[], position: (r: RelationshipDef) => number): void {
+function checkCycles(
+  ctx: ValidationContext,
+  tables: readonly TableDef[],
+  rels: readonly RelationshipDef[],
+  position: (r: RelationshipDef) => number,
+): void {
   const state = new Map<string, "visiting" | "done">();
   const visit = (alias: string, path: string[]): void => {
     const key = lower(alias);
@@ -29,7 +38,10 @@ function checkCycles(ctx: ValidationContext, tables: readonly TableDef[], rels: 
       const cycle = [...path.slice(path.findIndex((p) => lower(p) === key)), alias].join(" -> ");
       const edge = rels.find((r) => lower(r.toAlias) === key && lower(r.fromAlias) === lower(path[path.length - 1]!));
       // The v0.12 wording, then the older docs' phrase.
-      ctx.fail(`cycle detected in relationships: ${cycle} (Relationship graph contains a cycle)`, edge === undefined ? undefined : position(edge));
+      ctx.fail(
+        `cycle detected in relationships: ${cycle} (Relationship graph contains a cycle)`,
+        edge === undefined ? undefined : position(edge),
+      );
     }
     state.set(key, "visiting");
     for (const r of rels) if (lower(r.fromAlias) === key) visit(r.toAlias, [...path, alias]);
@@ -39,7 +51,12 @@ function checkCycles(ctx: ValidationContext, tables: readonly TableDef[], rels: 
 }
 
 /** A non-base table referenced from two different tables has two join paths. */
-function checkDiamonds(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[], position: (r: RelationshipDef) => number): void {
+function checkDiamonds(
+  ctx: ValidationContext,
+  tables: readonly TableDef[],
+  rels: readonly RelationshipDef[],
+  position: (r: RelationshipDef) => number,
+): void {
   const base = lower(tables[0]!.alias);
   for (const t of tables) {
     if (lower(t.alias) === base) continue;
@@ -61,13 +78,24 @@ function checkOrphans(ctx: ValidationContext, tables: readonly TableDef[], rels:
     if (i === 0) continue;
     const key = lower(t.alias);
     if (rels.some((r) => lower(r.fromAlias) === key || lower(r.toAlias) === key)) continue;
-    const suggestion = closestName(t.alias, ctx.aliases().filter((a) => lower(a) !== key));
-    ctx.fail(`orphan table '${t.alias}' is not connected by any relationship${suggestion === undefined ? "" : `; did you mean '${suggestion}'?`}`, t.position);
+    const suggestion = closestName(
+      t.alias,
+      ctx.aliases().filter((a) => lower(a) !== key),
+    );
+    ctx.fail(
+      `orphan table '${t.alias}' is not connected by any relationship${suggestion === undefined ? "" : `; did you mean '${suggestion}'?`}`,
+      t.position,
+    );
   }
 }
 
 /** The referenced columns must be the target's PRIMARY KEY or one of its UNIQUE keys. */
-function checkReferencedKeys(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[], position: (r: RelationshipDef) => number): void {
+function checkReferencedKeys(
+  ctx: ValidationContext,
+  tables: readonly TableDef[],
+  rels: readonly RelationshipDef[],
+  position: (r: RelationshipDef) => number,
+): void {
   for (const r of rels) {
     const target = tables.find((t) => lower(t.alias) === lower(r.toAlias))!;
     const keys = [target.primaryKey, ...target.unique].filter((k) => k.length > 0);

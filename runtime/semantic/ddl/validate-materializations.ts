@@ -18,17 +18,35 @@ export function validateMaterializations(
     throw position < 0 ? new SemanticViewError("invalid", message) : parseError(sql, message, position, "invalid");
   };
   const seen = new Set<string>();
-  const check = (m: DraftMaterialization, kind: "dimension" | "metric", names: readonly string[], declared: readonly string[]): void => {
+  const check = (
+    m: DraftMaterialization,
+    kind: "dimension" | "metric",
+    names: readonly string[],
+    declared: readonly string[],
+  ): void => {
     for (const name of names) {
       if (declared.some((d) => d.toLowerCase() === name.toLowerCase())) continue;
-      fail(`Materialization '${m.name}': ${kind} '${name}' not found in semantic view ${kind}s.${didYouMean(name, declared)}`, m.position);
+      fail(
+        `Materialization '${m.name}': ${kind} '${name}' not found in semantic view ${kind}s.${didYouMean(name, declared)}`,
+        m.position,
+      );
     }
   };
   return drafts.map((m) => {
     if (seen.has(m.name.toLowerCase())) fail(`Duplicate materialization name '${m.name}'`, m.position);
     seen.add(m.name.toLowerCase());
-    check(m, "dimension", m.dimensions, model.dimensions.map((d) => d.name));
-    check(m, "metric", m.metrics, model.metrics.map((x) => x.name));
+    check(
+      m,
+      "dimension",
+      m.dimensions,
+      model.dimensions.map((d) => d.name),
+    );
+    check(
+      m,
+      "metric",
+      m.metrics,
+      model.metrics.map((x) => x.name),
+    );
     return { name: m.name, table: m.table, dimensions: [...m.dimensions], metrics: [...m.metrics] };
   });
 }

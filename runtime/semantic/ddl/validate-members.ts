@@ -14,7 +14,10 @@ export function collectMembers(ctx: ValidationContext): void {
     const existing = ctx.members.get(lower(m.name));
     if (existing !== undefined) {
       // The extension's v0.12 wording, then its older per-kind phrases.
-      const older = existing.kind === m.kind ? `duplicate ${m.kind} name '${m.name}'` : `name '${m.name}' is used as both a ${existing.kind} and a ${m.kind}`;
+      const older =
+        existing.kind === m.kind
+          ? `duplicate ${m.kind} name '${m.name}'`
+          : `name '${m.name}' is used as both a ${existing.kind} and a ${m.kind}`;
       ctx.fail(
         `duplicate name '${m.name}': ${m.kind} '${m.name}' collides with ${existing.kind} '${existing.name}' -- dimension, metric, and fact names share one namespace and are case-insensitive (${older})`,
         m.position,
@@ -31,17 +34,32 @@ export function collectMembers(ctx: ValidationContext): void {
  * member's own table or a fact/dimension (or, for metrics, a metric); another table's columns are
  * reachable only through facts defined there.
  */
-export function checkScope(ctx: ValidationContext, m: DraftMember, refs: readonly NameRef[], allowMetricRefs: boolean): void {
+export function checkScope(
+  ctx: ValidationContext,
+  m: DraftMember,
+  refs: readonly NameRef[],
+  allowMetricRefs: boolean,
+): void {
   const own = m.table!;
   const kinds: DraftMember["kind"][] = allowMetricRefs ? ["fact", "dimension", "metric"] : ["fact", "dimension"];
   for (const ref of refs) {
     const at = m.exprPosition < 0 ? -1 : m.exprPosition + ref.position;
     if (!allowMetricRefs) {
       // Row-level members cannot use metrics (unless the name is also a column of the table).
-      const metric = ref.qualifier === undefined ? ctx.members.get(lower(ref.name)) : ctx.memberOn(ref.qualifier, ref.name, ["metric"]);
+      const metric =
+        ref.qualifier === undefined
+          ? ctx.members.get(lower(ref.name))
+          : ctx.memberOn(ref.qualifier, ref.name, ["metric"]);
       const column = ctx.hasColumn(ref.qualifier ?? own, ref.name) === true;
-      if (metric?.kind === "metric" && !column && (ref.qualifier === undefined || ctx.tableByAlias.has(lower(ref.qualifier)))) {
-        ctx.fail(`${ctx.label(m)} references metric '${metric.name}'; ${m.kind}s are row-level expressions and cannot use metrics`, at);
+      if (
+        metric?.kind === "metric" &&
+        !column &&
+        (ref.qualifier === undefined || ctx.tableByAlias.has(lower(ref.qualifier)))
+      ) {
+        ctx.fail(
+          `${ctx.label(m)} references metric '${metric.name}'; ${m.kind}s are row-level expressions and cannot use metrics`,
+          at,
+        );
       }
     }
     if (ref.qualifier !== undefined) {
@@ -49,8 +67,14 @@ export function checkScope(ctx: ValidationContext, m: DraftMember, refs: readonl
       if (target === undefined) continue; // struct field access or a fully qualified name: left to DuckDB
       if (lower(target.alias) === lower(own)) {
         if (ctx.hasColumn(own, ref.name) === false && ctx.memberOn(own, ref.name, kinds) === undefined) {
-          const candidates = [...(ctx.columnsOf(own) ?? []), ...ctx.stmt.facts.filter((f) => lower(f.table!) === lower(own)).map((f) => f.name)];
-          ctx.fail(`${ctx.label(m)} references unknown column '${ref.qualifier}.${ref.name}'.${didYouMean(ref.name, candidates)}`, at);
+          const candidates = [
+            ...(ctx.columnsOf(own) ?? []),
+            ...ctx.stmt.facts.filter((f) => lower(f.table!) === lower(own)).map((f) => f.name),
+          ];
+          ctx.fail(
+            `${ctx.label(m)} references unknown column '${ref.qualifier}.${ref.name}'.${didYouMean(ref.name, candidates)}`,
+            at,
+          );
         }
         continue;
       }
@@ -64,7 +88,9 @@ export function checkScope(ctx: ValidationContext, m: DraftMember, refs: readonl
         if (member.kind === "fact" || (allowMetricRefs && member.kind === "metric")) continue;
         if (member.kind === "dimension" && member.table !== undefined && lower(member.table) === lower(own)) continue;
       }
-      const other = ctx.stmt.tables.find((t) => lower(t.alias) !== lower(own) && ctx.hasColumn(t.alias, ref.name) === true);
+      const other = ctx.stmt.tables.find(
+        (t) => lower(t.alias) !== lower(own) && ctx.hasColumn(t.alias, ref.name) === true,
+      );
       if (other !== undefined) {
         ctx.fail(crossTable(m, ref.name, other.alias), at);
       }
@@ -91,16 +117,33 @@ function rowLevel(ctx: ValidationContext, m: DraftMember): void {
       m.exprPosition,
     );
   }
-  if (info.hasWindow) ctx.fail(`${m.kind} '${m.name}' uses a window function; ${plural} are row-level expressions`, m.exprPosition);
+  if (info.hasWindow)
+    ctx.fail(`${m.kind} '${m.name}' uses a window function; ${plural} are row-level expressions`, m.exprPosition);
   checkScope(ctx, m, info.refs, false);
 }
 
 export function validateFact(ctx: ValidationContext, m: DraftMember): MemberDef {
   rowLevel(ctx, m);
-  return { name: m.name, table: m.table!, expr: m.expr, access: m.access ?? "public", comment: m.comment, synonyms: [...m.synonyms], isFilter: m.isFilter || undefined };
+  return {
+    name: m.name,
+    table: m.table!,
+    expr: m.expr,
+    access: m.access ?? "public",
+    comment: m.comment,
+    synonyms: [...m.synonyms],
+    isFilter: m.isFilter || undefined,
+  };
 }
 
 export function validateDimension(ctx: ValidationContext, m: DraftMember): MemberDef {
   rowLevel(ctx, m);
-  return { name: m.name, table: m.table!, expr: m.expr, access: "public", comment: m.comment, synonyms: [...m.synonyms], isFilter: m.isFilter || undefined };
+  return {
+    name: m.name,
+    table: m.table!,
+    expr: m.expr,
+    access: "public",
+    comment: m.comment,
+    synonyms: [...m.synonyms],
+    isFilter: m.isFilter || undefined,
+  };
 }

@@ -22,13 +22,22 @@ export function checkMetricModes(m: DraftMember, info: ExpressionInfo, ctx: Metr
   const qualified = m.table === undefined ? m.name : `${m.table}.${m.name}`;
   const na = m.nonAdditiveBy ?? [];
   if (m.window !== undefined && na.length > 0) {
-    ctx.fail(`Cannot combine OVER clause with NON ADDITIVE BY on metric '${qualified}'. Use one or the other.`, m.position);
+    ctx.fail(
+      `Cannot combine OVER clause with NON ADDITIVE BY on metric '${qualified}'. Use one or the other.`,
+      m.position,
+    );
   }
   if (m.window !== undefined && m.table === undefined) {
-    ctx.fail(`OVER clause not allowed on derived metric '${m.name}'. Only qualified metrics (alias.name) can use OVER.`, m.position);
+    ctx.fail(
+      `OVER clause not allowed on derived metric '${m.name}'. Only qualified metrics (alias.name) can use OVER.`,
+      m.position,
+    );
   }
   if (na.length > 0 && m.table === undefined) {
-    ctx.fail(`NON ADDITIVE BY not allowed on derived metric '${m.name}'. Only qualified metrics (alias.name) can be semi-additive.`, m.position);
+    ctx.fail(
+      `NON ADDITIVE BY not allowed on derived metric '${m.name}'. Only qualified metrics (alias.name) can be semi-additive.`,
+      m.position,
+    );
   }
   for (const entry of na) {
     if (!hasDim(entry.dimension)) {
@@ -42,28 +51,47 @@ export function checkMetricModes(m: DraftMember, info: ExpressionInfo, ctx: Metr
   if (w === undefined) {
     // A window metric's value exists only per query row: it cannot be used inside another expression.
     for (const ref of info.refs) {
-      const target = ctx.metrics.find((x) => x !== m && lower(x.name) === lower(ref.name) && (ref.qualifier === undefined || lower(x.table ?? "") === lower(ref.qualifier)));
+      const target = ctx.metrics.find(
+        (x) =>
+          x !== m &&
+          lower(x.name) === lower(ref.name) &&
+          (ref.qualifier === undefined || lower(x.table ?? "") === lower(ref.qualifier)),
+      );
       if (target?.window !== undefined) {
-        ctx.fail(`metric '${m.name}' references window metric '${target.name}'; window metrics cannot be used inside other metric expressions`, m.exprPosition < 0 ? -1 : m.exprPosition + ref.position);
+        ctx.fail(
+          `metric '${m.name}' references window metric '${target.name}'; window metrics cannot be used inside other metric expressions`,
+          m.exprPosition < 0 ? -1 : m.exprPosition + ref.position,
+        );
       }
     }
     return;
   }
   const where = `Window metric '${m.name}'`;
-  if (!PLAIN_FUNCTION.test(w.function)) ctx.fail(`${where}: window function name '${w.function}' must be a plain identifier`, m.exprPosition);
+  if (!PLAIN_FUNCTION.test(w.function))
+    ctx.fail(`${where}: window function name '${w.function}' must be a plain identifier`, m.exprPosition);
   const metricNames = ctx.metrics.filter((x) => x !== m).map((x) => x.name);
   if (!metricNames.some((x) => lower(x) === lower(w.innerMetric))) {
-    ctx.fail(`${where}: inner metric '${w.innerMetric}' not found in semantic view metrics.${didYouMean(w.innerMetric, metricNames)}`, m.exprPosition);
+    ctx.fail(
+      `${where}: inner metric '${w.innerMetric}' not found in semantic view metrics.${didYouMean(w.innerMetric, metricNames)}`,
+      m.exprPosition,
+    );
   }
   if (w.excludingDims.length > 0 && w.partitionDims.length > 0) {
     ctx.fail(`${where}: PARTITION BY and PARTITION BY EXCLUDING are mutually exclusive`, m.exprPosition);
   }
   const checkDims = (names: readonly string[], label: string): void => {
     for (const d of names) {
-      if (!hasDim(d)) ctx.fail(`${where}: ${label} dimension '${d}' not found in semantic view dimensions.${didYouMean(d, dimNames)}`, m.exprPosition);
+      if (!hasDim(d))
+        ctx.fail(
+          `${where}: ${label} dimension '${d}' not found in semantic view dimensions.${didYouMean(d, dimNames)}`,
+          m.exprPosition,
+        );
     }
   };
   checkDims(w.excludingDims, "EXCLUDING");
   checkDims(w.partitionDims, "PARTITION BY");
-  checkDims(w.orderBy.map((o) => o.dimension), "ORDER BY");
+  checkDims(
+    w.orderBy.map((o) => o.dimension),
+    "ORDER BY",
+  );
 }

@@ -9,7 +9,11 @@ import { checkMetricModes } from "./validate-metric-modes.js";
 
 export function validateMetric(ctx: ValidationContext, m: DraftMember, rels: readonly RelationshipDef[]): MetricDef {
   const info = ctx.analyses.get(m)!;
-  checkMetricModes(m, info, { dimensions: ctx.stmt.dimensions, metrics: ctx.stmt.metrics, fail: (msg, at) => ctx.fail(msg, at) });
+  checkMetricModes(m, info, {
+    dimensions: ctx.stmt.dimensions,
+    metrics: ctx.stmt.metrics,
+    fail: (msg, at) => ctx.fail(msg, at),
+  });
   checkUsing(ctx, m, rels);
   // A window metric's expression names its inner metric and dimensions, checked with its mode above.
   if (m.window === undefined) {
@@ -33,11 +37,20 @@ function checkUsing(ctx: ValidationContext, m: DraftMember, rels: readonly Relat
   for (const u of m.using) {
     const rel = rels.find((r) => lower(r.name) === lower(u));
     if (rel === undefined) {
-      ctx.fail(`metric '${m.name}' USING references unknown relationship '${u}'. Available: [${rels.map((r) => r.name).join(", ")}].${didYouMean(u, rels.map((r) => r.name))}`, m.position);
+      ctx.fail(
+        `metric '${m.name}' USING references unknown relationship '${u}'. Available: [${rels.map((r) => r.name).join(", ")}].${didYouMean(
+          u,
+          rels.map((r) => r.name),
+        )}`,
+        m.position,
+      );
     }
     // The relationship must leave the metric's table or a table below it.
     if (m.table !== undefined && !reachable(m.table, rel.fromAlias, rels)) {
-      ctx.fail(`metric '${m.name}' USING relationship '${rel.name}' starts at table '${rel.fromAlias}', which is not reachable from the metric's table '${m.table}'`, m.position);
+      ctx.fail(
+        `metric '${m.name}' USING relationship '${rel.name}' starts at table '${rel.fromAlias}', which is not reachable from the metric's table '${m.table}'`,
+        m.position,
+      );
     }
   }
 }
@@ -57,7 +70,10 @@ function checkDerived(ctx: ValidationContext, m: DraftMember): void {
   const metrics = ctx.metricNames();
   for (const ref of info.refs) {
     const at = m.exprPosition < 0 ? -1 : m.exprPosition + ref.position;
-    const target = ref.qualifier === undefined ? ctx.members.get(lower(ref.name)) : ctx.memberOn(ref.qualifier, ref.name, ["metric"]);
+    const target =
+      ref.qualifier === undefined
+        ? ctx.members.get(lower(ref.name))
+        : ctx.memberOn(ref.qualifier, ref.name, ["metric"]);
     if (target?.kind === "metric") {
       if (lower(target.name) === lower(m.name)) {
         ctx.fail(
@@ -81,10 +97,18 @@ function checkBase(ctx: ValidationContext, m: DraftMember): void {
   const info = ctx.analyses.get(m)!;
   checkScope(ctx, m, info.refs, true);
   const refsMetric = info.refs.some((r) => {
-    const t = r.qualifier === undefined ? ctx.members.get(lower(r.name)) : ctx.memberOn(r.qualifier, r.name, ["metric"]);
-    return t?.kind === "metric" && lower(t.name) !== lower(m.name) && (r.qualifier !== undefined || ctx.hasColumn(m.table!, r.name) !== true);
+    const t =
+      r.qualifier === undefined ? ctx.members.get(lower(r.name)) : ctx.memberOn(r.qualifier, r.name, ["metric"]);
+    return (
+      t?.kind === "metric" &&
+      lower(t.name) !== lower(m.name) &&
+      (r.qualifier !== undefined || ctx.hasColumn(m.table!, r.name) !== true)
+    );
   });
   if (info.aggregates.length === 0 && !refsMetric) {
-    ctx.fail(`metric '${m.name}' must aggregate (e.g. SUM(${m.expr})); a row-level expression belongs in FACTS or DIMENSIONS`, m.exprPosition);
+    ctx.fail(
+      `metric '${m.name}' must aggregate (e.g. SUM(${m.expr})); a row-level expression belongs in FACTS or DIMENSIONS`,
+      m.exprPosition,
+    );
   }
 }

@@ -8,7 +8,8 @@ export function validateTables(ctx: ValidationContext): TableDef[] {
     const key = lower(t.alias);
     if (ctx.tableByAlias.has(key)) ctx.fail(`duplicate table alias '${t.alias}' in TABLES`, t.position);
     ctx.tableByAlias.set(key, t);
-    if (t.primaryKey.length > 0) ctx.checkColumns(t.alias, t.primaryKey, `PRIMARY KEY of table '${t.alias}'`, t.position);
+    if (t.primaryKey.length > 0)
+      ctx.checkColumns(t.alias, t.primaryKey, `PRIMARY KEY of table '${t.alias}'`, t.position);
     for (const u of t.unique) ctx.checkColumns(t.alias, u, `UNIQUE of table '${t.alias}'`, t.position);
     const p = ctx.physicalOf(t.alias);
     out.push({
@@ -46,7 +47,10 @@ export function validateRelationships(ctx: ValidationContext): RelationshipDef[]
     let refColumns = [...r.refColumns];
     if (refColumns.length === 0) {
       if (to.primaryKey.length === 0) {
-        ctx.fail(`Table '${to.alias}' has no PRIMARY KEY. Specify referenced columns explicitly in relationship '${r.name}'`, r.position);
+        ctx.fail(
+          `Table '${to.alias}' has no PRIMARY KEY. Specify referenced columns explicitly in relationship '${r.name}'`,
+          r.position,
+        );
       }
       refColumns = [...to.primaryKey];
     }
@@ -61,7 +65,14 @@ export function validateRelationships(ctx: ValidationContext): RelationshipDef[]
     // One-to-one when the FK columns are a key of the from table.
     const fromKeys = [from.primaryKey, ...from.unique].filter((k) => k.length > 0);
     const cardinality = fromKeys.some((k) => sameColumns(k, r.fkColumns)) ? "one_to_one" : "many_to_one";
-    out.push({ name: r.name, fromAlias: from.alias, fkColumns: [...r.fkColumns], toAlias: to.alias, refColumns, cardinality });
+    out.push({
+      name: r.name,
+      fromAlias: from.alias,
+      fkColumns: [...r.fkColumns],
+      toAlias: to.alias,
+      refColumns,
+      cardinality,
+    });
   }
   return out;
 }

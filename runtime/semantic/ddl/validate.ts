@@ -26,7 +26,10 @@ export interface ValidatedModel {
 /**
  * @param physical physical table per table alias (lower-cased key); absent when the table was not found.
  */
-export function validateCreate(stmt: CreateSemanticViewStatement, physical: ReadonlyMap<string, PhysicalTable>): ValidatedModel {
+export function validateCreate(
+  stmt: CreateSemanticViewStatement,
+  physical: ReadonlyMap<string, PhysicalTable>,
+): ValidatedModel {
   const ctx = new ValidationContext(stmt, physical);
   const tables = validateTables(ctx);
   const relationships = validateRelationships(ctx);

@@ -12,16 +12,24 @@ const GLOB = /[*?[\]{}]/;
 
 export async function readYamlFile(session: SqlSession, path: string): Promise<string> {
   // read_text expands globs; a definition comes from exactly one named file.
-  if (GLOB.test(path)) throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': the path must name one file (no wildcards)`);
+  if (GLOB.test(path))
+    throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': the path must name one file (no wildcards)`);
   let rows: unknown[][];
   try {
     ({ rows } = await session.query("SELECT content, size FROM read_text($1)", [path]));
   } catch (error) {
     const detail = (error instanceof Error ? error.message : String(error)).split("\n")[0];
-    throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': cannot read the file: ${detail}`, { cause: error });
+    throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': cannot read the file: ${detail}`, {
+      cause: error,
+    });
   }
   const row = rows[0];
-  if (row === undefined) throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': cannot read the file: not found, or not a regular file`);
-  if (Number(row[1]) > MAX_BYTES) throw new SemanticViewError("parse", `FROM YAML FILE '${path}': YAML definition exceeds the 1 MiB size limit`);
+  if (row === undefined)
+    throw new SemanticViewError(
+      "invalid",
+      `FROM YAML FILE '${path}': cannot read the file: not found, or not a regular file`,
+    );
+  if (Number(row[1]) > MAX_BYTES)
+    throw new SemanticViewError("parse", `FROM YAML FILE '${path}': YAML definition exceeds the 1 MiB size limit`);
   return String(row[0]);
 }

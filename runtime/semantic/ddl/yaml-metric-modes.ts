@@ -29,7 +29,8 @@ function text(o: Obj, key: string, where: string, fail: YamlFail, required = fal
 }
 
 function keys(o: Obj, allowed: readonly string[], where: string, fail: YamlFail): void {
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(`${where}: unknown key '${k}' (expected one of ${allowed.join(", ")})`);
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k)) fail(`${where}: unknown key '${k}' (expected one of ${allowed.join(", ")})`);
 }
 
 function sort(o: Obj, where: string, fail: YamlFail): { order: SortOrder; nulls: NullsOrder } {
@@ -41,7 +42,9 @@ function sort(o: Obj, where: string, fail: YamlFail): { order: SortOrder; nulls:
 }
 
 const strings = (value: unknown, where: string, fail: YamlFail): string[] =>
-  list(value, where, fail).map((x, i) => (typeof x === "string" || typeof x === "number" ? String(x) : fail(`${where}[${i}] must be a string`)));
+  list(value, where, fail).map((x, i) =>
+    typeof x === "string" || typeof x === "number" ? String(x) : fail(`${where}[${i}] must be a string`),
+  );
 
 export function nonAdditiveFromYaml(value: unknown, where: string, fail: YamlFail): NonAdditiveDim[] {
   return list(value, `${where}: 'non_additive_by'`, fail).map((entry, i) => {
@@ -56,11 +59,19 @@ export function windowFromYaml(value: unknown, where: string, fail: YamlFail): W
   if (value === undefined || value === null) return undefined;
   const at = `${where}: window_spec`;
   const o = object(value, at, fail);
-  keys(o, ["window_function", "inner_metric", "extra_args", "excluding_dims", "partition_dims", "order_by", "frame_clause"], at, fail);
+  keys(
+    o,
+    ["window_function", "inner_metric", "extra_args", "excluding_dims", "partition_dims", "order_by", "frame_clause"],
+    at,
+    fail,
+  );
   const orderBy = list(o["order_by"], `${at}: 'order_by'`, fail).map((entry, i): WindowOrderBy => {
     const e = object(entry, `${at}: order_by[${i}]`, fail);
     keys(e, ["expr", "order", "nulls"], `${at}: order_by[${i}]`, fail);
-    return { dimension: text(e, "expr", `${at}: order_by[${i}]`, fail, true)!, ...sort(e, `${at}: order_by[${i}]`, fail) };
+    return {
+      dimension: text(e, "expr", `${at}: order_by[${i}]`, fail, true)!,
+      ...sort(e, `${at}: order_by[${i}]`, fail),
+    };
   });
   return {
     function: text(o, "window_function", at, fail, true)!,
@@ -89,7 +100,10 @@ export function windowToYaml(w: WindowSpec | undefined): object | undefined {
     extra_args: nonEmpty(w.extraArgs),
     excluding_dims: nonEmpty(w.excludingDims),
     partition_dims: nonEmpty(w.partitionDims),
-    order_by: w.orderBy.length > 0 ? w.orderBy.map((o) => ({ expr: o.dimension, order: capital(o.order), nulls: capital(o.nulls) })) : undefined,
+    order_by:
+      w.orderBy.length > 0
+        ? w.orderBy.map((o) => ({ expr: o.dimension, order: capital(o.order), nulls: capital(o.nulls) }))
+        : undefined,
     frame_clause: w.frame,
   };
 }

@@ -54,10 +54,14 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
 
   const members = new MemberSql(ctx);
-  const windowed = expandWindowMetrics(def, { dims, metrics, whereClause: request.whereClause }, {
-    expandInner: expandSemanticQuery,
-    baseMetricsOf: (m) => members.baseMetricsOf(m),
-  });
+  const windowed = expandWindowMetrics(
+    def,
+    { dims, metrics, whereClause: request.whereClause },
+    {
+      expandInner: expandSemanticQuery,
+      baseMetricsOf: (m) => members.baseMetricsOf(m),
+    },
+  );
   if (windowed !== undefined) return { sql: windowed, columns };
   const graph = ctx.graph;
   const dimSql = dims.map((d) => members.of(d));
@@ -81,7 +85,10 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
       requirementsOf(ctx, d.table, members.of(d), `dimension '${d.name}' (NON ADDITIVE BY of metric '${b.name}')`),
     );
   const metricReqs = new Map(
-    bases.map((b) => [b, [...requirementsOf(ctx, b.table!, baseSql.get(b)!, `metric '${b.name}'`), ...snapshotReqs(b)]]),
+    bases.map((b) => [
+      b,
+      [...requirementsOf(ctx, b.table!, baseSql.get(b)!, `metric '${b.name}'`), ...snapshotReqs(b)],
+    ]),
   );
   roles.check([...rowReqs, ...[...metricReqs.values()].flat()]);
 
@@ -106,7 +113,12 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   if (metrics.length === 0) {
     // Row-level modes: SELECT DISTINCT dimensions, or facts (with optional dimensions).
     const items = [...dimItems, ...facts.map((f, i) => ({ sql: scoped(factSqlList[i]!), name: f.name }))];
-    if (facts.length > 0) checkFactPaths(ctx, treeAt, rowReqs.map((r) => r.table));
+    if (facts.length > 0)
+      checkFactPaths(
+        ctx,
+        treeAt,
+        rowReqs.map((r) => r.table),
+      );
     const memberTables = new Set(rowReqs.filter((r) => r.label !== "where_clause").map((r) => r.table));
     const rowConditions = [...conditions];
     if (memberTables.size === 1) {
@@ -134,13 +146,15 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   const joined = joinedTables(ctx, baseTree, allTables);
   // A snapshot is taken at the semi-additive metric's own grain, never over a join that fans it.
   const snapshots = bases.some((b) => isActiveSemiAdditive(b, dims));
-  const singleGrain = !snapshots && bases.every((b) => {
-    const tree = treeAt(keyOf(b.table!));
-    return [...joined].every((t) => {
-      const path = graph.path(tree, t);
-      return path !== undefined && !path.some((s) => s.fans);
+  const singleGrain =
+    !snapshots &&
+    bases.every((b) => {
+      const tree = treeAt(keyOf(b.table!));
+      return [...joined].every((t) => {
+        const path = graph.path(tree, t);
+        return path !== undefined && !path.some((s) => s.fans);
+      });
     });
-  });
 
   /** A base metric's aggregate; on a LEFT-joined table its aggregates skip phantom rows. */
   const baseMetricSql = (b: MetricDef, anchor: string): string => {
@@ -167,15 +181,24 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
       ...dimItems,
       ...metrics.map((m) => ({ sql: members.renderMetric(m, (b) => `(${baseMetricSql(b, base)})`), name: m.name })),
     ];
-    const sql = emitSelect(ctx, { tree: baseTree, aliasOf, items, needed: allTables, conditions, distinct: false, groupCount: dims.length });
+    const sql = emitSelect(ctx, {
+      tree: baseTree,
+      aliasOf,
+      items,
+      needed: allTables,
+      conditions,
+      distinct: false,
+      groupCount: dims.length,
+    });
     return { sql, columns };
   }
 
   // Per grain, only a queried dimension's expression is re-pointed at a role-played table's
   // scoped alias; a filter, fact or metric sitting on one stays an error, as in the extension.
-  const roleBound = [...rowReqs.filter((r) => !r.label.startsWith("dimension ")), ...bases.flatMap((b) => metricReqs.get(b)!)].find((r) =>
-    graph.roleTables.has(r.table),
-  );
+  const roleBound = [
+    ...rowReqs.filter((r) => !r.label.startsWith("dimension ")),
+    ...bases.flatMap((b) => metricReqs.get(b)!),
+  ].find((r) => graph.roleTables.has(r.table));
   if (roleBound !== undefined) {
     ctx.fail(
       `fan trap detected -- ${roleBound.label} uses role-playing table '${graph.table(roleBound.table).alias}', which a query over metrics at different grains cannot scope; query it with metrics at a single grain`,
@@ -193,7 +216,11 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
       ...dimItems.map((d, i) => ({ sql: d.sql, name: dimColumn(i) })),
       ...g.bases.map((b) => ({ sql: baseMetricSql(b, g.anchor), name: metricColumn(baseIndex.get(b)!) })),
     ];
-    const needed = [g.anchor, ...rowReqs.map((r) => r.table), ...g.bases.flatMap((b) => metricReqs.get(b)!.map((r) => r.table))];
+    const needed = [
+      g.anchor,
+      ...rowReqs.map((r) => r.table),
+      ...g.bases.flatMap((b) => metricReqs.get(b)!.map((r) => r.table)),
+    ];
     if (g.bases.some((b) => isActiveSemiAdditive(b, dims))) {
       const grain = {
         dims: dims.map((d, i) => ({ sql: dimItems[i]!.sql, member: d })),
@@ -202,12 +229,29 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
         viewDimensions: def.dimensions,
       };
       const rows = (snapshotItems: { sql: string; name: string }[]): string =>
-        emitSelect(ctx, { tree: treeAt(g.anchor), aliasOf, items: snapshotItems, needed, conditions, distinct: false, groupCount: 0 });
+        emitSelect(ctx, {
+          tree: treeAt(g.anchor),
+          aliasOf,
+          items: snapshotItems,
+          needed,
+          conditions,
+          distinct: false,
+          groupCount: 0,
+        });
       return snapshotGrainSql(def.name, grain, rows);
     }
-    return emitSelect(ctx, { tree: treeAt(g.anchor), aliasOf, items, needed, conditions, distinct: false, groupCount: dims.length });
+    return emitSelect(ctx, {
+      tree: treeAt(g.anchor),
+      aliasOf,
+      items,
+      needed,
+      conditions,
+      distinct: false,
+      groupCount: dims.length,
+    });
   });
-  const cell = (b: MetricDef): string => `${grainAlias(grainOf.get(b)!)}.${quoteIdent(metricColumn(baseIndex.get(b)!))}`;
+  const cell = (b: MetricDef): string =>
+    `${grainAlias(grainOf.get(b)!)}.${quoteIdent(metricColumn(baseIndex.get(b)!))}`;
   const sql = joinGrains({
     ctes,
     dimNames: dims.map((d) => d.name),

@@ -29,7 +29,8 @@ export function tokensOf(expr: string): Token[] {
   return tokens;
 }
 
-const isName = (t: Token | undefined): t is Token => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
+const isName = (t: Token | undefined): t is Token =>
+  t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
 const isDot = (t: Token | undefined): boolean => t !== undefined && t.kind === "punct" && t.text === ".";
 const isOpenParen = (t: Token | undefined): boolean => t !== undefined && t.kind === "punct" && t.text === "(";
 const insignificant = (t: Token): boolean => t.kind === "whitespace" || t.kind === "comment";
@@ -131,7 +132,10 @@ export function qualifiersOf(expr: string): string[] {
 
 /** `x::date`, `CAST(x AS date)`: a type name, never a member. */
 function isTypePosition(prev: Token | undefined): boolean {
-  return prev !== undefined && ((prev.kind === "op" && prev.text === "::") || (prev.kind === "ident" && /^as$/i.test(prev.value)));
+  return (
+    prev !== undefined &&
+    ((prev.kind === "op" && prev.text === "::") || (prev.kind === "ident" && /^as$/i.test(prev.value)))
+  );
 }
 
 function previousSignificant(tokens: readonly Token[], i: number): Token | undefined {
@@ -201,7 +205,10 @@ function guardArguments(inner: readonly Token[], keySql: string, fn: string): st
     const t = inner[j]!;
     if (t.kind === "punct" && (t.text === "(" || t.text === "[")) depth++;
     else if (t.kind === "punct" && (t.text === ")" || t.text === "]")) depth--;
-    else if (depth === 0 && ((t.kind === "punct" && t.text === ",") || (t.kind === "ident" && /^order$/i.test(t.value)))) {
+    else if (
+      depth === 0 &&
+      ((t.kind === "punct" && t.text === ",") || (t.kind === "ident" && /^order$/i.test(t.value)))
+    ) {
       argEnd = j;
       break;
     }

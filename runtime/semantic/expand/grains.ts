@@ -56,5 +56,8 @@ export function joinGrains(opts: {
     const on = dimNames.map((_, i) => `${coalesced(gi, i)} IS NOT DISTINCT FROM ${col(gi, i)}`);
     from += `\nFULL OUTER JOIN __sv_grain_${gi} AS ${g(gi)} ON ${on.join(" AND ")}`;
   }
-  return `WITH ${ctes.map((c, i) => `__sv_grain_${i} AS (\n${c}\n)`).join(",\n")}\n` + `SELECT ${selectList.join(", ")}\nFROM ${from}`;
+  return (
+    `WITH ${ctes.map((c, i) => `__sv_grain_${i} AS (\n${c}\n)`).join(",\n")}\n` +
+    `SELECT ${selectList.join(", ")}\nFROM ${from}`
+  );
 }

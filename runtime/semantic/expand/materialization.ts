@@ -38,7 +38,10 @@ function qualifiedTable(def: SemanticViewDefinition, table: string): string {
 }
 
 /** The routed query, or undefined when the request expands normally. */
-export function routeToMaterialization(def: SemanticViewDefinition, request: SemanticQueryRequest): RoutedQuery | undefined {
+export function routeToMaterialization(
+  def: SemanticViewDefinition,
+  request: SemanticQueryRequest,
+): RoutedQuery | undefined {
   const materializations = def.materializations ?? [];
   if (materializations.length === 0 || request.facts.length > 0) return undefined;
   if (request.whereClause !== undefined && request.whereClause.trim() !== "") return undefined;
@@ -53,7 +56,9 @@ export function routeToMaterialization(def: SemanticViewDefinition, request: Sem
   if (dims.length + metrics.length === 0 || metrics.some(grainDependent)) return undefined;
   const wantedDims = lowerSet(dims.map((d) => d.name));
   const wantedMetrics = lowerSet(metrics.map((m) => m.name));
-  const hit = materializations.find((m) => sameSet(lowerSet(m.dimensions), wantedDims) && sameSet(lowerSet(m.metrics), wantedMetrics));
+  const hit = materializations.find(
+    (m) => sameSet(lowerSet(m.dimensions), wantedDims) && sameSet(lowerSet(m.metrics), wantedMetrics),
+  );
   if (hit === undefined) return undefined;
   const table = qualifiedTable(def, hit.table);
   // A dimensions-only request is SELECT DISTINCT when expanded; a routed one keeps that meaning.

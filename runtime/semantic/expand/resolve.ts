@@ -43,7 +43,13 @@ function parseRequestedName(view: string, kind: MemberKind, raw: string): Parsed
     }
     return { qualifier: undefined, name: part(0)! };
   }
-  if (tokens.length === 3 && part(0) !== undefined && part(0) !== "*" && tokens[1]!.text === "." && part(2) !== undefined) {
+  if (
+    tokens.length === 3 &&
+    part(0) !== undefined &&
+    part(0) !== "*" &&
+    tokens[1]!.text === "." &&
+    part(2) !== undefined
+  ) {
     return { qualifier: part(0), name: part(2)! };
   }
   throw new SemanticViewError("invalid", `semantic view '${view}': invalid ${kind} name '${raw}'`);
@@ -105,7 +111,10 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
       );
     }
     if (explicit.has(match)) {
-      throw new SemanticViewError("invalid", `semantic view '${def.name}': duplicate ${kind} '${match.name}' in the request`);
+      throw new SemanticViewError(
+        "invalid",
+        `semantic view '${def.name}': duplicate ${kind} '${match.name}' in the request`,
+      );
     }
     explicit.add(match);
     if (!seen.has(match)) {

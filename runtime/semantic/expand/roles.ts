@@ -64,7 +64,8 @@ export class RolePaths {
    */
   private checkRowMember(req: Requirement): void {
     const graph = this.ctx.graph;
-    const rowLevel = req.label === "where_clause" || req.label.startsWith("fact ") || req.label.startsWith("dimension ");
+    const rowLevel =
+      req.label === "where_clause" || req.label.startsWith("fact ") || req.label.startsWith("dimension ");
     if (!rowLevel) return;
     const through = graph.roleAncestor(req.table);
     if (through !== undefined) {

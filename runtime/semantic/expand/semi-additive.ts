@@ -39,7 +39,11 @@ export function isActiveSemiAdditive(m: MetricDef, queried: readonly MemberDef[]
 }
 
 /** NON ADDITIVE BY dimensions of an active metric that the query does not select (they must be joined). */
-export function unqueriedSnapshotDims(def: { dimensions: readonly MemberDef[] }, m: MetricDef, queried: readonly MemberDef[]): MemberDef[] {
+export function unqueriedSnapshotDims(
+  def: { dimensions: readonly MemberDef[] },
+  m: MetricDef,
+  queried: readonly MemberDef[],
+): MemberDef[] {
   if (!isActiveSemiAdditive(m, queried)) return [];
   const out: MemberDef[] = [];
   for (const na of nonAdditiveBy(m)) {
@@ -85,7 +89,8 @@ const SNAPSHOT_AGGREGATES = new Set(["sum", "count", "avg", "min", "max"]);
 function decompose(sql: string): { fn: string; arg: string } | string {
   const tokens = significant(tokensOf(sql));
   const fn = tokens[0];
-  if (fn === undefined || fn.kind !== "ident" || tokens[1]?.text !== "(") return "it is not a single aggregate function call";
+  if (fn === undefined || fn.kind !== "ident" || tokens[1]?.text !== "(")
+    return "it is not a single aggregate function call";
   if (!SNAPSHOT_AGGREGATES.has(fn.value.toLowerCase())) {
     return `aggregate function '${fn.value}' cannot be split for snapshot aggregation (supported: SUM, COUNT, AVG, MIN, MAX)`;
   }
@@ -101,7 +106,8 @@ function decompose(sql: string): { fn: string; arg: string } | string {
     }
   }
   if (close < 0) return "unbalanced parentheses";
-  if (close !== tokens.length - 1) return `expression text follows the aggregate call: '${sql.slice(tokens[close + 1]!.start).trim()}'`;
+  if (close !== tokens.length - 1)
+    return `expression text follows the aggregate call: '${sql.slice(tokens[close + 1]!.start).trim()}'`;
   if (close === 2) return "the aggregate call has no argument";
   const first = tokens[2]!;
   if (close === 3 && first.text === "*") return "star aggregates like COUNT(*) are not supported";
@@ -126,7 +132,9 @@ export function snapshotGrainSql(
   const groups: { key: string; na: readonly NonAdditiveDim[] }[] = [];
   const groupOf = new Map<MetricDef, number>();
   for (const { metric } of active) {
-    const key = nonAdditiveBy(metric).map((na) => `${na.dimension.toLowerCase()} ${na.order} ${na.nulls}`).join(",");
+    const key = nonAdditiveBy(metric)
+      .map((na) => `${na.dimension.toLowerCase()} ${na.order} ${na.nulls}`)
+      .join(",");
     let g = groups.findIndex((x) => x.key === key);
     if (g < 0) g = groups.push({ key, na: nonAdditiveBy(metric) }) - 1;
     groupOf.set(metric, g);
@@ -154,7 +162,11 @@ export function snapshotGrainSql(
     const partition = grain.dims.filter((d) => !naNames.includes(d.member.name.toLowerCase())).map((d) => d.sql);
     const order = g.na.map((na) => {
       const dim = grain.viewDimensions.find((d) => same(d.name, na.dimension));
-      if (dim === undefined) throw new SemanticViewError("invalid", `semantic view '${view}': NON ADDITIVE BY dimension '${na.dimension}' is not a dimension of the view`);
+      if (dim === undefined)
+        throw new SemanticViewError(
+          "invalid",
+          `semantic view '${view}': NON ADDITIVE BY dimension '${na.dimension}' is not a dimension of the view`,
+        );
       // Reversed: rank 1 is the last value in the declared order.
       return `${grain.dimensionSql(dim)} ${na.order === "asc" ? "DESC" : "ASC"} NULLS ${na.nulls.toUpperCase()}`;
     });

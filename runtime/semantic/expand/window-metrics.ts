@@ -46,7 +46,11 @@ export function requiredWindowDimensions(spec: WindowSpec): { dimension: string;
 /** Returns the SQL for a request whose metrics are window metrics, or undefined when none is. */
 export function expandWindowMetrics(
   def: SemanticViewDefinition,
-  request: { readonly dims: readonly MemberDef[]; readonly metrics: readonly MetricDef[]; readonly whereClause?: string | undefined },
+  request: {
+    readonly dims: readonly MemberDef[];
+    readonly metrics: readonly MetricDef[];
+    readonly whereClause?: string | undefined;
+  },
   helpers: WindowHelpers,
 ): string | undefined {
   const { dims, metrics, whereClause } = request;
@@ -57,7 +61,9 @@ export function expandWindowMetrics(
   };
   if (windowed.length < metrics.length) {
     const aggregates = metrics.filter((m) => m.window === undefined).map((m) => m.name);
-    fail(`cannot mix window function metrics [${windowed.map((m) => m.name).join(", ")}] with aggregate metrics [${aggregates.join(", ")}] in the same query`);
+    fail(
+      `cannot mix window function metrics [${windowed.map((m) => m.name).join(", ")}] with aggregate metrics [${aggregates.join(", ")}] in the same query`,
+    );
   }
   const queried = (name: string): MemberDef | undefined => dims.find((d) => same(d.name, name));
   const inner: MetricDef[] = [];
@@ -65,20 +71,27 @@ export function expandWindowMetrics(
     const spec = m.window!;
     for (const { dimension, usedIn } of requiredWindowDimensions(spec)) {
       if (queried(dimension) === undefined) {
-        fail(`window function metric '${m.name}' requires dimension '${dimension}' to be included in the query (used in ${usedIn})`);
+        fail(
+          `window function metric '${m.name}' requires dimension '${dimension}' to be included in the query (used in ${usedIn})`,
+        );
       }
     }
     const target = def.metrics.find((x) => same(x.name, spec.innerMetric));
-    if (target === undefined) fail(`window metric '${m.name}': inner metric '${spec.innerMetric}' not found in semantic view metrics`);
+    if (target === undefined)
+      fail(`window metric '${m.name}': inner metric '${spec.innerMetric}' not found in semantic view metrics`);
     if (target!.window !== undefined) {
-      fail(`window metric '${m.name}': inner metric '${target!.name}' is itself a window metric; the inner metric must be a base or derived metric`);
+      fail(
+        `window metric '${m.name}': inner metric '${target!.name}' is itself a window metric; the inner metric must be a base or derived metric`,
+      );
     }
     if (!inner.includes(target!)) inner.push(target!);
   }
   // The window runs over one grouped relation: inner aggregates at different grains would have to be
   // joined first, which the extension refuses (as a fan trap).
   const grainTables = new Map<string, MetricDef>();
-  for (const m of inner) for (const b of helpers.baseMetricsOf(m)) if (!grainTables.has(b.table!.toLowerCase())) grainTables.set(b.table!.toLowerCase(), b);
+  for (const m of inner)
+    for (const b of helpers.baseMetricsOf(m))
+      if (!grainTables.has(b.table!.toLowerCase())) grainTables.set(b.table!.toLowerCase(), b);
   if (grainTables.size > 1) {
     const [a, b] = [...grainTables.values()];
     fail(
@@ -115,7 +128,9 @@ function windowCall(spec: WindowSpec, dims: readonly MemberDef[], inner: readonl
   const over: string[] = [];
   if (partition.length > 0) over.push(`PARTITION BY ${partition.join(", ")}`);
   if (spec.orderBy.length > 0) {
-    over.push(`ORDER BY ${spec.orderBy.map((o) => `${column(o.dimension, dims)} ${o.order.toUpperCase()} NULLS ${o.nulls.toUpperCase()}`).join(", ")}`);
+    over.push(
+      `ORDER BY ${spec.orderBy.map((o) => `${column(o.dimension, dims)} ${o.order.toUpperCase()} NULLS ${o.nulls.toUpperCase()}`).join(", ")}`,
+    );
   }
   if (spec.frame !== undefined) over.push(spec.frame);
   return `${spec.function}(${args.join(", ")}) OVER (${over.join(" ")})`;

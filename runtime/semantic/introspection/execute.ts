@@ -37,7 +37,6 @@ export function likeToRegExp(pattern: string): RegExp {
   return new RegExp(`^${re}$`, "i");
 }
 
-
 interface NameFilters {
   readonly like?: string | undefined;
   readonly startsWith?: string | undefined;
@@ -79,20 +78,33 @@ async function viewsInScope(session: SqlSession, scope: Scope): Promise<Semantic
   return defs;
 }
 
-export async function executeShowViews(session: SqlSession, stmt: ShowSemanticViewsStatement): Promise<StatementResult> {
+export async function executeShowViews(
+  session: SqlSession,
+  stmt: ShowSemanticViewsStatement,
+): Promise<StatementResult> {
   const defs = await viewsInScope(session, stmt);
-  return toResult(listViews(filterNames(defs, (d) => d.name, stmt), stmt.terse));
+  return toResult(
+    listViews(
+      filterNames(defs, (d) => d.name, stmt),
+      stmt.terse,
+    ),
+  );
 }
 
 export async function executeShowMembers(session: SqlSession, stmt: ShowMembersStatement): Promise<StatementResult> {
   if (stmt.forMetric !== undefined) {
-    if (stmt.view === undefined) throw new SemanticViewError("parse", "SHOW SEMANTIC DIMENSIONS ... FOR METRIC needs IN <view>");
+    if (stmt.view === undefined)
+      throw new SemanticViewError("parse", "SHOW SEMANTIC DIMENSIONS ... FOR METRIC needs IN <view>");
     const def = await requireDefinition(session, stmt.view);
-    const relation = dimensionsForMetric(def, requireMetric(def, stmt.forMetric, "SHOW SEMANTIC DIMENSIONS FOR METRIC"));
+    const relation = dimensionsForMetric(
+      def,
+      requireMetric(def, stmt.forMetric, "SHOW SEMANTIC DIMENSIONS FOR METRIC"),
+    );
     const nameIndex = relation.columns.indexOf("name");
     return toResult({ ...relation, rows: filterNames(relation.rows, (r) => r[nameIndex]!, stmt) });
   }
-  const defs = stmt.view === undefined ? await viewsInScope(session, stmt) : [await requireDefinition(session, stmt.view)];
+  const defs =
+    stmt.view === undefined ? await viewsInScope(session, stmt) : [await requireDefinition(session, stmt.view)];
   const relation = stmt.kind === "materializations" ? showMaterializations(defs) : showMembers(defs, stmt.kind);
   const nameIndex = relation.columns.indexOf("name");
   return toResult({ columns: relation.columns, rows: filterNames(relation.rows, (r) => r[nameIndex]!, stmt) });
@@ -102,6 +114,9 @@ export async function executeShowColumns(session: SqlSession, stmt: ShowColumnsS
   return toResult(showColumns(await requireDefinition(session, stmt.view)));
 }
 
-export async function executeDescribe(session: SqlSession, stmt: DescribeSemanticViewStatement): Promise<StatementResult> {
+export async function executeDescribe(
+  session: SqlSession,
+  stmt: DescribeSemanticViewStatement,
+): Promise<StatementResult> {
   return toResult(describeView(await requireDefinition(session, stmt.view)));
 }

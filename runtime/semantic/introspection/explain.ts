@@ -31,7 +31,12 @@ export async function explainSemanticView(session: SqlSession, args: readonly To
     `-- Metrics: ${names("metric", request.metrics)}`,
   ];
   if (request.facts.length > 0) lines.push(`-- Facts: ${names("fact", request.facts)}`);
-  lines.push(`-- Materialization: ${routed?.materialization ?? "none"}`, "", "-- Expanded SQL:", ...expanded.sql.split("\n"));
+  lines.push(
+    `-- Materialization: ${routed?.materialization ?? "none"}`,
+    "",
+    "-- Expanded SQL:",
+    ...expanded.sql.split("\n"),
+  );
   lines.push("", "-- DuckDB Plan:", ...(await planLines(session, expanded.sql)));
   return { columns: [...EXPLAIN_COLUMNS], rows: lines.map((line) => [line]) };
 }
@@ -40,7 +45,9 @@ export async function explainSemanticView(session: SqlSession, args: readonly To
 async function planLines(session: SqlSession, sql: string): Promise<string[]> {
   try {
     const { rows } = await session.query(`EXPLAIN ${sql}`);
-    return rows.flatMap((row) => row.flatMap((cell) => (cell === null || cell === undefined || cell === "" ? [] : String(cell).split("\n"))));
+    return rows.flatMap((row) =>
+      row.flatMap((cell) => (cell === null || cell === undefined || cell === "" ? [] : String(cell).split("\n"))),
+    );
   } catch (error) {
     const detail = (error instanceof Error ? error.message : String(error)).split("\n")[0];
     return [`-- (not available -- ${detail})`];

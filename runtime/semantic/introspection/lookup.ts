@@ -7,7 +7,10 @@ import { SemanticViewError } from "../semantic-error.js";
 import { didYouMean } from "../sql/suggest.js";
 
 /** Loads a view for introspection; a missing view is a not_found error. */
-export async function requireDefinition(session: SqlSession, name: QualifiedName | string): Promise<SemanticViewDefinition> {
+export async function requireDefinition(
+  session: SqlSession,
+  name: QualifiedName | string,
+): Promise<SemanticViewDefinition> {
   const def = await loadDefinition(session, name);
   if (def === undefined) {
     const shown = typeof name === "string" ? name : name.name;
@@ -18,10 +21,14 @@ export async function requireDefinition(session: SqlSession, name: QualifiedName
 
 /** The metric argument of `..._for_metric`: must name a metric of the view. */
 export function requireMetric(def: SemanticViewDefinition, value: string | boolean | undefined, fn: string): string {
-  if (typeof value !== "string") throw new SemanticViewError("invalid", `${fn}() expects the metric name as its second argument`);
+  if (typeof value !== "string")
+    throw new SemanticViewError("invalid", `${fn}() expects the metric name as its second argument`);
   const names = def.metrics.map((m) => m.name);
   if (!names.some((n) => n.toLowerCase() === value.toLowerCase())) {
-    throw new SemanticViewError("invalid", `metric '${value}' not found in semantic view '${def.name}'.${didYouMean(value, names)}`);
+    throw new SemanticViewError(
+      "invalid",
+      `metric '${value}' not found in semantic view '${def.name}'.${didYouMean(value, names)}`,
+    );
   }
   return value;
 }

@@ -3,7 +3,13 @@ import type { SemanticViewDefinition } from "../model.js";
 import { byteOrder, json, type Relation } from "./tables.js";
 
 export const MATERIALIZATION_COLUMNS = [
-  "database_name", "schema_name", "semantic_view_name", "name", "table", "dimensions", "metrics",
+  "database_name",
+  "schema_name",
+  "semantic_view_name",
+  "name",
+  "table",
+  "dimensions",
+  "metrics",
 ] as const;
 
 /** One row per materialization, sorted by view name, then materialization name. */

@@ -16,28 +16,41 @@ import { requireDefinition, requireMetric } from "./lookup.js";
 import { definitionToYaml } from "./yaml.js";
 import { explainSemanticView } from "./explain.js";
 import { showMaterializations } from "./materializations.js";
-import { describeView, dimensionsForMetric, getDdl, listViews, showColumns, showMembers, type Relation } from "./tables.js";
+import {
+  describeView,
+  dimensionsForMetric,
+  getDdl,
+  listViews,
+  showColumns,
+  showMembers,
+  type Relation,
+} from "./tables.js";
 
 type TableFunction = (session: SqlSession, args: readonly Literal[], name: string) => Promise<Relation>;
 type Literal = string | boolean;
 
 const viewArg = (args: readonly Literal[], fn: string): string => {
   const v = args[0];
-  if (typeof v !== "string") throw new SemanticViewError("invalid", `${fn}() expects the semantic view name as its first argument`);
+  if (typeof v !== "string")
+    throw new SemanticViewError("invalid", `${fn}() expects the semantic view name as its first argument`);
   return v;
 };
-
 
 const members =
   (kind: "dimensions" | "metrics" | "facts"): TableFunction =>
   async (session, args, fn) =>
-    showMembers(args.length === 0 ? await listDefinitions(session) : [await requireDefinition(session, viewArg(args, fn))], kind);
+    showMembers(
+      args.length === 0 ? await listDefinitions(session) : [await requireDefinition(session, viewArg(args, fn))],
+      kind,
+    );
 
 const TABLE_FUNCTIONS: Record<string, TableFunction> = {
   list_semantic_views: async (session) => listViews(await listDefinitions(session)),
   list_terse_semantic_views: async (session) => listViews(await listDefinitions(session), true),
-  describe_semantic_view: async (session, args, fn) => describeView(await requireDefinition(session, viewArg(args, fn))),
-  show_columns_in_semantic_view: async (session, args, fn) => showColumns(await requireDefinition(session, viewArg(args, fn))),
+  describe_semantic_view: async (session, args, fn) =>
+    describeView(await requireDefinition(session, viewArg(args, fn))),
+  show_columns_in_semantic_view: async (session, args, fn) =>
+    showColumns(await requireDefinition(session, viewArg(args, fn))),
   show_semantic_dimensions: members("dimensions"),
   show_semantic_metrics: members("metrics"),
   show_semantic_facts: members("facts"),
@@ -49,15 +62,46 @@ const TABLE_FUNCTIONS: Record<string, TableFunction> = {
   show_semantic_metrics_all: members("metrics"),
   show_semantic_facts_all: members("facts"),
   show_semantic_materializations: async (session, args, fn) =>
-    showMaterializations(args.length === 0 ? await listDefinitions(session) : [await requireDefinition(session, viewArg(args, fn))]),
+    showMaterializations(
+      args.length === 0 ? await listDefinitions(session) : [await requireDefinition(session, viewArg(args, fn))],
+    ),
   show_semantic_materializations_all: async (session) => showMaterializations(await listDefinitions(session)),
 };
 
 /** Words after a FROM item that are not an alias. */
 const NOT_ALIAS = new Set([
-  "where", "group", "order", "limit", "offset", "join", "left", "right", "inner", "full", "cross", "natural",
-  "on", "using", "union", "except", "intersect", "having", "window", "qualify", "positional", "asof", "anti",
-  "semi", "returning", "fetch", "outer", "lateral", "pivot", "unpivot", "tablesample", "using",
+  "where",
+  "group",
+  "order",
+  "limit",
+  "offset",
+  "join",
+  "left",
+  "right",
+  "inner",
+  "full",
+  "cross",
+  "natural",
+  "on",
+  "using",
+  "union",
+  "except",
+  "intersect",
+  "having",
+  "window",
+  "qualify",
+  "positional",
+  "asof",
+  "anti",
+  "semi",
+  "returning",
+  "fetch",
+  "outer",
+  "lateral",
+  "pivot",
+  "unpivot",
+  "tablesample",
+  "using",
 ]);
 
 /** A relation as a parenthesised query over literal rows; all columns VARCHAR. */
@@ -133,23 +177,38 @@ function closingParen(tokens: readonly Token[], open: number, name: string): num
 function withAlias(text: string, following: Token | undefined, name: string): string {
   const hasAlias =
     following !== undefined &&
-    ((following.kind === "ident" && !NOT_ALIAS.has(following.value.toLowerCase())) || following.kind === "quoted_ident");
+    ((following.kind === "ident" && !NOT_ALIAS.has(following.value.toLowerCase())) ||
+      following.kind === "quoted_ident");
   return hasAlias ? text : `${text} AS ${quoteIdent(name)}`;
 }
 
 /** Returns the rewritten SQL, or null when the statement calls no introspection function. */
-export async function rewriteIntrospectionCalls(session: SqlSession, sql: string, nested?: NestedStatementRunner): Promise<string | null> {
+export async function rewriteIntrospectionCalls(
+  session: SqlSession,
+  sql: string,
+  nested?: NestedStatementRunner,
+): Promise<string | null> {
   if (!INTROSPECTION_NAME.test(sql)) return null; // skip tokenizing e.g. expanded semantic_view() SQL
   const tokens = significant(tokenize(sql));
   const edits: { start: number; end: number; text: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const inner = tokens[i + 1];
-    if (nested !== undefined && t.kind === "punct" && t.text === "(" && inner?.kind === "ident" && /^(desc|describe|show)$/i.test(inner.value)) {
+    if (
+      nested !== undefined &&
+      t.kind === "punct" &&
+      t.text === "(" &&
+      inner?.kind === "ident" &&
+      /^(desc|describe|show)$/i.test(inner.value)
+    ) {
       const close = closingParen(tokens, i, "subquery");
       const statement = parseSemanticStatement(sql.slice(inner.start, tokens[close - 1]!.end));
       if (statement !== null && NESTABLE.has(statement.type)) {
-        edits.push({ start: t.start, end: tokens[close]!.end, text: relationSql(resultRelation(await nested(statement))) });
+        edits.push({
+          start: t.start,
+          end: tokens[close]!.end,
+          text: relationSql(resultRelation(await nested(statement))),
+        });
         i = close;
       }
       continue;
@@ -169,15 +228,23 @@ export async function rewriteIntrospectionCalls(session: SqlSession, sql: string
     } else if (name === "explain_semantic_view") {
       const close = closingParen(tokens, i + 1, name);
       const relation = await explainSemanticView(session, tokens.slice(i + 2, close));
-      edits.push({ start: t.start, end: tokens[close]!.end, text: withAlias(relationSql(relation), tokens[close + 1], name) });
+      edits.push({
+        start: t.start,
+        end: tokens[close]!.end,
+        text: withAlias(relationSql(relation), tokens[close + 1], name),
+      });
       i = close;
     } else if (name === "get_ddl") {
       const call = parseCall(sql, tokens, i);
       const [kind, view, qualified] = call.args;
       if (typeof kind !== "string" || kind.toUpperCase() !== "SEMANTIC_VIEW") {
-        throw new SemanticViewError("invalid", `GET_DDL: unsupported object type '${String(kind)}'. Only 'SEMANTIC_VIEW' is supported.`);
+        throw new SemanticViewError(
+          "invalid",
+          `GET_DDL: unsupported object type '${String(kind)}'. Only 'SEMANTIC_VIEW' is supported.`,
+        );
       }
-      if (typeof view !== "string") throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
+      if (typeof view !== "string")
+        throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
       const def = await requireDefinition(session, view);
       edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, qualified === true)) });
       i = call.after - 1;

@@ -23,10 +23,24 @@ export const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ?
 export const LIST_COLUMNS = ["created_on", "name", "kind", "database_name", "schema_name", "comment"] as const;
 export const DESCRIBE_COLUMNS = ["object_kind", "object_name", "parent_entity", "property", "property_value"] as const;
 export const SHOW_COLUMNS_COLUMNS = [
-  "database_name", "schema_name", "semantic_view_name", "column_name", "data_type", "kind", "expression", "comment",
+  "database_name",
+  "schema_name",
+  "semantic_view_name",
+  "column_name",
+  "data_type",
+  "kind",
+  "expression",
+  "comment",
 ] as const;
 export const MEMBER_COLUMNS = [
-  "database_name", "schema_name", "semantic_view_name", "table_name", "name", "data_type", "synonyms", "comment",
+  "database_name",
+  "schema_name",
+  "semantic_view_name",
+  "table_name",
+  "name",
+  "data_type",
+  "synonyms",
+  "comment",
 ] as const;
 
 /** `list_semantic_views()` / SHOW SEMANTIC VIEWS: sorted by name (byte order), then schema. */
@@ -41,7 +55,10 @@ export function listViews(defs: readonly SemanticViewDefinition[], terse = false
 }
 
 /** Physical database, schema and table name of a TABLES entry. */
-export function physicalTable(def: SemanticViewDefinition, t: TableDef): { database: string; schema: string; name: string } {
+export function physicalTable(
+  def: SemanticViewDefinition,
+  t: TableDef,
+): { database: string; schema: string; name: string } {
   if (t.resolved !== undefined) return t.resolved;
   const parts = splitTableReference(t.table);
   const name = parts[parts.length - 1]!;
@@ -64,7 +81,12 @@ export function describeView(def: SemanticViewDefinition): Relation {
   const add = (kind: string, name: string, parent: string, property: string, value: string): void => {
     rows.push([kind, name, parent, property, value]);
   };
-  const optional = (kind: string, name: string, parent: string, m: { comment?: string | undefined; synonyms: readonly string[] }): void => {
+  const optional = (
+    kind: string,
+    name: string,
+    parent: string,
+    m: { comment?: string | undefined; synonyms: readonly string[] },
+  ): void => {
     if (m.comment !== undefined) add(kind, name, parent, "COMMENT", m.comment);
     if (m.synonyms.length > 0) add(kind, name, parent, "SYNONYMS", json(m.synonyms));
   };
@@ -111,9 +133,22 @@ export function describeView(def: SemanticViewDefinition): Relation {
       optional("METRIC", m.name, parent, m);
       add("METRIC", m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
       if (m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0) {
-        add("METRIC", m.name, parent, "NON_ADDITIVE_BY", renderNonAdditiveBy(m.nonAdditiveBy, (n) => n));
+        add(
+          "METRIC",
+          m.name,
+          parent,
+          "NON_ADDITIVE_BY",
+          renderNonAdditiveBy(m.nonAdditiveBy, (n) => n),
+        );
       }
-      if (m.window !== undefined) add("METRIC", m.name, parent, "WINDOW_SPEC", renderWindow(m.window, (n) => n));
+      if (m.window !== undefined)
+        add(
+          "METRIC",
+          m.name,
+          parent,
+          "WINDOW_SPEC",
+          renderWindow(m.window, (n) => n),
+        );
     }
   }
   for (const m of def.materializations ?? []) {
@@ -131,11 +166,20 @@ export function describeView(def: SemanticViewDefinition): Relation {
 export function showColumns(def: SemanticViewDefinition): Relation {
   const rows: string[][] = [];
   const base = [def.databaseName, def.schemaName, def.name];
-  for (const f of def.facts) if (f.access === "public") rows.push([...base, f.name, f.outputType ?? "", "FACT", f.expr, f.comment ?? ""]);
-  for (const d of def.dimensions) rows.push([...base, d.name, d.outputType ?? "", "DIMENSION", d.expr, d.comment ?? ""]);
+  for (const f of def.facts)
+    if (f.access === "public") rows.push([...base, f.name, f.outputType ?? "", "FACT", f.expr, f.comment ?? ""]);
+  for (const d of def.dimensions)
+    rows.push([...base, d.name, d.outputType ?? "", "DIMENSION", d.expr, d.comment ?? ""]);
   for (const m of def.metrics) {
     if (m.access !== "public") continue;
-    rows.push([...base, m.name, m.outputType ?? "", m.table === undefined ? "DERIVED_METRIC" : "METRIC", m.expr, m.comment ?? ""]);
+    rows.push([
+      ...base,
+      m.name,
+      m.outputType ?? "",
+      m.table === undefined ? "DERIVED_METRIC" : "METRIC",
+      m.expr,
+      m.comment ?? "",
+    ]);
   }
   rows.sort((a, b) => byteOrder(a[5]!, b[5]!) || byteOrder(a[3]!, b[3]!));
   return { columns: [...SHOW_COLUMNS_COLUMNS], rows };
@@ -193,7 +237,11 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
       const a = queue.shift()!;
       for (const r of def.relationships) {
         const next =
-          lower(r.fromAlias) === a ? lower(r.toAlias) : r.cardinality === "one_to_one" && lower(r.toAlias) === a ? lower(r.fromAlias) : undefined;
+          lower(r.fromAlias) === a
+            ? lower(r.toAlias)
+            : r.cardinality === "one_to_one" && lower(r.toAlias) === a
+              ? lower(r.fromAlias)
+              : undefined;
         if (next !== undefined && !seen.has(next)) {
           seen.add(next);
           queue.push(next);
@@ -219,7 +267,9 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
     return out;
   };
   const tables = tablesFor(metric, new Set()) ?? new Set<string>();
-  const required = new Set(metric.window === undefined ? [] : requiredWindowDimensions(metric.window).map((r) => lower(r.dimension)));
+  const required = new Set(
+    metric.window === undefined ? [] : requiredWindowDimensions(metric.window).map((r) => lower(r.dimension)),
+  );
   const rows = def.dimensions
     .filter((d) => tables.has(lower(d.table)))
     .map((d) => [tableName(def, d.table), d.name, d.outputType ?? "", String(required.has(lower(d.name)))])

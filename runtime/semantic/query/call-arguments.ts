@@ -20,7 +20,8 @@ const fail = (message: string): never => {
   throw new SemanticViewError("parse", `semantic_view: ${message}`);
 };
 
-const isPunct = (t: Token | undefined, text: string): boolean => t !== undefined && t.kind === "punct" && t.text === text;
+const isPunct = (t: Token | undefined, text: string): boolean =>
+  t !== undefined && t.kind === "punct" && t.text === text;
 
 /** Splits significant tokens between the call's parentheses at top-level commas. */
 function splitArguments(tokens: readonly Token[]): Token[][] {
@@ -57,10 +58,12 @@ function listValue(tokens: readonly Token[], name: string): string[] {
   const inner = tokens.slice(1, -1);
   if (inner.length === 0) return [];
   const items = splitArguments(inner);
-  return items.map((item, i) => {
-    if (item.length === 0 && i === items.length - 1) return undefined; // trailing comma
-    return stringValue(item, `each item of '${name}'`);
-  }).filter((x): x is string => x !== undefined);
+  return items
+    .map((item, i) => {
+      if (item.length === 0 && i === items.length - 1) return undefined; // trailing comma
+      return stringValue(item, `each item of '${name}'`);
+    })
+    .filter((x): x is string => x !== undefined);
 }
 
 /** `tokens` are the significant tokens strictly between `(` and `)`. */
@@ -68,7 +71,7 @@ export function parseSemanticViewArguments(tokens: readonly Token[]): SemanticVi
   const args = splitArguments(tokens);
   if (args.length === 0 || args[0]!.length === 0) fail("the first argument must be the semantic view name");
   const first = args[0]!;
-  if (first.length > 1 && (isNamedSeparator(first[1]))) fail("the first argument must be the semantic view name");
+  if (first.length > 1 && isNamedSeparator(first[1])) fail("the first argument must be the semantic view name");
   const view = stringValue(first, "the semantic view name");
   const seen = new Set<ParameterName>();
   const values: { dimensions: string[]; metrics: string[]; facts: string[]; whereClause?: string } = {

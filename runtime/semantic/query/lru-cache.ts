@@ -18,7 +18,10 @@ export class LruCache<K, V> {
 
   /** A number bounds the entry count only (for entries of a known, small size). */
   constructor(options: LruCacheOptions<K, V> | number) {
-    this.options = typeof options === "number" ? { maxEntries: options, maxBytes: Number.POSITIVE_INFINITY, sizeOf: () => 0 } : options;
+    this.options =
+      typeof options === "number"
+        ? { maxEntries: options, maxBytes: Number.POSITIVE_INFINITY, sizeOf: () => 0 }
+        : options;
   }
 
   get(key: K): V | undefined {

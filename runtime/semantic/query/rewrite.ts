@@ -17,13 +17,41 @@ export interface SemanticViewCatalog {
 }
 
 /** Words that may follow a table expression and are therefore not an alias. */
-const NOT_ALIAS = new Set(
-  [
-    "where", "group", "having", "order", "limit", "offset", "fetch", "window", "qualify", "union", "except",
-    "intersect", "join", "left", "right", "inner", "outer", "full", "cross", "natural", "positional", "asof",
-    "anti", "semi", "on", "using", "returning", "select", "from", "tablesample", "using", "pivot", "unpivot",
-  ],
-);
+const NOT_ALIAS = new Set([
+  "where",
+  "group",
+  "having",
+  "order",
+  "limit",
+  "offset",
+  "fetch",
+  "window",
+  "qualify",
+  "union",
+  "except",
+  "intersect",
+  "join",
+  "left",
+  "right",
+  "inner",
+  "outer",
+  "full",
+  "cross",
+  "natural",
+  "positional",
+  "asof",
+  "anti",
+  "semi",
+  "on",
+  "using",
+  "returning",
+  "select",
+  "from",
+  "tablesample",
+  "using",
+  "pivot",
+  "unpivot",
+]);
 
 const insignificant = (t: Token): boolean => t.kind === "whitespace" || t.kind === "comment";
 

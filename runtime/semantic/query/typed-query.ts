@@ -29,7 +29,10 @@ export interface TypedSemanticQuery {
  */
 const PER_SESSION = { maxEntries: 128, maxBytes: 8 * 1024 * 1024 } as const;
 const entryBytes = (key: string, value: TypedSemanticQuery): number =>
-  stringBytes(key) + stringBytes(value.sql) + (value.expandedSql === value.sql ? 0 : stringBytes(value.expandedSql)) + 64 * value.columns.length;
+  stringBytes(key) +
+  stringBytes(value.sql) +
+  (value.expandedSql === value.sql ? 0 : stringBytes(value.expandedSql)) +
+  64 * value.columns.length;
 let caches = new WeakMap<SqlSession, LruCache<string, TypedSemanticQuery>>();
 const stats = { size: 0, hits: 0, misses: 0 };
 
@@ -66,7 +69,12 @@ export function outputType(type: string): string | undefined {
   const upper = t.toUpperCase();
   if (upper === "HUGEINT" || upper === "INT128") return "BIGINT";
   if (upper === "UHUGEINT" || upper === "UINT128") return "UBIGINT";
-  if (upper.startsWith("ENUM(") || upper.startsWith("STRUCT(") || upper.startsWith("MAP(") || upper.startsWith("UNION(")) {
+  if (
+    upper.startsWith("ENUM(") ||
+    upper.startsWith("STRUCT(") ||
+    upper.startsWith("MAP(") ||
+    upper.startsWith("UNION(")
+  ) {
     return "VARCHAR";
   }
   // LIST keeps its child type, with the same integer narrowing.
@@ -87,7 +95,10 @@ export async function typedSemanticQuery(
   def: SemanticViewDefinition,
   request: SemanticQueryRequest,
 ): Promise<TypedSemanticQuery> {
-  const key = JSON.stringify(def) + "\u0000" + JSON.stringify([request.dimensions, request.metrics, request.facts, request.whereClause ?? ""]);
+  const key =
+    JSON.stringify(def) +
+    "\u0000" +
+    JSON.stringify([request.dimensions, request.metrics, request.facts, request.whereClause ?? ""]);
   const cache = cacheFor(session);
   const cached = cache.get(key);
   if (cached !== undefined) {
@@ -112,7 +123,9 @@ export async function typedSemanticQuery(
   const sql = casts.every((c) => c === undefined)
     ? expanded.sql
     : `SELECT ${columns
-        .map((c, i) => (casts[i] === undefined ? quoteIdent(c.name) : `${quoteIdent(c.name)}::${casts[i]} AS ${quoteIdent(c.name)}`))
+        .map((c, i) =>
+          casts[i] === undefined ? quoteIdent(c.name) : `${quoteIdent(c.name)}::${casts[i]} AS ${quoteIdent(c.name)}`,
+        )
         .join(", ")}\nFROM (\n${expanded.sql}\n) AS __sv_inner`;
   const result: TypedSemanticQuery = Object.freeze({ sql, expandedSql: expanded.sql, columns: Object.freeze(columns) });
   const before = cache.size;

@@ -4,20 +4,19 @@
  * CR or LF, operators cut before a comment) so that the single-statement guard, splitting, keyword
  * matching and expression capture never look inside a literal or comment, nor miss one.
  */
-import { positionOf, scanDollarQuoted, scanEscapeString, scanQuoted, scanUnicodeQuoted, unterminated } from "./literals.js";
+import {
+  positionOf,
+  scanDollarQuoted,
+  scanEscapeString,
+  scanQuoted,
+  scanUnicodeQuoted,
+  unterminated,
+} from "./literals.js";
 
 export { positionOf };
 
 export type TokenKind =
-  | "ident"
-  | "quoted_ident"
-  | "string"
-  | "dollar_string"
-  | "number"
-  | "op"
-  | "punct"
-  | "whitespace"
-  | "comment";
+  "ident" | "quoted_ident" | "string" | "dollar_string" | "number" | "op" | "punct" | "whitespace" | "comment";
 
 export interface Token {
   readonly kind: TokenKind;
@@ -34,14 +33,47 @@ export interface Token {
 
 const PUNCT = new Set(["(", ")", ",", ";", ".", "[", "]", "{", "}"]);
 /** Multi-character operators, longest first. */
-const MULTI_OPS = ["!~~*", "!~~", "~~*", "->>", "**", ":=", "::", "<=", ">=", "<>", "!=", "||", "->", "=>", "<<", ">>", "~~", "//", "^@", "&&", "@>", "<@"];
+const MULTI_OPS = [
+  "!~~*",
+  "!~~",
+  "~~*",
+  "->>",
+  "**",
+  ":=",
+  "::",
+  "<=",
+  ">=",
+  "<>",
+  "!=",
+  "||",
+  "->",
+  "=>",
+  "<<",
+  ">>",
+  "~~",
+  "//",
+  "^@",
+  "&&",
+  "@>",
+  "<@",
+];
 const SINGLE_OPS = new Set(["+", "-", "*", "/", "%", "=", "<", ">", "!", "~", "^", "&", "|", "@", "#", ":", "?", "$"]);
 
 // Character classes by code unit (the lexer runs on every semantic statement and expression).
-const isIdentStartCode = (c: number): boolean =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80;
+const isIdentStartCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80;
 const isIdentPartCode = (c: number): boolean => isIdentStartCode(c) || (c >= 48 && c <= 57) || c === 36;
-const isSpaceCode = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x3000 || c === 0x1680 || c === 0x202f || c === 0x205f;
+const isSpaceCode = (c: number): boolean =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0xfeff ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x3000 ||
+  c === 0x1680 ||
+  c === 0x202f ||
+  c === 0x205f;
 const isIdentStart = (c: string): boolean => c !== "" && isIdentStartCode(c.charCodeAt(0));
 const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 
@@ -100,7 +132,13 @@ export function tokenize(sql: string): Token[] {
     }
     if ((c === "u" || c === "U") && sql[i + 1] === "&" && (sql[i + 2] === "'" || sql[i + 2] === '"')) {
       const quote = sql[i + 2]!;
-      const scanned = scanUnicodeQuoted(sql, start, i + 2, quote, quote === "'" ? "quoted string" : "quoted identifier");
+      const scanned = scanUnicodeQuoted(
+        sql,
+        start,
+        i + 2,
+        quote,
+        quote === "'" ? "quoted string" : "quoted identifier",
+      );
       i = scanned.end;
       push(quote === "'" ? "string" : "quoted_ident", start, i, scanned.value);
       continue;

@@ -31,6 +31,7 @@ export function splitTableReference(ref: string): string[] {
   const parts: string[] = [];
   const re = /\s*(?:"((?:[^"]|"")*)"|([^."\s]+))\s*(?:\.|$)/gy;
   let m: RegExpExecArray | null;
-  while (re.lastIndex < ref.length && (m = re.exec(ref)) !== null) parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
+  while (re.lastIndex < ref.length && (m = re.exec(ref)) !== null)
+    parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
   return parts.length > 0 ? parts : [ref];
 }

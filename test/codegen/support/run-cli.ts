@@ -18,7 +18,10 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runLib(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+export function runLib(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliResult> {
   const env: Record<string, string> = {
     PATH: process.env["PATH"] ?? "",
     HOME: process.env["HOME"] ?? options.cwd,
@@ -27,15 +30,22 @@ export function runLib(args: readonly string[], options: { cwd: string; env?: Re
     ...options.env,
   };
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", TSX, BIN, ...args], { cwd: options.cwd, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--import", TSX, BIN, ...args],
+      { cwd: options.cwd, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
 /** A temporary directory with the given files; removed by `dispose`. */
-export async function tempDir(files: Record<string, string> = {}): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
+export async function tempDir(
+  files: Record<string, string> = {},
+): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), "lib-codegen-"));
   for (const [name, text] of Object.entries(files)) await writeFile(join(path, name), text, "utf8");
   return {

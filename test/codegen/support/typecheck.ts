@@ -29,9 +29,14 @@ export async function typecheck(dir: string, files: readonly string[]): Promise<
   await symlink(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
   return new Promise((resolve) => {
-    execFile(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], { cwd: dir, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [tsc, "-p", join(dir, "tsconfig.json")],
+      { cwd: dir, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 

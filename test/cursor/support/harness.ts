@@ -14,14 +14,21 @@ export interface Harness {
   connect(): Promise<PooledConnection>;
   borrowed(): number;
   pulls(): number;
-  cursor<Row = Record<string, unknown>>(sql: string, parameters?: readonly unknown[], options?: OpenCursorOptions): Promise<Cursor<Row>>;
+  cursor<Row = Record<string, unknown>>(
+    sql: string,
+    parameters?: readonly unknown[],
+    options?: OpenCursorOptions,
+  ): Promise<Cursor<Row>>;
   dispose(): Promise<void>;
 }
 
 type StreamFn = PooledConnection["stream"];
 
 /** A PooledConnection that delegates to `inner`, with `stream` replaced. */
-export function withStream(inner: PooledConnection, stream: (inner: PooledConnection, ...args: Parameters<StreamFn>) => ReturnType<StreamFn>): PooledConnection {
+export function withStream(
+  inner: PooledConnection,
+  stream: (inner: PooledConnection, ...args: Parameters<StreamFn>) => ReturnType<StreamFn>,
+): PooledConnection {
   return {
     run: (sql, parameters) => inner.run(sql, parameters),
     all: (sql, parameters) => inner.all(sql, parameters),
@@ -39,7 +46,10 @@ export function withStream(inner: PooledConnection, stream: (inner: PooledConnec
 }
 
 /** A stream whose chunk iterator is the given generator over `inner`'s chunks. */
-export function mapChunks(inner: ResultStream, chunks: (source: AsyncIterable<unknown[][]>) => AsyncIterable<unknown[][]>): ResultStream {
+export function mapChunks(
+  inner: ResultStream,
+  chunks: (source: AsyncIterable<unknown[][]>) => AsyncIterable<unknown[][]>,
+): ResultStream {
   return {
     columns: inner.columns,
     close: () => inner.close(),
@@ -50,7 +60,12 @@ export function mapChunks(inner: ResultStream, chunks: (source: AsyncIterable<un
 export async function openHarness(): Promise<Harness> {
   const engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }));
   let pulls = 0;
-  const counting = async (inner: PooledConnection, sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> =>
+  const counting = async (
+    inner: PooledConnection,
+    sql: string,
+    parameters?: readonly unknown[],
+    options?: StreamOptions,
+  ): Promise<ResultStream> =>
     mapChunks(await inner.stream(sql, parameters, options), (source) => ({
       [Symbol.asyncIterator]() {
         const iterator = source[Symbol.asyncIterator]();

@@ -16,7 +16,28 @@ export interface GeneratedLiteral {
   readonly value: string;
 }
 
-const PIECES = ["'", "''", '"', "\\", "\\'", ";", "$", "$$", "$a$", "/*", "*/", "--", "\n", "\r", " ", "E'", "x", "DROP TABLE t", "é", "U&"];
+const PIECES = [
+  "'",
+  "''",
+  '"',
+  "\\",
+  "\\'",
+  ";",
+  "$",
+  "$$",
+  "$a$",
+  "/*",
+  "*/",
+  "--",
+  "\n",
+  "\r",
+  " ",
+  "E'",
+  "x",
+  "DROP TABLE t",
+  "é",
+  "U&",
+];
 
 /** A body of 0..12 hostile pieces. */
 export function hostileText(random: () => number): string {

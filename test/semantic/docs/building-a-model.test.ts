@@ -56,7 +56,11 @@ describe("docs: tutorials/building-a-model", () => {
   it("the basic view: revenue and cost per customer through orders", async () => {
     await db.run(`CREATE SEMANTIC VIEW sales AS ${TABLES} ${DIMENSIONS}
       METRICS (li.revenue AS SUM(li.price * li.quantity * (1 - li.discount)), li.cost AS SUM(li.unit_cost * li.quantity))`);
-    expect(await money("SELECT * FROM semantic_view('sales', dimensions := ['customer'], metrics := ['revenue', 'cost']) ORDER BY revenue DESC")).to.deep.equal(byCustomer);
+    expect(
+      await money(
+        "SELECT * FROM semantic_view('sales', dimensions := ['customer'], metrics := ['revenue', 'cost']) ORDER BY revenue DESC",
+      ),
+    ).to.deep.equal(byCustomer);
   });
 
   it("facts extracted: identical results", async () => {
@@ -64,7 +68,11 @@ describe("docs: tutorials/building-a-model", () => {
       FACTS (li.net_total AS li.price * li.quantity * (1 - li.discount), li.line_cost AS li.unit_cost * li.quantity)
       ${DIMENSIONS}
       METRICS (li.revenue AS SUM(li.net_total), li.cost AS SUM(li.line_cost))`);
-    expect(await money("SELECT * FROM semantic_view('sales', dimensions := ['customer'], metrics := ['revenue', 'cost']) ORDER BY revenue DESC")).to.deep.equal(byCustomer);
+    expect(
+      await money(
+        "SELECT * FROM semantic_view('sales', dimensions := ['customer'], metrics := ['revenue', 'cost']) ORDER BY revenue DESC",
+      ),
+    ).to.deep.equal(byCustomer);
   });
 
   it("derived metrics by customer and by month", async () => {
@@ -72,12 +80,20 @@ describe("docs: tutorials/building-a-model", () => {
       FACTS (li.net_total AS li.price * li.quantity * (1 - li.discount), li.line_cost AS li.unit_cost * li.quantity)
       ${DIMENSIONS}
       METRICS (li.revenue AS SUM(li.net_total), li.cost AS SUM(li.line_cost), profit AS revenue - cost, margin AS profit / revenue * 100)`);
-    expect(await money("SELECT * FROM semantic_view('sales', dimensions := ['customer'], metrics := ['revenue', 'cost', 'profit', 'margin']) ORDER BY margin DESC")).to.deep.equal([
+    expect(
+      await money(
+        "SELECT * FROM semantic_view('sales', dimensions := ['customer'], metrics := ['revenue', 'cost', 'profit', 'margin']) ORDER BY margin DESC",
+      ),
+    ).to.deep.equal([
       ["Alice", 236, 95, 141, 59.745763],
       ["Carol", 60, 25, 35, 58.333333],
       ["Bob", 176, 82, 94, 53.409091],
     ]);
-    expect(await money("SELECT month::DATE::VARCHAR, revenue, profit, margin FROM semantic_view('sales', dimensions := ['month'], metrics := ['revenue', 'profit', 'margin']) ORDER BY month")).to.deep.equal([
+    expect(
+      await money(
+        "SELECT month::DATE::VARCHAR, revenue, profit, margin FROM semantic_view('sales', dimensions := ['month'], metrics := ['revenue', 'profit', 'margin']) ORDER BY month",
+      ),
+    ).to.deep.equal([
       ["2024-01-01", 236, 141, 59.745763],
       ["2024-02-01", 176, 94, 53.409091],
       ["2024-03-01", 60, 35, 58.333333],
@@ -86,7 +102,9 @@ describe("docs: tutorials/building-a-model", () => {
 
   it("explain_semantic_view() shows facts inlined, derived metrics expanded and only the needed joins", async () => {
     const explain = async (args: string): Promise<string> => {
-      const lines = (await db.run(`SELECT * FROM explain_semantic_view('sales', ${args})`)).rows.map((r) => String(r[0]));
+      const lines = (await db.run(`SELECT * FROM explain_semantic_view('sales', ${args})`)).rows.map((r) =>
+        String(r[0]),
+      );
       return lines.slice(lines.indexOf("-- Expanded SQL:") + 1, lines.indexOf("-- DuckDB Plan:")).join("\n");
     };
     const withCustomer = await explain("dimensions := ['customer'], metrics := ['revenue', 'profit']");

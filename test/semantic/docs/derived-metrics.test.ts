@@ -36,17 +36,24 @@ describe("docs: how-to/derived-metrics", () => {
   });
   after(() => db.close());
 
-  const text = async (sql: string): Promise<unknown[][]> => (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
+  const text = async (sql: string): Promise<unknown[][]> =>
+    (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
 
   it("queries base and derived metrics together", async () => {
-    expect(await text("SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['revenue', 'cost', 'profit']) ORDER BY region")).to.deep.equal([
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['revenue', 'cost', 'profit']) ORDER BY region",
+      ),
+    ).to.deep.equal([
       ["East", "300.00", "130.00", "170.00"],
       ["West", "150.00", "60.00", "90.00"],
     ]);
   });
 
   it("a stacked derived metric resolves its whole chain", async () => {
-    const rows = await db.rows("SELECT region, round(margin, 4) FROM semantic_view('sales', dimensions := ['region'], metrics := ['margin']) ORDER BY region");
+    const rows = await db.rows(
+      "SELECT region, round(margin, 4) FROM semantic_view('sales', dimensions := ['region'], metrics := ['margin']) ORDER BY region",
+    );
     expect(rows.map((r) => [r[0], Number(r[1])])).to.deep.equal([
       ["East", 56.6667],
       ["West", 60],
@@ -60,25 +67,41 @@ describe("docs: how-to/derived-metrics", () => {
       FACTS (li.net_price AS li.extended_price * (1 - li.discount))
       DIMENSIONS (o.region AS o.region)
       METRICS (li.revenue AS SUM(li.net_price), li.cost AS SUM(li.unit_cost), profit AS revenue - cost, margin AS profit / revenue * 100)`);
-    expect(await text("SELECT region, revenue, profit FROM semantic_view('sales_net', dimensions := ['region'], metrics := ['revenue', 'profit']) ORDER BY region")).to.deep.equal([
+    expect(
+      await text(
+        "SELECT region, revenue, profit FROM semantic_view('sales_net', dimensions := ['region'], metrics := ['revenue', 'profit']) ORDER BY region",
+      ),
+    ).to.deep.equal([
       ["East", "290.0000", "160.0000"],
       ["West", "120.0000", "60.0000"],
     ]);
   });
 
   it("rejects an aggregate in a derived metric and cycles at define time", async () => {
-    expect((await db.error("CREATE SEMANTIC VIEW bad AS TABLES (li AS line_items) METRICS (li.revenue AS SUM(li.extended_price), profit AS SUM(revenue))")).message).to.contain(
-      "derived metric 'profit' must not contain aggregate function 'sum'",
-    );
-    expect((await db.error("CREATE SEMANTIC VIEW bad AS TABLES (li AS line_items) METRICS (li.revenue AS SUM(li.extended_price), a AS b + 1, b AS a + 1)")).message).to.contain(
-      "Circular dependency detected in derived metrics: a, b",
-    );
+    expect(
+      (
+        await db.error(
+          "CREATE SEMANTIC VIEW bad AS TABLES (li AS line_items) METRICS (li.revenue AS SUM(li.extended_price), profit AS SUM(revenue))",
+        )
+      ).message,
+    ).to.contain("derived metric 'profit' must not contain aggregate function 'sum'");
+    expect(
+      (
+        await db.error(
+          "CREATE SEMANTIC VIEW bad AS TABLES (li AS line_items) METRICS (li.revenue AS SUM(li.extended_price), a AS b + 1, b AS a + 1)",
+        )
+      ).message,
+    ).to.contain("Circular dependency detected in derived metrics: a, b");
   });
 
   it("an unknown bare name is rejected at define time, naming the closest metric", async () => {
     // The page's troubleshooting note says such a name is taken for a column; the extension's
     // validator rejects it (and a qualified alias.column stays a raw column), which is followed here.
-    const e = await db.error("CREATE SEMANTIC VIEW typo AS TABLES (li AS line_items) DIMENSIONS (li.id AS li.id) METRICS (li.revenue AS SUM(li.extended_price), share AS revenu / 2)");
-    expect(e.message).to.contain("unknown metric 'revenu' referenced in derived metric 'share'; did you mean 'revenue'?. Available metrics: [revenue, share]");
+    const e = await db.error(
+      "CREATE SEMANTIC VIEW typo AS TABLES (li AS line_items) DIMENSIONS (li.id AS li.id) METRICS (li.revenue AS SUM(li.extended_price), share AS revenu / 2)",
+    );
+    expect(e.message).to.contain(
+      "unknown metric 'revenu' referenced in derived metric 'share'; did you mean 'revenue'?. Available metrics: [revenue, share]",
+    );
   });
 });

@@ -52,7 +52,10 @@ describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {
       METRICS (o.revenue AS SUM(o.amount), o.order_count AS COUNT(*))
       MATERIALIZATIONS (region_agg AS (TABLE daily_revenue_agg, DIMENSIONS (region), METRICS (revenue, order_count)))`,
     );
-    const r = await runStatement(runner, "SELECT * FROM (DESCRIBE SEMANTIC VIEW order_metrics) WHERE object_kind = 'MATERIALIZATION'");
+    const r = await runStatement(
+      runner,
+      "SELECT * FROM (DESCRIBE SEMANTIC VIEW order_metrics) WHERE object_kind = 'MATERIALIZATION'",
+    );
     expect(r.rows).to.deep.equal([
       ["MATERIALIZATION", "region_agg", "", "TABLE", "daily_revenue_agg"],
       ["MATERIALIZATION", "region_agg", "", "DIMENSIONS", '["region"]'],
@@ -71,6 +74,8 @@ describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {
   });
 
   it("a missing view is an error", async () => {
-    expect(await errorOf(runner, "DESCRIBE SEMANTIC VIEW nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
+    expect(await errorOf(runner, "DESCRIBE SEMANTIC VIEW nonexistent_view")).to.equal(
+      "semantic view 'nonexistent_view' does not exist",
+    );
   });
 });

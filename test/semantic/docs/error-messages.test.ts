@@ -25,19 +25,71 @@ describe("docs: reference/error-messages", () => {
   after(() => db.close());
 
   const ddl: [string, string, string][] = [
-    ["duplicate dimension names", "TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (r AS o(customer_id) REFERENCES c) DIMENSIONS (o.region AS o.region, c.Region AS c.sales_region)", "duplicate name 'Region': dimension 'Region' collides with dimension 'region' -- dimension, metric, and fact names share one namespace and are case-insensitive"],
-    ["duplicate metric names (older wording kept)", "TABLES (o AS orders) METRICS (o.total AS SUM(o.amount), o.TOTAL AS COUNT(*))", "duplicate metric name 'TOTAL'"],
-    ["a dimension and a metric colliding", "TABLES (o AS orders) DIMENSIONS (o.amount AS o.amount_category) METRICS (o.Amount AS SUM(o.amount))", "duplicate name 'Amount': metric 'Amount' collides with dimension 'amount'"],
-    ["self-reference", "TABLES (o AS orders PRIMARY KEY (id)) RELATIONSHIPS (r AS o(customer_id) REFERENCES o) DIMENSIONS (o.r AS o.region)", "table 'o' cannot reference itself"],
-    ["cycle", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS o(customer_id) REFERENCES c, b AS c(id) REFERENCES o) DIMENSIONS (o.r AS o.region)", "cycle detected in relationships: o -> c -> o"],
-    ["diamond", "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id), li AS line_items PRIMARY KEY (id)) RELATIONSHIPS (a AS li(order_id) REFERENCES o, b AS o(customer_id) REFERENCES c, d AS li(order_id) REFERENCES c) DIMENSIONS (o.r AS o.region)", "diamond: 'c' is reachable from multiple tables ('li', 'o'); the join path is ambiguous. Declare the target under a second table alias so it is joined once per path."],
-    ["orphan table", "TABLES (o AS orders PRIMARY KEY (id), oo AS orders PRIMARY KEY (id)) DIMENSIONS (o.r AS o.region)", "orphan table 'oo' is not connected by any relationship; did you mean 'o'?"],
-    ["key missing on a relationship target", "TABLES (o AS orders, c AS customers) RELATIONSHIPS (r AS o(customer_id) REFERENCES c(id)) DIMENSIONS (o.r AS o.region)", "Table 'c' has no PRIMARY KEY declared but is referenced by FK in 'o'. Add PRIMARY KEY (cols) or UNIQUE (cols) to the TABLES clause for c."],
-    ["another table's column", "TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (r AS o(customer_id) REFERENCES c) FACTS (o.seg AS c.sales_region) DIMENSIONS (o.r AS o.region)", "fact 'seg' references 'c.sales_region', a column of table 'c', but a fact expression may only reference columns of its own table ('o'). To use a value from another table, define a FACT on that table and reference the fact by name (e.g. 'c.<fact_name>')."],
-    ["unknown metric in a derived metric", "TABLES (o AS orders) METRICS (o.revenue AS SUM(o.amount), share AS revenu / 2)", "unknown metric 'revenu' referenced in derived metric 'share'; did you mean 'revenue'?. Available metrics: [revenue, share]"],
-    ["aggregate in FACTS", "TABLES (o AS orders) FACTS (o.total AS SUM(o.amount)) DIMENSIONS (o.r AS o.region)", "Fact 'total' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS."],
-    ["circular facts", "TABLES (o AS orders) FACTS (o.a AS o.b + 1, o.b AS o.a + 1) DIMENSIONS (o.r AS o.region)", "cycle detected in facts: a -> b -> a"],
-    ["circular derived metrics", "TABLES (o AS orders) METRICS (o.n AS COUNT(*), x AS y + n, y AS x + n)", "cycle detected in derived metrics: x -> y -> x"],
+    [
+      "duplicate dimension names",
+      "TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (r AS o(customer_id) REFERENCES c) DIMENSIONS (o.region AS o.region, c.Region AS c.sales_region)",
+      "duplicate name 'Region': dimension 'Region' collides with dimension 'region' -- dimension, metric, and fact names share one namespace and are case-insensitive",
+    ],
+    [
+      "duplicate metric names (older wording kept)",
+      "TABLES (o AS orders) METRICS (o.total AS SUM(o.amount), o.TOTAL AS COUNT(*))",
+      "duplicate metric name 'TOTAL'",
+    ],
+    [
+      "a dimension and a metric colliding",
+      "TABLES (o AS orders) DIMENSIONS (o.amount AS o.amount_category) METRICS (o.Amount AS SUM(o.amount))",
+      "duplicate name 'Amount': metric 'Amount' collides with dimension 'amount'",
+    ],
+    [
+      "self-reference",
+      "TABLES (o AS orders PRIMARY KEY (id)) RELATIONSHIPS (r AS o(customer_id) REFERENCES o) DIMENSIONS (o.r AS o.region)",
+      "table 'o' cannot reference itself",
+    ],
+    [
+      "cycle",
+      "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (a AS o(customer_id) REFERENCES c, b AS c(id) REFERENCES o) DIMENSIONS (o.r AS o.region)",
+      "cycle detected in relationships: o -> c -> o",
+    ],
+    [
+      "diamond",
+      "TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id), li AS line_items PRIMARY KEY (id)) RELATIONSHIPS (a AS li(order_id) REFERENCES o, b AS o(customer_id) REFERENCES c, d AS li(order_id) REFERENCES c) DIMENSIONS (o.r AS o.region)",
+      "diamond: 'c' is reachable from multiple tables ('li', 'o'); the join path is ambiguous. Declare the target under a second table alias so it is joined once per path.",
+    ],
+    [
+      "orphan table",
+      "TABLES (o AS orders PRIMARY KEY (id), oo AS orders PRIMARY KEY (id)) DIMENSIONS (o.r AS o.region)",
+      "orphan table 'oo' is not connected by any relationship; did you mean 'o'?",
+    ],
+    [
+      "key missing on a relationship target",
+      "TABLES (o AS orders, c AS customers) RELATIONSHIPS (r AS o(customer_id) REFERENCES c(id)) DIMENSIONS (o.r AS o.region)",
+      "Table 'c' has no PRIMARY KEY declared but is referenced by FK in 'o'. Add PRIMARY KEY (cols) or UNIQUE (cols) to the TABLES clause for c.",
+    ],
+    [
+      "another table's column",
+      "TABLES (o AS orders, c AS customers PRIMARY KEY (id)) RELATIONSHIPS (r AS o(customer_id) REFERENCES c) FACTS (o.seg AS c.sales_region) DIMENSIONS (o.r AS o.region)",
+      "fact 'seg' references 'c.sales_region', a column of table 'c', but a fact expression may only reference columns of its own table ('o'). To use a value from another table, define a FACT on that table and reference the fact by name (e.g. 'c.<fact_name>').",
+    ],
+    [
+      "unknown metric in a derived metric",
+      "TABLES (o AS orders) METRICS (o.revenue AS SUM(o.amount), share AS revenu / 2)",
+      "unknown metric 'revenu' referenced in derived metric 'share'; did you mean 'revenue'?. Available metrics: [revenue, share]",
+    ],
+    [
+      "aggregate in FACTS",
+      "TABLES (o AS orders) FACTS (o.total AS SUM(o.amount)) DIMENSIONS (o.r AS o.region)",
+      "Fact 'total' contains aggregate function 'sum'. Facts must be row-level expressions. Move aggregation to METRICS.",
+    ],
+    [
+      "circular facts",
+      "TABLES (o AS orders) FACTS (o.a AS o.b + 1, o.b AS o.a + 1) DIMENSIONS (o.r AS o.region)",
+      "cycle detected in facts: a -> b -> a",
+    ],
+    [
+      "circular derived metrics",
+      "TABLES (o AS orders) METRICS (o.n AS COUNT(*), x AS y + n, y AS x + n)",
+      "cycle detected in derived metrics: x -> y -> x",
+    ],
   ];
   for (const [what, body, message] of ddl) {
     it(`DDL: ${what}`, async () => {
@@ -48,15 +100,47 @@ describe("docs: reference/error-messages", () => {
 
   const parse: [string, string, string][] = [
     ["missing view name", "CREATE SEMANTIC VIEW", "Missing view name after DDL prefix."],
-    ["AS read as the name", "CREATE SEMANTIC VIEW AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region)", "Expected 'AS' or 'FROM YAML' after view name. Use: CREATE SEMANTIC VIEW"],
-    ["expected AS or FROM YAML", "CREATE SEMANTIC VIEW v TABLES (o AS orders) DIMENSIONS (o.r AS o.region)", "Expected 'AS' or 'FROM YAML' after view name."],
+    [
+      "AS read as the name",
+      "CREATE SEMANTIC VIEW AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region)",
+      "Expected 'AS' or 'FROM YAML' after view name. Use: CREATE SEMANTIC VIEW",
+    ],
+    [
+      "expected AS or FROM YAML",
+      "CREATE SEMANTIC VIEW v TABLES (o AS orders) DIMENSIONS (o.r AS o.region)",
+      "Expected 'AS' or 'FROM YAML' after view name.",
+    ],
     ["missing TABLES clause", "CREATE SEMANTIC VIEW v AS", "Missing required clause 'TABLES'."],
-    ["no DIMENSIONS or METRICS", "CREATE SEMANTIC VIEW v AS TABLES (o AS orders)", "At least one of 'DIMENSIONS' or 'METRICS' is required."],
-    ["unknown clause keyword", "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSION (o.r AS o.region)", "Unknown clause keyword 'DIMENSION'; did you mean 'DIMENSIONS'?"],
-    ["duplicate clause", "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region) DIMENSIONS (o.s AS o.region)", "Duplicate clause keyword 'DIMENSIONS'."],
-    ["clause out of order", "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region) FACTS (o.f AS o.amount)", "Clause 'FACTS' appears out of order; clauses must appear as: TABLES, RELATIONSHIPS (optional), FACTS (optional), DIMENSIONS (optional), METRICS (optional), MATERIALIZATIONS (optional)."],
-    ["LABELS on a metric", "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) METRICS (o.m AS COUNT(*) LABELS = (FILTER))", "LABELS is not valid on a metric; it applies to facts and dimensions"],
-    ["unclosed parenthesis", "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region", "Unclosed '(' for clause 'DIMENSIONS'."],
+    [
+      "no DIMENSIONS or METRICS",
+      "CREATE SEMANTIC VIEW v AS TABLES (o AS orders)",
+      "At least one of 'DIMENSIONS' or 'METRICS' is required.",
+    ],
+    [
+      "unknown clause keyword",
+      "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSION (o.r AS o.region)",
+      "Unknown clause keyword 'DIMENSION'; did you mean 'DIMENSIONS'?",
+    ],
+    [
+      "duplicate clause",
+      "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region) DIMENSIONS (o.s AS o.region)",
+      "Duplicate clause keyword 'DIMENSIONS'.",
+    ],
+    [
+      "clause out of order",
+      "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region) FACTS (o.f AS o.amount)",
+      "Clause 'FACTS' appears out of order; clauses must appear as: TABLES, RELATIONSHIPS (optional), FACTS (optional), DIMENSIONS (optional), METRICS (optional), MATERIALIZATIONS (optional).",
+    ],
+    [
+      "LABELS on a metric",
+      "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) METRICS (o.m AS COUNT(*) LABELS = (FILTER))",
+      "LABELS is not valid on a metric; it applies to facts and dimensions",
+    ],
+    [
+      "unclosed parenthesis",
+      "CREATE SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region",
+      "Unclosed '(' for clause 'DIMENSIONS'.",
+    ],
   ];
   for (const [what, sql, message] of parse) {
     it(`parse: ${what}`, async () => {
@@ -66,7 +150,9 @@ describe("docs: reference/error-messages", () => {
   }
 
   it("near-miss DDL: a misspelled prefix suggests the statement", async () => {
-    expect((await db.error("CREAT SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region)")).message).to.equal("Did you mean 'CREATE SEMANTIC VIEW'?");
+    expect(
+      (await db.error("CREAT SEMANTIC VIEW v AS TABLES (o AS orders) DIMENSIONS (o.r AS o.region)")).message,
+    ).to.equal("Did you mean 'CREATE SEMANTIC VIEW'?");
     expect((await db.error("DROP SEMANTC VIEW sales")).message).to.equal("Did you mean 'DROP SEMANTIC VIEW'?");
     // Valid statements that start alike are not near misses.
     await db.run("CREATE VIEW plain_view AS SELECT 1 AS one; DROP VIEW plain_view");
@@ -74,20 +160,76 @@ describe("docs: reference/error-messages", () => {
   });
 
   const query: [string, string, string][] = [
-    ["view not found", "semantic_view('sales_x', metrics := ['revenue'])", "Semantic view 'sales_x' not found. Did you mean 'sales'? Available views: [sales]. Run SHOW SEMANTIC VIEWS to see all registered views."],
-    ["empty request", "semantic_view('sales')", "semantic view 'sales': specify at least dimensions := [...], metrics := [...], or facts := [...]."],
-    ["unknown dimension", "semantic_view('sales', dimensions := ['regin'])", "semantic view 'sales': unknown dimension 'regin'. Available: ["],
-    ["unknown metric", "semantic_view('sales', metrics := ['revenu'])", "semantic view 'sales': unknown metric 'revenu'. Available: [revenue, order_count]. Did you mean 'revenue'?"],
-    ["duplicate dimension", "semantic_view('sales', dimensions := ['region', 'region'])", "semantic view 'sales': duplicate dimension 'region'"],
-    ["duplicate metric", "semantic_view('sales', metrics := ['revenue', 'REVENUE'])", "semantic view 'sales': duplicate metric 'revenue'"],
-    ["fan trap", "semantic_view('sales', dimensions := ['status'], metrics := ['order_count'])", "semantic view 'sales': fan trap detected -- metric 'order_count' (table 'o') would be duplicated when joined to dimension 'status' (table 'li') via relationship 'li_to_order' (many-to-one cardinality, inferred: FK is not PK/UNIQUE). This would inflate aggregation results. Remove the dimension, use a metric from the same table, or restructure the relationship."],
-    ["private metric", "semantic_view('sales', metrics := ['hidden'])", "semantic view 'sales': metric 'hidden' is private and cannot be queried directly. Private metrics can only be used in derived metric expressions."],
-    ["private fact", "semantic_view('sales', facts := ['secret'])", "semantic view 'sales': fact 'secret' is private and cannot be queried directly. Private facts can only be used in derived expressions."],
-    ["facts and metrics", "semantic_view('sales', facts := ['net'], metrics := ['revenue'])", "semantic view 'sales': cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both."],
-    ["unknown fact", "semantic_view('sales', facts := ['nett'])", "semantic view 'sales': unknown fact 'nett'. Available: [net]. Did you mean 'net'?"],
-    ["duplicate fact", "semantic_view('sales', facts := ['net', 'net'])", "semantic view 'sales': duplicate fact 'net'"],
-    ["unqualified wildcard", "semantic_view('sales', dimensions := ['*'])", "unqualified wildcard '*' is not supported. Use table_alias.* to select all items for a specific table."],
-    ["unknown wildcard alias", "semantic_view('sales', dimensions := ['x.*'])", "unknown table alias 'x' in wildcard 'x.*'. Available aliases: [o, c, li]"],
+    [
+      "view not found",
+      "semantic_view('sales_x', metrics := ['revenue'])",
+      "Semantic view 'sales_x' not found. Did you mean 'sales'? Available views: [sales]. Run SHOW SEMANTIC VIEWS to see all registered views.",
+    ],
+    [
+      "empty request",
+      "semantic_view('sales')",
+      "semantic view 'sales': specify at least dimensions := [...], metrics := [...], or facts := [...].",
+    ],
+    [
+      "unknown dimension",
+      "semantic_view('sales', dimensions := ['regin'])",
+      "semantic view 'sales': unknown dimension 'regin'. Available: [",
+    ],
+    [
+      "unknown metric",
+      "semantic_view('sales', metrics := ['revenu'])",
+      "semantic view 'sales': unknown metric 'revenu'. Available: [revenue, order_count]. Did you mean 'revenue'?",
+    ],
+    [
+      "duplicate dimension",
+      "semantic_view('sales', dimensions := ['region', 'region'])",
+      "semantic view 'sales': duplicate dimension 'region'",
+    ],
+    [
+      "duplicate metric",
+      "semantic_view('sales', metrics := ['revenue', 'REVENUE'])",
+      "semantic view 'sales': duplicate metric 'revenue'",
+    ],
+    [
+      "fan trap",
+      "semantic_view('sales', dimensions := ['status'], metrics := ['order_count'])",
+      "semantic view 'sales': fan trap detected -- metric 'order_count' (table 'o') would be duplicated when joined to dimension 'status' (table 'li') via relationship 'li_to_order' (many-to-one cardinality, inferred: FK is not PK/UNIQUE). This would inflate aggregation results. Remove the dimension, use a metric from the same table, or restructure the relationship.",
+    ],
+    [
+      "private metric",
+      "semantic_view('sales', metrics := ['hidden'])",
+      "semantic view 'sales': metric 'hidden' is private and cannot be queried directly. Private metrics can only be used in derived metric expressions.",
+    ],
+    [
+      "private fact",
+      "semantic_view('sales', facts := ['secret'])",
+      "semantic view 'sales': fact 'secret' is private and cannot be queried directly. Private facts can only be used in derived expressions.",
+    ],
+    [
+      "facts and metrics",
+      "semantic_view('sales', facts := ['net'], metrics := ['revenue'])",
+      "semantic view 'sales': cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.",
+    ],
+    [
+      "unknown fact",
+      "semantic_view('sales', facts := ['nett'])",
+      "semantic view 'sales': unknown fact 'nett'. Available: [net]. Did you mean 'net'?",
+    ],
+    [
+      "duplicate fact",
+      "semantic_view('sales', facts := ['net', 'net'])",
+      "semantic view 'sales': duplicate fact 'net'",
+    ],
+    [
+      "unqualified wildcard",
+      "semantic_view('sales', dimensions := ['*'])",
+      "unqualified wildcard '*' is not supported. Use table_alias.* to select all items for a specific table.",
+    ],
+    [
+      "unknown wildcard alias",
+      "semantic_view('sales', dimensions := ['x.*'])",
+      "unknown table alias 'x' in wildcard 'x.*'. Available aliases: [o, c, li]",
+    ],
   ];
   for (const [what, call, message] of query) {
     it(`query: ${what}`, async () => {
@@ -117,7 +259,9 @@ describe("docs: reference/error-messages", () => {
       RELATIONSHIPS (li_to_order AS li(order_id) REFERENCES o)
       DIMENSIONS (o.region AS o.region)
       METRICS (li.line_count AS COUNT(*))`);
-    const e = await db.error("SELECT * FROM semantic_view('keyless', dimensions := ['region'], metrics := ['line_count'])");
+    const e = await db.error(
+      "SELECT * FROM semantic_view('keyless', dimensions := ['region'], metrics := ['line_count'])",
+    );
     expect(e.message).to.contain(
       "semantic view 'keyless': metric 'line_count' uses COUNT(*) on joined table 'li'. The generated LEFT JOIN produces one NULL-extended row per base-table row with no match in 'li', which COUNT(*) would count",
     );
@@ -144,14 +288,18 @@ describe("docs: reference/error-messages", () => {
       FACTS (li.item_status AS li.status, o.order_amount AS o.amount)
       DIMENSIONS (c.sales_region AS c.sales_region)`);
     // A chain (line item -> order -> customer) is many-to-one all the way: allowed.
-    await db.run("SELECT * FROM semantic_view('branches', dimensions := ['sales_region'], facts := ['item_status', 'order_amount'])");
+    await db.run(
+      "SELECT * FROM semantic_view('branches', dimensions := ['sales_region'], facts := ['item_status', 'order_amount'])",
+    );
     await db.run(`CREATE TABLE shipments (id INTEGER, order_id INTEGER, carrier VARCHAR);
       CREATE SEMANTIC VIEW forks AS
       TABLES (o AS orders PRIMARY KEY (id), li AS line_items PRIMARY KEY (id), s AS shipments PRIMARY KEY (id))
       RELATIONSHIPS (li_to_order AS li(order_id) REFERENCES o, s_to_order AS s(order_id) REFERENCES o)
       FACTS (li.item_status AS li.status)
       DIMENSIONS (s.carrier AS s.carrier)`);
-    const e = await db.error("SELECT * FROM semantic_view('forks', dimensions := ['carrier'], facts := ['item_status'])");
+    const e = await db.error(
+      "SELECT * FROM semantic_view('forks', dimensions := ['carrier'], facts := ['item_status'])",
+    );
     expect(e.message).to.contain(
       "semantic view 'forks': fact query references objects from incompatible table paths -- neither table 's' nor 'li' can be reached from the other without crossing a one-to-many relationship, so joining them would duplicate the rows returned",
     );

@@ -13,7 +13,9 @@ describe("docs/reference/explain_semantic_view()", () => {
   before(async () => {
     runner = await DocsRunner.open();
     await runner.run("CREATE TABLE customers (id INTEGER, name VARCHAR)");
-    await runner.run("CREATE TABLE orders (id INTEGER, customer_id INTEGER, amount INTEGER, price DOUBLE, discount DOUBLE, tax_rate DOUBLE, ordered_at DATE)");
+    await runner.run(
+      "CREATE TABLE orders (id INTEGER, customer_id INTEGER, amount INTEGER, price DOUBLE, discount DOUBLE, tax_rate DOUBLE, ordered_at DATE)",
+    );
     await runStatement(
       runner,
       `CREATE SEMANTIC VIEW analytics AS
@@ -47,7 +49,11 @@ describe("docs/reference/explain_semantic_view()", () => {
     expect(planAt).to.be.greaterThan(6);
     expect(lines[planAt - 1]).to.equal("");
     const sql = lines.slice(6, planAt - 1).join("\n");
-    expect(sql).to.match(/LEFT JOIN/i).and.match(/GROUP BY/i).and.include("customers").and.include("orders");
+    expect(sql)
+      .to.match(/LEFT JOIN/i)
+      .and.match(/GROUP BY/i)
+      .and.include("customers")
+      .and.include("orders");
     const plan = lines.slice(planAt + 1).join("\n");
     expect(plan).to.include("HASH_GROUP_BY");
   });
@@ -67,7 +73,9 @@ describe("docs/reference/explain_semantic_view()", () => {
   });
 
   it("where_clause lands before the GROUP BY", async () => {
-    const lines = await explain("dimensions := ['customer_name'], metrics := ['revenue'], where_clause := 'ordered_at >= DATE ''2024-01-01'''");
+    const lines = await explain(
+      "dimensions := ['customer_name'], metrics := ['revenue'], where_clause := 'ordered_at >= DATE ''2024-01-01'''",
+    );
     const sql = lines.slice(lines.indexOf("-- Expanded SQL:") + 1, lines.indexOf("-- DuckDB Plan:")).join("\n");
     const where = sql.search(/WHERE/i);
     expect(where).to.be.greaterThan(-1);
@@ -81,11 +89,18 @@ describe("docs/reference/explain_semantic_view()", () => {
   });
 
   it("reports the errors semantic_view() reports", async () => {
-    expect(await errorOf(runner, "SELECT * FROM explain_semantic_view('analytics', facts := ['net_price'], metrics := ['revenue'])")).to.include(
-      "cannot combine facts and metrics",
+    expect(
+      await errorOf(
+        runner,
+        "SELECT * FROM explain_semantic_view('analytics', facts := ['net_price'], metrics := ['revenue'])",
+      ),
+    ).to.include("cannot combine facts and metrics");
+    expect(
+      await errorOf(runner, "SELECT * FROM explain_semantic_view('analytics', where_clause := 'true')"),
+    ).to.include("specify at least");
+    expect(await errorOf(runner, "SELECT * FROM explain_semantic_view('nope', metrics := ['revenue'])")).to.include(
+      "semantic view 'nope' does not exist",
     );
-    expect(await errorOf(runner, "SELECT * FROM explain_semantic_view('analytics', where_clause := 'true')")).to.include("specify at least");
-    expect(await errorOf(runner, "SELECT * FROM explain_semantic_view('nope', metrics := ['revenue'])")).to.include("semantic view 'nope' does not exist");
   });
 
   it("composes with plain SQL like any table function", async () => {

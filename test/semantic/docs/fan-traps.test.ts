@@ -41,39 +41,53 @@ describe("docs: how-to/fan-traps", () => {
   });
 
   it("safe query: li.revenue by o.region follows the many-to-one edge", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['revenue'])")).to.deep.equal([
+    expect(
+      await db.rows("SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['revenue'])"),
+    ).to.deep.equal([
       ["East", 300],
       ["West", 150],
     ]);
   });
 
   it("blocked query: o.order_count by li.status names the metric, the dimension and the relationship", async () => {
-    const e = await db.error("SELECT * FROM semantic_view('sales', dimensions := ['status'], metrics := ['order_count'])");
+    const e = await db.error(
+      "SELECT * FROM semantic_view('sales', dimensions := ['status'], metrics := ['order_count'])",
+    );
     expect(e.message).to.contain(
       "semantic view 'sales': fan trap detected -- metric 'order_count' (table 'o') would be duplicated when joined to dimension 'status' (table 'li') via relationship 'li_to_order' (many-to-one cardinality, inferred: FK is not PK/UNIQUE). This would inflate aggregation results.",
     );
   });
 
   it("fix 1: a dimension from the metric's own table", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['order_count'])")).to.deep.equal([
+    expect(
+      await db.rows("SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['order_count'])"),
+    ).to.deep.equal([
       ["East", 1n],
       ["West", 1n],
     ]);
   });
 
   it("fix 2: a metric from the dimension's table", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('sales', dimensions := ['status'], metrics := ['revenue'])")).to.deep.equal([
+    expect(
+      await db.rows("SELECT * FROM semantic_view('sales', dimensions := ['status'], metrics := ['revenue'])"),
+    ).to.deep.equal([
       ["pending", 200],
       ["shipped", 250],
     ]);
   });
 
   it("metrics at two grains queried together are computed per grain", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['order_count', 'revenue'])")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['order_count', 'revenue'])",
+      ),
+    ).to.deep.equal([
       ["East", 1n, 300],
       ["West", 1n, 150],
     ]);
-    expect(await db.rows("SELECT * FROM semantic_view('sales', metrics := ['order_count', 'revenue'])")).to.deep.equal([[2n, 450]]);
+    expect(await db.rows("SELECT * FROM semantic_view('sales', metrics := ['order_count', 'revenue'])")).to.deep.equal([
+      [2n, 450],
+    ]);
   });
 
   it("a derived metric fusing two grains divides by the true order count", async () => {
@@ -82,7 +96,9 @@ describe("docs: how-to/fan-traps", () => {
       RELATIONSHIPS (li_to_order AS li(order_id) REFERENCES o)
       DIMENSIONS (o.region AS o.region)
       METRICS (li.revenue AS SUM(li.extended_price), o.order_count AS COUNT(*), revenue_per_order AS revenue / order_count)`);
-    expect(await db.rows("SELECT * FROM semantic_view('sales_avg', metrics := ['revenue_per_order'])")).to.deep.equal([[225]]);
+    expect(await db.rows("SELECT * FROM semantic_view('sales_avg', metrics := ['revenue_per_order'])")).to.deep.equal([
+      [225],
+    ]);
   });
 
   it("one-to-one: an FK that is the PK of its table joins in either direction", async () => {
@@ -94,11 +110,19 @@ describe("docs: how-to/fan-traps", () => {
       RELATIONSHIPS (detail_to_order AS od(order_id) REFERENCES o)
       DIMENSIONS (o.region AS o.region, od.channel AS od.channel)
       METRICS (o.order_count AS COUNT(*), od.detail_count AS COUNT(*))`);
-    expect(await db.rows("SELECT * FROM semantic_view('order_details', dimensions := ['channel'], metrics := ['order_count'])")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('order_details', dimensions := ['channel'], metrics := ['order_count'])",
+      ),
+    ).to.deep.equal([
       ["store", 1n],
       ["web", 1n],
     ]);
-    expect(await db.rows("SELECT * FROM semantic_view('order_details', dimensions := ['region'], metrics := ['detail_count'])")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('order_details', dimensions := ['region'], metrics := ['detail_count'])",
+      ),
+    ).to.deep.equal([
       ["East", 1n],
       ["West", 1n],
     ]);
@@ -117,12 +141,20 @@ describe("docs: how-to/fan-traps", () => {
     });
 
     it("a metric on one sibling by a dimension on the other is a fan trap", async () => {
-      const e = await db.error("SELECT * FROM semantic_view('fulfilment', dimensions := ['carrier'], metrics := ['revenue'])");
-      expect(e.message).to.contain("fan trap detected -- metric 'revenue' (table 'li') would be duplicated when joined to dimension 'carrier' (table 's') via relationship 's_to_order'");
+      const e = await db.error(
+        "SELECT * FROM semantic_view('fulfilment', dimensions := ['carrier'], metrics := ['revenue'])",
+      );
+      expect(e.message).to.contain(
+        "fan trap detected -- metric 'revenue' (table 'li') would be duplicated when joined to dimension 'carrier' (table 's') via relationship 's_to_order'",
+      );
     });
 
     it("both siblings' metrics together are computed per grain (a chasm trap answered)", async () => {
-      expect(await db.rows("SELECT * FROM semantic_view('fulfilment', dimensions := ['region'], metrics := ['revenue', 'shipment_count', 'order_count'])")).to.deep.equal([
+      expect(
+        await db.rows(
+          "SELECT * FROM semantic_view('fulfilment', dimensions := ['region'], metrics := ['revenue', 'shipment_count', 'order_count'])",
+        ),
+      ).to.deep.equal([
         ["East", 300, 2n, 1n],
         ["West", 150, 1n, 1n],
       ]);
@@ -135,8 +167,12 @@ describe("docs: how-to/fan-traps", () => {
         FACTS (li.price AS li.extended_price, s.carrier_code AS upper(s.carrier))
         DIMENSIONS (o.region AS o.region)`);
       const e = await db.error("SELECT * FROM semantic_view('fulfilment_facts', facts := ['price', 'carrier_code'])");
-      expect(e.message).to.contain("fact query references objects from incompatible table paths -- neither table 'li' nor 's' can be reached from the other");
-      expect(await db.rows("SELECT * FROM semantic_view('fulfilment_facts', dimensions := ['region'], facts := ['price'])")).to.deep.equal([
+      expect(e.message).to.contain(
+        "fact query references objects from incompatible table paths -- neither table 'li' nor 's' can be reached from the other",
+      );
+      expect(
+        await db.rows("SELECT * FROM semantic_view('fulfilment_facts', dimensions := ['region'], facts := ['price'])"),
+      ).to.deep.equal([
         ["East", 100],
         ["East", 200],
         ["West", 150],

@@ -33,23 +33,38 @@ describe("docs: how-to/filtering", () => {
   });
   after(() => db.close());
 
-  const text = async (sql: string): Promise<unknown[][]> => (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
+  const text = async (sql: string): Promise<unknown[][]> =>
+    (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
 
   it("unfiltered revenue by region covers all five orders", async () => {
-    expect(await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count']) ORDER BY region")).to.deep.equal([
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count']) ORDER BY region",
+      ),
+    ).to.deep.equal([
       ["East", "400.00", "3"],
       ["West", "550.00", "2"],
     ]);
   });
 
   it("an outer WHERE keeps result rows, including by metric value", async () => {
-    expect(await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue']) WHERE region = 'East'")).to.deep.equal([["East", "400.00"]]);
-    expect(await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue']) WHERE revenue > 500")).to.deep.equal([["West", "550.00"]]);
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue']) WHERE region = 'East'",
+      ),
+    ).to.deep.equal([["East", "400.00"]]);
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue']) WHERE revenue > 500",
+      ),
+    ).to.deep.equal([["West", "550.00"]]);
   });
 
   it("where_clause recomputes the metrics over the matching rows", async () => {
     expect(
-      await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'], where_clause := 'ordered_at >= DATE ''2024-01-01''') ORDER BY region"),
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'], where_clause := 'ordered_at >= DATE ''2024-01-01''') ORDER BY region",
+      ),
     ).to.deep.equal([
       ["East", "300.00", "2"],
       ["West", "150.00", "1"],
@@ -59,13 +74,17 @@ describe("docs: how-to/filtering", () => {
   it("an outer WHERE on a column not in the output fails; adding it changes the grain", async () => {
     let failure: unknown;
     try {
-      await db.run("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue']) WHERE ordered_at >= DATE '2024-01-01'");
+      await db.run(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue']) WHERE ordered_at >= DATE '2024-01-01'",
+      );
     } catch (e) {
       failure = e;
     }
     expect(String(failure)).to.match(/ordered_at/);
     expect(
-      await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region', 'ordered_at'], metrics := ['revenue']) WHERE ordered_at >= DATE '2024-01-01' ORDER BY region, ordered_at"),
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region', 'ordered_at'], metrics := ['revenue']) WHERE ordered_at >= DATE '2024-01-01' ORDER BY region, ordered_at",
+      ),
     ).to.deep.equal([
       ["East", "2024-01-15", "250.00"],
       ["East", "2024-02-20", "50.00"],
@@ -78,22 +97,36 @@ describe("docs: how-to/filtering", () => {
       TABLES (o AS orders PRIMARY KEY (id))
       DIMENSIONS (o.region AS o.region, o.ordered_at AS o.ordered_at, o.is_2024 AS o.ordered_at >= DATE '2024-01-01' LABELS = (FILTER))
       METRICS (o.revenue AS SUM(o.amount), o.order_count AS COUNT(*))`);
-    expect(await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'], where_clause := 'is_2024') ORDER BY region")).to.deep.equal([
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'], where_clause := 'is_2024') ORDER BY region",
+      ),
+    ).to.deep.equal([
       ["East", "300.00"],
       ["West", "150.00"],
     ]);
-    expect(await text("SELECT * FROM semantic_view('order_metrics', metrics := ['revenue'], where_clause := 'is_2024 AND region = ''East''')")).to.deep.equal([["300.00"]]);
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', metrics := ['revenue'], where_clause := 'is_2024 AND region = ''East''')",
+      ),
+    ).to.deep.equal([["300.00"]]);
   });
 
   it("both filters in one query, each doing its own job", async () => {
     expect(
-      await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'], where_clause := 'ordered_at >= DATE ''2024-01-01''') WHERE revenue > 200 ORDER BY revenue DESC"),
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'], where_clause := 'ordered_at >= DATE ''2024-01-01''') WHERE revenue > 200 ORDER BY revenue DESC",
+      ),
     ).to.deep.equal([["East", "300.00"]]);
   });
 
   it("an empty where_clause is absent; a metric in it is refused", async () => {
-    expect(await text("SELECT * FROM semantic_view('order_metrics', metrics := ['order_count'], where_clause := '  ')")).to.deep.equal([["5"]]);
-    const e = await db.error("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'], where_clause := 'revenue > 200')");
+    expect(
+      await text("SELECT * FROM semantic_view('order_metrics', metrics := ['order_count'], where_clause := '  ')"),
+    ).to.deep.equal([["5"]]);
+    const e = await db.error(
+      "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'], where_clause := 'revenue > 200')",
+    );
     expect(e.message).to.contain("where_clause cannot reference metric 'revenue'");
   });
 
@@ -106,8 +139,16 @@ describe("docs: how-to/filtering", () => {
       RELATIONSHIPS (note_order AS n(order_id) REFERENCES o)
       DIMENSIONS (o.region AS o.region, n.flagged AS n.flagged LABELS = (FILTER))
       METRICS (o.revenue AS SUM(o.amount), n.note_count AS COUNT(*))`);
-    const e = await db.error("SELECT * FROM semantic_view('noted', dimensions := ['region'], metrics := ['revenue'], where_clause := 'flagged')");
-    expect(e.message).to.contain("fan trap detected -- metric 'revenue' (table 'o') would be duplicated when joined to where_clause (table 'n') via relationship 'note_order'");
-    expect(await text("SELECT * FROM semantic_view('noted', dimensions := ['region'], metrics := ['note_count'], where_clause := 'flagged')")).to.deep.equal([["East", "2"]]);
+    const e = await db.error(
+      "SELECT * FROM semantic_view('noted', dimensions := ['region'], metrics := ['revenue'], where_clause := 'flagged')",
+    );
+    expect(e.message).to.contain(
+      "fan trap detected -- metric 'revenue' (table 'o') would be duplicated when joined to where_clause (table 'n') via relationship 'note_order'",
+    );
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('noted', dimensions := ['region'], metrics := ['note_count'], where_clause := 'flagged')",
+      ),
+    ).to.deep.equal([["East", "2"]]);
   });
 });

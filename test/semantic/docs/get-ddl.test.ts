@@ -14,7 +14,8 @@ describe("docs/reference/GET_DDL", () => {
   });
   after(() => runner.close());
 
-  const ddl = async (name: string): Promise<string> => String((await runStatement(runner, `SELECT GET_DDL('SEMANTIC_VIEW', '${name}')`)).rows[0]![0]);
+  const ddl = async (name: string): Promise<string> =>
+    String((await runStatement(runner, `SELECT GET_DDL('SEMANTIC_VIEW', '${name}')`)).rows[0]![0]);
 
   it("renders the documented sample exactly", async () => {
     await runStatement(
@@ -59,8 +60,14 @@ METRICS (
   });
 
   it("rejects other object types and missing views", async () => {
-    expect(await errorOf(runner, "SELECT GET_DDL('TABLE', 'orders')")).to.equal("GET_DDL: unsupported object type 'TABLE'. Only 'SEMANTIC_VIEW' is supported.");
-    expect(await errorOf(runner, "SELECT GET_DDL('SEMANTIC_VIEW', 'nonexistent')")).to.equal("semantic view 'nonexistent' does not exist");
-    expect(await ddl("sales")).to.equal(String((await runStatement(runner, "SELECT get_ddl('semantic_view', 'sales')")).rows[0]![0]));
+    expect(await errorOf(runner, "SELECT GET_DDL('TABLE', 'orders')")).to.equal(
+      "GET_DDL: unsupported object type 'TABLE'. Only 'SEMANTIC_VIEW' is supported.",
+    );
+    expect(await errorOf(runner, "SELECT GET_DDL('SEMANTIC_VIEW', 'nonexistent')")).to.equal(
+      "semantic view 'nonexistent' does not exist",
+    );
+    expect(await ddl("sales")).to.equal(
+      String((await runStatement(runner, "SELECT get_ddl('semantic_view', 'sales')")).rows[0]![0]),
+    );
   });
 });

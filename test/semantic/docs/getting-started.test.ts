@@ -35,17 +35,24 @@ describe("docs: tutorials/getting-started", () => {
   });
   after(() => db.close());
 
-  const text = async (sql: string): Promise<unknown[][]> => (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql}) ORDER BY ALL`)).rows;
+  const text = async (sql: string): Promise<unknown[][]> =>
+    (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql}) ORDER BY ALL`)).rows;
 
   it("SHOW SEMANTIC VIEWS lists the view", async () => {
     // The column set itself is covered with the introspection pages.
     const { columns, rows } = await db.run("SHOW SEMANTIC VIEWS");
     const at = (name: string): number => columns.findIndex((c) => c.name === name);
-    expect(rows.map((r) => ["name", "kind", "database_name", "schema_name"].map((c) => r[at(c)]))).to.deep.equal([["order_metrics", "SEMANTIC_VIEW", "memory", "main"]]);
+    expect(rows.map((r) => ["name", "kind", "database_name", "schema_name"].map((c) => r[at(c)]))).to.deep.equal([
+      ["order_metrics", "SEMANTIC_VIEW", "memory", "main"],
+    ]);
   });
 
   it("dimensions and metrics together", async () => {
-    expect(await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region', 'category'], metrics := ['revenue', 'order_count'])")).to.deep.equal([
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region', 'category'], metrics := ['revenue', 'order_count'])",
+      ),
+    ).to.deep.equal([
       ["East", "Hardware", "75.00", "2"],
       ["East", "Software", "50.00", "1"],
       ["West", "Hardware", "25.00", "1"],
@@ -54,15 +61,24 @@ describe("docs: tutorials/getting-started", () => {
   });
 
   it("dimensions only: distinct values", async () => {
-    expect(await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'])")).to.deep.equal([["East"], ["West"]]);
+    expect(await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'])")).to.deep.equal([
+      ["East"],
+      ["West"],
+    ]);
   });
 
   it("metrics only: the grand total", async () => {
-    expect(await text("SELECT * FROM semantic_view('order_metrics', metrics := ['revenue', 'order_count'])")).to.deep.equal([["250.00", "5"]]);
+    expect(
+      await text("SELECT * FROM semantic_view('order_metrics', metrics := ['revenue', 'order_count'])"),
+    ).to.deep.equal([["250.00", "5"]]);
   });
 
   it("an outer WHERE filters the result", async () => {
-    expect(await text("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue']) WHERE region = 'East'")).to.deep.equal([["East", "125.00"]]);
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue']) WHERE region = 'East'",
+      ),
+    ).to.deep.equal([["East", "125.00"]]);
   });
 
   it("DROP removes the view", async () => {

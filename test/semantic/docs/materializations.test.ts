@@ -44,7 +44,9 @@ describe("docs/how-to/materializations", () => {
   before(async () => {
     runner = await DocsRunner.open();
     await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR, status VARCHAR, amount INTEGER)");
-    await runner.run("INSERT INTO orders VALUES (1, 'east', 'open', 10), (2, 'east', 'done', 20), (3, 'west', 'open', 5)");
+    await runner.run(
+      "INSERT INTO orders VALUES (1, 'east', 'open', 10), (2, 'east', 'done', 20), (3, 'west', 'open', 5)",
+    );
     // Pre-aggregated tables with marker values (the raw totals are east 30/2, west 5/1).
     await runner.run("CREATE TABLE daily_revenue_by_region (region VARCHAR, revenue BIGINT, order_count BIGINT)");
     await runner.run("INSERT INTO daily_revenue_by_region VALUES ('east', 3000, 200), ('west', 500, 100)");
@@ -89,16 +91,24 @@ describe("docs/how-to/materializations", () => {
   });
 
   it("keeps the documented output column names and a typed result", async () => {
-    const r = await runStatement(runner, "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])");
+    const r = await runStatement(
+      runner,
+      "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])",
+    );
     expect(r.columns).to.deep.equal(["region", "revenue", "order_count"]);
   });
 
   it("an unqualified table resolves where the view's tables do, whatever the current schema", async () => {
     await runner.run("CREATE SCHEMA elsewhere");
-    await runner.run("CREATE TABLE elsewhere.daily_revenue_by_region (region VARCHAR, revenue BIGINT, order_count BIGINT)");
+    await runner.run(
+      "CREATE TABLE elsewhere.daily_revenue_by_region (region VARCHAR, revenue BIGINT, order_count BIGINT)",
+    );
     await runner.run("SET schema = 'elsewhere'");
     try {
-      const r = await runStatement(runner, "SELECT * FROM semantic_view('main.order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count']) ORDER BY ALL");
+      const r = await runStatement(
+        runner,
+        "SELECT * FROM semantic_view('main.order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count']) ORDER BY ALL",
+      );
       expect(r.rows).to.deep.equal([
         ["east", 3000n, 200n],
         ["west", 500n, 100n],
@@ -137,19 +147,27 @@ describe("docs/how-to/materializations", () => {
           balance_agg AS (TABLE balance_by_customer, DIMENSIONS (customer_id), METRICS (total_balance)),
           running_agg AS (TABLE balance_by_customer, DIMENSIONS (report_date), METRICS (running))
       )`);
-    const r = await runStatement(runner, "SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance']) ORDER BY ALL");
+    const r = await runStatement(
+      runner,
+      "SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance']) ORDER BY ALL",
+    );
     // Expanded from the raw rows (the materialization holds 999999): DESC takes each customer's first snapshot.
     expect(r.rows).to.deep.equal([
       [7, 100n],
       [8, 40n],
     ]);
-    const explained = await runStatement(runner, "SELECT * FROM explain_semantic_view('account_metrics', dimensions := ['report_date'], metrics := ['running'])");
+    const explained = await runStatement(
+      runner,
+      "SELECT * FROM explain_semantic_view('account_metrics', dimensions := ['report_date'], metrics := ['running'])",
+    );
     expect(explained.rows[3]).to.deep.equal(["-- Materialization: none"]);
   });
 
   it("explain_semantic_view() reports the routing decision in its header", async () => {
     const lines = async (sql: string) => (await runStatement(runner, sql)).rows.map((r) => r[0]);
-    const routed = await lines("SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])");
+    const routed = await lines(
+      "SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue', 'order_count'])",
+    );
     expect(routed.slice(0, 11)).to.deep.equal([
       "-- Semantic View: order_metrics",
       "-- Dimensions: region",
@@ -164,7 +182,9 @@ describe("docs/how-to/materializations", () => {
       // The docs' sample shows the bare name; v0.12 qualifies it like every table (qualify_and_quote_table_ref).
       'FROM "memory"."main"."daily_revenue_by_region"',
     ]);
-    const fallback = await lines("SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'])");
+    const fallback = await lines(
+      "SELECT * FROM explain_semantic_view('order_metrics', dimensions := ['region'], metrics := ['revenue'])",
+    );
     expect(fallback[3]).to.equal("-- Materialization: none");
   });
 
@@ -208,9 +228,12 @@ describe("docs/how-to/materializations", () => {
     });
 
     it("materialization names are unique", async () => {
-      expect(await errorOf(runner, view("MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (region)), M AS (TABLE u, METRICS (revenue)))"))).to.include(
-        "Duplicate materialization name 'M'",
-      );
+      expect(
+        await errorOf(
+          runner,
+          view("MATERIALIZATIONS (m AS (TABLE t, DIMENSIONS (region)), M AS (TABLE u, METRICS (revenue)))"),
+        ),
+      ).to.include("Duplicate materialization name 'M'");
     });
   });
 });

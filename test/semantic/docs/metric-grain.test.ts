@@ -35,38 +35,56 @@ describe("docs: explanation/metric-grain", () => {
   after(() => db.close());
 
   /** DECIMAL results compared as text (the driver returns them as decimal objects). */
-  const text = (sql: string): Promise<unknown[][]> =>
-    db.rows(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`);
+  const text = (sql: string): Promise<unknown[][]> => db.rows(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`);
 
   it("two grains by region: West keeps its balance with a NULL order count", async () => {
-    const sql = "SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['order_count', 'total_balance']) ORDER BY region";
+    const sql =
+      "SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['order_count', 'total_balance']) ORDER BY region";
     expect(await text(sql)).to.deep.equal([
       ["East", "3", "800.00"],
       ["West", null, "900.00"],
     ]);
-    expect(await db.types(sql)).to.deep.equal({ region: "VARCHAR", order_count: "BIGINT", total_balance: "DECIMAL(38,2)" });
+    expect(await db.types(sql)).to.deep.equal({
+      region: "VARCHAR",
+      order_count: "BIGINT",
+      total_balance: "DECIMAL(38,2)",
+    });
   });
 
   it("a parent-table metric alone is the plain customer-grain total", async () => {
-    expect(await text("SELECT * FROM semantic_view('accounts', metrics := ['total_balance'])")).to.deep.equal([["1700.00"]]);
-    expect(await text("SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['total_balance'])")).to.deep.equal([
+    expect(await text("SELECT * FROM semantic_view('accounts', metrics := ['total_balance'])")).to.deep.equal([
+      ["1700.00"],
+    ]);
+    expect(
+      await text("SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['total_balance'])"),
+    ).to.deep.equal([
       ["East", "800.00"],
       ["West", "900.00"],
     ]);
   });
 
   it("without dimensions the grains are combined into one row", async () => {
-    expect(await text("SELECT * FROM semantic_view('accounts', metrics := ['order_count', 'total_balance'])")).to.deep.equal([["3", "1700.00"]]);
+    expect(
+      await text("SELECT * FROM semantic_view('accounts', metrics := ['order_count', 'total_balance'])"),
+    ).to.deep.equal([["3", "1700.00"]]);
   });
 
   it("a single-grain query by a parent dimension counts each order once", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['order_count'])")).to.deep.equal([["East", 3n]]);
+    expect(
+      await db.rows("SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['order_count'])"),
+    ).to.deep.equal([["East", 3n]]);
   });
 
   it("refuses a dimension below the metric's grain", async () => {
-    await db.run("CREATE OR REPLACE SEMANTIC VIEW accounts_by_order AS TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c) DIMENSIONS (o.order_id AS o.id, c.region AS c.region) METRICS (c.total_balance AS SUM(c.balance))");
-    const e = await db.error("SELECT * FROM semantic_view('accounts_by_order', dimensions := ['order_id'], metrics := ['total_balance'])");
-    expect(e.message).to.contain("fan trap detected -- metric 'total_balance' (table 'c') would be duplicated when joined to dimension 'order_id' (table 'o') via relationship 'order_customer'");
+    await db.run(
+      "CREATE OR REPLACE SEMANTIC VIEW accounts_by_order AS TABLES (o AS orders PRIMARY KEY (id), c AS customers PRIMARY KEY (id)) RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c) DIMENSIONS (o.order_id AS o.id, c.region AS c.region) METRICS (c.total_balance AS SUM(c.balance))",
+    );
+    const e = await db.error(
+      "SELECT * FROM semantic_view('accounts_by_order', dimensions := ['order_id'], metrics := ['total_balance'])",
+    );
+    expect(e.message).to.contain(
+      "fan trap detected -- metric 'total_balance' (table 'c') would be duplicated when joined to dimension 'order_id' (table 'o') via relationship 'order_customer'",
+    );
   });
 
   it("a derived metric fusing two grains evaluates over the pre-aggregates", async () => {
@@ -75,7 +93,11 @@ describe("docs: explanation/metric-grain", () => {
       RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c)
       DIMENSIONS (c.region AS c.region)
       METRICS (o.order_count AS COUNT(*), c.customer_count AS COUNT(*), orders_per_customer AS order_count / customer_count)`);
-    expect(await db.rows("SELECT * FROM semantic_view('accounts_ratio', dimensions := ['region'], metrics := ['orders_per_customer'])")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('accounts_ratio', dimensions := ['region'], metrics := ['orders_per_customer'])",
+      ),
+    ).to.deep.equal([
       ["East", 1.5],
       ["West", null],
     ]);
@@ -87,7 +109,11 @@ describe("docs: explanation/metric-grain", () => {
       RELATIONSHIPS (order_customer AS o(customer_id) REFERENCES c(id))
       DIMENSIONS (c.region AS c.region)
       METRICS (o.order_count AS COUNT(*), c.customer_count AS COUNT(*))`);
-    expect(await db.rows("SELECT * FROM semantic_view('nokey', dimensions := ['region'], metrics := ['customer_count', 'order_count'])")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('nokey', dimensions := ['region'], metrics := ['customer_count', 'order_count'])",
+      ),
+    ).to.deep.equal([
       ["East", 2n, 3n],
       ["West", 1n, null],
     ]);
@@ -110,11 +136,15 @@ describe("docs: explanation/metric-grain", () => {
     });
 
     it("USING picks the path; a parent-grain metric still totals its own table", async () => {
-      expect(await db.rows("SELECT * FROM semantic_view('trips', dimensions := ['city'], metrics := ['departures'])")).to.deep.equal([
+      expect(
+        await db.rows("SELECT * FROM semantic_view('trips', dimensions := ['city'], metrics := ['departures'])"),
+      ).to.deep.equal([
         ["Los Angeles", 1n],
         ["New York", 2n],
       ]);
-      expect(await db.rows("SELECT * FROM semantic_view('trips', metrics := ['departures', 'fleet_size'])")).to.deep.equal([[3n, 21n]]);
+      expect(
+        await db.rows("SELECT * FROM semantic_view('trips', metrics := ['departures', 'fleet_size'])"),
+      ).to.deep.equal([[3n, 21n]]);
     });
 
     it("per grain, each grain joins the role-played table through the relationship USING named", async () => {
@@ -127,7 +157,11 @@ describe("docs: explanation/metric-grain", () => {
         DIMENSIONS (a.city AS a.city)
         METRICS (f.departures USING (departs) AS COUNT(*), l.leg_count AS COUNT(*))`);
       // departures at the flight grain, legs at the leg grain, both by departure city.
-      expect(await db.rows("SELECT * FROM semantic_view('trip_legs', dimensions := ['city'], metrics := ['departures', 'leg_count'])")).to.deep.equal([
+      expect(
+        await db.rows(
+          "SELECT * FROM semantic_view('trip_legs', dimensions := ['city'], metrics := ['departures', 'leg_count'])",
+        ),
+      ).to.deep.equal([
         ["Los Angeles", 1n, 1n],
         ["New York", 2n, 2n],
       ]);
@@ -137,13 +171,19 @@ describe("docs: explanation/metric-grain", () => {
         RELATIONSHIPS (departs AS f(dep) REFERENCES a, arrives AS f(arr) REFERENCES a)
         DIMENSIONS (a.city AS a.city)
         METRICS (f.departures USING (departs) AS COUNT(*), a.airport_count AS COUNT(*))`);
-      const e = await db.error("SELECT * FROM semantic_view('trip_ports', dimensions := ['city'], metrics := ['departures', 'airport_count'])");
+      const e = await db.error(
+        "SELECT * FROM semantic_view('trip_ports', dimensions := ['city'], metrics := ['departures', 'airport_count'])",
+      );
       expect(e.message).to.contain("fan trap detected -- metric 'airport_count' uses role-playing table 'a'");
     });
 
     it("a role-played dimension without USING is ambiguous", async () => {
-      const e = await db.error("SELECT * FROM semantic_view('trips', dimensions := ['city'], metrics := ['fleet_size'])");
-      expect(e.message).to.contain("dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [departs, arrives]");
+      const e = await db.error(
+        "SELECT * FROM semantic_view('trips', dimensions := ['city'], metrics := ['fleet_size'])",
+      );
+      expect(e.message).to.contain(
+        "dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [departs, arrives]",
+      );
     });
   });
 });

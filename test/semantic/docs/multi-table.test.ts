@@ -47,10 +47,12 @@ describe("docs: tutorials/multi-table", () => {
   after(() => db.close());
 
   /** The page prints results as text; DECIMAL and dates compared that way. */
-  const text = async (sql: string): Promise<unknown[][]> => (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
+  const text = async (sql: string): Promise<unknown[][]> =>
+    (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
 
   it("revenue by customer joins customers only", async () => {
-    const sql = "SELECT * FROM semantic_view('shop', dimensions := ['customer'], metrics := ['revenue', 'order_count']) ORDER BY revenue DESC";
+    const sql =
+      "SELECT * FROM semantic_view('shop', dimensions := ['customer'], metrics := ['revenue', 'order_count']) ORDER BY revenue DESC";
     expect(await text(sql)).to.deep.equal([
       ["Bob", "125.00", "2"],
       ["Alice", "75.00", "2"],
@@ -60,7 +62,11 @@ describe("docs: tutorials/multi-table", () => {
   });
 
   it("dimensions from both dimension tables", async () => {
-    expect(await text("SELECT * FROM semantic_view('shop', dimensions := ['customer', 'product'], metrics := ['revenue']) ORDER BY customer, product")).to.deep.equal([
+    expect(
+      await text(
+        "SELECT * FROM semantic_view('shop', dimensions := ['customer', 'product'], metrics := ['revenue']) ORDER BY customer, product",
+      ),
+    ).to.deep.equal([
       ["Alice", "Gadget", "50.00"],
       ["Alice", "Widget", "25.00"],
       ["Bob", "Service", "100.00"],
@@ -70,7 +76,8 @@ describe("docs: tutorials/multi-table", () => {
   });
 
   it("a computed dimension keeps its expression's type", async () => {
-    const sql = "SELECT * FROM semantic_view('shop', dimensions := ['month'], metrics := ['revenue', 'order_count']) ORDER BY month";
+    const sql =
+      "SELECT * FROM semantic_view('shop', dimensions := ['month'], metrics := ['revenue', 'order_count']) ORDER BY month";
     expect(await text(`SELECT month::DATE AS month, revenue, order_count FROM (${sql})`)).to.deep.equal([
       ["2024-01-01", "75.00", "2"],
       ["2024-02-01", "125.00", "2"],
@@ -87,10 +94,14 @@ describe("docs: tutorials/multi-table", () => {
       DIMENSIONS (c.customer AS c.name, c.city AS c.city, p.product AS p.name, p.category AS p.category,
                   o.month AS date_trunc('month', o.ordered_at), o.year AS date_trunc('year', o.ordered_at))
       METRICS (o.revenue AS SUM(o.amount), o.order_count AS COUNT(*), o.avg_order AS AVG(o.amount))`);
-    expect(await text("SELECT * FROM semantic_view('shop', dimensions := ['city'], metrics := ['avg_order']) ORDER BY city")).to.deep.equal([
+    expect(
+      await text("SELECT * FROM semantic_view('shop', dimensions := ['city'], metrics := ['avg_order']) ORDER BY city"),
+    ).to.deep.equal([
       ["Portland", "41.666666666666664"],
       ["Seattle", "62.5"],
     ]);
-    expect(await db.types("SELECT * FROM semantic_view('shop', dimensions := ['city'], metrics := ['avg_order'])")).to.deep.equal({ city: "VARCHAR", avg_order: "DOUBLE" });
+    expect(
+      await db.types("SELECT * FROM semantic_view('shop', dimensions := ['city'], metrics := ['avg_order'])"),
+    ).to.deep.equal({ city: "VARCHAR", avg_order: "DOUBLE" });
   });
 });

@@ -27,7 +27,9 @@ describe("docs: how-to/query-facts", () => {
   after(() => db.close());
 
   it("facts are row-level: one row per line item, no aggregation", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('analytics', facts := ['net_price', 'tax_amount'])")).to.deep.equal([
+    expect(
+      await db.rows("SELECT * FROM semantic_view('analytics', facts := ['net_price', 'tax_amount'])"),
+    ).to.deep.equal([
       [40, 4],
       [50, 10],
       [90, 18],
@@ -35,7 +37,11 @@ describe("docs: how-to/query-facts", () => {
   });
 
   it("dimensions along the many-to-one chain appear as columns without grouping", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('analytics', dimensions := ['region', 'segment'], facts := ['net_price'])")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('analytics', dimensions := ['region', 'segment'], facts := ['net_price'])",
+      ),
+    ).to.deep.equal([
       ["East", "retail", 50],
       ["East", "retail", 90],
       ["West", "trade", 40],
@@ -48,8 +54,12 @@ describe("docs: how-to/query-facts", () => {
   });
 
   it("facts and metrics cannot be combined", async () => {
-    const e = await db.error("SELECT * FROM semantic_view('analytics', facts := ['net_price'], metrics := ['total_revenue'])");
-    expect(e.message).to.equal("semantic view 'analytics': cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
+    const e = await db.error(
+      "SELECT * FROM semantic_view('analytics', facts := ['net_price'], metrics := ['total_revenue'])",
+    );
+    expect(e.message).to.equal(
+      "semantic view 'analytics': cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.",
+    );
   });
 
   it("a private fact cannot be queried", async () => {

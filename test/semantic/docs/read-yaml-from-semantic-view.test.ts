@@ -16,7 +16,8 @@ describe("docs/reference/READ_YAML_FROM_SEMANTIC_VIEW", () => {
   });
   after(() => runner.close());
 
-  const exported = async (name: string): Promise<unknown> => (await runStatement(runner, `SELECT READ_YAML_FROM_SEMANTIC_VIEW('${name}')`)).rows[0]![0];
+  const exported = async (name: string): Promise<unknown> =>
+    (await runStatement(runner, `SELECT READ_YAML_FROM_SEMANTIC_VIEW('${name}')`)).rows[0]![0];
 
   it("exports the documented sample, without created_on / database_name / schema_name", async () => {
     expect(await exported("order_metrics")).to.equal(
@@ -36,6 +37,8 @@ describe("docs/reference/READ_YAML_FROM_SEMANTIC_VIEW", () => {
   });
 
   it("a missing view is an error", async () => {
-    expect(await errorOf(runner, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('nonexistent')")).to.equal("semantic view 'nonexistent' does not exist");
+    expect(await errorOf(runner, "SELECT READ_YAML_FROM_SEMANTIC_VIEW('nonexistent')")).to.equal(
+      "semantic view 'nonexistent' does not exist",
+    );
   });
 });

@@ -40,7 +40,11 @@ describe("docs: how-to/role-playing-dimensions", () => {
   after(() => db.close());
 
   it("departures by city resolve city through dep_airport", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('flight_analytics', dimensions := ['city'], metrics := ['departure_count']) ORDER BY city")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('flight_analytics', dimensions := ['city'], metrics := ['departure_count']) ORDER BY city",
+      ),
+    ).to.deep.equal([
       ["London", 1n],
       ["Los Angeles", 1n],
       ["New York", 3n],
@@ -48,7 +52,11 @@ describe("docs: how-to/role-playing-dimensions", () => {
   });
 
   it("arrivals by city resolve city through arr_airport", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('flight_analytics', dimensions := ['city', 'country'], metrics := ['arrival_count']) ORDER BY city")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('flight_analytics', dimensions := ['city', 'country'], metrics := ['arrival_count']) ORDER BY city",
+      ),
+    ).to.deep.equal([
       ["London", "UK", 1n],
       ["Los Angeles", "US", 2n],
       ["New York", "US", 2n],
@@ -56,7 +64,11 @@ describe("docs: how-to/role-playing-dimensions", () => {
   });
 
   it("a dimension on the flights table works with both metrics", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('flight_analytics', dimensions := ['carrier'], metrics := ['departure_count', 'arrival_count']) ORDER BY carrier")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('flight_analytics', dimensions := ['carrier'], metrics := ['departure_count', 'arrival_count']) ORDER BY carrier",
+      ),
+    ).to.deep.equal([
       ["AA", 2n, 2n],
       ["BA", 2n, 2n],
       ["DL", 1n, 1n],
@@ -64,7 +76,11 @@ describe("docs: how-to/role-playing-dimensions", () => {
   });
 
   it("a derived metric over both roles works with a non-ambiguous dimension", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('flight_analytics', dimensions := ['carrier'], metrics := ['total_flights']) ORDER BY carrier")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('flight_analytics', dimensions := ['carrier'], metrics := ['total_flights']) ORDER BY carrier",
+      ),
+    ).to.deep.equal([
       ["AA", 4n],
       ["BA", 4n],
       ["DL", 2n],
@@ -72,12 +88,18 @@ describe("docs: how-to/role-playing-dimensions", () => {
   });
 
   it("the derived metric with the ambiguous city dimension fails", async () => {
-    const e = await db.error("SELECT * FROM semantic_view('flight_analytics', dimensions := ['city'], metrics := ['total_flights'])");
-    expect(e.message).to.contain("dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [dep_airport, arr_airport]");
+    const e = await db.error(
+      "SELECT * FROM semantic_view('flight_analytics', dimensions := ['city'], metrics := ['total_flights'])",
+    );
+    expect(e.message).to.contain(
+      "dimension 'city' is ambiguous -- table 'a' is reached via multiple relationships: [dep_airport, arr_airport]",
+    );
   });
 
   it("two co-queried metrics with different USING paths are ambiguous", async () => {
-    const e = await db.error("SELECT * FROM semantic_view('flight_analytics', dimensions := ['city'], metrics := ['departure_count', 'arrival_count'])");
+    const e = await db.error(
+      "SELECT * FROM semantic_view('flight_analytics', dimensions := ['city'], metrics := ['departure_count', 'arrival_count'])",
+    );
     expect(e.message).to.contain("dimension 'city' is ambiguous");
   });
 
@@ -106,7 +128,9 @@ describe("docs: how-to/role-playing-dimensions", () => {
                        customer_region AS c(region_id) REFERENCES r, store_region AS s(region_id) REFERENCES r)
         DIMENSIONS (r.region AS r.name)
         METRICS (o.revenue AS SUM(o.amount))`);
-      expect(e.message).to.contain("diamond: 'r' is reachable from multiple tables ('c', 's'); the join path is ambiguous. Declare the target under a second table alias so it is joined once per path.");
+      expect(e.message).to.contain(
+        "diamond: 'r' is reachable from multiple tables ('c', 's'); the join path is ambiguous. Declare the target under a second table alias so it is joined once per path.",
+      );
     });
 
     it("the fix: one alias per path, each with its own dimension", async () => {
@@ -117,7 +141,11 @@ describe("docs: how-to/role-playing-dimensions", () => {
                        customer_region AS c(region_id) REFERENCES cr, store_region AS s(region_id) REFERENCES sr)
         DIMENSIONS (cr.customer_region AS cr.name, sr.store_region AS sr.name)
         METRICS (o.revenue AS SUM(o.amount))`);
-      expect(await db.rows("SELECT * FROM semantic_view('sales', dimensions := ['customer_region', 'store_region'], metrics := ['revenue'])")).to.deep.equal([
+      expect(
+        await db.rows(
+          "SELECT * FROM semantic_view('sales', dimensions := ['customer_region', 'store_region'], metrics := ['revenue'])",
+        ),
+      ).to.deep.equal([
         ["North", "South", 15],
         ["South", "South", 20],
       ]);
@@ -135,21 +163,33 @@ describe("docs: how-to/role-playing-dimensions", () => {
       DIMENSIONS (a.city AS a.city, k.continent AS k.continent)
       METRICS (f.departure_count USING (dep_airport) AS COUNT(*))`);
     // On the role-played table itself, USING picks the role ...
-    expect(await db.rows("SELECT * FROM semantic_view('flight_regions', dimensions := ['city'], metrics := ['departure_count'])")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('flight_regions', dimensions := ['city'], metrics := ['departure_count'])",
+      ),
+    ).to.deep.equal([
       ["London", 1n],
       ["Los Angeles", 1n],
       ["New York", 3n],
     ]);
     // ... one table further it cannot.
-    const e = await db.error("SELECT * FROM semantic_view('flight_regions', dimensions := ['continent'], metrics := ['departure_count'])");
-    expect(e.message).to.contain("dimension 'continent' is ambiguous -- table 'k' is reached through role-playing table 'a'");
+    const e = await db.error(
+      "SELECT * FROM semantic_view('flight_regions', dimensions := ['continent'], metrics := ['departure_count'])",
+    );
+    expect(e.message).to.contain(
+      "dimension 'continent' is ambiguous -- table 'k' is reached through role-playing table 'a'",
+    );
     // Facts carry no USING context: a fact on the role-played table is ambiguous too.
     const f = await db.error("SELECT * FROM semantic_view('flight_regions', facts := ['code_lower'])");
-    expect(f.message).to.contain("fact 'code_lower' is ambiguous -- table 'a' is reached via multiple relationships: [dep_airport, arr_airport]");
+    expect(f.message).to.contain(
+      "fact 'code_lower' is ambiguous -- table 'a' is reached via multiple relationships: [dep_airport, arr_airport]",
+    );
   });
 
   it("a pre-aggregation filter on the role-played table is refused even with USING", async () => {
-    const e = await db.error("SELECT * FROM semantic_view('flight_analytics', dimensions := ['carrier'], metrics := ['departure_count'], where_clause := 'country = ''US''')");
+    const e = await db.error(
+      "SELECT * FROM semantic_view('flight_analytics', dimensions := ['carrier'], metrics := ['departure_count'], where_clause := 'country = ''US''')",
+    );
     expect(e.message).to.contain("where_clause is ambiguous -- table 'a'");
   });
 });

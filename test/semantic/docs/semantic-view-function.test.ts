@@ -23,7 +23,8 @@ describe("docs: reference/semantic-view-function", () => {
   after(() => db.close());
 
   it("dimensions + metrics: grouped, dimensions first in request order", async () => {
-    const sql = "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['order_count', 'units'])";
+    const sql =
+      "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['order_count', 'units'])";
     expect(await db.rows(sql)).to.deep.equal([
       ["East", 2n, 3n],
       ["West", 1n, 3n],
@@ -32,12 +33,19 @@ describe("docs: reference/semantic-view-function", () => {
   });
 
   it("dimensions only: distinct values; metrics only: one row", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'])")).to.deep.equal([["East"], ["West"]]);
-    expect(await db.rows("SELECT * FROM semantic_view('order_metrics', metrics := ['order_count'])")).to.deep.equal([[3n]]);
+    expect(await db.rows("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'])")).to.deep.equal([
+      ["East"],
+      ["West"],
+    ]);
+    expect(await db.rows("SELECT * FROM semantic_view('order_metrics', metrics := ['order_count'])")).to.deep.equal([
+      [3n],
+    ]);
   });
 
   it("facts mode: one row per source row, dimensions without grouping", async () => {
-    const rows = await db.rows("SELECT region, round(net_price, 3) FROM semantic_view('order_metrics', dimensions := ['region'], facts := ['net_price'])");
+    const rows = await db.rows(
+      "SELECT region, round(net_price, 3) FROM semantic_view('order_metrics', dimensions := ['region'], facts := ['net_price'])",
+    );
     expect(rows.map((r) => [r[0], Number(r[1])])).to.deep.equal([
       ["East", 4.725],
       ["East", 9.45],
@@ -47,7 +55,9 @@ describe("docs: reference/semantic-view-function", () => {
 
   it("a dimension keeps its expression's type; aggregates keep DuckDB's, HUGEINT as BIGINT", async () => {
     expect(
-      await db.types("SELECT * FROM semantic_view('order_metrics', dimensions := ['qty', 'ordered_at', 'rush'], metrics := ['revenue', 'units', 'order_count', 'avg_qty', 'max_qty'])"),
+      await db.types(
+        "SELECT * FROM semantic_view('order_metrics', dimensions := ['qty', 'ordered_at', 'rush'], metrics := ['revenue', 'units', 'order_count', 'avg_qty', 'max_qty'])",
+      ),
     ).to.deep.equal({
       qty: "SMALLINT",
       ordered_at: "DATE",
@@ -61,13 +71,19 @@ describe("docs: reference/semantic-view-function", () => {
   });
 
   it("a quoted member name gives a column named by its logical value", async () => {
-    const { columns, rows } = await db.run("SELECT * FROM semantic_view('order_metrics', dimensions := ['\"order day\"']) ORDER BY 1");
+    const { columns, rows } = await db.run(
+      "SELECT * FROM semantic_view('order_metrics', dimensions := ['\"order day\"']) ORDER BY 1",
+    );
     expect(columns.map((c) => [c.name, c.type])).to.deep.equal([["order day", "DATE"]]);
     expect(rows).to.have.length(3);
   });
 
   it("names resolve case-insensitively, qualified or not; the view name too", async () => {
-    expect(await db.rows("SELECT * FROM semantic_view('ORDER_METRICS', dimensions := ['O.REGION'], metrics := ['Order_Count'])")).to.deep.equal([
+    expect(
+      await db.rows(
+        "SELECT * FROM semantic_view('ORDER_METRICS', dimensions := ['O.REGION'], metrics := ['Order_Count'])",
+      ),
+    ).to.deep.equal([
       ["East", 2n],
       ["West", 1n],
     ]);
@@ -79,6 +95,12 @@ describe("docs: reference/semantic-view-function", () => {
   });
 
   it("an outer WHERE, ORDER BY and LIMIT apply to the result", async () => {
-    expect((await db.run("SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['units']) ORDER BY units DESC, region LIMIT 1")).rows).to.deep.equal([["East", 3n]]);
+    expect(
+      (
+        await db.run(
+          "SELECT * FROM semantic_view('order_metrics', dimensions := ['region'], metrics := ['units']) ORDER BY units DESC, region LIMIT 1",
+        )
+      ).rows,
+    ).to.deep.equal([["East", 3n]]);
   });
 });

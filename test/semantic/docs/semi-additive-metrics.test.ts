@@ -61,12 +61,16 @@ describe("docs: how-to/semi-additive-metrics", () => {
   });
 
   it("no dimensions: one snapshot across all customers (ACME + Globex on April 11 = 830)", async () => {
-    expect(await rows(`SELECT * FROM semantic_view('account_metrics', metrics := ['total_balance'])`)).to.deep.equal([[830n]]);
+    expect(await rows(`SELECT * FROM semantic_view('account_metrics', metrics := ['total_balance'])`)).to.deep.equal([
+      [830n],
+    ]);
   });
 
   it("DESC selects the earliest snapshot", async () => {
     expect(
-      await rows(`SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['opening_balance']) ORDER BY ALL`),
+      await rows(
+        `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['opening_balance']) ORDER BY ALL`,
+      ),
     ).to.deep.equal([
       ["ACME", 500n],
       ["Globex", 300n],
@@ -87,7 +91,9 @@ describe("docs: how-to/semi-additive-metrics", () => {
 
   it("a window metric over a semi-additive metric runs over the snapshot totals", async () => {
     expect(
-      await rows(`SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['running_balance']) ORDER BY ALL`),
+      await rows(
+        `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['running_balance']) ORDER BY ALL`,
+      ),
     ).to.deep.equal([
       ["ACME", 550n],
       ["Globex", 830n],
@@ -110,7 +116,9 @@ describe("docs: how-to/semi-additive-metrics", () => {
     const error = await session.error(
       `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance', 'all_rows'])`,
     );
-    expect(error.message).to.contain("cannot be co-queried with semi-additive metric 'total_balance'").and.contain("all_rows");
+    expect(error.message)
+      .to.contain("cannot be co-queried with semi-additive metric 'total_balance'")
+      .and.contain("all_rows");
     // Without the snapshot (report_date queried) the same pair is an ordinary query.
     expect(
       await rows(
@@ -123,9 +131,13 @@ describe("docs: how-to/semi-additive-metrics", () => {
     const error = await session.error(
       `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['scaled_balance'])`,
     );
-    expect(error.message).to.contain("semi-additive metric 'scaled_balance'").and.contain("must be a single SUM/COUNT/AVG/MIN/MAX(<expression>) call");
+    expect(error.message)
+      .to.contain("semi-additive metric 'scaled_balance'")
+      .and.contain("must be a single SUM/COUNT/AVG/MIN/MAX(<expression>) call");
     expect(
-      await rows(`SELECT * FROM semantic_view('account_metrics', dimensions := ['report_date'], metrics := ['scaled_balance']) ORDER BY ALL`),
+      await rows(
+        `SELECT * FROM semantic_view('account_metrics', dimensions := ['report_date'], metrics := ['scaled_balance']) ORDER BY ALL`,
+      ),
     ).to.have.deep.members([
       [new Date("2026-04-10T00:00:00Z"), 1600n],
       [new Date("2026-04-11T00:00:00Z"), 1660n],
@@ -225,7 +237,11 @@ describe("docs: how-to/semi-additive-metrics", () => {
     it("a snapshot next to a COUNT(*) on a parent table, each at its own grain", async () => {
       // Latest date per region: North 2026-03-02 (120 + 60), South 2026-03-01 (500).
       expect(
-        (await s.run(`SELECT * FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance', 'customers', 'per_customer']) ORDER BY ALL`)).rows,
+        (
+          await s.run(
+            `SELECT * FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance', 'customers', 'per_customer']) ORDER BY ALL`,
+          )
+        ).rows,
       ).to.deep.equal([
         ["North", 180n, 2n, 90],
         ["South", 500n, 1n, 500],
@@ -235,14 +251,22 @@ describe("docs: how-to/semi-additive-metrics", () => {
     it("role-played dimensions follow each metric's USING", async () => {
       // Home: Oslo = customers 1 and 3 (latest date overall for Oslo is 03-02 → only customer 1's 120), Bergen = customer 2 (60).
       expect(
-        (await s.run(`SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_home']) ORDER BY ALL`)).rows,
+        (
+          await s.run(
+            `SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_home']) ORDER BY ALL`,
+          )
+        ).rows,
       ).to.deep.equal([
         ["Bergen", 60n],
         ["Oslo", 120n],
       ]);
       // Opened: Bergen = customers 1 and 2 (03-02: 120 + 60), Oslo = customer 3 (500).
       expect(
-        (await s.run(`SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_opening']) ORDER BY ALL`)).rows,
+        (
+          await s.run(
+            `SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_opening']) ORDER BY ALL`,
+          )
+        ).rows,
       ).to.deep.equal([
         ["Bergen", 180n],
         ["Oslo", 500n],
@@ -250,10 +274,20 @@ describe("docs: how-to/semi-additive-metrics", () => {
     });
 
     it("a role-played dimension with an active snapshot and a second grain is refused (metric-grain page)", async () => {
-      const error = await s.error(`SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_home', 'customers'])`);
-      expect(error.message).to.contain("fan trap detected").and.contain("dimension 'city' is on role-playing table 'br'");
+      const error = await s.error(
+        `SELECT * FROM semantic_view('bank', dimensions := ['city'], metrics := ['balance_by_home', 'customers'])`,
+      );
+      expect(error.message)
+        .to.contain("fan trap detected")
+        .and.contain("dimension 'city' is on role-playing table 'br'");
       // The same snapshot alone (one grain) answers, see above; so does the pair with a plain dimension.
-      expect((await s.run(`SELECT count(*) FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance_by_home', 'customers'])`)).rows).to.deep.equal([[2n]]);
+      expect(
+        (
+          await s.run(
+            `SELECT count(*) FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance_by_home', 'customers'])`,
+          )
+        ).rows,
+      ).to.deep.equal([[2n]]);
     });
   });
 
@@ -271,7 +305,10 @@ describe("docs: how-to/semi-additive-metrics", () => {
     });
 
     it("NON ADDITIVE BY after AS is refused, also inside parentheses", async () => {
-      for (const metric of ["a.b AS SUM(a.balance) NON ADDITIVE BY (report_date)", "a.b AS (SUM(a.balance) NON ADDITIVE BY (report_date))"]) {
+      for (const metric of [
+        "a.b AS SUM(a.balance) NON ADDITIVE BY (report_date)",
+        "a.b AS (SUM(a.balance) NON ADDITIVE BY (report_date))",
+      ]) {
         const error = await session.error(create(metric));
         expect(error.message).to.contain("'NON ADDITIVE BY (...)' must come BEFORE 'AS' in a metric entry");
       }
@@ -281,7 +318,9 @@ describe("docs: how-to/semi-additive-metrics", () => {
       const both = await session.error(
         create("a.b NON ADDITIVE BY (report_date) AS SUM(total) OVER (PARTITION BY customer_id)"),
       );
-      expect(both.message).to.contain("Cannot combine OVER clause with NON ADDITIVE BY on metric 'a.b'. Use one or the other.");
+      expect(both.message).to.contain(
+        "Cannot combine OVER clause with NON ADDITIVE BY on metric 'a.b'. Use one or the other.",
+      );
       const derived = await session.error(create("b NON ADDITIVE BY (report_date) AS total * 2"));
       expect(derived.message).to.contain("derived metric 'b' cannot have NON ADDITIVE BY");
     });
@@ -332,7 +371,11 @@ describe("docs: how-to/semi-additive-metrics", () => {
          $$`,
       );
       expect(
-        (await s.run(`SELECT * FROM semantic_view('y', dimensions := ['customer_id'], metrics := ['total_balance']) ORDER BY ALL`)).rows,
+        (
+          await s.run(
+            `SELECT * FROM semantic_view('y', dimensions := ['customer_id'], metrics := ['total_balance']) ORDER BY ALL`,
+          )
+        ).rows,
       ).to.deep.equal([
         ["ACME", 500n],
         ["Globex", 300n],

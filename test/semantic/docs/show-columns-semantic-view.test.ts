@@ -27,7 +27,16 @@ describe("docs/reference/SHOW COLUMNS IN SEMANTIC VIEW", () => {
 
   it("lists the public members sorted by kind, then name", async () => {
     const r = await runStatement(runner, "SHOW COLUMNS IN SEMANTIC VIEW shop");
-    expect(r.columns).to.deep.equal(["database_name", "schema_name", "semantic_view_name", "column_name", "data_type", "kind", "expression", "comment"]);
+    expect(r.columns).to.deep.equal([
+      "database_name",
+      "schema_name",
+      "semantic_view_name",
+      "column_name",
+      "data_type",
+      "kind",
+      "expression",
+      "comment",
+    ]);
     expect(r.rows.map((row) => [row[3], row[5], row[6], row[7]])).to.deep.equal([
       ["avg_order", "DERIVED_METRIC", "revenue / n", ""],
       ["region", "DIMENSION", "o.region", ""],

@@ -77,22 +77,39 @@ describe("docs/reference/SHOW SEMANTIC DIMENSIONS ... FOR METRIC", () => {
   });
 
   it("derived metrics inherit their base metrics' tables", async () => {
-    expect(await rows("SHOW SEMANTIC DIMENSIONS IN derived_sv FOR METRIC double_total")).to.deep.equal([["customers", "customer_name", "", false]]);
+    expect(await rows("SHOW SEMANTIC DIMENSIONS IN derived_sv FOR METRIC double_total")).to.deep.equal([
+      ["customers", "customer_name", "", false],
+    ]);
   });
 
   it("LIKE, STARTS WITH and LIMIT apply after the fan-trap filter", async () => {
-    expect(await rows("SHOW SEMANTIC DIMENSIONS LIKE '%COUNTRY%' IN star_sv FOR METRIC line_item_sum")).to.deep.equal([["customers", "customer_country", "", false]]);
-    expect(await rows("SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC line_item_sum STARTS WITH 'item'")).to.deep.equal([["line_items", "item_qty", "", false]]);
-    expect(await rows("SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC order_total LIMIT 1")).to.deep.equal([["customers", "customer_country", "", false]]);
-    expect(await rows("SELECT name FROM show_semantic_dimensions_for_metric('star_sv', 'ORDER_TOTAL')")).to.deep.equal([["customer_country"], ["customer_name"]]);
+    expect(await rows("SHOW SEMANTIC DIMENSIONS LIKE '%COUNTRY%' IN star_sv FOR METRIC line_item_sum")).to.deep.equal([
+      ["customers", "customer_country", "", false],
+    ]);
+    expect(await rows("SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC line_item_sum STARTS WITH 'item'")).to.deep.equal(
+      [["line_items", "item_qty", "", false]],
+    );
+    expect(await rows("SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC order_total LIMIT 1")).to.deep.equal([
+      ["customers", "customer_country", "", false],
+    ]);
+    expect(await rows("SELECT name FROM show_semantic_dimensions_for_metric('star_sv', 'ORDER_TOTAL')")).to.deep.equal([
+      ["customer_country"],
+      ["customer_name"],
+    ]);
   });
 
   it("errors: unknown metric (with a suggestion), missing view, clause order", async () => {
-    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC nonexistent")).to.equal("metric 'nonexistent' not found in semantic view 'star_sv'.");
+    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC nonexistent")).to.equal(
+      "metric 'nonexistent' not found in semantic view 'star_sv'.",
+    );
     expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN star_sv FOR METRIC order_totl")).to.equal(
       "metric 'order_totl' not found in semantic view 'star_sv'. Did you mean 'order_total'?",
     );
-    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN nonexistent_sv FOR METRIC total")).to.equal("semantic view 'nonexistent_sv' does not exist");
-    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN star_sv STARTS WITH 'c' FOR METRIC order_total")).to.include("FOR METRIC must come before STARTS WITH");
+    expect(await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN nonexistent_sv FOR METRIC total")).to.equal(
+      "semantic view 'nonexistent_sv' does not exist",
+    );
+    expect(
+      await errorOf(runner, "SHOW SEMANTIC DIMENSIONS IN star_sv STARTS WITH 'c' FOR METRIC order_total"),
+    ).to.include("FOR METRIC must come before STARTS WITH");
   });
 });

@@ -16,9 +16,13 @@ describe("docs/reference/SHOW SEMANTIC FACTS", () => {
   const names = (sql: string) => memberNames(runner, sql);
 
   it("lists public facts with their synonyms", async () => {
-    expect((await runStatement(runner, "SHOW SEMANTIC FACTS IN orders_sv")).rows).to.deep.equal([["memory", "main", "orders_sv", "orders", "net", "", '["net amount"]', ""]]);
+    expect((await runStatement(runner, "SHOW SEMANTIC FACTS IN orders_sv")).rows).to.deep.equal([
+      ["memory", "main", "orders_sv", "orders", "net", "", '["net amount"]', ""],
+    ]);
     expect(await names("SHOW SEMANTIC FACTS")).to.deep.equal(["orders_sv.net"]);
     expect(await names("SHOW SEMANTIC FACTS IN SCHEMA other")).to.deep.equal([]);
-    expect((await runStatement(runner, "SELECT name FROM show_semantic_facts('orders_sv')")).rows).to.deep.equal([["net"]]);
+    expect((await runStatement(runner, "SELECT name FROM show_semantic_facts('orders_sv')")).rows).to.deep.equal([
+      ["net"],
+    ]);
   });
 });

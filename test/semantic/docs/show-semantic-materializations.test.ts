@@ -37,7 +37,10 @@ describe("docs/reference/SHOW SEMANTIC MATERIALIZATIONS", () => {
       `CREATE SEMANTIC VIEW a_view AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region) METRICS (o.revenue AS SUM(o.amount))
        MATERIALIZATIONS (z_totals AS (TABLE totals, METRICS (revenue)), b_region AS (TABLE by_region, DIMENSIONS (region)))`,
     );
-    await runStatement(runner, "CREATE SEMANTIC VIEW simple_view AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region)");
+    await runStatement(
+      runner,
+      "CREATE SEMANTIC VIEW simple_view AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region)",
+    );
   });
   after(() => runner.close());
 
@@ -45,19 +48,31 @@ describe("docs/reference/SHOW SEMANTIC MATERIALIZATIONS", () => {
     const r = await runStatement(runner, "SHOW SEMANTIC MATERIALIZATIONS IN order_metrics");
     expect(r.columns).to.deep.equal(COLUMNS);
     expect(r.types).to.deep.equal(COLUMNS.map(() => "VARCHAR"));
-    expect(r.rows).to.deep.equal([["memory", "main", "order_metrics", "region_agg", "revenue_by_region", '["region"]', '["revenue","order_count"]']]);
+    expect(r.rows).to.deep.equal([
+      ["memory", "main", "order_metrics", "region_agg", "revenue_by_region", '["region"]', '["revenue","order_count"]'],
+    ]);
   });
 
   it("lists every view's materializations sorted by view name, then name", async () => {
     const r = await runStatement(runner, "SHOW SEMANTIC MATERIALIZATIONS");
-    expect(r.rows.map((row) => `${row[2]}.${row[3]}`)).to.deep.equal(["a_view.b_region", "a_view.z_totals", "order_metrics.region_agg"]);
+    expect(r.rows.map((row) => `${row[2]}.${row[3]}`)).to.deep.equal([
+      "a_view.b_region",
+      "a_view.z_totals",
+      "order_metrics.region_agg",
+    ]);
     const fn = await runStatement(runner, "SELECT semantic_view_name, name FROM show_semantic_materializations_all()");
     expect(fn.rows).to.deep.equal(r.rows.map((row) => [row[2], row[3]]));
   });
 
   it("filters by a case-insensitive LIKE pattern (before IN, or at the end)", async () => {
-    expect((await runStatement(runner, "SHOW SEMANTIC MATERIALIZATIONS LIKE 'REGION%' IN order_metrics")).rows.map((r) => r[3])).to.deep.equal(["region_agg"]);
-    expect((await runStatement(runner, "SHOW SEMANTIC MATERIALIZATIONS LIKE '%total%'")).rows.map((r) => r[3])).to.deep.equal(["z_totals"]);
+    expect(
+      (await runStatement(runner, "SHOW SEMANTIC MATERIALIZATIONS LIKE 'REGION%' IN order_metrics")).rows.map(
+        (r) => r[3],
+      ),
+    ).to.deep.equal(["region_agg"]);
+    expect(
+      (await runStatement(runner, "SHOW SEMANTIC MATERIALIZATIONS LIKE '%total%'")).rows.map((r) => r[3]),
+    ).to.deep.equal(["z_totals"]);
   });
 
   it("a view without materializations gives an empty 7-column result", async () => {
@@ -66,6 +81,8 @@ describe("docs/reference/SHOW SEMANTIC MATERIALIZATIONS", () => {
   });
 
   it("a missing view is an error", async () => {
-    expect(await errorOf(runner, "SHOW SEMANTIC MATERIALIZATIONS IN nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
+    expect(await errorOf(runner, "SHOW SEMANTIC MATERIALIZATIONS IN nonexistent_view")).to.equal(
+      "semantic view 'nonexistent_view' does not exist",
+    );
   });
 });

@@ -37,11 +37,17 @@ describe("docs/reference/SHOW SEMANTIC METRICS", () => {
     ]);
     expect(await names("SHOW SEMANTIC METRICS LIKE '%AMOUNT%'")).to.deep.equal(["orders_sv.total_amount"]);
     expect(await names("SHOW SEMANTIC METRICS IN SCHEMA main")).to.have.length(6);
-    expect(await names("SHOW SEMANTIC METRICS LIKE '%o%' IN SCHEMA main STARTS WITH 'p' LIMIT 1")).to.deep.equal(["profit_analysis.profit"]);
+    expect(await names("SHOW SEMANTIC METRICS LIKE '%o%' IN SCHEMA main STARTS WITH 'p' LIMIT 1")).to.deep.equal([
+      "profit_analysis.profit",
+    ]);
   });
 
   it("errors: STARTS WITH before IN, a missing view", async () => {
-    expect(await errorOf(runner, "SHOW SEMANTIC METRICS STARTS WITH 'a' IN orders_sv")).to.include("IN must come before STARTS WITH");
-    expect(await errorOf(runner, "SHOW SEMANTIC METRICS IN nonexistent_view")).to.equal("semantic view 'nonexistent_view' does not exist");
+    expect(await errorOf(runner, "SHOW SEMANTIC METRICS STARTS WITH 'a' IN orders_sv")).to.include(
+      "IN must come before STARTS WITH",
+    );
+    expect(await errorOf(runner, "SHOW SEMANTIC METRICS IN nonexistent_view")).to.equal(
+      "semantic view 'nonexistent_view' does not exist",
+    );
   });
 });

@@ -10,10 +10,19 @@ describe("docs/reference/SHOW SEMANTIC VIEWS", () => {
     runner = await DocsRunner.open();
     await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR)");
     await runner.run("CREATE TABLE line_items (id INTEGER, qty INTEGER)");
-    await runStatement(runner, "CREATE SEMANTIC VIEW order_metrics AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region)");
-    await runStatement(runner, "CREATE SEMANTIC VIEW sales_analytics COMMENT = 'lines' AS TABLES (li AS line_items) METRICS (li.qty AS SUM(li.qty))");
+    await runStatement(
+      runner,
+      "CREATE SEMANTIC VIEW order_metrics AS TABLES (o AS orders) DIMENSIONS (o.region AS o.region)",
+    );
+    await runStatement(
+      runner,
+      "CREATE SEMANTIC VIEW sales_analytics COMMENT = 'lines' AS TABLES (li AS line_items) METRICS (li.qty AS SUM(li.qty))",
+    );
     await runner.run("CREATE SCHEMA archive");
-    await runStatement(runner, "CREATE SEMANTIC VIEW archive.sales_2020 AS TABLES (o AS main.orders) DIMENSIONS (o.region AS o.region)");
+    await runStatement(
+      runner,
+      "CREATE SEMANTIC VIEW archive.sales_2020 AS TABLES (o AS main.orders) DIMENSIONS (o.region AS o.region)",
+    );
   });
   after(() => runner.close());
 
@@ -35,10 +44,16 @@ describe("docs/reference/SHOW SEMANTIC VIEWS", () => {
 
   it("LIKE is case-insensitive, STARTS WITH case-sensitive, LIMIT caps, all combined in order", async () => {
     expect(await names("SHOW SEMANTIC VIEWS LIKE '%ORDER%'")).to.deep.equal(["main.order_metrics"]);
-    expect(await names("SHOW SEMANTIC VIEWS STARTS WITH 'sales'")).to.deep.equal(["archive.sales_2020", "main.sales_analytics"]);
+    expect(await names("SHOW SEMANTIC VIEWS STARTS WITH 'sales'")).to.deep.equal([
+      "archive.sales_2020",
+      "main.sales_analytics",
+    ]);
     expect(await names("SHOW SEMANTIC VIEWS STARTS WITH 'Sales'")).to.deep.equal([]);
     expect(await names("SHOW SEMANTIC VIEWS LIMIT 1")).to.have.length(1);
-    expect(await names("SHOW SEMANTIC VIEWS LIKE '%a%' STARTS WITH 'sales' LIMIT 10")).to.deep.equal(["archive.sales_2020", "main.sales_analytics"]);
+    expect(await names("SHOW SEMANTIC VIEWS LIKE '%a%' STARTS WITH 'sales' LIMIT 10")).to.deep.equal([
+      "archive.sales_2020",
+      "main.sales_analytics",
+    ]);
     expect(await names("show semantic views like '%order%'")).to.deep.equal(["main.order_metrics"]);
   });
 
@@ -53,6 +68,8 @@ describe("docs/reference/SHOW SEMANTIC VIEWS", () => {
 
   it("clauses out of order are a syntax error", async () => {
     expect(await errorOf(runner, "SHOW SEMANTIC VIEWS LIMIT 1 LIKE '%a%'")).to.include("LIKE must come before LIMIT");
-    expect(await errorOf(runner, "SHOW SEMANTIC VIEWS STARTS WITH 's' LIKE '%a%'")).to.include("LIKE must come before STARTS WITH");
+    expect(await errorOf(runner, "SHOW SEMANTIC VIEWS STARTS WITH 's' LIKE '%a%'")).to.include(
+      "LIKE must come before STARTS WITH",
+    );
   });
 });

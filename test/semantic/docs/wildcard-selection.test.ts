@@ -28,11 +28,16 @@ describe("docs: how-to/wildcard-selection", () => {
   const columns = async (sql: string): Promise<string[]> => (await db.run(sql)).columns.map((c) => c.name);
 
   it("o.* expands to the public metrics of o only", async () => {
-    expect(await columns("SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['o.*'])")).to.deep.equal(["region", "revenue"]);
+    expect(
+      await columns("SELECT * FROM semantic_view('sales', dimensions := ['region'], metrics := ['o.*'])"),
+    ).to.deep.equal(["region", "revenue"]);
   });
 
   it("an item listed explicitly and by wildcard appears once", async () => {
-    expect(await columns("SELECT * FROM semantic_view('sales', dimensions := ['region', 'o.*'])")).to.deep.equal(["region", "status"]);
+    expect(await columns("SELECT * FROM semantic_view('sales', dimensions := ['region', 'o.*'])")).to.deep.equal([
+      "region",
+      "status",
+    ]);
   });
 
   it("facts take wildcards too, private facts skipped", async () => {
@@ -43,11 +48,17 @@ describe("docs: how-to/wildcard-selection", () => {
     expect((await db.error("SELECT * FROM semantic_view('sales', dimensions := ['*'])")).message).to.contain(
       "unqualified wildcard '*' is not supported. Use table_alias.* to select all items for a specific table.",
     );
-    expect((await db.error("SELECT * FROM semantic_view('sales', metrics := ['x.*'])")).message).to.contain("unknown table alias 'x' in wildcard 'x.*'. Available aliases: [o]");
+    expect((await db.error("SELECT * FROM semantic_view('sales', metrics := ['x.*'])")).message).to.contain(
+      "unknown table alias 'x' in wildcard 'x.*'. Available aliases: [o]",
+    );
   });
 
   it("an expansion to nothing is an empty request", async () => {
-    await db.run("CREATE SEMANTIC VIEW hidden AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.region AS o.region) METRICS (PRIVATE o.secret AS SUM(o.cost), shown AS secret * 2)");
-    expect((await db.error("SELECT * FROM semantic_view('hidden', metrics := ['o.*'])")).message).to.contain("semantic view 'hidden': specify at least dimensions := [...]");
+    await db.run(
+      "CREATE SEMANTIC VIEW hidden AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.region AS o.region) METRICS (PRIVATE o.secret AS SUM(o.cost), shown AS secret * 2)",
+    );
+    expect((await db.error("SELECT * FROM semantic_view('hidden', metrics := ['o.*'])")).message).to.contain(
+      "semantic view 'hidden': specify at least dimensions := [...]",
+    );
   });
 });

@@ -119,15 +119,21 @@ describe("docs: how-to/window-metrics", () => {
   });
 
   it("required dimensions: the documented errors", async () => {
-    const excl = await session.error(`SELECT * FROM semantic_view('sales', dimensions := ['store'], metrics := ['rolling_avg'])`);
+    const excl = await session.error(
+      `SELECT * FROM semantic_view('sales', dimensions := ['store'], metrics := ['rolling_avg'])`,
+    );
     expect(excl.message).to.contain(
       "semantic view 'sales': window function metric 'rolling_avg' requires dimension 'date' to be included in the query (used in PARTITION BY EXCLUDING)",
     );
-    const part = await session.error(`SELECT * FROM semantic_view('sales', dimensions := ['date'], metrics := ['store_avg'])`);
+    const part = await session.error(
+      `SELECT * FROM semantic_view('sales', dimensions := ['date'], metrics := ['store_avg'])`,
+    );
     expect(part.message).to.contain(
       "semantic view 'sales': window function metric 'store_avg' requires dimension 'store' to be included in the query (used in PARTITION BY)",
     );
-    const order = await session.error(`SELECT * FROM semantic_view('sales', dimensions := ['store'], metrics := ['store_avg'])`);
+    const order = await session.error(
+      `SELECT * FROM semantic_view('sales', dimensions := ['store'], metrics := ['store_avg'])`,
+    );
     expect(order.message).to.contain("requires dimension 'date' to be included in the query (used in ORDER BY)");
   });
 
@@ -141,7 +147,9 @@ describe("docs: how-to/window-metrics", () => {
   });
 
   it("SHOW SEMANTIC DIMENSIONS ... FOR METRIC marks the required dimensions", async () => {
-    const r = await session.run(`SELECT name, required FROM show_semantic_dimensions_for_metric('sales', 'rolling_avg') ORDER BY name`);
+    const r = await session.run(
+      `SELECT name, required FROM show_semantic_dimensions_for_metric('sales', 'rolling_avg') ORDER BY name`,
+    );
     expect(r.rows).to.deep.equal([
       ["date", true],
       ["region", false],
@@ -174,7 +182,9 @@ describe("docs: how-to/window-metrics", () => {
 
     it("a window metric over a parent-table aggregate is computed at that table's grain", async () => {
       // Per region: East 800.00 (not 1300.00, one balance per order), West 900.00.
-      const r = await g.run(`SELECT region, running_balance::VARCHAR FROM semantic_view('accounts', dimensions := ['region'], metrics := ['running_balance']) ORDER BY ALL`);
+      const r = await g.run(
+        `SELECT region, running_balance::VARCHAR FROM semantic_view('accounts', dimensions := ['region'], metrics := ['running_balance']) ORDER BY ALL`,
+      );
       expect(r.rows).to.deep.equal([
         ["East", "800.00"],
         ["West", "1700.00"],
@@ -182,8 +192,12 @@ describe("docs: how-to/window-metrics", () => {
     });
 
     it("window metrics whose inner aggregates sit at different grains are refused as a fan trap", async () => {
-      const error = await g.error(`SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['running_balance', 'running_orders'])`);
-      expect(error.message).to.contain("fan trap detected -- window metrics [running_balance, running_orders] wrap aggregates at different grains");
+      const error = await g.error(
+        `SELECT * FROM semantic_view('accounts', dimensions := ['region'], metrics := ['running_balance', 'running_orders'])`,
+      );
+      expect(error.message).to.contain(
+        "fan trap detected -- window metrics [running_balance, running_orders] wrap aggregates at different grains",
+      );
     });
   });
 
@@ -202,7 +216,11 @@ describe("docs: how-to/window-metrics", () => {
        )`,
     );
     const forMetric = async (m: string): Promise<unknown[][]> =>
-      (await s.run(`SELECT table_name, name, required FROM show_semantic_dimensions_for_metric('monthly_sv', '${m}') ORDER BY ALL`)).rows;
+      (
+        await s.run(
+          `SELECT table_name, name, required FROM show_semantic_dimensions_for_metric('monthly_sv', '${m}') ORDER BY ALL`,
+        )
+      ).rows;
     expect(await forMetric("avg_qty")).to.deep.equal([
       ["items", "sku", false],
       ["orders", "month", true],
@@ -262,7 +280,9 @@ describe("docs: how-to/window-metrics", () => {
              frame_clause: "RANGE BETWEEN INTERVAL '6 days' PRECEDING AND CURRENT ROW"
        $$`,
     );
-    const r = await s.run(`SELECT store, rolling_avg FROM semantic_view('y', dimensions := ['store', 'date'], metrics := ['rolling_avg']) ORDER BY ALL`);
+    const r = await s.run(
+      `SELECT store, rolling_avg FROM semantic_view('y', dimensions := ['store', 'date'], metrics := ['rolling_avg']) ORDER BY ALL`,
+    );
     expect(r.rows).to.deep.equal([
       ["S1", 14],
       ["S1", 15],
@@ -278,13 +298,34 @@ describe("docs: how-to/window-metrics", () => {
        DIMENSIONS (s.store AS s.store, s.date AS s.sale_date)
        METRICS (s.total_qty AS SUM(s.quantity), ${metric})`;
     const cases: [string, string][] = [
-      ["s.w AS AVG(total_qtx) OVER (ORDER BY date)", "Window metric 'w': inner metric 'total_qtx' not found in semantic view metrics. Did you mean 'total_qty'?"],
-      ["s.w AS AVG(total_qty) OVER (PARTITION BY EXCLUDING dat)", "Window metric 'w': EXCLUDING dimension 'dat' not found in semantic view dimensions. Did you mean 'date'?"],
-      ["s.w AS AVG(total_qty) OVER (PARTITION BY stor)", "Window metric 'w': PARTITION BY dimension 'stor' not found in semantic view dimensions. Did you mean 'store'?"],
-      ["s.w AS AVG(total_qty) OVER (ORDER BY dte)", "Window metric 'w': ORDER BY dimension 'dte' not found in semantic view dimensions. Did you mean 'date'?"],
-      ["w AS AVG(total_qty) OVER (ORDER BY date)", "OVER clause not allowed on derived metric 'w'. Only qualified metrics (alias.name) can use OVER."],
-      ["s.w AS AVG(total_qty) OVER (ORDER BY date) * 2", "a window metric is exactly FUNC(inner_metric[, args]) OVER (...)"],
-      ["ratio AS total_qty / w, s.w AS AVG(total_qty) OVER (ORDER BY date)", "metric 'ratio' references window metric 'w'"],
+      [
+        "s.w AS AVG(total_qtx) OVER (ORDER BY date)",
+        "Window metric 'w': inner metric 'total_qtx' not found in semantic view metrics. Did you mean 'total_qty'?",
+      ],
+      [
+        "s.w AS AVG(total_qty) OVER (PARTITION BY EXCLUDING dat)",
+        "Window metric 'w': EXCLUDING dimension 'dat' not found in semantic view dimensions. Did you mean 'date'?",
+      ],
+      [
+        "s.w AS AVG(total_qty) OVER (PARTITION BY stor)",
+        "Window metric 'w': PARTITION BY dimension 'stor' not found in semantic view dimensions. Did you mean 'store'?",
+      ],
+      [
+        "s.w AS AVG(total_qty) OVER (ORDER BY dte)",
+        "Window metric 'w': ORDER BY dimension 'dte' not found in semantic view dimensions. Did you mean 'date'?",
+      ],
+      [
+        "w AS AVG(total_qty) OVER (ORDER BY date)",
+        "OVER clause not allowed on derived metric 'w'. Only qualified metrics (alias.name) can use OVER.",
+      ],
+      [
+        "s.w AS AVG(total_qty) OVER (ORDER BY date) * 2",
+        "a window metric is exactly FUNC(inner_metric[, args]) OVER (...)",
+      ],
+      [
+        "ratio AS total_qty / w, s.w AS AVG(total_qty) OVER (ORDER BY date)",
+        "metric 'ratio' references window metric 'w'",
+      ],
     ];
     for (const [metric, message] of cases) {
       it(message, async () => {
@@ -294,7 +335,9 @@ describe("docs: how-to/window-metrics", () => {
 
     it("a window metric as the inner metric of another is refused when queried", async () => {
       await session.run(create("s.w AS AVG(total_qty) OVER (ORDER BY date), s.ww AS SUM(w) OVER (ORDER BY date)"));
-      const error = await session.error(`SELECT * FROM semantic_view('bad', dimensions := ['date'], metrics := ['ww'])`);
+      const error = await session.error(
+        `SELECT * FROM semantic_view('bad', dimensions := ['date'], metrics := ['ww'])`,
+      );
       expect(error.message).to.contain("inner metric 'w' is itself a window metric");
     });
   });

@@ -44,7 +44,12 @@ describe("docs/how-to/yaml-definitions", () => {
   });
 
   const revenue = async (view: string): Promise<unknown[][]> =>
-    (await runStatement(runner, `SELECT * FROM semantic_view('${view}', dimensions := ['region'], metrics := ['revenue']) ORDER BY ALL`)).rows;
+    (
+      await runStatement(
+        runner,
+        `SELECT * FROM semantic_view('${view}', dimensions := ['region'], metrics := ['revenue']) ORDER BY ALL`,
+      )
+    ).rows;
 
   it("imports inline YAML with $$ or a tagged dollar quote, with OR REPLACE and IF NOT EXISTS", async () => {
     await runStatement(runner, `CREATE SEMANTIC VIEW order_metrics FROM YAML $$${BODY}$$`);
@@ -52,7 +57,10 @@ describe("docs/how-to/yaml-definitions", () => {
       ["east", 11n],
       ["west", 5n],
     ]);
-    await runStatement(runner, `CREATE OR REPLACE SEMANTIC VIEW order_metrics FROM YAML $yaml$${BODY.replace("SUM(o.amount)", "MAX(o.amount)")}$yaml$`);
+    await runStatement(
+      runner,
+      `CREATE OR REPLACE SEMANTIC VIEW order_metrics FROM YAML $yaml$${BODY.replace("SUM(o.amount)", "MAX(o.amount)")}$yaml$`,
+    );
     expect(await revenue("order_metrics")).to.deep.equal([
       ["east", 10],
       ["west", 5],
@@ -86,21 +94,31 @@ describe("docs/how-to/yaml-definitions", () => {
         MATERIALIZATIONS (by_region AS (TABLE region_totals, DIMENSIONS (region), METRICS (revenue)))`,
     );
     const path = join(dir, "analytics.yaml");
-    await runStatement(runner, `COPY (SELECT READ_YAML_FROM_SEMANTIC_VIEW('analytics')) TO ${literal(path)} (FORMAT CSV, HEADER FALSE, QUOTE '')`);
+    await runStatement(
+      runner,
+      `COPY (SELECT READ_YAML_FROM_SEMANTIC_VIEW('analytics')) TO ${literal(path)} (FORMAT CSV, HEADER FALSE, QUOTE '')`,
+    );
     await runStatement(runner, `CREATE SEMANTIC VIEW analytics_copy FROM YAML FILE ${literal(path)}`);
-    const ddl = async (v: string) => String((await runStatement(runner, `SELECT GET_DDL('SEMANTIC_VIEW', '${v}')`)).rows[0]![0]);
+    const ddl = async (v: string) =>
+      String((await runStatement(runner, `SELECT GET_DDL('SEMANTIC_VIEW', '${v}')`)).rows[0]![0]);
     expect((await ddl("analytics_copy")).replace("analytics_copy", "analytics")).to.equal(await ddl("analytics"));
   });
 
   describe("errors", () => {
     it("an empty path, a missing file, a directory", async () => {
-      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML FILE ''")).to.include("File path cannot be empty.");
-      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML FILE /x.yaml")).to.include("Expected single-quoted file path after FILE keyword");
+      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML FILE ''")).to.include(
+        "File path cannot be empty.",
+      );
+      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML FILE /x.yaml")).to.include(
+        "Expected single-quoted file path after FILE keyword",
+      );
       const missing = join(dir, "missing.yaml");
       expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(missing)}`)).to.equal(
         `FROM YAML FILE '${missing}': cannot read the file: not found, or not a regular file`,
       );
-      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(dir)}`)).to.include("cannot read the file");
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(dir)}`)).to.include(
+        "cannot read the file",
+      );
     });
 
     it("a file DuckDB may not read (external access disabled) is unreadable", async () => {
@@ -118,16 +136,26 @@ describe("docs/how-to/yaml-definitions", () => {
     });
 
     it("a file path with wildcards, and a file that is not a YAML definition", async () => {
-      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(join(dir, "*.yaml"))}`)).to.include("no wildcards");
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(join(dir, "*.yaml"))}`)).to.include(
+        "no wildcards",
+      );
       const bad = join(dir, "bad.yaml");
       await writeFile(bad, "- just\n- a list\n");
-      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include("invalid YAML definition for semantic view 'v': the document must be a mapping");
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include(
+        "invalid YAML definition for semantic view 'v': the document must be a mapping",
+      );
     });
 
     it("dollar-quote errors", async () => {
-      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML tables")).to.include("Expected '$' to begin dollar-quoted string");
-      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}$$ extra`)).to.include("Unexpected content after closing dollar-quote: 'extra'");
-      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}`)).to.include("unterminated dollar-quoted string");
+      expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML tables")).to.include(
+        "Expected '$' to begin dollar-quoted string",
+      );
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}$$ extra`)).to.include(
+        "Unexpected content after closing dollar-quote: 'extra'",
+      );
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML $$${BODY}`)).to.include(
+        "unterminated dollar-quoted string",
+      );
     });
   });
 });

@@ -101,12 +101,22 @@ describe("docs/reference/yaml-format", () => {
 
   it("the complete example creates a working view with every key kept", async () => {
     await runStatement(runner, `CREATE SEMANTIC VIEW complete FROM YAML $$${COMPLETE}$$`);
-    const rows = (await runStatement(runner, "SELECT * FROM semantic_view('complete', dimensions := ['customer_name'], metrics := ['revenue', 'avg_order']) ORDER BY ALL")).rows;
+    const rows = (
+      await runStatement(
+        runner,
+        "SELECT * FROM semantic_view('complete', dimensions := ['customer_name'], metrics := ['revenue', 'avg_order']) ORDER BY ALL",
+      )
+    ).rows;
     expect(rows).to.deep.equal([
       ["Ann", 30n, 15],
       ["Bo", 5n, 5],
     ]);
-    const described = (await runStatement(runner, "SELECT object_kind, object_name, property, property_value FROM describe_semantic_view('complete')")).rows;
+    const described = (
+      await runStatement(
+        runner,
+        "SELECT object_kind, object_name, property, property_value FROM describe_semantic_view('complete')",
+      )
+    ).rows;
     const has = (kind: string, name: string, property: string, value: string): void => {
       expect(described, `${kind} ${name} ${property}`).to.deep.include([kind, name, property, value]);
     };
@@ -120,9 +130,12 @@ describe("docs/reference/yaml-format", () => {
     has("MATERIALIZATION", "region_agg", "METRICS", '["revenue","order_count"]');
     const nonAdditive = described.find((r) => r[1] === "balance" && r[2] === "NON_ADDITIVE_BY");
     expect(String(nonAdditive?.[3])).to.match(/^report_date DESC/);
-    const exported = String((await runStatement(runner, "SELECT read_yaml_from_semantic_view('complete')")).rows[0]![0]);
+    const exported = String(
+      (await runStatement(runner, "SELECT read_yaml_from_semantic_view('complete')")).rows[0]![0],
+    );
     expect(exported).to.include("non_additive_by:").and.include("materializations:\n  - name: region_agg");
-    const views = (await runStatement(runner, "SELECT comment FROM list_semantic_views() WHERE name = 'complete'")).rows;
+    const views = (await runStatement(runner, "SELECT comment FROM list_semantic_views() WHERE name = 'complete'"))
+      .rows;
     expect(views).to.deep.equal([["Revenue analytics view"]]);
   });
 
@@ -131,14 +144,22 @@ describe("docs/reference/yaml-format", () => {
       runner,
       "CREATE SEMANTIC VIEW minimal FROM YAML $$\ntables:\n  - alias: o\n    table: orders\n    pk_columns:\n      - id\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\nmetrics:\n  - name: revenue\n    expr: SUM(o.amount)\n    source_table: o\n$$",
     );
-    expect((await runStatement(runner, "SELECT * FROM semantic_view('minimal', metrics := ['revenue'])")).rows).to.deep.equal([[35n]]);
+    expect(
+      (await runStatement(runner, "SELECT * FROM semantic_view('minimal', metrics := ['revenue'])")).rows,
+    ).to.deep.equal([[35n]]);
     // Both member keys must be present; `[]` stands for none, but not for both.
-    expect(await errorOf(runner, "CREATE SEMANTIC VIEW sales FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\n$$")).to.equal(
-      "invalid YAML definition for semantic view 'sales': missing field `metrics`",
-    );
-    expect(await errorOf(runner, "CREATE SEMANTIC VIEW none FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\nmetrics: []\n$$")).to.include(
-      "at least one dimension or metric",
-    );
+    expect(
+      await errorOf(
+        runner,
+        "CREATE SEMANTIC VIEW sales FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\n$$",
+      ),
+    ).to.equal("invalid YAML definition for semantic view 'sales': missing field `metrics`");
+    expect(
+      await errorOf(
+        runner,
+        "CREATE SEMANTIC VIEW none FROM YAML $$\ntables:\n  - alias: o\n    table: orders\ndimensions: []\nmetrics: []\n$$",
+      ),
+    ).to.include("at least one dimension or metric");
   });
 
   it("unique_constraints, ref_columns, access, output_type and an empty-dimension materialization", async () => {
@@ -187,14 +208,22 @@ materializations:
       - doubled
 $$`,
     );
-    const r = await runStatement(runner, "SELECT * FROM semantic_view('keyed', dimensions := ['order_month'], metrics := ['doubled']) ORDER BY ALL");
+    const r = await runStatement(
+      runner,
+      "SELECT * FROM semantic_view('keyed', dimensions := ['order_month'], metrics := ['doubled']) ORDER BY ALL",
+    );
     expect(r.types).to.deep.equal(["DATE", "DOUBLE"]);
     expect(r.rows.map((row) => row[1])).to.deep.equal([20, 50]);
-    expect(await errorOf(runner, "SELECT * FROM semantic_view('keyed', metrics := ['raw_total'])")).to.include("metric 'raw_total' is private");
+    expect(await errorOf(runner, "SELECT * FROM semantic_view('keyed', metrics := ['raw_total'])")).to.include(
+      "metric 'raw_total' is private",
+    );
     const dims = (await runStatement(runner, "SELECT name, data_type FROM show_semantic_dimensions('keyed')")).rows;
     expect(dims).to.deep.equal([["order_month", "DATE"]]);
     const unique = (await runStatement(runner, "SELECT read_yaml_from_semantic_view('keyed')")).rows[0]![0];
-    expect(unique).to.include("unique_constraints:\n      - - email").and.include("output_type: DATE").and.include("access: Private");
+    expect(unique)
+      .to.include("unique_constraints:\n      - - email")
+      .and.include("output_type: DATE")
+      .and.include("access: Private");
   });
 
   it("source_table is optional for facts and dimensions: the table the expression names, else the base table", async () => {
@@ -218,7 +247,12 @@ $$`,
       ["constant", "orders"],
       ["customer_name", "customers"],
     ]);
-    const rows = (await runStatement(runner, "SELECT * FROM semantic_view('inferred', dimensions := ['customer_name'], metrics := ['revenue']) ORDER BY ALL")).rows;
+    const rows = (
+      await runStatement(
+        runner,
+        "SELECT * FROM semantic_view('inferred', dimensions := ['customer_name'], metrics := ['revenue']) ORDER BY ALL",
+      )
+    ).rows;
     expect(rows).to.deep.equal([
       ["Ann", 30n],
       ["Bo", 5n],
@@ -226,14 +260,22 @@ $$`,
   });
 
   it("rejects an unknown cardinality, an unknown key, an output_type that is not a type, a body over 1 MiB", async () => {
-    const base = "tables:\n  - alias: o\n    table: orders\nmetrics: []\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\n";
-    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${base}joins:\n  - table: o\n    from_alias: o\n    cardinality: ManyToMany\n$$`)).to.include(
-      "cardinality must be ManyToOne or OneToOne",
+    const base =
+      "tables:\n  - alias: o\n    table: orders\nmetrics: []\ndimensions:\n  - name: region\n    expr: o.region\n    source_table: o\n";
+    expect(
+      await errorOf(
+        runner,
+        `CREATE SEMANTIC VIEW x FROM YAML $$${base}joins:\n  - table: o\n    from_alias: o\n    cardinality: ManyToMany\n$$`,
+      ),
+    ).to.include("cardinality must be ManyToOne or OneToOne");
+    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${base}colour: blue\n$$`)).to.include(
+      "unknown key 'colour'",
     );
-    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${base}colour: blue\n$$`)).to.include("unknown key 'colour'");
-    const injected = base.replace("source_table: o\n", "source_table: o\n    output_type: \"DATE) AS d, (SELECT 1\"\n");
+    const injected = base.replace("source_table: o\n", 'source_table: o\n    output_type: "DATE) AS d, (SELECT 1"\n');
     expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${injected}$$`)).to.include("is not a type name");
     const big = `${base}comment: "${"x".repeat(1024 * 1024)}"\n`;
-    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${big}$$`)).to.match(/^YAML definition for semantic view 'x' exceeds size limit \(\d+ bytes > 1048576 bytes\)\.$/);
+    expect(await errorOf(runner, `CREATE SEMANTIC VIEW x FROM YAML $$${big}$$`)).to.match(
+      /^YAML definition for semantic view 'x' exceeds size limit \(\d+ bytes > 1048576 bytes\)\.$/,
+    );
   });
 });

@@ -2,7 +2,13 @@
  * Builds SemanticViewDefinition objects directly (no DDL parser), for expander and rewriter tests.
  * Members are written `alias.name AS expr` style: { "s.revenue": "SUM(s.revenue)" }.
  */
-import type { MemberDef, MetricDef, RelationshipDef, SemanticViewDefinition, TableDef } from "../../../runtime/semantic/model.js";
+import type {
+  MemberDef,
+  MetricDef,
+  RelationshipDef,
+  SemanticViewDefinition,
+  TableDef,
+} from "../../../runtime/semantic/model.js";
 
 export interface TableSpec {
   alias: string;
@@ -37,7 +43,9 @@ export interface ViewSpec {
 
 function split(qualified: string): { table: string | undefined; name: string } {
   const dot = qualified.indexOf(".");
-  return dot < 0 ? { table: undefined, name: qualified } : { table: qualified.slice(0, dot), name: qualified.slice(dot + 1) };
+  return dot < 0
+    ? { table: undefined, name: qualified }
+    : { table: qualified.slice(0, dot), name: qualified.slice(dot + 1) };
 }
 
 export function defineView(spec: ViewSpec): SemanticViewDefinition {

@@ -2,7 +2,16 @@
 import { runStatement } from "./run.js";
 import type { DocsRunner } from "./docs-runner.js";
 
-export const MEMBER_COLUMNS = ["database_name", "schema_name", "semantic_view_name", "table_name", "name", "data_type", "synonyms", "comment"];
+export const MEMBER_COLUMNS = [
+  "database_name",
+  "schema_name",
+  "semantic_view_name",
+  "table_name",
+  "name",
+  "data_type",
+  "synonyms",
+  "comment",
+];
 
 /** `orders_sv` (the docs' dimensions example), `profit_analysis` (derived metrics) and `other."schema"`. */
 export async function createMemberViews(runner: DocsRunner): Promise<void> {
@@ -26,7 +35,10 @@ export async function createMemberViews(runner: DocsRunner): Promise<void> {
       METRICS (li.revenue AS SUM(li.amount), li.cost AS SUM(li.amount) * 0.5, profit AS revenue - cost, margin AS profit / revenue)`,
   );
   await runner.run("CREATE SCHEMA other");
-  await runStatement(runner, `CREATE SEMANTIC VIEW other."schema" AS TABLES (o AS main.orders) DIMENSIONS (o.region_code AS o.id)`);
+  await runStatement(
+    runner,
+    `CREATE SEMANTIC VIEW other."schema" AS TABLES (o AS main.orders) DIMENSIONS (o.region_code AS o.id)`,
+  );
 }
 
 /** `view.member` for each row of a SHOW SEMANTIC DIMENSIONS | METRICS | FACTS statement. */

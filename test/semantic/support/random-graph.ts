@@ -72,7 +72,9 @@ export function setupSql(g: RandomGraph, random: () => number): string[] {
   const out: string[] = [];
   for (let t = 0; t < g.size; t++) {
     const refs = g.edges.filter((e) => e.from === t).map((e) => e.to);
-    out.push(`CREATE TABLE ${g.prefix}_t${t} (id INTEGER, cat VARCHAR, val INTEGER${refs.map((r) => `, ${fkColumn(r)} INTEGER`).join("")})`);
+    out.push(
+      `CREATE TABLE ${g.prefix}_t${t} (id INTEGER, cat VARCHAR, val INTEGER${refs.map((r) => `, ${fkColumn(r)} INTEGER`).join("")})`,
+    );
     const rows: string[] = [];
     const count = 4 + Math.floor(random() * 6);
     for (let id = 1; id <= count; id++) {
@@ -89,9 +91,14 @@ export function setupSql(g: RandomGraph, random: () => number): string[] {
 
 export function createViewSql(g: RandomGraph, name: string): string {
   const tables = g.order.map((t) => `${alias(t)} AS ${g.prefix}_t${t} PRIMARY KEY (id)`);
-  const rels = g.edges.map((e) => `r_${e.from}_${e.to} AS ${alias(e.from)}(${fkColumn(e.to)}) REFERENCES ${alias(e.to)}`);
+  const rels = g.edges.map(
+    (e) => `r_${e.from}_${e.to} AS ${alias(e.from)}(${fkColumn(e.to)}) REFERENCES ${alias(e.to)}`,
+  );
   const dims = g.order.map((t) => `${alias(t)}.${dimensionName(t)} AS ${alias(t)}.cat`);
-  const metrics = g.order.flatMap((t) => [`${alias(t)}.${countName(t)} AS COUNT(*)`, `${alias(t)}.${sumName(t)} AS SUM(${alias(t)}.val)`]);
+  const metrics = g.order.flatMap((t) => [
+    `${alias(t)}.${countName(t)} AS COUNT(*)`,
+    `${alias(t)}.${sumName(t)} AS SUM(${alias(t)}.val)`,
+  ]);
   metrics.push(`combo AS ${countName(g.combo.count)} * 1000 + ${sumName(g.combo.sum)}`);
   return `CREATE SEMANTIC VIEW ${name} AS TABLES (${tables.join(", ")}) RELATIONSHIPS (${rels.join(", ")}) DIMENSIONS (${dims.join(", ")}) METRICS (${metrics.join(", ")})`;
 }
@@ -126,7 +133,9 @@ const fans = (g: RandomGraph, from: number, to: number): boolean => path(g, from
 /** FROM clause anchored at `anchor`, joining every table on the way to `needed`. */
 function fromClause(g: RandomGraph, anchor: number, needed: readonly number[]): string {
   const joined: Step[] = [];
-  for (const t of needed) for (const s of path(g, anchor, t)) if (!joined.includes(s) && !joined.some((j) => j.child === s.child)) joined.push(s);
+  for (const t of needed)
+    for (const s of path(g, anchor, t))
+      if (!joined.includes(s) && !joined.some((j) => j.child === s.child)) joined.push(s);
   const depth = (s: Step): number => path(g, anchor, s.child).length;
   joined.sort((a, b) => depth(a) - depth(b));
   let sql = `FROM ${g.prefix}_t${anchor} AS ${alias(anchor)}`;
@@ -137,21 +146,28 @@ function fromClause(g: RandomGraph, anchor: number, needed: readonly number[]): 
 }
 
 /** A base metric of one table, or the view's derived `combo` (table unused). */
-export type RandomMetric = { readonly table: number; readonly kind: "count" | "sum" } | { readonly table: -1; readonly kind: "combo" };
+export type RandomMetric =
+  { readonly table: number; readonly kind: "count" | "sum" } | { readonly table: -1; readonly kind: "combo" };
 
 export interface RandomRequest {
   readonly dims: readonly number[];
   readonly metrics: readonly RandomMetric[];
 }
 
-export const metricName = (m: RandomMetric): string => (m.kind === "combo" ? "combo" : m.kind === "count" ? countName(m.table) : sumName(m.table));
+export const metricName = (m: RandomMetric): string =>
+  m.kind === "combo" ? "combo" : m.kind === "count" ? countName(m.table) : sumName(m.table);
 
 /** Either the fan-trap error the request must raise, or the SQL that answers it. */
 export function oracle(g: RandomGraph, req: RandomRequest): { fanTrap: true } | { fanTrap: false; sql: string } {
   const base = g.order[0]!;
   const dimSql = req.dims.map((d) => `${alias(d)}.cat`);
   const bases = (m: RandomMetric): { table: number; kind: "count" | "sum" }[] =>
-    m.kind === "combo" ? [{ table: g.combo.count, kind: "count" }, { table: g.combo.sum, kind: "sum" }] : [m];
+    m.kind === "combo"
+      ? [
+          { table: g.combo.count, kind: "count" },
+          { table: g.combo.sum, kind: "sum" },
+        ]
+      : [m];
   const metricTables = [...new Set(req.metrics.flatMap(bases).map((m) => m.table))];
   if (metricTables.some((m) => req.dims.some((d) => fans(g, m, d)))) return { fanTrap: true };
   const baseAggregate = (m: { table: number; kind: "count" | "sum" }, anchor: number): string => {
@@ -167,7 +183,10 @@ export function oracle(g: RandomGraph, req: RandomRequest): { fanTrap: true } | 
   if (req.metrics.length === 0) {
     const only = new Set(req.dims);
     const where = only.size === 1 && !only.has(base) ? ` WHERE ${alias([...only][0]!)}.id IS NOT NULL` : "";
-    return { fanTrap: false, sql: `SELECT DISTINCT ${select(dimSql)} ${fromClause(g, base, req.dims)}${where} ORDER BY ALL` };
+    return {
+      fanTrap: false,
+      sql: `SELECT DISTINCT ${select(dimSql)} ${fromClause(g, base, req.dims)}${where} ORDER BY ALL`,
+    };
   }
 
   const needed = [...req.dims, ...metricTables];
@@ -185,10 +204,15 @@ export function oracle(g: RandomGraph, req: RandomRequest): { fanTrap: true } | 
   // Per grain: groups united over every metric table; each metric from its own table's rows.
   const grainFrom = (m: number): string => fromClause(g, m, [m, ...req.dims]);
   if (req.dims.length === 0) {
-    return { fanTrap: false, sql: `SELECT ${select(req.metrics.map((m) => compose(m, (b) => `(SELECT ${baseAggregate(b, b.table)} ${grainFrom(b.table)})`)))}` };
+    return {
+      fanTrap: false,
+      sql: `SELECT ${select(req.metrics.map((m) => compose(m, (b) => `(SELECT ${baseAggregate(b, b.table)} ${grainFrom(b.table)})`)))}`,
+    };
   }
   const keyNames = req.dims.map((_, i) => `k${i}`);
-  const keys = metricTables.map((m) => `SELECT DISTINCT ${dimSql.map((d, i) => `${d} AS ${keyNames[i]}`).join(", ")} ${grainFrom(m)}`).join(" UNION ");
+  const keys = metricTables
+    .map((m) => `SELECT DISTINCT ${dimSql.map((d, i) => `${d} AS ${keyNames[i]}`).join(", ")} ${grainFrom(m)}`)
+    .join(" UNION ");
   const match = req.dims.map((_, i) => `${dimSql[i]} IS NOT DISTINCT FROM keys.${keyNames[i]}`).join(" AND ");
   const cell = (b: { table: number; kind: "count" | "sum" }): string =>
     `CASE WHEN EXISTS (SELECT 1 ${grainFrom(b.table)} WHERE ${match}) THEN (SELECT ${baseAggregate(b, b.table)} ${grainFrom(b.table)} WHERE ${match}) END`;

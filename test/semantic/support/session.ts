@@ -19,10 +19,7 @@ export class TestSession implements SqlSession, AsyncDisposable {
   }
 
   async query(sql: string, parameters: readonly unknown[] = []): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
-    const reader = await this.connection.runAndReadAll(
-      sql,
-      parameters.length > 0 ? (parameters as never) : undefined,
-    );
+    const reader = await this.connection.runAndReadAll(sql, parameters.length > 0 ? (parameters as never) : undefined);
     const names = reader.columnNames();
     const types = reader.columnTypes();
     const columns = names.map((name, i) => ({ name, type: String(types[i]) }));

@@ -110,7 +110,12 @@ export const customersView: SemanticViewDefinition = defineView({
   ],
   relationships: [{ name: "order_customer", from: "o", fk: ["customer_id"], to: "c" }],
   dimensions: { "c.segment": "c.segment", "o.status": "o.status" },
-  metrics: { "c.customers": "COUNT(*)", "o.order_total": "SUM(o.amount)", "o.orders_n": "COUNT(*)", "o.ones": "SUM(1)" },
+  metrics: {
+    "c.customers": "COUNT(*)",
+    "o.order_total": "SUM(o.amount)",
+    "o.orders_n": "COUNT(*)",
+    "o.ones": "SUM(1)",
+  },
 });
 
 /** A one-to-one extension table: details(order_id) is both its key and a reference to orders. */

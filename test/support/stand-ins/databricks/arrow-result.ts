@@ -123,7 +123,10 @@ function dataFor(column: StandInColumn, values: readonly unknown[]): Data {
       return makeData({ type: type as TimestampMicrosecond, length, nullCount, nullBitmap, data });
     }
     case "STRING":
-      return vectorFromArray(values.map((v) => (isNull(v) ? null : String(v))), new Utf8()).data[0]!;
+      return vectorFromArray(
+        values.map((v) => (isNull(v) ? null : String(v))),
+        new Utf8(),
+      ).data[0]!;
     default:
       return vectorFromArray(values.map((v) => (isNull(v) ? null : v)) as never[], type).data[0]!;
   }
@@ -142,8 +145,16 @@ export function arrowSchemaBytes(columns: readonly StandInColumn[]): Buffer {
 /** One record batch of `rows` as IPC bytes that follow the schema message. */
 export function arrowBatchBytes(columns: readonly StandInColumn[], rows: readonly (readonly unknown[])[]): Buffer {
   const schema = arrowSchemaOf(columns);
-  const children = columns.map((column, i) => dataFor(column, rows.map((row) => row[i])));
-  const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children }));
+  const children = columns.map((column, i) =>
+    dataFor(
+      column,
+      rows.map((row) => row[i]),
+    ),
+  );
+  const batch = new RecordBatch(
+    schema,
+    makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children }),
+  );
   const bytes = tableToIPC(new Table([batch]), "stream");
   const schemaLength = arrowSchemaBytes(columns).length;
   return Buffer.from(bytes.subarray(schemaLength, bytes.length - 8));

@@ -26,7 +26,11 @@ function nullBitmap(values: readonly unknown[]): Buffer {
 }
 
 function int64(value: unknown): unknown {
-  return new Int64(BigInt.asUintN(64, BigInt(value as bigint | number)).toString(16).padStart(16, "0"));
+  return new Int64(
+    BigInt.asUintN(64, BigInt(value as bigint | number))
+      .toString(16)
+      .padStart(16, "0"),
+  );
 }
 
 /** Text of a timestamp cell: `YYYY-MM-DD HH:MM:SS.fff`, instants shifted into the session time zone. */
@@ -40,7 +44,8 @@ function timestampText(value: unknown, timeZone: string): string {
 /** One result column as a TColumn. */
 function columnOf(column: StandInColumn, values: readonly unknown[], timeZone: string): unknown {
   const nulls = nullBitmap(values);
-  const filled = <D>(fill: D, convert: (v: unknown) => D): D[] => values.map((v) => (v === null || v === undefined ? fill : convert(v)));
+  const filled = <D>(fill: D, convert: (v: unknown) => D): D[] =>
+    values.map((v) => (v === null || v === undefined ? fill : convert(v)));
   switch (column.typeName) {
     case "BOOLEAN":
       return new T.TColumn({ boolVal: new T.TBoolColumn({ values: filled(false, Boolean), nulls }) });
@@ -56,13 +61,25 @@ function columnOf(column: StandInColumn, values: readonly unknown[], timeZone: s
     case "DOUBLE":
       return new T.TColumn({ doubleVal: new T.TDoubleColumn({ values: filled(0, Number), nulls }) });
     case "TIMESTAMP":
-      return new T.TColumn({ stringVal: new T.TStringColumn({ values: filled("", (v) => timestampText(v, timeZone)), nulls }) });
+      return new T.TColumn({
+        stringVal: new T.TStringColumn({ values: filled("", (v) => timestampText(v, timeZone)), nulls }),
+      });
     default:
       return new T.TColumn({ stringVal: new T.TStringColumn({ values: filled("", String), nulls }) });
   }
 }
 
 /** Rows (DuckDB raw values) as the `columns` of a TRowSet. */
-export function thriftColumns(columns: readonly StandInColumn[], rows: readonly (readonly unknown[])[], timeZone: string): unknown[] {
-  return columns.map((column, i) => columnOf(column, rows.map((row) => row[i]), timeZone));
+export function thriftColumns(
+  columns: readonly StandInColumn[],
+  rows: readonly (readonly unknown[])[],
+  timeZone: string,
+): unknown[] {
+  return columns.map((column, i) =>
+    columnOf(
+      column,
+      rows.map((row) => row[i]),
+      timeZone,
+    ),
+  );
 }

@@ -238,15 +238,28 @@ export class DatabricksStandIn {
       this.#sourceColumns.set(view.name.toLowerCase(), reader.columnNames());
     }
     for (const view of this.#views.values()) {
-      const members = [...Object.keys(view.dimensions), ...Object.keys(view.measures).map((m) => `MEASURE(\`${m}\`) AS \`${m}\``)];
+      const members = [
+        ...Object.keys(view.dimensions),
+        ...Object.keys(view.measures).map((m) => `MEASURE(\`${m}\`) AS \`${m}\``),
+      ];
       const probe = `SELECT ${members.map((m) => (m.startsWith("MEASURE") ? m : `\`${m}\``)).join(", ")} FROM \`${view.name}\` GROUP BY ALL LIMIT 0`;
-      const sql = translateMetricViewSql(probe, this.#views, (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? []);
+      const sql = translateMetricViewSql(
+        probe,
+        this.#views,
+        (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? [],
+      );
       const reader = await this.#db.runAndReadAll(sql);
-      const types = new Map(reader.columnTypes().map((type, i) => [reader.columnName(i), jsonTypeOf(columnFor(reader.columnName(i), type))]));
+      const types = new Map(
+        reader
+          .columnTypes()
+          .map((type, i) => [reader.columnName(i), jsonTypeOf(columnFor(reader.columnName(i), type))]),
+      );
       this.#describe.set(view.name.toLowerCase(), describeJson(view, types));
     }
     this.#storage = await CloudStorage.start(this.#certificate.key, this.#certificate.cert);
-    const server = createServer({ key: this.#certificate.key, cert: this.#certificate.cert }, (req, res) => this.#onRequest(req, res));
+    const server = createServer({ key: this.#certificate.key, cert: this.#certificate.cert }, (req, res) =>
+      this.#onRequest(req, res),
+    );
     server.on("connection", (socket: Socket) => {
       this.#sockets.add(socket);
       socket.on("close", () => this.#sockets.delete(socket));
@@ -293,21 +306,32 @@ export class DatabricksStandIn {
   #handler(): Record<string, (req: any) => unknown> {
     const ok = () => new T.TStatus({ statusCode: T.TStatusCode.SUCCESS_STATUS });
     const failed = (message: string, sqlState?: string) =>
-      new T.TStatus({ statusCode: T.TStatusCode.ERROR_STATUS, errorMessage: message, sqlState, displayMessage: message });
+      new T.TStatus({
+        statusCode: T.TStatusCode.ERROR_STATUS,
+        errorMessage: message,
+        sqlState,
+        displayMessage: message,
+      });
     const handle = () => {
       const guid = Buffer.from(randomUUID().replaceAll("-", ""), "hex");
       return { key: guid.toString("hex"), id: new T.THandleIdentifier({ guid, secret: randomBytes(16) }) };
     };
     const keyOf = (h: any): string => Buffer.from(h?.operationId?.guid ?? h?.sessionId?.guid ?? []).toString("hex");
     const opHandle = (id: unknown) =>
-      new T.TOperationHandle({ operationId: id, operationType: T.TOperationType.EXECUTE_STATEMENT, hasResultSet: true });
+      new T.TOperationHandle({
+        operationId: id,
+        operationType: T.TOperationType.EXECUTE_STATEMENT,
+        hasResultSet: true,
+      });
 
     return {
       OpenSession: (req: any) => {
         const { key, id } = handle();
         const ns = req.initialNamespace;
         const configuration = (req.configuration ?? {}) as Record<string, string>;
-        const timeZone = Object.entries(configuration).find(([name]) => name.toUpperCase() === "TIMEZONE")?.[1] ?? this.#sessionTimeZone;
+        const timeZone =
+          Object.entries(configuration).find(([name]) => name.toUpperCase() === "TIMEZONE")?.[1] ??
+          this.#sessionTimeZone;
         this.#sessions.set(key, { catalog: ns?.catalogName, schema: ns?.schemaName, timeZone });
         this.openedSessions++;
         return new T.TOpenSessionResp({
@@ -323,7 +347,9 @@ export class DatabricksStandIn {
       ExecuteStatement: async (req: any) => {
         const session = this.#sessions.get(keyOf(req.sessionHandle));
         if (session === undefined) {
-          return new T.TExecuteStatementResp({ status: failed("Invalid SessionHandle: the session does not exist or has expired.") });
+          return new T.TExecuteStatementResp({
+            status: failed("Invalid SessionHandle: the session does not exist or has expired."),
+          });
         }
         // Ordinal parameters arrive in order (the driver leaves `ordinal` unset); NULL has neither type nor value.
         const parameters = ((req.parameters ?? []) as any[]).map((p) => ({
@@ -348,7 +374,11 @@ export class DatabricksStandIn {
           if (described !== undefined) {
             const json = this.#describe.get(described.toLowerCase());
             if (json === undefined) {
-              throw new StandInSqlError("TABLE_OR_VIEW_NOT_FOUND", "42P01", `The table or view \`${described}\` cannot be found.`);
+              throw new StandInSqlError(
+                "TABLE_OR_VIEW_NOT_FOUND",
+                "42P01",
+                `The table or view \`${described}\` cannot be found.`,
+              );
             }
             duckSql = "SELECT ? AS json_metadata";
             bound = [{ type: "STRING", value: json }];
@@ -356,14 +386,24 @@ export class DatabricksStandIn {
             duckSql = this.#listingSql();
             bound = [];
           } else {
-            duckSql = translateMetricViewSql(req.statement, this.#views, (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? []);
+            duckSql = translateMetricViewSql(
+              req.statement,
+              this.#views,
+              (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? [],
+            );
           }
         } catch (error) {
           const e = error as StandInSqlError;
           return new T.TExecuteStatementResp({ status: failed(e.message, e.sqlState) });
         }
         const { key, id } = handle();
-        const op: Operation = { state: T.TOperationState.RUNNING_STATE, columns: [], rows: [], offset: 0, delivery: { format: "arrow", lz4: false, timeZone: session.timeZone } };
+        const op: Operation = {
+          state: T.TOperationState.RUNNING_STATE,
+          columns: [],
+          rows: [],
+          offset: 0,
+          delivery: { format: "arrow", lz4: false, timeZone: session.timeZone },
+        };
         this.#operations.set(key, op);
         const run = async () => {
           if (this.holdStatements) await new Promise<void>((resolve) => (op.release = resolve));
@@ -387,7 +427,10 @@ export class DatabricksStandIn {
           this.#operations.delete(key);
           return new T.TExecuteStatementResp({ status: failed(op.error.message, op.error.sqlState) });
         }
-        const directResults = req.getDirectResults != null && this.#options.directResults !== false && op.state !== T.TOperationState.RUNNING_STATE;
+        const directResults =
+          req.getDirectResults != null &&
+          this.#options.directResults !== false &&
+          op.state !== T.TOperationState.RUNNING_STATE;
         if (!directResults) return new T.TExecuteStatementResp({ status: ok(), operationHandle: opHandle(id) });
         // The status, metadata and first rows in the same response; closed when nothing is left.
         this.directResultsServed++;
@@ -464,7 +507,11 @@ export class DatabricksStandIn {
   }
 
   /** Runs one statement on DuckDB (statements are serialized on the one connection). */
-  #query(sql: string, parameters: ReceivedStatement["parameters"], timeZone: string): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
+  #query(
+    sql: string,
+    parameters: ReceivedStatement["parameters"],
+    timeZone: string,
+  ): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
     const run = async () => {
       await this.#db!.run(`SET TimeZone = '${timeZone.replaceAll("'", "''")}'`);
       const values = parameters.map((p) => toDuckDBValue(p, timeZone));

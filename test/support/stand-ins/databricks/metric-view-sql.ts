@@ -84,7 +84,8 @@ export function backticksToDoubleQuotes(sql: string): string {
       let name = "";
       let j = i + 1;
       for (;;) {
-        if (j >= sql.length) throw new StandInSqlError("PARSE_SYNTAX_ERROR", "42601", "Unterminated quoted identifier.");
+        if (j >= sql.length)
+          throw new StandInSqlError("PARSE_SYNTAX_ERROR", "42601", "Unterminated quoted identifier.");
         if (sql[j] === "`") {
           if (sql[j + 1] === "`") {
             name += "`";
@@ -134,7 +135,9 @@ export function translateMetricViewSql(
     used.push(view);
     const dims = Object.entries(view.dimensions).map(([name, expr]) => `${expr} AS ${quote(name)}`);
     const dimNames = new Set(Object.keys(view.dimensions).map((n) => n.toLowerCase()));
-    const rest = sourceColumns(view).filter((c) => !dimNames.has(c.toLowerCase())).map(quote);
+    const rest = sourceColumns(view)
+      .filter((c) => !dimNames.has(c.toLowerCase()))
+      .map(quote);
     return `FROM (SELECT ${[...dims, ...rest].join(", ")} FROM ${view.source}) AS ${quote(view.name)}`;
   });
   return text.replace(/\bMEASURE\s*\(\s*"((?:[^"]|"")+)"\s*\)/gi, (match, quoted: string) => {

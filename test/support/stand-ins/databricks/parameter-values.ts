@@ -21,12 +21,17 @@ function decimalOf(type: string, text: string): DuckDBValue {
   const precision = Number(declared?.[1] ?? 10);
   const scale = Number(declared?.[2] ?? 0);
   const match = /^([-+]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
-  if (match === null) throw new StandInSqlError("CAST_INVALID_INPUT", "22018", `The value '${text}' cannot be cast to ${type}.`);
+  if (match === null)
+    throw new StandInSqlError("CAST_INVALID_INPUT", "22018", `The value '${text}' cannot be cast to ${type}.`);
   const [, sign = "", whole = "", fraction = ""] = match;
   let unscaled = BigInt((whole || "0") + fraction.slice(0, scale).padEnd(scale, "0"));
   if (Number(fraction[scale] ?? "0") >= 5) unscaled += 1n; // HALF_UP on the first dropped digit
   if (unscaled.toString().length > precision) {
-    throw new StandInSqlError("NUMERIC_VALUE_OUT_OF_RANGE", "22003", `${text} cannot be represented as DECIMAL(${precision}, ${scale}).`);
+    throw new StandInSqlError(
+      "NUMERIC_VALUE_OUT_OF_RANGE",
+      "22003",
+      `${text} cannot be represented as DECIMAL(${precision}, ${scale}).`,
+    );
   }
   return decimalValue(sign === "-" ? -unscaled : unscaled, precision, scale);
 }
@@ -35,16 +40,29 @@ function decimalOf(type: string, text: string): DuckDBValue {
 function wallClockMicros(text: string): bigint {
   const iso = text.trim().replace(" ", "T");
   const ms = Date.parse(/(?:Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`);
-  if (Number.isNaN(ms)) throw new StandInSqlError("CAST_INVALID_INPUT", "22018", `The value '${text}' cannot be cast to TIMESTAMP.`);
+  if (Number.isNaN(ms))
+    throw new StandInSqlError("CAST_INVALID_INPUT", "22018", `The value '${text}' cannot be cast to TIMESTAMP.`);
   const fraction = /\.(\d+)/.exec(iso)?.[1] ?? "";
   return BigInt(Math.floor(ms / 1000)) * 1_000_000n + BigInt(fraction.slice(0, 6).padEnd(6, "0"));
 }
 
 /** The offset (ms) of a time zone at a UTC instant. */
 export function zoneOffsetMs(timeZone: string, utcMs: number): number {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  })
     .formatToParts(new Date(utcMs))
-    .reduce<Record<string, number>>((acc, p) => (p.type === "literal" ? acc : { ...acc, [p.type]: Number(p.value) }), {});
+    .reduce<Record<string, number>>(
+      (acc, p) => (p.type === "literal" ? acc : { ...acc, [p.type]: Number(p.value) }),
+      {},
+    );
   const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
   return asUtc - Math.floor(utcMs / 1000) * 1000;
 }

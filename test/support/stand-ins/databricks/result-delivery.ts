@@ -17,7 +17,9 @@ const thrift = require(require.resolve("thrift", { paths: [require.resolve("@dat
 const Int64 = thrift.Int64 as new (value: number) => unknown;
 /** The driver's own LZ4 frame codec (lz4-napi, an optional dependency): undefined where it is not installed. */
 export function lz4Codec(): { encode(data: Buffer): Buffer } | undefined {
-  return (require("@databricks/sql/dist/utils/lz4.js") as { default: () => { encode(data: Buffer): Buffer } | undefined }).default();
+  return (
+    require("@databricks/sql/dist/utils/lz4.js") as { default: () => { encode(data: Buffer): Buffer } | undefined }
+  ).default();
 }
 
 function lz4Frame(bytes: Buffer): Buffer {
@@ -67,7 +69,11 @@ function tableSchema(columns: readonly StandInColumn[]): unknown {
 
 export function metadataResponse(columns: readonly StandInColumn[], delivery: Delivery): unknown {
   if (delivery.format === "columns") {
-    return new T.TGetResultSetMetadataResp({ status: ok(), schema: tableSchema(columns), resultFormat: T.TSparkRowSetType.COLUMN_BASED_SET });
+    return new T.TGetResultSetMetadataResp({
+      status: ok(),
+      schema: tableSchema(columns),
+      resultFormat: T.TSparkRowSetType.COLUMN_BASED_SET,
+    });
   }
   return new T.TGetResultSetMetadataResp({
     status: ok(),
@@ -79,7 +85,13 @@ export function metadataResponse(columns: readonly StandInColumn[], delivery: De
 }
 
 /** The next rows (at most `maxRows`; CloudFetch: every remaining row, as files of `fileRows`). */
-export function fetchResponse(result: DeliveredResult, maxRows: number, delivery: Delivery, storage: CloudStorage, fileRows: number): unknown {
+export function fetchResponse(
+  result: DeliveredResult,
+  maxRows: number,
+  delivery: Delivery,
+  storage: CloudStorage,
+  fileRows: number,
+): unknown {
   const start = result.offset;
   const arrow = (rows: readonly (readonly unknown[])[]) => {
     const bytes = arrowBatchBytes(result.columns, rows);
@@ -105,15 +117,28 @@ export function fetchResponse(result: DeliveredResult, maxRows: number, delivery
       );
     }
     result.offset = result.rows.length;
-    return new T.TFetchResultsResp({ status: ok(), hasMoreRows: false, results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], resultLinks }) });
+    return new T.TFetchResultsResp({
+      status: ok(),
+      hasMoreRows: false,
+      results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], resultLinks }),
+    });
   }
   const slice = result.rows.slice(start, start + maxRows);
   result.offset += slice.length;
   const hasMoreRows = result.offset < result.rows.length;
   if (delivery.format === "columns") {
     const columns = thriftColumns(result.columns, slice, delivery.timeZone);
-    return new T.TFetchResultsResp({ status: ok(), hasMoreRows, results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], columns }) });
+    return new T.TFetchResultsResp({
+      status: ok(),
+      hasMoreRows,
+      results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], columns }),
+    });
   }
-  const arrowBatches = slice.length === 0 ? [] : [new T.TSparkArrowBatch({ batch: arrow(slice), rowCount: new Int64(slice.length) })];
-  return new T.TFetchResultsResp({ status: ok(), hasMoreRows, results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], arrowBatches }) });
+  const arrowBatches =
+    slice.length === 0 ? [] : [new T.TSparkArrowBatch({ batch: arrow(slice), rowCount: new Int64(slice.length) })];
+  return new T.TFetchResultsResp({
+    status: ok(),
+    hasMoreRows,
+    results: new T.TRowSet({ startRowOffset: new Int64(start), rows: [], arrowBatches }),
+  });
 }

@@ -24,7 +24,13 @@ export async function createStandInCertificate(): Promise<StandInCertificate> {
     algorithm: "sha256",
     extensions: [
       { name: "basicConstraints", cA: true },
-      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }, { type: 2, value: "localhost" }] },
+      {
+        name: "subjectAltName",
+        altNames: [
+          { type: 7, ip: "127.0.0.1" },
+          { type: 2, value: "localhost" },
+        ],
+      },
     ],
   });
   const dir = await mkdtemp(join(tmpdir(), "lib-backend-b-tls-"));

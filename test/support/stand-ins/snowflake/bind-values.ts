@@ -17,7 +17,13 @@ export const INPUT_FORMATS = [
 ] as const;
 
 const DATE_TYPES = new Set<DuckDBTypeId>([DuckDBTypeId.DATE]);
-const TIMESTAMP_TYPES = new Set<DuckDBTypeId>([DuckDBTypeId.TIMESTAMP, DuckDBTypeId.TIMESTAMP_TZ, DuckDBTypeId.TIMESTAMP_MS, DuckDBTypeId.TIMESTAMP_S, DuckDBTypeId.TIMESTAMP_NS]);
+const TIMESTAMP_TYPES = new Set<DuckDBTypeId>([
+  DuckDBTypeId.TIMESTAMP,
+  DuckDBTypeId.TIMESTAMP_TZ,
+  DuckDBTypeId.TIMESTAMP_MS,
+  DuckDBTypeId.TIMESTAMP_S,
+  DuckDBTypeId.TIMESTAMP_NS,
+]);
 const INPUT = /^(\d{2})\.(\d{2})\.(\d{4})(?: (\d{2}:\d{2}:\d{2}))?$/;
 
 /** Text in the input format as ISO text DuckDB reads, or a Snowflake "not recognized" error. */
@@ -47,7 +53,11 @@ function valueOf(binding: { type: string; value: unknown }, expected: DuckDBType
 }
 
 /** Runs one statement with its binds (prepared, so each bind's expected type is known). */
-export async function runWithBindings(connection: DuckDBConnection, sql: string, bindings: Bindings | undefined): Promise<DuckDBResultReader> {
+export async function runWithBindings(
+  connection: DuckDBConnection,
+  sql: string,
+  bindings: Bindings | undefined,
+): Promise<DuckDBResultReader> {
   const keys = Object.keys(bindings ?? {}).sort((a, b) => Number(a) - Number(b));
   if (bindings === undefined || keys.length === 0) return connection.runAndReadAll(sql);
   const prepared = await connection.prepare(sql);

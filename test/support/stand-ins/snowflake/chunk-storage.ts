@@ -36,7 +36,9 @@ export class ChunkStorage {
               : undefined;
       if (problem !== undefined || chunk === undefined) {
         this.refused.push(problem ?? "no such chunk");
-        res.writeHead(403, { "Content-Type": "application/xml" }).end(`<Error><Code>AccessDenied</Code><Message>${problem}</Message></Error>`);
+        res
+          .writeHead(403, { "Content-Type": "application/xml" })
+          .end(`<Error><Code>AccessDenied</Code><Message>${problem}</Message></Error>`);
         return;
       }
       this.downloads++;
@@ -59,12 +61,20 @@ export class ChunkStorage {
   }
 
   /** Stores the rows of one chunk (JSON arrays without the outer brackets); returns its URL. */
-  put(rows: readonly (readonly (string | null)[])[]): { url: string; uncompressedSize: number; compressedSize: number } {
+  put(rows: readonly (readonly (string | null)[])[]): {
+    url: string;
+    uncompressedSize: number;
+    compressedSize: number;
+  } {
     const text = Buffer.from(rows.map((row) => JSON.stringify(row)).join(","), "utf8");
     const gz = gzipSync(text);
     const path = `/results/${randomUUID()}/main/data_0_0_${this.#chunks.size}`;
     this.#chunks.set(path, gz);
-    return { url: `http://127.0.0.1:${this.#port}${path}?x-amz-signature=stand-in`, uncompressedSize: text.length, compressedSize: gz.length };
+    return {
+      url: `http://127.0.0.1:${this.#port}${path}?x-amz-signature=stand-in`,
+      uncompressedSize: text.length,
+      compressedSize: gz.length,
+    };
   }
 
   async close(): Promise<void> {

@@ -18,7 +18,21 @@ export interface WireResult {
 
 export function statusResult(status: string): WireResult {
   return {
-    rowtype: [{ name: "status", type: "text", length: 16777216, byteLength: 16777216, precision: null, scale: null, nullable: true, database: "", schema: "", table: "", collation: null }],
+    rowtype: [
+      {
+        name: "status",
+        type: "text",
+        length: 16777216,
+        byteLength: 16777216,
+        precision: null,
+        scale: null,
+        nullable: true,
+        database: "",
+        schema: "",
+        table: "",
+        collation: null,
+      },
+    ],
     rowset: [[status]],
   };
 }

@@ -19,7 +19,14 @@ export class ReturningWarehouse {
       req.on("end", () => {
         warehouse!.requests++;
         res.writeHead(200, { "Content-Type": "application/json", Connection: "close" });
-        res.end(JSON.stringify({ success: false, code: "000605", message: "Identified SQL statement is not currently executing.", data: { sqlState: "01000" } }));
+        res.end(
+          JSON.stringify({
+            success: false,
+            code: "000605",
+            message: "Identified SQL statement is not currently executing.",
+            data: { sqlState: "01000" },
+          }),
+        );
       });
     });
     warehouse = new ReturningWarehouse(server);

@@ -26,27 +26,48 @@ const textColumn = (name: string) => ({
   collation: null,
 });
 
-export function answerMetadataStatement(sql: string, views: ReadonlyMap<string, StandInSemanticView>): TextResult | undefined {
+export function answerMetadataStatement(
+  sql: string,
+  views: ReadonlyMap<string, StandInSemanticView>,
+): TextResult | undefined {
   if (/^\s*SHOW\s+SEMANTIC\s+VIEWS\b/i.test(sql)) {
     const columns = ["created_on", "name", "database_name", "schema_name", "comment", "owner"];
     return {
       rowtype: columns.map(textColumn),
-      rowset: [...views.values()].map((v) => ["2026-01-01 00:00:00.000 +0000", v.name, "", "", v.comment ?? "", "TESTER"]),
+      rowset: [...views.values()].map((v) => [
+        "2026-01-01 00:00:00.000 +0000",
+        v.name,
+        "",
+        "",
+        v.comment ?? "",
+        "TESTER",
+      ]),
     };
   }
   const getDdl = /^\s*SELECT\s+GET_DDL\(\s*'SEMANTIC_VIEW'\s*,\s*'([^']+)'\s*\)\s*$/i.exec(sql);
   if (getDdl) {
     const view = views.get(getDdl[1]!.toUpperCase());
-    if (view === undefined) throw new StandInSqlError(`SQL compilation error:\nSemantic view '${getDdl[1]!}' does not exist or not authorized.`, "002003", "42S02");
+    if (view === undefined)
+      throw new StandInSqlError(
+        `SQL compilation error:\nSemantic view '${getDdl[1]!}' does not exist or not authorized.`,
+        "002003",
+        "42S02",
+      );
     return { rowtype: [textColumn(`GET_DDL('SEMANTIC_VIEW', '${getDdl[1]!}')`)], rowset: [[semanticViewDdl(view)]] };
   }
   const describe = /^\s*DESCRIBE\s+SEMANTIC\s+VIEW\s+/i.exec(sql);
   if (!describe) return undefined;
-  const nameToken = tokenize(sql.slice(describe[0].length)).filter((t) => t.kind !== "space").at(-1);
+  const nameToken = tokenize(sql.slice(describe[0].length))
+    .filter((t) => t.kind !== "space")
+    .at(-1);
   const name = nameToken && identifierOf(nameToken);
   const view = name === undefined ? undefined : views.get(name);
   if (view === undefined) {
-    throw new StandInSqlError(`SQL compilation error:\nSemantic view '${name ?? "?"}' does not exist or not authorized.`, "002003", "42S02");
+    throw new StandInSqlError(
+      `SQL compilation error:\nSemantic view '${name ?? "?"}' does not exist or not authorized.`,
+      "002003",
+      "42S02",
+    );
   }
   const rows: (string | null)[][] = [];
   if (view.comment !== undefined) rows.push([null, null, null, "COMMENT", view.comment]);
@@ -62,7 +83,10 @@ export function answerMetadataStatement(sql: string, views: ReadonlyMap<string, 
   members("DIMENSION", view.dimensions, "VARCHAR(16777216)");
   members("FACT", view.facts, "VARCHAR(16777216)");
   members("METRIC", view.metrics, "NUMBER(38,0)");
-  return { rowtype: ["object_kind", "object_name", "parent_entity", "property", "property_value"].map(textColumn), rowset: rows };
+  return {
+    rowtype: ["object_kind", "object_name", "parent_entity", "property", "property_value"].map(textColumn),
+    rowset: rows,
+  };
 }
 
 /**
@@ -73,7 +97,9 @@ export function answerMetadataStatement(sql: string, views: ReadonlyMap<string, 
 function semanticViewDdl(view: StandInSemanticView): string {
   const table = view.table.toUpperCase();
   const members = (entries: Readonly<Record<string, string>> | undefined) =>
-    Object.entries(entries ?? {}).map(([name, expression]) => `${name.includes(".") ? name : `${table}.${name}`} as ${expression}`).join(", ");
+    Object.entries(entries ?? {})
+      .map(([name, expression]) => `${name.includes(".") ? name : `${table}.${name}`} as ${expression}`)
+      .join(", ");
   const clauses = [
     `create or replace semantic view ${view.name}`,
     `\ttables (${table} as ${table} with synonyms=('base'))`,

@@ -92,7 +92,11 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
   const viewName = nameParts.at(-1)!;
   const view = views.get(viewName);
   if (view === undefined) {
-    throw new StandInSqlError(`SQL compilation error:\nSemantic view '${nameParts.join(".")}' does not exist or not authorized.`, "002003", "42S02");
+    throw new StandInSqlError(
+      `SQL compilation error:\nSemantic view '${nameParts.join(".")}' does not exist or not authorized.`,
+      "002003",
+      "42S02",
+    );
   }
   const select: string[] = [];
   let hasMetrics = false;
@@ -108,7 +112,8 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
     if (tokens[i]!.kind !== "word" || !(CLAUSES as readonly string[]).includes(keyword)) {
       throw syntax(`unexpected '${tokens[i]!.text}' in SEMANTIC_VIEW`);
     }
-    const members = keyword === "DIMENSIONS" ? view.dimensions : keyword === "METRICS" ? view.metrics : (view.facts ?? {});
+    const members =
+      keyword === "DIMENSIONS" ? view.dimensions : keyword === "METRICS" ? view.metrics : (view.facts ?? {});
     if (keyword === "METRICS") hasMetrics = true;
     i++;
     for (;;) {
@@ -147,7 +152,8 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
 }
 
 function memberSubstituted(tokens: readonly Token[], view: StandInSemanticView): string {
-  const nameOf = (token: Token | undefined) => (token !== undefined && (token.kind === "quoted" || token.kind === "word") ? identifierOf(token) : undefined);
+  const nameOf = (token: Token | undefined) =>
+    token !== undefined && (token.kind === "quoted" || token.kind === "word") ? identifierOf(token) : undefined;
   const merged: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     // `"TABLE"."MEMBER"` of a qualified member becomes one token naming its key.
@@ -168,7 +174,11 @@ function memberSubstituted(tokens: readonly Token[], view: StandInSemanticView):
       const expression = view.dimensions[name] ?? view.facts?.[name];
       if (expression !== undefined) return `(${expression})`;
       if (token.kind === "quoted" && view.metrics[name] !== undefined) {
-        throw new StandInSqlError("SQL compilation error:\nmetrics cannot be used in the WHERE clause of a semantic view query", "002262", "42601");
+        throw new StandInSqlError(
+          "SQL compilation error:\nmetrics cannot be used in the WHERE clause of a semantic view query",
+          "002262",
+          "42601",
+        );
       }
       if (isKeyword(token, "NUMBER")) return "DECIMAL";
       return token.text;

@@ -76,7 +76,6 @@ interface Session {
   readonly parameters: readonly { name: string; value: unknown }[];
 }
 
-
 const SESSION_PARAMETERS = [
   { name: "TIMEZONE", value: "UTC" },
   { name: "TIMESTAMP_OUTPUT_FORMAT", value: "YYYY-MM-DD HH24:MI:SS.FF3 TZHTZM" },
@@ -121,7 +120,10 @@ export class SnowflakeStandIn {
   /** Started on the first chunked result (one server even when two results need it at once). */
   #storageStarting: Promise<ChunkStorage> | undefined;
   /** In-progress statements by query id: polls left, the final reply, and whether an abort arrived. */
-  readonly #inProgress = new Map<string, { polls: number; reply: Reply; requestId: string | undefined; aborted: boolean }>();
+  readonly #inProgress = new Map<
+    string,
+    { polls: number; reply: Reply; requestId: string | undefined; aborted: boolean }
+  >();
   readonly #expired = new Set<string>();
   renewals = 0;
   #nextSession = 1000;
@@ -226,7 +228,14 @@ export class SnowflakeStandIn {
       res.end(JSON.stringify(reply));
     } catch (error) {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ success: false, code: "000603", message: `stand-in failure: ${(error as Error).message}`, data: null }));
+      res.end(
+        JSON.stringify({
+          success: false,
+          code: "000603",
+          message: `stand-in failure: ${(error as Error).message}`,
+          data: null,
+        }),
+      );
     }
   }
 
@@ -249,7 +258,12 @@ export class SnowflakeStandIn {
     if (path === "/session/token-request") return this.#renew(body);
     if (session !== undefined && this.#dropped.has(session.token)) {
       if (path === "/session/heartbeat") this.heartbeats++;
-      return { success: false, code: "390111", message: "Session no longer exists.  New login required to access the service.", data: null };
+      return {
+        success: false,
+        code: "390111",
+        message: "Session no longer exists.  New login required to access the service.",
+        data: null,
+      };
     }
     if (session !== undefined && this.#expired.has(session.token)) {
       return { success: false, code: "390112", message: "Your session has expired. Please login again.", data: null };
@@ -269,7 +283,8 @@ export class SnowflakeStandIn {
       const requestId = String(abort[1] ?? body.requestId ?? "");
       this.aborts.push(requestId);
       this.#held.get(requestId)?.();
-      for (const [queryId, running] of this.#inProgress) if (running.requestId === requestId || queryId === requestId) running.aborted = true;
+      for (const [queryId, running] of this.#inProgress)
+        if (running.requestId === requestId || queryId === requestId) running.aborted = true;
       return { success: true, code: null, message: null, data: null };
     }
     return { success: false, code: "000404", message: `stand-in: no endpoint ${req.method} ${path}`, data: null };
@@ -291,13 +306,25 @@ export class SnowflakeStandIn {
       ok = typeof data.TOKEN === "string" && (this.#options.tokens ?? []).includes(data.TOKEN);
     }
     if (!ok) {
-      return { success: false, code: "390100", message: "Incorrect username or password was specified.", data: { nextAction: "RETRY_LOGIN", authnMethod: authenticator } };
+      return {
+        success: false,
+        code: "390100",
+        message: "Incorrect username or password was specified.",
+        data: { nextAction: "RETRY_LOGIN", authnMethod: authenticator },
+      };
     }
     const token = `session-${randomUUID()}`;
     const id = this.#nextSession++;
     const connection = new LazyConnection(this.#instance, this.#options.timeZone ?? "UTC");
     const parameters = sessionParameters(data.SESSION_PARAMETERS);
-    this.#sessions.set(token, { id, token, masterToken: `master-${randomUUID()}`, connection, login: record, parameters });
+    this.#sessions.set(token, {
+      id,
+      token,
+      masterToken: `master-${randomUUID()}`,
+      connection,
+      login: record,
+      parameters,
+    });
     const session = this.#sessions.get(token)!;
     return {
       success: true,
@@ -323,13 +350,22 @@ export class SnowflakeStandIn {
   #renew(body: Record<string, unknown>): Reply {
     const old = String(body.oldSessionToken ?? "");
     const session = this.#sessions.get(old);
-    if (session === undefined) return { success: false, code: "390114", message: "Authentication token has expired.", data: null };
+    if (session === undefined)
+      return { success: false, code: "390114", message: "Authentication token has expired.", data: null };
     const token = `session-${randomUUID()}`;
     this.renewals++;
     this.#sessions.delete(old);
     this.#expired.delete(old);
     this.#sessions.set(token, { ...session, token });
-    return { success: true, data: { sessionToken: token, validityInSecondsST: 3600, masterToken: session.masterToken, validityInSecondsMT: 14400 } };
+    return {
+      success: true,
+      data: {
+        sessionToken: token,
+        validityInSecondsST: 3600,
+        masterToken: session.masterToken,
+        validityInSecondsMT: 14400,
+      },
+    };
   }
 
   #sessionOf(req: IncomingMessage): Session | undefined {
@@ -342,7 +378,14 @@ export class SnowflakeStandIn {
     const requestId = url.searchParams.get("requestId") ?? undefined;
     const bindings = body.bindings as QueryRecord["bindings"];
     const queryId = randomUUID();
-    this.queries.push({ sqlText, bindings, parameters: body.parameters as QueryRecord["parameters"], requestId, sessionId: session.id, queryId });
+    this.queries.push({
+      sqlText,
+      bindings,
+      parameters: body.parameters as QueryRecord["parameters"],
+      requestId,
+      sessionId: session.id,
+      queryId,
+    });
     if (this.holdQueries?.test(sqlText) && requestId !== undefined) {
       await new Promise<void>((resolve) => this.#held.set(requestId, resolve));
       this.#held.delete(requestId);
@@ -360,7 +403,11 @@ export class SnowflakeStandIn {
   /** A GET of an in-progress statement's result URL (held briefly, as Snowflake long-polls). */
   async #poll(queryId: string): Promise<Reply> {
     const running = this.#inProgress.get(queryId);
-    if (running === undefined) return sqlError(queryId, new StandInSqlError("Identified SQL statement is not currently executing.", "000605", "01000"));
+    if (running === undefined)
+      return sqlError(
+        queryId,
+        new StandInSqlError("Identified SQL statement is not currently executing.", "000605", "01000"),
+      );
     this.resultPolls++;
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (running.aborted) {
@@ -439,10 +486,12 @@ class LazyConnection {
     await (await this.get()).run(`SET TimeZone = '${zone.replaceAll("'", "''")}'`);
   }
   closeSync(): void {
-    void this.#connection?.then((c) => c.closeSync(), () => undefined);
+    void this.#connection?.then(
+      (c) => c.closeSync(),
+      () => undefined,
+    );
   }
 }
-
 
 const STATUS_ONLY = /^\s*(COMMIT|ROLLBACK|BEGIN|START\s+TRANSACTION|ALTER\s+SESSION|USE\s)/i;
 
@@ -459,7 +508,13 @@ async function runOnDuckDB(
   const connection = await lazy.get();
   const reader = await runWithBindings(connection, sql, bindings);
   const rows = reader.getRows() as DuckDBValue[][];
-  const columns = reader.columnNames().map((name, i) => wireColumn(name, reader.columnTypes()[i]!, rows.map((row) => row[i]!)));
+  const columns = reader.columnNames().map((name, i) =>
+    wireColumn(
+      name,
+      reader.columnTypes()[i]!,
+      rows.map((row) => row[i]!),
+    ),
+  );
   return { rowtype: columns.map((c) => c.rowType), rowset: rows.map((row) => encodeRow(columns, row)) };
 }
 

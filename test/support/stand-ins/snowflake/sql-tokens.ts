@@ -27,7 +27,8 @@ export function tokenize(sql: string): Token[] {
     if (c === "'" || c === '"') {
       let j = i + 1;
       for (;;) {
-        if (j >= sql.length) throw new SyntaxError(`unterminated ${c === "'" ? "string literal" : "quoted identifier"}`);
+        if (j >= sql.length)
+          throw new SyntaxError(`unterminated ${c === "'" ? "string literal" : "quoted identifier"}`);
         if (sql[j] === c) {
           if (sql[j + 1] === c) j += 2;
           else break;

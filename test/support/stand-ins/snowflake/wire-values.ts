@@ -72,9 +72,11 @@ export function wireColumn(name: string, type: DuckDBType, values: readonly Duck
     collation: null,
     ...extra,
   });
-  if (LITERAL_INTEGER_TYPES.has(type.typeId)) return { rowType: rowType("fixed", { precision: literalPrecision(values), scale: 0 }), encode: String };
+  if (LITERAL_INTEGER_TYPES.has(type.typeId))
+    return { rowType: rowType("fixed", { precision: literalPrecision(values), scale: 0 }), encode: String };
   const integerPrecision = INTEGER_PRECISION.get(type.typeId);
-  if (integerPrecision !== undefined) return { rowType: rowType("fixed", { precision: integerPrecision, scale: 0 }), encode: String };
+  if (integerPrecision !== undefined)
+    return { rowType: rowType("fixed", { precision: integerPrecision, scale: 0 }), encode: String };
   if (type instanceof DuckDBDecimalType) {
     return { rowType: rowType("fixed", { precision: type.width, scale: type.scale }), encode: String };
   }
@@ -87,9 +89,15 @@ export function wireColumn(name: string, type: DuckDBType, values: readonly Duck
     case DuckDBTypeId.DATE:
       return { rowType: rowType("date"), encode: (v) => String((v as { days: number }).days) };
     case DuckDBTypeId.TIMESTAMP:
-      return { rowType: rowType("timestamp_ntz", { scale: 9, precision: 0 }), encode: (v) => epochSeconds((v as { micros: bigint }).micros) };
+      return {
+        rowType: rowType("timestamp_ntz", { scale: 9, precision: 0 }),
+        encode: (v) => epochSeconds((v as { micros: bigint }).micros),
+      };
     case DuckDBTypeId.TIMESTAMP_TZ:
-      return { rowType: rowType("timestamp_ltz", { scale: 9, precision: 0 }), encode: (v) => epochSeconds((v as { micros: bigint }).micros) };
+      return {
+        rowType: rowType("timestamp_ltz", { scale: 9, precision: 0 }),
+        encode: (v) => epochSeconds((v as { micros: bigint }).micros),
+      };
     case DuckDBTypeId.VARCHAR:
       return { rowType: rowType("text", { length: 16777216, byteLength: 16777216 }), encode: String };
     default:
