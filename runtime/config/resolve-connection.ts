@@ -11,7 +11,7 @@ import { convertEnv, convertInput } from "./convert.js";
 import { BACKEND_TYPES, envVarName, fieldsFor, type FieldSpec } from "./fields.js";
 import { type BackendRules, ResolvedValues } from "./resolved-values.js";
 import { Secret } from "./secret.js";
-import { closestName, normalizeName } from "./suggest.js";
+import { closestFieldName, normalizeName } from "../text/suggest.js";
 import type { BackendASettings, BackendBSettings, BackendCSettings, BackendType } from "./types.js";
 
 export type SettingsFor<T extends BackendType> = T extends "backend_a"
@@ -99,7 +99,7 @@ function unknownField(type: BackendType, key: string, ctx: ConfigContext) {
   if (elsewhere !== undefined) {
     return ctx.fail(key, `is a ${elsewhere} field; it is not accepted for type "${type}"`);
   }
-  const suggestion = closestName(key, ownNames);
+  const suggestion = closestFieldName(key, ownNames);
   const hint = suggestion === undefined ? `known fields: ${ownNames.join(", ")}` : `did you mean ${suggestion}?`;
   return ctx.fail(key, `is not a known field for type "${type}"; ${hint}`);
 }

@@ -6,7 +6,8 @@
 import type { Access } from "../model.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
-import { closestName, didYouMean } from "../sql/suggest.js";
+import { closestName, didYouMean } from "../../text/suggest.js";
+import { isName } from "../sql/tokens.js";
 import type {
   CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
@@ -30,8 +31,6 @@ import type { NonAdditiveDim } from "../model.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];
-
-const isName = (t: Token | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
 
 /** `[db.][schema.]name`; returns the parts, the first and the last token. */
 export function parseQualifiedName(

@@ -7,7 +7,7 @@
  * a diamond: the join tree is walked outward from it over undirected edges.
  */
 import type { RelationshipDef, TableDef } from "../model.js";
-import { closestName } from "../sql/suggest.js";
+import { closestName } from "../../text/suggest.js";
 import { lower, sameColumns, type ValidationContext } from "./validate-context.js";
 
 export function checkRelationshipGraph(

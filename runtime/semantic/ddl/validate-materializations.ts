@@ -5,7 +5,7 @@
  */
 import type { MaterializationDef, MemberDef, MetricDef } from "../model.js";
 import { SemanticViewError } from "../semantic-error.js";
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
 import type { DraftMaterialization } from "./statements.js";
 import { parseError } from "./token-stream.js";
 

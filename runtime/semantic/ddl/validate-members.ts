@@ -3,7 +3,7 @@
  * column-scope rule every member expression follows.
  */
 import type { MemberDef } from "../model.js";
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
 import { analyzeExpression, type NameRef } from "./expression-refs.js";
 import type { DraftMember } from "./statements.js";
 import { lower, type ValidationContext } from "./validate-context.js";

@@ -9,9 +9,6 @@ export interface Requirement {
   readonly label: string;
 }
 
-export const same = (a: string | undefined, b: string | undefined): boolean =>
-  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
-
 export class ExpandContext {
   readonly graph: JoinGraph;
 

@@ -6,7 +6,7 @@
 import type { SemanticQueryRequest } from "../expand/index.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
 
 export interface SemanticViewCall {
   readonly view: string;

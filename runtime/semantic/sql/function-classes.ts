@@ -1,7 +1,12 @@
 /**
- * DuckDB's aggregate functions, the one list both CREATE validation (does a metric aggregate? does
- * a fact?) and expansion (which calls get the phantom-row guard) consult, so the two always agree.
+ * Function classes: which calls aggregate rows and which run over a window. CREATE validation (does
+ * a metric aggregate? does a fact?), window-metric parsing and expansion (which calls get the
+ * phantom-row guard) all ask here, so they always agree.
  */
+import type { Token } from "./lexer.js";
+import { isKeyword, isPunct } from "./tokens.js";
+
+/** DuckDB's aggregate functions (lower case). */
 export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set([
   "sum",
   "count",
@@ -84,3 +89,21 @@ export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set([
 
 /** True for a (lower- or mixed-case) function name that aggregates rows. */
 export const isAggregateFunction = (name: string): boolean => AGGREGATE_FUNCTIONS.has(name.toLowerCase());
+
+/**
+ * The aggregate (lower case) that `token` calls, given its significant neighbours, or undefined: an
+ * unquoted aggregate name followed by `(` and not qualified (`my_schema.sum(...)` is a user function).
+ */
+export function aggregateCalled(prev: Token | undefined, token: Token, next: Token | undefined): string | undefined {
+  if (token.kind !== "ident" || isPunct(prev, ".") || !isPunct(next, "(")) return undefined;
+  const name = token.value.toLowerCase();
+  return AGGREGATE_FUNCTIONS.has(name) ? name : undefined;
+}
+
+/** `OVER (`: the call before it is a window function. */
+export const opensWindow = (token: Token | undefined, next: Token | undefined): boolean =>
+  isKeyword(token, "OVER") && isPunct(next, "(");
+
+/** True when significant `tokens` call a window function (`OVER (` at any depth). */
+export const callsWindowFunction = (tokens: readonly Token[]): boolean =>
+  tokens.some((t, i) => opensWindow(t, tokens[i + 1]));
