@@ -8,24 +8,14 @@
  *   `SUPPLIER.NAME`) are declared qualified: `customerName: Dimension({ name: "customer.name" })`.
  */
 import type { BackendType } from "../../runtime/config/types.js";
-import { RESERVED_FIELD_NAMES } from "../../runtime/view/names.js";
+import { fieldNameProblem } from "../../runtime/view/names.js";
 import type { MemberMetadata } from "../introspect/metadata.js";
 import { uniqueNames } from "./naming.js";
-
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const RESERVED_FIELDS = new Set<string>(RESERVED_FIELD_NAMES);
 
 /** A warehouse name as our side spells it: backend A's folded upper case becomes lower case. */
 export function portableName(backend: BackendType, name: string): string {
   if (backend !== "backend_a") return name;
   return name === name.toUpperCase() && name !== name.toLowerCase() ? name.toLowerCase() : name;
-}
-
-/** Why `SemanticView()` would reject this field name, if it would (runtime/view/names.ts rules). */
-export function fieldNameProblem(name: string): string | undefined {
-  if (!FIELD_NAME.test(name) || name.length > 255) return "is not an identifier";
-  if (RESERVED_FIELDS.has(name) || name in Function) return "clashes with a member of every view class";
-  return undefined;
 }
 
 export interface MemberName {

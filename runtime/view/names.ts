@@ -39,17 +39,25 @@ export type ReservedFieldName = (typeof RESERVED_FIELD_NAMES)[number];
 
 const RESERVED = new Set<string>(RESERVED_FIELD_NAMES);
 
+/** Why a field name is rejected (codegen asks too, to pick names SemanticView() accepts), or undefined. */
+export function fieldNameProblem(name: string): "not an identifier" | "reserved" | undefined {
+  if (!IDENTIFIER.test(name) || name.length > MAX_LENGTH) return "not an identifier";
+  // `in Function` also catches anything a future runtime adds to Function.prototype / Object.prototype.
+  if (RESERVED.has(name) || name in Function) return "reserved";
+  return undefined;
+}
+
 export function validateFieldName(viewName: string, name: string): void {
   const where = { source: `SemanticView("${viewName}")`, field: name };
-  if (!IDENTIFIER.test(name) || name.length > MAX_LENGTH) {
+  const problem = fieldNameProblem(name);
+  if (problem === "not an identifier") {
     throw new ValidationError(
       `SemanticView("${viewName}"): field name ${JSON.stringify(name)} is not a valid identifier ` +
         `(letters, digits and _, not starting with a digit, at most ${MAX_LENGTH} characters)`,
       where,
     );
   }
-  // `in Function` also catches anything a future runtime adds to Function.prototype / Object.prototype.
-  if (RESERVED.has(name) || name in Function) {
+  if (problem === "reserved") {
     throw new ValidationError(
       `SemanticView("${viewName}"): field name "${name}" clashes with a member of every view class; rename the field`,
       where,
