@@ -1,7 +1,6 @@
 /** `GET /revenue[?country=XX]`: revenue per country from the `sales` semantic view, largest first. */
 import type { RequestHandler } from "express";
-import { sendJson } from "lib";
-import type { Engine } from "./engine-type.js";
+import { sendJson, type Engine } from "lib";
 import { RevenueByCountry, Sales } from "./model.js";
 import { parseRevenueQuery } from "./revenue-query.js";
 

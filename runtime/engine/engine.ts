@@ -152,11 +152,6 @@ export class Engine implements AsyncDisposable {
   }
 }
 
-/** Guard for APIs that receive an engine from users. */
-export function assertEngine(value: unknown): asserts value is Engine {
-  if (!(value instanceof Engine)) throw new LibError("Expected an Engine (from createEngine)");
-}
-
 /**
  * Every physical connection to an in-memory DuckDB database is a database of its own, so an
  * overflow connection would answer from an empty database: in-memory engines never overflow.

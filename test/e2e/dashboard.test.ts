@@ -12,8 +12,7 @@ import { expect } from "chai";
 import { chromium, type BrowserContext } from "playwright-core";
 import { seedDemoDatabase } from "../../scripts/seed-demo.js";
 import { createApp } from "../../example-service/app.js";
-import type { Engine } from "../../example-service/engine-type.js";
-import { BackendCConfig, createEngine } from "lib";
+import { BackendCConfig, createEngine, type Engine } from "lib";
 import { listen, recordingLogger, seededEngine, type RunningApp } from "../service/support.js";
 
 const outputDir = fileURLToPath(new URL("../../test-output/", import.meta.url));

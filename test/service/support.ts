@@ -8,8 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Express } from "express";
-import { BackendCConfig, createEngine } from "lib";
-import type { Engine } from "../../example-service/engine-type.js";
+import { BackendCConfig, createEngine, type Engine } from "lib";
 import type { Logger } from "../../example-service/logger.js";
 import { describeError } from "../../example-service/logger.js";
 

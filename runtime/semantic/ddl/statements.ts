@@ -168,7 +168,3 @@ export type SemanticStatement =
   | ShowMembersStatement
   | ShowColumnsStatement
   | DescribeSemanticViewStatement;
-
-export function formatName(name: QualifiedName): string {
-  return [name.database, name.schema, name.name].filter((p) => p !== undefined).join(".");
-}

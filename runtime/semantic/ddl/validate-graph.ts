@@ -19,7 +19,7 @@ export function checkRelationshipGraph(
     ctx.stmt.relationships.find((d) => lower(d.name) === lower(r.name))?.position ?? -1;
   checkCycles(ctx, tables, rels, position);
   checkDiamonds(ctx, tables, rels, position);
-  checkOrphans(ctx, tables, rels);
+  checkOrphans(ctx, rels);
   checkReferencedKeys(ctx, tables, rels, position);
 }
 
@@ -73,7 +73,7 @@ function checkDiamonds(
 }
 
 /** Every table other than the base table must be mentioned by some relationship. */
-function checkOrphans(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[]): void {
+function checkOrphans(ctx: ValidationContext, rels: readonly RelationshipDef[]): void {
   for (const [i, t] of ctx.stmt.tables.entries()) {
     if (i === 0) continue;
     const key = lower(t.alias);

@@ -87,9 +87,6 @@ export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set([
   "regr_syy",
 ]);
 
-/** True for a (lower- or mixed-case) function name that aggregates rows. */
-export const isAggregateFunction = (name: string): boolean => AGGREGATE_FUNCTIONS.has(name.toLowerCase());
-
 /**
  * The aggregate (lower case) that `token` calls, given its significant neighbours, or undefined: an
  * unquoted aggregate name followed by `(` and not qualified (`my_schema.sum(...)` is a user function).
