@@ -3,7 +3,7 @@
  * captured as exact source text (they are SQL and stay SQL); everything around them is parsed
  * into draft entries that the validator turns into a SemanticViewDefinition.
  */
-import type { Access } from "../model.js";
+import type { Access } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
 import { closestName, didYouMean } from "../../text/suggest.js";
@@ -27,7 +27,7 @@ import {
   parseNonAdditiveBy,
   parseWindowExpression,
 } from "./parse-metric-modes.js";
-import type { NonAdditiveDim } from "../model.js";
+import type { NonAdditiveDim } from "../view-definition.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];

@@ -5,7 +5,7 @@
  *   as the whole expression (window metric).
  * Both SQL DDL and the YAML keys `non_additive_by` / `window_spec` produce the same model entries.
  */
-import type { NonAdditiveDim, NullsOrder, SortOrder, WindowOrderBy, WindowSpec } from "../model.js";
+import type { NonAdditiveDim, NullsOrder, SortOrder, WindowOrderBy, WindowSpec } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { callsWindowFunction } from "../sql/function-classes.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";

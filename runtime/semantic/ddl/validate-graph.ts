@@ -6,7 +6,7 @@
  * referenced columns that are not a declared key of the target. Fan-in onto the base table is not
  * a diamond: the join tree is walked outward from it over undirected edges.
  */
-import type { RelationshipDef, TableDef } from "../model.js";
+import type { RelationshipDef, TableDef } from "../view-definition.js";
 import { closestName } from "../../text/suggest.js";
 import { lower, sameColumns, type ValidationContext } from "./validate-context.js";
 

@@ -1,5 +1,5 @@
 /** Metrics: USING paths, base metrics (must aggregate) and derived metrics (over other metrics only). */
-import type { MetricDef, RelationshipDef } from "../model.js";
+import type { MetricDef, RelationshipDef } from "../view-definition.js";
 import { closestName, didYouMean } from "../../text/suggest.js";
 import type { DraftMember } from "./statements.js";
 import { lower, type ValidationContext } from "./validate-context.js";

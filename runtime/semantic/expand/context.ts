@@ -1,5 +1,5 @@
 /** What every expansion step shares: the definition, its join graph and the error it raises. */
-import type { SemanticViewDefinition } from "../model.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { JoinGraph } from "./join-graph.js";
 

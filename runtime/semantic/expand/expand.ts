@@ -4,7 +4,7 @@
  * SELECT or, when a metric lives at a coarser grain than the joined rows, one CTE per grain joined
  * NULL-safely on the dimension keys (grains.ts).
  */
-import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
+import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-definition.js";
 import { identEquals, quoteIdent } from "../sql/quote.js";
 import { ExpandContext, type Requirement } from "./context.js";
 import { emitSelect, joinedTables, keySql } from "./emit.js";

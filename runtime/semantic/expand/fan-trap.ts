@@ -3,7 +3,7 @@
  * both tables. Which edges multiply depends on their direction, seen from the metric's table.
  */
 import { identEquals } from "../sql/quote.js";
-import type { MetricDef, RelationshipDef } from "../model.js";
+import type { MetricDef, RelationshipDef } from "../view-definition.js";
 import { type ExpandContext, type Requirement } from "./context.js";
 import { rewriteReferences } from "./expression.js";
 import { keyOf, type JoinTree } from "./join-graph.js";

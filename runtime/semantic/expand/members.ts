@@ -3,7 +3,7 @@
  * base metrics they combine.
  */
 import { identEquals } from "../sql/quote.js";
-import type { MemberDef, MetricDef } from "../model.js";
+import type { MemberDef, MetricDef } from "../view-definition.js";
 import { type ExpandContext } from "./context.js";
 import { rewriteReferences } from "./expression.js";
 

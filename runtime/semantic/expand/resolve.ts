@@ -4,7 +4,7 @@
  * rejected (wildcard overlaps are folded), PRIVATE metrics and facts refused.
  */
 import { identEquals } from "../sql/quote.js";
-import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
+import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, type Token } from "../sql/lexer.js";
 import { isName, isOp } from "../sql/tokens.js";

@@ -3,7 +3,7 @@
  * relationship a requested metric names in USING; none or several is an error naming the table.
  */
 import { identEquals } from "../sql/quote.js";
-import type { MetricDef } from "../model.js";
+import type { MetricDef } from "../view-definition.js";
 import { type ExpandContext, type Requirement } from "./context.js";
 import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
 import type { MemberSql } from "./members.js";

@@ -17,7 +17,7 @@
  * split into a per-row argument and an outer aggregate, so each must be a single
  * SUM/COUNT/AVG/MIN/MAX(<expression>) call.
  */
-import type { MemberDef, MetricDef, NonAdditiveDim } from "../model.js";
+import type { MemberDef, MetricDef, NonAdditiveDim } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant } from "../sql/lexer.js";
 import { identEquals, quoteIdent } from "../sql/quote.js";

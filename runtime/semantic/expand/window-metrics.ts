@@ -10,7 +10,7 @@
  * is the fixed list. Every dimension the OVER clause names must be queried, and window metrics are
  * not mixed with aggregate metrics in one query (the two have different row shapes).
  */
-import type { MemberDef, MetricDef, SemanticViewDefinition, WindowSpec } from "../model.js";
+import type { MemberDef, MetricDef, SemanticViewDefinition, WindowSpec } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { identEquals, quoteIdent } from "../sql/quote.js";
 

@@ -3,7 +3,7 @@
  * named parameters `dimensions := [...]`, `metrics := [...]`, `facts := [...]` (lists of string
  * literals) and `where_clause := '...'`.
  */
-import type { SemanticQueryRequest } from "../expand/index.js";
+import type { SemanticQueryRequest } from "../expand/expand.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
 import { didYouMean } from "../../text/suggest.js";

@@ -7,7 +7,7 @@
 import { listDefinitions } from "../catalog.js";
 import { parseSemanticStatement } from "../ddl/parse-statement.js";
 import type { SemanticStatement } from "../ddl/statements.js";
-import type { StatementResult } from "./execute.js";
+import type { StatementResult } from "./execute-introspection.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";

@@ -3,7 +3,7 @@
  * typed SQL. The rest of the statement is left byte for byte as written, so outer WHERE, ORDER BY,
  * LIMIT, joins, CTEs and parameters work as plain SQL.
  */
-import type { SemanticViewDefinition } from "../model.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { CLAUSE_WORDS } from "../sql/keywords.js";
