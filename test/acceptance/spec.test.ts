@@ -30,9 +30,9 @@ import {
   createEngine,
   getEngine,
   toJson,
-  toJsonSchema,
   unregister,
 } from "lib";
+import { toJsonSchema } from "lib/express";
 import type { ConnectConnection, Engine } from "lib";
 import { createApp } from "../../example-service/app.js";
 import { startService } from "../../example-service/lifespan.js";

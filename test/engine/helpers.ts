@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackendCConfig } from "lib";
-import type { BackendCConfigInput, BackendCSettings, Engine } from "lib";
+import type { BackendCConfigInput, Engine } from "lib";
+import type { BackendCSettings } from "lib/config";
 import type {
   DatabaseConnection,
   Driver,
