@@ -32,6 +32,15 @@ describe("semantic SQL toolkit: one classification for CREATE and expansion", ()
     }
   });
 
+  it("the phantom-row guard wraps a whole struct literal argument: brackets nest as in every other reader", () => {
+    expect(guardAggregates("max({'a': t.x, 'b': 1})", "k.id")).to.equal(
+      "max(CASE WHEN k.id IS NOT NULL THEN {'a': t.x, 'b': 1} END)",
+    );
+    expect(guardAggregates("string_agg(t.x, ',' ORDER BY t.y)", "k.id")).to.equal(
+      "string_agg(CASE WHEN k.id IS NOT NULL THEN t.x END, ',' ORDER BY t.y)",
+    );
+  });
+
   it("OVER ( marks a window function for CREATE validation and for window-metric parsing alike", () => {
     const windowed = "lag(revenue, 1) OVER (ORDER BY month)";
     expect(analyzeExpression(windowed).hasWindow).to.equal(true);

@@ -7,7 +7,7 @@ import type { Access } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
 import { closestName, didYouMean } from "../../text/suggest.js";
-import { isName } from "../sql/tokens.js";
+import { isName, isOp, isPunct, keywordOf, nesting } from "../sql/tokens.js";
 import type {
   CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
@@ -84,7 +84,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
   let last = -1;
   while (!ts.atEnd() && !ts.isKeyword("COMMENT") && !ts.isPunct(";")) {
     const token = ts.next();
-    const word = token.kind === "ident" ? token.value.toUpperCase() : "";
+    const word = keywordOf(token);
     const index = CLAUSES.indexOf(word as Clause);
     if (index < 0) {
       const suggestion = closestName(word || token.text, CLAUSES);
@@ -218,9 +218,7 @@ function parseTable(ts: TokenStream): DraftTable {
     } else {
       const token = ts.peek();
       const hint =
-        token?.kind === "ident"
-          ? didYouMean(token.value.toUpperCase(), ["PRIMARY", "UNIQUE", "COMMENT", "WITH"], 2)
-          : "";
+        keywordOf(token) === "" ? "" : didYouMean(keywordOf(token), ["PRIMARY", "UNIQUE", "COMMENT", "WITH"], 2);
       throw ts.error(
         `unexpected ${describe(token)} in table '${alias}'; expected PRIMARY KEY, UNIQUE, COMMENT, WITH SYNONYMS, ',' or ')'.${hint}`,
       );
@@ -253,7 +251,7 @@ function parseRelationship(ts: TokenStream): DraftRelationship {
 function atAnnotation(ts: TokenStream): boolean {
   if (ts.isKeyword("COMMENT")) {
     const next = ts.peek(1);
-    return next !== undefined && ((next.kind === "op" && next.text === "=") || next.kind === "string");
+    return isOp(next, "=") || next?.kind === "string";
   }
   if (ts.isKeywords("WITH", "SYNONYMS")) return true;
   if (ts.isKeyword("LABELS")) return ts.isOp("=", 1) || ts.isPunct("(", 1);
@@ -358,13 +356,11 @@ function captureExpression(ts: TokenStream, kind: MemberKind, name: string): { e
   let depth = 0;
   while (!ts.atEnd()) {
     const token = ts.peek()!;
-    if (token.kind === "punct") {
-      if (token.text === "(" || token.text === "[" || token.text === "{") depth++;
-      else if (token.text === ")" || token.text === "]" || token.text === "}") {
-        if (depth === 0) break;
-        depth--;
-      } else if (depth === 0 && (token.text === "," || token.text === ";")) break;
-    } else if (depth === 0 && token.kind === "ident" && atAnnotation(ts)) break;
+    const step = nesting(token);
+    if (step < 0 && depth === 0) break; // the ')' closing the clause
+    depth += step;
+    if (depth === 0 && (isPunct(token, ",") || isPunct(token, ";") || (token.kind === "ident" && atAnnotation(ts))))
+      break;
     ts.index++;
   }
   if (ts.index === startIndex) throw ts.error(`missing expression after AS for ${kind} '${name}'`);

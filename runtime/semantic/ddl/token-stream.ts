@@ -5,7 +5,7 @@
 import { SemanticViewError } from "../semantic-error.js";
 import { positionOf, significant, tokenize, type Token } from "../sql/lexer.js";
 import { didYouMean } from "../../text/suggest.js";
-import { isKeyword, isName, isOp, isPunct } from "../sql/tokens.js";
+import { isKeyword, isName, isOp, isPunct, keywordOf } from "../sql/tokens.js";
 
 export class TokenStream {
   readonly tokens: Token[];
@@ -49,7 +49,7 @@ export class TokenStream {
   expectKeyword(keyword: string, context?: string): Token {
     const token = this.peek();
     if (isKeyword(token, keyword)) return this.next();
-    const hint = token?.kind === "ident" ? didYouMean(token.value.toUpperCase(), [keyword], 2) : "";
+    const hint = keywordOf(token) === "" ? "" : didYouMean(keywordOf(token), [keyword], 2);
     throw this.error(`expected ${keyword}${context ? ` ${context}` : ""}, found ${describe(token)}.${hint}`, token);
   }
 

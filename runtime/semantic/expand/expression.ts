@@ -13,6 +13,7 @@ import {
   isName,
   isPunct,
   isTypePosition,
+  nesting,
   nextSignificantIndex,
   previousSignificant,
 } from "../sql/tokens.js";
@@ -187,9 +188,8 @@ function guardArguments(inner: readonly Token[], keySql: string, fn: string): st
   let argEnd = inner.length;
   for (let j = argStart; j < inner.length; j++) {
     const t = inner[j]!;
-    if (t.kind === "punct" && (t.text === "(" || t.text === "[")) depth++;
-    else if (t.kind === "punct" && (t.text === ")" || t.text === "]")) depth--;
-    else if (depth === 0 && (isPunct(t, ",") || isKeyword(t, "ORDER"))) {
+    depth += nesting(t);
+    if (depth === 0 && (isPunct(t, ",") || isKeyword(t, "ORDER"))) {
       argEnd = j;
       break;
     }

@@ -46,3 +46,17 @@ export function nextSignificantIndex(tokens: readonly Token[], i: number): numbe
   for (let j = i + 1; j < tokens.length; j++) if (!isInsignificant(tokens[j]!)) return j;
   return undefined;
 }
+
+/** An unquoted word in upper case (for matching against keyword lists), or "" for any other token. */
+export const keywordOf = (t: Token | undefined): string => (t?.kind === "ident" ? t.value.toUpperCase() : "");
+
+/**
+ * How a token changes the bracket depth: +1 for `(`, `[` or `{` (lists and struct literals), -1 for
+ * the closing ones, else 0. A comma or keyword counts as top level only at depth 0.
+ */
+export function nesting(t: Token): 1 | -1 | 0 {
+  if (t.kind !== "punct") return 0;
+  if (t.text === "(" || t.text === "[" || t.text === "{") return 1;
+  if (t.text === ")" || t.text === "]" || t.text === "}") return -1;
+  return 0;
+}
