@@ -8,7 +8,7 @@
  *   `SUPPLIER.NAME`) are declared qualified: `customerName: Dimension({ name: "customer.name" })`.
  */
 import type { BackendType } from "../../runtime/config/types.js";
-import { fieldNameProblem } from "../../runtime/view/names.js";
+import { fieldNameProblem, MAX_NAME_LENGTH } from "../../runtime/view/names.js";
 import type { MemberMetadata } from "../introspect/metadata.js";
 import { uniqueNames } from "./naming.js";
 
@@ -34,6 +34,8 @@ function fieldNameFrom(text: string): string {
     .join("");
   if (camel === "") camel = "member";
   if (/^[0-9]/.test(camel)) camel = `m${camel}`;
+  // Leave room for the `Field` and uniqueness suffixes within SemanticView()'s length limit.
+  camel = camel.slice(0, MAX_NAME_LENGTH - 16);
   return fieldNameProblem(camel) === undefined ? camel : `${camel}Field`;
 }
 

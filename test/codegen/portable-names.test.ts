@@ -32,7 +32,16 @@ describe("codegen: portable names", () => {
   });
 
   it("every field name codegen picks passes SemanticView()'s own rules (runtime/view/names.ts)", () => {
-    const awkward = [...RESERVED_FIELD_NAMES, "2024 kpis", "Total Revenue", "ok", "hasOwnProperty"];
+    const awkward = [
+      ...RESERVED_FIELD_NAMES,
+      "x".repeat(256),
+      "y".repeat(300),
+      "y".repeat(301),
+      "2024 kpis",
+      "Total Revenue",
+      "ok",
+      "hasOwnProperty",
+    ];
     const names = memberNames(
       "backend_c",
       awkward.map((name) => ({ name, kind: "dimension" as const, type: "" })),
