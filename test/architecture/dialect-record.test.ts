@@ -12,6 +12,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "chai";
+import * as lib from "lib";
+import * as dialectsEntry from "../../runtime/dialects/index.js";
 import { BACKENDS, DIALECTS } from "../../runtime/dialects/dialects.js";
 import { backendListings } from "../support/backend-listings.js";
 
@@ -41,6 +43,34 @@ describe("architecture: the DIALECTS record is the only backend list", () => {
     expect(warehouseFolders).to.have.length.greaterThanOrEqual(3);
     expect(BACKENDS).to.have.length(warehouseFolders.length);
     for (const backend of BACKENDS) expect(DIALECTS[backend].name).to.equal(backend);
+  });
+
+  it("each dialect's parts agree with its key: compiler dialect, config class, env prefix", () => {
+    for (const backend of BACKENDS) {
+      const dialect = DIALECTS[backend];
+      expect(dialect.createQueryCompiler().dialect).to.equal(backend);
+      const configClass = (lib as Record<string, unknown>)[dialect.config.className];
+      expect(configClass, dialect.config.className).to.be.a("function");
+      // The class is the dialect's: its own `type` is the dialect's key.
+      const construct = () => new (configClass as new (input: object) => object)({ type: "x" });
+      expect(construct).to.throw(`${dialect.config.className} is always type "${backend}"`);
+      expect(dialect.config.envPrefix).to.equal(`${backend.toUpperCase()}_`);
+      expect(dialect.config.fields.map((f) => f.toml)).to.include.members(dialect.config.ownFields.map((f) => f.toml));
+    }
+  });
+
+  it("lib/dialects exports the record, the compilers, and package.json points at it", () => {
+    expect(dialectsEntry.DIALECTS).to.equal(DIALECTS);
+    for (const backend of BACKENDS) {
+      expect(dialectsEntry.compilerFor(backend)).to.be.instanceOf(dialectsEntry.SemanticQueryCompiler);
+    }
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, { types?: string; default?: string }>;
+    };
+    expect(pkg.exports["./dialects"]).to.deep.equal({
+      types: "./dist/runtime/dialects/index.d.ts",
+      default: "./dist/runtime/dialects/index.js",
+    });
   });
 
   it("no code outside runtime/dialects/ branches on, keys by or lists backends", () => {
