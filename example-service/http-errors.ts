@@ -7,6 +7,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { getEngine, LibConnectionError, WarehouseError, type Engine } from "lib";
+import { DIALECTS } from "lib/dialects";
 import { describeError, type Logger } from "./logger.js";
 
 /** The constant 503 detail of the SPEC. */
@@ -74,7 +75,7 @@ export function explainUnavailable(error: WarehouseError | LibConnectionError, e
 function databaseOf(engine: Engine | undefined): string {
   try {
     const settings = (engine ?? getEngine("default")).settings;
-    return settings.type === "backend_c" ? ` in ${settings.database}` : ` (${settings.type})`;
+    return DIALECTS[settings.type].databaseIsFile ? ` in ${settings.database}` : ` (${settings.type})`;
   } catch {
     return "";
   }

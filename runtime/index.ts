@@ -2,15 +2,16 @@
  * `lib`: typed semantic-layer queries over Snowflake semantic views (backend A), Databricks metric
  * views (backend B) and DuckDB (backend C). This entry exports what ../shared/API.md lists, plus the
  * types needed to name its arguments and results; the rest is in the subpath entries `lib/express`
- * (./express/index.ts) and `lib/config` (./config/index.ts) (README "API tour"), or internal.
+ * (./express/index.ts), `lib/config` (./config/index.ts) and `lib/dialects` (./dialects/index.ts)
+ * (README "API tour"), or internal.
  */
 export * from "./errors.js";
 export { Decimal, type DecimalInput, type DecimalDivideOptions, type RoundingMode } from "./values/decimal.js"; // a plain class; its schema helper is DecimalType()
 export type { ColumnInfo, ValueKind, QueryResult, ResultStream } from "./driver/database-connection.js";
 export type { PooledConnection, Row } from "./engine/pooled-connection.js";
-export { BackendAConfig, type BackendAConfigInput } from "./config/backend-a-config.js";
-export { BackendBConfig, type BackendBConfigInput } from "./config/backend-b-config.js";
-export { BackendCConfig, type BackendCConfigInput } from "./config/backend-c-config.js";
+export { BackendAConfig, type BackendAConfigInput } from "./dialects/snowflake/snowflake-config.js";
+export { BackendBConfig, type BackendBConfigInput } from "./dialects/databricks/databricks-config.js";
+export { BackendCConfig, type BackendCConfigInput } from "./dialects/duckdb/duckdb-config.js";
 export type { ConfigObjectOptions } from "./config/backend-config.js";
 export type { Environment } from "./config/config-context.js";
 // Declarations, conditions and the query builder.

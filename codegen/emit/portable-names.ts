@@ -8,14 +8,14 @@
  *   `SUPPLIER.NAME`) are declared qualified: `customerName: Dimension({ name: "customer.name" })`.
  */
 import type { BackendType } from "../../runtime/config/types.js";
+import { dialectOf } from "../../runtime/dialects/dialects.js";
 import { fieldNameProblem, MAX_NAME_LENGTH } from "../../runtime/view/names.js";
-import type { MemberMetadata } from "../introspect/metadata.js";
+import type { MemberMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { uniqueNames } from "./naming.js";
 
-/** A warehouse name as our side spells it: backend A's folded upper case becomes lower case. */
+/** A warehouse name as our side spells it: a folded upper-case name (backend A) becomes lower case. */
 export function portableName(backend: BackendType, name: string): string {
-  if (backend !== "backend_a") return name;
-  return name === name.toUpperCase() && name !== name.toLowerCase() ? name.toLowerCase() : name;
+  return dialectOf(backend).portableName(name);
 }
 
 export interface MemberName {

@@ -192,7 +192,7 @@ describe("API.md contract (acceptance, backend C)", function () {
     it("is the ESM package `lib` whose exports point at the built runtime with types, bin.lib the CLI", () => {
       expect(pkg.name).to.equal("lib");
       expect(pkg.type).to.equal("module");
-      for (const entry of [".", "./express", "./config"]) {
+      for (const entry of [".", "./express", "./config", "./dialects"]) {
         expect(pkg.exports[entry]?.default, entry).to.match(/^\.\/dist\/.+\.js$/);
         expect(pkg.exports[entry]?.types, entry).to.match(/^\.\/dist\/.+\.d\.ts$/);
       }
@@ -222,6 +222,12 @@ describe("API.md contract (acceptance, backend C)", function () {
       );
       expect(await exported("lib/express")).to.deep.equal(
         ["jsonReplacerWritesNumbers", "jsonResponse", "sendJson", "toJsonSchema"].sort(),
+      );
+      expect(await exported("lib/dialects")).to.deep.equal(
+        [
+          ...["DIALECTS", "BACKENDS", "isBackend", "compilerFor", "SemanticQueryCompiler"],
+          ...["SnowflakeQueryCompiler", "DatabricksQueryCompiler", "DuckDBQueryCompiler"],
+        ].sort(),
       );
       expect(await exported("lib/config")).to.deep.equal(
         [

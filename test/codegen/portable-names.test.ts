@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { generate } from "../../codegen/emit/generate.js";
 import { memberNames, portableName } from "../../codegen/emit/portable-names.js";
-import type { ViewMetadata } from "../../codegen/introspect/metadata.js";
+import type { ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { RESERVED_FIELD_NAMES, validateFieldName } from "../../runtime/view/names.js";
 
 describe("codegen: portable names", () => {
