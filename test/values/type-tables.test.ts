@@ -18,7 +18,8 @@ import { DATABRICKS_TYPES } from "../../runtime/dialects/databricks/databricks-t
 import { DUCKDB_TYPES } from "../../runtime/dialects/duckdb/duckdb-types.js";
 import { snowflakeColumn } from "../../runtime/dialects/snowflake/snowflake-values.js";
 import { SNOWFLAKE_TYPES } from "../../runtime/dialects/snowflake/snowflake-types.js";
-import { KIND_TYPINGS } from "../../runtime/dialects/type-table.js";
+import { BACKENDS, DIALECTS } from "../../runtime/dialects/dialects.js";
+import { KIND_TYPINGS, type TypeTable } from "../../runtime/dialects/type-table.js";
 import type { ColumnInfo, ValueKind } from "../../runtime/driver/database-connection.js";
 import { agreesStrictly } from "../../runtime/mapping/coerce.js";
 import { describeProperty, type ModelType } from "../../runtime/mapping/model-type.js";
@@ -305,6 +306,15 @@ describe("type tables: every type through the driver, codegen and into()", () =>
         model,
       ).to.deep.equal(kinds.filter((kind) => agreeing.includes(kind)));
     }
+  });
+
+  it("walks every dialect's type table (a new dialect needs its samples here)", () => {
+    const walked = new Map<BackendType, TypeTable>([
+      ["backend_a", SNOWFLAKE_TYPES],
+      ["backend_b", DATABRICKS_TYPES],
+      ["backend_c", DUCKDB_TYPES],
+    ]);
+    expect(BACKENDS.map((backend) => DIALECTS[backend].types)).to.deep.equal(BACKENDS.map((b) => walked.get(b)));
   });
 
   describe("backend C (real DuckDB)", () => {
