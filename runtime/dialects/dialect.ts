@@ -15,6 +15,7 @@ import type { Driver } from "../driver/database-connection.js";
 import type { SemanticQueryCompiler } from "../query/compiler/semantic-query-compiler.js";
 import type { FixtureModel } from "./fixture/fixture-model.js";
 import type { IntrospectionSource, Introspector } from "./introspect/metadata.js";
+import type { TypeTable } from "./type-table.js";
 
 /** How a dialect's connections are configured: one `[connections.<name>]` section or config object. */
 export interface DialectConfig extends EnvFallback {
@@ -75,8 +76,11 @@ export interface Dialect<
   /** Reads the views and their base tables as a DuckDB fixture model (`lib codegen --fixture`). */
   readFixture(source: IntrospectionSource, views: readonly string[], sample: number | undefined): Promise<FixtureModel>;
   readonly codegenSource: CodegenSource;
-  /** The dialect's value/type table (`<warehouse>-types.ts`); wired in by the type-table work. */
-  readonly types?: unknown;
+  /**
+   * The dialect's type table (`<warehouse>-types.ts`): warehouse type → how its values arrive. Its
+   * driver classifies result columns with it and `lib codegen` types introspected columns with it.
+   */
+  readonly types: TypeTable;
 }
 
 /** The settings type a dialect's driver reads. */

@@ -8,6 +8,7 @@ import { DatabricksQueryCompiler } from "./databricks-query-compiler.js";
 import { databricksRules } from "./databricks-rules.js";
 import type { BackendBSettings } from "./databricks-settings.js";
 import { BACKEND_B_UNHONOURED, warnUnhonouredFields } from "./databricks-unhonoured.js";
+import { DATABRICKS_TYPES } from "./databricks-types.js";
 
 const REFERENCE_NOTES =
   "Backend B takes either `uri` or `host` + `http_path` + `token` (with `auth_type` OAuthU2M/OAuthM2M, `host` + `http_path`;\n" +
@@ -33,6 +34,7 @@ export const databricksDialect: Dialect<"backend_b", BackendBSettings> = {
     referenceNotes: REFERENCE_NOTES,
   },
   createDriver: (settings: BackendBSettings) => new DatabricksDriver(settings),
+  types: DATABRICKS_TYPES,
   createQueryCompiler: () => new DatabricksQueryCompiler(),
   createIntrospector: (source) => new DatabricksIntrospector(source),
   everyConnectionIsPrivate: () => false,

@@ -7,6 +7,7 @@ import { DuckDBIntrospector } from "./duckdb-introspector.js";
 import { DuckDBQueryCompiler } from "./duckdb-query-compiler.js";
 import { duckdbRules } from "./duckdb-rules.js";
 import type { BackendCSettings } from "./duckdb-settings.js";
+import { DUCKDB_TYPES } from "./duckdb-types.js";
 
 const REFERENCE_NOTES =
   'With `database = ":memory:"` every connection is its own database: `pool_size` defaults to 1 and a larger value is rejected,\n' +
@@ -26,6 +27,7 @@ export const duckdbDialect: Dialect<"backend_c", BackendCSettings, DuckDBDriverO
     referenceNotes: REFERENCE_NOTES,
   },
   createDriver: (settings: BackendCSettings, options?: DuckDBDriverOptions) => new DuckDBDriver(settings, options),
+  types: DUCKDB_TYPES,
   createQueryCompiler: () => new DuckDBQueryCompiler(),
   createIntrospector: (source) => new DuckDBIntrospector(source),
   // Every physical connection to :memory: is a database of its own.

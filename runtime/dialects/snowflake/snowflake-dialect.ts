@@ -7,6 +7,7 @@ import { SnowflakeIntrospector } from "./snowflake-introspector.js";
 import { portableSnowflakeName, SnowflakeQueryCompiler } from "./snowflake-query-compiler.js";
 import { snowflakeRules } from "./snowflake-rules.js";
 import type { BackendASettings } from "./snowflake-settings.js";
+import { SNOWFLAKE_TYPES } from "./snowflake-types.js";
 
 export const snowflakeDialect: Dialect<"backend_a", BackendASettings> = {
   name: "backend_a",
@@ -21,6 +22,7 @@ export const snowflakeDialect: Dialect<"backend_a", BackendASettings> = {
     className: "BackendAConfig",
   },
   createDriver: (settings: BackendASettings) => new SnowflakeDriver(settings),
+  types: SNOWFLAKE_TYPES,
   createQueryCompiler: () => new SnowflakeQueryCompiler(),
   createIntrospector: (source) => new SnowflakeIntrospector(source),
   everyConnectionIsPrivate: () => false,
