@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { QueryCancelledError } from "lib";
 import { Sales } from "../query/fixtures.js";
 import { SALES_BY_COUNTRY } from "../support/sales-engine.js";
-import { standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
 
 const revenueByCountry = () =>
   Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());

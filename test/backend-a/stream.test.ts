@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import type { Engine } from "lib";
 import { Sales } from "../query/fixtures.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
 
 describe("backend A streaming", function () {
   this.timeout(20_000);

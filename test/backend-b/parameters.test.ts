@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import { Decimal, ValidationError } from "lib";
-import { STAND_IN_OPTIONS, standInEngine, useStandIn } from "./stand-in-fixture.js";
+import { STAND_IN_OPTIONS, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
 
 describe("backend B: parameters on a warehouse in America/New_York", function () {
   this.timeout(20_000);

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { DataError, Decimal } from "lib";
 import { DatabricksDriver } from "../../runtime/dialects/databricks/databricks-driver.js";
-import { STAND_IN_OPTIONS, driverSettings, standInEngine, useStandIn } from "./stand-in-fixture.js";
+import { STAND_IN_OPTIONS, driverSettings, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
 
 const EVERY_TYPE = `SELECT
   CAST(9007199254740993 AS BIGINT) AS big_pos,

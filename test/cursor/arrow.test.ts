@@ -11,7 +11,7 @@ import {
 } from "apache-arrow";
 import { LibError } from "../../runtime/errors.js";
 import { decimalPrecisionScale } from "../../runtime/cursor/arrow-table.js";
-import { openHarness, type Harness } from "./support/harness.js";
+import { openHarness, type Harness } from "./support/cursor-harness.js";
 
 /** Reads a Decimal128 cell (four little-endian 32-bit words, two's complement) back as its unscaled bigint. */
 function unscaled(words: Uint32Array): bigint {

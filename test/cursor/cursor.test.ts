@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { DataError, LibError, QueryCancelledError, WarehouseError, ValidationError } from "../../runtime/errors.js";
 import { Decimal } from "../../runtime/values/decimal.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
-import { mapChunks, openHarness, withStream, type Harness } from "./support/harness.js";
+import { mapChunks, openHarness, withStream, type Harness } from "./support/cursor-harness.js";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 

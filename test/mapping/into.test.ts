@@ -6,7 +6,7 @@ import { Decimal } from "../../runtime/values/decimal.js";
 import { BigIntType, DateType, DecimalType, LibType } from "../../runtime/mapping/schema-types.js";
 import { compileRowMapper } from "../../runtime/mapping/model-plan.js";
 import type { ColumnInfo } from "../../runtime/driver/database-connection.js";
-import { openHarness, type Harness } from "../cursor/support/harness.js";
+import { openHarness, type Harness } from "../cursor/support/cursor-harness.js";
 
 const TYPED = `SELECT 7::INTEGER AS i32, 9007199254740993::BIGINT AS i64, 12.50::DECIMAL(10,2) AS money,
   1.25::DOUBLE AS f, 'text' AS s, true AS flag, DATE '2024-01-02' AS day, TIMESTAMP '2024-01-02 03:04:05.123' AS ts`;

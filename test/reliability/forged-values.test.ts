@@ -21,8 +21,14 @@ import { conditionOf } from "../../runtime/query/condition.js";
 import { ConditionNode } from "../../runtime/query/operation-node/condition-node.js";
 import { FieldNode } from "../../runtime/query/operation-node/field-node.js";
 import type { FilterValue } from "../../runtime/query/operation-node/filter-value.js";
-import { standInEngine as backendAEngine, startStandIn as startBackendA } from "../backend-a/stand-in-fixture.js";
-import { standInEngine as backendBEngine, useStandIn as useBackendB } from "../backend-b/stand-in-fixture.js";
+import {
+  standInEngine as backendAEngine,
+  startStandIn as startBackendA,
+} from "../backend-a/snowflake-stand-in-fixture.js";
+import {
+  standInEngine as backendBEngine,
+  useStandIn as useBackendB,
+} from "../backend-b/databricks-stand-in-fixture.js";
 
 class Nums extends SemanticView("nums", {
   big: Dimension<bigint>(),

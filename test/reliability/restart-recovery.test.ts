@@ -12,7 +12,7 @@ import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, OperationalError, SemanticView, createEngine } from "lib";
 import type { Engine, PooledConnection } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { startStandIn, standInEngine as aEngine } from "../backend-a/stand-in-fixture.js";
+import { startStandIn, standInEngine as aEngine } from "../backend-a/snowflake-stand-in-fixture.js";
 import { ReturningWarehouse } from "../support/stand-ins/snowflake/returning-warehouse.js";
 import {
   DatabricksStandIn,
@@ -21,7 +21,7 @@ import {
   standInEngine as bEngine,
   startAnotherStandIn,
   useStandIn,
-} from "../backend-b/stand-in-fixture.js";
+} from "../backend-b/databricks-stand-in-fixture.js";
 import { recordingLogger, seedDatabaseFile, SALES_ROWS, tempDir } from "../service/support.js";
 
 class SalesA extends SemanticView("SALES", { COUNTRY: Dimension<string>(), REVENUE: Metric<bigint>() }) {}

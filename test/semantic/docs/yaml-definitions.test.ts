@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 const BODY = `

@@ -9,7 +9,7 @@ import { DataError, InternalError, ProgrammingError, WarehouseError } from "lib"
 import type { Engine } from "lib";
 import { mapDatabricksError } from "../../runtime/dialects/databricks/databricks-errors.js";
 import { decimalWordsToString } from "../../runtime/dialects/databricks/databricks-decimal-patch.js";
-import { Ghost, Sales, TOKEN, standInEngine, useStandIn } from "./stand-in-fixture.js";
+import { Ghost, Sales, TOKEN, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
 
 async function failureOf(run: () => Promise<unknown>): Promise<WarehouseError> {
   try {

@@ -19,7 +19,7 @@ import {
 import { Sales } from "../query/fixtures.js";
 import { SALES_BY_COUNTRY } from "../support/sales-engine.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
 
 class Orders extends SemanticView("orders", {
   total: Metric<Decimal>(),

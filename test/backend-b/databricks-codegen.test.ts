@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runCodegen } from "../../codegen/codegen.js";
-import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, useStandIn } from "./stand-in-fixture.js";
+import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, useStandIn } from "./databricks-stand-in-fixture.js";
 
 describe("backend B: codegen introspection through the driver", function () {
   this.timeout(20_000);

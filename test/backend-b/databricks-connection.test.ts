@@ -16,7 +16,7 @@ import {
   standInEngine,
   startAnotherStandIn,
   useStandIn,
-} from "./stand-in-fixture.js";
+} from "./databricks-stand-in-fixture.js";
 
 async function revenueRows(engine: Engine) {
   await using cursor = await Sales.query()

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { Type } from "typebox";
 import { Decimal, DecimalType, BigIntType } from "lib";
-import { CATALOG, SCHEMA, Sales, standInEngine, useStandIn } from "./stand-in-fixture.js";
+import { CATALOG, SCHEMA, Sales, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
 
 const revenueByCountry = () =>
   Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());

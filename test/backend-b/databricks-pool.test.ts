@@ -14,7 +14,7 @@ import {
   startAnotherStandIn,
   useStandIn,
   type DatabricksStandIn,
-} from "./stand-in-fixture.js";
+} from "./databricks-stand-in-fixture.js";
 
 async function totalRevenue(engine: Engine, options: { signal?: AbortSignal; timeoutMs?: number } = {}) {
   await using cursor = await Sales.query().metrics(Sales.revenue).using(engine).execute(options);

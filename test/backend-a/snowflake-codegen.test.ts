@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { Dimension, Metric, SemanticView } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { PASSWORD, USER, standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
 
 describe("codegen for backend A against the stand-in", function () {
   this.timeout(30_000);
