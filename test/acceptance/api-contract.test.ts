@@ -7,10 +7,9 @@
 import { expect } from "chai";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { readFile, readdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Table } from "apache-arrow";
@@ -55,6 +54,8 @@ import {
 } from "lib";
 import { Cursor } from "lib";
 import type { Engine } from "lib";
+import { failureOf, thrownBy } from "../support/failures.js";
+import { useTempDir } from "../support/temp-dir.js";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -63,46 +64,9 @@ import type { Engine } from "lib";
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assertType<T extends true>(): T | void {}
 
-/** The error a promise rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
-
-/** The error a function throws (fails the test if it returns). */
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected an exception");
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A temp directory per test, removed afterwards. */
-function useTempDir(): { readonly path: string } {
-  let dir: string | undefined;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "lib-acceptance-"));
-  });
-  afterEach(async () => {
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-  return {
-    get path(): string {
-      if (dir === undefined) throw new Error("the temp dir exists only inside a test");
-      return dir;
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // "Declaring a semantic view": the sample, verbatim
 // ---------------------------------------------------------------------------------------------
@@ -402,7 +366,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       const unregistered = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }));
       unregistered._pool.on("connect", seedSales);
       try {
-        expect(await rejection(q.execute())).to.be.instanceOf(Error); // no "default" yet
+        expect(await failureOf(q.execute())).to.be.instanceOf(Error); // no "default" yet
         register("analytics-late", unregistered);
         expect(getEngine("analytics-late")).to.equal(unregistered);
         await using c1 = await byName.execute();
@@ -445,21 +409,21 @@ describe("API.md contract (acceptance, backend C)", function () {
       const q = Sales.query();
       expect(
         // @ts-expect-error a metric of another view
-        thrown(() => q.metrics(Other.revenue)),
+        thrownBy(() => q.metrics(Other.revenue)),
       ).to.be.instanceOf(ValidationError);
       expect(
         // @ts-expect-error a dimension of another view
-        thrown(() => q.dimensions(Other.country)),
+        thrownBy(() => q.dimensions(Other.country)),
       ).to.be.instanceOf(ValidationError);
       expect(
         // @ts-expect-error a condition on another view
-        thrown(() => q.metrics(Sales.revenue).where(Other.country.eq("US"))),
+        thrownBy(() => q.metrics(Sales.revenue).where(Other.country.eq("US"))),
       ).to.be.instanceOf(ValidationError);
       expect(
         // @ts-expect-error an ordering on another view
-        thrown(() => q.metrics(Sales.revenue).orderBy(Other.revenue.desc())),
+        thrownBy(() => q.metrics(Sales.revenue).orderBy(Other.revenue.desc())),
       ).to.be.instanceOf(ValidationError);
-      const error = thrown(() => q.metrics(Other.revenue as never)) as Error;
+      const error = thrownBy(() => q.metrics(Other.revenue as never)) as Error;
       expect(error.message).to.contain("other").and.to.contain("sales");
     });
 
@@ -477,7 +441,7 @@ describe("API.md contract (acceptance, backend C)", function () {
         await conn.commit();
       });
       const q = Huge.query().dimensions(Huge.bucket).metrics(Huge.total);
-      const timedOut = await rejection(
+      const timedOut = await failureOf(
         (async () => {
           await using cursor = await q.execute({ timeoutMs: 200 });
           return cursor.fetchAllRows();
@@ -490,10 +454,10 @@ describe("API.md contract (acceptance, backend C)", function () {
         return cursor.fetchAllRows();
       })();
       setTimeout(() => controller.abort(), 200);
-      expect(await rejection(running)).to.be.instanceOf(QueryCancelledError);
+      expect(await failureOf(running)).to.be.instanceOf(QueryCancelledError);
       const aborted = new AbortController();
       aborted.abort();
-      expect(await rejection(q.execute({ signal: aborted.signal }))).to.be.instanceOf(QueryCancelledError);
+      expect(await failureOf(q.execute({ signal: aborted.signal }))).to.be.instanceOf(QueryCancelledError);
       // The one pooled connection came back usable.
       expect(engine._pool.borrowed).to.equal(0);
       await using conn = await engine.connect();
@@ -557,7 +521,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       const Wrong = Type.Object({ country: Type.String(), revenue: Type.String() }, { title: "Wrong" });
       for (const options of [undefined, { validate: "strict" as const }]) {
         await using cursor = await q.execute();
-        const error = (await rejection(cursor.into(Wrong, options))) as LibSchemaMismatchError;
+        const error = (await failureOf(cursor.into(Wrong, options))) as LibSchemaMismatchError;
         expect(error).to.be.instanceOf(LibSchemaMismatchError);
         // SUM(INTEGER) arrives as BIGINT (the semantic layer casts HUGEINT down, as the extension does).
         expect(error.message).to.contain("revenue").and.to.contain("string").and.to.contain("BIGINT");
@@ -585,7 +549,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       }
       {
         await using cursor = await q.execute();
-        const error = await rejection(cursor.into(AsNumber, { validate: "coerce" }));
+        const error = await failureOf(cursor.into(AsNumber, { validate: "coerce" }));
         expect(error).to.be.instanceOf(LibSchemaMismatchError);
         expect((error as Error).message).to.contain("revenue");
       }
@@ -630,7 +594,7 @@ describe("API.md contract (acceptance, backend C)", function () {
           if (first === second) continue;
           await using cursor = await q.execute();
           await reads[first]!(cursor);
-          const error = await rejection(Promise.resolve().then(() => reads[second]!(cursor)));
+          const error = await failureOf(Promise.resolve().then(() => reads[second]!(cursor)));
           expect(error, `${first} then ${second}`).to.be.instanceOf(Error);
           expect((error as Error).message).to.match(/read mode|already read/i);
         }
@@ -756,7 +720,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       {
         // Type.Integer() (`number`) over the same 64-bit value: an error naming field, value and row.
         await using again = await Typed.query().dimensions(Typed.big).execute();
-        const error = (await rejection(again.into(Type.Object({ big: Type.Integer() })))) as LibSchemaMismatchError;
+        const error = (await failureOf(again.into(Type.Object({ big: Type.Integer() })))) as LibSchemaMismatchError;
         expect(error).to.be.instanceOf(LibSchemaMismatchError);
         expect(error.message).to.contain("big").and.contain("9007199254740993n").and.contain("row 0");
       }
@@ -772,7 +736,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       }
       const Mismatch = Type.Object({ money: Type.Number() });
       await using again = await Typed.query().dimensions(Typed.money).execute();
-      expect(await rejection(again.into(Mismatch))).to.be.instanceOf(LibSchemaMismatchError);
+      expect(await failureOf(again.into(Mismatch))).to.be.instanceOf(LibSchemaMismatchError);
     });
   });
 
@@ -850,7 +814,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       }
       expect(() => getEngine("default")).to.throw();
       expect(seen.disposed).to.equal(true);
-      expect(await rejection(seen.connect())).to.be.instanceOf(LibConnectionError);
+      expect(await failureOf(seen.connect())).to.be.instanceOf(LibConnectionError);
     });
 
     it('createEngine("analytics", { configPath, register: true }); e2.dispose() unregisters, then disposes', async () => {
@@ -909,7 +873,7 @@ describe("API.md contract (acceptance, backend C)", function () {
         join(tmp.path, "bad.toml"),
         `[connections.default]\ntype = "backend_c"\ndatabase = ${JSON.stringify(join(tmp.path, "missing-dir", "x.duckdb"))}\n`,
       );
-      const failure = await rejection(
+      const failure = await failureOf(
         createAsyncEngine("default", { configPath: join(tmp.path, "bad.toml"), register: true }),
       );
       expect(failure).to.be.instanceOf(LibConnectionError);
@@ -922,10 +886,12 @@ describe("API.md contract (acceptance, backend C)", function () {
         configPath,
         '[connections.default]\ntype = "backend_c"\n\n[connections.mem]\ntype = "backend_c"\ndatabase = ":memory:"\npool_size = 2\n',
       );
-      const error = thrown(() => createEngine("mem", { configPath })) as ValidationError;
+      const error = thrownBy(() => createEngine("mem", { configPath })) as ValidationError;
       expect(error).to.be.instanceOf(ValidationError);
       expect(error.message).to.contain(configPath).and.to.contain("connections.mem").and.to.contain("pool_size");
-      expect(thrown(() => new BackendCConfig({ database: ":memory:", poolSize: 2 }))).to.be.instanceOf(ValidationError);
+      expect(thrownBy(() => new BackendCConfig({ database: ":memory:", poolSize: 2 }))).to.be.instanceOf(
+        ValidationError,
+      );
       const engine = createEngine(undefined, { configPath });
       expect(engine).not.to.be.instanceOf(Promise);
       expect(engine._pool.opened).to.equal(0);
@@ -1007,7 +973,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       const a = await engine.connect();
       const b = await engine.connect(); // overflow
       expect(engine._pool.size).to.equal(2);
-      const error = await rejection(engine.connect());
+      const error = await failureOf(engine.connect());
       expect(error).to.be.instanceOf(PoolTimeoutError);
       const genericPoolErrors = createRequire(import.meta.url)("generic-pool/lib/errors") as { TimeoutError: unknown };
       expect(PoolTimeoutError).to.equal(genericPoolErrors.TimeoutError);
@@ -1015,7 +981,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       expect(error).not.to.be.instanceOf(LibConnectionError);
       // The same class when a query's execute() waits too long for a connection.
       const query = Sales.query().metrics(Sales.revenue).using(engine);
-      expect(await rejection(query.execute())).to.be.instanceOf(PoolTimeoutError);
+      expect(await failureOf(query.execute())).to.be.instanceOf(PoolTimeoutError);
       await a.release();
       await b.release(); // overflow connection: closed on return
       expect(engine._pool.size).to.equal(1);
@@ -1058,7 +1024,7 @@ describe("API.md contract (acceptance, backend C)", function () {
         await using engine = createEngine(new BackendCConfig({ database, poolSize: 1, prePing: false }));
         await killAfterRelease(engine);
         await using conn = await engine.connect();
-        expect(await rejection(conn.all("SELECT 1 AS ok"))).to.be.instanceOf(WarehouseError);
+        expect(await failureOf(conn.all("SELECT 1 AS ok"))).to.be.instanceOf(WarehouseError);
         expect(engine._pool.opened).to.equal(1);
       }
     });
@@ -1126,7 +1092,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       );
       await using conn = await reader.connect();
       expect(await conn.all("SELECT a FROM t")).to.deep.equal([{ a: 1 }]);
-      expect(await rejection(conn.run("INSERT INTO t VALUES (2)"))).to.be.instanceOf(WarehouseError);
+      expect(await failureOf(conn.run("INSERT INTO t VALUES (2)"))).to.be.instanceOf(WarehouseError);
     });
   });
 
@@ -1177,7 +1143,7 @@ describe("API.md contract (acceptance, backend C)", function () {
         ["uri", "uri"],
       ];
       for (const [section, field] of cases) {
-        const error = thrown(() => createEngine(section, { configPath: path })) as ValidationError;
+        const error = thrownBy(() => createEngine(section, { configPath: path })) as ValidationError;
         expect(error, section).to.be.instanceOf(ValidationError);
         expect(error.message, section).to.contain(path).and.to.contain(`connections.${section}`).and.to.contain(field);
         expect(error.message).not.to.contain("SECRETPEM").and.not.to.contain("dapiSECRET123");
@@ -1191,16 +1157,16 @@ describe("API.md contract (acceptance, backend C)", function () {
         path,
         '[connections.default]\ntype = "backend_a"\naccount = "acme"\nuser = "u"\npassword = "hunter2-pw"\npool_size = -1\n',
       );
-      const error = thrown(() => createEngine("default", { configPath: path })) as Error;
+      const error = thrownBy(() => createEngine("default", { configPath: path })) as Error;
       expect(error).to.be.instanceOf(ValidationError);
       expect(error.message).not.to.contain("hunter2-pw");
-      const objectError = thrown(
+      const objectError = thrownBy(
         () =>
           new BackendBConfig({ uri: "databricks://token:dapiTOPSECRET@h:443/p", token: "dapiTOPSECRET" }, { env: {} }),
       ) as Error;
       expect(objectError).to.be.instanceOf(ValidationError);
       expect(objectError.message).not.to.contain("dapiTOPSECRET");
-      const badPassword = thrown(
+      const badPassword = thrownBy(
         () => new BackendAConfig({ account: "acme", user: "u", password: 12345678 as unknown as string }, { env: {} }),
       ) as Error;
       expect(badPassword).to.be.instanceOf(ValidationError);
@@ -1210,7 +1176,7 @@ describe("API.md contract (acceptance, backend C)", function () {
     it("LibConnectionError: no connection could be obtained in execute() (the original error is its cause)", async () => {
       const database = join(tmp.path, "no-such-dir", "x.duckdb");
       await using _engine = createEngine(new BackendCConfig({ database, poolSize: 1 }), { register: true });
-      const error = (await rejection(Sales.query().metrics(Sales.revenue).execute())) as LibConnectionError;
+      const error = (await failureOf(Sales.query().metrics(Sales.revenue).execute())) as LibConnectionError;
       expect(error).to.be.instanceOf(LibConnectionError);
       expect(error.cause).to.be.instanceOf(Error);
     });
@@ -1225,7 +1191,7 @@ describe("API.md contract (acceptance, backend C)", function () {
         ["SELECT * FROM read_csv('/no/such/file.csv')", OperationalError],
       ];
       for (const [sql, ErrorClass] of expectations) {
-        const error = (await rejection(conn.run(sql))) as WarehouseError;
+        const error = (await failureOf(conn.run(sql))) as WarehouseError;
         expect(error, sql).to.be.instanceOf(ErrorClass);
         expect(error, sql).to.be.instanceOf(WarehouseError);
         expect(error.cause, sql).to.be.instanceOf(Error);
@@ -1234,11 +1200,11 @@ describe("API.md contract (acceptance, backend C)", function () {
       }
       await conn.run("CREATE TABLE k (id INTEGER PRIMARY KEY)");
       await conn.run("INSERT INTO k VALUES (1)");
-      expect(await rejection(conn.run("INSERT INTO k VALUES (1)"))).to.be.instanceOf(IntegrityError);
+      expect(await failureOf(conn.run("INSERT INTO k VALUES (1)"))).to.be.instanceOf(IntegrityError);
       await conn.rollback();
       await conn.release();
       // A semantic query against a view that does not exist: a WarehouseError from execute().
-      const missing = await rejection(Sales.query().metrics(Sales.revenue).execute());
+      const missing = await failureOf(Sales.query().metrics(Sales.revenue).execute());
       expect(missing).to.be.instanceOf(WarehouseError);
       expect(missing).to.be.instanceOf(InternalError);
       expect(engine._pool.borrowed).to.equal(0);
@@ -1278,7 +1244,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       await using conn = await engine.connect();
       expect(await conn.all("SELECT 1 AS ok")).to.deep.equal([{ ok: 1 }]);
       await conn.run("CREATE TABLE sales_data (revenue INTEGER, country VARCHAR)");
-      const error = await rejection(
+      const error = await failureOf(
         conn.run(
           "CREATE SEMANTIC VIEW s AS TABLES (sales_data) DIMENSIONS (sales_data.country AS country) METRICS (sales_data.revenue AS SUM(revenue))",
         ),
@@ -1295,7 +1261,7 @@ describe("API.md contract (acceptance, backend C)", function () {
       const ok = createEngine("ok", { configPath: path });
       expect(ok.settings).to.deep.include({ semanticViews: "builtin" });
       await ok.dispose();
-      const error = thrown(() => createEngine("bad", { configPath: path })) as ValidationError;
+      const error = thrownBy(() => createEngine("bad", { configPath: path })) as ValidationError;
       expect(error).to.be.instanceOf(ValidationError);
       expect(error.message).to.contain("semantic_views");
     });

@@ -6,8 +6,7 @@
  * the Express app on an ephemeral port, the `lib` binary as a child process.
  */
 import { expect } from "chai";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Type } from "typebox";
 import {
@@ -39,6 +38,8 @@ import { startService } from "../../example-service/lifespan.js";
 import { RevenueByCountry } from "../../example-service/model.js";
 import { runLib } from "../codegen/support/run-cli.js";
 import { listen, recordingLogger } from "../service/support.js";
+import { failureOf } from "../support/failures.js";
+import { tempDir } from "../support/temp-dir.js";
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces: the SPEC's `Sales` view, its fixture rows, temp dirs and environment helpers.
@@ -102,11 +103,6 @@ function unregisteredSalesEngine(): Engine {
   return engine;
 }
 
-async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), "lib-spec-"));
-  return { path, [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true }) };
-}
-
 /** Sets environment variables for the duration of `body` and restores them afterwards. */
 async function withEnv<T>(vars: Record<string, string | undefined>, body: () => T | Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
@@ -137,16 +133,6 @@ async function inDirectory<T>(dir: string, body: () => T | Promise<T>): Promise<
 
 /** Lets wall-clock time pass (for recycle ages); nothing asserts on durations. */
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function failure(promiseOrFn: Promise<unknown> | (() => unknown)): Promise<unknown> {
-  try {
-    if (typeof promiseOrFn === "function") await promiseOrFn();
-    else await promiseOrFn;
-  } catch (error) {
-    return error;
-  }
-  expect.fail("expected a failure");
-}
 
 /** A DuckDB file with `sales_data` and the `sales` view, committed. */
 async function seededFile(dir: string, name = "sales.duckdb"): Promise<string> {
@@ -229,10 +215,10 @@ describe("SPEC.md acceptance", function () {
       await using dir = await tempDir();
       const path = join(dir.path, ".lib.toml");
       await writeFile(path, '[connections.default]\ndatabase = "x.duckdb"\n');
-      expect(await failure(() => createEngine("default", { configPath: path }))).to.be.instanceOf(ValidationError);
+      expect(await failureOf(() => createEngine("default", { configPath: path }))).to.be.instanceOf(ValidationError);
       // `account` is a backend A field: not available on backend C.
       await writeFile(path, '[connections.default]\ntype = "backend_c"\naccount = "acme"\n');
-      const error = await failure(() => createEngine("default", { configPath: path }));
+      const error = await failureOf(() => createEngine("default", { configPath: path }));
       expect(error).to.be.instanceOf(ValidationError);
       expect((error as ValidationError).field).to.equal("account");
       await writeFile(path, '[connections.default]\ntype = "backend_a"\naccount = "acme"\n');
@@ -436,7 +422,7 @@ describe("SPEC.md acceptance", function () {
       await using dir = await tempDir();
       const path = join(dir.path, ".lib.toml");
       await writeFile(path, '[connections.default]\ntype = "backend_c"\ndatabase = ":memory:"\npool_size = 2\n');
-      const fromFile = await failure(() => createEngine("default", { configPath: path }));
+      const fromFile = await failureOf(() => createEngine("default", { configPath: path }));
       expect(fromFile).to.be.instanceOf(ValidationError);
       expect((fromFile as ValidationError).field).to.equal("pool_size");
       expect((fromFile as Error).message).to.match(/file path/);
@@ -454,7 +440,7 @@ describe("SPEC.md acceptance", function () {
       await using second = await engine.connect();
       expect(engine._pool.borrowed).to.equal(2);
       // pool_size + max_overflow are out: the next caller waits and gets the pool library's TimeoutError.
-      expect(await failure(engine.connect())).to.be.instanceOf(PoolTimeoutError);
+      expect(await failureOf(engine.connect())).to.be.instanceOf(PoolTimeoutError);
       await second.release();
       await first.release();
       expect(engine._pool.size, "pool_size kept, the overflow connection closed when returned").to.equal(1);
@@ -478,7 +464,7 @@ describe("SPEC.md acceptance", function () {
       await using engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1, timeout: 1 }));
       engine._pool.on("connect", seedSales);
       await using held = await engine.connect();
-      const error = await failure(revenueQuery().using(engine).execute());
+      const error = await failureOf(revenueQuery().using(engine).execute());
       expect(error).to.be.instanceOf(PoolTimeoutError);
       expect((error as Error).name).to.equal("TimeoutError");
       expect(error).not.to.be.instanceOf(DOMException);
@@ -603,7 +589,7 @@ describe("SPEC.md acceptance", function () {
       await using engine = createEngine(new BackendCConfig({ database, readOnly: true }));
       await using conn = await engine.connect();
       expect(await conn.all("SELECT count(*) AS n FROM sales_data")).to.deep.equal([{ n: BigInt(ROWS.length) }]);
-      expect(await failure(conn.run("INSERT INTO sales_data VALUES (1, 1, 'X', 'Y')"))).to.be.instanceOf(
+      expect(await failureOf(conn.run("INSERT INTO sales_data VALUES (1, 1, 'X', 'Y')"))).to.be.instanceOf(
         WarehouseError,
       );
     });
@@ -636,7 +622,7 @@ describe("SPEC.md acceptance", function () {
       await using a = await engine.connect();
       await using b = await engine.connect();
       expect(engine._pool.size).to.equal(2);
-      expect(await failure(engine.connect())).to.be.instanceOf(PoolTimeoutError);
+      expect(await failureOf(engine.connect())).to.be.instanceOf(PoolTimeoutError);
     });
   });
 
@@ -785,7 +771,7 @@ describe("SPEC.md acceptance", function () {
         await conn.commit();
       }
       await using conn = await b.connect();
-      expect(await failure(conn.all("SELECT * FROM only_in_a"))).to.be.instanceOf(WarehouseError);
+      expect(await failureOf(conn.all("SELECT * FROM only_in_a"))).to.be.instanceOf(WarehouseError);
     });
 
     it("3-4. a listener on the pool's `connect` event through engine._pool runs on each new connection, in order: INSTALL/LOAD, CREATE TABLE, INSERT, CREATE OR REPLACE SEMANTIC VIEW, COMMIT", async () => {
@@ -822,7 +808,7 @@ describe("SPEC.md acceptance", function () {
       await using writer = await engine.connect();
       await using reader = await engine.connect();
       await writer.run("CREATE TABLE t (x INTEGER)");
-      expect(await failure(reader.all("SELECT * FROM t"))).to.be.instanceOf(WarehouseError);
+      expect(await failureOf(reader.all("SELECT * FROM t"))).to.be.instanceOf(WarehouseError);
       await writer.run("COMMIT");
       // The reader's own transaction (autocommit off) keeps its snapshot until it ends.
       await reader.rollback();
@@ -929,7 +915,7 @@ describe("SPEC.md acceptance", function () {
       expect(engine.disposed).to.equal(true);
       expect(engine._pool.disposed).to.equal(true);
       expect(engine._pool.size).to.equal(0);
-      expect(await failure(engine.connect())).to.be.instanceOf(LibConnectionError);
+      expect(await failureOf(engine.connect())).to.be.instanceOf(LibConnectionError);
     });
 
     it("service running: startup registers the engine as `default` (built once, not per request); shutdown disposes it", async () => {
@@ -1065,7 +1051,7 @@ describe("SPEC.md acceptance", function () {
         expect(response.status).to.equal(503);
         expect(response.headers.get("content-type")).to.match(/^application\/json/);
         expect(await response.text()).to.equal(UNAVAILABLE_BODY);
-        const error = await failure(revenueQuery().execute());
+        const error = await failureOf(revenueQuery().execute());
         expect(error).to.be.instanceOf(InternalError);
         expect(error).not.to.be.instanceOf(ProgrammingError);
       });
@@ -1078,7 +1064,7 @@ describe("SPEC.md acceptance", function () {
           await conn.run("DROP TABLE sales_data");
           await conn.commit();
         }
-        const error = await failure(revenueQuery().execute());
+        const error = await failureOf(revenueQuery().execute());
         expect(error).to.be.instanceOf(WarehouseError);
         expect(error).not.to.be.instanceOf(InternalError);
         const response = await fetch(`${url}/revenue`);
@@ -1108,7 +1094,7 @@ describe("SPEC.md acceptance", function () {
           expect(await response.text()).to.equal(UNAVAILABLE_BODY);
           expect(logger.lines.join("\n")).to.include("LibConnectionError");
           // The same condition seen by application code: .execute() raises LibConnectionError.
-          const error = await failure(revenueQuery().execute());
+          const error = await failureOf(revenueQuery().execute());
           expect(error).to.be.instanceOf(LibConnectionError);
           await busy.release();
         }
@@ -1216,7 +1202,7 @@ describe("SPEC.md acceptance", function () {
       await using dir = await tempDir();
       const path = join(dir.path, ".lib.toml");
       await writeFile(path, '[connections.default]\ntype = "backend_c"\ndatabase = ":memory:"\npool_size = 2\n');
-      expect(await failure(createAsyncEngine("default", { configPath: path }))).to.be.instanceOf(ValidationError);
+      expect(await failureOf(createAsyncEngine("default", { configPath: path }))).to.be.instanceOf(ValidationError);
       await writeFile(path, '[connections.default]\ntype = "backend_c"\n');
       await inDirectory(dir.path, async () => {
         await using engine = await createAsyncEngine();
@@ -1317,14 +1303,14 @@ describe("SPEC.md acceptance", function () {
         const AsText = Type.Object({ country: Type.String(), revenue: Type.String() });
         {
           await using cursor = await revenueQuery().execute();
-          const error = await failure(cursor.into(AsText));
+          const error = await failureOf(cursor.into(AsText));
           expect(error).to.be.instanceOf(LibSchemaMismatchError);
           expect((error as Error).message).to.contain("revenue");
         }
         const AsMoney = Type.Object({ country: Type.String(), revenue: DecimalType() });
         {
           await using cursor = await revenueQuery().execute();
-          expect(await failure(cursor.into(AsMoney))).to.be.instanceOf(LibSchemaMismatchError);
+          expect(await failureOf(cursor.into(AsMoney))).to.be.instanceOf(LibSchemaMismatchError);
         }
         const AsNumber = Type.Object({ country: Type.String(), revenue: Type.Number() });
         await using cursor = await revenueQuery().execute();
@@ -1381,7 +1367,7 @@ describe("SPEC.md acceptance", function () {
           await conn.run("DROP SEMANTIC VIEW sales");
           await conn.commit();
         }
-        const error = await failure(revenueQuery().execute());
+        const error = await failureOf(revenueQuery().execute());
         expect(error).to.be.instanceOf(WarehouseError);
         expect(error).to.be.instanceOf(InternalError);
         expect((error as Error).message).to.contain("sales");
@@ -1394,7 +1380,7 @@ describe("SPEC.md acceptance", function () {
       const notADatabase = join(dir.path, "broken.duckdb");
       await writeFile(notADatabase, "not a database\n".repeat(100));
       await using engine = createEngine(new BackendCConfig({ database: notADatabase, poolSize: 1 }));
-      const error = await failure(revenueQuery().using(engine).execute());
+      const error = await failureOf(revenueQuery().using(engine).execute());
       expect(error).to.be.instanceOf(LibConnectionError);
       expect((error as Error).cause).to.be.instanceOf(Error);
     });

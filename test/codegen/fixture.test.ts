@@ -25,7 +25,7 @@ import {
 } from "../backend-b/databricks-stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
 import { RecordedSource } from "./support/recorded-source.js";
-import { tempDir } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 class Sales extends SemanticView("sales", {
   country: Dimension<string>(),

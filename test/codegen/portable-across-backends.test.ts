@@ -20,7 +20,7 @@ import {
   useStandIn,
 } from "../backend-b/databricks-stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
-import { tempDir } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const ROWS = "(100, 60, 'US', 'NA'), (80, 50, 'DE', 'EU'), (30, 10, 'US', 'SA')";
 const TABLE = [

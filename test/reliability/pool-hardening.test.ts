@@ -19,7 +19,8 @@ import {
 } from "lib";
 import type { Engine, PooledConnection } from "lib";
 import { DuckDBDriver } from "../../runtime/dialects/duckdb/duckdb-driver.js";
-import { FaultInjectingDriver, cSettings, plainEngine, useTempDir } from "../engine/helpers.js";
+import { FaultInjectingDriver, cSettings, plainEngine } from "../engine/helpers.js";
+import { useTempDir } from "../support/temp-dir.js";
 import { SALES_ROWS, seedDatabaseFile } from "../service/support.js";
 
 class Sales extends SemanticView("sales", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}

@@ -3,7 +3,8 @@ import { expect } from "chai";
 import { getEngine, register, unregister } from "lib";
 import { createApp } from "../../example-service/app.js";
 import type { Engine } from "../../example-service/engine-type.js";
-import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, tempDir, type RunningApp } from "./support.js";
+import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("example service: GET /revenue", function () {
   let dir: Awaited<ReturnType<typeof tempDir>>;

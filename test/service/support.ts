@@ -2,10 +2,8 @@
  * Fixtures of the example-service tests: temporary DuckDB files seeded through `lib`'s own engine,
  * an app server on an ephemeral port, and a logger that records what the service logged.
  */
-import { mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Express } from "express";
 import { BackendCConfig, createEngine } from "lib";
@@ -61,12 +59,6 @@ export function seedStatements(rows: readonly SaleRow[], options: SeedOptions = 
     `INSERT INTO sales_data VALUES ${values}`,
     options.viewDdl ?? SALES_VIEW_DDL,
   ];
-}
-
-/** A temporary directory removed by the returned cleanup. */
-export async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), "lib-service-"));
-  return { path, [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true }) };
 }
 
 /** Creates a DuckDB file with `sales_data` and the `sales` view, committed, through lib's engine. */
