@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { Type } from "typebox";
 import type { Engine } from "lib";
-import { Sales } from "../query/fixtures.js";
+import { Sales } from "../support/sales-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
 

@@ -17,12 +17,13 @@ import { ReturningWarehouse } from "../support/stand-ins/snowflake/returning-war
 import {
   DatabricksStandIn,
   STAND_IN_OPTIONS,
-  Sales as SalesB,
   standInEngine as bEngine,
   startAnotherStandIn,
   useStandIn,
 } from "../backend-b/databricks-stand-in-fixture.js";
-import { recordingLogger, seedDatabaseFile, SALES_ROWS, tempDir } from "../service/support.js";
+import { Sales as SalesB } from "../support/sales-fixture.js";
+import { recordingLogger, seedDatabaseFile, SALES_ROWS } from "../service/support.js";
+import { tempDir } from "../support/temp-dir.js";
 
 class SalesA extends SemanticView("SALES", { COUNTRY: Dimension<string>(), REVENUE: Metric<bigint>() }) {}
 
