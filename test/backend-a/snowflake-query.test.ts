@@ -16,8 +16,7 @@ import {
   type Engine,
 } from "lib";
 import { Orders, SALES_BY_COUNTRY, Sales } from "../support/sales-fixture.js";
-import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
+import { standInEngine, startStandIn, useStandInEngine } from "./snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 
 class Missing extends SemanticView("no_such_view", { revenue: Metric<bigint>() }) {}
@@ -27,35 +26,25 @@ const revenueByCountry = () =>
 
 describe("backend A queries through snowflake-sdk and the stand-in", function () {
   this.timeout(20_000);
-  let standIn: SnowflakeStandIn;
-  let engine: Engine;
-
-  before(async () => {
-    standIn = await startStandIn();
-    engine = standInEngine(standIn);
-  });
-  after(async () => {
-    await engine?.dispose();
-    await standIn?.close();
-  });
+  const fixture = useStandInEngine();
 
   async function rows<
     Q extends { using(e: Engine): { execute(): Promise<{ fetchAllRows(): Promise<unknown[]> } & AsyncDisposable> } },
   >(q: Q) {
-    await using cursor = await q.using(engine).execute();
+    await using cursor = await q.using(fixture.engine).execute();
     return await cursor.fetchAllRows();
   }
 
   describe("the SPEC example", () => {
     it("sums revenue per country, ordered by revenue descending, as bigint (NUMBER(38,0))", async () => {
-      await using cursor = await revenueByCountry().using(engine).execute();
+      await using cursor = await revenueByCountry().using(fixture.engine).execute();
       expect(cursor.columns.map((c) => [c.name, c.type, c.kind])).to.deep.equal([
         ["country", "VARCHAR", "string"],
         ["revenue", "NUMBER(38,0)", "bigint"],
       ]);
       const result = await cursor.fetchAllRows();
       expect(result).to.deep.equal(SALES_BY_COUNTRY.map(({ country, revenue }) => ({ country, revenue })));
-      expect(standIn.queries.at(-1)!.sqlText).to.equal(
+      expect(fixture.standIn.queries.at(-1)!.sqlText).to.equal(
         'SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue") ORDER BY "revenue" DESC NULLS LAST',
       );
     });
@@ -65,7 +54,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(result).to.deep.equal([
         { country: "US", revenue: SALES_BY_COUNTRY.find((r) => r.country === "US")!.revenue },
       ]);
-      const seen = standIn.queries.at(-1)!;
+      const seen = fixture.standIn.queries.at(-1)!;
       expect(seen.sqlText).to.contain('WHERE "COUNTRY" = ?');
       expect(seen.sqlText).not.to.contain("US");
       expect(seen.bindings).to.deep.equal({ "1": { type: "TEXT", value: "US" } });
@@ -77,20 +66,22 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       await using cursor = await Orders.query()
         .facts(Orders.quantity, Orders.price)
         .where(Orders.price.gte(Decimal.parse("99999999999999.99")))
-        .using(engine)
+        .using(fixture.engine)
         .execute();
       expect(cursor.columns.map((c) => c.kind)).to.deep.equal(["integer", "decimal"]);
       const result = (await cursor.fetchAllRows()) as { quantity: number; price: Decimal }[];
       expect(result.map((r) => [r.quantity, r.price.toString()])).to.deep.equal([[2, "99999999999999.99"]]);
-      expect(standIn.queries.at(-1)!.sqlText).to.contain("CAST(? AS NUMBER(16,2))");
-      expect(standIn.queries.at(-1)!.sqlText).to.match(
+      expect(fixture.standIn.queries.at(-1)!.sqlText).to.contain("CAST(? AS NUMBER(16,2))");
+      expect(fixture.standIn.queries.at(-1)!.sqlText).to.match(
         /^SELECT "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW\("ORDERS" FACTS "QUANTITY", "PRICE" WHERE/,
       );
-      expect(standIn.queries.at(-1)!.bindings).to.deep.equal({ "1": { type: "TEXT", value: "99999999999999.99" } });
+      expect(fixture.standIn.queries.at(-1)!.bindings).to.deep.equal({
+        "1": { type: "TEXT", value: "99999999999999.99" },
+      });
     });
 
     it("raw SQL: bigint beyond 2^53 round-trips exactly as a bind and a result; floats, text and NULLs", async () => {
-      await using conn = await engine.connect();
+      await using conn = await fixture.engine.connect();
       const big = 2n ** 53n + 1n;
       const result = await conn.all(
         "SELECT CAST(? AS NUMBER(38,0)) + 1 AS next, CAST(? AS NUMBER(38,10)) AS precise, 1.5::DOUBLE AS f, CAST(NULL AS INTEGER) AS n, ? AS t, CAST(7 AS NUMBER(9,0)) AS small",
@@ -104,22 +95,24 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(row.n).to.equal(null);
       expect(row.t).to.equal("café");
       expect(row.small).to.equal(7);
-      expect(standIn.queries.at(-1)!.bindings).to.deep.include({ "1": { type: "TEXT", value: "9007199254740993" } });
+      expect(fixture.standIn.queries.at(-1)!.bindings).to.deep.include({
+        "1": { type: "TEXT", value: "9007199254740993" },
+      });
     });
 
     it("integers never go through the sdk's Number(): the session asks for JS_TREAT_INTEGER_AS_BIGINT, so no precision-loss event", async () => {
-      await using conn = await engine.connect();
+      await using conn = await fixture.engine.connect();
       const huge = 10n ** 30n + 7n;
       expect(
         await conn.all("SELECT CAST(? AS NUMBER(38,0)) AS huge, -CAST(? AS NUMBER(38,0)) AS neg", [huge, huge]),
       ).to.deep.equal([{ huge, neg: -huge }]);
-      const { queryId } = standIn.queries.at(-1)!;
+      const { queryId } = fixture.standIn.queries.at(-1)!;
       // The sdk reports a lossy conversion to /telemetry/send; a statement after it has surely sent it.
       await conn.all("SELECT 1 AS one");
       expect(
-        standIn.telemetry.filter((body) => body.includes("precision_loss") && body.includes(queryId)),
+        fixture.standIn.telemetry.filter((body) => body.includes("precision_loss") && body.includes(queryId)),
       ).to.deep.equal([]);
-      expect(standIn.logins.at(-1)!.data).to.have.nested.property(
+      expect(fixture.standIn.logins.at(-1)!.data).to.have.nested.property(
         "SESSION_PARAMETERS.JS_TREAT_INTEGER_AS_BIGINT",
         true,
       );
@@ -139,7 +132,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
         "2024-02-29T12:34:56.789Z",
         "2024-03-01T00:00:00.000Z",
       ]);
-      const seen = standIn.queries.at(-1)!;
+      const seen = fixture.standIn.queries.at(-1)!;
       expect(seen.sqlText).to.contain('"orderedAt" >= TO_TIMESTAMP_NTZ(?, 3)');
       expect(seen.bindings).to.deep.equal({
         "1": { type: "FIXED", value: String(Date.UTC(2024, 1, 29, 12, 34, 56, 789)) },
@@ -190,7 +183,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
     });
 
     it("the stand-in refuses ISO text where a DATE or TIMESTAMP is expected, as Snowflake does with a non-AUTO format", async () => {
-      await using conn = await engine.connect();
+      await using conn = await fixture.engine.connect();
       const error = await failureOf(
         conn.all("SELECT COUNT(*) AS n FROM orders_data WHERE ordered_at >= ?", ["2024-02-29T12:34:56.789Z"]),
       );
@@ -204,7 +197,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
 
   describe("result types as Snowflake reports them", () => {
     it("literals by their digits, COUNT NUMBER(18,0), SUM over NUMBER(38,0) NUMBER(38,0), integer casts NUMBER(38,0)", async () => {
-      await using conn = await engine.connect();
+      await using conn = await fixture.engine.connect();
       const result = await conn.execute(
         "SELECT 1 AS one, 123 AS n, COUNT(*) AS c, SUM(revenue) AS s, CAST(5 AS INTEGER) AS i FROM sales_data",
       );
@@ -222,7 +215,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
 
   describe("Snowflake's SEMANTIC_VIEW grammar", () => {
     it("the stand-in refuses an alias on a FACTS item, as Snowflake does (001003)", async () => {
-      await using conn = await engine.connect();
+      await using conn = await fixture.engine.connect();
       const error = await failureOf(conn.all('SELECT * FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY" AS "q")'));
       expect(error).to.be.instanceOf(ProgrammingError);
       expect((error as { code?: string }).code).to.equal("001003");
@@ -240,7 +233,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
         { status: "shipped", quantity: 2 },
         { status: "open", quantity: 3 },
       ]);
-      expect(standIn.queries.at(-1)!.sqlText).to.equal(
+      expect(fixture.standIn.queries.at(-1)!.sqlText).to.equal(
         'SELECT "status", "QUANTITY" AS "quantity" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY") ORDER BY "quantity" ASC NULLS LAST',
       );
     });
@@ -248,7 +241,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
 
   describe("errors", () => {
     it("a missing semantic view arrives as InternalError (code 002003)", async () => {
-      const error = await failureOf(Missing.query().metrics(Missing.revenue).using(engine).execute());
+      const error = await failureOf(Missing.query().metrics(Missing.revenue).using(fixture.engine).execute());
       expect(error).to.be.instanceOf(InternalError);
       expect(error).to.be.instanceOf(WarehouseError);
       expect((error as { code?: string }).code).to.equal("002003");
@@ -256,7 +249,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
     });
 
     it("a syntax error is a ProgrammingError; a bad cast a DataError; the connection stays usable", async () => {
-      await using conn = await engine.connect();
+      await using conn = await fixture.engine.connect();
       const syntax = await failureOf(conn.all("SELEC 1"));
       expect(syntax).to.be.instanceOf(ProgrammingError);
       expect((syntax as { code?: string }).code).to.equal("001003");

@@ -44,3 +44,29 @@ export function standInConfig(standIn: { port: number }, extra: BackendAConfigIn
 export function standInEngine(standIn: { port: number }, extra: BackendAConfigInput = {}, register = false): Engine {
   return createEngine(standInConfig(standIn, extra), { register });
 }
+
+/** Mocha hooks: one stand-in and one engine on it for the whole `describe`, both closed afterwards. */
+export function useStandInEngine(): { readonly standIn: SnowflakeStandIn; readonly engine: Engine } {
+  let running: { standIn: SnowflakeStandIn; engine: Engine } | undefined;
+  before(async () => {
+    const standIn = await startStandIn();
+    running = { standIn, engine: standInEngine(standIn) };
+  });
+  after(async () => {
+    await running?.engine.dispose();
+    await running?.standIn.close();
+    running = undefined;
+  });
+  const current = () => {
+    if (running === undefined) throw new Error("useStandInEngine(): the stand-in runs only inside the describe");
+    return running;
+  };
+  return {
+    get standIn() {
+      return current().standIn;
+    },
+    get engine() {
+      return current().engine;
+    },
+  };
+}
