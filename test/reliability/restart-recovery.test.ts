@@ -21,8 +21,8 @@ import {
   startAnotherStandIn,
   useStandIn,
 } from "../backend-b/databricks-stand-in-fixture.js";
-import { Sales as SalesB } from "../support/sales-fixture.js";
-import { recordingLogger, seedDatabaseFile, SALES_ROWS } from "../service/support.js";
+import { Sales as SalesB, SALES_ROWS } from "../support/sales-fixture.js";
+import { recordingLogger, seedDatabaseFile } from "../service/support.js";
 import { tempDir } from "../support/temp-dir.js";
 
 class SalesA extends SemanticView("SALES", { COUNTRY: Dimension<string>(), REVENUE: Metric<bigint>() }) {}

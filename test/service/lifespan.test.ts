@@ -54,7 +54,7 @@ describe("example service: lifespan", function () {
     release();
     const response = await pending;
     expect(response.status).to.equal(200);
-    expect(await response.json()).to.deep.equal([{ country: "DE", revenue: 300 }]);
+    expect(await response.json()).to.deep.equal([{ country: "DE", revenue: 420 }]);
     await stopped;
     expect(isRegistered("default")).to.equal(false);
     const afterDispose = await engine.connect().then(
