@@ -11,7 +11,7 @@ import {
 } from "apache-arrow";
 import { LibError } from "../../runtime/errors.js";
 import { decimalPrecisionScale } from "../../runtime/cursor/arrow-table.js";
-import { openHarness, type Harness } from "./support/cursor-harness.js";
+import { useHarness } from "./support/cursor-harness.js";
 import { failureOf } from "../support/failures.js";
 
 /** Reads a Decimal128 cell (four little-endian 32-bit words, two's complement) back as its unscaled bigint. */
@@ -22,10 +22,7 @@ function unscaled(words: Uint32Array): bigint {
 }
 
 describe("cursor: fetchArrow", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed()).to.equal(0));
+  const h = useHarness();
 
   it("builds typed columns with exact values for every value kind, nulls included", async () => {
     await using cursor = await h.cursor(`SELECT * FROM (VALUES

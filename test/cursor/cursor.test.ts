@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { DataError, LibError, QueryCancelledError, WarehouseError, ValidationError } from "../../runtime/errors.js";
 import { Decimal } from "../../runtime/values/decimal.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
-import { mapChunks, openHarness, withStream, type Harness } from "./support/cursor-harness.js";
+import { mapChunks, useHarness, withStream, type Harness } from "./support/cursor-harness.js";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { failureOf } from "../support/failures.js";
@@ -18,10 +18,7 @@ const SAMPLE = "SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5
 const LONG = "SELECT count(*) FROM range(10000000000) a";
 
 describe("cursor: reading", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed(), "every test returns its connection").to.equal(0));
+  const h = useHarness();
 
   it("fetchAllRows returns plain objects keyed by column name, in column order, and releases the connection", async () => {
     const cursor = await h.cursor(SAMPLE);
@@ -256,10 +253,7 @@ describe("cursor: reading", () => {
 });
 
 describe("cursor: cancellation", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed()).to.equal(0));
+  const h = useHarness();
 
   async function nextQueryWorks(): Promise<void> {
     await using cursor = await h.cursor("SELECT 42 AS answer");

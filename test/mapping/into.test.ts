@@ -6,7 +6,7 @@ import { Decimal } from "../../runtime/values/decimal.js";
 import { BigIntType, DateType, DecimalType, LibType } from "../../runtime/mapping/schema-types.js";
 import { compileRowMapper } from "../../runtime/mapping/model-plan.js";
 import type { ColumnInfo } from "../../runtime/driver/database-connection.js";
-import { openHarness, type Harness } from "../cursor/support/cursor-harness.js";
+import { useHarness } from "../cursor/support/cursor-harness.js";
 import { failureOf } from "../support/failures.js";
 
 const TYPED = `SELECT 7::INTEGER AS i32, 9007199254740993::BIGINT AS i64, 12.50::DECIMAL(10,2) AS money,
@@ -19,10 +19,7 @@ async function mismatch(promise: Promise<unknown>): Promise<LibSchemaMismatchErr
 }
 
 describe("into(): strict (default)", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed()).to.equal(0));
+  const h = useHarness();
 
   it("maps every value kind to agreeing model types, keys in the model's declaration order", async () => {
     const Model = Type.Object(
@@ -235,10 +232,7 @@ describe("into(): strict (default)", () => {
 });
 
 describe("into(): coerce", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed()).to.equal(0));
+  const h = useHarness();
 
   const coerce = { validate: "coerce" } as const;
 
@@ -349,9 +343,7 @@ describe("into(): coerce", () => {
 });
 
 describe("into(): none", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
+  const h = useHarness();
 
   it("passes values as they arrive, without checks, keys in model order, missing columns omitted", async () => {
     await using cursor = await h.cursor(
