@@ -232,7 +232,7 @@ export function behaviourSuite(harness: BackendHarness): void {
         ]);
       });
 
-      it("Date, boolean and string filter values select the right rows", async () => {
+      it("Date, DATE and boolean filter values select the right rows", async () => {
         const statuses = async (condition: OrdersCondition) =>
           (
             await rowsOf(
