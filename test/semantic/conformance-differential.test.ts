@@ -7,7 +7,8 @@ import { clearSemanticQueryCache } from "../../runtime/semantic/query/typed-quer
 import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
 import { quoteLiteral } from "../../runtime/semantic/sql/quote.js";
 import { defineView, fixedCatalog } from "./support/definitions.js";
-import { prng, pick, subset } from "./support/prng.js";
+import { mulberry32 as prng } from "../../scripts/prng.js";
+import { pick, subset } from "./support/random-choice.js";
 import { TestSession } from "./support/session.js";
 
 const view = defineView({

@@ -5,7 +5,7 @@
  */
 import type { Token } from "../sql/lexer.js";
 import { keywordOf } from "../sql/tokens.js";
-import { parseQualifiedName } from "./parse-create.js";
+import { parseQualifiedName } from "./parse-qualified-name.js";
 import type { DraftMaterialization } from "./statements.js";
 import { describe, type TokenStream } from "./token-stream.js";
 
