@@ -10,7 +10,11 @@ import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Engine } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/snowflake-stand-in-fixture.js";
+import {
+  PASSWORD,
+  USER,
+  standInEngine as snowflakeEngine,
+} from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import {
   CATALOG,
   SCHEMA,
@@ -18,7 +22,7 @@ import {
   TOKEN,
   standInEngine as databricksEngine,
   useStandIn,
-} from "../backend-b/databricks-stand-in-fixture.js";
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
 import { tempDir } from "../support/temp-dir.js";
 

@@ -24,11 +24,11 @@ import type { FilterValue } from "../../runtime/query/operation-node/filter-valu
 import {
   standInEngine as backendAEngine,
   startStandIn as startBackendA,
-} from "../backend-a/snowflake-stand-in-fixture.js";
+} from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import {
   standInEngine as backendBEngine,
   useStandIn as useBackendB,
-} from "../backend-b/databricks-stand-in-fixture.js";
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { failureOf, thrownBy } from "../support/failures.js";
 
 class Nums extends SemanticView("nums", {

@@ -12,7 +12,7 @@ import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, OperationalError, SemanticView, createEngine } from "lib";
 import type { Engine, PooledConnection } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { startStandIn, standInEngine as aEngine } from "../backend-a/snowflake-stand-in-fixture.js";
+import { startStandIn, standInEngine as aEngine } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { ReturningWarehouse } from "../support/stand-ins/snowflake/returning-warehouse.js";
 import {
   DatabricksStandIn,
@@ -20,7 +20,7 @@ import {
   standInEngine as bEngine,
   startAnotherStandIn,
   useStandIn,
-} from "../backend-b/databricks-stand-in-fixture.js";
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { Sales as SalesB, SALES_ROWS } from "../support/sales-fixture.js";
 import { recordingLogger, seedDatabaseFile } from "../service/support.js";
 import { tempDir } from "../support/temp-dir.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { chooseEngine } from "../../example-service/choose-engine.js";
 import { startService } from "../../example-service/lifespan.js";
-import { PASSWORD, USER, startStandIn } from "../backend-a/snowflake-stand-in-fixture.js";
+import { PASSWORD, USER, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { recordingLogger } from "./support.js";
 import { useTempDir } from "../support/temp-dir.js";

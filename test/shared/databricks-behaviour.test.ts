@@ -1,6 +1,10 @@
 /** The shared behaviour suite on backend B: the real @databricks/sql driver against the loopback Databricks stand-in. */
 import type { Engine } from "lib";
-import { DatabricksStandIn, STAND_IN_OPTIONS, standInEngine } from "../backend-b/databricks-stand-in-fixture.js";
+import {
+  DatabricksStandIn,
+  STAND_IN_OPTIONS,
+  standInEngine,
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { behaviourSuite } from "./behaviour-suite.js";
 
 const CA_CERT = "BACKEND_B_CA_CERT";

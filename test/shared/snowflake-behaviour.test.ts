@@ -1,7 +1,7 @@
 /** The shared behaviour suite on backend A: the real snowflake-sdk against the loopback Snowflake stand-in. */
 import type { Engine } from "lib";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { standInEngine, startStandIn } from "../backend-a/snowflake-stand-in-fixture.js";
+import { standInEngine, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { behaviourSuite } from "./behaviour-suite.js";
 
 let standIn: SnowflakeStandIn | undefined;

@@ -15,7 +15,7 @@ import {
   standInEngine,
   startAnotherStandIn,
   useStandIn,
-} from "./databricks-stand-in-fixture.js";
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { Sales } from "../support/sales-fixture.js";
 
 async function revenueRows(engine: Engine) {

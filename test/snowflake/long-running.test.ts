@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { QueryCancelledError } from "lib";
 import { Sales } from "../support/sales-fixture.js";
 import { SALES_BY_COUNTRY } from "../support/sales-fixture.js";
-import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
+import { standInEngine, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 
 const revenueByCountry = () =>

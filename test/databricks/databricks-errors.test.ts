@@ -9,7 +9,12 @@ import { DataError, InternalError, ProgrammingError, WarehouseError } from "lib"
 import type { Engine } from "lib";
 import { mapDatabricksError } from "../../runtime/dialects/databricks/databricks-errors.js";
 import { decimalWordsToString } from "../../runtime/dialects/databricks/databricks-decimal-patch.js";
-import { Ghost, TOKEN, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
+import {
+  Ghost,
+  TOKEN,
+  standInEngine,
+  useStandIn,
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { Sales } from "../support/sales-fixture.js";
 import { failureOf } from "../support/failures.js";
 

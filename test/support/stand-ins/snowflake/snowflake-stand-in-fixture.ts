@@ -4,9 +4,9 @@
  * through the real snowflake-sdk.
  */
 import { BackendAConfig, createEngine, type Engine } from "lib";
-import type { BackendAConfigInput } from "../../runtime/dialects/snowflake/snowflake-config.js";
-import { SnowflakeStandIn, type SnowflakeStandInOptions } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { SNOWFLAKE_VIEWS, ordersTableSql, salesTableSql } from "../support/sales-fixture.js";
+import type { BackendAConfigInput } from "../../../../runtime/dialects/snowflake/snowflake-config.js";
+import { SnowflakeStandIn, type SnowflakeStandInOptions } from "./snowflake-stand-in.js";
+import { SNOWFLAKE_VIEWS, ordersTableSql, salesTableSql } from "../../sales-fixture.js";
 
 export const USER = "tester";
 export const PASSWORD = "pa55-Word!x7";

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { ProgrammingError } from "lib";
 import { splitSnowflakeStatements } from "../../runtime/dialects/snowflake/snowflake-statements.js";
-import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
+import { standInEngine, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 
 describe("backend A statements", function () {

@@ -13,7 +13,7 @@ import {
   startAnotherStandIn,
   useStandIn,
   type DatabricksStandIn,
-} from "./databricks-stand-in-fixture.js";
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { Sales } from "../support/sales-fixture.js";
 
 async function totalRevenue(engine: Engine, options: { signal?: AbortSignal; timeoutMs?: number } = {}) {

@@ -2,7 +2,11 @@
 import { expect } from "chai";
 import { Type } from "typebox";
 import { Sales } from "../support/sales-fixture.js";
-import { standInEngine, startStandIn, useStandInEngine } from "./snowflake-stand-in-fixture.js";
+import {
+  standInEngine,
+  startStandIn,
+  useStandInEngine,
+} from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 
 describe("backend A streaming", function () {
   this.timeout(20_000);

@@ -8,7 +8,13 @@ import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runCodegen } from "../../codegen/codegen.js";
-import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, useStandIn } from "./databricks-stand-in-fixture.js";
+import {
+  CATALOG,
+  SCHEMA,
+  STAND_IN_HTTP_PATH,
+  TOKEN,
+  useStandIn,
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 
 describe("backend B: codegen introspection through the driver", function () {

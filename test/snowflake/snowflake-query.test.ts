@@ -16,7 +16,11 @@ import {
   type Engine,
 } from "lib";
 import { Orders, SALES_BY_COUNTRY, Sales } from "../support/sales-fixture.js";
-import { standInEngine, startStandIn, useStandInEngine } from "./snowflake-stand-in-fixture.js";
+import {
+  standInEngine,
+  startStandIn,
+  useStandInEngine,
+} from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 
 class Missing extends SemanticView("no_such_view", { revenue: Metric<bigint>() }) {}

@@ -9,7 +9,7 @@ import { expect } from "chai";
 import { Dimension, Metric, SemanticView } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine } from "./snowflake-stand-in-fixture.js";
+import { PASSWORD, USER, standInEngine } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 
 class Parties extends SemanticView("parties", {

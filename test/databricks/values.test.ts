@@ -6,7 +6,12 @@
 import { expect } from "chai";
 import { DataError, Decimal } from "lib";
 import { DatabricksDriver } from "../../runtime/dialects/databricks/databricks-driver.js";
-import { STAND_IN_OPTIONS, driverSettings, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
+import {
+  STAND_IN_OPTIONS,
+  driverSettings,
+  standInEngine,
+  useStandIn,
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 
 const EVERY_TYPE = `SELECT

@@ -9,7 +9,12 @@ import { expect } from "chai";
 import { Dimension, Metric, SemanticView } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
+import {
+  PASSWORD,
+  USER,
+  standInEngine,
+  startStandIn,
+} from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 
 describe("codegen for backend A against the stand-in", function () {

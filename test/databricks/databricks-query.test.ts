@@ -5,7 +5,12 @@
  * types, into/iterInto) is in `test/shared/behaviour-suite.ts`.
  */
 import { expect } from "chai";
-import { CATALOG, SCHEMA, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
+import {
+  CATALOG,
+  SCHEMA,
+  standInEngine,
+  useStandIn,
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { Sales } from "../support/sales-fixture.js";
 
 const revenueByCountry = () =>

@@ -5,7 +5,11 @@
  */
 import { expect } from "chai";
 import { Decimal, ValidationError } from "lib";
-import { STAND_IN_OPTIONS, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
+import {
+  STAND_IN_OPTIONS,
+  standInEngine,
+  useStandIn,
+} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 
 describe("backend B: parameters on a warehouse in America/New_York", function () {
