@@ -4,8 +4,8 @@
  * Library connections are already open in the pool (warm-up), as in a long-running service.
  */
 import type { BenchFixture } from "./fixture.js";
-import { measureGroup, type GroupResult } from "./harness.js";
-import type { BenchSettings } from "./settings.js";
+import { measureGroup, type GroupResult } from "./bench-harness.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 export async function runCheckout(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const { engine, instance, raw } = fixture;

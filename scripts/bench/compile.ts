@@ -3,9 +3,9 @@
  * and compiling an already-built query. There is no raw counterpart: the numbers are absolute.
  */
 import { and, type SemanticQuery } from "lib";
-import { measureGroup, type BenchCase, type GroupResult } from "./harness.js";
+import { measureGroup, type BenchCase, type GroupResult } from "./bench-harness.js";
 import { Sales } from "./revenue-by-country.js";
-import type { BenchSettings } from "./settings.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 const DIALECTS = ["backend_a", "backend_b", "backend_c"] as const;
 

@@ -7,8 +7,8 @@ import { deepStrictEqual } from "node:assert/strict";
 import { Type } from "typebox";
 import { BigIntType, Dimension, Fact, Metric, SemanticView } from "lib";
 import type { BenchFixture } from "./fixture.js";
-import { measureGroup, type GroupResult } from "./harness.js";
-import type { BenchSettings } from "./settings.js";
+import { measureGroup, type GroupResult } from "./bench-harness.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 export class Sales extends SemanticView("sales", {
   revenue: Metric(),
