@@ -69,7 +69,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #connection: PooledConnection;
   readonly #stream: ResultStream;
   readonly #iterator: AsyncIterator<unknown[][]>;
-  readonly #watch: CancelWatch;
+  /** Undefined when nothing can cancel this result (no signal, no deadline). */
+  readonly #watch: CancelWatch | undefined;
   readonly #toObject: (row: readonly unknown[]) => Record<string, unknown>;
   #state: State = "open";
   #released: Promise<void> | undefined;
@@ -87,7 +88,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   constructor(
     connection: PooledConnection,
     stream: ResultStream,
-    watch: CancelWatch,
+    watch: CancelWatch | undefined,
     openedAt: Error = captureOpenSite(),
   ) {
     this.#connection = connection;
@@ -98,7 +99,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     // Never closed and garbage-collected: the connection goes back anyway, with a warning.
     this.#unwatch = watchUnclosed(this, releaserOf(stream, connection), openedAt);
     // A cancellation while no read is pending still ends the statement and frees the connection.
-    watch.onFire(() => {
+    watch?.onFire(() => {
       this.#wakeRead?.(CANCELLED);
       if (this.#pending === undefined && this.#state === "open") {
         this.#state = "cancelled";
@@ -243,7 +244,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
 
   #assertReadable(method: string): void {
     if (this.#state === "closed") throw new LibError(`Cannot call ${method}: the cursor is closed`);
-    if (this.#state === "cancelled") throw this.#watch.error();
+    if (this.#state === "cancelled") throw this.#watch!.error();
   }
 
   /** Runs one read: mode check, one read at a time, and on any failure the connection goes back before the error surfaces. */
@@ -283,21 +284,14 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       (error: unknown) => ({ ok: false, error }),
     );
     this.#pending = settled;
-    // A promise of this read only: racing a derivative of the never-settling `watch.fired` would
-    // leave one reaction per read on it, each holding its chunk, so a streamed result would pile up.
-    const cancelled = new Promise<typeof CANCELLED>((resolve) => {
-      if (this.#watch.reason !== undefined) resolve(CANCELLED);
-      else this.#wakeRead = resolve;
-    });
-    let first: Settled<IteratorResult<unknown[][]>> | typeof CANCELLED;
+    let first: Settled<IteratorResult<unknown[][]>>;
     try {
-      first = await Promise.race([settled, cancelled]);
-      if (first === CANCELLED) first = await settled; // the interrupted call settles promptly
+      first = this.#watch === undefined ? await settled : await this.#cancellable(this.#watch, settled);
     } finally {
       this.#pending = undefined;
       this.#wakeRead = undefined;
     }
-    if (this.#watch.reason !== undefined) {
+    if (this.#watch?.reason !== undefined) {
       this.#state = "cancelled";
       await this.#closeQuietly();
       throw this.#watch.error(first.ok ? undefined : first.error);
@@ -314,10 +308,22 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return first.value.value;
   }
 
+  /** Waits for `read`, or until cancellation fires and then for the interrupted read to settle. */
+  async #cancellable<T>(watch: CancelWatch, read: Promise<T>): Promise<T> {
+    // A promise of this read only: racing a derivative of the never-settling `watch.fired` would
+    // leave one reaction per read on it, each holding its chunk, so a streamed result would pile up.
+    const cancelled = new Promise<typeof CANCELLED>((resolve) => {
+      if (watch.reason !== undefined) resolve(CANCELLED);
+      else this.#wakeRead = resolve;
+    });
+    const first = await Promise.race([read, cancelled]);
+    return first === CANCELLED ? read : first; // the interrupted call settles promptly
+  }
+
   #release(): Promise<void> {
     if (this.#released === undefined) {
       this.#unwatch();
-      this.#watch.dispose();
+      this.#watch?.dispose();
       this.#released = (async () => {
         try {
           await this.#stream.close();
