@@ -8,7 +8,7 @@
  */
 import type { Table } from "apache-arrow";
 import type { Static, TObject } from "typebox";
-import type { ColumnInfo, ResultStream } from "../driver/database-connection.js";
+import type { ColumnInfo, ResultStream, TypedColumn } from "../driver/database-connection.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { LibError } from "../errors.js";
 import { compileRowMapper } from "../mapping/model-plan.js";
@@ -186,10 +186,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return this.#read("arrow", "fetchArrow()", async () => {
       await loadArrow();
       const builder = new ArrowTableBuilder(this.columns);
-      // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in between.
-      if (this.#stream.preferColumns?.() === true) {
+      // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in
+      // between, and fixed-width columns copied whole as typed arrays.
+      if (this.#stream.preferColumns?.({ typedArrays: true }) === true) {
         for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull())
-          builder.appendColumns(chunk);
+          builder.appendColumns(chunk as readonly (readonly unknown[] | TypedColumn)[]);
       } else {
         for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull())
           builder.appendChunk(chunk);

@@ -154,7 +154,7 @@ class InstrumentedConnection implements DatabaseConnection {
 /** A stream that counts the rows read and reports once: at its end, at close(), or on an error. */
 function countingStream(stream: ResultStream, done: (rows: number, error?: unknown) => void): ResultStream {
   let rows = 0;
-  let columnar = false; // after preferColumns() said yes, a chunk is one array per column
+  let columnar = false; // after preferColumns() said yes, a chunk is one array (or TypedColumn) per column
   let reported = false;
   const report = (error?: unknown): void => {
     if (reported) return;
@@ -164,7 +164,7 @@ function countingStream(stream: ResultStream, done: (rows: number, error?: unkno
   const preferColumns = stream.preferColumns?.bind(stream);
   return {
     columns: stream.columns,
-    ...(preferColumns === undefined ? {} : { preferColumns: () => (columnar = preferColumns()) }),
+    ...(preferColumns === undefined ? {} : { preferColumns: (options) => (columnar = preferColumns(options)) }),
     async close(): Promise<void> {
       try {
         await stream.close();
