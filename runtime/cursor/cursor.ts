@@ -71,7 +71,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #iterator: AsyncIterator<unknown[][]>;
   /** Undefined when nothing can cancel this result (no signal, no deadline). */
   readonly #watch: CancelWatch | undefined;
-  readonly #toObject: (row: readonly unknown[]) => Record<string, unknown>;
+  /** Built by the first row read (into/iterInto/fetchArrow never need it). */
+  #rowObject: ((row: readonly unknown[]) => Record<string, unknown>) | undefined;
   #state: State = "open";
   #released: Promise<void> | undefined;
   #mode: ReadMode | undefined;
@@ -95,7 +96,6 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     this.#stream = stream;
     this.#iterator = stream[Symbol.asyncIterator]();
     this.#watch = watch;
-    this.#toObject = rowObjectFactory(stream.columns);
     // Never closed and garbage-collected: the connection goes back anyway, with a warning.
     this.#unwatch = watchUnclosed(this, releaserOf(stream, connection), openedAt);
     // A cancellation while no read is pending still ends the statement and frees the connection.
@@ -122,7 +122,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   fetchOne(): Promise<Row | undefined> {
     return this.#read("rows", "fetchOne()", async () => {
       const row = await this.#nextRow();
-      return row === undefined ? undefined : (this.#toObject(row) as Row);
+      return row === undefined ? undefined : (this.#toObject()(row) as Row);
     });
   }
 
@@ -132,10 +132,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       if (!Number.isSafeInteger(size) || size < 1)
         throw new LibError(`fetchMany(size): size must be a positive integer, got ${String(size)}`);
       const rows: Row[] = [];
+      const toObject = this.#toObject();
       while (rows.length < size) {
         const row = await this.#nextRow();
         if (row === undefined) break;
-        rows.push(this.#toObject(row) as Row);
+        rows.push(toObject(row) as Row);
       }
       return rows;
     });
@@ -145,10 +146,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   fetchAllRows(): Promise<Row[]> {
     return this.#read("rows", "fetchAllRows()", async () => {
       const rows: Row[] = [];
+      const toObject = this.#toObject();
       for (; this.#position < this.#buffer.length; this.#position++)
-        rows.push(this.#toObject(this.#buffer[this.#position]!) as Row);
+        rows.push(toObject(this.#buffer[this.#position]!) as Row);
       for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
-        for (const row of chunk) rows.push(this.#toObject(row) as Row);
+        for (const row of chunk) rows.push(toObject(row) as Row);
       }
       return rows;
     });
@@ -229,6 +231,10 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     } finally {
       await this.#closeQuietly();
     }
+  }
+
+  #toObject(): (row: readonly unknown[]) => Record<string, unknown> {
+    return (this.#rowObject ??= rowObjectFactory(this.#stream.columns));
   }
 
   #enter(mode: ReadMode, method: string): void {
