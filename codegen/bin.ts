@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `lib` executable: `lib codegen ...`. See `lib codegen --help` for flags and exit status. */
 import { runCli } from "./cli.js";
-import { environmentWithDotenv } from "./settings.js";
+import { environmentWithDotenv } from "./codegen-settings.js";
 
 const cwd = process.cwd();
 // Like dotenv.config(): .env fills variables the environment does not set, so the engine's own

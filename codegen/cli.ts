@@ -6,11 +6,11 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cac } from "cac";
-import type { BackendType } from "../runtime/config/types.js";
 import { runCodegen } from "./codegen.js";
 import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
-import { BACKENDS, environmentWithDotenv, type Environment } from "./settings.js";
+import { environmentWithDotenv, type Environment } from "./codegen-settings.js";
+import { isBackend, listBackends } from "../runtime/dialects/dialects.js";
 import { closestName } from "../runtime/config/suggest.js";
 
 export interface CliIo {
@@ -54,7 +54,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   const cli = cac("lib");
   cli
     .command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas")
-    .option("--backend <backend>", "Backend to introspect: backend_a, backend_b or backend_c (required)")
+    .option("--backend <backend>", `Backend to introspect: ${listBackends()} (required)`)
     .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
     .option(
       "--config <path>",
@@ -109,10 +109,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     io.stderr(`lib codegen: ${message} (see lib codegen --help)`);
     return ExitCode.Usage;
   };
-  if (flags.backend === undefined) return usage("--backend is required: backend_a, backend_b or backend_c");
+  if (flags.backend === undefined) return usage(`--backend is required: ${listBackends()}`);
   const backend = String(flags.backend);
-  if (!BACKENDS.includes(backend as BackendType)) {
-    return usage(`unknown backend "${backend}": use backend_a, backend_b or backend_c`);
+  if (!isBackend(backend)) {
+    return usage(`unknown backend "${backend}": use ${listBackends()}`);
   }
   for (const name of ["database", "config", "out"] as const) {
     const value = flags[name];
@@ -139,7 +139,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   return runCodegen(
     {
-      backend: backend as BackendType,
+      backend,
       database: flags.database === undefined ? undefined : String(flags.database),
       config: flags.config === undefined ? undefined : String(flags.config),
       out: String(flags.out),

@@ -5,16 +5,16 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
-import type { FixtureModel } from "./fixture/fixture-model.js";
+import type { FixtureModel } from "../runtime/dialects/fixture/fixture-model.js";
 import type { BackendType } from "../runtime/config/types.js";
+import { dialectOf } from "../runtime/dialects/dialects.js";
 import { Secret } from "../runtime/config/secret.js";
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
 import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
-import { introspectorFor } from "./introspect/introspector-for.js";
-import type { IntrospectionSource, ViewMetadata, ViewSummary } from "./introspect/metadata.js";
+import type { IntrospectionSource, ViewMetadata, ViewSummary } from "../runtime/dialects/introspect/metadata.js";
 import { findDrift, writeOutput } from "./output.js";
-import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./settings.js";
+import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./codegen-settings.js";
 
 export interface CodegenOptions {
   readonly backend: BackendType;
@@ -66,8 +66,7 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     const views = await introspect(target, options.views, io.connector ?? engineConnector, async (source, names) => {
       if (options.fixture === undefined) return;
       // Loaded only when asked for, like the generator (it pulls in the DuckDB literal writer).
-      const { readFixture } = await import("./fixture/read-fixture.js");
-      fixture = await readFixture(options.backend, source, names, options.sample);
+      fixture = await dialectOf(options.backend).readFixture(source, names, options.sample);
     });
     if (fixture !== undefined && options.fixture !== undefined && !options.check) {
       await writeFixture(resolve(io.cwd, options.fixture), fixture, options, io);
@@ -118,7 +117,7 @@ async function introspect(
     });
   }
   try {
-    const introspector = introspectorFor(target.backend, connection.source);
+    const introspector = dialectOf(target.backend).createIntrospector(connection.source);
     const listed = await introspector.listViews();
     const chosen = only === undefined ? listed : only.map((name) => findView(listed, name));
     const unique = [...new Map(chosen.map((v) => [v.name, v])).values()];
@@ -228,7 +227,7 @@ function toExit(error: unknown): CodegenExit {
 
 /** Every secret value of the target, so no message can echo one (driver errors sometimes quote URIs). */
 function secretsOf(target: CodegenTarget): string[] {
-  if (target.backend === "backend_c") return [];
+  if (!("settings" in target)) return [];
   return Object.values(target.settings)
     .filter((v): v is Secret => v instanceof Secret)
     .map((s) => s.reveal())

@@ -1,12 +1,12 @@
 /**
- * Opening what introspection reads from, through the library's own engine: backend C opens the
- * DuckDB file read-only (the built-in semantic engine or the extension answers the metadata
- * functions), backends A and B use `[connections.<backend>]` like any application would.
+ * Opening what introspection reads from, through the library's own engine: a database-file dialect
+ * (backend C) opens the file as its `codegenSource` says (read-only), the others use
+ * `[connections.<backend>]` like any application would.
  */
 import { existsSync } from "node:fs";
-import type { IntrospectionSource } from "./introspect/metadata.js";
+import type { IntrospectionSource } from "../runtime/dialects/introspect/metadata.js";
 import type { Engine } from "../runtime/engine/engine.js";
-import type { CodegenTarget } from "./settings.js";
+import type { CodegenTarget } from "./codegen-settings.js";
 
 export interface IntrospectionConnection {
   readonly source: IntrospectionSource;
@@ -22,21 +22,26 @@ export class ConnectFailure extends Error {
 }
 
 export const engineConnector: Connector = async (target) => {
-  if (target.backend === "backend_c" && !existsSync(target.database)) {
-    throw new ConnectFailure(`cannot open backend C database ${target.database}: no such file`);
-  }
   // Loaded lazily so `--help` and usage errors do not pay for the engine and its drivers.
-  const [{ createEngine, engineFromSettings }, { BackendCConfig }] = await Promise.all([
+  const [{ engineFromSettings }, { resolveConfigObject }, { dialectOf, labelInSentence }] = await Promise.all([
     import("../runtime/engine/create-engine.js"),
-    import("../runtime/config/backend-c-config.js"),
+    import("../runtime/config/backend-config.js"),
+    import("../runtime/dialects/dialects.js"),
   ]);
+  const dialect = dialectOf(target.backend);
+  const fileLabel = "database" in target ? `${labelInSentence(target.backend)} database ${target.database}` : "";
+  if ("database" in target && !existsSync(target.database)) {
+    throw new ConnectFailure(`cannot open ${fileLabel}: no such file`);
+  }
   let engine: Engine;
   try {
-    engine =
-      target.backend === "backend_c"
-        ? // Read-only: introspection never writes, and a read-only open never creates a missing file.
-          createEngine(new BackendCConfig({ database: target.database, readOnly: true, poolSize: 1 }))
-        : engineFromSettings(target.settings);
+    if ("database" in target) {
+      const source = dialect.codegenSource;
+      if (source.kind !== "database-file") throw new Error(`${target.backend} reads no database file`);
+      engine = engineFromSettings(resolveConfigObject(target.backend, source.connection(target.database)));
+    } else {
+      engine = engineFromSettings(target.settings);
+    }
   } catch (error) {
     throw new ConnectFailure(describe(error), { cause: error });
   }
@@ -54,8 +59,7 @@ export const engineConnector: Connector = async (target) => {
     };
   } catch (error) {
     await engine.dispose().catch(() => undefined);
-    const what =
-      target.backend === "backend_c" ? `backend C database ${target.database}` : `[connections.${target.backend}]`;
+    const what = "database" in target ? fileLabel : `[connections.${target.backend}]`;
     throw new ConnectFailure(`cannot connect to ${what}: ${describe(error)}`, { cause: error });
   }
 };

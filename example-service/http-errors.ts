@@ -7,6 +7,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { getEngine, LibConnectionError, WarehouseError } from "lib";
+import { DIALECTS } from "lib/dialects";
 import type { Engine } from "./engine-type.js";
 import { describeError, type Logger } from "./logger.js";
 
@@ -75,7 +76,7 @@ export function explainUnavailable(error: WarehouseError | LibConnectionError, e
 function databaseOf(engine: Engine | undefined): string {
   try {
     const settings = (engine ?? getEngine("default")).settings;
-    return settings.type === "backend_c" ? ` in ${settings.database}` : ` (${settings.type})`;
+    return DIALECTS[settings.type].databaseIsFile ? ` in ${settings.database}` : ` (${settings.type})`;
   } catch {
     return "";
   }

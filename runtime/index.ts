@@ -8,9 +8,9 @@ export { Secret } from "./config/secret.js";
 export type * from "./config/types.js";
 export type { ColumnInfo, ValueKind, QueryResult, ResultStream } from "./driver/database-connection.js";
 export type { PooledConnection, Row } from "./engine/pooled-connection.js";
-export { BackendAConfig, type BackendAConfigInput } from "./config/backend-a-config.js";
-export { BackendBConfig, type BackendBConfigInput } from "./config/backend-b-config.js";
-export { BackendCConfig, type BackendCConfigInput } from "./config/backend-c-config.js";
+export { BackendAConfig, type BackendAConfigInput } from "./dialects/snowflake/snowflake-config.js";
+export { BackendBConfig, type BackendBConfigInput } from "./dialects/databricks/databricks-config.js";
+export { BackendCConfig, type BackendCConfigInput } from "./dialects/duckdb/duckdb-config.js";
 export type { ConfigObjectOptions } from "./config/backend-config.js";
 export type { Environment } from "./config/config-context.js";
 export {
@@ -67,7 +67,7 @@ export { SemanticQueryCompiler } from "./query/compiler/semantic-query-compiler.
 export { SnowflakeQueryCompiler } from "./dialects/snowflake/snowflake-query-compiler.js";
 export { DatabricksQueryCompiler } from "./dialects/databricks/databricks-query-compiler.js";
 export { DuckDBQueryCompiler } from "./dialects/duckdb/duckdb-query-compiler.js";
-export { compilerFor } from "./dialects/dialect-compilers.js";
+export { compilerFor } from "./dialects/dialects.js";
 // Cursor, model mapping and lossless JSON.
 export { Cursor } from "./cursor/cursor.js";
 export type { OpenCursorOptions } from "./cursor/open-cursor.js";

@@ -5,7 +5,7 @@
  */
 import { IndentationText, NewLineKind, Project, QuoteKind, type CodeBlockWriter, type SourceFile } from "ts-morph";
 import type { ValueKind } from "../../runtime/driver/database-connection.js";
-import type { MemberMetadata, ViewMetadata } from "../introspect/metadata.js";
+import type { MemberMetadata, ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { tsTypeOf, valueKindOf } from "../type-mapping.js";
 import { TAKEN_BY_IMPORTS, fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
 import { memberNames, portableName } from "./portable-names.js";

@@ -8,17 +8,17 @@
  *   `SUPPLIER.NAME`) are declared qualified: `customerName: Dimension({ name: "customer.name" })`.
  */
 import type { BackendType } from "../../runtime/config/types.js";
+import { dialectOf } from "../../runtime/dialects/dialects.js";
 import { RESERVED_FIELD_NAMES } from "../../runtime/view/names.js";
-import type { MemberMetadata } from "../introspect/metadata.js";
+import type { MemberMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { uniqueNames } from "./naming.js";
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED_FIELDS = new Set<string>(RESERVED_FIELD_NAMES);
 
-/** A warehouse name as our side spells it: backend A's folded upper case becomes lower case. */
+/** A warehouse name as our side spells it: a folded upper-case name (backend A) becomes lower case. */
 export function portableName(backend: BackendType, name: string): string {
-  if (backend !== "backend_a") return name;
-  return name === name.toUpperCase() && name !== name.toLowerCase() ? name.toLowerCase() : name;
+  return dialectOf(backend).portableName(name);
 }
 
 /** Why `SemanticView()` would reject this field name, if it would (runtime/view/names.ts rules). */

@@ -8,6 +8,7 @@ import { ConfigContext, type Environment } from "./config-context.js";
 import { resolveConnection, type SettingsFor } from "./resolve-connection.js";
 import { Secret } from "./secret.js";
 import type { BackendType } from "./types.js";
+import { DIALECTS } from "../dialects/dialects.js";
 
 export interface ConfigObjectOptions {
   /** Where fields left out fall back from (`BACKEND_C_DATABASE`, ...). Default `process.env`. */
@@ -19,17 +20,7 @@ export abstract class BackendConfig<T extends BackendType> {
   readonly settings: SettingsFor<T>;
 
   protected constructor(type: T, input: object, options: ConfigObjectOptions) {
-    const className = new.target.name;
-    const ctx = new ConfigContext(className, "camel", options.env ?? process.env);
-    if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      throw ctx.failSource(`expects an object of camelCase fields, got ${input === null ? "null" : typeof input}`);
-    }
-    const fields: Record<string, unknown> = { ...input };
-    if (fields["type"] !== undefined) {
-      throw ctx.fail("type", `is not accepted: ${className} is always type "${type}"`);
-    }
-    delete fields["type"];
-    this.settings = resolveConnection(type, fields, ctx);
+    this.settings = resolveConfigObject(type, input, options, new.target.name);
     Object.freeze(this);
   }
 
@@ -54,6 +45,28 @@ export abstract class BackendConfig<T extends BackendType> {
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return this.toString();
   }
+}
+
+/**
+ * What constructing the backend's config class does, without the class (`lib codegen` opens a
+ * database file this way): checks, environment fallback, resolution, errors named after the class.
+ */
+export function resolveConfigObject<T extends BackendType>(
+  type: T,
+  input: object,
+  options: ConfigObjectOptions = {},
+  className: string = DIALECTS[type].config.className,
+): SettingsFor<T> {
+  const ctx = new ConfigContext(className, "camel", options.env ?? process.env);
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw ctx.failSource(`expects an object of camelCase fields, got ${input === null ? "null" : typeof input}`);
+  }
+  const fields: Record<string, unknown> = { ...input };
+  if (fields["type"] !== undefined) {
+    throw ctx.fail("type", `is not accepted: ${className} is always type "${type}"`);
+  }
+  delete fields["type"];
+  return resolveConnection(type, fields, ctx);
 }
 
 function show(value: unknown): string {

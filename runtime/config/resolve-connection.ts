@@ -3,28 +3,23 @@
  * explicit values (converted and checked) → environment fallback → defaults → cross-field rules →
  * frozen settings with secrets wrapped in `Secret`.
  */
-import { backendARules } from "./backend-a-rules.js";
-import { backendBRules } from "./backend-b-rules.js";
-import { backendCRules } from "./backend-c-rules.js";
 import { aTypeName, type ConfigContext } from "./config-context.js";
 import { convertEnv, convertInput } from "./convert.js";
-import { BACKEND_TYPES, envVarName, fieldsFor, type FieldSpec } from "./fields.js";
-import { type BackendRules, ResolvedValues } from "./resolved-values.js";
+import { envVarName, type FieldSpec } from "./fields.js";
+import { ResolvedValues } from "./resolved-values.js";
 import { Secret } from "./secret.js";
 import { closestName, normalizeName } from "./suggest.js";
-import type { BackendASettings, BackendBSettings, BackendCSettings, BackendType } from "./types.js";
+import type { BackendType } from "./types.js";
+import type { SettingsOf } from "../dialects/dialect.js";
+import { BACKENDS, DIALECTS } from "../dialects/dialects.js";
 
-export type SettingsFor<T extends BackendType> = T extends "backend_a"
-  ? BackendASettings
-  : T extends "backend_b"
-    ? BackendBSettings
-    : BackendCSettings;
+/** The resolved settings type of one backend. */
+export type SettingsFor<T extends BackendType> = SettingsOf<(typeof DIALECTS)[T]>;
 
-const RULES: Readonly<Record<BackendType, BackendRules>> = {
-  backend_a: backendARules,
-  backend_b: backendBRules,
-  backend_c: backendCRules,
-};
+/** Every field a section of this backend accepts, common fields first. */
+function fieldsFor(type: BackendType): readonly FieldSpec[] {
+  return DIALECTS[type].config.fields;
+}
 
 /**
  * Resolve the fields of one connection of a known backend. `input` holds the fields as written
@@ -46,12 +41,13 @@ export function resolveConnection<T extends BackendType>(
     values.set(field, convertInput(field, value, ctx), { kind: "input" });
   }
 
-  const rules = RULES[type];
+  const config = DIALECTS[type].config;
+  const rules = config.rules;
   const explicit = new Set([...values.entries()].map((e) => e.field.toml));
   const skip = rules.skipEnv?.(explicit) ?? new Set<string>();
   for (const field of fields) {
     if (values.has(field.toml) || skip.has(field.toml)) continue;
-    const variable = envVarName(type, field);
+    const variable = envVarName(config, field);
     const text = variable === undefined ? undefined : ctx.env[variable];
     // An empty variable counts as unset (as `FOO=` in a shell or compose file usually means).
     if (variable === undefined || text === undefined || text === "") continue;
@@ -76,9 +72,9 @@ export function resolveConnection<T extends BackendType>(
 
 /** Read and check `type`, the one field that must be present and decides all others. */
 export function readBackendType(raw: unknown, ctx: ConfigContext): BackendType {
-  const allowed = BACKEND_TYPES.map((t) => `"${t}"`).join(", ");
+  const allowed = BACKENDS.map((t) => `"${t}"`).join(", ");
   if (raw === undefined) throw ctx.fail("type", `is required: one of ${allowed}`);
-  if (typeof raw !== "string" || !(BACKEND_TYPES as readonly string[]).includes(raw)) {
+  if (typeof raw !== "string" || !(BACKENDS as readonly string[]).includes(raw)) {
     const shown = typeof raw === "string" ? JSON.stringify(raw) : aTypeName(raw);
     throw ctx.fail("type", `must be one of ${allowed}, got ${shown}`);
   }
@@ -93,7 +89,7 @@ function unknownField(type: BackendType, key: string, ctx: ConfigContext) {
   if (respelled !== undefined) {
     return ctx.fail(key, `is not a known field; did you mean ${ctx.nameOf(respelled)}?`);
   }
-  const elsewhere = BACKEND_TYPES.find(
+  const elsewhere = BACKENDS.find(
     (other) => other !== type && fieldsFor(other).some((f: FieldSpec) => normalizeName(f.toml) === normalizeName(key)),
   );
   if (elsewhere !== undefined) {

@@ -1,12 +1,12 @@
 /** One entry point for the engine: a connection name (TOML section) or a config object → settings. */
-import { BackendAConfig } from "./backend-a-config.js";
-import { BackendBConfig } from "./backend-b-config.js";
-import { BackendCConfig } from "./backend-c-config.js";
+import { BackendConfig } from "./backend-config.js";
 import { DEFAULT_CONNECTION_NAME, loadConnectionSettings, type LoadOptions } from "./load-connection-settings.js";
-import type { ConnectionSettings } from "./types.js";
+import type { BackendType, ConnectionSettings } from "./types.js";
 import { ValidationError } from "../errors.js";
+import { BACKENDS, DIALECTS } from "../dialects/dialects.js";
 
-export type BackendConfigObject = BackendAConfig | BackendBConfig | BackendCConfig;
+/** A config object of any backend (`BackendAConfig`, ...). */
+export type BackendConfigObject = BackendConfig<BackendType>;
 
 export interface ResolvedConnection {
   readonly settings: ConnectionSettings;
@@ -26,14 +26,9 @@ export function resolveSettings(
   if (typeof nameOrConfig === "string") {
     return Object.freeze({ settings: loadConnectionSettings(nameOrConfig, options), connectionName: nameOrConfig });
   }
-  if (
-    nameOrConfig instanceof BackendAConfig ||
-    nameOrConfig instanceof BackendBConfig ||
-    nameOrConfig instanceof BackendCConfig
-  ) {
-    return Object.freeze({ settings: nameOrConfig.settings, connectionName: undefined });
+  if (nameOrConfig instanceof BackendConfig) {
+    return Object.freeze({ settings: nameOrConfig.settings as ConnectionSettings, connectionName: undefined });
   }
-  throw new ValidationError("Expected a connection name or a BackendAConfig/BackendBConfig/BackendCConfig object", {
-    source: "createEngine",
-  });
+  const classes = BACKENDS.map((b) => DIALECTS[b].config.className).join("/");
+  throw new ValidationError(`Expected a connection name or a ${classes} object`, { source: "createEngine" });
 }

@@ -5,14 +5,15 @@
  */
 import type { Secret } from "./secret.js";
 
-export type BackendType = "backend_a" | "backend_b" | "backend_c";
+import type { DIALECTS } from "../dialects/dialects.js";
+import type { SettingsOf } from "../dialects/dialect.js";
 
-/** How backend C answers semantic-view statements (README "Backend C semantic views"). */
-export type SemanticViewsMode = "auto" | "builtin" | "extension";
+/** A backend's public name (`type = "backend_a"`): the keys of DIALECTS. */
+export type BackendType = keyof typeof DIALECTS;
 
-export type BackendAAuthType =
-  "auth_jwt" | "auth_ext_browser" | "auth_oauth" | "auth_mfa" | "auth_sso" | "auth_pat" | "auth_wif";
-export type BackendBAuthType = "OAuthU2M" | "OAuthM2M";
+export type { BackendAAuthType, BackendASettings } from "../dialects/snowflake/snowflake-settings.js";
+export type { BackendBAuthType, BackendBSettings } from "../dialects/databricks/databricks-settings.js";
+export type { BackendCSettings, SemanticViewsMode } from "../dialects/duckdb/duckdb-settings.js";
 
 /** Fields every connection type accepts. */
 export interface CommonSettings {
@@ -38,57 +39,5 @@ export interface CommonSettings {
   readonly protocol?: "http" | "https" | undefined;
 }
 
-export interface BackendASettings extends CommonSettings {
-  readonly type: "backend_a";
-  readonly account?: string | undefined;
-  readonly warehouse?: string | undefined;
-  readonly role?: string | undefined;
-  readonly region?: string | undefined;
-  /** Milliseconds. */
-  readonly loginTimeout?: number | undefined;
-  readonly requestTimeout?: number | undefined;
-  readonly clientTimeout?: number | undefined;
-  /** Milliseconds between liveness checks of a running statement's session (default 10 s). */
-  readonly heartbeatInterval?: number | undefined;
-  readonly tlsSkipVerify: boolean;
-  readonly ocspFailOpenMode: boolean;
-  readonly keepSessionAlive: boolean;
-  readonly appName?: string | undefined;
-  readonly disableTelemetry: boolean;
-  readonly cacheMfaToken: boolean;
-  readonly storeTempCreds: boolean;
-  readonly authType?: BackendAAuthType | undefined;
-  readonly privateKeyPath?: string | undefined;
-  readonly privateKeyPem?: Secret | undefined;
-  readonly privateKeyPassphrase?: Secret | undefined;
-  readonly jwtExpireTimeout?: number | undefined;
-  readonly oauthToken?: Secret | undefined;
-  readonly ssoUrl?: string | undefined;
-  readonly identityProvider?: string | undefined;
-}
-
-export interface BackendBSettings extends CommonSettings {
-  readonly type: "backend_b";
-  /** Full connection string; it embeds the token, so it is a secret as a whole. */
-  readonly uri?: Secret | undefined;
-  readonly httpPath?: string | undefined;
-  readonly token?: Secret | undefined;
-  readonly catalog?: string | undefined;
-  /** Milliseconds of silence on a connection before it fails (default 2 min). */
-  readonly socketTimeout?: number | undefined;
-  readonly authType?: BackendBAuthType | undefined;
-  readonly clientId?: string | undefined;
-  readonly clientSecret?: Secret | undefined;
-  readonly azureTenantId?: string | undefined;
-  readonly useDatabricksOAuthInAzure?: boolean | undefined;
-}
-
-export interface BackendCSettings extends CommonSettings {
-  readonly type: "backend_c";
-  /** A database file path, or `:memory:`. */
-  readonly database: string;
-  readonly readOnly: boolean;
-  readonly semanticViews: SemanticViewsMode;
-}
-
-export type ConnectionSettings = BackendASettings | BackendBSettings | BackendCSettings;
+/** The settings of any backend: the union of every dialect's settings type. */
+export type ConnectionSettings = { [B in BackendType]: SettingsOf<(typeof DIALECTS)[B]> }[BackendType];

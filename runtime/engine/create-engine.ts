@@ -5,12 +5,10 @@
  */
 import type { ConnectionSettings } from "../config/types.js";
 import { resolveSettings } from "../config/resolve-settings.js";
-import { warnUnhonouredFields } from "../config/backend-b-unhonoured.js";
 import type { BackendConfigObject } from "../config/resolve-settings.js";
 import type { Driver } from "../driver/database-connection.js";
 import { LibConnectionError } from "../errors.js";
-import { createDriver } from "./driver-factory.js";
-import type { DuckDBDriverOptions } from "../dialects/duckdb/duckdb-driver.js";
+import { createDriver, dialectOf, type DialectDriverOptions } from "../dialects/dialects.js";
 import { Engine } from "./engine.js";
 import type { EngineInternals } from "./engine.js";
 import { register } from "./registry.js";
@@ -32,12 +30,13 @@ export interface CreateEngineOptions {
   readonly log?: EngineLogger;
 }
 
-/** Library-internal options (tests): an explicit driver, DuckDB driver options, pool tuning. */
+/** Library-internal options (tests): an explicit driver, the dialect's driver options, pool tuning. */
 export interface EngineFromSettingsOptions extends EngineInternals {
   /** Register under this name. */
   readonly name?: string | undefined;
   readonly driver?: Driver;
-  readonly duckdb?: DuckDBDriverOptions;
+  /** Passed to the dialect's `createDriver` (backend C: the built-in semantic layer to use). */
+  readonly driverOptions?: DialectDriverOptions;
   readonly log?: EngineLogger | undefined;
 }
 
@@ -80,9 +79,9 @@ export async function createAsyncEngine(
 
 /** Library-internal: an engine from already-resolved settings. */
 export function engineFromSettings(settings: ConnectionSettings, options: EngineFromSettingsOptions = {}): Engine {
-  if (settings.type === "backend_b") warnUnhonouredFields(settings);
+  dialectOf(settings.type).checkEngineSettings?.(settings);
   const observer = new Observer(settings.type, options.log);
-  const driver = instrumentDriver(options.driver ?? createDriver(settings, options.duckdb), observer);
+  const driver = instrumentDriver(options.driver ?? createDriver(settings, options.driverOptions), observer);
   const engine = new Engine(settings, driver, { ...options, observer });
   if (options.name !== undefined) {
     try {

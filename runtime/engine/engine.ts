@@ -15,6 +15,7 @@ import type { PooledConnection } from "./pooled-connection.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { namesOf, unregister } from "./registry.js";
 import { isTraced, poolWaitChannel, traced } from "../observability/channels.js";
+import { dialectOf } from "../dialects/dialects.js";
 import type { Observer } from "../observability/observer.js";
 
 const DEFAULT_DISPOSE_TIMEOUT_S = 10;
@@ -56,7 +57,8 @@ export class Engine implements AsyncDisposable {
     this.#observer = internals.observer;
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
-      maxOverflow: isPrivateDatabase(settings) ? 0 : settings.maxOverflow,
+      // A private database per connection (in-memory DuckDB): an overflow connection would be empty.
+      maxOverflow: dialectOf(settings.type).everyConnectionIsPrivate(settings) ? 0 : settings.maxOverflow,
       timeout: settings.timeout,
       recycle: settings.recycle,
       prePing: settings.prePing,
@@ -64,7 +66,7 @@ export class Engine implements AsyncDisposable {
     });
   }
 
-  /** `"backend_a"`, `"backend_b"` or `"backend_c"`. */
+  /** The backend name (`type`), a key of DIALECTS. */
   get backend(): BackendType {
     return this.settings.type;
   }
@@ -158,12 +160,4 @@ export class Engine implements AsyncDisposable {
 /** Guard for APIs that receive an engine from users. */
 export function assertEngine(value: unknown): asserts value is Engine {
   if (!(value instanceof Engine)) throw new LibError("Expected an Engine (from createEngine)");
-}
-
-/**
- * Every physical connection to an in-memory DuckDB database is a database of its own, so an
- * overflow connection would answer from an empty database: in-memory engines never overflow.
- */
-function isPrivateDatabase(settings: ConnectionSettings): boolean {
-  return settings.type === "backend_c" && settings.database === ":memory:";
 }

@@ -13,6 +13,7 @@
  * - string → Date: ISO `YYYY-MM-DD` (UTC midnight) or an ISO date-time with `Z` or an offset and at most ms.
  * - boolean only from boolean.
  */
+import { KIND_TYPINGS } from "../dialects/type-table.js";
 import type { ValueKind } from "../driver/database-connection.js";
 import { Decimal } from "../values/decimal.js";
 import type { ModelType } from "./model-type.js";
@@ -115,16 +116,20 @@ function toDate(value: unknown): Date {
 
 const identity: Converter = (v) => v;
 
-/** Column kinds whose values arrive already as the model type wants them (strict agreement). */
-const STRICT: Record<ModelType, readonly ValueKind[] | "any"> = {
-  integer: ["integer", "bigint"],
-  number: ["integer", "float", "bigint"],
-  bigint: ["bigint"],
-  decimal: ["decimal"],
-  string: ["string"],
-  boolean: ["boolean"],
-  date: ["date", "timestamp"],
-  unknown: "any",
+/**
+ * Strict agreement beyond each kind's own schema (`KIND_TYPINGS`, the one codegen emits): integer
+ * and number models also take 64-bit integers value by value, a number model any integer, and a
+ * non-lib schema (arrays, objects, ...) columns passed through as `other`. `unknown` takes anything.
+ */
+const ALSO_STRICT: Record<ModelType, readonly ValueKind[]> = {
+  integer: ["bigint"],
+  number: ["integer", "bigint"],
+  bigint: [],
+  decimal: [],
+  string: [],
+  boolean: [],
+  date: [],
+  unknown: [],
   other: ["other"],
 };
 
@@ -142,8 +147,7 @@ const COERCIBLE: Record<ModelType, readonly ValueKind[]> = {
 };
 
 export function agreesStrictly(model: ModelType, kind: ValueKind): boolean {
-  const kinds = STRICT[model];
-  return kinds === "any" || kinds.includes(kind);
+  return model === "unknown" || KIND_TYPINGS[kind].model === model || ALSO_STRICT[model].includes(kind);
 }
 
 /**

@@ -7,13 +7,11 @@
 import { createRequire } from "node:module";
 import { LibError } from "../errors.js";
 
-export type PeerPackage = "@duckdb/node-api" | "snowflake-sdk" | "@databricks/sql";
-
-const BACKEND_OF: Readonly<Record<PeerPackage, string>> = {
-  "@duckdb/node-api": "backend_c (DuckDB)",
-  "snowflake-sdk": "backend_a (Snowflake)",
-  "@databricks/sql": "backend_b (Databricks)",
-};
+/** An optional peer package and what needs it, as its dialect names it (`backend_c (DuckDB)`). */
+export interface PeerPackage {
+  readonly name: string;
+  readonly usedFor: string;
+}
 
 /** An optional peer dependency that a backend needs is not installed. */
 export class MissingPackageError extends LibError {
@@ -39,12 +37,11 @@ export function isMissingPackage(error: unknown, packageName: string): boolean {
 }
 
 /** Awaits `load` (an `import()` of the package); a missing package throws `MissingPackageError`. */
-export async function importPeer<T>(packageName: PeerPackage, load: () => Promise<T>): Promise<T> {
+export async function importPeer<T>(peer: PeerPackage, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    if (isMissingPackage(error, packageName))
-      throw new MissingPackageError(packageName, BACKEND_OF[packageName], error);
+    if (isMissingPackage(error, peer.name)) throw new MissingPackageError(peer.name, peer.usedFor, error);
     throw error;
   }
 }
@@ -55,12 +52,11 @@ const require = createRequire(import.meta.url);
  * Loads a CommonJS-only peer synchronously (Node caches it: the same instance `import()` returns).
  * A missing package throws `MissingPackageError`.
  */
-export function requirePeer<T>(packageName: PeerPackage): T {
+export function requirePeer<T>(peer: PeerPackage): T {
   try {
-    return require(packageName) as T;
+    return require(peer.name) as T;
   } catch (error) {
-    if (isMissingPackage(error, packageName))
-      throw new MissingPackageError(packageName, BACKEND_OF[packageName], error);
+    if (isMissingPackage(error, peer.name)) throw new MissingPackageError(peer.name, peer.usedFor, error);
     throw error;
   }
 }

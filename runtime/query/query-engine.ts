@@ -6,11 +6,12 @@
 import { LibError } from "../errors.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { getEngine } from "../engine/registry.js";
-import { isBackend, type Backend } from "./backend.js";
+import type { BackendType } from "../config/types.js";
+import { isBackend } from "../dialects/dialects.js";
 
 /** The slice of an engine a query uses (an `Engine` from `createEngine()` is one). */
 export interface QueryEngine {
-  readonly backend: Backend;
+  readonly backend: BackendType;
   /** `signal` / `timeoutMs` bound the wait for a pooled connection too (a `QueryCancelledError` ends it). */
   connect(options?: {
     readonly signal?: AbortSignal | undefined;

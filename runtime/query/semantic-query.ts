@@ -6,10 +6,10 @@
 import { QueryCancelledError, ValidationError } from "../errors.js";
 import { openCursor } from "../cursor/open-cursor.js";
 import { captureOpenSite } from "../cursor/unclosed-cursor.js";
-import { compilerFor } from "../dialects/dialect-compilers.js";
+import { compilerFor, isBackend } from "../dialects/dialects.js";
 import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
 import { isField } from "../view/field.js";
-import { isBackend, type Backend } from "./backend.js";
+import type { BackendType } from "../config/types.js";
 import type { CompiledQuery } from "./compiled-query.js";
 import { isCondition, type RowCondition } from "./condition.js";
 import { ConditionNode } from "./operation-node/condition-node.js";
@@ -24,7 +24,7 @@ export type { EmptyRow } from "./row-type.js";
 
 export interface CompileOptions {
   /** Compile for this dialect instead of the resolved engine's. */
-  readonly dialect?: Backend;
+  readonly dialect?: BackendType;
 }
 
 export interface ExecuteOptions {
@@ -38,9 +38,9 @@ export interface ExecuteOptions {
  * Compiled SQL per query node and dialect. Nodes are frozen and compiling is pure, so a query run
  * again (a dashboard's) skips the compiler; a failed compile is not kept and throws again.
  */
-const compiledQueries = new WeakMap<SemanticQueryNode, Map<Backend, CompiledQuery>>();
+const compiledQueries = new WeakMap<SemanticQueryNode, Map<BackendType, CompiledQuery>>();
 
-function compiledFor(dialect: Backend, node: SemanticQueryNode): CompiledQuery {
+function compiledFor(dialect: BackendType, node: SemanticQueryNode): CompiledQuery {
   let byDialect = compiledQueries.get(node);
   if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
   let compiled = byDialect.get(dialect);

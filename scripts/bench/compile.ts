@@ -3,11 +3,10 @@
  * and compiling an already-built query. There is no raw counterpart: the numbers are absolute.
  */
 import { and, type SemanticQuery } from "lib";
+import { BACKENDS } from "lib/dialects";
 import { measureGroup, type BenchCase, type GroupResult } from "./bench-harness.js";
 import { Sales } from "./revenue-by-country.js";
 import type { BenchSettings } from "./bench-settings.js";
-
-const DIALECTS = ["backend_a", "backend_b", "backend_c"] as const;
 
 /** The SPEC example with a filter: a realistic request shape. */
 const build = () =>
@@ -23,7 +22,7 @@ let sink = 0; // keeps results observable so nothing is optimized away
 export async function runCompile(settings: BenchSettings): Promise<GroupResult[]> {
   const built: SemanticQuery<"sales", object> = build();
   const cases: BenchCase[] = [];
-  for (const dialect of DIALECTS) {
+  for (const dialect of BACKENDS) {
     cases.push({
       name: `build + toSql(${dialect})`,
       role: "info",
@@ -32,7 +31,7 @@ export async function runCompile(settings: BenchSettings): Promise<GroupResult[]
       },
     });
   }
-  for (const dialect of DIALECTS) {
+  for (const dialect of BACKENDS) {
     cases.push({
       name: `compile(${dialect}) of a built query`,
       role: "info",

@@ -4,7 +4,7 @@
  * at it through the real snowflake-sdk.
  */
 import { BackendAConfig, createEngine, type Engine } from "lib";
-import type { BackendAConfigInput } from "../../runtime/config/backend-a-config.js";
+import type { BackendAConfigInput } from "../../runtime/dialects/snowflake/snowflake-config.js";
 import { SnowflakeStandIn, type SnowflakeStandInOptions } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { SALES_ROWS } from "../support/sales-engine.js";
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { BackendBConfig, createEngine } from "lib";
-import { BACKEND_B_UNHONOURED_WARNING_CODE } from "../../runtime/config/backend-b-unhonoured.js";
+import { BACKEND_B_UNHONOURED_WARNING_CODE } from "../../runtime/dialects/databricks/databricks-unhonoured.js";
 import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, Sales, TOKEN, useStandIn } from "./stand-in-fixture.js";
 
 /** The lib warnings emitted while `body` runs (process warnings arrive on a later tick). */

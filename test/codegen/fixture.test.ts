@@ -14,7 +14,7 @@ import { runCodegen } from "../../codegen/codegen.js";
 import type { BackendType } from "../../runtime/config/types.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/stand-in-fixture.js";
-import { backendBFixture } from "../../codegen/fixture/backend-b-fixture.js";
+import { databricksFixture } from "../../runtime/dialects/databricks/databricks-fixture.js";
 import {
   CATALOG,
   SCHEMA,
@@ -267,7 +267,7 @@ describe("lib codegen --fixture", function () {
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'customers' AND table_schema = 'retail' ORDER BY ordinal_position":
         columns("id,name"),
     });
-    const model = await backendBFixture(source, ["orders_mv"], undefined);
+    const model = await databricksFixture(source, ["orders_mv"], undefined);
     expect(model.untranslated).to.deep.equal([
       `view "orders_mv": join region on "source.zip BETWEEN region.lo AND region.hi" (only source.col = region.col is translated)`,
       `view "orders_mv": filter "status = 'done'" (semantic_views has no view filter)`,
@@ -317,7 +317,7 @@ describe("lib codegen --fixture", function () {
 
 describe("backend A fixture: GET_DDL translation", () => {
   it("multi-table DDL: qualified tables, synonyms, unique, relationships, private facts, member comments", async () => {
-    const { backendAFixture } = await import("../../codegen/fixture/backend-a-fixture.js");
+    const { snowflakeFixture } = await import("../../runtime/dialects/snowflake/snowflake-fixture.js");
     const ddl = [
       "create or replace semantic view ORDERS_SV",
       "\ttables (O as DB.SHOP.ORDERS primary key (ID) unique (REF) with synonyms=('orders','sales') comment='lines', C as DB.SHOP.CUSTOMERS primary key (ID))",
@@ -340,7 +340,7 @@ describe("backend A fixture: GET_DDL translation", () => {
       "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE upper(table_name) = upper('CUSTOMERS') AND upper(table_schema) = upper('SHOP') ORDER BY ordinal_position":
         columns("ID,NAME"),
     });
-    const model = await backendAFixture(source, ["ORDERS_SV"], undefined);
+    const model = await snowflakeFixture(source, ["ORDERS_SV"], undefined);
     expect(model.untranslated).to.deep.equal([]);
     expect(model.views[0]).to.equal(
       [

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { DtoConfigError, generate, GENERATED_MARKER } from "../../codegen/emit/generate.js";
-import type { ViewMetadata } from "../../codegen/introspect/metadata.js";
+import type { ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { REVENUE_BY_COUNTRY, SALES_VIEW } from "./support/sales-metadata.js";
 
 const ORDERS: ViewMetadata = {

@@ -1,7 +1,10 @@
 import { expect } from "chai";
-import { BackendAIntrospector } from "../../codegen/introspect/backend-a-introspector.js";
-import { BackendBIntrospector, parseMetricViewJson } from "../../codegen/introspect/backend-b-introspector.js";
-import { BackendCIntrospector } from "../../codegen/introspect/backend-c-introspector.js";
+import { SnowflakeIntrospector } from "../../runtime/dialects/snowflake/snowflake-introspector.js";
+import {
+  DatabricksIntrospector,
+  parseMetricViewJson,
+} from "../../runtime/dialects/databricks/databricks-introspector.js";
+import { DuckDBIntrospector } from "../../runtime/dialects/duckdb/duckdb-introspector.js";
 import { RecordedSource } from "./support/recorded-source.js";
 
 const DESCRIBE_COLUMNS = ["object_kind", "object_name", "parent_entity", "property", "property_value"];
@@ -43,7 +46,7 @@ describe("codegen introspection from recorded metadata", () => {
     });
 
     it("lists views and folds DESCRIBE rows into typed members, skipping private ones", async () => {
-      const introspector = new BackendAIntrospector(source);
+      const introspector = new SnowflakeIntrospector(source);
       const views = await introspector.listViews();
       expect(views).to.deep.equal([{ name: "SALES", comment: "Sales by country" }]);
       const sales = await introspector.describeView(views[0]!);
@@ -146,7 +149,7 @@ describe("codegen introspection from recorded metadata", () => {
         "DESCRIBE TABLE EXTENDED `plain_view` AS JSON": { columns: ["json_metadata"], rows: [[plain]] },
         "DESCRIBE TABLE EXTENDED `sales` AS JSON": { columns: ["json_metadata"], rows: [[json]] },
       });
-      const introspector = new BackendBIntrospector(source);
+      const introspector = new DatabricksIntrospector(source);
       const views = await introspector.listViews();
       expect(views.map((v) => v.name)).to.deep.equal(["sales"]);
       const sales = await introspector.describeView(views[0]!);
@@ -188,7 +191,7 @@ describe("codegen introspection from recorded metadata", () => {
           rows: [],
         },
       });
-      const introspector = new BackendCIntrospector(source);
+      const introspector = new DuckDBIntrospector(source);
       const [summary] = await introspector.listViews();
       expect(summary).to.deep.equal({ name: "sales", comment: undefined });
       const view = await introspector.describeView(summary!);
@@ -230,7 +233,7 @@ describe("codegen introspection from recorded metadata", () => {
           rows: [],
         },
       });
-      const view = await new BackendCIntrospector(source).describeView({ name: "sales" });
+      const view = await new DuckDBIntrospector(source).describeView({ name: "sales" });
       expect(view.members.map((m) => m.type)).to.deep.equal(["VARCHAR", "VARCHAR", "BIGINT", "", "DOUBLE"]);
     });
   });

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { generate } from "../../codegen/emit/generate.js";
 import { memberNames, portableName } from "../../codegen/emit/portable-names.js";
-import type { ViewMetadata } from "../../codegen/introspect/metadata.js";
+import type { ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
 
 describe("codegen: portable names", () => {
   it("backend A: entirely upper-case names become lower case, mixed case stays exact; other backends keep names", () => {

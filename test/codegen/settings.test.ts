@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { environmentWithDotenv, readDtoSpecs, resolveTarget } from "../../codegen/settings.js";
+import { environmentWithDotenv, readDtoSpecs, resolveTarget } from "../../codegen/codegen-settings.js";
 import { CodegenExit } from "../../codegen/exit-codes.js";
 import { tempDir } from "./support/run-cli.js";
 
@@ -27,7 +27,7 @@ describe("codegen settings resolution", () => {
     const env = environmentWithDotenv(dir.path, { BACKEND_A_PASSWORD: "from-env", BACKEND_A_ROLE: "role_env" });
     const target = resolveTarget({ backend: "backend_a", configPath: join(dir.path, ".lib.toml"), env, cwd: dir.path });
     expect(target.backend).to.equal("backend_a");
-    if (target.backend !== "backend_a") return;
+    if (!("settings" in target)) throw new Error("expected settings for backend_a");
     const settings = target.settings as Extract<typeof target.settings, { type: "backend_a" }>;
     expect(settings.password?.reveal()).to.equal("from-file");
     expect(settings.warehouse).to.equal("wh_dotenv");

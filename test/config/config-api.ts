@@ -11,9 +11,9 @@ export type {
   BackendCSettings,
   ConnectionSettings,
 } from "../../runtime/config/types.js";
-export { BackendAConfig, type BackendAConfigInput } from "../../runtime/config/backend-a-config.js";
-export { BackendBConfig, type BackendBConfigInput } from "../../runtime/config/backend-b-config.js";
-export { BackendCConfig, type BackendCConfigInput } from "../../runtime/config/backend-c-config.js";
+export { BackendAConfig, type BackendAConfigInput } from "../../runtime/dialects/snowflake/snowflake-config.js";
+export { BackendBConfig, type BackendBConfigInput } from "../../runtime/dialects/databricks/databricks-config.js";
+export { BackendCConfig, type BackendCConfigInput } from "../../runtime/dialects/duckdb/duckdb-config.js";
 export {
   loadConnectionSettings,
   loadConnectionSettingsIfPresent,

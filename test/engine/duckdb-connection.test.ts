@@ -307,7 +307,7 @@ describe("engine: DuckDB connections", () => {
       await using engine = engineFromSettings(
         cSettings({ database: path, semanticViews: "builtin", poolSize: 2, maxOverflow: 0 }),
         {
-          duckdb: { semanticLayer: failing },
+          driverOptions: { semanticLayer: failing },
         },
       );
       await using conn = await engine.connect();
@@ -328,7 +328,7 @@ describe("engine: DuckDB connections", () => {
     it("builtin: results, rewrites and passthrough; the layer's session joins the caller's transaction", async () => {
       const seen: string[] = [];
       await using engine = engineFromSettings(cSettings({ semanticViews: "builtin" }), {
-        duckdb: { semanticLayer: recordingLayer(seen) },
+        driverOptions: { semanticLayer: recordingLayer(seen) },
       });
       await using conn = await engine.connect();
       const shown = await conn.execute("SHOW THINGS");
@@ -354,7 +354,7 @@ describe("engine: DuckDB connections", () => {
 
     it("builtin: parameters with several statements are refused", async () => {
       await using engine = engineFromSettings(cSettings({ semanticViews: "builtin" }), {
-        duckdb: { semanticLayer: recordingLayer([]) },
+        driverOptions: { semanticLayer: recordingLayer([]) },
       });
       await using conn = await engine.connect();
       expect(await failureOf(conn.all("SELECT magic; SELECT ?", [1]))).to.be.instanceOf(ProgrammingError);
@@ -363,7 +363,7 @@ describe("engine: DuckDB connections", () => {
     it("extension: everything passes through to DuckDB", async () => {
       const seen: string[] = [];
       await using engine = engineFromSettings(cSettings({ semanticViews: "extension" }), {
-        duckdb: { semanticLayer: recordingLayer(seen) },
+        driverOptions: { semanticLayer: recordingLayer(seen) },
       });
       await using conn = await engine.connect();
       expect(await failureOf(conn.all("SELECT magic"))).to.be.instanceOf(ProgrammingError);
@@ -373,7 +373,7 @@ describe("engine: DuckDB connections", () => {
     it("auto without the extension installed uses the built-in layer", async () => {
       const seen: string[] = [];
       await using engine = engineFromSettings(cSettings({ semanticViews: "auto" }), {
-        duckdb: { semanticLayer: recordingLayer(seen) },
+        driverOptions: { semanticLayer: recordingLayer(seen) },
       });
       await using conn = await engine.connect();
       expect(await conn.all("SELECT magic AS v")).to.deep.equal([{ v: 42 }]);

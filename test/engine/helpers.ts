@@ -48,7 +48,7 @@ export function cSettings(input: BackendCConfigInput = {}): BackendCSettings {
 
 /** An engine over plain DuckDB (no semantic layer), tracked for disposal after the test. */
 export function plainEngine(input: BackendCConfigInput = {}, options: EngineFromSettingsOptions = {}): Engine {
-  return engineFromSettings(cSettings(input), { duckdb: { semanticLayer: null }, ...options });
+  return engineFromSettings(cSettings(input), { driverOptions: { semanticLayer: null }, ...options });
 }
 
 /**

@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DtoConfigError, generate } from "../../codegen/emit/generate.js";
-import type { ViewMetadata } from "../../codegen/introspect/metadata.js";
+import type { ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { createDatabase, SALES_DDL } from "../codegen/support/databases.js";
 import { runLib, tempDir } from "../codegen/support/run-cli.js";
 import { typecheck } from "../codegen/support/typecheck.js";

@@ -6,7 +6,7 @@
  * the pool wraps them in `LibConnectionError`. Settings → options: see databricks-options.ts.
  */
 import type { DBSQLClient } from "@databricks/sql";
-import type { BackendBSettings } from "../../config/types.js";
+import type { BackendBSettings } from "./databricks-settings.js";
 import { withDeadline } from "../../driver/deadline.js";
 import { importPeer, MissingPackageError } from "../../packages/peer-package.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
@@ -96,7 +96,7 @@ export class DatabricksDriver implements Driver {
     this.#client ??= (async () => {
       const options = connectOptionsOf(this.#settings, this.#options);
       const { DBSQLClient, DBSQLParameter, DBSQLParameterType } = await importPeer(
-        "@databricks/sql",
+        { name: "@databricks/sql", usedFor: "backend_b (Databricks)" },
         () => import("@databricks/sql"),
       );
       applyDecimalPrecisionPatch();

@@ -20,8 +20,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { ConnectionOptions, OpenSessionRequest } from "@databricks/sql/dist/contracts/IDBSQLClient.js";
-import { parseBackendBUri } from "../../config/backend-b-uri.js";
-import type { BackendBSettings } from "../../config/types.js";
+import { parseBackendBUri } from "./databricks-uri.js";
+import type { BackendBSettings } from "./databricks-settings.js";
 
 /** Environment variable naming a PEM file with an extra CA to trust (self-hosted proxies, test stand-ins). */
 export const CA_CERT_ENV = "BACKEND_B_CA_CERT";

@@ -1,6 +1,6 @@
 /**
  * Backend B values in and out. Column kinds come from the Thrift result schema
- * (`operation.getSchema()`); values arrive from `@databricks/sql` and are normalized to the
+ * (`operation.getSchema()`, its type names looked up in `DATABRICKS_TYPES`); values arrive from `@databricks/sql` and are normalized to the
  * library's value types (README "How values arrive").
  *
  * Exactness: with `preserveBigNumericPrecision: true` and Arrow results (what warehouses send),
@@ -11,13 +11,14 @@
  * raises `DataError` there instead of arriving rounded.
  */
 import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIService_types.js";
-import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
+import type { ColumnInfo } from "../../driver/database-connection.js";
 import { DataError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT64, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
 import { parameterError } from "../../values/parameter-error.js";
 import { decimalProblem } from "../../query/compiler/decimal-type.js";
+import { DATABRICKS_TYPES } from "./databricks-types.js";
 
 /** TTypeId numbers (TCLIService.thrift), named by the SQL type they stand for. */
 const TYPE_NAMES: Readonly<Record<number, string>> = {
@@ -45,41 +46,21 @@ const TYPE_NAMES: Readonly<Record<number, string>> = {
   21: "INTERVAL DAY TO SECOND",
 };
 
-const KIND_BY_NAME: Readonly<Record<string, ValueKind>> = {
-  BOOLEAN: "boolean",
-  TINYINT: "integer",
-  SMALLINT: "integer",
-  INT: "integer",
-  BIGINT: "bigint",
-  FLOAT: "float",
-  DOUBLE: "float",
-  STRING: "string",
-  VARCHAR: "string",
-  CHAR: "string",
-  DATE: "date",
-  TIMESTAMP: "timestamp",
-};
-
 /** The library's column info for each column of a result schema, in position order. */
 export function columnsOfSchema(schema: TTableSchema | null | undefined): ColumnInfo[] {
   if (!schema) return [];
   return [...schema.columns].sort((a, b) => a.position - b.position).map(columnOf);
 }
 
+/** A column's type text from its Thrift type (`DECIMAL(p,s)` from its qualifiers), its kind from `DATABRICKS_TYPES`. */
 function columnOf(column: TColumnDesc): ColumnInfo {
   const entry = column.typeDesc.types[0]?.primitiveEntry;
-  const name = entry === undefined ? "OTHER" : (TYPE_NAMES[entry.type] ?? "OTHER");
-  if (name === "DECIMAL") {
+  let type = entry === undefined ? "OTHER" : (TYPE_NAMES[entry.type] ?? "OTHER");
+  if (type === "DECIMAL") {
     const qualifiers = entry?.typeQualifiers?.qualifiers ?? {};
-    const precision = qualifiers["precision"]?.i32Value ?? 10;
-    const scale = qualifiers["scale"]?.i32Value ?? 0;
-    return {
-      name: column.columnName,
-      type: `DECIMAL(${precision},${scale})`,
-      kind: scale === 0 ? "bigint" : "decimal",
-    };
+    type = `DECIMAL(${qualifiers["precision"]?.i32Value ?? 10},${qualifiers["scale"]?.i32Value ?? 0})`;
   }
-  return { name: column.columnName, type: name, kind: entry === undefined ? "other" : (KIND_BY_NAME[name] ?? "other") };
+  return { name: column.columnName, type, kind: DATABRICKS_TYPES.kindOf(type) };
 }
 
 /** Normalizes one value the driver produced for a column of the given kind. */

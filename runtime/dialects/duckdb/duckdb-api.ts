@@ -11,5 +11,5 @@ export type DuckDBApi = typeof DuckDBApiModule;
 let api: DuckDBApi | undefined;
 
 export function duckdb(): DuckDBApi {
-  return (api ??= requirePeer<DuckDBApi>("@duckdb/node-api"));
+  return (api ??= requirePeer<DuckDBApi>({ name: "@duckdb/node-api", usedFor: "backend_c (DuckDB)" }));
 }

@@ -4,7 +4,7 @@
  * Extensions are never downloaded (`autoinstall_known_extensions = false`).
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import type { BackendCSettings } from "../../config/types.js";
+import type { BackendCSettings } from "./duckdb-settings.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { createBuiltinSemanticLayer } from "../../semantic/index.js";
 import { definitionCacheFor, type DefinitionCache } from "../../semantic/definition-cache.js";

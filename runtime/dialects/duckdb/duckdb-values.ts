@@ -9,47 +9,15 @@ import { isGenuineDate } from "../../values/genuine.js";
 import { INT128, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
 import { parameterError } from "../../values/parameter-error.js";
 import { duckdb } from "./duckdb-api.js";
+import { DUCKDB_TYPES } from "./duckdb-types.js";
 
 const MS_PER_DAY = 86_400_000;
 /** DuckDB's widest DECIMAL. */
 const MAX_DECIMAL_WIDTH = 38;
 
-/** The value kind of a DuckDB column type. */
+/** The value kind of a DuckDB column type (its type text looked up in `DUCKDB_TYPES`). */
 export function kindOfType(type: DuckDBType): ValueKind {
-  const { DuckDBTypeId } = duckdb();
-  switch (type.typeId) {
-    case DuckDBTypeId.TINYINT:
-    case DuckDBTypeId.SMALLINT:
-    case DuckDBTypeId.INTEGER:
-    case DuckDBTypeId.UTINYINT:
-    case DuckDBTypeId.USMALLINT:
-    case DuckDBTypeId.UINTEGER:
-      return "integer";
-    case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT:
-    case DuckDBTypeId.UHUGEINT:
-      return "bigint";
-    case DuckDBTypeId.DECIMAL:
-      return type.scale === 0 ? "bigint" : "decimal";
-    case DuckDBTypeId.FLOAT:
-    case DuckDBTypeId.DOUBLE:
-      return "float";
-    case DuckDBTypeId.VARCHAR:
-      return "string";
-    case DuckDBTypeId.BOOLEAN:
-      return "boolean";
-    case DuckDBTypeId.DATE:
-      return "date";
-    case DuckDBTypeId.TIMESTAMP:
-    case DuckDBTypeId.TIMESTAMP_S:
-    case DuckDBTypeId.TIMESTAMP_MS:
-    case DuckDBTypeId.TIMESTAMP_NS:
-    case DuckDBTypeId.TIMESTAMP_TZ:
-      return "timestamp";
-    default:
-      return "other";
-  }
+  return DUCKDB_TYPES.kindOf(type.toString());
 }
 
 /**
@@ -57,62 +25,7 @@ export function kindOfType(type: DuckDBType): ValueKind {
  * Used for results the built-in semantic layer computes itself, which carry only type texts.
  */
 export function kindOfTypeText(typeText: string): ValueKind {
-  const text = typeText.trim().toUpperCase();
-  const decimal = /^(?:DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$/.exec(text);
-  if (decimal) return Number(decimal[2] ?? "0") === 0 ? "bigint" : "decimal";
-  if (text === "DECIMAL" || text === "NUMERIC") return "decimal"; // DuckDB's default DECIMAL(18,3)
-  switch (text) {
-    case "TINYINT":
-    case "INT1":
-    case "SMALLINT":
-    case "INT2":
-    case "SHORT":
-    case "INTEGER":
-    case "INT":
-    case "INT4":
-    case "SIGNED":
-    case "UTINYINT":
-    case "USMALLINT":
-    case "UINTEGER":
-      return "integer";
-    case "BIGINT":
-    case "INT8":
-    case "LONG":
-    case "UBIGINT":
-    case "HUGEINT":
-    case "INT128":
-    case "UHUGEINT":
-      return "bigint";
-    case "FLOAT":
-    case "FLOAT4":
-    case "REAL":
-    case "DOUBLE":
-    case "FLOAT8":
-      return "float";
-    case "VARCHAR":
-    case "TEXT":
-    case "STRING":
-    case "CHAR":
-    case "BPCHAR":
-      return "string";
-    case "BOOLEAN":
-    case "BOOL":
-    case "LOGICAL":
-      return "boolean";
-    case "DATE":
-      return "date";
-    case "TIMESTAMP":
-    case "DATETIME":
-    case "TIMESTAMP_S":
-    case "TIMESTAMP_MS":
-    case "TIMESTAMP_NS":
-    case "TIMESTAMP_US":
-    case "TIMESTAMPTZ":
-    case "TIMESTAMP WITH TIME ZONE":
-      return "timestamp";
-    default:
-      return /^VARCHAR\s*\(\d+\)$/.test(text) ? "string" : "other";
-  }
+  return DUCKDB_TYPES.kindOf(typeText);
 }
 
 /** Floor division for bigint (`/` truncates towards zero, wrong for instants before 1970). */
@@ -211,6 +124,9 @@ export function normalizeByKind(value: unknown, kind: ValueKind): unknown {
       if (typeof value === "bigint") return Number(value);
       if (value instanceof DuckDBDecimalValue) return value.toDouble();
       return value;
+    case "string":
+      // A UUID comes as a DuckDB value object; its text is the canonical form the driver reads too.
+      return value instanceof duckdb().DuckDBUUIDValue ? value.toString() : value;
     case "date":
       if (value instanceof DuckDBDateValue) return new Date(value.days * MS_PER_DAY);
       if (typeof value === "string") return new Date(`${value.slice(0, 10)}T00:00:00Z`);

@@ -7,7 +7,7 @@
  * carry the login request) and the pool surfaces it as `LibConnectionError`.
  */
 import type { Connection } from "snowflake-sdk";
-import type { BackendASettings } from "../../config/types.js";
+import type { BackendASettings } from "./snowflake-settings.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { SnowflakeDatabaseConnection } from "./snowflake-connection.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";

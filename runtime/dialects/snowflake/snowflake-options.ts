@@ -29,7 +29,7 @@
  * | jwt_expire_timeout | unsupported: the sdk signs JWTs with a fixed 120 s lifetime; ignored |
  * | (always) | `jsTreatIntegerAsBigInt: true`, `representNullAsStringNull: false`, `sfRetryMaxLoginRetries: 1` |
  */
-import type { BackendASettings } from "../../config/types.js";
+import type { BackendASettings } from "./snowflake-settings.js";
 import { ValidationError } from "../../errors.js";
 
 /** Login retries the sdk makes on network errors before giving up (its default, 7, takes minutes). */

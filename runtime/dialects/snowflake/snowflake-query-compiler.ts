@@ -41,6 +41,14 @@ export function snowflakeIdentifier(name: string): string {
   return name === name.toLowerCase() ? name.toUpperCase() : name;
 }
 
+/**
+ * The inverse, as the TypeScript side spells a Snowflake name: a folded upper-case name is written
+ * in lower case, a name with any lower-case letter stays exact (codegen and `--fixture`).
+ */
+export function portableSnowflakeName(name: string): string {
+  return name === name.toUpperCase() && name !== name.toLowerCase() ? name.toLowerCase() : name;
+}
+
 /** `[table, member]` of a member declared with a qualified warehouse name, else `[member]`. */
 function memberParts(field: FieldNode): string[] {
   return field.warehouseName === field.name ? [field.name] : field.warehouseName.split(".");

@@ -23,7 +23,10 @@ export function loadSnowflakeSdk(): Promise<SnowflakeSdk> {
     });
     let imported: SnowflakeSdk & { default?: SnowflakeSdk };
     try {
-      imported = (await importPeer("snowflake-sdk", () => import("snowflake-sdk"))) as SnowflakeSdk & {
+      imported = (await importPeer(
+        { name: "snowflake-sdk", usedFor: "backend_a (Snowflake)" },
+        () => import("snowflake-sdk"),
+      )) as SnowflakeSdk & {
         default?: SnowflakeSdk;
       };
     } finally {

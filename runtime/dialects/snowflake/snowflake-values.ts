@@ -2,7 +2,7 @@
  * Backend A result columns → `ColumnInfo` and normalized values (README "How values arrive").
  *
  * Numbers are fetched as the exact text Snowflake sent (`fetchAsString: ["Number"]`) and converted
- * per column from its rowtype, so nothing goes through a lossy JS double:
+ * per column by its kind (`SNOWFLAKE_TYPES` of its rowtype), so nothing goes through a lossy JS double:
  * - NUMBER(p,0) with p ≤ 9 → `number` ("integer"); p > 9 (NUMBER(38,0), what SUM over an integer
  *   column gives) → `bigint`;
  * - NUMBER(p,s) with s > 0 → `Decimal` at the column's scale ("decimal");
@@ -16,6 +16,7 @@ import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { DIGITS38, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
 import { parameterError } from "../../values/parameter-error.js";
+import { SNOWFLAKE_TYPES } from "./snowflake-types.js";
 
 /** The part of snowflake-sdk's `Column` this module reads. */
 export interface SnowflakeColumnLike {
@@ -69,42 +70,36 @@ export function snowflakeTypeText(column: SnowflakeColumnLike): string {
   }
 }
 
+/** A column's info (its kind from `SNOWFLAKE_TYPES`) and the conversion its values need. */
 export function snowflakeColumn(column: SnowflakeColumnLike): SnowflakeColumn {
-  const type = column.getType().toLowerCase();
-  const info = (kind: ValueKind): ColumnInfo =>
-    Object.freeze({ name: column.getName(), type: snowflakeTypeText(column), kind });
-  switch (type) {
-    case "fixed": {
+  const type = snowflakeTypeText(column);
+  const kind = SNOWFLAKE_TYPES.kindOf(type);
+  return { info: Object.freeze({ name: column.getName(), type, kind }), convert: converterFor(kind, column) };
+}
+
+function converterFor(kind: ValueKind, column: SnowflakeColumnLike): Convert {
+  switch (kind) {
+    case "decimal": {
       const scale = column.getScale();
-      if (scale > 0) {
-        return {
-          info: info("decimal"),
-          convert: (v) => {
-            const d = Decimal.parse(asText(v));
-            return d.scale < scale ? d.withScale(scale) : d;
-          },
-        };
-      }
-      if (column.getPrecision() <= 9) return { info: info("integer"), convert: (v) => Number(asText(v)) };
-      return { info: info("bigint"), convert: (v) => BigInt(asText(v)) };
-    }
-    case "real":
-      return { info: info("float"), convert: toFloat };
-    case "text":
-      return { info: info("string"), convert: (v) => v };
-    case "boolean":
-      return {
-        info: info("boolean"),
-        convert: (v) => (typeof v === "boolean" ? v : asText(v) === "1" || asText(v).toLowerCase() === "true"),
+      return (v) => {
+        const d = Decimal.parse(asText(v));
+        return d.scale < scale ? d.withScale(scale) : d;
       };
+    }
+    case "integer":
+      return (v) => Number(asText(v));
+    case "bigint":
+      return (v) => BigInt(asText(v));
+    case "float":
+      return toFloat;
+    case "boolean":
+      return (v) => (typeof v === "boolean" ? v : asText(v) === "1" || asText(v).toLowerCase() === "true");
     case "date":
-      return { info: info("date"), convert: toDate };
-    case "timestamp_ntz":
-    case "timestamp_ltz":
-    case "timestamp_tz":
-      return { info: info("timestamp"), convert: toDate };
-    default:
-      return { info: info("other"), convert: (v) => v };
+    case "timestamp":
+      return toDate;
+    case "string":
+    case "other":
+      return (v) => v;
   }
 }
 

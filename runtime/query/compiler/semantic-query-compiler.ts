@@ -21,7 +21,7 @@ import {
   type OperationNode,
 } from "kysely";
 import { ValidationError } from "../../errors.js";
-import type { Backend } from "../backend.js";
+import type { BackendType } from "../../config/types.js";
 import { CompiledQuery } from "../compiled-query.js";
 import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldNode } from "../operation-node/field-node.js";
@@ -35,7 +35,7 @@ const OPERATORS = { "=": "=", "<>": "<>", ">": ">", ">=": ">=", "<": "<", "<=": 
 
 export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
   /** The backend this compiler writes SQL for. */
-  abstract readonly dialect: Backend;
+  abstract readonly dialect: BackendType;
 
   /** Compiles a semantic query to this dialect's SQL and parameters. */
   compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {

@@ -2,7 +2,7 @@
  * An introspection source that answers from recorded results (documented column shapes of
  * backends A and B), so their parsers run without a warehouse. Unknown SQL fails loudly.
  */
-import type { IntrospectionSource, SourceColumn } from "../../../codegen/introspect/metadata.js";
+import type { IntrospectionSource, SourceColumn } from "../../../runtime/dialects/introspect/metadata.js";
 
 export interface Recorded {
   readonly columns: readonly string[];

@@ -1,5 +1,5 @@
 /** The demo `sales` view as backend C introspection reports it (SUM over INTEGER is BIGINT). */
-import type { ViewMetadata } from "../../../codegen/introspect/metadata.js";
+import type { ViewMetadata } from "../../../runtime/dialects/introspect/metadata.js";
 
 export const SALES_VIEW: ViewMetadata = {
   name: "sales",

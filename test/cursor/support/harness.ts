@@ -6,7 +6,7 @@
 import type { ResultStream, StreamOptions } from "../../../runtime/driver/database-connection.js";
 import type { PooledConnection } from "../../../runtime/engine/pooled-connection.js";
 import { createEngine } from "../../../runtime/engine/create-engine.js";
-import { BackendCConfig } from "../../../runtime/config/backend-c-config.js";
+import { BackendCConfig } from "../../../runtime/dialects/duckdb/duckdb-config.js";
 import { openCursor, type OpenCursorOptions } from "../../../runtime/cursor/open-cursor.js";
 import type { Cursor } from "../../../runtime/cursor/cursor.js";
 

@@ -3,7 +3,7 @@
  * same scope unqualified view names resolve in) and `DESCRIBE SEMANTIC VIEW`, whose DATA_TYPE is
  * filled in (e.g. `NUMBER(38,0)`), so no probe is needed.
  */
-import { foldDescribeRows } from "./describe-rows.js";
+import { foldDescribeRows } from "../introspect/describe-rows.js";
 import {
   cell,
   queryObjects,
@@ -12,10 +12,10 @@ import {
   type Introspector,
   type ViewMetadata,
   type ViewSummary,
-} from "./metadata.js";
-import { quotedIdentifier } from "./sql-text.js";
+} from "../introspect/metadata.js";
+import { quotedIdentifier } from "../introspect/sql-text.js";
 
-export class BackendAIntrospector implements Introspector {
+export class SnowflakeIntrospector implements Introspector {
   readonly #source: IntrospectionSource;
 
   constructor(source: IntrospectionSource) {

@@ -3,7 +3,7 @@
  * `semantic_views` extension or the library's built-in engine alike, plus a `semantic_view(...)
  * LIMIT 0` probe for column types (the extension leaves DATA_TYPE empty).
  */
-import { foldDescribeRows } from "./describe-rows.js";
+import { foldDescribeRows } from "../introspect/describe-rows.js";
 import {
   cell,
   queryObjects,
@@ -14,11 +14,11 @@ import {
   type SourceColumn,
   type ViewMetadata,
   type ViewSummary,
-} from "./metadata.js";
-import { stringLiteral } from "./sql-text.js";
-import { semanticViewMemberName } from "../../runtime/dialects/duckdb/duckdb-query-compiler.js";
+} from "../introspect/metadata.js";
+import { stringLiteral } from "../introspect/sql-text.js";
+import { semanticViewMemberName } from "./duckdb-query-compiler.js";
 
-export class BackendCIntrospector implements Introspector {
+export class DuckDBIntrospector implements Introspector {
   readonly #source: IntrospectionSource;
 
   constructor(source: IntrospectionSource) {

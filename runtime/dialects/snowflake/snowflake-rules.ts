@@ -1,11 +1,12 @@
 /** Cross-field rules of backend A: key material, and what each `auth_type` requires. */
-import type { ConfigContext } from "./config-context.js";
-import { fieldSpec, type FieldSpec } from "./fields.js";
-import type { BackendRules, ResolvedValues } from "./resolved-values.js";
+import type { ConfigContext } from "../../config/config-context.js";
+import { fieldIn, type FieldSpec } from "../../config/fields.js";
+import { BACKEND_A_ALL_FIELDS } from "./snowflake-fields.js";
+import type { BackendRules, ResolvedValues } from "../../config/resolved-values.js";
 
-const field = (toml: string): FieldSpec => fieldSpec("backend_a", toml);
+const field = (toml: string): FieldSpec => fieldIn(BACKEND_A_ALL_FIELDS, toml);
 
-export const backendARules: BackendRules = {
+export const snowflakeRules: BackendRules = {
   validate(values: ResolvedValues, ctx: ConfigContext): void {
     const name = (toml: string) => values.describe(field(toml), ctx);
     if (values.has("private_key_path") && values.has("private_key_pem")) {

@@ -1,6 +1,7 @@
-/** Config object for backend C: the fields of a `type = "backend_c"` section, in camelCase. */
-import { BackendConfig, type ConfigObjectOptions } from "./backend-config.js";
-import type { BackendCFields, ConfigInputOf } from "./fields.js";
+/** Config object for backend C (DuckDB): the fields of a `type = "backend_c"` section, in camelCase. */
+import { BackendConfig, type ConfigObjectOptions } from "../../config/backend-config.js";
+import type { ConfigInputOf } from "../../config/fields.js";
+import type { BackendCFields } from "./duckdb-fields.js";
 
 /** Every field optional; secrets are plain strings here and `Secret`s in `settings`. */
 export type BackendCConfigInput = ConfigInputOf<BackendCFields>;

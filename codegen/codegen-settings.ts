@@ -1,8 +1,8 @@
 /**
- * What `lib codegen` connects to, following README "Code generation": backends A and B read
- * `[connections.<backend name>]` (never `[connections.default]`); backend C reads no section and
- * takes its path from `--database` or `BACKEND_C_DATABASE`. Also reads the optional `[codegen]`
- * table (DTO declarations) from the same file.
+ * What `lib codegen` connects to, following README "Code generation" and each dialect's
+ * `codegenSource`: most backends read `[connections.<backend name>]` (never `[connections.default]`);
+ * a database-file dialect (backend C) reads no section and takes its path from `--database` or
+ * `<PREFIX>DATABASE`. Also reads the optional `[codegen]` table (DTO declarations) from the same file.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -12,16 +12,16 @@ import { ValidationError } from "../runtime/errors.js";
 import { loadConnectionSettingsIfPresent } from "../runtime/config/load-connection-settings.js";
 import { closestName } from "../runtime/config/suggest.js";
 import type { BackendType, ConnectionSettings } from "../runtime/config/types.js";
+import { dialectOf, labelInSentence } from "../runtime/dialects/dialects.js";
 import type { DtoSpec } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode } from "./exit-codes.js";
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-export const BACKENDS: readonly BackendType[] = ["backend_a", "backend_b", "backend_c"];
-
+/** A database file (a `database-file` dialect) or the settings of `[connections.<backend>]`. */
 export type CodegenTarget =
-  | { readonly backend: "backend_c"; readonly database: string }
-  | { readonly backend: "backend_a" | "backend_b"; readonly settings: ConnectionSettings };
+  | { readonly backend: BackendType; readonly database: string }
+  | { readonly backend: BackendType; readonly settings: ConnectionSettings };
 
 /**
  * The process environment with `.env` (from `cwd`) underneath: a variable already set in the
@@ -55,18 +55,20 @@ export interface TargetOptions {
 
 export function resolveTarget(options: TargetOptions): CodegenTarget {
   const { backend, configPath, env, cwd } = options;
-  if (backend === "backend_c") {
-    const database = options.database ?? nonEmpty(env["BACKEND_C_DATABASE"]);
+  const dialect = dialectOf(backend);
+  if (dialect.codegenSource.kind === "database-file") {
+    const variable = `${dialect.config.envPrefix}DATABASE`;
+    const database = options.database ?? nonEmpty(env[variable]);
     if (database === undefined) {
       throw new CodegenExit(
         ExitCode.Usage,
-        "--backend backend_c needs a database path: pass --database <path> or set BACKEND_C_DATABASE (backend C reads no [connections] section)",
+        `--backend ${backend} needs a database path: pass --database <path> or set ${variable} (${labelInSentence(backend)} reads no [connections] section)`,
       );
     }
     if (database === ":memory:") {
       throw new CodegenExit(
         ExitCode.Usage,
-        "--backend backend_c needs a database file; :memory: holds no semantic views",
+        `--backend ${backend} needs a database file; :memory: holds no semantic views`,
       );
     }
     const path = resolve(cwd, database);
@@ -74,7 +76,7 @@ export function resolveTarget(options: TargetOptions): CodegenTarget {
     if (!existsSync(path))
       throw new CodegenExit(
         ExitCode.Usage,
-        `the database file ${path} does not exist (check --database or BACKEND_C_DATABASE)`,
+        `the database file ${path} does not exist (check --database or ${variable})`,
       );
     return { backend, database: path };
   }

@@ -4,7 +4,7 @@
  * They stay valid (a shared `.lib.toml` keeps loading) but are never silent: creating the engine
  * warns once, naming each field and what to use instead.
  */
-import type { BackendBSettings } from "./types.js";
+import type { BackendBSettings } from "./databricks-settings.js";
 
 interface Unhonoured {
   readonly toml: "protocol" | "user" | "password" | "database";

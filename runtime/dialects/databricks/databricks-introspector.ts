@@ -13,15 +13,15 @@ import {
   type MemberMetadata,
   type ViewMetadata,
   type ViewSummary,
-} from "./metadata.js";
-import { backtickIdentifier } from "./sql-text.js";
+} from "../introspect/metadata.js";
+import { backtickIdentifier } from "../introspect/sql-text.js";
 
 const LIST_SQL =
   "SELECT table_name, comment FROM information_schema.tables " +
   "WHERE table_catalog = current_catalog() AND table_schema = current_schema() " +
   "AND table_type IN ('METRIC_VIEW', 'VIEW') ORDER BY table_name";
 
-export class BackendBIntrospector implements Introspector {
+export class DatabricksIntrospector implements Introspector {
   readonly #source: IntrospectionSource;
   readonly #described = new Map<string, ViewMetadata>();
 

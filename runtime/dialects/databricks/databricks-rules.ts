@@ -4,17 +4,18 @@
  * rejected. The file decides the mode: when the section sets fields of one mode, environment
  * variables of the other mode are ignored. OAuth `auth_type`s replace the token.
  */
-import type { ConfigContext } from "./config-context.js";
-import { BACKEND_B_URI_FORM, parseBackendBUri } from "./backend-b-uri.js";
-import { fieldSpec, type FieldSpec } from "./fields.js";
-import type { BackendRules, ResolvedValues } from "./resolved-values.js";
-import { Secret } from "./secret.js";
+import type { ConfigContext } from "../../config/config-context.js";
+import { BACKEND_B_URI_FORM, parseBackendBUri } from "./databricks-uri.js";
+import { fieldIn, type FieldSpec } from "../../config/fields.js";
+import { BACKEND_B_ALL_FIELDS } from "./databricks-fields.js";
+import type { BackendRules, ResolvedValues } from "../../config/resolved-values.js";
+import { Secret } from "../../config/secret.js";
 
 const URI_DERIVED = ["host", "http_path", "token", "port"] as const;
 
-const field = (toml: string): FieldSpec => fieldSpec("backend_b", toml);
+const field = (toml: string): FieldSpec => fieldIn(BACKEND_B_ALL_FIELDS, toml);
 
-export const backendBRules: BackendRules = {
+export const databricksRules: BackendRules = {
   skipEnv(explicit: ReadonlySet<string>): ReadonlySet<string> {
     if (explicit.has("uri")) return new Set(URI_DERIVED);
     if (URI_DERIVED.some((name) => explicit.has(name))) return new Set(["uri"]);

@@ -1,13 +1,14 @@
 /** Backend C: the pool size and overflow of an in-memory database, and read-only needing a file. */
-import type { ConfigContext } from "./config-context.js";
-import { fieldSpec, type FieldSpec } from "./fields.js";
-import type { BackendRules, ResolvedValues } from "./resolved-values.js";
+import type { ConfigContext } from "../../config/config-context.js";
+import { fieldIn, type FieldSpec } from "../../config/fields.js";
+import { BACKEND_C_ALL_FIELDS } from "./duckdb-fields.js";
+import type { BackendRules, ResolvedValues } from "../../config/resolved-values.js";
 
 export const IN_MEMORY = ":memory:";
 
-const field = (toml: string): FieldSpec => fieldSpec("backend_c", toml);
+const field = (toml: string): FieldSpec => fieldIn(BACKEND_C_ALL_FIELDS, toml);
 
-export const backendCRules: BackendRules = {
+export const duckdbRules: BackendRules = {
   applyDefaults(values: ResolvedValues): void {
     // Every physical connection to :memory: is its own database, so the pool holds exactly one.
     if (!values.has("pool_size")) {

@@ -1,0 +1,14 @@
+/** Resolved settings of a `type = "backend_c"` connection (DuckDB). */
+import type { CommonSettings } from "../../config/types.js";
+import type { SEMANTIC_VIEWS_MODES } from "./duckdb-fields.js";
+
+/** How backend C answers semantic-view statements (README "Backend C semantic views"). */
+export type SemanticViewsMode = (typeof SEMANTIC_VIEWS_MODES)[number];
+
+export interface BackendCSettings extends CommonSettings {
+  readonly type: "backend_c";
+  /** A database file path, or `:memory:`. */
+  readonly database: string;
+  readonly readOnly: boolean;
+  readonly semanticViews: SemanticViewsMode;
+}

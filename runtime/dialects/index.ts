@@ -1,0 +1,10 @@
+/**
+ * `lib/dialects`: the per-warehouse layer for code that works across backends (tools, tests,
+ * benchmarks): the DIALECTS record, the `Dialect` interface and the three query compilers.
+ */
+export { DIALECTS, BACKENDS, isBackend, compilerFor } from "./dialects.js";
+export type { Dialect, DialectConfig, CodegenSource } from "./dialect.js";
+export { SemanticQueryCompiler } from "../query/compiler/semantic-query-compiler.js";
+export { SnowflakeQueryCompiler } from "./snowflake/snowflake-query-compiler.js";
+export { DatabricksQueryCompiler } from "./databricks/databricks-query-compiler.js";
+export { DuckDBQueryCompiler } from "./duckdb/duckdb-query-compiler.js";
