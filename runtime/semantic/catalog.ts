@@ -9,7 +9,7 @@ import type { SemanticViewDefinition } from "./model.js";
 import { UNCOMMITTED_MEMO_KEY, type SqlSession } from "./semantic-layer.js";
 import { SemanticViewError } from "./semantic-error.js";
 import { TokenStream } from "./ddl/token-stream.js";
-import { parseQualifiedName } from "./ddl/parse-create.js";
+import { parseQualifiedName } from "./ddl/parse-qualified-name.js";
 import type { QualifiedName } from "./ddl/statements.js";
 import type { StoredCandidate } from "./definition-cache.js";
 

@@ -6,9 +6,10 @@
  */
 import { expect } from "chai";
 import { QueryCancelledError } from "lib";
-import { Sales } from "../query/fixtures.js";
-import { SALES_BY_COUNTRY } from "../support/sales-engine.js";
-import { standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { Sales } from "../support/sales-fixture.js";
+import { SALES_BY_COUNTRY } from "../support/sales-fixture.js";
+import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
+import { failureOf } from "../support/failures.js";
 
 const revenueByCountry = () =>
   Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
@@ -34,13 +35,7 @@ describe("backend A: long-running statements (query-in-progress polling)", funct
     const standIn = await startStandIn({ inProgress: { match: /"SALES"/, polls: Infinity } });
     try {
       await using engine = standInEngine(standIn);
-      const error = await revenueByCountry()
-        .using(engine)
-        .execute({ timeoutMs: 300 })
-        .then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+      const error = await failureOf(revenueByCountry().using(engine).execute({ timeoutMs: 300 }));
       expect(error).to.be.instanceOf(QueryCancelledError);
       // Once the sdk knows the query id (from the 333333 answer) it aborts by query id.
       const running = standIn.queries.at(-1)!;

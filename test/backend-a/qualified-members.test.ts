@@ -3,14 +3,14 @@
  * declares them qualified instead of merging them, and the compiler writes `"CUSTOMER"."NAME"`
  * through the real snowflake-sdk to the stand-in.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine } from "./stand-in-fixture.js";
+import { PASSWORD, USER, standInEngine } from "./snowflake-stand-in-fixture.js";
+import { useTempDir } from "../support/temp-dir.js";
 
 class Parties extends SemanticView("parties", {
   customerName: Dimension<string>({ name: "customer.name" }),
@@ -21,7 +21,7 @@ class Parties extends SemanticView("parties", {
 describe("backend A: members shared by several logical tables", function () {
   this.timeout(30_000);
   let standIn: SnowflakeStandIn;
-  let dir: string;
+  const tmp = useTempDir("all");
 
   before(async () => {
     standIn = await SnowflakeStandIn.start({
@@ -39,16 +39,14 @@ describe("backend A: members shared by several logical tables", function () {
         },
       ],
     });
-    dir = await mkdtemp(join(tmpdir(), "lib-backend-a-qualified-"));
   });
   after(async () => {
     await standIn?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it("codegen declares each shared member qualified, under its own field", async () => {
     await writeFile(
-      join(dir, ".lib.toml"),
+      join(tmp.path, ".lib.toml"),
       [
         "[connections.backend_a]",
         'type = "backend_a"',
@@ -65,11 +63,11 @@ describe("backend A: members shared by several logical tables", function () {
     const err: string[] = [];
     const exit = await runCodegen(
       { backend: "backend_a" },
-      { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
+      { cwd: tmp.path, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
     );
     expect(err.join("\n")).to.equal("");
     expect(exit).to.equal(0);
-    const source = await readFile(join(dir, "generated", "parties.ts"), "utf8");
+    const source = await readFile(join(tmp.path, "generated", "parties.ts"), "utf8");
     expect(source).to.contain('  customerName: Dimension<string>({ name: "customer.name" }),\n');
     expect(source).to.contain('  supplierName: Dimension<string>({ name: "supplier.name" }),\n');
     expect(source).to.contain("  total: Metric<bigint>(),\n");

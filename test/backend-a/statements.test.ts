@@ -2,7 +2,8 @@
 import { expect } from "chai";
 import { ProgrammingError } from "lib";
 import { splitSnowflakeStatements } from "../../runtime/dialects/snowflake/snowflake-statements.js";
-import { standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
+import { failureOf } from "../support/failures.js";
 
 describe("backend A statements", function () {
   this.timeout(20_000);
@@ -35,10 +36,7 @@ describe("backend A statements", function () {
         "INSERT INTO multi_t VALUES (1), (2)",
         "SELECT SUM(x) AS total FROM multi_t",
       ]);
-      const error = await conn.all("SELECT ?; SELECT ?", [1, 2]).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await failureOf(conn.all("SELECT ?; SELECT ?", [1, 2]));
       expect(error).to.be.instanceOf(ProgrammingError);
     } finally {
       await standIn.close();

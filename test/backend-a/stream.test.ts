@@ -1,27 +1,15 @@
 /** Backend A streaming: chunked rows from `statement.streamRows()`, early close, cursor iteration. */
 import { expect } from "chai";
 import { Type } from "typebox";
-import type { Engine } from "lib";
-import { Sales } from "../query/fixtures.js";
-import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { Sales } from "../support/sales-fixture.js";
+import { standInEngine, startStandIn, useStandInEngine } from "./snowflake-stand-in-fixture.js";
 
 describe("backend A streaming", function () {
   this.timeout(20_000);
-  let standIn: SnowflakeStandIn;
-  let engine: Engine;
-
-  before(async () => {
-    standIn = await startStandIn();
-    engine = standInEngine(standIn);
-  });
-  after(async () => {
-    await engine?.dispose();
-    await standIn?.close();
-  });
+  const fixture = useStandInEngine();
 
   it("streams rows in chunks of the requested size, values normalized", async () => {
-    await using conn = await engine.connect();
+    await using conn = await fixture.engine.connect();
     const stream = await conn.stream(
       "SELECT range AS i, CAST(range AS DECIMAL(10,2)) * 0.25 AS q FROM range(2500) ORDER BY i",
       [],
@@ -43,7 +31,7 @@ describe("backend A streaming", function () {
   });
 
   it("closing a stream early leaves the connection usable", async () => {
-    await using conn = await engine.connect();
+    await using conn = await fixture.engine.connect();
     const stream = await conn.stream("SELECT range AS i FROM range(5000)", [], { chunkRows: 100 });
     for await (const chunk of stream) {
       expect(chunk).to.have.length(100);
@@ -56,13 +44,13 @@ describe("backend A streaming", function () {
 
   it("a stream its reader abandons does not block the next statement, nor the next user", async () => {
     {
-      await using conn = await engine.connect();
+      await using conn = await fixture.engine.connect();
       const abandoned = await conn.stream("SELECT range AS i FROM range(10)");
       expect(abandoned.columns.map((c) => c.name)).to.deep.equal(["i"]);
       expect(await conn.all("SELECT 3 AS three")).to.deep.equal([{ three: 3 }]);
       await conn.stream("SELECT range AS i FROM range(10)"); // never read, never closed
     }
-    await using again = await engine.connect();
+    await using again = await fixture.engine.connect();
     expect(await again.all("SELECT 4 AS four")).to.deep.equal([{ four: 4 }]);
   });
 
@@ -100,7 +88,7 @@ describe("backend A streaming", function () {
       .metrics(Sales.revenue)
       .dimensions(Sales.country)
       .orderBy(Sales.country.asc())
-      .using(engine)
+      .using(fixture.engine)
       .execute();
     const seen: string[] = [];
     for await (const row of cursor.iterInto(Row)) seen.push(row.country);

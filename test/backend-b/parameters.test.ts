@@ -5,7 +5,8 @@
  */
 import { expect } from "chai";
 import { Decimal, ValidationError } from "lib";
-import { STAND_IN_OPTIONS, standInEngine, useStandIn } from "./stand-in-fixture.js";
+import { STAND_IN_OPTIONS, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
+import { failureOf } from "../support/failures.js";
 
 describe("backend B: parameters on a warehouse in America/New_York", function () {
   this.timeout(20_000);
@@ -44,10 +45,7 @@ describe("backend B: parameters on a warehouse in America/New_York", function ()
   it("a Decimal beyond 38 digits is refused before it is sent, naming the parameter", async () => {
     await using engine = standInEngine(fixture.standIn);
     await using conn = await engine.connect();
-    const error = await conn.all("SELECT ? AS x", [Decimal.parse("1" + "0".repeat(38))]).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await failureOf(conn.all("SELECT ? AS x", [Decimal.parse("1" + "0".repeat(38))]));
     expect(error).to.be.instanceOf(ValidationError); // a value the backend cannot hold, as on every raw parameter path
     expect((error as Error).message).to.match(/Parameter 1 \(Decimal\(1000+\)\): .*precision 39/);
   });

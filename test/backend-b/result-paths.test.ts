@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { Decimal } from "lib";
 import { DatabricksDriver } from "../../runtime/dialects/databricks/databricks-driver.js";
 import { lz4Codec } from "../support/stand-ins/databricks/result-delivery.js";
-import { STAND_IN_OPTIONS, driverSettings, standInEngine, useStandIn } from "./stand-in-fixture.js";
+import { STAND_IN_OPTIONS, driverSettings, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
 
 const ROWS = 2500;
 const WIDE = `SELECT CAST(range AS BIGINT) + 9007199254740000 AS big, CAST(range AS DECIMAL(38,2)) * -1 - 123456789012345678901234567890.25 AS debt

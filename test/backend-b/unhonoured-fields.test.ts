@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { BackendBConfig, createEngine } from "lib";
 import { BACKEND_B_UNHONOURED_WARNING_CODE } from "../../runtime/dialects/databricks/databricks-unhonoured.js";
-import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, Sales, TOKEN, useStandIn } from "./stand-in-fixture.js";
+import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, useStandIn } from "./databricks-stand-in-fixture.js";
+import { Sales } from "../support/sales-fixture.js";
 
 /** The lib warnings emitted while `body` runs (process warnings arrive on a later tick). */
 async function warningsDuring(body: () => Promise<void>): Promise<Error[]> {

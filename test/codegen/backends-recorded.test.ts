@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { runCli } from "../../codegen/cli.js";
 import type { Connector } from "../../codegen/connect.js";
 import { RecordedSource } from "./support/recorded-source.js";
-import { runLib, tempDir } from "./support/run-cli.js";
+import { runLib } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const CONFIG_A = `
 [connections.default]

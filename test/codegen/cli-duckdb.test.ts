@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createDatabase, ORDERS_DDL, SALES_DDL } from "./support/databases.js";
-import { runLib, tempDir } from "./support/run-cli.js";
+import { runLib } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const DTO_CONFIG = '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfields = ["country", "revenue"]\n';
 

@@ -7,7 +7,8 @@ import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createDatabase, SALES_DDL } from "./support/databases.js";
-import { runLib, tempDir } from "./support/run-cli.js";
+import { runLib } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("lib codegen CLI: user mistakes exit 2 with a hint", function () {
   this.timeout(120_000);

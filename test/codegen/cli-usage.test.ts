@@ -5,7 +5,8 @@
 import { expect } from "chai";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { REPO_ROOT, runLib, tempDir } from "./support/run-cli.js";
+import { REPO_ROOT, runLib } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const ONLY_DEFAULT = `
 [connections.default]

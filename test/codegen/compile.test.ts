@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { generate } from "../../codegen/emit/generate.js";
-import { tempDir } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 import { REVENUE_BY_COUNTRY, SALES_VIEW } from "./support/sales-metadata.js";
 import { SALES_USAGE, typecheck } from "./support/typecheck.js";
 

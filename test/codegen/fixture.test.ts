@@ -13,7 +13,7 @@ import { runCli } from "../../codegen/cli.js";
 import { runCodegen } from "../../codegen/codegen.js";
 import type { BackendType } from "../../runtime/config/types.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/stand-in-fixture.js";
+import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/snowflake-stand-in-fixture.js";
 import { databricksFixture } from "../../runtime/dialects/databricks/databricks-fixture.js";
 import {
   CATALOG,
@@ -22,10 +22,10 @@ import {
   TOKEN,
   standInEngine,
   useStandIn,
-} from "../backend-b/stand-in-fixture.js";
+} from "../backend-b/databricks-stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
 import { RecordedSource } from "./support/recorded-source.js";
-import { tempDir } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 class Sales extends SemanticView("sales", {
   country: Dimension<string>(),

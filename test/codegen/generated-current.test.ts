@@ -7,7 +7,8 @@
 import { expect } from "chai";
 import { join } from "node:path";
 import { seedDemoDatabase } from "../../scripts/seed-demo.js";
-import { REPO_ROOT, runLib, tempDir } from "./support/run-cli.js";
+import { REPO_ROOT, runLib } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("generated/ is current for the demo database", function () {
   this.timeout(120_000);

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BackendCConfig, createEngine, Decimal } from "lib";
 import { createDatabase, ORDERS_DDL, SALES_DDL } from "./support/databases.js";
-import { REPO_ROOT, runLib, tempDir } from "./support/run-cli.js";
+import { REPO_ROOT, runLib } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("generated modules run against the database they came from", function () {
   this.timeout(120_000);

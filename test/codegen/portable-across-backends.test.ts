@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Engine } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/stand-in-fixture.js";
+import { PASSWORD, USER, standInEngine as snowflakeEngine } from "../backend-a/snowflake-stand-in-fixture.js";
 import {
   CATALOG,
   SCHEMA,
@@ -18,9 +18,9 @@ import {
   TOKEN,
   standInEngine as databricksEngine,
   useStandIn,
-} from "../backend-b/stand-in-fixture.js";
+} from "../backend-b/databricks-stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
-import { tempDir } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const ROWS = "(100, 60, 'US', 'NA'), (80, 50, 'DE', 'EU'), (30, 10, 'US', 'SA')";
 const TABLE = [

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { environmentWithDotenv, readDtoSpecs, resolveTarget } from "../../codegen/codegen-settings.js";
 import { CodegenExit } from "../../codegen/exit-codes.js";
-import { tempDir } from "./support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const SECTION = `
 [connections.backend_a]

@@ -11,7 +11,8 @@ import {
 } from "apache-arrow";
 import { LibError } from "../../runtime/errors.js";
 import { decimalPrecisionScale } from "../../runtime/cursor/arrow-table.js";
-import { openHarness, type Harness } from "./support/harness.js";
+import { useHarness } from "./support/cursor-harness.js";
+import { failureOf } from "../support/failures.js";
 
 /** Reads a Decimal128 cell (four little-endian 32-bit words, two's complement) back as its unscaled bigint. */
 function unscaled(words: Uint32Array): bigint {
@@ -21,10 +22,7 @@ function unscaled(words: Uint32Array): bigint {
 }
 
 describe("cursor: fetchArrow", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed()).to.equal(0));
+  const h = useHarness();
 
   it("builds typed columns with exact values for every value kind, nulls included", async () => {
     await using cursor = await h.cursor(`SELECT * FROM (VALUES
@@ -87,7 +85,7 @@ describe("cursor: fetchArrow", () => {
 
   it("a HUGEINT value beyond Int64 fails with a clear error instead of wrapping", async () => {
     const cursor = await h.cursor("SELECT 170141183460469231731687303715884105727::HUGEINT AS huge");
-    const error = await cursor.fetchArrow().catch((e: unknown) => e);
+    const error = await failureOf(cursor.fetchArrow());
     expect(error)
       .to.be.instanceOf(LibError)
       .with.property("message")
@@ -96,7 +94,7 @@ describe("cursor: fetchArrow", () => {
 
   it("a column type with no Arrow mapping is refused by name", async () => {
     const cursor = await h.cursor("SELECT [1, 2] AS xs");
-    const error = await cursor.fetchArrow().catch((e: unknown) => e);
+    const error = await failureOf(cursor.fetchArrow());
     expect(error).to.be.instanceOf(LibError).with.property("message").that.contains('column "xs" has type INTEGER[]');
   });
 

@@ -3,9 +3,10 @@ import { Type } from "typebox";
 import { DataError, LibError, QueryCancelledError, WarehouseError, ValidationError } from "../../runtime/errors.js";
 import { Decimal } from "../../runtime/values/decimal.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
-import { mapChunks, openHarness, withStream, type Harness } from "./support/harness.js";
+import { mapChunks, useHarness, withStream, type Harness } from "./support/cursor-harness.js";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { failureOf } from "../support/failures.js";
 
 /** A full garbage collection without starting node with --expose-gc (the flag can be set at run time). */
 function collectGarbage(): void {
@@ -17,10 +18,7 @@ const SAMPLE = "SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5
 const LONG = "SELECT count(*) FROM range(10000000000) a";
 
 describe("cursor: reading", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed(), "every test returns its connection").to.equal(0));
+  const h = useHarness();
 
   it("fetchAllRows returns plain objects keyed by column name, in column order, and releases the connection", async () => {
     const cursor = await h.cursor(SAMPLE);
@@ -65,7 +63,7 @@ describe("cursor: reading", () => {
     await using cursor = await h.cursor(SAMPLE);
     expect(await cursor.fetchMany(10)).to.have.length(5);
     const other = await h.cursor(SAMPLE);
-    const error = await other.fetchMany(0).catch((e: unknown) => e);
+    const error = await failureOf(other.fetchMany(0));
     expect(error)
       .to.be.instanceOf(LibError)
       .with.property("message")
@@ -125,7 +123,7 @@ describe("cursor: reading", () => {
     await cursor.close();
     expect(h.borrowed()).to.equal(0);
     expect(cursor.closed).to.equal(true);
-    const error = await cursor.fetchOne().catch((e: unknown) => e);
+    const error = await failureOf(cursor.fetchOne());
     expect(error)
       .to.be.instanceOf(LibError)
       .with.property("message")
@@ -142,7 +140,7 @@ describe("cursor: reading", () => {
   });
 
   it("a failing statement releases the connection and rethrows the warehouse error unchanged", async () => {
-    const error = await h.cursor("SELECT * FROM no_such_table").catch((e: unknown) => e);
+    const error = await failureOf(h.cursor("SELECT * FROM no_such_table"));
     expect(error).to.be.instanceOf(WarehouseError);
     expect((error as Error).message).to.match(/no_such_table/);
     expect(h.borrowed()).to.equal(0);
@@ -164,7 +162,7 @@ describe("cursor: reading", () => {
     );
     const cursor = await openCursor(failing, { sql: "SELECT i FROM range(10000) t(i)", parameters: [] });
     expect(await cursor.fetchOne()).to.deep.equal({ i: 0n });
-    const error = await cursor.fetchAllRows().catch((e: unknown) => e);
+    const error = await failureOf(cursor.fetchAllRows());
     expect(error).to.equal(failure);
     expect(h.borrowed()).to.equal(0);
     expect(cursor.closed).to.equal(true);
@@ -175,14 +173,14 @@ describe("cursor: reading", () => {
     const connection = withStream(await h.connect(), () => {
       throw boom;
     });
-    const error = await openCursor(connection, { sql: "SELECT 1", parameters: [] }).catch((e: unknown) => e);
+    const error = await failureOf(openCursor(connection, { sql: "SELECT 1", parameters: [] }));
     expect(error).to.equal(boom);
     expect(h.borrowed()).to.equal(0);
   });
 
   it("a mapping error in into() releases the connection too", async () => {
     const cursor = await h.cursor(SAMPLE);
-    const error = await cursor.into(Type.Object({ id: Type.String() })).catch((e: unknown) => e);
+    const error = await failureOf(cursor.into(Type.Object({ id: Type.String() })));
     expect(error).to.have.property("name", "LibSchemaMismatchError");
     expect(h.borrowed()).to.equal(0);
   });
@@ -255,10 +253,7 @@ describe("cursor: reading", () => {
 });
 
 describe("cursor: cancellation", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed()).to.equal(0));
+  const h = useHarness();
 
   async function nextQueryWorks(): Promise<void> {
     await using cursor = await h.cursor("SELECT 42 AS answer");
@@ -270,7 +265,7 @@ describe("cursor: cancellation", () => {
     const reason = new Error("user went away");
     const pending = h.cursor(LONG, [], { signal: controller.signal }).then((c) => c.fetchAllRows());
     setTimeout(() => controller.abort(reason), 50);
-    const error = await pending.catch((e: unknown) => e);
+    const error = await failureOf(pending);
     expect(error).to.be.instanceOf(QueryCancelledError);
     expect(error).to.have.property("reason", "aborted");
     expect((error as Error).message).to.match(/AbortSignal/);
@@ -280,10 +275,7 @@ describe("cursor: cancellation", () => {
   });
 
   it("timeoutMs interrupts a long query and rejects with QueryCancelledError (reason timeout)", async () => {
-    const error = await h
-      .cursor(LONG, [], { timeoutMs: 50 })
-      .then((c) => c.fetchAllRows())
-      .catch((e: unknown) => e);
+    const error = await failureOf(h.cursor(LONG, [], { timeoutMs: 50 }).then((c) => c.fetchAllRows()));
     expect(error).to.be.instanceOf(QueryCancelledError);
     expect(error).to.have.property("reason", "timeout");
     expect((error as Error).message).to.match(/timeoutMs.*50 ms/);
@@ -298,7 +290,7 @@ describe("cursor: cancellation", () => {
     });
     expect(await cursor.fetchOne()).to.have.property("i", 0n);
     setTimeout(() => controller.abort(), 30);
-    const error = await cursor.fetchAllRows().catch((e: unknown) => e);
+    const error = await failureOf(cursor.fetchAllRows());
     expect(error).to.be.instanceOf(QueryCancelledError).with.property("reason", "aborted");
     expect(cursor.closed).to.equal(true);
     expect(h.borrowed()).to.equal(0);
@@ -318,7 +310,7 @@ describe("cursor: cancellation", () => {
   });
 
   it("an invalid timeoutMs is rejected and the connection released", async () => {
-    const error = await h.cursor("SELECT 1", [], { timeoutMs: -5 }).catch((e: unknown) => e);
+    const error = await failureOf(h.cursor("SELECT 1", [], { timeoutMs: -5 }));
     expect(error).to.be.instanceOf(ValidationError).with.property("field", "timeoutMs");
   });
 
@@ -327,7 +319,7 @@ describe("cursor: cancellation", () => {
     const cursor = await h.cursor("SELECT i FROM range(100000) t(i)", [], { signal: controller.signal });
     expect(await cursor.fetchOne()).to.deep.equal({ i: 0n });
     controller.abort();
-    const error = await cursor.fetchMany(5).catch((e: unknown) => e);
+    const error = await failureOf(cursor.fetchMany(5));
     expect(error).to.be.instanceOf(QueryCancelledError);
     await cursor.close();
     await nextQueryWorks();

@@ -5,7 +5,9 @@
 import { expect } from "chai";
 import { Type } from "typebox";
 import { Dimension, LibSchemaMismatchError, Metric, SemanticView, toJson, type Cursor } from "lib";
-import { SALES_BY_COUNTRY, useSalesEngine } from "../support/sales-engine.js";
+import { useSalesEngine } from "../support/sales-engine.js";
+import { SALES_BY_COUNTRY } from "../support/sales-fixture.js";
+import { failureOf } from "../support/failures.js";
 
 class Sales extends SemanticView("sales", {
   revenue: Metric(),
@@ -62,9 +64,9 @@ describe("cursor: the SPEC example on backend C", () => {
       expect(await cursor.into(RevenueByCountry)).to.deep.equal([]);
     }
     await using cursor = await revenueByCountry().execute();
-    const error = await cursor
-      .into(Type.Object({ country: Type.Integer(), region: Type.String() }, { title: "Wrong" }))
-      .catch((e: unknown) => e);
+    const error = await failureOf(
+      cursor.into(Type.Object({ country: Type.Integer(), region: Type.String() }, { title: "Wrong" })),
+    );
     expect(error).to.be.instanceOf(LibSchemaMismatchError);
     expect((error as Error).message).to.equal(
       "Model Wrong does not match the result: country: model integer vs column VARCHAR (string); region: model string vs column (missing) (no column of that name in the result)",

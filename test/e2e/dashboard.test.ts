@@ -4,8 +4,7 @@
  * test-output/. Skipped (loudly) only when no Chromium executable is installed.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "chai";
@@ -15,6 +14,7 @@ import { createApp } from "../../example-service/app.js";
 import type { Engine } from "../../example-service/engine-type.js";
 import { BackendCConfig, createEngine } from "lib";
 import { listen, recordingLogger, seededEngine, type RunningApp } from "../service/support.js";
+import { tempDir, type TempDir } from "../support/temp-dir.js";
 
 const outputDir = fileURLToPath(new URL("../../test-output/", import.meta.url));
 // CHROMIUM_PATH, when set, is the only candidate (so the skip path can be exercised too).
@@ -38,7 +38,7 @@ const CHROMIUM_ARGS = [
 
 describe("e2e: dashboard and docs in headless Chromium", function () {
   this.timeout(120_000);
-  let dir: string;
+  let dir: TempDir | undefined;
   let engine: Engine | undefined;
   let app: RunningApp | undefined;
   let context: BrowserContext | undefined;
@@ -46,13 +46,13 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
 
   before(async function () {
     if (executablePath === undefined) return;
-    dir = await mkdtemp(join(tmpdir(), "lib-e2e-"));
+    dir = await tempDir();
     await mkdir(outputDir, { recursive: true });
-    const database = join(dir, "demo.duckdb");
+    const database = dir.file("demo.duckdb");
     await seedDemoDatabase(database);
     engine = createEngine(new BackendCConfig({ database }));
     app = await listen(createApp({ engine, logger: recordingLogger() }));
-    context = await chromium.launchPersistentContext(join(dir, "profile"), {
+    context = await chromium.launchPersistentContext(dir.file("profile"), {
       executablePath,
       headless: true,
       args: CHROMIUM_ARGS,
@@ -65,7 +65,7 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
     await context?.close();
     await app?.[Symbol.asyncDispose]();
     await engine?.dispose();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await dir?.[Symbol.asyncDispose]();
   });
 
   beforeEach(function () {
@@ -161,9 +161,9 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
   });
 
   it("shows revenue above 2^53 with every digit", async function () {
-    const bigDir = await mkdtemp(join(tmpdir(), "lib-e2e-big-"));
+    await using bigDir = await tempDir();
     const bigEngine = await seededEngine(
-      bigDir,
+      bigDir.path,
       [
         { country: "US", region: "North America", revenue: 4503599627370496n },
         { country: "US", region: "North America", revenue: 4503599627370497n },
@@ -182,13 +182,12 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
       await page.close();
     } finally {
       await bigEngine.dispose();
-      await rm(bigDir, { recursive: true, force: true });
     }
   });
 
   it("tells the user when the warehouse is unavailable", async function () {
-    const brokenDir = await mkdtemp(join(tmpdir(), "lib-e2e-broken-"));
-    const database = join(brokenDir, "broken.duckdb");
+    await using brokenDir = await tempDir();
+    const database = brokenDir.file("broken.duckdb");
     await writeFile(database, "not a database\n".repeat(100));
     const brokenEngine = createEngine(new BackendCConfig({ database, poolSize: 1 }));
     try {
@@ -204,7 +203,6 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
       await page.close();
     } finally {
       await brokenEngine.dispose();
-      await rm(brokenDir, { recursive: true, force: true });
     }
   });
 

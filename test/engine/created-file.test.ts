@@ -3,25 +3,18 @@
  * a view or table is not found; an engine on an existing file does not.
  */
 import { expect } from "chai";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackendCConfig, Dimension, InternalError, Metric, ProgrammingError, SemanticView, createEngine } from "lib";
-import { failureOf } from "./helpers.js";
+import { failureOf } from "../support/failures.js";
+import { useTempDir } from "../support/temp-dir.js";
 
 class Sales extends SemanticView("sales", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}
 
 describe("backend C: a database file the engine created says so in not-found errors", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "lib-created-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tmp = useTempDir();
 
   it("names the path in 'semantic view not found' and 'table does not exist' when the file was created empty", async () => {
-    const path = join(dir, "tpyo.duckdb");
+    const path = join(tmp.path, "tpyo.duckdb");
     await using engine = createEngine(new BackendCConfig({ database: path, poolSize: 1 }));
     const view = await failureOf(Sales.query().metrics(Sales.revenue).using(engine).execute());
     expect(view).to.be.instanceOf(InternalError);
@@ -35,7 +28,7 @@ describe("backend C: a database file the engine created says so in not-found err
   });
 
   it("says nothing of the kind for a file that existed", async () => {
-    const path = join(dir, "existing.duckdb");
+    const path = join(tmp.path, "existing.duckdb");
     {
       await using creator = createEngine(new BackendCConfig({ database: path, poolSize: 1 }));
       await using conn = await creator.connect();

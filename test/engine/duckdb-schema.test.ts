@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import { BackendCConfig, createEngine, OperationalError } from "lib";
-import { plainEngine, useTempDir } from "./helpers.js";
+import { plainEngine } from "./helpers.js";
+import { useTempDir } from "../support/temp-dir.js";
+import { failureOf } from "../support/failures.js";
 
 describe("engine: backend C `schema` is the connection's current schema", () => {
   const tmp = useTempDir();
@@ -36,10 +38,7 @@ describe("engine: backend C `schema` is the connection's current schema", () => 
 
   it("a database file without that schema fails to connect, naming the field and value", async () => {
     await using engine = plainEngine({ database: tmp.file(), schema: "missing" });
-    const error = await engine.connect().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await failureOf(engine.connect());
     // The pool wraps open failures in LibConnectionError; the driver's error is the cause.
     const cause = (error as Error).cause;
     expect(cause).to.be.instanceOf(OperationalError);

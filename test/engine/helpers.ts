@@ -1,7 +1,4 @@
-/** Shared helpers for the engine tests: temp directories, backend C settings, a fault-injecting driver. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+/** Shared helpers for the engine tests: backend C settings, plain engines, a fault-injecting driver. */
 import { BackendCConfig } from "lib";
 import type { BackendCConfigInput, BackendCSettings, Engine } from "lib";
 import type {
@@ -18,27 +15,6 @@ export { getEngine } from "lib";
 
 export function isRegisteredForTest(name: string): boolean {
   return isRegistered(name);
-}
-
-/** A temp directory per test, removed afterwards. */
-export function useTempDir(): { readonly path: string; file(name?: string): string } {
-  let dir: string | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "lib-engine-"));
-  });
-  afterEach(() => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-  return {
-    get path(): string {
-      if (dir === undefined) throw new Error("temp dir exists only inside a test");
-      return dir;
-    },
-    file(name = "db.duckdb"): string {
-      return join(this.path, name);
-    },
-  };
 }
 
 /** Validated backend C settings from a config object, ignoring the process environment. */
@@ -127,14 +103,4 @@ class FaultyConnection implements DatabaseConnection {
   close(): Promise<void> {
     return this.#inner.close();
   }
-}
-
-/** The error `promise` rejects with; fails the test when it resolves. */
-export async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
 }

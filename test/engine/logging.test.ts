@@ -20,7 +20,7 @@ import {
 } from "lib";
 import { resolveSettings } from "../../runtime/config/resolve-settings.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
-import { PASSWORD, standInConfig, startStandIn } from "../backend-a/stand-in-fixture.js";
+import { PASSWORD, standInConfig, startStandIn } from "../backend-a/snowflake-stand-in-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 
 class Shop extends SemanticView("shop", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}

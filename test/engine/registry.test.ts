@@ -14,7 +14,8 @@ import {
   register,
   unregister,
 } from "lib";
-import { isRegisteredForTest, plainEngine, useTempDir } from "./helpers.js";
+import { isRegisteredForTest, plainEngine } from "./helpers.js";
+import { useTempDir } from "../support/temp-dir.js";
 
 function tomlFile(path: string, body: string): string {
   writeFileSync(path, body);

@@ -2,13 +2,8 @@ import { expect } from "chai";
 import { register, unregister } from "lib";
 import type { Engine } from "lib";
 import { getEngine, isRegisteredForTest } from "./helpers.js";
-import {
-  SALES_BY_COUNTRY,
-  SALES_ROWS,
-  SALES_TOTALS,
-  useSalesEngine,
-  withSalesEngine,
-} from "../support/sales-engine.js";
+import { useSalesEngine, withSalesEngine } from "../support/sales-engine.js";
+import { SALES_BY_COUNTRY, SALES_ROWS, SALES_TOTALS } from "../support/sales-fixture.js";
 
 describe("engine: SPEC sales_engine fixture", () => {
   const sales = useSalesEngine();

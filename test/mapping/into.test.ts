@@ -6,25 +6,20 @@ import { Decimal } from "../../runtime/values/decimal.js";
 import { BigIntType, DateType, DecimalType, LibType } from "../../runtime/mapping/schema-types.js";
 import { compileRowMapper } from "../../runtime/mapping/model-plan.js";
 import type { ColumnInfo } from "../../runtime/driver/database-connection.js";
-import { openHarness, type Harness } from "../cursor/support/harness.js";
+import { useHarness } from "../cursor/support/cursor-harness.js";
+import { failureOf } from "../support/failures.js";
 
 const TYPED = `SELECT 7::INTEGER AS i32, 9007199254740993::BIGINT AS i64, 12.50::DECIMAL(10,2) AS money,
   1.25::DOUBLE AS f, 'text' AS s, true AS flag, DATE '2024-01-02' AS day, TIMESTAMP '2024-01-02 03:04:05.123' AS ts`;
 
 async function mismatch(promise: Promise<unknown>): Promise<LibSchemaMismatchError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const error = await failureOf(promise);
   expect(error, "expected LibSchemaMismatchError").to.be.instanceOf(LibSchemaMismatchError);
   return error as LibSchemaMismatchError;
 }
 
 describe("into(): strict (default)", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed()).to.equal(0));
+  const h = useHarness();
 
   it("maps every value kind to agreeing model types, keys in the model's declaration order", async () => {
     const Model = Type.Object(
@@ -225,24 +220,19 @@ describe("into(): strict (default)", () => {
 
   it("rejects an unknown validate mode and a non-object model", async () => {
     const c1 = await h.cursor("SELECT 1 AS id");
-    const e1 = await c1
-      .into(Type.Object({ id: Type.Integer() }), { validate: "loose" as "none" })
-      .catch((e: unknown) => e);
+    const e1 = await failureOf(c1.into(Type.Object({ id: Type.Integer() }), { validate: "loose" as "none" }));
     expect(e1)
       .to.be.instanceOf(LibError)
       .with.property("message")
       .that.contains('validate must be one of "strict", "coerce", "none"');
     const c2 = await h.cursor("SELECT 1 AS id");
-    const e2 = await c2.into(Type.Integer() as never).catch((e: unknown) => e);
+    const e2 = await failureOf(c2.into(Type.Integer() as never));
     expect(e2).to.be.instanceOf(TypeError).with.property("message").that.contains("TypeBox object schema");
   });
 });
 
 describe("into(): coerce", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
-  afterEach(() => expect(h.borrowed()).to.equal(0));
+  const h = useHarness();
 
   const coerce = { validate: "coerce" } as const;
 
@@ -353,9 +343,7 @@ describe("into(): coerce", () => {
 });
 
 describe("into(): none", () => {
-  let h: Harness;
-  before(async () => (h = await openHarness()));
-  after(async () => h.dispose());
+  const h = useHarness();
 
   it("passes values as they arrive, without checks, keys in model order, missing columns omitted", async () => {
     await using cursor = await h.cursor(

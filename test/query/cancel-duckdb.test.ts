@@ -5,6 +5,7 @@
  */
 import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, QueryCancelledError, SemanticView, createEngine } from "lib";
+import { failureOf } from "../support/failures.js";
 
 class Huge extends SemanticView("huge", { total: Metric<bigint>(), bucket: Dimension<string>() }) {}
 
@@ -23,22 +24,13 @@ function hugeEngine() {
   return engine;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
-
 describe("cancelling an executing query on backend C", function () {
   this.timeout(60_000);
 
   it("timeoutMs interrupts the statement and the connection comes back usable", async () => {
     await using engine = hugeEngine();
     const q = Huge.query().dimensions(Huge.bucket).metrics(Huge.total);
-    const error = await rejection(
+    const error = await failureOf(
       (async () => {
         await using cursor = await q.execute({ timeoutMs: 200 });
         return await cursor.fetchAllRows();
@@ -60,7 +52,7 @@ describe("cancelling an executing query on backend C", function () {
       return await cursor.fetchAllRows();
     })();
     setTimeout(() => controller.abort(), 200);
-    const error = await rejection(running);
+    const error = await failureOf(running);
     expect(error).to.be.instanceOf(QueryCancelledError);
     expect((error as QueryCancelledError).reason).to.equal("aborted");
     expect(engine._pool.borrowed).to.equal(0);

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { DtoConfigError, generate } from "../../codegen/emit/generate.js";
 import type { ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { createDatabase, SALES_DDL } from "../codegen/support/databases.js";
-import { runLib, tempDir } from "../codegen/support/run-cli.js";
+import { runLib } from "../codegen/support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 import { typecheck } from "../codegen/support/typecheck.js";
 
 /** Names that fold onto each other (case, separators, dots, suffixes) or onto names the modules import. */

@@ -21,8 +21,15 @@ import { conditionOf } from "../../runtime/query/condition.js";
 import { ConditionNode } from "../../runtime/query/operation-node/condition-node.js";
 import { FieldNode } from "../../runtime/query/operation-node/field-node.js";
 import type { FilterValue } from "../../runtime/query/operation-node/filter-value.js";
-import { standInEngine as backendAEngine, startStandIn as startBackendA } from "../backend-a/stand-in-fixture.js";
-import { standInEngine as backendBEngine, useStandIn as useBackendB } from "../backend-b/stand-in-fixture.js";
+import {
+  standInEngine as backendAEngine,
+  startStandIn as startBackendA,
+} from "../backend-a/snowflake-stand-in-fixture.js";
+import {
+  standInEngine as backendBEngine,
+  useStandIn as useBackendB,
+} from "../backend-b/databricks-stand-in-fixture.js";
+import { failureOf, thrownBy } from "../support/failures.js";
 
 class Nums extends SemanticView("nums", {
   big: Dimension<bigint>(),
@@ -69,24 +76,6 @@ function forgeries(): [string, unknown][] {
   ];
 }
 
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
-
-async function rejected(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
-
 describe("reliability: forged and out-of-range values", () => {
   it("field methods refuse forgeries and inexact numbers with a ValidationError naming the field (no bare TypeError)", () => {
     const inexact: [string, unknown][] = [
@@ -96,17 +85,17 @@ describe("reliability: forged and out-of-range values", () => {
     ];
     for (const [what, value] of [...forgeries(), ...inexact]) {
       for (const method of ["eq", "gt"] as const) {
-        const error = caught(() => (Nums.money[method] as (v: unknown) => unknown)(value));
+        const error = thrownBy(() => (Nums.money[method] as (v: unknown) => unknown)(value));
         expect(error, `${method}(${what})`).to.be.instanceOf(ValidationError);
         expect((error as ValidationError).message, what).to.contain(`nums.money.${method}()`);
         expect((error as ValidationError).field).to.equal("money");
       }
       expect(
-        caught(() => Nums.at.in([new Date(0), value as Date])),
+        thrownBy(() => Nums.at.in([new Date(0), value as Date])),
         `in(${what})`,
       ).to.be.instanceOf(ValidationError);
     }
-    expect((caught(() => Nums.dbl.eq(-0)) as Error).message).to.contain("-0");
+    expect((thrownBy(() => Nums.dbl.eq(-0)) as Error).message).to.contain("-0");
   });
 
   it("the compilers of A, B and C re-check values of nodes built without a field", () => {
@@ -114,7 +103,7 @@ describe("reliability: forged and out-of-range values", () => {
     for (const [what, value] of [...forgeries(), ["-0", -0] as [string, unknown]]) {
       const condition = conditionOf<"nums", false>(ConditionNode.comparison(field, "=", value as FilterValue));
       for (const dialect of DIALECTS) {
-        const error = caught(() => Nums.query().dimensions(Nums.money).where(condition).compile({ dialect }));
+        const error = thrownBy(() => Nums.query().dimensions(Nums.money).where(condition).compile({ dialect }));
         expect(error, `${dialect}: ${what}`).to.be.instanceOf(ValidationError);
         expect((error as Error).message, `${dialect}: ${what}`).to.match(/^nums\.money: /);
         expect((error as Error).message).not.to.contain("DROP");
@@ -125,7 +114,7 @@ describe("reliability: forged and out-of-range values", () => {
   it("integer ranges per dialect: HUGEINT on C, 38 digits on A and B; inside them, exact SQL", () => {
     const q = (v: bigint | number) => Nums.query().dimensions(Nums.big).where(Nums.big.eq(v));
     // C writes literals: beyond HUGEINT DuckDB would read UHUGEINT/DOUBLE (2^127 matched 2^127-1).
-    expect((caught(() => q(2n ** 127n).compile({ dialect: "backend_c" })) as Error).message).to.equal(
+    expect((thrownBy(() => q(2n ** 127n).compile({ dialect: "backend_c" })) as Error).message).to.equal(
       "nums.big: 170141183460469231731687303715884105728n is outside DuckDB's HUGEINT range (-170141183460469231731687303715884105728 to 170141183460469231731687303715884105727), so it cannot be compared exactly",
     );
     expect(q(-(2n ** 127n)).compile({ dialect: "backend_c" }).sql).to.contain(
@@ -136,7 +125,7 @@ describe("reliability: forged and out-of-range values", () => {
     expect(q(1e300).compile({ dialect: "backend_c" }).sql).to.contain(`"big" = 1e+300'`);
     // A and B: 38 digits at most; B binds a bigint as BIGINT, so a wider one is cast from exact text.
     for (const dialect of ["backend_a", "backend_b"] as const) {
-      const error = caught(() => q(10n ** 38n).compile({ dialect }));
+      const error = thrownBy(() => q(10n ** 38n).compile({ dialect }));
       expect(error, dialect).to.be.instanceOf(ValidationError);
       expect((error as Error).message).to.contain("100000000000000000000000000000000000000n is outside");
     }
@@ -151,8 +140,11 @@ describe("reliability: forged and out-of-range values", () => {
     const tooWide = Decimal.parse(`0.${"1".repeat(38)}`);
     for (const dialect of DIALECTS) {
       expect(
-        (caught(() => Nums.query().dimensions(Nums.money).where(Nums.money.eq(tooWide)).compile({ dialect })) as Error)
-          .message,
+        (
+          thrownBy(() =>
+            Nums.query().dimensions(Nums.money).where(Nums.money.eq(tooWide)).compile({ dialect }),
+          ) as Error
+        ).message,
         dialect,
       ).to.match(/^nums\.money: Decimal 0\.1+ needs precision 39; \w+ allows at most 38 digits$/);
     }
@@ -200,7 +192,7 @@ describe("reliability: forged and out-of-range values", () => {
         ...forgeries().map(([, value]) => [value, /^Parameter 1 \(.*\): unsupported type/] as [unknown, RegExp]),
       ];
       for (const [value, message] of cases) {
-        const error = await rejected(conn.all("SELECT ? AS x", [value]));
+        const error = await failureOf(conn.all("SELECT ? AS x", [value]));
         expect(error, String(message)).to.be.instanceOf(ValidationError);
         expect((error as Error).message).to.match(message);
       }
@@ -224,7 +216,7 @@ describe("reliability: forged and out-of-range values", () => {
           ...forgeries(),
         ];
         for (const [what, value] of values) {
-          const error = await rejected(conn.all("SELECT ? AS x", [value]));
+          const error = await failureOf(conn.all("SELECT ? AS x", [value]));
           expect(error, what).to.be.instanceOf(ValidationError);
           expect((error as Error).message).to.match(/^Parameter 1 \(/);
         }
@@ -262,7 +254,7 @@ describe("reliability: forged and out-of-range values", () => {
         ...forgeries(),
       ];
       for (const [what, value] of values) {
-        const error = await rejected(conn.all("SELECT ? AS x", [value]));
+        const error = await failureOf(conn.all("SELECT ? AS x", [value]));
         expect(error, what).to.be.instanceOf(ValidationError);
         expect((error as Error).message).to.match(/^Parameter 1 \(/);
       }

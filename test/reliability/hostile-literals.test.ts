@@ -8,7 +8,8 @@ import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { expect } from "chai";
 import { significant, tokenize } from "../../runtime/semantic/sql/lexer.js";
 import { splitStatements } from "../../runtime/semantic/sql/split.js";
-import { prng, pick } from "../semantic/support/prng.js";
+import { mulberry32 as prng } from "../../scripts/prng.js";
+import { pick } from "../semantic/support/random-choice.js";
 import { withSalesEngine } from "../support/sales-engine.js";
 import {
   blockComment,

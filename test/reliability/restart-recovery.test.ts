@@ -12,17 +12,18 @@ import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, OperationalError, SemanticView, createEngine } from "lib";
 import type { Engine, PooledConnection } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { startStandIn, standInEngine as aEngine } from "../backend-a/stand-in-fixture.js";
+import { startStandIn, standInEngine as aEngine } from "../backend-a/snowflake-stand-in-fixture.js";
 import { ReturningWarehouse } from "../support/stand-ins/snowflake/returning-warehouse.js";
 import {
   DatabricksStandIn,
   STAND_IN_OPTIONS,
-  Sales as SalesB,
   standInEngine as bEngine,
   startAnotherStandIn,
   useStandIn,
-} from "../backend-b/stand-in-fixture.js";
-import { recordingLogger, seedDatabaseFile, SALES_ROWS, tempDir } from "../service/support.js";
+} from "../backend-b/databricks-stand-in-fixture.js";
+import { Sales as SalesB, SALES_ROWS } from "../support/sales-fixture.js";
+import { recordingLogger, seedDatabaseFile } from "../service/support.js";
+import { tempDir } from "../support/temp-dir.js";
 
 class SalesA extends SemanticView("SALES", { COUNTRY: Dimension<string>(), REVENUE: Metric<bigint>() }) {}
 

@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { BackendBConfig, BackendCConfig, createEngine } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { recordingLogger, seedDatabaseFile, SALES_ROWS, tempDir } from "../service/support.js";
+import { recordingLogger, seedDatabaseFile } from "../service/support.js";
+import { SALES_ROWS } from "../support/sales-fixture.js";
+import { tempDir } from "../support/temp-dir.js";
 
 /** A TCP server on 127.0.0.1 that accepts connections and never sends a byte. */
 async function blackhole(): Promise<{ port: number; sockets: Set<Socket>; close(): Promise<void> }> {

@@ -8,7 +8,8 @@ import { expect } from "chai";
 import { clearSemanticQueryCache } from "../../runtime/semantic/query/index.js";
 import { quoteLiteral } from "../../runtime/semantic/sql/quote.js";
 import { DocsRunner } from "./support/docs-runner.js";
-import { prng, subset } from "./support/prng.js";
+import { mulberry32 as prng } from "../../scripts/prng.js";
+import { subset } from "./support/random-choice.js";
 import {
   createViewSql,
   diamondTable,

@@ -6,7 +6,8 @@ import { expect } from "chai";
 import { clearSemanticQueryCache, rewriteSemanticViewCalls } from "../../runtime/semantic/query/index.js";
 import { quoteLiteral } from "../../runtime/semantic/sql/quote.js";
 import { defineView, fixedCatalog } from "./support/definitions.js";
-import { prng, pick, subset } from "./support/prng.js";
+import { mulberry32 as prng } from "../../scripts/prng.js";
+import { pick, subset } from "./support/random-choice.js";
 import { TestSession } from "./support/session.js";
 
 const view = defineView({

@@ -6,7 +6,8 @@
  * a regular metric alongside, and a joined parent table's dimensions.
  */
 import { expect } from "chai";
-import { prng, pick, subset } from "./support/prng.js";
+import { mulberry32 as prng } from "../../scripts/prng.js";
+import { pick, subset } from "./support/random-choice.js";
 import { DocsRunner } from "./support/docs-runner.js";
 
 interface NaEntry {

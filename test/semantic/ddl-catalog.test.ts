@@ -1,6 +1,4 @@
 import { expect } from "chai";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   createBuiltinSemanticLayer,
@@ -11,6 +9,7 @@ import {
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { UNCOMMITTED_MEMO_KEY } from "../../runtime/semantic/semantic-layer.js";
 import { TestSession } from "./support/session.js";
+import { useTempDir } from "../support/temp-dir.js";
 
 const layer = createBuiltinSemanticLayer();
 
@@ -255,16 +254,10 @@ describe("semantic DDL execution and catalog", () => {
 });
 
 describe("semantic catalog persistence", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "semantic-catalog-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tmp = useTempDir();
 
   it("keeps definitions in a file database across instance restarts", async () => {
-    const path = join(dir, "db.duckdb");
+    const path = join(tmp.path, "db.duckdb");
     {
       await using s = await TestSession.open(path);
       await seed(s);
@@ -286,7 +279,7 @@ describe("semantic catalog persistence", () => {
   });
 
   it("reads from a read-only database without a catalog table find nothing", async () => {
-    const path = join(dir, "ro.duckdb");
+    const path = join(tmp.path, "ro.duckdb");
     {
       await using s = await TestSession.open(path);
       await seed(s);

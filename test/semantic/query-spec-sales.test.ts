@@ -3,8 +3,9 @@ import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/index.js"
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { defineView, fixedCatalog } from "./support/definitions.js";
 import { TestSession } from "./support/session.js";
+import { SALES_BY_COUNTRY, salesTableSql } from "../support/sales-fixture.js";
 
-/** The SPEC.md `sales` view over `sales_data`, defined directly. */
+/** The SPEC.md `sales` view over `sales_data` (the one sales fixture's rows), defined directly. */
 export const salesView = defineView({
   name: "sales",
   tables: [{ alias: "sales_data" }],
@@ -18,11 +19,7 @@ describe("semantic_view() on the SPEC sales view", () => {
 
   before(async () => {
     session = await TestSession.open();
-    await session.query("CREATE TABLE sales_data (revenue INTEGER, cost INTEGER, country VARCHAR, region VARCHAR)");
-    await session.query(
-      `INSERT INTO sales_data VALUES (100, 60, 'DE', 'EU'), (50, 20, 'DE', 'EU'), (300, 100, 'US', 'NA'),
-       (20, 5, 'FR', 'EU'), (80, 30, 'US', 'NA')`,
-    );
+    for (const statement of salesTableSql()) await session.query(statement);
   });
   after(() => session.close());
 
@@ -40,18 +37,14 @@ describe("semantic_view() on the SPEC sales view", () => {
       { name: "country", type: "VARCHAR" },
       { name: "revenue", type: "BIGINT" },
     ]);
-    expect(result.rows).to.deep.equal([
-      ["US", 380n],
-      ["DE", 150n],
-      ["FR", 20n],
-    ]);
+    expect(result.rows).to.deep.equal(SALES_BY_COUNTRY.map((r) => [r.country, r.revenue]));
   });
 
   it("filters by an existing country with an outer WHERE", async () => {
     const result = await run(
       "SELECT * FROM semantic_view('sales', dimensions := ['country'], metrics := ['revenue']) WHERE country = 'DE'",
     );
-    expect(result.rows).to.deep.equal([["DE", 150n]]);
+    expect(result.rows).to.deep.equal([["DE", 420n]]);
   });
 
   it("returns no rows for an unknown country", async () => {

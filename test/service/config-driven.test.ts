@@ -3,33 +3,29 @@
  * `LIB_CONFIG` or `.lib.toml` (here backend A's stand-in, through the real snowflake-sdk), else the
  * seeded demo DuckDB file; the startup line says which.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { chooseEngine } from "../../example-service/choose-engine.js";
 import { startService } from "../../example-service/lifespan.js";
-import { PASSWORD, USER, startStandIn } from "../backend-a/stand-in-fixture.js";
+import { PASSWORD, USER, startStandIn } from "../backend-a/snowflake-stand-in-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { recordingLogger } from "./support.js";
+import { useTempDir } from "../support/temp-dir.js";
+import { failureOf } from "../support/failures.js";
 
 describe("example service: engine from the configuration file", function () {
   this.timeout(60_000);
-  let dir: string;
+  const tmp = useTempDir();
   let standIn: SnowflakeStandIn | undefined;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "lib-service-config-"));
-  });
   afterEach(async () => {
     await standIn?.close();
     standIn = undefined;
-    await rm(dir, { recursive: true, force: true });
   });
 
   it("LIB_CONFIG with a backend A [connections.default]: GET /revenue answers from the stand-in", async () => {
     standIn = await startStandIn();
-    const config = join(dir, "prod.toml");
+    const config = join(tmp.path, "prod.toml");
     await writeFile(
       config,
       [
@@ -46,7 +42,7 @@ describe("example service: engine from the configuration file", function () {
         "",
       ].join("\n"),
     );
-    const chosen = await chooseEngine({ env: { LIB_CONFIG: config }, cwd: dir });
+    const chosen = await chooseEngine({ env: { LIB_CONFIG: config }, cwd: tmp.path });
     expect(chosen.description).to.equal(`using [connections.default] of ${config} (backend_a)`);
     expect(chosen.description).not.to.contain(PASSWORD);
     const service = await startService({
@@ -65,12 +61,12 @@ describe("example service: engine from the configuration file", function () {
   });
 
   it("no configuration file: the demo DuckDB file is seeded and used, and the choice is named", async () => {
-    const database = join(dir, "demo.duckdb");
-    const chosen = await chooseEngine({ env: { BACKEND_C_DATABASE: database }, cwd: dir });
+    const database = join(tmp.path, "demo.duckdb");
+    const chosen = await chooseEngine({ env: { BACKEND_C_DATABASE: database }, cwd: tmp.path });
     try {
       expect(chosen.engine.backend).to.equal("backend_c");
       expect(chosen.description).to.match(
-        new RegExp(`^no ${join(dir, ".lib.toml")}: seeded demo database ${database} \\(\\d+ sales rows\\)$`),
+        new RegExp(`^no ${join(tmp.path, ".lib.toml")}: seeded demo database ${database} \\(\\d+ sales rows\\)$`),
       );
     } finally {
       await chosen.engine.dispose();
@@ -78,11 +74,8 @@ describe("example service: engine from the configuration file", function () {
   });
 
   it("a LIB_CONFIG that does not exist is an error, not a silent fallback", async () => {
-    const missing = join(dir, "nope.toml");
-    const error = await chooseEngine({ env: { LIB_CONFIG: missing }, cwd: dir }).then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
+    const missing = join(tmp.path, "nope.toml");
+    const error = await failureOf(chooseEngine({ env: { LIB_CONFIG: missing }, cwd: tmp.path }));
     expect(error?.message).to.equal(`LIB_CONFIG names ${missing}, which does not exist`);
   });
 });

@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import { expect } from "chai";
 import { getEngine } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { poolOf, recordingLogger, seededEngine, tempDir } from "./support.js";
+import { poolOf, recordingLogger, seededEngine } from "./support.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -53,7 +54,7 @@ describe("example service: lifespan", function () {
     release();
     const response = await pending;
     expect(response.status).to.equal(200);
-    expect(await response.json()).to.deep.equal([{ country: "DE", revenue: 300 }]);
+    expect(await response.json()).to.deep.equal([{ country: "DE", revenue: 420 }]);
     await stopped;
     expect(isRegistered("default")).to.equal(false);
     const afterDispose = await engine.connect().then(

@@ -4,7 +4,8 @@ import { expect } from "chai";
 import { Value } from "typebox/value";
 import { createApp } from "../../example-service/app.js";
 import type { Engine } from "../../example-service/engine-type.js";
-import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, tempDir, type RunningApp } from "./support.js";
+import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support.js";
+import { tempDir } from "../support/temp-dir.js";
 
 type Doc = {
   openapi: string;

@@ -3,7 +3,8 @@ import { expect } from "chai";
 import { getEngine, register, unregister } from "lib";
 import { createApp } from "../../example-service/app.js";
 import type { Engine } from "../../example-service/engine-type.js";
-import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, tempDir, type RunningApp } from "./support.js";
+import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("example service: GET /revenue", function () {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -34,14 +35,14 @@ describe("example service: GET /revenue", function () {
   it("writes the keys country then revenue, revenue as a JSON integer", async function () {
     const text = await (await get()).text();
     expect(text).to.equal(
-      '[{"country":"JP","revenue":500},{"country":"US","revenue":350},{"country":"DE","revenue":300},{"country":"FR","revenue":70}]',
+      '[{"country":"US","revenue":425},{"country":"DE","revenue":420},{"country":"JP","revenue":100},{"country":"FR","revenue":90}]',
     );
   });
 
   it("filters by an existing country: only that country's row", async function () {
     const response = await get("?country=US");
     expect(response.status).to.equal(200);
-    expect(await response.json()).to.deep.equal([{ country: "US", revenue: 350 }]);
+    expect(await response.json()).to.deep.equal([{ country: "US", revenue: 425 }]);
   });
 
   it("answers 200 [] for an unknown country", async function () {
@@ -125,7 +126,7 @@ describe("example service: engine resolved from the registry", function () {
       expect(getEngine("default")).to.equal(engine);
       await using app = await listen(createApp({ logger: recordingLogger() }));
       expect(await (await fetch(`${app.url}/revenue?country=FR`)).json()).to.deep.equal([
-        { country: "FR", revenue: 70 },
+        { country: "FR", revenue: 90 },
       ]);
     } finally {
       unregister("default");

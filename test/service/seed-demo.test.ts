@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { BackendCConfig, createEngine } from "lib";
 import { DEMO_COUNTRIES, generateSalesRows } from "../../scripts/seed-demo-data.js";
 import { seedDemoDatabase } from "../../scripts/seed-demo.js";
-import { tempDir } from "./support.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("demo database seed", function () {
   it("generates the same realistic rows every time", function () {

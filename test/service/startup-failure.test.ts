@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
-import { tempDir } from "./support.js";
+import { tempDir } from "../support/temp-dir.js";
 
 function startMain(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -2,46 +2,27 @@
  * Fixtures of the example-service tests: temporary DuckDB files seeded through `lib`'s own engine,
  * an app server on an ephemeral port, and a logger that records what the service logged.
  */
-import { mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Express } from "express";
 import { BackendCConfig, createEngine } from "lib";
 import type { Engine } from "../../example-service/engine-type.js";
 import type { Logger } from "../../example-service/logger.js";
 import { describeError } from "../../example-service/logger.js";
+import { SALES_BY_COUNTRY, SALES_ROWS, SALES_VIEW_DDL } from "../support/sales-fixture.js";
 
 export interface SaleRow {
   readonly country: string;
-  readonly region: string;
+  readonly region: string | null;
   readonly revenue: number | bigint;
   readonly cost?: number | bigint;
 }
 
-/** Rows of SPEC.md's fixture shape: several rows share a country. Expected per-country sums below. */
-export const SALES_ROWS: readonly SaleRow[] = [
-  { country: "US", region: "North America", revenue: 100, cost: 60 },
-  { country: "US", region: "North America", revenue: 250, cost: 120 },
-  { country: "DE", region: "Europe", revenue: 300, cost: 200 },
-  { country: "FR", region: "Europe", revenue: 50, cost: 30 },
-  { country: "FR", region: "Europe", revenue: 20, cost: 15 },
-  { country: "JP", region: "Asia Pacific", revenue: 500, cost: 410 },
-];
-export const EXPECTED_REVENUE = [
-  { country: "JP", revenue: 500 },
-  { country: "US", revenue: 350 },
-  { country: "DE", revenue: 300 },
-  { country: "FR", revenue: 70 },
-] as const;
+/** `/revenue`'s answer over the one sales fixture (`test/support/sales-fixture.ts`), as JSON numbers. */
+export const EXPECTED_REVENUE = SALES_BY_COUNTRY.map(({ country, revenue }) => ({ country, revenue: Number(revenue) }));
 
-export const SALES_VIEW_DDL = `CREATE OR REPLACE SEMANTIC VIEW sales AS
-  TABLES (sales_data)
-  DIMENSIONS (sales_data.country AS sales_data.country, sales_data.region AS sales_data.region)
-  METRICS (sales_data.revenue AS SUM(sales_data.revenue), sales_data.cost AS SUM(sales_data.cost))`;
-
-const sqlString = (v: string): string => `'${v.replaceAll("'", "''")}'`;
+const sqlString = (v: string | null): string => (v === null ? "NULL" : `'${v.replaceAll("'", "''")}'`);
 
 export interface SeedOptions {
   /** Column type of revenue and cost (SPEC: INTEGER; BIGINT for values above 2^31). */
@@ -61,12 +42,6 @@ export function seedStatements(rows: readonly SaleRow[], options: SeedOptions = 
     `INSERT INTO sales_data VALUES ${values}`,
     options.viewDdl ?? SALES_VIEW_DDL,
   ];
-}
-
-/** A temporary directory removed by the returned cleanup. */
-export async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), "lib-service-"));
-  return { path, [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true }) };
 }
 
 /** Creates a DuckDB file with `sales_data` and the `sales` view, committed, through lib's engine. */

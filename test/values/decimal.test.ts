@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { Decimal, type RoundingMode } from "lib";
-import { prng } from "../semantic/support/prng.js";
+import { mulberry32 as prng } from "../../scripts/prng.js";
 
 const d = (text: string) => Decimal.parse(text);
 

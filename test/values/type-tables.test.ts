@@ -26,8 +26,8 @@ import { describeProperty, type ModelType } from "../../runtime/mapping/model-ty
 import { schemaOf } from "../../codegen/emit/schema-helpers.js";
 import { tsTypeOf, valueKindOf } from "../../codegen/type-mapping.js";
 import { plainEngine } from "../engine/helpers.js";
-import { standInEngine as backendAEngine, startStandIn } from "../backend-a/stand-in-fixture.js";
-import { standInEngine as backendBEngine, useStandIn } from "../backend-b/stand-in-fixture.js";
+import { standInEngine as backendAEngine, startStandIn } from "../backend-a/snowflake-stand-in-fixture.js";
+import { standInEngine as backendBEngine, useStandIn } from "../backend-b/databricks-stand-in-fixture.js";
 
 /** The schema each call codegen can emit stands for (a call missing here fails the test). */
 const SCHEMA_CALLS: Readonly<Record<string, () => TSchema>> = {

@@ -18,6 +18,7 @@ import type {
   QualifiedName,
 } from "./statements.js";
 import { describe, TokenStream } from "./token-stream.js";
+import { isName, parseQualifiedName } from "./parse-qualified-name.js";
 import { parseYamlBody } from "./parse-yaml.js";
 import { parseMaterialization } from "./parse-materializations.js";
 import {
@@ -30,32 +31,6 @@ import type { NonAdditiveDim } from "../model.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];
-
-const isName = (t: Token | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
-
-/** `[db.][schema.]name`; returns the parts, the first and the last token. */
-export function parseQualifiedName(
-  ts: TokenStream,
-  what: string,
-): { name: QualifiedName; parts: string[]; first: Token; last: Token } {
-  const first = ts.expectName(what);
-  const parts = [first.value];
-  let last = first;
-  while (ts.isPunct(".") && isName(ts.peek(1))) {
-    ts.next();
-    last = ts.next();
-    parts.push(last.value);
-  }
-  if (parts.length > 3) throw ts.error(`${what} has too many parts: '${parts.join(".")}'`, first);
-  const [a, b, c] = parts;
-  const name: QualifiedName =
-    parts.length === 3
-      ? { database: a, schema: b, name: c! }
-      : parts.length === 2
-        ? { schema: a, name: b! }
-        : { name: a! };
-  return { name, parts, first, last };
-}
 
 /** Parses a CREATE SEMANTIC VIEW statement; the stream is positioned at CREATE. */
 export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | CreateFromYamlFileStatement {

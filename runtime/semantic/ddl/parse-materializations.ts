@@ -4,7 +4,7 @@
  * order, each at most once; TABLE is required, and at least one of DIMENSIONS / METRICS.
  */
 import type { Token } from "../sql/lexer.js";
-import { parseQualifiedName } from "./parse-create.js";
+import { parseQualifiedName } from "./parse-qualified-name.js";
 import type { DraftMaterialization } from "./statements.js";
 import { describe, type TokenStream } from "./token-stream.js";
 

@@ -5,7 +5,8 @@
  */
 import { SemanticViewError } from "../semantic-error.js";
 import { checkNearMiss } from "./near-miss.js";
-import { parseCreate, parseQualifiedName } from "./parse-create.js";
+import { parseCreate } from "./parse-create.js";
+import { parseQualifiedName } from "./parse-qualified-name.js";
 import type { AlterAction, SemanticStatement, ShowMembersStatement, ShowSemanticViewsStatement } from "./statements.js";
 import { describe, TokenStream } from "./token-stream.js";
 

@@ -3,8 +3,6 @@
  * working directory, with a controlled environment (no BACKEND_* variables leak in from the host).
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -40,18 +38,4 @@ export function runLib(
       },
     );
   });
-}
-
-/** A temporary directory with the given files; removed by `dispose`. */
-export async function tempDir(
-  files: Record<string, string> = {},
-): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), "lib-codegen-"));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(path, name), text, "utf8");
-  return {
-    path,
-    async [Symbol.asyncDispose]() {
-      await rm(path, { recursive: true, force: true });
-    },
-  };
 }

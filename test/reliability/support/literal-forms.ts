@@ -4,7 +4,7 @@
  * semicolons, dollars, comment openers and closers, CR/LF), so a lexer that misreads any form
  * misplaces a boundary.
  */
-import { pick } from "../../semantic/support/prng.js";
+import { pick } from "../../semantic/support/random-choice.js";
 
 export type LiteralForm = "standard" | "escape" | "dollar" | "quoted_ident" | "unicode" | "unicode_ident";
 

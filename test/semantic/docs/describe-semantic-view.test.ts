@@ -1,6 +1,6 @@
 /** docs/reference/describe-semantic-view.rst: property rows per object, in definition order. */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {

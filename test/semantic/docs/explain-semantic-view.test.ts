@@ -4,7 +4,7 @@
  * DuckDB plan), and the same errors semantic_view() raises.
  */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/explain_semantic_view()", () => {

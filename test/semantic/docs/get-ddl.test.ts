@@ -1,7 +1,7 @@
 /** docs/reference/get-ddl.rst: the documented layout, re-executable output, every clause, errors. */
 import { expect } from "chai";
 import { loadDefinition } from "../../../runtime/semantic/index.js";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/GET_DDL", () => {

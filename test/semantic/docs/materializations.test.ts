@@ -5,7 +5,7 @@
  * tell which one answered.
  */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 const ORDER_METRICS = `CREATE OR REPLACE SEMANTIC VIEW order_metrics AS

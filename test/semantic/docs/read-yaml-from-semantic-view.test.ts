@@ -1,6 +1,6 @@
 /** docs/reference/read-yaml-from-semantic-view.rst: the documented export, qualified names, errors. */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/READ_YAML_FROM_SEMANTIC_VIEW", () => {

@@ -1,6 +1,6 @@
 /** docs/reference/show-columns-semantic-view.rst: public members, sorted by kind then name. */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/SHOW COLUMNS IN SEMANTIC VIEW", () => {

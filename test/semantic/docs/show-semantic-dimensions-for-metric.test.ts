@@ -1,6 +1,6 @@
 /** docs/reference/show-semantic-dimensions-for-metric.rst: fan-trap-safe dimensions per metric. */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/SHOW SEMANTIC DIMENSIONS ... FOR METRIC", () => {

@@ -1,6 +1,6 @@
 /** docs/reference/show-semantic-dimensions.rst: columns, synonyms as a JSON array, sorting, IN scopes, filters and their enforced order. */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { createMemberViews, MEMBER_COLUMNS, memberNames } from "../support/member-views.js";
 import { DocsRunner } from "../support/docs-runner.js";
 

@@ -1,6 +1,6 @@
 /** docs/reference/show-semantic-facts.rst: public facts, same columns as dimensions and metrics. */
 import { expect } from "chai";
-import { runStatement } from "../support/run.js";
+import { runStatement } from "../support/statement-rows.js";
 import { createMemberViews, memberNames } from "../support/member-views.js";
 import { DocsRunner } from "../support/docs-runner.js";
 

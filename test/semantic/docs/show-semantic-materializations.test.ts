@@ -1,6 +1,6 @@
 /** docs/reference/show-semantic-materializations.rst: 7 VARCHAR columns, sorting, LIKE, errors. */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 const COLUMNS = ["database_name", "schema_name", "semantic_view_name", "name", "table", "dimensions", "metrics"];

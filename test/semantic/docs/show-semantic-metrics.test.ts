@@ -1,6 +1,6 @@
 /** docs/reference/show-semantic-metrics.rst: base and derived metrics, sorting, filters. */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { createMemberViews, MEMBER_COLUMNS, memberNames } from "../support/member-views.js";
 import { DocsRunner } from "../support/docs-runner.js";
 

@@ -1,6 +1,6 @@
 /** docs/reference/show-semantic-views.rst: LIKE, STARTS WITH, LIMIT, IN scopes and the TERSE form. */
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 
 describe("docs/reference/SHOW SEMANTIC VIEWS", () => {

@@ -3,12 +3,12 @@
  * ($$ and $tag$), OR REPLACE / IF NOT EXISTS, FROM YAML FILE, the export and the documented
  * COPY ... TO file -> FROM YAML FILE round trip, and the documented errors.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
-import { errorOf, runStatement } from "../support/run.js";
+import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
+import { useTempDir } from "../../support/temp-dir.js";
 
 const BODY = `
 tables:
@@ -30,17 +30,15 @@ const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 describe("docs/how-to/yaml-definitions", () => {
   let runner: DocsRunner;
-  let dir: string;
+  const tmp = useTempDir("all");
 
   before(async () => {
     runner = await DocsRunner.open();
-    dir = await mkdtemp(join(tmpdir(), "lib-yaml-"));
     await runner.run("CREATE TABLE orders (id INTEGER, region VARCHAR, amount INTEGER)");
     await runner.run("INSERT INTO orders VALUES (1, 'east', 10), (2, 'west', 5), (3, 'east', 1)");
   });
   after(async () => {
     runner.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const revenue = async (view: string): Promise<unknown[][]> =>
@@ -74,7 +72,7 @@ describe("docs/how-to/yaml-definitions", () => {
   });
 
   it("imports a YAML file", async () => {
-    const path = join(dir, "order_metrics.yaml");
+    const path = join(tmp.path, "order_metrics.yaml");
     await writeFile(path, BODY);
     await runStatement(runner, `CREATE OR REPLACE SEMANTIC VIEW from_file FROM YAML FILE ${literal(path)}`);
     expect(await revenue("from_file")).to.deep.equal([
@@ -93,7 +91,7 @@ describe("docs/how-to/yaml-definitions", () => {
         METRICS (o.revenue AS SUM(o.amt), o.n AS COUNT(*), per_order AS revenue / n)
         MATERIALIZATIONS (by_region AS (TABLE region_totals, DIMENSIONS (region), METRICS (revenue)))`,
     );
-    const path = join(dir, "analytics.yaml");
+    const path = join(tmp.path, "analytics.yaml");
     await runStatement(
       runner,
       `COPY (SELECT READ_YAML_FROM_SEMANTIC_VIEW('analytics')) TO ${literal(path)} (FORMAT CSV, HEADER FALSE, QUOTE '')`,
@@ -112,18 +110,18 @@ describe("docs/how-to/yaml-definitions", () => {
       expect(await errorOf(runner, "CREATE SEMANTIC VIEW v FROM YAML FILE /x.yaml")).to.include(
         "Expected single-quoted file path after FILE keyword",
       );
-      const missing = join(dir, "missing.yaml");
+      const missing = join(tmp.path, "missing.yaml");
       expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(missing)}`)).to.equal(
         `FROM YAML FILE '${missing}': cannot read the file: not found, or not a regular file`,
       );
-      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(dir)}`)).to.include(
+      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(tmp.path)}`)).to.include(
         "cannot read the file",
       );
     });
 
     it("a file DuckDB may not read (external access disabled) is unreadable", async () => {
       const locked = await DocsRunner.open();
-      const path = join(dir, "order_metrics.yaml");
+      const path = join(tmp.path, "order_metrics.yaml");
       await writeFile(path, BODY);
       let message: string;
       try {
@@ -136,10 +134,10 @@ describe("docs/how-to/yaml-definitions", () => {
     });
 
     it("a file path with wildcards, and a file that is not a YAML definition", async () => {
-      expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(join(dir, "*.yaml"))}`)).to.include(
-        "no wildcards",
-      );
-      const bad = join(dir, "bad.yaml");
+      expect(
+        await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(join(tmp.path, "*.yaml"))}`),
+      ).to.include("no wildcards");
+      const bad = join(tmp.path, "bad.yaml");
       await writeFile(bad, "- just\n- a list\n");
       expect(await errorOf(runner, `CREATE SEMANTIC VIEW v FROM YAML FILE ${literal(bad)}`)).to.include(
         "invalid YAML definition for semantic view 'v': the document must be a mapping",

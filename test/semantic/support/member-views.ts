@@ -1,5 +1,5 @@
 /** The views behind the SHOW SEMANTIC DIMENSIONS / METRICS / FACTS docs tests. */
-import { runStatement } from "./run.js";
+import { runStatement } from "./statement-rows.js";
 import type { DocsRunner } from "./docs-runner.js";
 
 export const MEMBER_COLUMNS = [

@@ -9,7 +9,7 @@
  *   are united, a grain without rows for a group giving NULL.
  */
 import { quoteLiteral } from "../../../runtime/semantic/sql/quote.js";
-import { pick } from "./prng.js";
+import { pick } from "./random-choice.js";
 
 export interface GraphEdge {
   /** Index of the table holding the FK. */

@@ -3,25 +3,24 @@
  * VIEW travel through the real snowflake-sdk, and the generated modules carry the value types of
  * the described members.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { PASSWORD, USER, standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
+import { useTempDir } from "../support/temp-dir.js";
 
 describe("codegen for backend A against the stand-in", function () {
   this.timeout(30_000);
   let standIn: SnowflakeStandIn;
-  let dir: string;
+  const tmp = useTempDir();
 
   beforeEach(async () => {
     standIn = await startStandIn();
-    dir = await mkdtemp(join(tmpdir(), "lib-backend-a-codegen-"));
     await writeFile(
-      join(dir, ".lib.toml"),
+      join(tmp.path, ".lib.toml"),
       [
         "[connections.backend_a]",
         'type = "backend_a"',
@@ -40,7 +39,6 @@ describe("codegen for backend A against the stand-in", function () {
   });
   afterEach(async () => {
     await standIn.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it("generates one module per semantic view with value types from DESCRIBE", async () => {
@@ -48,7 +46,7 @@ describe("codegen for backend A against the stand-in", function () {
     const err: string[] = [];
     const status = await runCodegen(
       { backend: "backend_a" },
-      { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: (l) => out.push(l), stderr: (l) => err.push(l) },
+      { cwd: tmp.path, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: (l) => out.push(l), stderr: (l) => err.push(l) },
     );
     expect(err.join("\n")).to.equal("");
     expect(status).to.equal(0);
@@ -58,9 +56,11 @@ describe("codegen for backend A against the stand-in", function () {
       'DESCRIBE SEMANTIC VIEW "ORDERS"',
       'DESCRIBE SEMANTIC VIEW "SALES"',
     ]);
-    const files = await readdir(join(dir, "generated"), { recursive: true });
+    const files = await readdir(join(tmp.path, "generated"), { recursive: true });
     const all = (
-      await Promise.all(files.filter((f) => f.endsWith(".ts")).map((f) => readFile(join(dir, "generated", f), "utf8")))
+      await Promise.all(
+        files.filter((f) => f.endsWith(".ts")).map((f) => readFile(join(tmp.path, "generated", f), "utf8")),
+      )
     ).join("\n");
     // Folded upper-case names are written in lower case; mixed case (orderedOn) stays exact.
     expect(all).to.contain('SemanticView("sales", {');

@@ -4,28 +4,21 @@
  * through the real driver, and the generated view class carries value types from the warehouse's
  * column types (BIGINT → bigint, DECIMAL(38,2) → Decimal).
  */
-import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runCodegen } from "../../codegen/codegen.js";
-import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, useStandIn } from "./stand-in-fixture.js";
+import { CATALOG, SCHEMA, STAND_IN_HTTP_PATH, TOKEN, useStandIn } from "./databricks-stand-in-fixture.js";
+import { useTempDir } from "../support/temp-dir.js";
 
 describe("backend B: codegen introspection through the driver", function () {
   this.timeout(20_000);
   const fixture = useStandIn();
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "lib-backend-b-codegen-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tmp = useTempDir();
 
   async function codegen(token: string) {
     await writeFile(
-      join(dir, ".lib.toml"),
+      join(tmp.path, ".lib.toml"),
       [
         "[connections.backend_b]",
         'type = "backend_b"',
@@ -42,25 +35,27 @@ describe("backend B: codegen introspection through the driver", function () {
     const err: string[] = [];
     const exit = await runCodegen(
       { backend: "backend_b" },
-      { cwd: dir, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l) },
+      { cwd: tmp.path, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l) },
     );
     return { exit, out, err };
   }
 
-  it("generates the sales view with types from the metric view's columns", async () => {
+  it("generates the fixture's views with types from the metric views' columns", async () => {
     const { exit, err } = await codegen(TOKEN);
     expect(err.join("\n")).to.equal("");
     expect(exit).to.equal(0);
-    const files = await readdir(join(dir, "generated"));
-    expect(files).to.include.members(["sales.ts", "sales.dto.ts", "index.ts"]);
-    const source = await readFile(join(dir, "generated", "sales.ts"), "utf8");
+    const files = await readdir(join(tmp.path, "generated"));
+    expect(files).to.include.members(["sales.ts", "sales.dto.ts", "orders.ts", "orders.dto.ts", "index.ts"]);
+    const source = await readFile(join(tmp.path, "generated", "sales.ts"), "utf8");
     expect(source).to.match(/SemanticView\("sales"/);
     expect(source).to.match(/revenue: Metric<bigint>\(\)/);
-    expect(source).to.match(/money: Metric<Decimal>\(\)/);
     expect(source).to.match(/country: Dimension<string(?: \| null)?>\(\)/);
-    const dto = await readFile(join(dir, "generated", "sales.dto.ts"), "utf8");
+    const dto = await readFile(join(tmp.path, "generated", "sales.dto.ts"), "utf8");
     expect(dto).to.match(/revenue: BigIntType\(/); // a 64-bit SUM: bigint, exact
-    expect(dto).to.match(/money: DecimalType\(/);
+    const orders = await readFile(join(tmp.path, "generated", "orders.ts"), "utf8");
+    expect(orders).to.match(/total: Metric<Decimal>\(\)/);
+    const ordersDto = await readFile(join(tmp.path, "generated", "orders.dto.ts"), "utf8");
+    expect(ordersDto).to.match(/total: DecimalType\(/);
   });
 
   it("a wrong token: connection exit status, token not printed", async () => {

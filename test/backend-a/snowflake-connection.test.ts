@@ -14,10 +14,10 @@ import {
   createEngine,
   BackendAConfig,
 } from "lib";
-import { Sales } from "../query/fixtures.js";
+import { Sales } from "../support/sales-fixture.js";
 import { ReturningWarehouse } from "../support/stand-ins/snowflake/returning-warehouse.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInConfig, standInEngine, startStandIn } from "./stand-in-fixture.js";
+import { PASSWORD, USER, standInConfig, standInEngine, startStandIn } from "./snowflake-stand-in-fixture.js";
 
 const revenueByCountry = () =>
   Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());

@@ -11,12 +11,12 @@ import {
   CATALOG,
   SCHEMA,
   STAND_IN_HTTP_PATH,
-  Sales,
   TOKEN,
   standInEngine,
   startAnotherStandIn,
   useStandIn,
-} from "./stand-in-fixture.js";
+} from "./databricks-stand-in-fixture.js";
+import { Sales } from "../support/sales-fixture.js";
 
 async function revenueRows(engine: Engine) {
   await using cursor = await Sales.query()

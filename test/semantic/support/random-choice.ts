@@ -1,6 +1,4 @@
-import { mulberry32 as prng } from "../../../scripts/prng.js";
-
-export { prng };
+/** Seeded random choices for the differential and property tests (the generator is `scripts/prng.ts`). */
 
 export function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;

@@ -9,20 +9,19 @@ import { DataError, InternalError, ProgrammingError, WarehouseError } from "lib"
 import type { Engine } from "lib";
 import { mapDatabricksError } from "../../runtime/dialects/databricks/databricks-errors.js";
 import { decimalWordsToString } from "../../runtime/dialects/databricks/databricks-decimal-patch.js";
-import { Ghost, Sales, TOKEN, standInEngine, useStandIn } from "./stand-in-fixture.js";
+import { Ghost, TOKEN, standInEngine, useStandIn } from "./databricks-stand-in-fixture.js";
+import { Sales } from "../support/sales-fixture.js";
+import { failureOf } from "../support/failures.js";
 
-async function failureOf(run: () => Promise<unknown>): Promise<WarehouseError> {
-  try {
-    await run();
-  } catch (error) {
-    expect(error).to.be.instanceOf(WarehouseError);
-    return error as WarehouseError;
-  }
-  throw new Error("expected a failure");
+/** The WarehouseError `run` fails with. */
+async function warehouseFailure(run: () => Promise<unknown>): Promise<WarehouseError> {
+  const error = await failureOf(run);
+  expect(error).to.be.instanceOf(WarehouseError);
+  return error as WarehouseError;
 }
 
 async function rawFailure(engine: Engine, sql: string): Promise<WarehouseError> {
-  return failureOf(async () => {
+  return warehouseFailure(async () => {
     await using conn = await engine.connect();
     await conn.all(sql);
   });
@@ -43,7 +42,7 @@ describe("backend B: errors", function () {
 
   it("a missing metric view queried through the builder is an InternalError (TABLE_OR_VIEW_NOT_FOUND, 42P01)", async () => {
     await using engine = standInEngine(fixture.standIn);
-    const error = await failureOf(async () => {
+    const error = await warehouseFailure(async () => {
       await using cursor = await Ghost.query().metrics(Ghost.revenue).dimensions(Ghost.country).using(engine).execute();
       await cursor.fetchAllRows();
     });

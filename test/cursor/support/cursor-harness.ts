@@ -3,6 +3,7 @@
  * (in-memory DuckDB, pool size 1), the pool's borrowed count, and a count of driver chunk pulls
  * (every connection handed out is wrapped so its streams count `next()` calls on their chunk iterator).
  */
+import { expect } from "chai";
 import type { ResultStream, StreamOptions } from "../../../runtime/driver/database-connection.js";
 import type { PooledConnection } from "../../../runtime/engine/pooled-connection.js";
 import { createEngine } from "../../../runtime/engine/create-engine.js";
@@ -85,5 +86,35 @@ export async function openHarness(): Promise<Harness> {
     pulls: () => pulls,
     cursor: async (sql, parameters = [], options) => openCursor(await connect(), { sql, parameters }, options),
     dispose: () => engine.dispose(),
+  };
+}
+
+/**
+ * Mocha hooks: one harness for the whole `describe`, disposed afterwards; after every test the
+ * pool must have its connection back.
+ */
+export function useHarness(): Omit<Harness, "dispose"> {
+  let current: Harness | undefined;
+  before(async () => {
+    current = await openHarness();
+  });
+  after(async () => {
+    await current?.dispose();
+    current = undefined;
+  });
+  afterEach(() => expect(current?.borrowed(), "every test returns its connection").to.equal(0));
+  const harness = (): Harness => {
+    if (current === undefined) throw new Error("useHarness(): the harness exists only inside the describe");
+    return current;
+  };
+  return {
+    connect: () => harness().connect(),
+    borrowed: () => harness().borrowed(),
+    pulls: () => harness().pulls(),
+    cursor: <Row = Record<string, unknown>>(
+      sql: string,
+      parameters?: readonly unknown[],
+      options?: OpenCursorOptions,
+    ) => harness().cursor<Row>(sql, parameters, options),
   };
 }

@@ -19,8 +19,10 @@ import {
 } from "lib";
 import type { Engine, PooledConnection } from "lib";
 import { DuckDBDriver } from "../../runtime/dialects/duckdb/duckdb-driver.js";
-import { FaultInjectingDriver, cSettings, plainEngine, useTempDir } from "../engine/helpers.js";
-import { SALES_ROWS, seedDatabaseFile } from "../service/support.js";
+import { FaultInjectingDriver, cSettings, plainEngine } from "../engine/helpers.js";
+import { useTempDir } from "../support/temp-dir.js";
+import { seedDatabaseFile } from "../service/support.js";
+import { SALES_ROWS, SALES_TOTALS } from "../support/sales-fixture.js";
 
 class Sales extends SemanticView("sales", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}
 
@@ -56,7 +58,7 @@ describe("reliability: the pool (issue 9.4, 9.5, 9.8, 9.12, 9.14)", function () 
       await held.release();
       expect(engine._pool.available, "the returned connection went idle, not to a departed waiter").to.equal(1);
       await using cursor = await Sales.query().metrics(Sales.revenue).using(engine).execute({ timeoutMs: 5_000 });
-      expect(await cursor.fetchAllRows()).to.deep.equal([{ revenue: 1220n }]);
+      expect(await cursor.fetchAllRows()).to.deep.equal([{ revenue: SALES_TOTALS.revenue }]);
     });
 
     it("an AbortSignal ends the wait with QueryCancelledError('aborted'); so does engine.connect({ signal })", async () => {

@@ -2,9 +2,7 @@
  * Backend B settings → `@databricks/sql` connect options (the table in databricks-options.ts):
  * token and OAuth auth types, URI fallback, fixed safety options, the extra-CA environment variable.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { writeFile } from "node:fs/promises";
 import { expect } from "chai";
 import { BackendBConfig, ValidationError } from "lib";
 import type { BackendBSettings } from "../../runtime/config/types.js";
@@ -15,6 +13,7 @@ import {
   secretsOf,
   sessionRequestOf,
 } from "../../runtime/dialects/databricks/databricks-options.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const base: BackendBSettings = {
   type: "backend_b",
@@ -135,19 +134,18 @@ describe("backend B: settings → driver options", () => {
   });
 
   it(`${CA_CERT_ENV} adds a trusted CA (verification stays on); an unreadable path is a clear error`, async () => {
-    const dir = await mkdtemp(join(tmpdir(), "lib-backend-b-ca-"));
+    await using dir = await tempDir();
     try {
-      const path = join(dir, "ca.pem");
+      const path = dir.file("ca.pem");
       await writeFile(path, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
       process.env[CA_CERT_ENV] = path;
       const options = connectOptionsOf({ ...base, token: new Secret("t") }) as unknown as Record<string, unknown>;
       expect(String(options["customCaCert"])).to.include("BEGIN CERTIFICATE");
       expect(options).to.not.have.property("checkServerCertificate");
-      process.env[CA_CERT_ENV] = join(dir, "missing.pem");
+      process.env[CA_CERT_ENV] = dir.file("missing.pem");
       expect(() => connectOptionsOf({ ...base, token: new Secret("t") })).to.throw(/BACKEND_B_CA_CERT.*missing\.pem/);
     } finally {
       delete process.env[CA_CERT_ENV];
-      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -8,13 +8,13 @@ import { OperationalError, QueryCancelledError, WarehouseError } from "lib";
 import type { Engine } from "lib";
 import { DatabricksDriver } from "../../runtime/dialects/databricks/databricks-driver.js";
 import {
-  Sales,
   driverSettings,
   standInEngine,
   startAnotherStandIn,
   useStandIn,
   type DatabricksStandIn,
-} from "./stand-in-fixture.js";
+} from "./databricks-stand-in-fixture.js";
+import { Sales } from "../support/sales-fixture.js";
 
 async function totalRevenue(engine: Engine, options: { signal?: AbortSignal; timeoutMs?: number } = {}) {
   await using cursor = await Sales.query().metrics(Sales.revenue).using(engine).execute(options);

@@ -1,9 +1,9 @@
 /**
- * Shared fixture of the backend B tests: the Databricks stand-in seeded with a `sales` metric
- * view, the view classes the tests query, and engines pointed at the stand-in. The stand-in's
+ * Shared fixture of the backend B tests: the Databricks stand-in seeded with the one sales fixture
+ * (`sales` and `orders` metric views), a view that does not exist, and engines pointed at the stand-in. The stand-in's
  * self-signed certificate is trusted through `BACKEND_B_CA_CERT` (set while the stand-in runs).
  */
-import { BackendBConfig, Decimal, Dimension, Metric, SemanticView, createEngine } from "lib";
+import { BackendBConfig, Dimension, Metric, SemanticView, createEngine } from "lib";
 import type { Engine } from "lib";
 import type { BackendBSettings } from "../../runtime/config/types.js";
 import { Secret } from "../../runtime/config/secret.js";
@@ -12,6 +12,7 @@ import {
   STAND_IN_HTTP_PATH,
   type StandInOptions,
 } from "../support/stand-ins/databricks/databricks-stand-in.js";
+import { DATABRICKS_VIEWS, ordersTableSql, salesTableSql } from "../support/sales-fixture.js";
 
 export { DatabricksStandIn, STAND_IN_HTTP_PATH };
 
@@ -19,41 +20,15 @@ export const TOKEN = "dapi-test-0123456789abcdef";
 export const CATALOG = "main";
 export const SCHEMA = "retail";
 
-export class Sales extends SemanticView("sales", {
-  revenue: Metric<bigint>(),
-  cost: Metric<bigint>(),
-  money: Metric<Decimal>(),
-  country: Dimension<string>(),
-  region: Dimension<string | null>(),
-}) {}
-
 export class Ghost extends SemanticView("ghost_view", {
   revenue: Metric<bigint>(),
   country: Dimension<string>(),
 }) {}
 
-/** Rows: revenue and cost as BIGINT, money as DECIMAL(18,2) (sums become DECIMAL(38,2)). */
-export const SALES_SETUP = [
-  "CREATE TABLE sales_data (revenue BIGINT, cost BIGINT, amount DECIMAL(18,2), country VARCHAR, region VARCHAR)",
-  `INSERT INTO sales_data VALUES
-     (100, 40, 10.10, 'US', 'West'), (250, 90, 20.20, 'US', 'East'), (75, 30, 0.05, 'US', 'West'),
-     (300, 120, 99999999999.99, 'DE', 'Berlin'), (120, 50, 0.01, 'DE', 'Bavaria'),
-     (90, 60, 1.00, 'FR', 'Paris'), (60, 20, 2.50, 'JP', 'Kanto'), (40, 35, 3.33, 'JP', NULL)`,
-];
+/** The one sales fixture (`test/support/sales-fixture.ts`); Databricks sums BIGINT columns to BIGINT. */
+export const SALES_SETUP: readonly string[] = [...salesTableSql("BIGINT"), ...ordersTableSql()];
 
-export const STAND_IN_OPTIONS: StandInOptions = {
-  token: TOKEN,
-  setupSql: SALES_SETUP,
-  metricViews: [
-    {
-      name: "sales",
-      source: "sales_data",
-      comment: "Sales by country and region",
-      dimensions: { country: "country", region: "region" },
-      measures: { revenue: "SUM(revenue)", cost: "SUM(cost)", money: "SUM(amount)" },
-    },
-  ],
-};
+export const STAND_IN_OPTIONS: StandInOptions = { token: TOKEN, setupSql: SALES_SETUP, metricViews: DATABRICKS_VIEWS };
 
 /** Starts a stand-in and trusts its certificate until `after` restores the environment. */
 export function useStandIn(options: StandInOptions = STAND_IN_OPTIONS): { readonly standIn: DatabricksStandIn } {

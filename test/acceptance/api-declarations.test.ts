@@ -1,0 +1,129 @@
+/** API.md acceptance: the package entry, declaring a semantic view, conditions and orderings. */
+import { expect } from "chai";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  and,
+  BackendAConfig,
+  BackendBConfig,
+  BackendCConfig,
+  createAsyncEngine,
+  createEngine,
+  DataError,
+  Decimal,
+  Dimension,
+  getEngine,
+  IntegrityError,
+  InternalError,
+  jsonReplacer,
+  LibConnectionError,
+  LibSchemaMismatchError,
+  Metric,
+  not,
+  NotSupportedError,
+  OperationalError,
+  or,
+  PoolTimeoutError,
+  ProgrammingError,
+  register,
+  SemanticView,
+  toJson,
+  unregister,
+  ValidationError,
+  WarehouseError,
+} from "lib";
+import { type Equals, assertType, Sales } from "./api-support.js";
+
+describe("API.md contract (acceptance, backend C): Package, declarations, conditions", function () {
+  this.timeout(60_000);
+
+  afterEach(() => {
+    // No engine may leak into the next test under "default".
+    expect(() => getEngine("default")).to.throw();
+  });
+
+  describe("Package", () => {
+    const root = fileURLToPath(new URL("../../", import.meta.url));
+    const pkg = createRequire(import.meta.url)(join(root, "package.json")) as {
+      name: string;
+      type: string;
+      exports: Record<string, { types?: string; default?: string }>;
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+
+    it("is the ESM package `lib` whose exports point at the built runtime with types, bin.lib the CLI", () => {
+      expect(pkg.name).to.equal("lib");
+      expect(pkg.type).to.equal("module");
+      expect(pkg.exports["."]?.default).to.match(/^\.\/dist\/.+\.js$/);
+      expect(pkg.exports["."]?.types).to.match(/^\.\/dist\/.+\.d\.ts$/);
+      expect(pkg.bin["lib"]).to.match(/^\.\/dist\/.+\.js$/);
+      expect(pkg.scripts["build"]).to.be.a("string");
+      expect(pkg.scripts["test"]).to.be.a("string");
+    });
+
+    it('exports every name of API.md from "lib"', async () => {
+      const lib = (await import("lib")) as Record<string, unknown>;
+      const names = [
+        "SemanticView",
+        "Metric",
+        "Dimension",
+        "and",
+        "or",
+        "not",
+        "Decimal",
+        "toJson",
+        "jsonReplacer",
+        "createEngine",
+        "createAsyncEngine",
+        "register",
+        "unregister",
+        "getEngine",
+        "BackendAConfig",
+        "BackendBConfig",
+        "BackendCConfig",
+        "ValidationError",
+        "LibConnectionError",
+        "WarehouseError",
+        "ProgrammingError",
+        "InternalError",
+        "OperationalError",
+        "DataError",
+        "IntegrityError",
+        "NotSupportedError",
+        "LibSchemaMismatchError",
+        "PoolTimeoutError",
+      ];
+      for (const name of names) expect(lib[name], name).to.be.a("function");
+    });
+  });
+
+  describe("Declaring a semantic view", () => {
+    it("the subclass carries the fields as static members that know their name and view", () => {
+      expect(Sales.viewName).to.equal("sales");
+      expect(Sales.revenue.name).to.equal("revenue");
+      expect(Sales.revenue.viewName).to.equal("sales");
+      expect(Sales.revenue.kind).to.equal("metric");
+      expect(Sales.country.name).to.equal("country");
+      expect(Sales.country.viewName).to.equal("sales");
+      expect(Sales.country.kind).to.equal("dimension");
+      expect(Sales.region.name).to.equal("region");
+      expect(Sales.cost.name).to.equal("cost");
+      assertType<Equals<typeof Sales.viewName, "sales">>();
+    });
+
+    it("aliases each selected column to its member name on every backend", () => {
+      const q = Sales.query().metrics(Sales.revenue).dimensions(Sales.country);
+      expect(q.toSql({ dialect: "backend_a" }))
+        .to.contain('AS "country"')
+        .and.to.contain('AS "revenue"');
+      expect(q.toSql({ dialect: "backend_b" }))
+        .to.contain("AS `country`")
+        .and.to.contain("AS `revenue`");
+      expect(q.toSql({ dialect: "backend_c" }))
+        .to.contain("country")
+        .and.to.contain("revenue");
+    });
+  });
+});

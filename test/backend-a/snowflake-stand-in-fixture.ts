@@ -1,0 +1,72 @@
+/**
+ * The backend A test fixture: a Snowflake stand-in on 127.0.0.1 seeded with the one sales fixture
+ * (`SALES` and `ORDERS` semantic views, `test/support/sales-fixture.ts`), plus engines pointed at it
+ * through the real snowflake-sdk.
+ */
+import { BackendAConfig, createEngine, type Engine } from "lib";
+import type { BackendAConfigInput } from "../../runtime/dialects/snowflake/snowflake-config.js";
+import { SnowflakeStandIn, type SnowflakeStandInOptions } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import { SNOWFLAKE_VIEWS, ordersTableSql, salesTableSql } from "../support/sales-fixture.js";
+
+export const USER = "tester";
+export const PASSWORD = "pa55-Word!x7";
+
+/** The one sales fixture; Snowflake's INTEGER is NUMBER(38,0). */
+export const SEED_SQL: readonly string[] = [...salesTableSql("DECIMAL(38,0)"), ...ordersTableSql()];
+
+export function standInOptions(extra: SnowflakeStandInOptions = {}): SnowflakeStandInOptions {
+  return { users: { [USER]: PASSWORD }, seedSql: SEED_SQL, semanticViews: SNOWFLAKE_VIEWS, ...extra };
+}
+
+export function startStandIn(extra: SnowflakeStandInOptions = {}): Promise<SnowflakeStandIn> {
+  return SnowflakeStandIn.start(standInOptions(extra));
+}
+
+/** Config for an engine on the stand-in (basic auth unless overridden). */
+export function standInConfig(standIn: { port: number }, extra: BackendAConfigInput = {}): BackendAConfig {
+  return new BackendAConfig({
+    account: "fake",
+    host: "127.0.0.1",
+    port: standIn.port,
+    protocol: "http",
+    user: USER,
+    password: PASSWORD,
+    database: "ANALYTICS",
+    schema: "PUBLIC",
+    warehouse: "WH_XS",
+    role: "ANALYST",
+    poolSize: 1,
+    loginTimeout: "5s",
+    ...extra,
+  } as BackendAConfigInput);
+}
+
+export function standInEngine(standIn: { port: number }, extra: BackendAConfigInput = {}, register = false): Engine {
+  return createEngine(standInConfig(standIn, extra), { register });
+}
+
+/** Mocha hooks: one stand-in and one engine on it for the whole `describe`, both closed afterwards. */
+export function useStandInEngine(): { readonly standIn: SnowflakeStandIn; readonly engine: Engine } {
+  let running: { standIn: SnowflakeStandIn; engine: Engine } | undefined;
+  before(async () => {
+    const standIn = await startStandIn();
+    running = { standIn, engine: standInEngine(standIn) };
+  });
+  after(async () => {
+    await running?.engine.dispose();
+    await running?.standIn.close();
+    running = undefined;
+  });
+  const current = () => {
+    if (running === undefined) throw new Error("useStandInEngine(): the stand-in runs only inside the describe");
+    return running;
+  };
+  return {
+    get standIn() {
+      return current().standIn;
+    },
+    get engine() {
+      return current().engine;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/** The shared behaviour suite on backend C: the built-in semantic engine over in-memory DuckDB. */
+import type { Engine } from "lib";
+import { salesEngine } from "../support/duckdb-sales-engine.js";
+import { behaviourSuite } from "./behaviour-suite.js";
+
+let engine: Engine | undefined;
+
+behaviourSuite({
+  title: "backend C (@duckdb/node-api, in-memory)",
+  facts: true,
+  lastStatement: undefined,
+  async start() {
+    engine = salesEngine(undefined, ""); // not registered: the suite passes the engine to using()
+    return engine;
+  },
+  async stop() {
+    await engine?.dispose();
+  },
+});
