@@ -8,7 +8,9 @@ import { expect } from "chai";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { Engine, PooledConnection } from "lib";
 import { StatementCache } from "../../runtime/dialects/duckdb/duckdb-statement-cache.js";
-import { failureOf, plainEngine, useTempDir } from "./helpers.js";
+import { plainEngine } from "./helpers.js";
+import { failureOf } from "../support/failures.js";
+import { useTempDir } from "../support/temp-dir.js";
 
 async function streamed(conn: PooledConnection, sql: string): Promise<unknown[][]> {
   const rows: unknown[][] = [];
