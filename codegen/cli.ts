@@ -11,7 +11,7 @@ import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { environmentWithDotenv, type Environment } from "./codegen-settings.js";
 import { isBackend, listBackends } from "../runtime/dialects/dialects.js";
-import { closestName } from "../runtime/config/suggest.js";
+import { closestFieldName } from "../runtime/text/suggest.js";
 
 export interface CliIo {
   readonly cwd: string;
@@ -158,7 +158,7 @@ function flagHint(error: unknown, options: readonly { readonly rawName: string; 
   const unknown = error instanceof Error ? /^Unknown option `(-{1,2}[^`]+)`/.exec(error.message)?.[1] : undefined;
   if (unknown === undefined) return "";
   const flags = options.map((o) => `--${o.name.replace(/([A-Z])/g, "-$1").toLowerCase()}`);
-  const closest = closestName(
+  const closest = closestFieldName(
     unknown.replace(/^-+/, ""),
     flags.map((f) => f.slice(2)),
   );

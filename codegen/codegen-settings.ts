@@ -10,7 +10,7 @@ import { parse as parseDotenv } from "dotenv";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { ValidationError } from "../runtime/errors.js";
 import { loadConnectionSettingsIfPresent } from "../runtime/config/load-connection-settings.js";
-import { closestName } from "../runtime/config/suggest.js";
+import { closestFieldName } from "../runtime/text/suggest.js";
 import type { BackendType, ConnectionSettings } from "../runtime/config/types.js";
 import { dialectOf, labelInSentence } from "../runtime/dialects/dialects.js";
 import type { DtoSpec } from "./emit/generated-file.js";
@@ -168,7 +168,7 @@ function readToml(path: string): Record<string, unknown> | undefined {
 }
 
 function didYouMean(name: string, candidates: readonly string[], prefix: string): string {
-  const closest = closestName(name, candidates);
+  const closest = closestFieldName(name, candidates);
   return closest === undefined ? "" : ` (did you mean ${prefix}${closest}?)`;
 }
 

@@ -5,7 +5,7 @@
 import { fileURLToPath } from "node:url";
 import express, { type Express } from "express";
 import swaggerUi from "swagger-ui-express";
-import type { Engine } from "./engine-type.js";
+import type { Engine } from "lib";
 import { existsSync, statSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { errorResponder, methodNotAllowed, notFound } from "./http-errors.js";

@@ -5,9 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { BackendCConfig, createEngine } from "lib";
+import { BackendCConfig, createEngine, type Engine } from "lib";
 import { seedDemoDatabase } from "../scripts/seed-demo.js";
-import type { Engine } from "./engine-type.js";
 
 export interface ChosenEngine {
   readonly engine: Engine;

@@ -6,9 +6,8 @@
  * says what failed and what to check; the error itself is never echoed to the client.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
-import { getEngine, LibConnectionError, WarehouseError } from "lib";
+import { getEngine, LibConnectionError, WarehouseError, type Engine } from "lib";
 import { DIALECTS } from "lib/dialects";
-import type { Engine } from "./engine-type.js";
 import { describeError, type Logger } from "./logger.js";
 
 /** The constant 503 detail of the SPEC. */

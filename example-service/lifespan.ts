@@ -5,9 +5,8 @@
  */
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { register, unregister } from "lib";
+import { register, unregister, type Engine } from "lib";
 import { createApp } from "./app.js";
-import type { Engine } from "./engine-type.js";
 import { consoleLogger, type Logger } from "./logger.js";
 
 export interface ServiceOptions {

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the service, built from the TypeBox schemas (OpenAPI 3.1 uses JSON
  * Schema 2020-12, which is what TypeBox emits), so the models are declared exactly once.
  */
-import { toJsonSchema } from "lib";
+import { toJsonSchema } from "lib/express";
 import type { TSchema } from "typebox";
 import { RevenueByCountry } from "./model.js";
 import { HttpError, Problem, RevenueQuery } from "./schemas.js";

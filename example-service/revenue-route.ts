@@ -1,7 +1,7 @@
 /** `GET /revenue[?country=XX]`: revenue per country from the `sales` semantic view, largest first. */
 import type { RequestHandler } from "express";
-import { sendJson } from "lib";
-import type { Engine } from "./engine-type.js";
+import type { Engine } from "lib";
+import { sendJson } from "lib/express";
 import { RevenueByCountry, Sales } from "./model.js";
 import { parseRevenueQuery } from "./revenue-query.js";
 

@@ -1,11 +1,12 @@
 /**
  * `lib`: typed semantic-layer queries over Snowflake semantic views (backend A), Databricks metric
- * views (backend B) and DuckDB (backend C). Every public name is exported from here (README "API tour").
+ * views (backend B) and DuckDB (backend C). This entry exports what ../shared/API.md lists, plus the
+ * types needed to name its arguments and results; the rest is in the subpath entries `lib/express`
+ * (./express/index.ts), `lib/config` (./config/index.ts) and `lib/dialects` (./dialects/index.ts)
+ * (README "API tour"), or internal.
  */
 export * from "./errors.js";
 export { Decimal, type DecimalInput, type DecimalDivideOptions, type RoundingMode } from "./values/decimal.js"; // a plain class; its schema helper is DecimalType()
-export { Secret } from "./config/secret.js";
-export type * from "./config/types.js";
 export type { ColumnInfo, ValueKind, QueryResult, ResultStream } from "./driver/database-connection.js";
 export type { PooledConnection, Row } from "./engine/pooled-connection.js";
 export { BackendAConfig, type BackendAConfigInput } from "./dialects/snowflake/snowflake-config.js";
@@ -13,14 +14,7 @@ export { BackendBConfig, type BackendBConfigInput } from "./dialects/databricks/
 export { BackendCConfig, type BackendCConfigInput } from "./dialects/duckdb/duckdb-config.js";
 export type { ConfigObjectOptions } from "./config/backend-config.js";
 export type { Environment } from "./config/config-context.js";
-export {
-  loadConnectionSettings,
-  loadConnectionSettingsIfPresent,
-  type LoadOptions,
-} from "./config/load-connection-settings.js";
-export { resolveSettings, type BackendConfigObject, type ResolvedConnection } from "./config/resolve-settings.js";
-export { parseDuration } from "./config/duration.js";
-// Declarations, conditions, the query builder and the dialect compilers.
+// Declarations, conditions and the query builder.
 export {
   SemanticView,
   type SemanticViewClass,
@@ -46,7 +40,6 @@ export type {
   FieldValueType,
   ValueInput,
 } from "./view/field.js";
-export { RESERVED_FIELD_NAMES, type ReservedFieldName } from "./view/names.js";
 export { and, or, not, type Condition, type RowCondition } from "./query/condition.js";
 export type { Ordering, OrderingOptions } from "./query/ordering.js";
 export {
@@ -58,19 +51,8 @@ export {
 } from "./query/semantic-query.js";
 export type { CompiledQuery } from "./query/compiled-query.js";
 export type { QueryEngine, EngineRef } from "./query/query-engine.js";
-export type { SemanticQueryNode } from "./query/operation-node/semantic-query-node.js";
-export type { ConditionNode } from "./query/operation-node/condition-node.js";
-export type { OrderingNode } from "./query/operation-node/ordering-node.js";
-export type { FieldNode, FieldKind } from "./query/operation-node/field-node.js";
-export type { FilterValue } from "./query/operation-node/filter-value.js";
-export { SemanticQueryCompiler } from "./query/compiler/semantic-query-compiler.js";
-export { SnowflakeQueryCompiler } from "./dialects/snowflake/snowflake-query-compiler.js";
-export { DatabricksQueryCompiler } from "./dialects/databricks/databricks-query-compiler.js";
-export { DuckDBQueryCompiler } from "./dialects/duckdb/duckdb-query-compiler.js";
-export { compilerFor } from "./dialects/dialects.js";
 // Cursor, model mapping and lossless JSON.
 export { Cursor } from "./cursor/cursor.js";
-export type { OpenCursorOptions } from "./cursor/open-cursor.js";
 export type { ValidateMode, IntoOptions } from "./mapping/validate-mode.js";
 export {
   DecimalType,
@@ -82,8 +64,7 @@ export {
   type TBigIntValue,
   type LibTypeOptions,
 } from "./mapping/schema-types.js";
-export { toJson, jsonReplacer, jsonReplacerWritesNumbers } from "./values/json.js";
-export { sendJson, jsonResponse, type JsonResponseTarget, type JsonResponseOptions } from "./values/express-json.js";
+export { toJson, jsonReplacer } from "./values/json.js";
 // Engines, pools and the registry.
 export { createEngine, createAsyncEngine, type CreateEngineOptions } from "./engine/create-engine.js";
 export { Engine } from "./engine/engine.js";
@@ -91,7 +72,6 @@ export { register, unregister, getEngine, EngineNotFoundError } from "./engine/r
 export { PoolTimeoutError } from "./engine/pool-timeout-error.js";
 export type { ConnectListener } from "./engine/connection-pool.js";
 export type { ConnectConnection } from "./engine/connection-handle.js";
-export { toJsonSchema } from "./mapping/json-schema.js";
 // Logging (the engine `log` option) and node:diagnostics_channel tracing.
 export type {
   LogEvent,

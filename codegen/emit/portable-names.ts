@@ -9,23 +9,13 @@
  */
 import type { BackendType } from "../../runtime/config/types.js";
 import { dialectOf } from "../../runtime/dialects/dialects.js";
-import { RESERVED_FIELD_NAMES } from "../../runtime/view/names.js";
+import { fieldNameProblem, MAX_NAME_LENGTH } from "../../runtime/view/names.js";
 import type { MemberMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { uniqueNames } from "./naming.js";
-
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const RESERVED_FIELDS = new Set<string>(RESERVED_FIELD_NAMES);
 
 /** A warehouse name as our side spells it: a folded upper-case name (backend A) becomes lower case. */
 export function portableName(backend: BackendType, name: string): string {
   return dialectOf(backend).portableName(name);
-}
-
-/** Why `SemanticView()` would reject this field name, if it would (runtime/view/names.ts rules). */
-export function fieldNameProblem(name: string): string | undefined {
-  if (!FIELD_NAME.test(name) || name.length > 255) return "is not an identifier";
-  if (RESERVED_FIELDS.has(name) || name in Function) return "clashes with a member of every view class";
-  return undefined;
 }
 
 export interface MemberName {
@@ -44,6 +34,8 @@ function fieldNameFrom(text: string): string {
     .join("");
   if (camel === "") camel = "member";
   if (/^[0-9]/.test(camel)) camel = `m${camel}`;
+  // Leave room for the `Field` and uniqueness suffixes within SemanticView()'s length limit.
+  camel = camel.slice(0, MAX_NAME_LENGTH - 16);
   return fieldNameProblem(camel) === undefined ? camel : `${camel}Field`;
 }
 

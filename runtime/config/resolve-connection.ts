@@ -8,7 +8,7 @@ import { convertEnv, convertInput } from "./convert.js";
 import { envVarName, type FieldSpec } from "./fields.js";
 import { ResolvedValues } from "./resolved-values.js";
 import { Secret } from "./secret.js";
-import { closestName, normalizeName } from "./suggest.js";
+import { closestFieldName, normalizeName } from "../text/suggest.js";
 import type { BackendType } from "./types.js";
 import type { SettingsOf } from "../dialects/dialect.js";
 import { BACKENDS, DIALECTS } from "../dialects/dialects.js";
@@ -95,7 +95,7 @@ function unknownField(type: BackendType, key: string, ctx: ConfigContext) {
   if (elsewhere !== undefined) {
     return ctx.fail(key, `is a ${elsewhere} field; it is not accepted for type "${type}"`);
   }
-  const suggestion = closestName(key, ownNames);
+  const suggestion = closestFieldName(key, ownNames);
   const hint = suggestion === undefined ? `known fields: ${ownNames.join(", ")}` : `did you mean ${suggestion}?`;
   return ctx.fail(key, `is not a known field for type "${type}"; ${hint}`);
 }

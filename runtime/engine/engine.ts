@@ -156,8 +156,3 @@ export class Engine implements AsyncDisposable {
     return `Engine(${this.backend}${this.#registeredName === undefined ? "" : `, "${this.#registeredName}"`})`;
   }
 }
-
-/** Guard for APIs that receive an engine from users. */
-export function assertEngine(value: unknown): asserts value is Engine {
-  if (!(value instanceof Engine)) throw new LibError("Expected an Engine (from createEngine)");
-}

@@ -13,13 +13,18 @@ import {
   executeCreateFromYamlFile,
   executeDrop,
   type StatementResult,
-} from "./ddl/execute.js";
+} from "./ddl/execute-ddl.js";
 import { NEAR_MISS_CANDIDATE } from "./ddl/near-miss.js";
 import { parseSemanticStatement } from "./ddl/parse-statement.js";
 import type { SemanticStatement } from "./ddl/statements.js";
-import { executeDescribe, executeShowColumns, executeShowMembers, executeShowViews } from "./introspection/execute.js";
-import { rewriteIntrospectionCalls } from "./introspection/rewrite.js";
-import { rewriteSemanticViewCalls } from "./query/rewrite.js";
+import {
+  executeDescribe,
+  executeShowColumns,
+  executeShowMembers,
+  executeShowViews,
+} from "./introspection/execute-introspection.js";
+import { rewriteIntrospectionCalls } from "./introspection/rewrite-introspection-calls.js";
+import { rewriteSemanticViewCalls } from "./query/rewrite-semantic-view-calls.js";
 import { releaseSemanticQueryCache } from "./query/typed-query.js";
 import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";

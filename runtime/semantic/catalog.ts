@@ -5,7 +5,7 @@
  * created lazily on the first write; reads of a database without it find nothing (so read-only
  * databases work).
  */
-import type { SemanticViewDefinition } from "./model.js";
+import type { SemanticViewDefinition } from "./view-definition.js";
 import { UNCOMMITTED_MEMO_KEY, type SqlSession } from "./semantic-layer.js";
 import { SemanticViewError } from "./semantic-error.js";
 import { TokenStream } from "./ddl/token-stream.js";

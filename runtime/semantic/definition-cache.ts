@@ -12,7 +12,7 @@
  * with a writer), so writes made by other processes cannot go unseen. Writes made outside lib (a raw
  * driver connection on the same instance) are not seen until the next commit through lib.
  */
-import type { SemanticViewDefinition } from "./model.js";
+import type { SemanticViewDefinition } from "./view-definition.js";
 import { LruCache } from "./query/lru-cache.js";
 
 /** One stored row for a view name: its schema and the parsed definition (undefined: foreign JSON). */

@@ -140,7 +140,7 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
       negated ? ConditionNode.and([inList, nullCheck]) : ConditionNode.or([inList, nullCheck]),
     );
   };
-  const like = (method: string, pattern: string, escaped: boolean) =>
+  const like = (pattern: string, escaped: boolean) =>
     conditionOf<V, IsMetric<K>>(ConditionNode.like(node, pattern, escaped));
   const ordering = (method: string, direction: "asc" | "desc", options: OrderingOptions | undefined) => {
     const nulls = options?.nulls;
@@ -170,10 +170,10 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     notIn: (values: unknown) => list("notIn", values, true),
     between: (low: unknown, high: unknown) =>
       conditionOf(ConditionNode.between(node, value("between", low), value("between", high))),
-    like: (pattern: unknown) => like("like", text("like", pattern), false),
-    startsWith: (t: unknown) => like("startsWith", `${escapeLikeText(text("startsWith", t))}%`, true),
-    endsWith: (t: unknown) => like("endsWith", `%${escapeLikeText(text("endsWith", t))}`, true),
-    contains: (t: unknown) => like("contains", `%${escapeLikeText(text("contains", t))}%`, true),
+    like: (pattern: unknown) => like(text("like", pattern), false),
+    startsWith: (t: unknown) => like(`${escapeLikeText(text("startsWith", t))}%`, true),
+    endsWith: (t: unknown) => like(`%${escapeLikeText(text("endsWith", t))}`, true),
+    contains: (t: unknown) => like(`%${escapeLikeText(text("contains", t))}%`, true),
     isNull: () => conditionOf(ConditionNode.nullCheck(node, false)),
     isNotNull: () => conditionOf(ConditionNode.nullCheck(node, true)),
     asc: (options?: OrderingOptions) => ordering("asc", "asc", options),

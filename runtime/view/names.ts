@@ -7,7 +7,8 @@
 import { ValidationError } from "../errors.js";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MAX_LENGTH = 255;
+/** The longest field or view-name part accepted. */
+export const MAX_NAME_LENGTH = 255;
 
 /** Names a field may not take because every view class already has them. */
 export const RESERVED_FIELD_NAMES = [
@@ -39,17 +40,25 @@ export type ReservedFieldName = (typeof RESERVED_FIELD_NAMES)[number];
 
 const RESERVED = new Set<string>(RESERVED_FIELD_NAMES);
 
+/** Why a field name is rejected (codegen asks too, to pick names SemanticView() accepts), or undefined. */
+export function fieldNameProblem(name: string): "not an identifier" | "reserved" | undefined {
+  if (!IDENTIFIER.test(name) || name.length > MAX_NAME_LENGTH) return "not an identifier";
+  // `in Function` also catches anything a future runtime adds to Function.prototype / Object.prototype.
+  if (RESERVED.has(name) || name in Function) return "reserved";
+  return undefined;
+}
+
 export function validateFieldName(viewName: string, name: string): void {
   const where = { source: `SemanticView("${viewName}")`, field: name };
-  if (!IDENTIFIER.test(name) || name.length > MAX_LENGTH) {
+  const problem = fieldNameProblem(name);
+  if (problem === "not an identifier") {
     throw new ValidationError(
       `SemanticView("${viewName}"): field name ${JSON.stringify(name)} is not a valid identifier ` +
-        `(letters, digits and _, not starting with a digit, at most ${MAX_LENGTH} characters)`,
+        `(letters, digits and _, not starting with a digit, at most ${MAX_NAME_LENGTH} characters)`,
       where,
     );
   }
-  // `in Function` also catches anything a future runtime adds to Function.prototype / Object.prototype.
-  if (RESERVED.has(name) || name in Function) {
+  if (problem === "reserved") {
     throw new ValidationError(
       `SemanticView("${viewName}"): field name "${name}" clashes with a member of every view class; rename the field`,
       where,
@@ -59,7 +68,7 @@ export function validateFieldName(viewName: string, name: string): void {
 
 export function validateViewName(viewName: unknown): asserts viewName is string {
   const parts = typeof viewName === "string" ? viewName.split(".") : [];
-  if (parts.length < 1 || parts.length > 3 || parts.some((p) => !IDENTIFIER.test(p) || p.length > MAX_LENGTH)) {
+  if (parts.length < 1 || parts.length > 3 || parts.some((p) => !IDENTIFIER.test(p) || p.length > MAX_NAME_LENGTH)) {
     throw new ValidationError(
       `SemanticView(): view name ${JSON.stringify(viewName)} must be an identifier, optionally qualified as schema.view or database.schema.view`,
       { source: "SemanticView()", field: "viewName" },

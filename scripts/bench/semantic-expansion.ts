@@ -8,13 +8,10 @@
  */
 import { pathToFileURL } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { expandSemanticQuery, type SemanticQueryRequest } from "../../runtime/semantic/expand/index.js";
-import type { SemanticViewDefinition } from "../../runtime/semantic/model.js";
-import {
-  clearSemanticQueryCache,
-  rewriteSemanticViewCalls,
-  typedSemanticQuery,
-} from "../../runtime/semantic/query/index.js";
+import { expandSemanticQuery, type SemanticQueryRequest } from "../../runtime/semantic/expand/expand.js";
+import type { SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
+import { clearSemanticQueryCache, typedSemanticQuery } from "../../runtime/semantic/query/typed-query.js";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
 import type { RawColumn, SqlSession } from "../../runtime/semantic/semantic-layer.js";
 
 const arg = (name: string, fallback: number): number => {

@@ -12,8 +12,6 @@ import {
   Dimension,
   getEngine,
   jsonReplacer,
-  jsonReplacerWritesNumbers,
-  jsonResponse,
   LibSchemaMismatchError,
   LibType,
   Metric,
@@ -21,12 +19,12 @@ import {
   or,
   register,
   SemanticView,
-  sendJson,
   toJson,
   BigIntType,
 } from "lib";
 import { Cursor } from "lib";
 import type { Engine } from "lib";
+import { jsonReplacerWritesNumbers, jsonResponse, sendJson } from "lib/express";
 import { failureOf } from "../support/failures.js";
 import { createSalesEngine } from "../support/sales-engine.js";
 import { type Equals, assertType, Sales, RevenueByCountry, BY_COUNTRY } from "./api-support.js";

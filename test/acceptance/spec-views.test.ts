@@ -11,8 +11,8 @@ import {
   createEngine,
   getEngine,
   toJson,
-  toJsonSchema,
 } from "lib";
+import { toJsonSchema } from "lib/express";
 import type { ConnectConnection, Engine } from "lib";
 import { createApp } from "../../example-service/app.js";
 import { RevenueByCountry } from "../../example-service/model.js";

@@ -10,11 +10,6 @@ const SOURCE_FOLDERS = ["runtime", "codegen", "example-service", "scripts"] as c
 const MAX_LINES = 450;
 /** Names that are conventional in many folders. */
 const NAMES_ALLOWED_TWICE = new Set(["index.ts", "README.md"]);
-/**
- * Source duplicates that another issue-11 branch renames (runtime/semantic, example-service).
- * Temporary: the check below fails once an entry is no longer a duplicate, so the list only shrinks.
- */
-const PENDING_RENAMES = new Set(["execute.ts", "model.ts", "rewrite.ts", "suggest.ts"]);
 
 describe("architecture", () => {
   const runtime = sourceFiles(["runtime"]);
@@ -71,14 +66,8 @@ describe("architecture", () => {
     const duplicated = (name: string): boolean => (byName.get(name) ?? []).length > 1;
 
     it("are unique across the repository (index.ts and README.md aside)", () => {
-      const duplicates = [...byName]
-        .filter(([name]) => duplicated(name) && !PENDING_RENAMES.has(name))
-        .map(([, files]) => files.join(" and "));
+      const duplicates = [...byName].filter(([name]) => duplicated(name)).map(([, files]) => files.join(" and "));
       expect(duplicates).to.deep.equal([]);
-    });
-
-    it("the pending renames are still duplicates (drop an entry once its files are renamed)", () => {
-      expect([...PENDING_RENAMES].filter((name) => !duplicated(name))).to.deep.equal([]);
     });
   });
 });

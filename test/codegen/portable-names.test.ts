@@ -3,6 +3,7 @@ import { expect } from "chai";
 import { generate } from "../../codegen/emit/generate.js";
 import { memberNames, portableName } from "../../codegen/emit/portable-names.js";
 import type { ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
+import { RESERVED_FIELD_NAMES, validateFieldName } from "../../runtime/view/names.js";
 
 describe("codegen: portable names", () => {
   it("backend A: entirely upper-case names become lower case, mixed case stays exact; other backends keep names", () => {
@@ -28,6 +29,25 @@ describe("codegen: portable names", () => {
       { field: "region", declared: undefined },
       { field: "totalRevenue", declared: "Total Revenue" },
     ]);
+  });
+
+  it("every field name codegen picks passes SemanticView()'s own rules (runtime/view/names.ts)", () => {
+    const awkward = [
+      ...RESERVED_FIELD_NAMES,
+      "x".repeat(256),
+      "y".repeat(300),
+      "y".repeat(301),
+      "2024 kpis",
+      "Total Revenue",
+      "ok",
+      "hasOwnProperty",
+    ];
+    const names = memberNames(
+      "backend_c",
+      awkward.map((name) => ({ name, kind: "dimension" as const, type: "" })),
+    );
+    for (const { field } of names) expect(() => validateFieldName("v", field), field).to.not.throw();
+    expect(names.find((n) => n.declared === "query")?.field).to.equal("queryField");
   });
 
   it("field names stay unique when a derived name meets an existing one", () => {

@@ -1,7 +1,7 @@
 /**
  * The config area's public names, imported from their modules rather than from "lib": the barrel
  * also pulls in every other area, so these tests stay independent of their state.
- * `exports.test.ts` checks that "lib" exports the same names.
+ * `exports.test.ts` checks that "lib" and "lib/config" export the same names.
  */
 export { ValidationError } from "../../runtime/errors.js";
 export { Secret } from "../../runtime/config/secret.js";

@@ -11,8 +11,7 @@ import { expect } from "chai";
 import { chromium, type BrowserContext } from "playwright-core";
 import { seedDemoDatabase } from "../../scripts/seed-demo.js";
 import { createApp } from "../../example-service/app.js";
-import type { Engine } from "../../example-service/engine-type.js";
-import { BackendCConfig, createEngine } from "lib";
+import { BackendCConfig, createEngine, type Engine } from "lib";
 import { listen, recordingLogger, seededEngine, type RunningApp } from "../service/support.js";
 import { tempDir, type TempDir } from "../support/temp-dir.js";
 

@@ -1,6 +1,7 @@
 /** Shared helpers for the engine tests: backend C settings, plain engines, a fault-injecting driver. */
 import { BackendCConfig } from "lib";
-import type { BackendCConfigInput, BackendCSettings, Engine } from "lib";
+import type { BackendCConfigInput, Engine } from "lib";
+import type { BackendCSettings } from "lib/config";
 import type {
   DatabaseConnection,
   Driver,

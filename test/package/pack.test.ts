@@ -162,6 +162,11 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
     expect(listing).to.include.members([
       "package/dist/runtime/index.js",
       "package/dist/runtime/index.d.ts",
+      "package/dist/runtime/express/index.js",
+      "package/dist/runtime/express/index.d.ts",
+      "package/dist/runtime/config/index.js",
+      "package/dist/runtime/config/index.d.ts",
+      "package/dist/runtime/dialects/index.js",
       "package/dist/codegen/bin.js",
       "package/LICENSE",
       "package/README.md",
@@ -200,6 +205,42 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
     must(await run(process.execPath, [TSC, "-p", "tsconfig.json"], project), "tsc");
     const result = must(await run(process.execPath, ["out/example.js"], project), "node out/example.js");
     expect(result.stdout).to.equal(`${markedBlock("readme-example-output").code}`);
+  });
+
+  it("the subpath entries lib/express, lib/config and lib/dialects resolve, with types, in the installed package", async () => {
+    writeFileSync(
+      join(project, "subpaths.ts"),
+      [
+        'import { parseDuration, type BackendCSettings } from "lib/config";',
+        'import { sendJson, toJsonSchema } from "lib/express";',
+        'import { BACKENDS, type Dialect } from "lib/dialects";',
+        "const dialects: readonly Dialect[] = [];",
+        'const settings: Pick<BackendCSettings, "database"> = { database: ":memory:" };',
+        'console.log(JSON.stringify([parseDuration("1m30s"), typeof sendJson, typeof toJsonSchema, settings.database, BACKENDS, dialects.length]));',
+      ].join("\n"),
+    );
+    const tsconfig = {
+      compilerOptions: {
+        target: "es2022",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        strict: true,
+        types: ["node"],
+        outDir: "out-subpaths",
+      },
+      files: ["subpaths.ts"],
+    };
+    writeFileSync(join(project, "tsconfig.subpaths.json"), JSON.stringify(tsconfig));
+    must(await run(process.execPath, [TSC, "-p", "tsconfig.subpaths.json"], project), "tsc");
+    const result = must(await run(process.execPath, ["out-subpaths/subpaths.js"], project), "node subpaths.js");
+    expect(JSON.parse(result.stdout)).to.deep.equal([
+      90_000,
+      "function",
+      "function",
+      ":memory:",
+      ["backend_a", "backend_b", "backend_c"],
+      0,
+    ]);
   });
 
   it("npx lib codegen --help prints the usage", async () => {

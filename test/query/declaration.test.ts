@@ -1,6 +1,7 @@
 /** SemanticView / Metric / Dimension / Fact: static members, names, validation. */
 import { expect } from "chai";
-import { Dimension, Fact, Metric, RESERVED_FIELD_NAMES, SemanticView, ValidationError } from "lib";
+import { Dimension, Fact, Metric, SemanticView, ValidationError } from "lib";
+import { RESERVED_FIELD_NAMES } from "../../runtime/view/names.js";
 import { Orders, Sales } from "./fixtures.js";
 
 describe("semantic view declarations", () => {

@@ -3,8 +3,9 @@
  * is compared, row for row, with hand-written SQL over the same seeded data.
  */
 import { expect } from "chai";
-import { expandSemanticQuery } from "../../runtime/semantic/expand/index.js";
-import { clearSemanticQueryCache, rewriteSemanticViewCalls } from "../../runtime/semantic/query/index.js";
+import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
+import { clearSemanticQueryCache } from "../../runtime/semantic/query/typed-query.js";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { fixedCatalog } from "./support/definitions.js";
 import { TestSession } from "./support/session.js";

@@ -1,11 +1,8 @@
 import { expect } from "chai";
 import { join } from "node:path";
-import {
-  createBuiltinSemanticLayer,
-  listDefinitions,
-  loadDefinition,
-  type HandledStatement,
-} from "../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
+import { listDefinitions, loadDefinition } from "../../runtime/semantic/catalog.js";
+import { type HandledStatement } from "../../runtime/semantic/semantic-layer.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { UNCOMMITTED_MEMO_KEY } from "../../runtime/semantic/semantic-layer.js";
 import { TestSession } from "./support/session.js";

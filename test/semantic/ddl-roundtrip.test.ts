@@ -3,7 +3,8 @@
  * are keywords, mixed case, contain quotes or spaces; comments and synonyms with quotes.
  */
 import { expect } from "chai";
-import { createBuiltinSemanticLayer, loadDefinition } from "../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
+import { loadDefinition } from "../../runtime/semantic/catalog.js";
 import { quoteIdent, quoteLiteral } from "../../runtime/semantic/sql/quote.js";
 import { TestSession } from "./support/session.js";
 

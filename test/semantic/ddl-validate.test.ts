@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { createBuiltinSemanticLayer } from "../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { loadDefinition } from "../../runtime/semantic/catalog.js";
 import { TestSession } from "./support/session.js";

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { createBuiltinSemanticLayer, loadDefinition } from "../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
+import { loadDefinition } from "../../runtime/semantic/catalog.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { TestSession } from "./support/session.js";
 

@@ -1,5 +1,7 @@
 import { expect } from "chai";
-import { createBuiltinSemanticLayer, loadDefinition, type HandledStatement } from "../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
+import { loadDefinition } from "../../runtime/semantic/catalog.js";
+import { type HandledStatement } from "../../runtime/semantic/semantic-layer.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { TestSession } from "./support/session.js";
 

@@ -3,8 +3,8 @@
  * exclusions (facts, where_clause, semi-additive and window metrics), the SQL it emits.
  */
 import { expect } from "chai";
-import { routeToMaterialization } from "../../runtime/semantic/expand/index.js";
-import type { MaterializationDef, MetricDef, SemanticViewDefinition } from "../../runtime/semantic/model.js";
+import { routeToMaterialization } from "../../runtime/semantic/expand/materialization.js";
+import type { MaterializationDef, MetricDef, SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
 import { defineView } from "./support/definitions.js";
 
 const base = defineView({

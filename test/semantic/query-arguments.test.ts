@@ -1,12 +1,9 @@
 /** The semantic_view() argument parser and the rewriter's splicing, on real DuckDB. */
 import { expect } from "chai";
 import { significant, tokenize } from "../../runtime/semantic/sql/lexer.js";
-import {
-  clearSemanticQueryCache,
-  parseSemanticViewArguments,
-  rewriteSemanticViewCalls,
-  semanticQueryCacheStats,
-} from "../../runtime/semantic/query/index.js";
+import { clearSemanticQueryCache, semanticQueryCacheStats } from "../../runtime/semantic/query/typed-query.js";
+import { parseSemanticViewArguments } from "../../runtime/semantic/query/call-arguments.js";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { defineView, fixedCatalog } from "./support/definitions.js";
 import { TestSession } from "./support/session.js";

@@ -1,8 +1,8 @@
 /** Unit tests of the expander's building blocks and SQL shape (no database needed). */
 import { expect } from "chai";
 import { guardAggregates, rewriteReferences } from "../../runtime/semantic/expand/expression.js";
-import { expandSemanticQuery } from "../../runtime/semantic/expand/index.js";
-import { outputType } from "../../runtime/semantic/query/index.js";
+import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
+import { outputType } from "../../runtime/semantic/query/typed-query.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { defineView } from "./support/definitions.js";
 

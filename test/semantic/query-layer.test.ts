@@ -3,7 +3,7 @@
  * rewritten by the layer and run on the same DuckDB connection.
  */
 import { expect } from "chai";
-import { createBuiltinSemanticLayer } from "../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
 import { TestSession } from "./support/session.js";
 import { seedShop } from "./support/shop-fixture.js";
 

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { DuckDBDatabaseConnection } from "../../runtime/dialects/duckdb/duckdb-connection.js";
-import { createBuiltinSemanticLayer } from "../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
 
 describe("built-in semantic layer on the backend C connection", () => {
   let instance: DuckDBInstance;

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { createBuiltinSemanticLayer, type HandledStatement } from "../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
+import { type HandledStatement } from "../../runtime/semantic/semantic-layer.js";
 import { TestSession } from "./support/session.js";
 
 const layer = createBuiltinSemanticLayer();

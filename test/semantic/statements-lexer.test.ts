@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { tokenize, significant } from "../../runtime/semantic/sql/lexer.js";
-import { identEquals, isKeyword, quoteIdent, quoteLiteral, tokenName } from "../../runtime/semantic/sql/quote.js";
-import { closestName, didYouMean, levenshtein } from "../../runtime/semantic/sql/suggest.js";
+import { identEquals, quoteIdent, quoteLiteral } from "../../runtime/semantic/sql/quote.js";
+import { isKeyword, isName } from "../../runtime/semantic/sql/tokens.js";
+import { closestName, didYouMean, levenshtein } from "../../runtime/text/suggest.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 
 const kinds = (sql: string) => significant(tokenize(sql)).map((t) => [t.kind, t.value]);
@@ -82,7 +83,7 @@ describe("semantic sql lexer", () => {
     const [a, , b] = tokenize('select "Mixed Case"');
     expect(isKeyword(a, "SELECT")).to.equal(true);
     expect(isKeyword(b, "mixed")).to.equal(false);
-    expect(tokenName(b!)).to.equal("Mixed Case");
+    expect(isName(b) && b.value).to.equal("Mixed Case");
   });
 
   it("suggests the closest name within three edits, case-insensitively", () => {

@@ -3,7 +3,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { expect } from "chai";
 import { Value } from "typebox/value";
 import { createApp } from "../../example-service/app.js";
-import type { Engine } from "../../example-service/engine-type.js";
+import type { Engine } from "lib";
 import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support.js";
 import { tempDir } from "../support/temp-dir.js";
 

@@ -1,8 +1,7 @@
 /** GET /revenue against a real DuckDB file through lib (SPEC.md's four expectations and more). */
 import { expect } from "chai";
-import { getEngine, register, unregister } from "lib";
+import { getEngine, register, unregister, type Engine } from "lib";
 import { createApp } from "../../example-service/app.js";
-import type { Engine } from "../../example-service/engine-type.js";
 import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support.js";
 import { tempDir } from "../support/temp-dir.js";
 

@@ -3,7 +3,7 @@ import express from "express";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Decimal } from "../../runtime/values/decimal.js";
-import { jsonResponse, sendJson } from "../../runtime/values/express-json.js";
+import { jsonResponse, sendJson } from "../../runtime/express/express-json.js";
 
 describe("Express helpers: lossless JSON responses", () => {
   let server: Server;

@@ -3,110 +3,10 @@
  * names it references (`q.n` and bare `n`). It is deliberately conservative: SQL keywords, type
  * names, function names, lambda parameters and named arguments are not reported as references.
  */
-import { isAggregateFunction } from "../sql/aggregates.js";
-import { significant, tokenize, type Token } from "../sql/lexer.js";
-
-const KEYWORDS = new Set([
-  "case",
-  "when",
-  "then",
-  "else",
-  "end",
-  "and",
-  "or",
-  "not",
-  "null",
-  "is",
-  "true",
-  "false",
-  "in",
-  "between",
-  "like",
-  "ilike",
-  "glob",
-  "similar",
-  "escape",
-  "cast",
-  "try_cast",
-  "as",
-  "interval",
-  "distinct",
-  "all",
-  "filter",
-  "where",
-  "over",
-  "partition",
-  "by",
-  "order",
-  "asc",
-  "desc",
-  "nulls",
-  "first",
-  "last",
-  "rows",
-  "range",
-  "groups",
-  "preceding",
-  "following",
-  "unbounded",
-  "current",
-  "row",
-  "exclude",
-  "ties",
-  "others",
-  "no",
-  "from",
-  "for",
-  "extract",
-  "year",
-  "years",
-  "quarter",
-  "quarters",
-  "month",
-  "months",
-  "week",
-  "weeks",
-  "day",
-  "days",
-  "hour",
-  "hours",
-  "minute",
-  "minutes",
-  "second",
-  "seconds",
-  "millisecond",
-  "milliseconds",
-  "microsecond",
-  "microseconds",
-  "epoch",
-  "dow",
-  "doy",
-  "isodow",
-  "yearweek",
-  "date",
-  "time",
-  "timestamp",
-  "timestamptz",
-  "exists",
-  "any",
-  "some",
-  "collate",
-  "at",
-  "zone",
-  "within",
-  "group",
-  "struct",
-  "map",
-  "array",
-  "list",
-  "lambda",
-  "current_date",
-  "current_time",
-  "current_timestamp",
-  "localtime",
-  "localtimestamp",
-  "columns",
-]);
+import { aggregateCalled, opensWindow } from "../sql/function-classes.js";
+import { EXPRESSION_KEYWORDS } from "../sql/keywords.js";
+import { significant, tokenize } from "../sql/lexer.js";
+import { isName, isOp, isPunct, isTypePosition } from "../sql/tokens.js";
 
 export interface NameRef {
   /** The qualifier of `q.n`, undefined for a bare name. */
@@ -124,12 +24,6 @@ export interface ExpressionInfo {
   readonly refs: NameRef[];
 }
 
-const isName = (t: Token | undefined): t is Token =>
-  t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
-const isPunct = (t: Token | undefined, text: string): boolean =>
-  t !== undefined && t.kind === "punct" && t.text === text;
-const isOp = (t: Token | undefined, text: string): boolean => t !== undefined && t.kind === "op" && t.text === text;
-
 export function analyzeExpression(expr: string): ExpressionInfo {
   const tokens = significant(tokenize(expr));
   const aggregates: string[] = [];
@@ -143,16 +37,16 @@ export function analyzeExpression(expr: string): ExpressionInfo {
     const next = tokens[i + 1];
     const lower = t.value.toLowerCase();
     if (isPunct(prev, ".")) continue; // tail of a qualified name, handled with its head
-    if (t.kind === "ident" && lower === "over" && isPunct(next, "(")) {
+    if (opensWindow(t, next)) {
       hasWindow = true;
       continue;
     }
     if (isPunct(next, "(")) {
-      if (t.kind === "ident" && isAggregateFunction(lower)) aggregates.push(lower);
+      const aggregate = aggregateCalled(prev, t, next);
+      if (aggregate !== undefined) aggregates.push(aggregate);
       continue; // function call
     }
-    // Type names: after `::` or after AS inside CAST(...).
-    if (isOp(prev, "::") || (prev?.kind === "ident" && prev.value.toLowerCase() === "as")) continue;
+    if (isTypePosition(prev)) continue;
     if (isOp(next, ":=") || isOp(next, "=>")) continue; // named argument
     if (isOp(next, "->")) {
       lambdaParams.add(lower);
@@ -165,7 +59,7 @@ export function analyzeExpression(expr: string): ExpressionInfo {
       refs.push({ qualifier: t.value, name: tail.value, position: t.start });
       continue;
     }
-    if (t.kind === "ident" && (KEYWORDS.has(lower) || lambdaParams.has(lower))) continue;
+    if (t.kind === "ident" && (EXPRESSION_KEYWORDS.has(lower) || lambdaParams.has(lower))) continue;
     refs.push({ name: t.value, position: t.start });
   }
   return { aggregates, hasWindow, refs };

@@ -5,7 +5,7 @@
  */
 import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
-import { levenshtein } from "../sql/suggest.js";
+import { levenshtein } from "../../text/suggest.js";
 
 const PREFIXES = [
   "CREATE SEMANTIC VIEW",

@@ -3,10 +3,11 @@
  * captured as exact source text (they are SQL and stay SQL); everything around them is parsed
  * into draft entries that the validator turns into a SemanticViewDefinition.
  */
-import type { Access } from "../model.js";
+import type { Access } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
-import { closestName, didYouMean } from "../sql/suggest.js";
+import { closestName, didYouMean } from "../../text/suggest.js";
+import { isName, isOp, isPunct, keywordOf, nesting } from "../sql/tokens.js";
 import type {
   CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
@@ -18,7 +19,7 @@ import type {
   QualifiedName,
 } from "./statements.js";
 import { describe, TokenStream } from "./token-stream.js";
-import { isName, parseQualifiedName } from "./parse-qualified-name.js";
+import { parseQualifiedName } from "./parse-qualified-name.js";
 import { parseYamlBody } from "./parse-yaml.js";
 import { parseMaterialization } from "./parse-materializations.js";
 import {
@@ -27,7 +28,7 @@ import {
   parseNonAdditiveBy,
   parseWindowExpression,
 } from "./parse-metric-modes.js";
-import type { NonAdditiveDim } from "../model.js";
+import type { NonAdditiveDim } from "../view-definition.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];
@@ -60,7 +61,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
   let last = -1;
   while (!ts.atEnd() && !ts.isKeyword("COMMENT") && !ts.isPunct(";")) {
     const token = ts.next();
-    const word = token.kind === "ident" ? token.value.toUpperCase() : "";
+    const word = keywordOf(token);
     const index = CLAUSES.indexOf(word as Clause);
     if (index < 0) {
       const suggestion = closestName(word || token.text, CLAUSES);
@@ -194,9 +195,7 @@ function parseTable(ts: TokenStream): DraftTable {
     } else {
       const token = ts.peek();
       const hint =
-        token?.kind === "ident"
-          ? didYouMean(token.value.toUpperCase(), ["PRIMARY", "UNIQUE", "COMMENT", "WITH"], 2)
-          : "";
+        keywordOf(token) === "" ? "" : didYouMean(keywordOf(token), ["PRIMARY", "UNIQUE", "COMMENT", "WITH"], 2);
       throw ts.error(
         `unexpected ${describe(token)} in table '${alias}'; expected PRIMARY KEY, UNIQUE, COMMENT, WITH SYNONYMS, ',' or ')'.${hint}`,
       );
@@ -229,7 +228,7 @@ function parseRelationship(ts: TokenStream): DraftRelationship {
 function atAnnotation(ts: TokenStream): boolean {
   if (ts.isKeyword("COMMENT")) {
     const next = ts.peek(1);
-    return next !== undefined && ((next.kind === "op" && next.text === "=") || next.kind === "string");
+    return isOp(next, "=") || next?.kind === "string";
   }
   if (ts.isKeywords("WITH", "SYNONYMS")) return true;
   if (ts.isKeyword("LABELS")) return ts.isOp("=", 1) || ts.isPunct("(", 1);
@@ -334,13 +333,11 @@ function captureExpression(ts: TokenStream, kind: MemberKind, name: string): { e
   let depth = 0;
   while (!ts.atEnd()) {
     const token = ts.peek()!;
-    if (token.kind === "punct") {
-      if (token.text === "(" || token.text === "[" || token.text === "{") depth++;
-      else if (token.text === ")" || token.text === "]" || token.text === "}") {
-        if (depth === 0) break;
-        depth--;
-      } else if (depth === 0 && (token.text === "," || token.text === ";")) break;
-    } else if (depth === 0 && token.kind === "ident" && atAnnotation(ts)) break;
+    const step = nesting(token);
+    if (step < 0 && depth === 0) break; // the ')' closing the clause
+    depth += step;
+    if (depth === 0 && (isPunct(token, ",") || isPunct(token, ";") || (token.kind === "ident" && atAnnotation(ts))))
+      break;
     ts.index++;
   }
   if (ts.index === startIndex) throw ts.error(`missing expression after AS for ${kind} '${name}'`);

@@ -4,6 +4,7 @@
  * order, each at most once; TABLE is required, and at least one of DIMENSIONS / METRICS.
  */
 import type { Token } from "../sql/lexer.js";
+import { keywordOf } from "../sql/tokens.js";
 import { parseQualifiedName } from "./parse-qualified-name.js";
 import type { DraftMaterialization } from "./statements.js";
 import { describe, type TokenStream } from "./token-stream.js";
@@ -32,7 +33,7 @@ export function parseMaterialization(ts: TokenStream): DraftMaterialization {
   const seen = new Set<string>();
   for (;;) {
     const token: Token | undefined = ts.peek();
-    const word = token?.kind === "ident" ? token.value.toUpperCase() : "";
+    const word = keywordOf(token);
     if (!(SUB_CLAUSES as readonly string[]).includes(word)) {
       throw ts.error(
         `Materialization '${name}': expected TABLE, DIMENSIONS or METRICS, found ${describe(token)}`,

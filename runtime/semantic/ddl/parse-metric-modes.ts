@@ -5,17 +5,12 @@
  *   as the whole expression (window metric).
  * Both SQL DDL and the YAML keys `non_additive_by` / `window_spec` produce the same model entries.
  */
-import type { NonAdditiveDim, NullsOrder, SortOrder, WindowOrderBy, WindowSpec } from "../model.js";
+import type { NonAdditiveDim, NullsOrder, SortOrder, WindowOrderBy, WindowSpec } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
+import { callsWindowFunction } from "../sql/function-classes.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
+import { isKeyword, isName, isPunct } from "../sql/tokens.js";
 import { describe, parseError, type TokenStream } from "./token-stream.js";
-
-const isName = (t: Token | undefined): t is Token =>
-  t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
-const isKeyword = (t: Token | undefined, word: string): boolean =>
-  t !== undefined && t.kind === "ident" && t.value.toUpperCase() === word;
-const isPunct = (t: Token | undefined, text: string): boolean =>
-  t !== undefined && t.kind === "punct" && t.text === text;
 
 /** Frame clauses start with one of these; everything from there to the closing ')' is passed through. */
 const FRAME_STARTS = ["ROWS", "RANGE", "GROUPS"];
@@ -80,19 +75,13 @@ export function misplacedNonAdditive(expr: string): boolean {
   );
 }
 
-/** True when the expression calls a window function (`OVER (` at any depth). */
-function hasOverClause(expr: string): boolean {
-  const tokens = significant(tokenize(expr));
-  return tokens.some((t, i) => isKeyword(t, "OVER") && isPunct(tokens[i + 1], "("));
-}
-
 /**
  * Parses a window metric expression. Returns undefined when the expression has no OVER clause.
  * @param sql the statement (for error carets) and `offset` the expression's offset in it (-1: none).
  */
 export function parseWindowExpression(expr: string, metric: string, sql?: string, offset = -1): WindowSpec | undefined {
-  if (!hasOverClause(expr)) return undefined;
   const tokens = significant(tokenize(expr));
+  if (!callsWindowFunction(tokens)) return undefined;
   let i = 0;
   const fail = (message: string, at: Token | undefined = tokens[i]): never => {
     const full = `window metric '${metric}': ${message}`;

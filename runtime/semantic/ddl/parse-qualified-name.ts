@@ -3,12 +3,9 @@
  * MATERIALIZATIONS clause both read names, and the clause's parser is imported by CREATE's.
  */
 import type { Token } from "../sql/lexer.js";
+import { isName } from "../sql/tokens.js";
 import type { QualifiedName } from "./statements.js";
 import type { TokenStream } from "./token-stream.js";
-
-/** An identifier, quoted or not. */
-export const isName = (t: Token | undefined): boolean =>
-  t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
 
 /** `[db.][schema.]name`; returns the parts, the first and the last token. */
 export function parseQualifiedName(

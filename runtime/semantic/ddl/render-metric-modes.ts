@@ -3,7 +3,7 @@
  * DESCRIBE properties NON_ADDITIVE_BY / WINDOW_SPEC. Defaults are left out (ASC; NULLS LAST, or
  * NULLS FIRST after DESC in NON ADDITIVE BY), so the text parses back to the same entries.
  */
-import type { NonAdditiveDim, WindowOrderBy, WindowSpec } from "../model.js";
+import type { NonAdditiveDim, WindowOrderBy, WindowSpec } from "../view-definition.js";
 
 type Ident = (name: string) => string;
 

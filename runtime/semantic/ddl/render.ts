@@ -2,7 +2,7 @@
  * `get_ddl('SEMANTIC_VIEW', v)`: renders a stored definition back to a CREATE OR REPLACE statement
  * that parses to the same definition (expressions are emitted exactly as written).
  */
-import type { MaterializationDef, MemberDef, MetricDef, SemanticViewDefinition, TableDef } from "../model.js";
+import type { MaterializationDef, MemberDef, MetricDef, SemanticViewDefinition, TableDef } from "../view-definition.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
 import { renderNonAdditiveBy, renderWindow } from "./render-metric-modes.js";
 

@@ -1,5 +1,5 @@
 /** Parsed semantic statements (before validation and catalog access). */
-import type { Access, NonAdditiveDim, WindowSpec } from "../model.js";
+import type { Access, NonAdditiveDim, WindowSpec } from "../view-definition.js";
 
 /** `[db.][schema.]name` as written (quotes stripped). */
 export interface QualifiedName {
@@ -168,7 +168,3 @@ export type SemanticStatement =
   | ShowMembersStatement
   | ShowColumnsStatement
   | DescribeSemanticViewStatement;
-
-export function formatName(name: QualifiedName): string {
-  return [name.database, name.schema, name.name].filter((p) => p !== undefined).join(".");
-}

@@ -4,7 +4,8 @@
  */
 import { SemanticViewError } from "../semantic-error.js";
 import { positionOf, significant, tokenize, type Token } from "../sql/lexer.js";
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
+import { isKeyword, isName, isOp, isPunct, keywordOf } from "../sql/tokens.js";
 
 export class TokenStream {
   readonly tokens: Token[];
@@ -31,8 +32,7 @@ export class TokenStream {
 
   /** True when the token at `offset` is the unquoted keyword. */
   isKeyword(keyword: string, offset = 0): boolean {
-    const token = this.peek(offset);
-    return token !== undefined && token.kind === "ident" && token.value.toUpperCase() === keyword;
+    return isKeyword(this.peek(offset), keyword);
   }
 
   /** True when the next tokens are these keywords, in order. */
@@ -48,14 +48,13 @@ export class TokenStream {
 
   expectKeyword(keyword: string, context?: string): Token {
     const token = this.peek();
-    if (token !== undefined && token.kind === "ident" && token.value.toUpperCase() === keyword) return this.next();
-    const hint = token?.kind === "ident" ? didYouMean(token.value.toUpperCase(), [keyword], 2) : "";
+    if (isKeyword(token, keyword)) return this.next();
+    const hint = keywordOf(token) === "" ? "" : didYouMean(keywordOf(token), [keyword], 2);
     throw this.error(`expected ${keyword}${context ? ` ${context}` : ""}, found ${describe(token)}.${hint}`, token);
   }
 
   isPunct(text: string, offset = 0): boolean {
-    const token = this.peek(offset);
-    return token !== undefined && token.kind === "punct" && token.text === text;
+    return isPunct(this.peek(offset), text);
   }
 
   acceptPunct(text: string): boolean {
@@ -70,8 +69,7 @@ export class TokenStream {
   }
 
   isOp(text: string, offset = 0): boolean {
-    const token = this.peek(offset);
-    return token !== undefined && token.kind === "op" && token.text === text;
+    return isOp(this.peek(offset), text);
   }
 
   acceptOp(text: string): boolean {
@@ -83,7 +81,7 @@ export class TokenStream {
   /** An identifier (plain or quoted); returns its name (quotes stripped). */
   expectName(what: string): Token {
     const token = this.peek();
-    if (token !== undefined && (token.kind === "ident" || token.kind === "quoted_ident")) return this.next();
+    if (isName(token)) return this.next();
     throw this.error(`expected ${what}, found ${describe(token)}`);
   }
 

@@ -4,7 +4,7 @@
  */
 import { SemanticViewError } from "../semantic-error.js";
 import { positionOf } from "../sql/lexer.js";
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
 import type { ExpressionInfo } from "./expression-refs.js";
 import type { CreateSemanticViewStatement, DraftMember, DraftTable } from "./statements.js";
 

@@ -6,8 +6,8 @@
  * referenced columns that are not a declared key of the target. Fan-in onto the base table is not
  * a diamond: the join tree is walked outward from it over undirected edges.
  */
-import type { RelationshipDef, TableDef } from "../model.js";
-import { closestName } from "../sql/suggest.js";
+import type { RelationshipDef, TableDef } from "../view-definition.js";
+import { closestName } from "../../text/suggest.js";
 import { lower, sameColumns, type ValidationContext } from "./validate-context.js";
 
 export function checkRelationshipGraph(
@@ -19,7 +19,7 @@ export function checkRelationshipGraph(
     ctx.stmt.relationships.find((d) => lower(d.name) === lower(r.name))?.position ?? -1;
   checkCycles(ctx, tables, rels, position);
   checkDiamonds(ctx, tables, rels, position);
-  checkOrphans(ctx, tables, rels);
+  checkOrphans(ctx, rels);
   checkReferencedKeys(ctx, tables, rels, position);
 }
 
@@ -73,7 +73,7 @@ function checkDiamonds(
 }
 
 /** Every table other than the base table must be mentioned by some relationship. */
-function checkOrphans(ctx: ValidationContext, tables: readonly TableDef[], rels: readonly RelationshipDef[]): void {
+function checkOrphans(ctx: ValidationContext, rels: readonly RelationshipDef[]): void {
   for (const [i, t] of ctx.stmt.tables.entries()) {
     if (i === 0) continue;
     const key = lower(t.alias);

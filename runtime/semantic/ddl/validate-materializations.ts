@@ -3,9 +3,9 @@
  * dimension and metric declared in the view (with a "did you mean"). The table is not checked: the
  * extension resolves it only when a query routes to it.
  */
-import type { MaterializationDef, MemberDef, MetricDef } from "../model.js";
+import type { MaterializationDef, MemberDef, MetricDef } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
 import type { DraftMaterialization } from "./statements.js";
 import { parseError } from "./token-stream.js";
 

@@ -2,8 +2,8 @@
  * Facts and dimensions: unique names across member kinds, row-level expressions only, and the
  * column-scope rule every member expression follows.
  */
-import type { MemberDef } from "../model.js";
-import { didYouMean } from "../sql/suggest.js";
+import type { MemberDef } from "../view-definition.js";
+import { didYouMean } from "../../text/suggest.js";
 import { analyzeExpression, type NameRef } from "./expression-refs.js";
 import type { DraftMember } from "./statements.js";
 import { lower, type ValidationContext } from "./validate-context.js";

@@ -2,7 +2,7 @@
  * CREATE-time rules for semi-additive (`NON ADDITIVE BY`) and window (`OVER`) metrics, with the
  * extension's messages. Names are checked against the declared dimensions and metrics.
  */
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
 import type { ExpressionInfo } from "./expression-refs.js";
 import type { DraftMember } from "./statements.js";
 

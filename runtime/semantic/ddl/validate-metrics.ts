@@ -1,6 +1,6 @@
 /** Metrics: USING paths, base metrics (must aggregate) and derived metrics (over other metrics only). */
-import type { MetricDef, RelationshipDef } from "../model.js";
-import { closestName, didYouMean } from "../sql/suggest.js";
+import type { MetricDef, RelationshipDef } from "../view-definition.js";
+import { closestName, didYouMean } from "../../text/suggest.js";
 import type { DraftMember } from "./statements.js";
 import { lower, type ValidationContext } from "./validate-context.js";
 import { reachable } from "./validate-graph.js";

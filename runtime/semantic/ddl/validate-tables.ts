@@ -1,5 +1,5 @@
 /** TABLES and RELATIONSHIPS entries: aliases, keys, referenced columns and inferred cardinality. */
-import type { RelationshipDef, TableDef } from "../model.js";
+import type { RelationshipDef, TableDef } from "../view-definition.js";
 import { lower, sameColumns, type ValidationContext } from "./validate-context.js";
 
 export function validateTables(ctx: ValidationContext): TableDef[] {

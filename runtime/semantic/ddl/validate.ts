@@ -4,7 +4,7 @@
  * table does not exist yet, only the structural rules apply and DuckDB reports bad columns at query
  * time. Each rule family lives in its own validate-*.ts file; this one fixes their order.
  */
-import type { MemberDef, MetricDef, RelationshipDef, TableDef } from "../model.js";
+import type { MemberDef, MetricDef, RelationshipDef, TableDef } from "../view-definition.js";
 import type { CreateSemanticViewStatement } from "./statements.js";
 import { ValidationContext, type PhysicalTable } from "./validate-context.js";
 import { checkDerivedCycles, checkFactCycles } from "./validate-cycles.js";

@@ -5,7 +5,7 @@
  *                 order_by: [{expr, order, nulls}], frame_clause}
  * Read for `FROM YAML`, written for `read_yaml_from_semantic_view()`.
  */
-import type { NonAdditiveDim, NullsOrder, SortOrder, WindowOrderBy, WindowSpec } from "../model.js";
+import type { NonAdditiveDim, NullsOrder, SortOrder, WindowOrderBy, WindowSpec } from "../view-definition.js";
 
 type Obj = Record<string, unknown>;
 export type YamlFail = (message: string) => never;

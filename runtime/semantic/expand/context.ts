@@ -1,5 +1,5 @@
 /** What every expansion step shares: the definition, its join graph and the error it raises. */
-import type { SemanticViewDefinition } from "../model.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { JoinGraph } from "./join-graph.js";
 
@@ -8,9 +8,6 @@ export interface Requirement {
   readonly table: string;
   readonly label: string;
 }
-
-export const same = (a: string | undefined, b: string | undefined): boolean =>
-  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 export class ExpandContext {
   readonly graph: JoinGraph;

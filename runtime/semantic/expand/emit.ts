@@ -1,6 +1,7 @@
 /** SQL emission: one SELECT over a join tree, LEFT JOINed outward from its anchor. */
 import { significant } from "../sql/lexer.js";
 import { quoteIdent } from "../sql/quote.js";
+import { isName, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "./expression.js";
 import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
@@ -70,10 +71,10 @@ function tableRef(ctx: ExpandContext, key: string): string {
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
     if (i % 2 === 1) {
-      if (tok.kind === "punct" && tok.text === ".") continue;
+      if (isPunct(tok, ".")) continue;
       unsupported();
     }
-    if (tok.kind !== "ident" && tok.kind !== "quoted_ident") unsupported();
+    if (!isName(tok)) unsupported();
     parts.push(quoteIdent(tok.value));
   }
   if (parts.length === 0 || tokens.length % 2 === 0) unsupported();

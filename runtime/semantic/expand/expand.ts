@@ -4,9 +4,9 @@
  * SELECT or, when a metric lives at a coarser grain than the joined rows, one CTE per grain joined
  * NULL-safely on the dimension keys (grains.ts).
  */
-import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
-import { quoteIdent } from "../sql/quote.js";
-import { ExpandContext, same, type Requirement } from "./context.js";
+import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-definition.js";
+import { identEquals, quoteIdent } from "../sql/quote.js";
+import { ExpandContext, type Requirement } from "./context.js";
 import { emitSelect, joinedTables, keySql } from "./emit.js";
 import { guardAggregates, qualifiersOf, rewriteQualifiers } from "./expression.js";
 import { checkFactPaths, checkFanTraps } from "./fan-trap.js";
@@ -50,7 +50,7 @@ export function expandSemanticQuery(def: SemanticViewDefinition, request: Semant
   const columns = [...dims, ...metrics, ...facts].map((m) => m.name);
   // Wildcards that expand to nothing leave an empty request, as in the extension.
   if (columns.length === 0) emptyRequest();
-  const clash = columns.find((c, i) => columns.findIndex((d) => same(c, d)) !== i);
+  const clash = columns.find((c, i) => columns.findIndex((d) => identEquals(c, d)) !== i);
   if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
 
   const members = new MemberSql(ctx);

@@ -4,8 +4,19 @@
  * lexer's exact token slices let us rebuild the text around each replacement.
  */
 import { LruCache, stringBytes } from "../query/lru-cache.js";
-import { isAggregateFunction } from "../sql/aggregates.js";
+import { aggregateCalled } from "../sql/function-classes.js";
 import { tokenize, type Token } from "../sql/lexer.js";
+import {
+  closingParen,
+  isInsignificant as insignificant,
+  isKeyword,
+  isName,
+  isPunct,
+  isTypePosition,
+  nesting,
+  nextSignificantIndex,
+  previousSignificant,
+} from "../sql/tokens.js";
 
 /**
  * Member expressions repeat across requests: keep their token lists, process-wide, bounded by count
@@ -29,11 +40,8 @@ export function tokensOf(expr: string): Token[] {
   return tokens;
 }
 
-const isName = (t: Token | undefined): t is Token =>
-  t !== undefined && (t.kind === "ident" || t.kind === "quoted_ident");
-const isDot = (t: Token | undefined): boolean => t !== undefined && t.kind === "punct" && t.text === ".";
-const isOpenParen = (t: Token | undefined): boolean => t !== undefined && t.kind === "punct" && t.text === "(";
-const insignificant = (t: Token): boolean => t.kind === "whitespace" || t.kind === "comment";
+const isDot = (t: Token | undefined): boolean => isPunct(t, ".");
+const isOpenParen = (t: Token | undefined): boolean => isPunct(t, "(");
 
 /** A reference found in an expression: `qualifier.name` or a bare `name`. */
 export interface Reference {
@@ -109,7 +117,7 @@ export function rewriteQualifiers(expr: string, replace: (qualifier: string) => 
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
     const prev = previousSignificant(tokens, i);
-    const next = nextSignificant(tokens, i);
+    const next = tokens[nextSignificantIndex(tokens, i) ?? -1];
     if (isName(tok) && !isDot(prev) && isDot(next)) {
       const replacement = replace(tok.value);
       out += replacement ?? tok.text;
@@ -130,24 +138,6 @@ export function qualifiersOf(expr: string): string[] {
   return found;
 }
 
-/** `x::date`, `CAST(x AS date)`: a type name, never a member. */
-function isTypePosition(prev: Token | undefined): boolean {
-  return (
-    prev !== undefined &&
-    ((prev.kind === "op" && prev.text === "::") || (prev.kind === "ident" && /^as$/i.test(prev.value)))
-  );
-}
-
-function previousSignificant(tokens: readonly Token[], i: number): Token | undefined {
-  for (let j = i - 1; j >= 0; j--) if (!insignificant(tokens[j]!)) return tokens[j];
-  return undefined;
-}
-
-function nextSignificant(tokens: readonly Token[], i: number): Token | undefined {
-  for (let j = i + 1; j < tokens.length; j++) if (!insignificant(tokens[j]!)) return tokens[j];
-  return undefined;
-}
-
 /**
  * Guards aggregates of a metric on a LEFT-joined table against the NULL-extended rows of unmatched
  * base rows: `COUNT(*)` becomes `COUNT(<key>)` and every other aggregate's first argument becomes
@@ -160,14 +150,9 @@ export function guardAggregates(expr: string, keySql: string): string {
   while (i < tokens.length) {
     const tok = tokens[i]!;
     const openIndex = nextSignificantIndex(tokens, i);
-    if (
-      tok.kind === "ident" &&
-      isAggregateFunction(tok.value) &&
-      !isDot(previousSignificant(tokens, i)) &&
-      openIndex !== undefined &&
-      isOpenParen(tokens[openIndex])
-    ) {
-      const close = matchingParen(tokens, openIndex);
+    const fn = aggregateCalled(previousSignificant(tokens, i), tok, tokens[openIndex ?? -1]);
+    if (fn !== undefined && openIndex !== undefined) {
+      const close = closingParen(tokens, openIndex);
       if (close === undefined) {
         out += tok.text;
         i++;
@@ -175,7 +160,7 @@ export function guardAggregates(expr: string, keySql: string): string {
       }
       out += tok.text + text(tokens, i + 1, openIndex + 1);
       const inner = tokens.slice(openIndex + 1, close);
-      out += guardArguments(inner, keySql, tok.value.toLowerCase());
+      out += guardArguments(inner, keySql, fn);
       out += ")";
       i = close + 1;
       continue;
@@ -195,7 +180,7 @@ function guardArguments(inner: readonly Token[], keySql: string, fn: string): st
   // Skip a leading DISTINCT / ALL.
   let argStart = sigIdx[0]!;
   const first = inner[argStart]!;
-  if (first.kind === "ident" && /^(distinct|all)$/i.test(first.value)) {
+  if (isKeyword(first, "DISTINCT") || isKeyword(first, "ALL")) {
     argStart = sigIdx[1] ?? inner.length;
   }
   // The first argument ends at a top-level comma or ORDER BY.
@@ -203,12 +188,8 @@ function guardArguments(inner: readonly Token[], keySql: string, fn: string): st
   let argEnd = inner.length;
   for (let j = argStart; j < inner.length; j++) {
     const t = inner[j]!;
-    if (t.kind === "punct" && (t.text === "(" || t.text === "[")) depth++;
-    else if (t.kind === "punct" && (t.text === ")" || t.text === "]")) depth--;
-    else if (
-      depth === 0 &&
-      ((t.kind === "punct" && t.text === ",") || (t.kind === "ident" && /^order$/i.test(t.value)))
-    ) {
+    depth += nesting(t);
+    if (depth === 0 && (isPunct(t, ",") || isKeyword(t, "ORDER"))) {
       argEnd = j;
       break;
     }
@@ -223,24 +204,6 @@ function guardArguments(inner: readonly Token[], keySql: string, fn: string): st
     `CASE WHEN ${keySql} IS NOT NULL THEN ${arg} END` +
     text(inner, argLast + 1, inner.length)
   );
-}
-
-function nextSignificantIndex(tokens: readonly Token[], i: number): number | undefined {
-  for (let j = i + 1; j < tokens.length; j++) if (!insignificant(tokens[j]!)) return j;
-  return undefined;
-}
-
-function matchingParen(tokens: readonly Token[], open: number): number | undefined {
-  let depth = 0;
-  for (let j = open; j < tokens.length; j++) {
-    const t = tokens[j]!;
-    if (t.kind === "punct" && t.text === "(") depth++;
-    else if (t.kind === "punct" && t.text === ")") {
-      depth--;
-      if (depth === 0) return j;
-    }
-  }
-  return undefined;
 }
 
 function text(tokens: readonly Token[], from: number, to: number): string {

@@ -2,8 +2,9 @@
  * Fan traps: a metric aggregated across a one-to-many edge it would multiply is an error naming
  * both tables. Which edges multiply depends on their direction, seen from the metric's table.
  */
-import type { MetricDef, RelationshipDef } from "../model.js";
-import { same, type ExpandContext, type Requirement } from "./context.js";
+import { identEquals } from "../sql/quote.js";
+import type { MetricDef, RelationshipDef } from "../view-definition.js";
+import { type ExpandContext, type Requirement } from "./context.js";
 import { rewriteReferences } from "./expression.js";
 import { keyOf, type JoinTree } from "./join-graph.js";
 import type { RolePaths } from "./roles.js";
@@ -45,7 +46,7 @@ function factAcrossFanOut(ctx: ExpandContext, metric: MetricDef, table: string, 
   const onTable = ctx.def.facts.filter((f) => keyOf(f.table) === table);
   let fact = onTable[0];
   rewriteReferences(metric.expr, (ref) => {
-    fact = onTable.find((f) => same(f.name, ref.name) && same(f.table, ref.qualifier ?? "")) ?? fact;
+    fact = onTable.find((f) => identEquals(f.name, ref.name) && identEquals(f.table, ref.qualifier ?? "")) ?? fact;
     return undefined;
   });
   ctx.fail(

@@ -3,7 +3,7 @@
  * table gets its own CTE anchored at that table, and the CTEs are FULL OUTER JOINed NULL-safely on
  * the dimension values (CROSS JOINed when there are no dimensions).
  */
-import type { MetricDef } from "../model.js";
+import type { MetricDef } from "../view-definition.js";
 import { quoteIdent } from "../sql/quote.js";
 
 export interface Grain {

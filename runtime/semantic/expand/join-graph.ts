@@ -7,7 +7,7 @@
  * reachable only through the relationship a metric picked with `USING`, under the scoped alias
  * `<alias>__<rel>`.
  */
-import type { RelationshipDef, SemanticViewDefinition, TableDef } from "../model.js";
+import type { RelationshipDef, SemanticViewDefinition, TableDef } from "../view-definition.js";
 
 export const keyOf = (name: string): string => name.toLowerCase();
 

@@ -5,7 +5,7 @@
  * where_clause (the table holds no rows to filter), and requests with a semi-additive
  * (NON ADDITIVE BY) or window metric, whose results depend on the queried grain.
  */
-import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
+import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-definition.js";
 import { quoteIdent, splitTableReference } from "../sql/quote.js";
 import type { ExpandedQuery, SemanticQueryRequest } from "./expand.js";
 import { resolveMembers } from "./resolve.js";

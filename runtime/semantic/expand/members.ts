@@ -2,8 +2,9 @@
  * Member SQL: facts inlined into the expressions that use them, derived metrics inlined over the
  * base metrics they combine.
  */
-import type { MemberDef, MetricDef } from "../model.js";
-import { same, type ExpandContext } from "./context.js";
+import { identEquals } from "../sql/quote.js";
+import type { MemberDef, MetricDef } from "../view-definition.js";
+import { type ExpandContext } from "./context.js";
 import { rewriteReferences } from "./expression.js";
 
 export class MemberSql {
@@ -20,7 +21,7 @@ export class MemberSql {
   inlineFacts(expr: string, owner: string, stack: readonly MemberDef[]): string {
     return rewriteReferences(expr, (ref) => {
       const table = ref.qualifier ?? owner;
-      const fact = this.ctx.def.facts.find((f) => same(f.name, ref.name) && same(f.table, table));
+      const fact = this.ctx.def.facts.find((f) => identEquals(f.name, ref.name) && identEquals(f.table, table));
       if (fact === undefined) return undefined;
       // `s.x AS s.x`: the fact names its own column.
       if (stack[stack.length - 1] === fact) return undefined;
@@ -49,7 +50,7 @@ export class MemberSql {
 
   metricRef(qualifier: string | undefined, name: string): MetricDef | undefined {
     return this.ctx.def.metrics.find(
-      (x) => same(x.name, name) && (qualifier === undefined ? true : same(x.table, qualifier)),
+      (x) => identEquals(x.name, name) && (qualifier === undefined ? true : identEquals(x.table, qualifier)),
     );
   }
 

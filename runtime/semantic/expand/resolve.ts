@@ -3,11 +3,13 @@
  * case-insensitive, `alias.name` and `alias.*` allowed, bare `*` rejected, explicit duplicates
  * rejected (wildcard overlaps are folded), PRIVATE metrics and facts refused.
  */
-import type { MemberDef, MetricDef, SemanticViewDefinition } from "../model.js";
+import { identEquals } from "../sql/quote.js";
+import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, type Token } from "../sql/lexer.js";
+import { isName, isOp } from "../sql/tokens.js";
 import { tokensOf } from "./expression.js";
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
 
 export type MemberKind = "dimension" | "metric" | "fact";
 
@@ -16,9 +18,6 @@ interface ParsedName {
   /** Unquoted name, or "*" for a wildcard. */
   readonly name: string;
 }
-
-const same = (a: string | undefined, b: string | undefined): boolean =>
-  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 function parseRequestedName(view: string, kind: MemberKind, raw: string): ParsedName {
   let tokens: Token[];
@@ -30,8 +29,8 @@ function parseRequestedName(view: string, kind: MemberKind, raw: string): Parsed
   const part = (i: number): string | undefined => {
     const t = tokens[i];
     if (t === undefined) return undefined;
-    if (t.kind === "ident" || t.kind === "quoted_ident") return t.value;
-    if (t.kind === "op" && t.text === "*") return "*";
+    if (isName(t)) return t.value;
+    if (isOp(t, "*")) return "*";
     return undefined;
   };
   if (tokens.length === 1 && part(0) !== undefined) {
@@ -78,7 +77,7 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
   for (const raw of requested) {
     const parsed = parseRequestedName(def.name, kind, raw);
     if (parsed.name === "*") {
-      const alias = tableAliases.find((a) => same(a, parsed.qualifier));
+      const alias = tableAliases.find((a) => identEquals(a, parsed.qualifier));
       if (alias === undefined) {
         throw new SemanticViewError(
           "invalid",
@@ -86,7 +85,7 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
         );
       }
       for (const m of visible) {
-        if (same(m.table, alias) && !seen.has(m)) {
+        if (identEquals(m.table, alias) && !seen.has(m)) {
           seen.add(m);
           result.push(m);
         }
@@ -94,7 +93,8 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
       continue;
     }
     const match = all.find(
-      (m) => same(m.name, parsed.name) && (parsed.qualifier === undefined || same(m.table, parsed.qualifier)),
+      (m) =>
+        identEquals(m.name, parsed.name) && (parsed.qualifier === undefined || identEquals(m.table, parsed.qualifier)),
     );
     if (match === undefined) {
       const names = visible.map((m) => m.name);

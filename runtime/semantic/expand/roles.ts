@@ -2,8 +2,9 @@
  * Role-playing tables: a table several relationships point at is joined only through the
  * relationship a requested metric names in USING; none or several is an error naming the table.
  */
-import type { MetricDef } from "../model.js";
-import { same, type ExpandContext, type Requirement } from "./context.js";
+import { identEquals } from "../sql/quote.js";
+import type { MetricDef } from "../view-definition.js";
+import { type ExpandContext, type Requirement } from "./context.js";
 import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
 import type { MemberSql } from "./members.js";
 
@@ -21,7 +22,7 @@ export class RolePaths {
     const wanted = new Map<string, Set<string>>();
     const addUsing = (m: MetricDef): void => {
       for (const relName of m.using) {
-        const rel = ctx.def.relationships.find((r) => same(r.name, relName));
+        const rel = ctx.def.relationships.find((r) => identEquals(r.name, relName));
         if (rel === undefined) ctx.fail(`metric '${m.name}' uses unknown relationship '${relName}'`);
         const target = keyOf(rel.toAlias);
         if (!ctx.graph.roleTables.has(target)) continue;

@@ -17,16 +17,15 @@
  * split into a per-row argument and an outer aggregate, so each must be a single
  * SUM/COUNT/AVG/MIN/MAX(<expression>) call.
  */
-import type { MemberDef, MetricDef, NonAdditiveDim } from "../model.js";
+import type { MemberDef, MetricDef, NonAdditiveDim } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant } from "../sql/lexer.js";
-import { quoteIdent } from "../sql/quote.js";
+import { identEquals, quoteIdent } from "../sql/quote.js";
+import { closingParen, isKeyword, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "./expression.js";
 import { keyOf } from "./join-graph.js";
 import { dimColumn, metricColumn } from "./grains.js";
-
-const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /** The metric's NON ADDITIVE BY entries, or an empty list. */
 function nonAdditiveBy(m: MetricDef): readonly NonAdditiveDim[] {
@@ -35,7 +34,7 @@ function nonAdditiveBy(m: MetricDef): readonly NonAdditiveDim[] {
 
 /** True when the metric takes snapshot selection for a query grouped by `queried`. */
 export function isActiveSemiAdditive(m: MetricDef, queried: readonly MemberDef[]): boolean {
-  return nonAdditiveBy(m).some((na) => !queried.some((d) => same(d.name, na.dimension)));
+  return nonAdditiveBy(m).some((na) => !queried.some((d) => identEquals(d.name, na.dimension)));
 }
 
 /** NON ADDITIVE BY dimensions of an active metric that the query does not select (they must be joined). */
@@ -47,8 +46,8 @@ export function unqueriedSnapshotDims(
   if (!isActiveSemiAdditive(m, queried)) return [];
   const out: MemberDef[] = [];
   for (const na of nonAdditiveBy(m)) {
-    if (queried.some((d) => same(d.name, na.dimension))) continue;
-    const dim = def.dimensions.find((d) => same(d.name, na.dimension));
+    if (queried.some((d) => identEquals(d.name, na.dimension))) continue;
+    const dim = def.dimensions.find((d) => identEquals(d.name, na.dimension));
     if (dim !== undefined && !out.includes(dim)) out.push(dim);
   }
   return out;
@@ -89,29 +88,19 @@ const SNAPSHOT_AGGREGATES = new Set(["sum", "count", "avg", "min", "max"]);
 function decompose(sql: string): { fn: string; arg: string } | string {
   const tokens = significant(tokensOf(sql));
   const fn = tokens[0];
-  if (fn === undefined || fn.kind !== "ident" || tokens[1]?.text !== "(")
+  if (fn === undefined || fn.kind !== "ident" || !isPunct(tokens[1], "("))
     return "it is not a single aggregate function call";
   if (!SNAPSHOT_AGGREGATES.has(fn.value.toLowerCase())) {
     return `aggregate function '${fn.value}' cannot be split for snapshot aggregation (supported: SUM, COUNT, AVG, MIN, MAX)`;
   }
-  let depth = 0;
-  let close = -1;
-  for (let i = 1; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t.kind !== "punct") continue;
-    if (t.text === "(") depth++;
-    if (t.text === ")" && --depth === 0) {
-      close = i;
-      break;
-    }
-  }
-  if (close < 0) return "unbalanced parentheses";
+  const close = closingParen(tokens, 1);
+  if (close === undefined) return "unbalanced parentheses";
   if (close !== tokens.length - 1)
     return `expression text follows the aggregate call: '${sql.slice(tokens[close + 1]!.start).trim()}'`;
   if (close === 2) return "the aggregate call has no argument";
   const first = tokens[2]!;
   if (close === 3 && first.text === "*") return "star aggregates like COUNT(*) are not supported";
-  if (first.kind === "ident" && /^distinct$/i.test(first.value)) return "DISTINCT aggregates are not supported";
+  if (isKeyword(first, "DISTINCT")) return "DISTINCT aggregates are not supported";
   return { fn: fn.text, arg: sql.slice(first.start, tokens[close - 1]!.end) };
 }
 
@@ -161,7 +150,7 @@ export function snapshotGrainSql(
     const naNames = g.na.map((na) => na.dimension.toLowerCase());
     const partition = grain.dims.filter((d) => !naNames.includes(d.member.name.toLowerCase())).map((d) => d.sql);
     const order = g.na.map((na) => {
-      const dim = grain.viewDimensions.find((d) => same(d.name, na.dimension));
+      const dim = grain.viewDimensions.find((d) => identEquals(d.name, na.dimension));
       if (dim === undefined)
         throw new SemanticViewError(
           "invalid",

@@ -2,7 +2,8 @@
  * `where_clause`: a pre-aggregation predicate over member names. Members become `(expr)`; other
  * identifiers pass through; naming a metric is an error.
  */
-import { same, type ExpandContext } from "./context.js";
+import { identEquals } from "../sql/quote.js";
+import { type ExpandContext } from "./context.js";
 import { qualifiersOf, rewriteReferences, tokensOf } from "./expression.js";
 import { keyOf } from "./join-graph.js";
 import type { MemberSql } from "./members.js";
@@ -19,7 +20,7 @@ export function whereSql(ctx: ExpandContext, members: MemberSql, raw: string | u
   const rowMembers = [...ctx.def.dimensions, ...ctx.def.facts];
   const sql = rewriteReferences(raw, (ref) => {
     const member = rowMembers.find(
-      (m) => same(m.name, ref.name) && (ref.qualifier === undefined || same(m.table, ref.qualifier)),
+      (m) => identEquals(m.name, ref.name) && (ref.qualifier === undefined || identEquals(m.table, ref.qualifier)),
     );
     if (member !== undefined) return `(${members.of(member)})`;
     const metric = members.metricRef(ref.qualifier, ref.name);

@@ -10,11 +10,9 @@
  * is the fixed list. Every dimension the OVER clause names must be queried, and window metrics are
  * not mixed with aggregate metrics in one query (the two have different row shapes).
  */
-import type { MemberDef, MetricDef, SemanticViewDefinition, WindowSpec } from "../model.js";
+import type { MemberDef, MetricDef, SemanticViewDefinition, WindowSpec } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
-import { quoteIdent } from "../sql/quote.js";
-
-const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+import { identEquals, quoteIdent } from "../sql/quote.js";
 
 export interface InnerRequest {
   readonly dimensions: readonly string[];
@@ -65,7 +63,7 @@ export function expandWindowMetrics(
       `cannot mix window function metrics [${windowed.map((m) => m.name).join(", ")}] with aggregate metrics [${aggregates.join(", ")}] in the same query`,
     );
   }
-  const queried = (name: string): MemberDef | undefined => dims.find((d) => same(d.name, name));
+  const queried = (name: string): MemberDef | undefined => dims.find((d) => identEquals(d.name, name));
   const inner: MetricDef[] = [];
   for (const m of windowed) {
     const spec = m.window!;
@@ -76,7 +74,7 @@ export function expandWindowMetrics(
         );
       }
     }
-    const target = def.metrics.find((x) => same(x.name, spec.innerMetric));
+    const target = def.metrics.find((x) => identEquals(x.name, spec.innerMetric));
     if (target === undefined)
       fail(`window metric '${m.name}': inner metric '${spec.innerMetric}' not found in semantic view metrics`);
     if (target!.window !== undefined) {
@@ -119,12 +117,12 @@ export function expandWindowMetrics(
 /** `FUNC("inner", args) OVER (...)` over the `__sv_agg` columns (named after the members). */
 function windowCall(spec: WindowSpec, dims: readonly MemberDef[], inner: readonly MetricDef[]): string {
   const column = (name: string, pool: readonly { name: string }[]): string =>
-    quoteIdent(pool.find((x) => same(x.name, name))?.name ?? name);
+    quoteIdent(pool.find((x) => identEquals(x.name, name))?.name ?? name);
   const args = [column(spec.innerMetric, inner), ...spec.extraArgs];
   const partition =
     spec.partitionDims.length > 0
       ? spec.partitionDims.map((d) => column(d, dims))
-      : dims.filter((d) => !spec.excludingDims.some((x) => same(x, d.name))).map((d) => quoteIdent(d.name));
+      : dims.filter((d) => !spec.excludingDims.some((x) => identEquals(x, d.name))).map((d) => quoteIdent(d.name));
   const over: string[] = [];
   if (partition.length > 0) over.push(`PARTITION BY ${partition.join(", ")}`);
   if (spec.orderBy.length > 0) {

@@ -4,8 +4,9 @@
  * one row per line: a header (view, members, routing decision), the expanded SQL, and DuckDB's
  * plan for it. The data query itself is not run.
  */
-import { expandSemanticQuery, routeToMaterialization } from "../expand/index.js";
-import type { MemberDef, MetricDef } from "../model.js";
+import { expandSemanticQuery } from "../expand/expand.js";
+import { routeToMaterialization } from "../expand/materialization.js";
+import type { MemberDef, MetricDef } from "../view-definition.js";
 import { parseSemanticViewArguments } from "../query/call-arguments.js";
 import { resolveMembers } from "../expand/resolve.js";
 import type { SqlSession } from "../semantic-layer.js";

@@ -1,10 +1,10 @@
 /** Lookups shared by the SHOW/DESCRIBE statements and the table functions. */
 import { loadDefinition } from "../catalog.js";
 import type { QualifiedName } from "../ddl/statements.js";
-import type { SemanticViewDefinition } from "../model.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
-import { didYouMean } from "../sql/suggest.js";
+import { didYouMean } from "../../text/suggest.js";
 
 /** Loads a view for introspection; a missing view is a not_found error. */
 export async function requireDefinition(

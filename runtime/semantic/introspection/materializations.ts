@@ -1,5 +1,5 @@
 /** `SHOW SEMANTIC MATERIALIZATIONS` / `show_semantic_materializations[_all]()`: 7 VARCHAR columns. */
-import type { SemanticViewDefinition } from "../model.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import { byteOrder, json, type Relation } from "./tables.js";
 
 export const MATERIALIZATION_COLUMNS = [

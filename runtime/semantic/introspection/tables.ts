@@ -2,7 +2,7 @@
  * The introspection relations (column names as the extension's table functions), computed from
  * stored definitions. Every column is VARCHAR; absent values are `''`, as in the extension.
  */
-import type { SemanticViewDefinition, TableDef } from "../model.js";
+import type { SemanticViewDefinition, TableDef } from "../view-definition.js";
 import { renderDdl } from "../ddl/render.js";
 import { analyzeExpression } from "../ddl/expression-refs.js";
 import { splitTableReference } from "../sql/quote.js";

@@ -4,7 +4,7 @@
  * created_on / database_name / schema_name.
  */
 import { stringify } from "yaml";
-import type { SemanticViewDefinition } from "../model.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import { nonAdditiveToYaml, windowToYaml } from "../ddl/yaml-metric-modes.js";
 
 const optional = <T>(value: T | undefined, empty: (v: T) => boolean = () => false): T | undefined =>

@@ -3,10 +3,11 @@
  * named parameters `dimensions := [...]`, `metrics := [...]`, `facts := [...]` (lists of string
  * literals) and `where_clause := '...'`.
  */
-import type { SemanticQueryRequest } from "../expand/index.js";
+import type { SemanticQueryRequest } from "../expand/expand.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { Token } from "../sql/lexer.js";
-import { didYouMean } from "../sql/suggest.js";
+import { isKeyword, isOp, isPunct, nesting } from "../sql/tokens.js";
+import { didYouMean } from "../../text/suggest.js";
 
 export interface SemanticViewCall {
   readonly view: string;
@@ -20,17 +21,13 @@ const fail = (message: string): never => {
   throw new SemanticViewError("parse", `semantic_view: ${message}`);
 };
 
-const isPunct = (t: Token | undefined, text: string): boolean =>
-  t !== undefined && t.kind === "punct" && t.text === text;
-
 /** Splits significant tokens between the call's parentheses at top-level commas. */
 function splitArguments(tokens: readonly Token[]): Token[][] {
   const args: Token[][] = [];
   let current: Token[] = [];
   let depth = 0;
   for (const t of tokens) {
-    if (t.kind === "punct" && (t.text === "(" || t.text === "[" || t.text === "{")) depth++;
-    if (t.kind === "punct" && (t.text === ")" || t.text === "]" || t.text === "}")) depth--;
+    depth += nesting(t);
     if (depth === 0 && isPunct(t, ",")) {
       args.push(current);
       current = [];
@@ -45,7 +42,7 @@ function splitArguments(tokens: readonly Token[]): Token[][] {
 function stringValue(tokens: readonly Token[], what: string): string {
   const t = tokens[0];
   if (tokens.length === 1 && t !== undefined && (t.kind === "string" || t.kind === "dollar_string")) return t.value;
-  if (tokens.length === 1 && t !== undefined && t.kind === "ident" && t.value.toUpperCase() === "NULL") {
+  if (tokens.length === 1 && isKeyword(t, "NULL")) {
     return fail(`${what} must not be NULL`);
   }
   return fail(`${what} must be a string literal, got ${tokens.map((x) => x.text).join(" ") || "nothing"}`);
@@ -104,5 +101,5 @@ export function parseSemanticViewArguments(tokens: readonly Token[]): SemanticVi
 }
 
 function isNamedSeparator(t: Token | undefined): boolean {
-  return t !== undefined && t.kind === "op" && (t.text === ":=" || t.text === "=>");
+  return isOp(t, ":=") || isOp(t, "=>");
 }

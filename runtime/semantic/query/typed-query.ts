@@ -7,8 +7,9 @@
  * different column types apart; a table re-created with other types under an unchanged view on
  * the same connection would need clearSemanticQueryCache().
  */
-import { expandSemanticQuery, routeToMaterialization, type SemanticQueryRequest } from "../expand/index.js";
-import type { SemanticViewDefinition } from "../model.js";
+import { expandSemanticQuery, type SemanticQueryRequest } from "../expand/expand.js";
+import { routeToMaterialization } from "../expand/materialization.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { quoteIdent } from "../sql/quote.js";

@@ -1,9 +1,8 @@
 /** Identifier and literal helpers. Names compare case-insensitively, as DuckDB and the extension do. */
-import type { Token } from "./lexer.js";
 
-/** Case-insensitive name equality (quoted identifiers are not case-sensitive in DuckDB). */
-export function identEquals(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
+/** Case-insensitive name equality (quoted identifiers are not case-sensitive in DuckDB); a missing name equals none. */
+export function identEquals(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 }
 
 /** Always double-quotes, doubling embedded quotes. */
@@ -14,16 +13,6 @@ export function quoteIdent(name: string): string {
 /** A single-quoted SQL string literal, doubling embedded quotes. */
 export function quoteLiteral(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
-}
-
-/** The name a token denotes: ident as written, quoted_ident unquoted. */
-export function tokenName(token: Token): string {
-  return token.value;
-}
-
-/** True when the token is the (unquoted) keyword, case-insensitively. */
-export function isKeyword(token: Token | undefined, keyword: string): boolean {
-  return token !== undefined && token.kind === "ident" && token.value.toUpperCase() === keyword.toUpperCase();
 }
 
 /** Splits a written table reference like `main."My Table"` into its unquoted parts. */

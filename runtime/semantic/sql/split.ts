@@ -4,6 +4,7 @@
  * without the terminating semicolon; statements that are empty (or only comments) are dropped.
  */
 import { tokenize } from "./lexer.js";
+import { isInsignificant, isPunct, nesting } from "./tokens.js";
 
 export function splitStatements(sql: string): string[] {
   const tokens = tokenize(sql);
@@ -16,16 +17,13 @@ export function splitStatements(sql: string): string[] {
     hasContent = false;
   };
   for (const token of tokens) {
-    if (token.kind === "punct") {
-      if (token.text === "(" || token.text === "[" || token.text === "{") depth++;
-      else if ((token.text === ")" || token.text === "]" || token.text === "}") && depth > 0) depth--;
-      else if (token.text === ";" && depth === 0) {
-        flush(token.start);
-        start = token.end;
-        continue;
-      }
+    depth = Math.max(0, depth + nesting(token));
+    if (depth === 0 && isPunct(token, ";")) {
+      flush(token.start);
+      start = token.end;
+      continue;
     }
-    if (token.kind !== "whitespace" && token.kind !== "comment") hasContent = true;
+    if (!isInsignificant(token)) hasContent = true;
   }
   flush(sql.length);
   return statements;

@@ -1,6 +1,6 @@
 /** docs/reference/get-ddl.rst: the documented layout, re-executable output, every clause, errors. */
 import { expect } from "chai";
-import { loadDefinition } from "../../../runtime/semantic/index.js";
+import { loadDefinition } from "../../../runtime/semantic/catalog.js";
 import { errorOf, runStatement } from "../support/statement-rows.js";
 import { DocsRunner } from "../support/docs-runner.js";
 

@@ -8,7 +8,7 @@ import type {
   RelationshipDef,
   SemanticViewDefinition,
   TableDef,
-} from "../../../runtime/semantic/model.js";
+} from "../../../runtime/semantic/view-definition.js";
 
 export interface TableSpec {
   alias: string;

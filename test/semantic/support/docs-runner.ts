@@ -4,7 +4,7 @@
  * rewritten, plain SQL passed through), and the last statement's result comes back.
  */
 import { expect } from "chai";
-import { createBuiltinSemanticLayer } from "../../../runtime/semantic/index.js";
+import { createBuiltinSemanticLayer } from "../../../runtime/semantic/builtin-layer.js";
 import { SemanticViewError } from "../../../runtime/semantic/semantic-error.js";
 import type { RawColumn } from "../../../runtime/semantic/semantic-layer.js";
 import { TestSession } from "./session.js";

@@ -3,7 +3,7 @@
  * regions, orders → products) with orphan keys that exercise phantom rows, and a role-playing
  * `flights` view (two relationships from flights to airports).
  */
-import type { SemanticViewDefinition } from "../../../runtime/semantic/model.js";
+import type { SemanticViewDefinition } from "../../../runtime/semantic/view-definition.js";
 import { defineView } from "./definitions.js";
 import type { TestSession } from "./session.js";
 

@@ -5,7 +5,7 @@
  *   app.use(jsonResponse());          // every res.json(body) now writes bigint/Decimal as exact numbers
  *   sendJson(res, { revenue }, 200);  // or per response
  */
-import { toJson } from "./json.js";
+import { toJson } from "../values/json.js";
 
 /** The part of an Express response (or Node `ServerResponse`) the helpers use. */
 export interface JsonResponseTarget {

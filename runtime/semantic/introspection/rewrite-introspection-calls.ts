@@ -7,11 +7,13 @@
 import { listDefinitions } from "../catalog.js";
 import { parseSemanticStatement } from "../ddl/parse-statement.js";
 import type { SemanticStatement } from "../ddl/statements.js";
-import type { StatementResult } from "./execute.js";
+import type { StatementResult } from "./execute-introspection.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
+import { CLAUSE_WORDS } from "../sql/keywords.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
+import { closingParen, isKeyword, isName, isPunct } from "../sql/tokens.js";
 import { requireDefinition, requireMetric } from "./lookup.js";
 import { definitionToYaml } from "./yaml.js";
 import { explainSemanticView } from "./explain.js";
@@ -68,42 +70,6 @@ const TABLE_FUNCTIONS: Record<string, TableFunction> = {
   show_semantic_materializations_all: async (session) => showMaterializations(await listDefinitions(session)),
 };
 
-/** Words after a FROM item that are not an alias. */
-const NOT_ALIAS = new Set([
-  "where",
-  "group",
-  "order",
-  "limit",
-  "offset",
-  "join",
-  "left",
-  "right",
-  "inner",
-  "full",
-  "cross",
-  "natural",
-  "on",
-  "using",
-  "union",
-  "except",
-  "intersect",
-  "having",
-  "window",
-  "qualify",
-  "positional",
-  "asof",
-  "anti",
-  "semi",
-  "returning",
-  "fetch",
-  "outer",
-  "lateral",
-  "pivot",
-  "unpivot",
-  "tablesample",
-  "using",
-]);
-
 /** A relation as a parenthesised query over literal rows; all columns VARCHAR. */
 export function relationSql(r: Relation): string {
   const cols = r.columns.map(quoteIdent);
@@ -122,7 +88,7 @@ interface Call {
   readonly after: number;
 }
 
-function parseCall(sql: string, tokens: Token[], i: number): Call {
+function parseCall(tokens: Token[], i: number): Call {
   const name = tokens[i]!.value.toLowerCase();
   let j = i + 2; // after "("
   const args: Literal[] = [];
@@ -132,16 +98,15 @@ function parseCall(sql: string, tokens: Token[], i: number): Call {
       `${name}() arguments must be literals in the built-in semantic engine, found ${t === undefined ? "end of statement" : `'${t.text}'`}`,
     );
   };
-  while (!(tokens[j]?.kind === "punct" && tokens[j]!.text === ")")) {
+  while (!isPunct(tokens[j], ")")) {
     const t = tokens[j];
     if (t?.kind === "string") args.push(t.value);
-    else if (t?.kind === "ident" && /^(true|false)$/i.test(t.value)) args.push(t.value.toLowerCase() === "true");
+    else if (isKeyword(t, "TRUE") || isKeyword(t, "FALSE")) args.push(isKeyword(t, "TRUE"));
     else bad(t);
     j++;
-    if (tokens[j]?.kind === "punct" && tokens[j]!.text === ",") j++;
-    else if (!(tokens[j]?.kind === "punct" && tokens[j]!.text === ")")) bad(tokens[j]);
+    if (isPunct(tokens[j], ",")) j++;
+    else if (!isPunct(tokens[j], ")")) bad(tokens[j]);
   }
-  void sql;
   return { name, start: tokens[i]!.start, end: tokens[j]!.end, args, after: j + 1 };
 }
 
@@ -162,23 +127,16 @@ function resultRelation(result: StatementResult): Relation {
 }
 
 /** Index of the `)` matching the `(` at `open` (significant tokens). */
-function closingParen(tokens: readonly Token[], open: number, name: string): number {
-  let depth = 0;
-  for (let j = open; j < tokens.length; j++) {
-    const t = tokens[j]!;
-    if (t.kind !== "punct") continue;
-    if (t.text === "(") depth++;
-    else if (t.text === ")" && --depth === 0) return j;
-  }
-  throw new SemanticViewError("parse", `${name}: unbalanced parentheses in the call`);
+function closeOf(tokens: readonly Token[], open: number, name: string): number {
+  const close = closingParen(tokens, open);
+  if (close === undefined) throw new SemanticViewError("parse", `${name}: unbalanced parentheses in the call`);
+  return close;
 }
 
 /** `( ... ) AS name` unless the call is followed by an alias. */
 function withAlias(text: string, following: Token | undefined, name: string): string {
   const hasAlias =
-    following !== undefined &&
-    ((following.kind === "ident" && !NOT_ALIAS.has(following.value.toLowerCase())) ||
-      following.kind === "quoted_ident");
+    isName(following) && (following.kind === "quoted_ident" || !CLAUSE_WORDS.has(following.value.toLowerCase()));
   return hasAlias ? text : `${text} AS ${quoteIdent(name)}`;
 }
 
@@ -196,13 +154,12 @@ export async function rewriteIntrospectionCalls(
     const inner = tokens[i + 1];
     if (
       nested !== undefined &&
-      t.kind === "punct" &&
-      t.text === "(" &&
-      inner?.kind === "ident" &&
-      /^(desc|describe|show)$/i.test(inner.value)
+      isPunct(t, "(") &&
+      (isKeyword(inner, "DESC") || isKeyword(inner, "DESCRIBE") || isKeyword(inner, "SHOW"))
     ) {
-      const close = closingParen(tokens, i, "subquery");
-      const statement = parseSemanticStatement(sql.slice(inner.start, tokens[close - 1]!.end));
+      const close = closeOf(tokens, i, "subquery");
+      const first = inner!;
+      const statement = parseSemanticStatement(sql.slice(first.start, tokens[close - 1]!.end));
       if (statement !== null && NESTABLE.has(statement.type)) {
         edits.push({
           start: t.start,
@@ -213,20 +170,16 @@ export async function rewriteIntrospectionCalls(
       }
       continue;
     }
-    if (t.kind !== "ident") continue;
-    const next = tokens[i + 1];
-    if (!(next?.kind === "punct" && next.text === "(")) continue;
-    const prev = tokens[i - 1];
-    if (prev?.kind === "punct" && prev.text === ".") continue;
+    if (t.kind !== "ident" || !isPunct(tokens[i + 1], "(") || isPunct(tokens[i - 1], ".")) continue;
     const name = t.value.toLowerCase();
     const fn = TABLE_FUNCTIONS[name];
     if (fn !== undefined) {
-      const call = parseCall(sql, tokens, i);
+      const call = parseCall(tokens, i);
       const text = withAlias(relationSql(await fn(session, call.args, name)), tokens[call.after], name);
       edits.push({ start: call.start, end: call.end, text });
       i = call.after - 1;
     } else if (name === "explain_semantic_view") {
-      const close = closingParen(tokens, i + 1, name);
+      const close = closeOf(tokens, i + 1, name);
       const relation = await explainSemanticView(session, tokens.slice(i + 2, close));
       edits.push({
         start: t.start,
@@ -235,7 +188,7 @@ export async function rewriteIntrospectionCalls(
       });
       i = close;
     } else if (name === "get_ddl") {
-      const call = parseCall(sql, tokens, i);
+      const call = parseCall(tokens, i);
       const [kind, view, qualified] = call.args;
       if (typeof kind !== "string" || kind.toUpperCase() !== "SEMANTIC_VIEW") {
         throw new SemanticViewError(
@@ -249,7 +202,7 @@ export async function rewriteIntrospectionCalls(
       edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, qualified === true)) });
       i = call.after - 1;
     } else if (name === "read_yaml_from_semantic_view") {
-      const call = parseCall(sql, tokens, i);
+      const call = parseCall(tokens, i);
       const def = await requireDefinition(session, viewArg(call.args, name));
       edits.push({ start: call.start, end: call.end, text: quoteLiteral(definitionToYaml(def)) });
       i = call.after - 1;

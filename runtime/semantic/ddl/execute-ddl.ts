@@ -11,7 +11,7 @@ import {
   sessionContext,
   type SessionContext,
 } from "../catalog.js";
-import type { SemanticViewDefinition } from "../model.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type {
@@ -26,7 +26,7 @@ import { validateCreate, type PhysicalTable } from "./validate.js";
 import { validateMaterializations } from "./validate-materializations.js";
 import { createFromYamlBody } from "./parse-create.js";
 import { readYamlFile } from "./yaml-file.js";
-import type { MemberDef, MetricDef } from "../model.js";
+import type { MemberDef, MetricDef } from "../view-definition.js";
 
 export interface StatementResult {
   readonly columns: RawColumn[];

@@ -1,6 +1,6 @@
 /** SHOW ... SEMANTIC ... and DESCRIBE SEMANTIC VIEW, answered from the catalog. */
 import { listDefinitions, sessionContext } from "../catalog.js";
-import type { SemanticViewDefinition } from "../model.js";
+import type { SemanticViewDefinition } from "../view-definition.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type {

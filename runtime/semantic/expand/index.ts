@@ -1,2 +1,0 @@
-export { expandSemanticQuery, type ExpandedQuery, type SemanticQueryRequest } from "./expand.js";
-export { routeToMaterialization, type RoutedQuery } from "./materialization.js";
