@@ -3,10 +3,14 @@
  * directly, strings are UTF-8 encoded straight into one growing buffer, the rest use Arrow builders.
  */
 import type { Builder, DataType, Vector } from "apache-arrow";
+import type { TypedColumn } from "../driver/database-connection.js";
 import { arrow } from "./load-arrow.js";
 import { LibError } from "../errors.js";
 
 export type FixedArray = Int32Array | BigInt64Array | Float64Array | Uint32Array;
+
+/** Copies a typed column's values into `values` from element `at` on (already converted to this sink's layout). */
+export type TypedCopy = (values: FixedArray, at: number, column: TypedColumn) => void;
 
 /** Where one column's values go: fixed-width columns fill typed arrays directly, the rest use Arrow builders. */
 export interface ColumnSink {
@@ -32,7 +36,10 @@ export class BuilderSink implements ColumnSink {
   }
 }
 
-/** A fixed-width column written straight into a growing typed array plus a validity bitmap. */
+/**
+ * A fixed-width column written straight into a growing typed array plus a validity bitmap; with a
+ * `copy`, it also takes the driver's typed columns whole (no value converted one by one).
+ */
 export class FixedSink implements ColumnSink {
   #values: FixedArray;
   #validity = new Uint8Array(128);
@@ -43,18 +50,31 @@ export class FixedSink implements ColumnSink {
     readonly make: (size: number) => FixedArray,
     readonly stride: number,
     readonly write: (values: FixedArray, at: number, value: unknown) => void,
+    readonly copy?: TypedCopy,
   ) {
     this.#values = make(1024 * stride);
   }
-  append(rows: readonly unknown[]): void {
-    const needed = (this.#length + rows.length) * this.stride;
+  /** Room for `rows` more rows (values and validity bits). */
+  #reserve(rows: number): void {
+    const needed = (this.#length + rows) * this.stride;
     if (needed > this.#values.length) {
       const grown = this.make(Math.max(needed, this.#values.length * 2));
       grown.set(this.#values as never);
       this.#values = grown;
     }
-    const bytes = Math.ceil((this.#length + rows.length) / 8);
+    const bytes = Math.ceil((this.#length + rows) / 8);
     if (bytes > this.#validity.length) this.#validity = grown(this.#validity, bytes, (n) => new Uint8Array(n));
+  }
+  /** Appends a typed column (only sinks made with a `copy` take them). */
+  appendTyped(column: TypedColumn): void {
+    if (this.copy === undefined) throw new LibError(`fetchArrow(): no typed copy into ${String(this.type)}`);
+    this.#reserve(column.length);
+    this.copy(this.#values, this.#length * this.stride, column);
+    this.#nulls += appendValidity(this.#validity, this.#length, column.validity, column.length);
+    this.#length += column.length;
+  }
+  append(rows: readonly unknown[]): void {
+    this.#reserve(rows.length);
     const values = this.#values;
     const validity = this.#validity;
     let i = this.#length;
@@ -141,6 +161,39 @@ export class Utf8Sink implements ColumnSink {
       }),
     );
   }
+}
+
+/** Set bits per byte value. */
+const BITS_SET = Uint8Array.from({ length: 256 }, (_, byte) => {
+  let n = 0;
+  for (let b = byte; b !== 0; b >>= 1) n += b & 1;
+  return n;
+});
+
+/**
+ * Writes `length` validity bits (`bits`, or all valid when null) at bit `offset` of `bitmap`, whose
+ * bits from `offset` on are zero and stay zero past the end. Returns how many of them are null.
+ */
+export function appendValidity(bitmap: Uint8Array, offset: number, bits: Uint8Array | null, length: number): number {
+  if (length === 0) return 0;
+  const end = offset + length;
+  if (offset % 8 === 0) {
+    const first = offset >> 3;
+    const bytes = Math.ceil(length / 8);
+    if (bits === null) bitmap.fill(0xff, first, first + bytes);
+    else bitmap.set(bits.subarray(0, bytes), first);
+    if (end % 8 !== 0) bitmap[first + bytes - 1]! &= (1 << (end % 8)) - 1; // nothing past the end
+    if (bits === null) return 0;
+    let valid = 0;
+    for (let i = first; i < first + bytes; i++) valid += BITS_SET[bitmap[i]!]!;
+    return length - valid;
+  }
+  let nulls = 0;
+  for (let i = 0; i < length; i++) {
+    if (bits === null || (bits[i >> 3]! & (1 << (i & 7))) !== 0) bitmap[(offset + i) >> 3]! |= 1 << ((offset + i) & 7);
+    else nulls++;
+  }
+  return nulls;
 }
 
 /** A copy of `array` with room for at least `needed` elements (doubling). */

@@ -8,10 +8,10 @@
  *   `Date`s, which hold milliseconds).
  */
 import type { Table, Vector } from "apache-arrow";
-import type { ColumnInfo } from "../driver/database-connection.js";
+import { isTypedColumn, type ColumnInfo, type TypedColumn } from "../driver/database-connection.js";
 import { LibError } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
-import { BuilderSink, FixedSink, Utf8Sink, type ColumnSink, type FixedArray } from "./arrow-sinks.js";
+import { BuilderSink, FixedSink, Utf8Sink, type ColumnSink, type FixedArray, type TypedCopy } from "./arrow-sinks.js";
 import { arrow } from "./load-arrow.js";
 
 const DECIMAL_TYPE = /\b(?:DECIMAL|NUMERIC|NUMBER|DEC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/i;
@@ -19,6 +19,31 @@ const UNSIGNED_32 = /^\s*(?:UINTEGER|UINT32|UINT|INTEGER\s+UNSIGNED|INT\s+UNSIGN
 const ZONED = /TIME\s+ZONE|TIMESTAMPTZ|TIMESTAMP_TZ|TIMESTAMP_LTZ/i;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+
+/** Same layout on both sides (Int32 → Int32, Int64 → Int64, Float64 → Float64): one `set`. */
+const sameLayout: TypedCopy = (values, at, column) => values.set(column.values as never, at);
+
+/** Unscaled 32- or 64-bit integers to Decimal128's four little-endian 32-bit words, sign-extended. */
+const decimalWords: TypedCopy = (values, at, column) => {
+  const out = values as Uint32Array;
+  const source = column.values;
+  const n = column.length;
+  if (source instanceof BigInt64Array) {
+    const words = new Int32Array(source.buffer, source.byteOffset, n * 2);
+    for (let i = 0, o = at; i < n; i++, o += 4) {
+      const high = words[2 * i + 1]!;
+      out[o] = words[2 * i]!;
+      out[o + 1] = high;
+      out[o + 2] = out[o + 3] = high >> 31;
+    }
+  } else {
+    for (let i = 0, o = at; i < n; i++, o += 4) {
+      const value = source[i] as number;
+      out[o] = value;
+      out[o + 1] = out[o + 2] = out[o + 3] = value >> 31;
+    }
+  }
+};
 
 /** Precision and scale from `DECIMAL(38,2)`-style type text, when present. */
 export function decimalPrecisionScale(typeText: string): { precision: number; scale: number } | undefined {
@@ -50,9 +75,10 @@ function sinkFor(column: ColumnInfo): ColumnSink {
           if (((v as number) | 0) !== v) fail(v, "does not fit Int32");
           values[at] = v as never;
         },
+        sameLayout,
       );
     case "bigint":
-      return new FixedSink(new Int64(), (n) => new BigInt64Array(n), 1, int64);
+      return new FixedSink(new Int64(), (n) => new BigInt64Array(n), 1, int64, sameLayout);
     case "decimal": {
       const ps = decimalPrecisionScale(column.type);
       if (ps === undefined || ps.precision > 38 || ps.precision < 1 || ps.scale > ps.precision) {
@@ -84,6 +110,7 @@ function sinkFor(column: ColumnInfo): ColumnSink {
           halves[at / 2 + 1] =
             unscaled >= INT64_MIN && unscaled <= INT64_MAX ? (unscaled < 0n ? -1n : 0n) : unscaled >> 64n;
         },
+        decimalWords,
       );
     }
     case "float":
@@ -94,6 +121,7 @@ function sinkFor(column: ColumnInfo): ColumnSink {
         (values, at, v) => {
           values[at] = v as never;
         },
+        sameLayout,
       );
     case "string":
       return new Utf8Sink((v) => (typeof v === "string" ? v : fail(v, "is not a string")));
@@ -108,6 +136,7 @@ function sinkFor(column: ColumnInfo): ColumnSink {
           if (!(v instanceof Date)) fail(v, "is not a Date");
           values[at] = Math.floor((v as Date).getTime() / 86_400_000) as never;
         },
+        sameLayout,
       );
     case "timestamp":
       return new FixedSink(
@@ -149,11 +178,20 @@ export class ArrowTableBuilder {
     this.#sinks.forEach((sink, i) => sink.append(rows.map((row) => row[i])));
   }
 
-  /** Appends a chunk given column by column (one array of values per column), as a columnar driver reads it. */
-  appendColumns(columns: readonly (readonly unknown[])[]): void {
+  /**
+   * Appends a chunk given column by column, as a columnar driver reads it: per column an array of
+   * values, or a `TypedColumn` copied whole into a fixed-width column.
+   */
+  appendColumns(columns: readonly (readonly unknown[] | TypedColumn)[]): void {
     if (columns.length !== this.#sinks.length)
       throw new LibError(`fetchArrow(): a chunk has ${columns.length} columns, the result ${this.#sinks.length}`);
-    this.#sinks.forEach((sink, i) => sink.append(columns[i]!));
+    this.#sinks.forEach((sink, i) => {
+      const column = columns[i]!;
+      if (!isTypedColumn(column)) sink.append(column);
+      else if (sink instanceof FixedSink) sink.appendTyped(column);
+      else
+        throw new LibError(`fetchArrow(): column ${JSON.stringify(this.#columns[i]!.name)} cannot take typed values`);
+    });
   }
 
   finish(): Table {

@@ -8,7 +8,7 @@
  */
 import type { Table } from "apache-arrow";
 import type { Static, TObject } from "typebox";
-import type { ColumnInfo, ResultStream } from "../driver/database-connection.js";
+import type { ColumnInfo, ResultStream, TypedColumn } from "../driver/database-connection.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { LibError } from "../errors.js";
 import { compileRowMapper } from "../mapping/model-plan.js";
@@ -69,8 +69,10 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #connection: PooledConnection;
   readonly #stream: ResultStream;
   readonly #iterator: AsyncIterator<unknown[][]>;
-  readonly #watch: CancelWatch;
-  readonly #toObject: (row: readonly unknown[]) => Record<string, unknown>;
+  /** Undefined when nothing can cancel this result (no signal, no deadline). */
+  readonly #watch: CancelWatch | undefined;
+  /** Built by the first row read (into/iterInto/fetchArrow never need it). */
+  #rowObject: ((row: readonly unknown[]) => Record<string, unknown>) | undefined;
   #state: State = "open";
   #released: Promise<void> | undefined;
   #mode: ReadMode | undefined;
@@ -87,18 +89,17 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   constructor(
     connection: PooledConnection,
     stream: ResultStream,
-    watch: CancelWatch,
+    watch: CancelWatch | undefined,
     openedAt: Error = captureOpenSite(),
   ) {
     this.#connection = connection;
     this.#stream = stream;
     this.#iterator = stream[Symbol.asyncIterator]();
     this.#watch = watch;
-    this.#toObject = rowObjectFactory(stream.columns);
     // Never closed and garbage-collected: the connection goes back anyway, with a warning.
     this.#unwatch = watchUnclosed(this, releaserOf(stream, connection), openedAt);
     // A cancellation while no read is pending still ends the statement and frees the connection.
-    watch.onFire(() => {
+    watch?.onFire(() => {
       this.#wakeRead?.(CANCELLED);
       if (this.#pending === undefined && this.#state === "open") {
         this.#state = "cancelled";
@@ -121,7 +122,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   fetchOne(): Promise<Row | undefined> {
     return this.#read("rows", "fetchOne()", async () => {
       const row = await this.#nextRow();
-      return row === undefined ? undefined : (this.#toObject(row) as Row);
+      return row === undefined ? undefined : (this.#toObject()(row) as Row);
     });
   }
 
@@ -131,10 +132,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       if (!Number.isSafeInteger(size) || size < 1)
         throw new LibError(`fetchMany(size): size must be a positive integer, got ${String(size)}`);
       const rows: Row[] = [];
+      const toObject = this.#toObject();
       while (rows.length < size) {
         const row = await this.#nextRow();
         if (row === undefined) break;
-        rows.push(this.#toObject(row) as Row);
+        rows.push(toObject(row) as Row);
       }
       return rows;
     });
@@ -144,10 +146,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   fetchAllRows(): Promise<Row[]> {
     return this.#read("rows", "fetchAllRows()", async () => {
       const rows: Row[] = [];
+      const toObject = this.#toObject();
       for (; this.#position < this.#buffer.length; this.#position++)
-        rows.push(this.#toObject(this.#buffer[this.#position]!) as Row);
+        rows.push(toObject(this.#buffer[this.#position]!) as Row);
       for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
-        for (const row of chunk) rows.push(this.#toObject(row) as Row);
+        for (const row of chunk) rows.push(toObject(row) as Row);
       }
       return rows;
     });
@@ -185,10 +188,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return this.#read("arrow", "fetchArrow()", async () => {
       await loadArrow();
       const builder = new ArrowTableBuilder(this.columns);
-      // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in between.
-      if (this.#stream.preferColumns?.() === true) {
+      // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in
+      // between, and fixed-width columns copied whole as typed arrays.
+      if (this.#stream.preferColumns?.({ typedArrays: true }) === true) {
         for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull())
-          builder.appendColumns(chunk);
+          builder.appendColumns(chunk as readonly (readonly unknown[] | TypedColumn)[]);
       } else {
         for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull())
           builder.appendChunk(chunk);
@@ -229,6 +233,10 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     }
   }
 
+  #toObject(): (row: readonly unknown[]) => Record<string, unknown> {
+    return (this.#rowObject ??= rowObjectFactory(this.#stream.columns));
+  }
+
   #enter(mode: ReadMode, method: string): void {
     if (this.#mode === undefined) {
       this.#mode = mode;
@@ -243,7 +251,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
 
   #assertReadable(method: string): void {
     if (this.#state === "closed") throw new LibError(`Cannot call ${method}: the cursor is closed`);
-    if (this.#state === "cancelled") throw this.#watch.error();
+    if (this.#state === "cancelled") throw this.#watch!.error();
   }
 
   /** Runs one read: mode check, one read at a time, and on any failure the connection goes back before the error surfaces. */
@@ -283,21 +291,14 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       (error: unknown) => ({ ok: false, error }),
     );
     this.#pending = settled;
-    // A promise of this read only: racing a derivative of the never-settling `watch.fired` would
-    // leave one reaction per read on it, each holding its chunk, so a streamed result would pile up.
-    const cancelled = new Promise<typeof CANCELLED>((resolve) => {
-      if (this.#watch.reason !== undefined) resolve(CANCELLED);
-      else this.#wakeRead = resolve;
-    });
-    let first: Settled<IteratorResult<unknown[][]>> | typeof CANCELLED;
+    let first: Settled<IteratorResult<unknown[][]>>;
     try {
-      first = await Promise.race([settled, cancelled]);
-      if (first === CANCELLED) first = await settled; // the interrupted call settles promptly
+      first = this.#watch === undefined ? await settled : await this.#cancellable(this.#watch, settled);
     } finally {
       this.#pending = undefined;
       this.#wakeRead = undefined;
     }
-    if (this.#watch.reason !== undefined) {
+    if (this.#watch?.reason !== undefined) {
       this.#state = "cancelled";
       await this.#closeQuietly();
       throw this.#watch.error(first.ok ? undefined : first.error);
@@ -314,10 +315,22 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return first.value.value;
   }
 
+  /** Waits for `read`, or until cancellation fires and then for the interrupted read to settle. */
+  async #cancellable<T>(watch: CancelWatch, read: Promise<T>): Promise<T> {
+    // A promise of this read only: racing a derivative of the never-settling `watch.fired` would
+    // leave one reaction per read on it, each holding its chunk, so a streamed result would pile up.
+    const cancelled = new Promise<typeof CANCELLED>((resolve) => {
+      if (watch.reason !== undefined) resolve(CANCELLED);
+      else this.#wakeRead = resolve;
+    });
+    const first = await Promise.race([read, cancelled]);
+    return first === CANCELLED ? read : first; // the interrupted call settles promptly
+  }
+
   #release(): Promise<void> {
     if (this.#released === undefined) {
       this.#unwatch();
-      this.#watch.dispose();
+      this.#watch?.dispose();
       this.#released = (async () => {
         try {
           await this.#stream.close();

@@ -37,6 +37,18 @@ export async function openCursor<Row = Record<string, unknown>>(
   query: CursorQuery,
   options: OpenCursorOptions = {},
 ): Promise<Cursor<Row>> {
+  // Nothing can cancel it: no watch, and the cursor reads without racing a cancellation.
+  if (options.signal === undefined && options.timeoutMs === undefined) {
+    let stream: ResultStream;
+    try {
+      stream = await connection.stream(query.sql, query.parameters);
+    } catch (error) {
+      await releaseQuietly(connection);
+      throw error;
+    }
+    return new Cursor<Row>(connection, stream, undefined, options.openedAt);
+  }
+
   let watch: CancelWatch;
   try {
     CancelWatch.validateTimeout(options.timeoutMs);

@@ -37,10 +37,31 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
   close(): Promise<void>;
   /**
    * Optional, for columnar readers such as `fetchArrow()`: from the next chunk on, deliver each chunk
-   * column-major (one array of normalized values per column) instead of as rows. Returns false when
-   * the driver cannot, and chunks stay row arrays.
+   * column-major (one array of normalized values per column) instead of as rows; with `typedArrays`,
+   * a fixed-width column may arrive as a `TypedColumn` instead. Returns false when the driver
+   * cannot, and chunks stay row arrays.
    */
-  preferColumns?(): boolean;
+  preferColumns?(options?: { readonly typedArrays?: boolean }): boolean;
+}
+
+/**
+ * One column of a columnar chunk copied straight from the driver's memory, no value converted:
+ * `values` holds one value per row in the representation of the column's kind — integer (types
+ * within 32 bits): Int32Array; bigint (64-bit signed only): BigInt64Array; float: Float64Array;
+ * date: Int32Array of days since 1970-01-01; decimal: the unscaled values at the type's scale,
+ * Int32Array or BigInt64Array. `validity` has bit `i % 8` of byte `i >> 3` set when row `i` is not
+ * null (Arrow's layout); null when no row is null. Values under a null are unspecified.
+ */
+export interface TypedColumn {
+  readonly typed: true;
+  readonly values: Int32Array | BigInt64Array | Float64Array;
+  readonly validity: Uint8Array | null;
+  readonly length: number;
+}
+
+/** Whether a column of a columnar chunk is a `TypedColumn` (else an array of normalized values). */
+export function isTypedColumn(column: unknown): column is TypedColumn {
+  return (column as Partial<TypedColumn> | null)?.typed === true;
 }
 
 export interface StreamOptions {

@@ -80,9 +80,11 @@ export class ConnectionHandle implements ConnectConnection {
 
 /** The same stream, with every failed chunk read reported to `observe` first. */
 function observedStream(stream: ResultStream, observe: (error: unknown) => void): ResultStream {
+  const preferColumns = stream.preferColumns?.bind(stream);
   return {
     columns: stream.columns,
     close: () => stream.close(),
+    ...(preferColumns === undefined ? {} : { preferColumns }),
     [Symbol.asyncIterator]: () => {
       const iterator = stream[Symbol.asyncIterator]();
       const observed: AsyncIterator<unknown[][]> = {

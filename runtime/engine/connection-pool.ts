@@ -180,12 +180,13 @@ export class ConnectionPool {
    * every connection is checked out, `LibConnectionError` when a connection could not be opened,
    * or the signal's reason when `signal` aborts first.
    */
-  async acquire(options: AcquireOptions = {}): Promise<DatabaseConnection> {
+  async acquire(options?: AcquireOptions): Promise<DatabaseConnection> {
+    const signal = options?.signal;
     for (;;) {
       if (this.#disposed) throw new LibConnectionError("The engine has been disposed");
-      options.signal?.throwIfAborted();
+      signal?.throwIfAborted();
       const requestedAt = this.#now();
-      const connection = await this.#checkout(options.signal);
+      const connection = await this.#checkout(signal);
       if (this.#disposed) {
         await this.#destroy(connection);
         throw new LibConnectionError("The engine has been disposed");
@@ -207,7 +208,8 @@ export class ConnectionPool {
   /** Returns a connection: reset it, then keep it idle or close it (overflow, invalidated, failed reset, disposed). */
   async release(connection: DatabaseConnection): Promise<void> {
     if (!this.#borrowed.delete(connection)) return;
-    if (this.#isOutdated(connection)) {
+    // Only the generation: whether it went stale itself (a file check) is asked at its next checkout.
+    if (this.#isOlderGeneration(connection)) {
       this.#abandon(connection);
       return;
     }
@@ -306,9 +308,13 @@ export class ConnectionPool {
     return openedAt < requestedAt && this.#now() - openedAt > this.#recycleMs;
   }
 
+  #isOlderGeneration(connection: DatabaseConnection): boolean {
+    return (this.#state.get(connection)?.generation ?? this.#generation) < this.#generation;
+  }
+
   /** Opened before the last invalidation, or the connection itself knows it is unusable. */
   #isOutdated(connection: DatabaseConnection): boolean {
-    if ((this.#state.get(connection)?.generation ?? this.#generation) < this.#generation) return true;
+    if (this.#isOlderGeneration(connection)) return true;
     if (connection.isStale?.() === true) {
       this.invalidate();
       return true;

@@ -14,7 +14,7 @@ import type { PoolOptions } from "./connection-pool.js";
 import type { PooledConnection } from "./pooled-connection.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { namesOf, unregister } from "./registry.js";
-import { poolWaitChannel, traced } from "../observability/channels.js";
+import { isTraced, poolWaitChannel, traced } from "../observability/channels.js";
 import { dialectOf } from "../dialects/dialects.js";
 import type { Observer } from "../observability/observer.js";
 
@@ -94,27 +94,30 @@ export class Engine implements AsyncDisposable {
    */
   async connect(options: ConnectOptions = {}): Promise<PooledConnection> {
     if (this.disposed) throw new LibConnectionError("The engine has been disposed");
-    CancelWatch.validateTimeout(options.timeoutMs);
-    const stop = new AbortController();
-    const watch = new CancelWatch(() => stop.abort(), options);
+    const { signal, timeoutMs } = options;
+    CancelWatch.validateTimeout(timeoutMs);
+    // Only a signal or a deadline can end the wait early: without either, no controller and no watch.
+    const stop = signal === undefined && timeoutMs === undefined ? undefined : new AbortController();
+    const watch = stop === undefined ? undefined : new CancelWatch(() => stop.abort(), options);
     const started = performance.now();
     try {
-      if (options.signal?.aborted === true) throw watch.errorForAbortedSignal();
-      const connection = await traced(poolWaitChannel, { backend: this.backend }, () =>
-        this._pool.acquire({ signal: stop.signal }),
-      );
-      this.#observer?.emit({ type: "pool-wait", ok: true }, started);
+      if (signal?.aborted === true) throw watch!.errorForAbortedSignal();
+      const acquire = () => this._pool.acquire(stop === undefined ? undefined : { signal: stop.signal });
+      const connection = await (isTraced(poolWaitChannel)
+        ? traced(poolWaitChannel, { backend: this.backend }, acquire)
+        : acquire());
+      if (this.#observer?.logging === true) this.#observer.emit({ type: "pool-wait", ok: true }, started);
       return new CheckedOutConnection(this._pool, connection);
     } catch (error) {
       this.#observer?.emit({ type: "pool-wait", ok: false }, started);
-      if (watch.reason !== undefined) throw watch.error(error);
+      if (watch?.reason !== undefined) throw watch.error(error);
       if (error instanceof PoolTimeoutError || error instanceof LibError) throw error;
       throw new LibConnectionError(
         `Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
       );
     } finally {
-      watch.dispose();
+      watch?.dispose();
     }
   }
 

@@ -30,8 +30,13 @@ export const poolWaitChannel = diagnosticsChannel.tracingChannel<BackendTraceCon
 
 type AnyTracingChannel = typeof queryChannel | typeof connectChannel;
 
+/** Whether anyone listens on `channel` now (three property reads: cheap enough for every call). */
+export function isTraced(channel: AnyTracingChannel): boolean {
+  return channel.start.hasSubscribers || channel.asyncEnd.hasSubscribers || channel.error.hasSubscribers;
+}
+
 /** Runs `fn` traced on `channel` when anyone listens; otherwise just runs it. */
 export function traced<T, C extends object>(channel: AnyTracingChannel, context: C, fn: () => Promise<T>): Promise<T> {
-  if (!channel.start.hasSubscribers && !channel.asyncEnd.hasSubscribers && !channel.error.hasSubscribers) return fn();
+  if (!isTraced(channel)) return fn();
   return (channel as unknown as diagnosticsChannel.TracingChannel<unknown, C>).tracePromise(fn, context);
 }

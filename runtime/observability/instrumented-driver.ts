@@ -1,8 +1,9 @@
 /**
  * Wraps a backend driver so that every physical connection reports to the engine's `log` option
  * and to the `lib:*` tracing channels: opening and closing connections, and each statement with its
- * SQL, parameter count, duration, row count or error. Members the wrapper does not observe are
- * forwarded untouched, so driver-specific methods keep working.
+ * SQL, parameter count, duration, row count or error. Each call first asks whether anyone listens
+ * (the `log` option, a channel subscriber): when nobody does, it goes straight to the driver's
+ * connection, with nothing allocated and nothing timed. A subscriber added later sees the next call.
  */
 import type {
   DatabaseConnection,
@@ -11,11 +12,8 @@ import type {
   ResultStream,
   StreamOptions,
 } from "../driver/database-connection.js";
-import { connectChannel, queryChannel, traced } from "./channels.js";
+import { connectChannel, isTraced, queryChannel, traced } from "./channels.js";
 import type { Observer } from "./observer.js";
-
-/** Marks a connection the pool is about to close for `recycle`, so its close event says so. */
-const RECYCLING = Symbol("lib.recycling");
 
 export function instrumentDriver(driver: Driver, observer: Observer): Driver {
   const instrumented: Driver = {
@@ -29,7 +27,7 @@ export function instrumentDriver(driver: Driver, observer: Observer): Driver {
         throw error;
       }
       observer.emit({ type: "connection", action: "open" }, started);
-      return instrumentConnection(connection, observer);
+      return new InstrumentedConnection(connection, observer);
     },
     destroy: () => driver.destroy(),
   };
@@ -40,74 +38,123 @@ export function instrumentDriver(driver: Driver, observer: Observer): Driver {
 
 /** Tells an instrumented connection that its next close is a recycle (no-op for others). */
 export function markRecycling(connection: DatabaseConnection): void {
-  (connection as { [RECYCLING]?: boolean })[RECYCLING] = true;
+  if (connection instanceof InstrumentedConnection) connection.recycling = true;
 }
 
-function instrumentConnection(connection: DatabaseConnection, observer: Observer): DatabaseConnection {
-  let recycling = false;
-  const overrides = {
-    async execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
-      const started = performance.now();
-      const parameterCount = parameters?.length ?? 0;
-      try {
-        const result = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
-          connection.execute(sql, parameters),
-        );
-        observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length }, started);
-        return result;
-      } catch (error) {
-        observer.emit({ type: "query-error", sql, parameterCount, error }, started);
-        throw error;
-      }
-    },
-    async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
-      const started = performance.now();
-      const parameterCount = parameters?.length ?? 0;
-      let stream: ResultStream;
-      try {
-        stream = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
-          connection.stream(sql, parameters, options),
-        );
-      } catch (error) {
-        observer.emit({ type: "query-error", sql, parameterCount, error }, started);
-        throw error;
-      }
-      return observer.logging
-        ? countingStream(stream, (rows, error) => {
-            if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows }, started);
-            else observer.emit({ type: "query-error", sql, parameterCount, error }, started);
-          })
-        : stream;
-    },
-    async close(): Promise<void> {
-      const started = performance.now();
-      try {
-        await connection.close();
-      } finally {
-        observer.emit({ type: "connection", action: recycling ? "recycle" : "close" }, started);
-      }
-    },
-  };
-  return new Proxy(connection, {
-    get(target, property) {
-      if (property === "execute" || property === "stream" || property === "close") return overrides[property];
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-    set(target, property, value) {
-      if (property === RECYCLING) {
-        recycling = value === true;
-        return true;
-      }
-      return Reflect.set(target, property, value, target);
-    },
-  });
+/** The driver's own connection behind an instrumented one (tests reach driver-specific members this way). */
+export function driverConnectionOf(connection: DatabaseConnection): DatabaseConnection {
+  return connection instanceof InstrumentedConnection ? connection.inner : connection;
+}
+
+class InstrumentedConnection implements DatabaseConnection {
+  readonly inner: DatabaseConnection;
+  readonly #observer: Observer;
+  /** Set by the pool just before it closes the connection for `recycle`, so the close event says so. */
+  recycling = false;
+
+  constructor(inner: DatabaseConnection, observer: Observer) {
+    this.inner = inner;
+    this.#observer = observer;
+  }
+
+  get createdAt(): number {
+    return this.inner.createdAt;
+  }
+
+  /** Whether this statement is to be reported: read per call, so a subscriber added later counts. */
+  #observed(): boolean {
+    return this.#observer.logging || isTraced(queryChannel);
+  }
+
+  execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
+    if (!this.#observed()) return this.inner.execute(sql, parameters);
+    return this.#executeObserved(sql, parameters);
+  }
+
+  async #executeObserved(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
+    const observer = this.#observer;
+    const started = performance.now();
+    const parameterCount = parameters?.length ?? 0;
+    try {
+      const result = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
+        this.inner.execute(sql, parameters),
+      );
+      observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length }, started);
+      return result;
+    } catch (error) {
+      observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+      throw error;
+    }
+  }
+
+  stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
+    if (!this.#observed()) return this.inner.stream(sql, parameters, options);
+    return this.#streamObserved(sql, parameters, options);
+  }
+
+  async #streamObserved(
+    sql: string,
+    parameters: readonly unknown[] | undefined,
+    options: StreamOptions | undefined,
+  ): Promise<ResultStream> {
+    const observer = this.#observer;
+    const started = performance.now();
+    const parameterCount = parameters?.length ?? 0;
+    let stream: ResultStream;
+    try {
+      stream = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
+        this.inner.stream(sql, parameters, options),
+      );
+    } catch (error) {
+      observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+      throw error;
+    }
+    return observer.logging
+      ? countingStream(stream, (rows, error) => {
+          if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows }, started);
+          else observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+        })
+      : stream;
+  }
+
+  async close(): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.inner.close();
+    } finally {
+      this.#observer.emit({ type: "connection", action: this.recycling ? "recycle" : "close" }, started);
+    }
+  }
+
+  interrupt(): void {
+    this.inner.interrupt();
+  }
+
+  ping(): Promise<boolean> {
+    return this.inner.ping();
+  }
+
+  isStale(): boolean {
+    return this.inner.isStale?.() ?? false;
+  }
+
+  commit(): Promise<void> {
+    return this.inner.commit();
+  }
+
+  rollback(): Promise<void> {
+    return this.inner.rollback();
+  }
+
+  reset(): Promise<void> {
+    return this.inner.reset();
+  }
 }
 
 /** A stream that counts the rows read and reports once: at its end, at close(), or on an error. */
 function countingStream(stream: ResultStream, done: (rows: number, error?: unknown) => void): ResultStream {
   let rows = 0;
-  let columnar = false; // after preferColumns() said yes, a chunk is one array per column
+  let columnar = false; // after preferColumns() said yes, a chunk is one array (or TypedColumn) per column
   let reported = false;
   const report = (error?: unknown): void => {
     if (reported) return;
@@ -117,7 +164,7 @@ function countingStream(stream: ResultStream, done: (rows: number, error?: unkno
   const preferColumns = stream.preferColumns?.bind(stream);
   return {
     columns: stream.columns,
-    ...(preferColumns === undefined ? {} : { preferColumns: () => (columnar = preferColumns()) }),
+    ...(preferColumns === undefined ? {} : { preferColumns: (options) => (columnar = preferColumns(options)) }),
     async close(): Promise<void> {
       try {
         await stream.close();

@@ -4,11 +4,13 @@
  * Library connections are already open in the pool (warm-up), as in a long-running service.
  */
 import type { BenchFixture } from "./fixture.js";
-import { measureGroup, type GroupResult } from "./harness.js";
-import type { BenchSettings } from "./settings.js";
+import { measureGroup, type GroupResult } from "./bench-harness.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 export async function runCheckout(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const { engine, instance, raw } = fixture;
+  // A raw user who keeps the prepared statement, as lib's DuckDB connection does for autocommit reads.
+  const prepared = await raw.prepare("SELECT 1 AS one");
   const common = {
     benchmark: "checkout",
     warmupRounds: 2,
@@ -43,7 +45,7 @@ export async function runCheckout(fixture: BenchFixture, settings: BenchSettings
       {
         name: "connect + all('SELECT 1') + release",
         role: "lib",
-        baselines: ["reused connection", "connect per call"],
+        baselines: ["reused connection", "connect per call", "reused connection + prepared statement"],
         run: async () => {
           await using conn = await engine.connect();
           return await conn.all("SELECT 1 AS one");
@@ -53,6 +55,11 @@ export async function runCheckout(fixture: BenchFixture, settings: BenchSettings
         name: "reused connection",
         role: "raw",
         run: async () => (await raw.runAndReadAll("SELECT 1 AS one")).getRowObjects(),
+      },
+      {
+        name: "reused connection + prepared statement",
+        role: "raw",
+        run: async () => (await prepared.runAndReadAll()).getRowObjects(),
       },
       {
         name: "connect per call",
@@ -67,7 +74,10 @@ export async function runCheckout(fixture: BenchFixture, settings: BenchSettings
         },
       },
     ],
-    note: "lib runs a read outside a transaction in autocommit (no BEGIN, nothing to roll back on release); raw runs in autocommit.",
+    note:
+      "lib runs a read outside a transaction in autocommit (no BEGIN, nothing to roll back on release) and reuses its prepared " +
+      "statement per connection; raw runs in autocommit, planning the statement each time unless prepared once.",
   });
+  prepared.destroySync();
   return [bare, withQuery];
 }

@@ -4,9 +4,9 @@
  */
 import { and, type SemanticQuery } from "lib";
 import { BACKENDS } from "lib/dialects";
-import { measureGroup, type BenchCase, type GroupResult } from "./harness.js";
+import { measureGroup, type BenchCase, type GroupResult } from "./bench-harness.js";
 import { Sales } from "./revenue-by-country.js";
-import type { BenchSettings } from "./settings.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 /** The SPEC example with a filter: a realistic request shape. */
 const build = () =>

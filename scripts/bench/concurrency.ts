@@ -9,10 +9,10 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { BackendCConfig, createEngine } from "lib";
 import type { BenchFixture } from "./fixture.js";
-import { measureGroup, type GroupResult } from "./harness.js";
+import { measureGroup, type GroupResult } from "./bench-harness.js";
 import { openRawPool } from "./raw-pool.js";
 import { libQuery, RAW_SQL, RAW_SQL_FILTERED, RevenueByCountry } from "./revenue-by-country.js";
-import type { BenchSettings } from "./settings.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 const FILTERS = ["DE", "US", "FR", "JP", "GB", "IT", "ES"] as const;
 const countryOf = (i: number): string | undefined => (i % 4 === 0 ? undefined : FILTERS[i % FILTERS.length]);

@@ -13,10 +13,10 @@ import express from "express";
 import { BackendCConfig, createEngine } from "lib";
 import { createApp } from "../../example-service/app.js";
 import type { BenchFixture } from "./fixture.js";
-import { median, printTable, type CaseResult, type GroupResult } from "./harness.js";
+import { median, printTable, type CaseResult, type GroupResult } from "./bench-harness.js";
 import { openRawPool, type RawPool } from "./raw-pool.js";
 import { RAW_SQL, RAW_SQL_FILTERED } from "./revenue-by-country.js";
-import type { BenchSettings } from "./settings.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 const CLIENTS = 32;
 const silent = { info: () => undefined, error: (message: string) => console.error(message) };

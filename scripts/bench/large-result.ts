@@ -11,8 +11,8 @@ import { DateType, DecimalType } from "lib";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
 import type { BenchFixture } from "./fixture.js";
 import { Sales } from "./revenue-by-country.js";
-import { measureGroup, type GroupResult } from "./harness.js";
-import type { BenchSettings } from "./settings.js";
+import { measureGroup, type GroupResult } from "./bench-harness.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 const SQL = "SELECT id, country, revenue, amount, sold_on FROM sales_data";
 

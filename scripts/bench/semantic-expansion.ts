@@ -149,7 +149,7 @@ export interface SemanticBenchOptions {
   readonly runs?: number;
 }
 
-/** Runs the benchmark and prints its tables (importable, e.g. from scripts/bench/run.ts). */
+/** Runs the benchmark and prints its tables (importable, e.g. from scripts/bench/bench.ts). */
 export async function runSemanticExpansionBench(options: SemanticBenchOptions = {}): Promise<void> {
   const ROWS = options.rows ?? 3_000_000;
   const RUNS = options.runs ?? 9;

@@ -8,8 +8,8 @@ import { Type } from "typebox";
 import { DateType, DecimalType } from "lib";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
 import type { BenchFixture } from "./fixture.js";
-import { gc, printTable, type GroupResult } from "./harness.js";
-import type { BenchSettings } from "./settings.js";
+import { gc, printTable, type GroupResult } from "./bench-harness.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 const Row = Type.Object({
   id: Type.Integer(),

@@ -14,6 +14,7 @@ import type { ColumnInfo } from "../../runtime/driver/database-connection.js";
 import { isReadOnlyStatement } from "../../runtime/dialects/duckdb/duckdb-statements.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import type { CheckedOutConnection } from "../../runtime/engine/checked-out-connection.js";
+import { driverConnectionOf } from "../../runtime/observability/instrumented-driver.js";
 import { DefinitionCache } from "../../runtime/semantic/definition-cache.js";
 import { loadArrow } from "../../runtime/cursor/load-arrow.js";
 import { cSettings, plainEngine } from "./helpers.js";
@@ -22,7 +23,7 @@ import { useTempDir } from "../support/temp-dir.js";
 
 /** Whether our transaction is open on the pooled connection's physical DuckDB connection. */
 function inTransaction(conn: PooledConnection): boolean {
-  return ((conn as CheckedOutConnection)._connection as DuckDBDatabaseConnection).inTransaction;
+  return (driverConnectionOf((conn as CheckedOutConnection)._connection) as DuckDBDatabaseConnection).inTransaction;
 }
 
 const viewDdl = (metric: string) =>

@@ -158,6 +158,30 @@ describe("engine log option and diagnostics channels", () => {
     expect(queries.map((q) => [q.backend, q.sql, q.parameterCount])).to.deep.include(["backend_c", "SELECT ? AS n", 1]);
   });
 
+  it("a query subscriber added after the connection opened sees its next query; after unsubscribing, none", async () => {
+    const sqls: string[] = [];
+    const subscriber = {
+      start: (context: unknown) => void sqls.push((context as QueryTraceContext).sql),
+      end: () => undefined,
+      asyncStart: () => undefined,
+      asyncEnd: () => undefined,
+      error: () => undefined,
+    };
+    const channel = diagnosticsChannel.tracingChannel(QUERY_CHANNEL);
+    await using engine = createEngine(new BackendCConfig({ database: ":memory:" }));
+    await using conn = await engine.connect();
+    await conn.all("SELECT 1 AS before_subscribing");
+    channel.subscribe(subscriber);
+    try {
+      await conn.all("SELECT 2 AS subscribed");
+      for await (const chunk of await conn.stream("SELECT 3 AS streamed")) expect(chunk).to.deep.equal([[3]]);
+    } finally {
+      channel.unsubscribe(subscriber);
+    }
+    await conn.all("SELECT 4 AS after_unsubscribing");
+    expect(sqls).to.deep.equal(["SELECT 2 AS subscribed", "SELECT 3 AS streamed"]);
+  });
+
   describe("secrets (backend A stand-in)", () => {
     let standIn: SnowflakeStandIn;
     before(async () => {

@@ -12,7 +12,7 @@ import { duckdb } from "./duckdb-api.js";
 const MS_PER_DAY = 86_400_000;
 
 /** Reads one vector's `count` values, normalized. */
-type ColumnReader = (vector: DuckDBVector, count: number) => unknown[];
+export type ColumnReader = (vector: DuckDBVector, count: number) => unknown[];
 
 /** Turns one chunk into row arrays (or column arrays) of normalized values. */
 export type ChunkReader = (chunk: DuckDBDataChunk) => unknown[][];
@@ -61,7 +61,8 @@ function generic(type: DuckDBType): ColumnReader {
   };
 }
 
-function readerFor(type: DuckDBType): ColumnReader {
+/** The per-value reader for a column of `type` (one normalized value per row). */
+export function readerFor(type: DuckDBType): ColumnReader {
   const { DuckDBTypeId } = duckdb(); // loaded lazily (duckdb-api.ts)
   switch (type.typeId) {
     // getItem already gives the library's value: number, bigint, string or boolean.

@@ -27,6 +27,7 @@ import {
   splitSqlStatements,
   transactionControlOf,
 } from "./duckdb-statements.js";
+import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
 import { toDuckDBParameters } from "./duckdb-values.js";
 
 const EMPTY_RESULT: QueryResult = Object.freeze({
@@ -34,8 +35,6 @@ const EMPTY_RESULT: QueryResult = Object.freeze({
   rows: Object.freeze([]) as unknown as unknown[][],
 });
 const PING_TIMEOUT_MS = 5_000;
-/** Statements after which facts memoized about the current database, schema or search path may be stale. */
-const MAY_CHANGE_CATALOG = /\b(USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET)\b/i;
 /** How often a pending interrupt is repeated while the cancelled operation is still running. */
 const INTERRUPT_REPEAT_MS = 20;
 
@@ -67,6 +66,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   /** The semantic layer's per-connection memo (see SqlSession.memo). */
   readonly #memo = new Map<string, unknown>();
   readonly #definitions: DefinitionCache;
+  /** Prepared statements of the autocommit reads, reused by SQL text. */
+  readonly #statements: StatementCache;
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
@@ -74,6 +75,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
     this.#definitions = options.definitions ?? new DefinitionCache();
+    this.#statements = new StatementCache(connection);
     const self = this;
     this.#session = {
       query: (sql, parameters) => this.#rawQuery(sql, parameters),
@@ -132,9 +134,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         await this.#runStatement(statement, undefined);
         return resultStream(EMPTY_RESULT);
       }
-      await this.#beginUnlessReadOnly(statement);
-      this.#throwIfInterrupted();
-      const result = await this.#openStream(statement, toDuckDBParameters(parameters));
+      const result = await this.#changingSession(statement, async () => {
+        const autocommitRead = await this.#beginUnlessReadOnly(statement);
+        this.#throwIfInterrupted();
+        return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead);
+      });
       return streamOfResult(result, (fn) => this.#operation(fn));
     } catch (error) {
       throw mapDuckDBError(error);
@@ -219,6 +223,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     // The layer's caches for this session (probes holding whole statements) go with the connection.
     this.#layer?.release?.(this.#session);
     this.#memo.clear();
+    this.#statements.clear();
     try {
       this.#connection.closeSync();
     } finally {
@@ -255,10 +260,15 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#inTransaction = true;
   }
 
-  /** Opens our transaction for `statement` unless it only reads and none is open (autocommit read). */
-  async #beginUnlessReadOnly(statement: string): Promise<void> {
-    if (this.#inTransaction || isReadOnlyStatement(statement)) return;
+  /**
+   * Opens our transaction for `statement` unless it only reads and none is open. True when it runs
+   * as such an autocommit read (which may use a cached prepared statement).
+   */
+  async #beginUnlessReadOnly(statement: string): Promise<boolean> {
+    if (this.#inTransaction) return false;
+    if (isReadOnlyStatement(statement)) return true;
     await this.#ensureTransaction();
+    return false;
   }
 
   /**
@@ -288,10 +298,14 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   }
 
   /**
-   * Runs SQL and reads its whole result. One statement with parameters is prepared directly:
-   * node-api's `run` would first split the text (extract_statements), one more native round trip.
+   * Runs SQL and reads its whole result. An autocommit read reuses its cached prepared statement.
+   * Otherwise one statement with parameters is prepared directly: node-api's `run` would first split
+   * the text (extract_statements), one more native round trip.
    */
-  async #readAll(sql: string, values: DuckDBValue[] | undefined): Promise<DuckDBResultReader> {
+  async #readAll(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResultReader> {
+    const cached = autocommitRead ? await this.#statements.bound(sql, values) : undefined;
+    if (cached !== undefined) return this.#runCached(sql, cached.runAndReadAll());
+    if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
     if (values === undefined || sql.includes(";")) return this.#connection.runAndReadAll(sql, values);
     const prepared = await this.#connection.prepare(sql);
     try {
@@ -302,8 +316,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
-  /** Starts a streamed result; one statement is prepared directly (see #readAll). */
-  async #openStream(sql: string, values: DuckDBValue[] | undefined): Promise<DuckDBResult> {
+  /** Starts a streamed result; one statement is prepared directly or reused (see #readAll). */
+  async #openStream(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResult> {
+    const cached = autocommitRead ? await this.#statements.bound(sql, values) : undefined;
+    if (cached !== undefined) return this.#runCached(sql, cached.stream());
+    if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
     if (sql.includes(";")) return this.#connection.stream(sql, values);
     const prepared = await this.#connection.prepare(sql);
     try {
@@ -314,19 +331,47 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
+  /** A cached statement's execution; one that failed is prepared afresh next time. */
+  async #runCached<T>(sql: string, execution: Promise<T>): Promise<T> {
+    try {
+      return await execution;
+    } catch (error) {
+      this.#statements.forget(sql);
+      throw error;
+    }
+  }
+
+  /**
+   * Runs SQL that may change settings, the search path or the attached databases with every fact
+   * memoized about them forgotten, before (nothing is cached while it runs) and after.
+   */
+  async #changingSession<T>(sql: string, run: () => Promise<T>): Promise<T> {
+    if (!maySessionChange(sql)) return run();
+    this.#memo.clear();
+    noteSessionChange();
+    try {
+      return await run();
+    } finally {
+      noteSessionChange();
+    }
+  }
+
   /** After a rollback: memoized facts the transaction created are gone with it. */
   #forgetUncommitted(): void {
     if (this.#memo.has(UNCOMMITTED_MEMO_KEY)) this.#memo.clear();
   }
 
   /** Runs plain DuckDB SQL (one or more statements), keeping the transaction bookkeeping right. */
-  async #executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
-    if (MAY_CHANGE_CATALOG.test(sql)) this.#memo.clear();
+  #executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
+    return this.#changingSession(sql, () => this.#executeStatements(sql, parameters));
+  }
+
+  async #executeStatements(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
     const values = toDuckDBParameters(parameters);
     if (!mayContainTransactionControl(sql)) {
-      await this.#beginUnlessReadOnly(sql);
+      const autocommitRead = await this.#beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
-      return readerToResult(await this.#readAll(sql, values));
+      return readerToResult(await this.#readAll(sql, values, autocommitRead));
     }
     const statements = splitSqlStatements(sql);
     if (values !== undefined && statements.length > 1) {
@@ -350,10 +395,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       case "rollback":
         await this.#endTransaction("ROLLBACK");
         return EMPTY_RESULT;
-      default:
-        await this.#beginUnlessReadOnly(statement);
+      default: {
+        const autocommitRead = await this.#beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
-        return readerToResult(await this.#readAll(statement, values));
+        return readerToResult(await this.#readAll(statement, values, autocommitRead));
+      }
     }
   }
 
@@ -388,9 +434,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
     this.#assertOpen();
     this.#throwIfInterrupted();
-    const read = (text: string) => this.#readAll(text, toDuckDBParameters(parameters));
+    const values = toDuckDBParameters(parameters);
     const reader =
-      !this.#inTransaction && isReadOnlyStatement(sql) ? await read(sql) : await this.#withTransaction(read, sql);
+      !this.#inTransaction && isReadOnlyStatement(sql)
+        ? await this.#readAll(sql, values, true)
+        : await this.#withTransaction((text) => this.#readAll(text, values, false), sql);
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
   }

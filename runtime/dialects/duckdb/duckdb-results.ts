@@ -9,6 +9,7 @@ import { OperationalError } from "../../errors.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
 import { planChunkColumns, planChunkRows } from "./duckdb-chunk-rows.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
+import { planTypedColumns } from "./duckdb-typed-columns.js";
 import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter } from "./duckdb-values.js";
 
 /** Runs one driver call as a tracked operation of the connection (so interrupt() can reach it). */
@@ -54,8 +55,8 @@ export function streamOfResult(result: DuckDBResult, operation: RunOperation): R
   return {
     columns,
     [Symbol.asyncIterator]: () => iterator,
-    preferColumns: () => {
-      readChunk = planChunkColumns(types);
+    preferColumns: (options) => {
+      readChunk = options?.typedArrays === true ? planTypedColumns(types) : planChunkColumns(types);
       return true;
     },
     close: async () => {

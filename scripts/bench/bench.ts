@@ -3,7 +3,7 @@
  * (`npm run bench`). Prints one table per benchmark and a summary, and writes every number as JSON
  * to test-output/bench-results/latest.json (git-ignored).
  *
- *   npx tsx scripts/bench/run.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
+ *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
  * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, semantic-expansion.
  * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
@@ -17,12 +17,12 @@ import { runCompile } from "./compile.js";
 import { runConcurrency } from "./concurrency.js";
 import { runExpansion, type ExpansionSummary } from "./expansion-bench.js";
 import { openFixture, type BenchFixture } from "./fixture.js";
-import { formatRatios, formatTime, printTable, type GroupResult } from "./harness.js";
+import { formatRatios, formatTime, printTable, type GroupResult } from "./bench-harness.js";
 import { runHttpRevenue } from "./http-revenue.js";
 import { runLargeResult } from "./large-result.js";
 import { runRevenueByCountry } from "./revenue-by-country.js";
 import { runStreamingMemory } from "./streaming-memory.js";
-import type { BenchSettings } from "./settings.js";
+import type { BenchSettings } from "./bench-settings.js";
 
 const BENCHMARKS = [
   "revenue-by-country",
@@ -55,7 +55,7 @@ interface Args {
 
 function usage(message: string): never {
   console.error(
-    `${message}\nusage: tsx scripts/bench/run.ts [--quick] [--only ${BENCHMARKS.join("|")}[,...]] [--rows N] [--out file.json]`,
+    `${message}\nusage: tsx scripts/bench/bench.ts [--quick] [--only ${BENCHMARKS.join("|")}[,...]] [--rows N] [--out file.json]`,
   );
   process.exit(2);
 }

@@ -1,4 +1,4 @@
-/** What every benchmark module gets from the command line (scripts/bench/run.ts). */
+/** What every benchmark module gets from the command line (scripts/bench/bench.ts). */
 export interface BenchSettings {
   /** `--quick`: a ~30 s smoke run (fewer rows, rounds and iterations). */
   readonly quick: boolean;
