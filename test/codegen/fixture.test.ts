@@ -17,6 +17,7 @@ import {
   PASSWORD,
   USER,
   standInEngine as snowflakeEngine,
+  standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { databricksFixture } from "../../runtime/dialects/databricks/databricks-fixture.js";
 import {
@@ -158,21 +159,7 @@ describe("lib codegen --fixture", function () {
     });
     try {
       await using dir = await tempDir();
-      await writeFile(
-        join(dir.path, ".lib.toml"),
-        [
-          "[connections.backend_a]",
-          'type = "backend_a"',
-          'account = "fake"',
-          'host = "127.0.0.1"',
-          `port = ${standIn.port}`,
-          'protocol = "http"',
-          `user = "${USER}"`,
-          "pool_size = 1",
-          'login_timeout = "5s"',
-          "",
-        ].join("\n"),
-      );
+      await writeFile(join(dir.path, ".lib.toml"), [...standInTomlLines(standIn.port), ""].join("\n"));
       const { exit, err, path } = await codegenFixture(dir.path, "backend_a", { sample: 10 });
       expect(err.join("\n")).to.equal("");
       expect(exit).to.equal(0);

@@ -9,7 +9,12 @@ import { expect } from "chai";
 import { Dimension, Metric, SemanticView } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { PASSWORD, USER, standInEngine } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import {
+  PASSWORD,
+  USER,
+  standInEngine,
+  standInTomlLines,
+} from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 
 class Parties extends SemanticView("parties", {
@@ -45,21 +50,7 @@ describe("backend A: members shared by several logical tables", function () {
   });
 
   it("codegen declares each shared member qualified, under its own field", async () => {
-    await writeFile(
-      join(tmp.path, ".lib.toml"),
-      [
-        "[connections.backend_a]",
-        'type = "backend_a"',
-        'account = "fake"',
-        'host = "127.0.0.1"',
-        `port = ${standIn.port}`,
-        'protocol = "http"',
-        `user = "${USER}"`,
-        "pool_size = 1",
-        'login_timeout = "5s"',
-        "",
-      ].join("\n"),
-    );
+    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(standIn.port), ""].join("\n"));
     const err: string[] = [];
     const exit = await runCodegen(
       { backend: "backend_a" },

@@ -11,9 +11,9 @@ import { runCodegen } from "../../codegen/codegen.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,
-  USER,
   standInEngine,
   startStandIn,
+  standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 
@@ -26,20 +26,7 @@ describe("codegen for backend A against the stand-in", function () {
     standIn = await startStandIn();
     await writeFile(
       join(tmp.path, ".lib.toml"),
-      [
-        "[connections.backend_a]",
-        'type = "backend_a"',
-        'account = "fake"',
-        'host = "127.0.0.1"',
-        `port = ${standIn.port}`,
-        'protocol = "http"',
-        `user = "${USER}"`,
-        'database = "ANALYTICS"',
-        'schema = "PUBLIC"',
-        "pool_size = 1",
-        'login_timeout = "5s"',
-        "",
-      ].join("\n"),
+      [...standInTomlLines(standIn.port, ['database = "ANALYTICS"', 'schema = "PUBLIC"']), ""].join("\n"),
     );
   });
   afterEach(async () => {

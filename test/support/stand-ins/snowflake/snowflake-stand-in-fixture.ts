@@ -70,3 +70,22 @@ export function useStandInEngine(): { readonly standIn: SnowflakeStandIn; readon
     },
   };
 }
+
+/**
+ * The `[connections.backend_a]` TOML lines that reach a stand-in on `port` (the password comes from
+ * the environment); `extra` lines go after `user`.
+ */
+export function standInTomlLines(port: number, extra: readonly string[] = []): string[] {
+  return [
+    "[connections.backend_a]",
+    'type = "backend_a"',
+    'account = "fake"',
+    'host = "127.0.0.1"',
+    `port = ${port}`,
+    'protocol = "http"',
+    `user = "${USER}"`,
+    ...extra,
+    "pool_size = 1",
+    'login_timeout = "5s"',
+  ];
+}
