@@ -49,7 +49,7 @@ export {
   type ExecuteOptions,
   type QueryCursor,
 } from "./query/semantic-query.js";
-export type { CompiledQuery } from "./query/compiled-query.js";
+export type { CompiledQuery } from "./query-compiler/compiled-query.js";
 export type { QueryEngine, EngineRef } from "./query/query-engine.js";
 // Cursor, model mapping and lossless JSON.
 export { Cursor } from "./cursor/cursor.js";

@@ -4,7 +4,7 @@
  */
 export { DIALECTS, BACKENDS, isBackend, compilerFor } from "./dialects.js";
 export type { Dialect, DialectConfig, CodegenSource } from "./dialect.js";
-export { SemanticQueryCompiler } from "../query/compiler/semantic-query-compiler.js";
+export { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 export { SnowflakeQueryCompiler } from "./snowflake/snowflake-query-compiler.js";
 export { DatabricksQueryCompiler } from "./databricks/databricks-query-compiler.js";
 export { DuckDBQueryCompiler } from "./duckdb/duckdb-query-compiler.js";

@@ -10,7 +10,7 @@ import { compilerFor, isBackend } from "../dialects/dialects.js";
 import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
 import { isField } from "../view/field.js";
 import type { BackendType } from "../config/types.js";
-import type { CompiledQuery } from "./compiled-query.js";
+import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import { isCondition, type RowCondition } from "./condition.js";
 import { ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldKind, FieldNode } from "../operation-node/field-node.js";

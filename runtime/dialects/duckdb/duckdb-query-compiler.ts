@@ -28,12 +28,12 @@
 import { RawNode, ValueNode, createQueryId, type OperationNode } from "kysely";
 import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
-import { decimalProblem } from "../../query/compiler/decimal-type.js";
+import { decimalProblem } from "../../query-compiler/decimal-type.js";
 import type { FilterValue } from "../../operation-node/filter-value.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT128, inexactNumberProblem, integerProblem } from "../../values/integer-ranges.js";
-import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
-import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
+import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
+import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
 import type { ConditionNode } from "../../operation-node/condition-node.js";
 import type { FieldNode } from "../../operation-node/field-node.js";
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";

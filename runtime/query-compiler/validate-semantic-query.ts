@@ -1,5 +1,5 @@
-import { ValidationError } from "../../errors.js";
-import { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
+import { ValidationError } from "../errors.js";
+import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 
 /** Checks what can only be checked once the whole query is known. */
 export function validateSemanticQuery(query: SemanticQueryNode): void {

@@ -20,14 +20,14 @@ import {
   createQueryId,
   type OperationNode,
 } from "kysely";
-import { ValidationError } from "../../errors.js";
-import type { BackendType } from "../../config/types.js";
-import { CompiledQuery } from "../compiled-query.js";
-import { LIKE_ESCAPE, type ConditionNode } from "../../operation-node/condition-node.js";
-import type { FieldNode } from "../../operation-node/field-node.js";
-import { describeInvalidFilterValue, type FilterValue } from "../../operation-node/filter-value.js";
-import type { OrderingNode } from "../../operation-node/ordering-node.js";
-import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
+import { ValidationError } from "../errors.js";
+import type { BackendType } from "../config/types.js";
+import { CompiledQuery } from "./compiled-query.js";
+import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
+import type { FieldNode } from "../operation-node/field-node.js";
+import { describeInvalidFilterValue, type FilterValue } from "../operation-node/filter-value.js";
+import type { OrderingNode } from "../operation-node/ordering-node.js";
+import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { joinNodes, keyword, sqlNode } from "./sql-nodes.js";
 import { validateSemanticQuery } from "./validate-semantic-query.js";
 
