@@ -4,7 +4,7 @@
  * registry name, then closes the pool, then releases the driver's shared state.
  */
 import type { BackendType, ConnectionSettings } from "../config/types.js";
-import { CancelWatch } from "../cursor/cancellation.js";
+import { CancelWatch } from "../driver/cancellation.js";
 import type { Driver } from "../driver/database-connection.js";
 import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";
 import { LibConnectionError, LibError } from "../errors.js";
