@@ -11,7 +11,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { ValidationError } from "../runtime/errors.js";
 import { loadConnectionSettingsIfPresent } from "../runtime/config/load-connection-settings.js";
 import { closestFieldName } from "../runtime/text/suggest.js";
-import type { BackendType, ConnectionSettings } from "../runtime/config/types.js";
+import type { BackendType, ConnectionSettings } from "../runtime/dialects/dialects.js";
 import { dialectOf, labelInSentence } from "../runtime/dialects/dialects.js";
 import type { DtoSpec } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode } from "./exit-codes.js";

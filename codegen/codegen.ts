@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import type { FixtureModel } from "../runtime/dialects/fixture/fixture-model.js";
-import type { BackendType } from "../runtime/config/types.js";
+import type { BackendType } from "../runtime/dialects/dialects.js";
 import { dialectOf } from "../runtime/dialects/dialects.js";
 import { Secret } from "../runtime/config/secret.js";
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";

@@ -4,7 +4,7 @@
  * with. The generator turns the resulting `ValueKind` into a TypeScript type and a TypeBox schema
  * (`KIND_TYPINGS`, which `into()` reads its agreement rules from too).
  */
-import type { BackendType } from "../runtime/config/types.js";
+import type { BackendType } from "../runtime/dialects/dialects.js";
 import { dialectOf } from "../runtime/dialects/dialects.js";
 import { KIND_TYPINGS } from "../runtime/mapping/kind-typings.js";
 import type { ValueKind } from "../runtime/driver/database-connection.js";

@@ -7,7 +7,7 @@ import { inspect } from "node:util";
 import { ConfigContext, type Environment } from "./config-context.js";
 import { resolveConnection, type SettingsFor } from "./resolve-connection.js";
 import { Secret } from "./secret.js";
-import type { BackendType } from "./types.js";
+import type { BackendType } from "../dialects/dialects.js";
 import { DIALECTS } from "../dialects/dialects.js";
 
 export interface ConfigObjectOptions {

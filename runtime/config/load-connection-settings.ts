@@ -7,7 +7,7 @@ import { parse, TomlError } from "smol-toml";
 import { ValidationError } from "../errors.js";
 import { ConfigContext, type Environment } from "./config-context.js";
 import { readBackendType, resolveConnection } from "./resolve-connection.js";
-import type { ConnectionSettings } from "./types.js";
+import type { ConnectionSettings } from "../dialects/dialects.js";
 
 export const DEFAULT_CONFIG_PATH = ".lib.toml";
 export const DEFAULT_CONNECTION_NAME = "default";

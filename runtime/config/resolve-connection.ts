@@ -9,7 +9,7 @@ import { envVarName, type FieldSpec } from "./fields.js";
 import { ResolvedValues } from "./resolved-values.js";
 import { Secret } from "./secret.js";
 import { closestFieldName, normalizeName } from "../text/suggest.js";
-import type { BackendType } from "./types.js";
+import type { BackendType } from "../dialects/dialects.js";
 import type { SettingsOf } from "../dialects/dialect.js";
 import { BACKENDS, DIALECTS } from "../dialects/dialects.js";
 

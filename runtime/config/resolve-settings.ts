@@ -1,7 +1,7 @@
 /** One entry point for the engine: a connection name (TOML section) or a config object → settings. */
 import { BackendConfig } from "./backend-config.js";
 import { DEFAULT_CONNECTION_NAME, loadConnectionSettings, type LoadOptions } from "./load-connection-settings.js";
-import type { BackendType, ConnectionSettings } from "./types.js";
+import type { BackendType, ConnectionSettings } from "../dialects/dialects.js";
 import { ValidationError } from "../errors.js";
 import { BACKENDS, DIALECTS } from "../dialects/dialects.js";
 

@@ -3,7 +3,7 @@
  * validated eagerly (`ValidationError`), a driver for the backend, a lazily filled pool, and
  * optionally a registry name (the section name, or `"default"` for a config object).
  */
-import type { ConnectionSettings } from "../config/types.js";
+import type { ConnectionSettings } from "../dialects/dialects.js";
 import { resolveSettings } from "../config/resolve-settings.js";
 import type { BackendConfigObject } from "../config/resolve-settings.js";
 import type { Driver } from "../driver/database-connection.js";

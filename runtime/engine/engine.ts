@@ -3,7 +3,7 @@
  * Connections open lazily. `dispose()` (and `await using` scope exit) first removes the engine's
  * registry name, then closes the pool, then releases the driver's shared state.
  */
-import type { BackendType, ConnectionSettings } from "../config/types.js";
+import type { BackendType, ConnectionSettings } from "../dialects/dialects.js";
 import { CancelWatch } from "../driver/cancellation.js";
 import type { Driver } from "../driver/database-connection.js";
 import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";

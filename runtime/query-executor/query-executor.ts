@@ -13,7 +13,7 @@ import { captureOpenSite } from "../cursor/unclosed-cursor.js";
 import type { Dialect } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/dialects.js";
 import { Engine } from "../engine/engine.js";
-import type { BackendType, ConnectionSettings } from "../config/types.js";
+import type { BackendType, ConnectionSettings } from "../dialects/dialects.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";

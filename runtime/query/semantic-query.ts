@@ -8,7 +8,7 @@ import type { Cursor } from "../cursor/cursor.js";
 import { isBackend } from "../dialects/dialects.js";
 import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
 import { isField } from "../view/field.js";
-import type { BackendType } from "../config/types.js";
+import type { BackendType } from "../dialects/dialects.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import { isCondition, type RowCondition } from "./condition.js";
 import { ConditionNode } from "../operation-node/condition-node.js";

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { Type, type TObject, type TSchema } from "typebox";
 import { BackendCConfig, BigIntType, createEngine, DateType, Decimal, DecimalType, Dimension, SemanticView } from "lib";
 import type { DimensionField } from "../../runtime/view/field.js";
-import type { BackendType } from "../../runtime/config/types.js";
+import type { BackendType } from "../../runtime/dialects/dialects.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
 import { columnsOfSchema } from "../../runtime/dialects/databricks/databricks-values.js";
 import { DATABRICKS_TYPES } from "../../runtime/dialects/databricks/databricks-types.js";
