@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { ValidationError } from "../runtime/errors.js";
-import { loadConnectionSettingsIfPresent } from "../runtime/config/load-connection-settings.js";
+import { loadConnectionSettingsIfPresent } from "../runtime/dialects/resolve-settings.js";
 import { closestFieldName } from "../runtime/text/suggest.js";
 import type { BackendType, ConnectionSettings } from "../runtime/dialects/dialects.js";
 import { dialectOf, labelInSentence } from "../runtime/dialects/dialects.js";

@@ -25,7 +25,7 @@ export const engineConnector: Connector = async (target) => {
   // Loaded lazily so `--help` and usage errors do not pay for the engine and its drivers.
   const [{ engineFromSettings }, { resolveConfigObject }, { dialectOf, labelInSentence }] = await Promise.all([
     import("../runtime/engine/create-engine.js"),
-    import("../runtime/config/backend-config.js"),
+    import("../runtime/dialects/resolve-settings.js"),
     import("../runtime/dialects/dialects.js"),
   ]);
   const dialect = dialectOf(target.backend);

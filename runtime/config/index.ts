@@ -6,9 +6,11 @@
 export {
   loadConnectionSettings,
   loadConnectionSettingsIfPresent,
-  type LoadOptions,
-} from "./load-connection-settings.js";
-export { resolveSettings, type BackendConfigObject, type ResolvedConnection } from "./resolve-settings.js";
+  resolveSettings,
+  type BackendConfigObject,
+  type ResolvedConnection,
+} from "../dialects/resolve-settings.js";
+export type { LoadOptions } from "./config-file.js";
 export { parseDuration } from "./duration.js";
 export { Secret } from "./secret.js";
 export type { Environment } from "./config-context.js";

@@ -8,28 +8,13 @@
  * *dialect* is the `Dialect` object `DIALECTS[backend]`. Each dialect lives in one folder,
  * `runtime/dialects/<warehouse>/`, and files there are named by warehouse.
  */
-import type { EnvFallback, FieldSpec } from "../config/fields.js";
-import type { BackendRules } from "../config/resolved-values.js";
+import type { DialectConfig } from "../config/dialect-config.js";
 import type { CommonSettings } from "./common-settings.js";
 import type { Driver } from "../driver/database-connection.js";
 import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 import type { FixtureModel } from "./fixture/fixture-model.js";
 import type { IntrospectionSource, Introspector } from "./introspect/metadata.js";
 import type { TypeTable } from "./type-table.js";
-
-/** How a dialect's connections are configured: one `[connections.<name>]` section or config object. */
-export interface DialectConfig extends EnvFallback {
-  /** Every field a section accepts, common fields first (`withCommonFields`). */
-  readonly fields: readonly FieldSpec[];
-  /** The dialect's own fields (the README reference lists the common ones once). */
-  readonly ownFields: readonly FieldSpec[];
-  /** Env fallbacks to skip, dependent defaults, cross-field validation. */
-  readonly rules: BackendRules;
-  /** The config-object class (`BackendAConfig`), named in messages. */
-  readonly className: string;
-  /** Paragraph the README configuration reference prints after the dialect's table. */
-  readonly referenceNotes?: string;
-}
 
 /** How `lib codegen` reaches the warehouse (README "Code generation"). */
 export type CodegenSource =

@@ -4,8 +4,8 @@
  * optionally a registry name (the section name, or `"default"` for a config object).
  */
 import type { ConnectionSettings } from "../dialects/dialects.js";
-import { resolveSettings } from "../config/resolve-settings.js";
-import type { BackendConfigObject } from "../config/resolve-settings.js";
+import { resolveSettings } from "../dialects/resolve-settings.js";
+import type { BackendConfigObject } from "../dialects/resolve-settings.js";
 import type { Driver } from "../driver/database-connection.js";
 import { LibConnectionError } from "../errors.js";
 import { createDriver, dialectOf, type DialectDriverOptions } from "../dialects/dialects.js";

@@ -12,9 +12,6 @@ export type { ConnectionSettings } from "../../runtime/dialects/dialects.js";
 export { BackendAConfig, type BackendAConfigInput } from "../../runtime/dialects/snowflake/snowflake-config.js";
 export { BackendBConfig, type BackendBConfigInput } from "../../runtime/dialects/databricks/databricks-config.js";
 export { BackendCConfig, type BackendCConfigInput } from "../../runtime/dialects/duckdb/duckdb-config.js";
-export {
-  loadConnectionSettings,
-  loadConnectionSettingsIfPresent,
-} from "../../runtime/config/load-connection-settings.js";
-export { resolveSettings } from "../../runtime/config/resolve-settings.js";
+export { loadConnectionSettings, loadConnectionSettingsIfPresent } from "../../runtime/dialects/resolve-settings.js";
+export { resolveSettings } from "../../runtime/dialects/resolve-settings.js";
 export { parseDuration } from "../../runtime/config/duration.js";
