@@ -11,12 +11,10 @@ import { LibConnectionError } from "../errors.js";
 import { createDriver, dialectOf, type DialectDriverOptions } from "../dialects/dialects.js";
 import { Engine } from "./engine.js";
 import type { EngineInternals } from "./engine.js";
-import { register } from "./registry.js";
+import { DEFAULT_ENGINE_NAME, register } from "./registry.js";
 import { instrumentDriver } from "../observability/instrumented-driver.js";
 import type { EngineLogger } from "../observability/log-event.js";
 import { Observer } from "../observability/observer.js";
-
-export const DEFAULT_ENGINE_NAME = "default";
 
 export interface CreateEngineOptions {
   /** The TOML file read for a connection name (default `.lib.toml`). Ignored for config objects. */

@@ -49,7 +49,6 @@ export class Engine implements AsyncDisposable {
   readonly #driver: Driver;
   readonly #disposeTimeoutMs: number;
   readonly #observer: Observer | undefined;
-  #registeredName: string | undefined;
   #disposal: Promise<void> | undefined;
 
   /** Library-internal: use `createEngine`. */
@@ -75,19 +74,14 @@ export class Engine implements AsyncDisposable {
     return this.settings.type;
   }
 
-  /** The name this engine is registered under, if any. */
+  /** The name this engine is registered under (the latest, if several), if any: the registry's answer. */
   get name(): string | undefined {
-    return this.#registeredName;
+    return namesOf(this).at(-1);
   }
 
   /** True once `dispose()` was called. */
   get disposed(): boolean {
     return this.#disposal !== undefined;
-  }
-
-  /** @internal Kept in sync by the registry. */
-  _setRegisteredName(name: string | undefined): void {
-    this.#registeredName = name;
   }
 
   /**
@@ -157,6 +151,7 @@ export class Engine implements AsyncDisposable {
 
   /** Engines print their backend and name, never their settings' secrets. */
   toString(): string {
-    return `Engine(${this.backend}${this.#registeredName === undefined ? "" : `, "${this.#registeredName}"`})`;
+    const name = this.name;
+    return `Engine(${this.backend}${name === undefined ? "" : `, "${name}"`})`;
   }
 }
