@@ -29,7 +29,7 @@ import { releaseSemanticQueryCache } from "./query/typed-query.js";
 import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
 import type { DefinitionCache } from "./definition-cache.js";
-import { LruCache, stringBytes } from "./query/lru-cache.js";
+import { LruCache, stringBytes } from "./lru-cache.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {

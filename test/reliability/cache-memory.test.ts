@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Dimension, Metric, SemanticView } from "lib";
-import { LruCache, stringBytes } from "../../runtime/semantic/query/lru-cache.js";
+import { LruCache, stringBytes } from "../../runtime/semantic/lru-cache.js";
 import { semanticQueryCacheStats } from "../../runtime/semantic/query/typed-query.js";
 import { closeSalesEngine, createSalesEngine } from "../support/sales-engine.js";
 

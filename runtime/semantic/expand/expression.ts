@@ -3,7 +3,7 @@
  * substitute whole identifier references (never inside strings, quoted text or comments), so the
  * lexer's exact token slices let us rebuild the text around each replacement.
  */
-import { LruCache, stringBytes } from "../query/lru-cache.js";
+import { LruCache, stringBytes } from "../lru-cache.js";
 import { aggregateCalled } from "../sql/function-classes.js";
 import { tokenize, type Token } from "../sql/lexer.js";
 import {
