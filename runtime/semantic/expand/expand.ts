@@ -8,7 +8,8 @@ import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-defin
 import { identEquals, quoteIdent } from "../sql/quote.js";
 import { ExpandContext, type Requirement } from "./context.js";
 import { emitSelect, joinedTables, keySql } from "./emit.js";
-import { guardAggregates, qualifiersOf, rewriteQualifiers } from "./expression.js";
+import { guardAggregates } from "./guard-aggregates.js";
+import { qualifiersOf, rewriteQualifiers } from "../sql/references.js";
 import { checkFactPaths, checkFanTraps } from "./fan-trap.js";
 import { dimColumn, grainAlias, groupByGrain, joinGrains, metricColumn } from "./grains.js";
 import { keyOf, type JoinTree } from "./join-graph.js";
