@@ -24,8 +24,8 @@ import {
   executeShowViews,
 } from "./introspection/execute-introspection.js";
 import { rewriteIntrospectionCalls } from "./introspection/rewrite-introspection-calls.js";
-import { rewriteSemanticViewCalls } from "./query/rewrite-semantic-view-calls.js";
-import { releaseSemanticQueryCache } from "./query/typed-query.js";
+import { rewriteSemanticViewCalls } from "./call/rewrite-semantic-view-calls.js";
+import { releaseSemanticQueryCache } from "./call/typed-query.js";
 import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
 import type { DefinitionCache } from "./definition-cache.js";

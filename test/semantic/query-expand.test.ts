@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { guardAggregates } from "../../runtime/semantic/expand/guard-aggregates.js";
 import { rewriteReferences } from "../../runtime/semantic/sql/references.js";
 import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
-import { outputType } from "../../runtime/semantic/query/typed-query.js";
+import { outputType } from "../../runtime/semantic/call/typed-query.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { defineView } from "./support/definitions.js";
 
