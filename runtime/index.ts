@@ -71,7 +71,7 @@ export { Engine } from "./engine/engine.js";
 export { register, unregister, getEngine, EngineNotFoundError } from "./engine/registry.js";
 export { PoolTimeoutError } from "./engine/pool-timeout-error.js";
 export type { ConnectListener } from "./engine/connection-pool.js";
-export type { ConnectConnection } from "./engine/connection-handle.js";
+export type { ConnectConnection } from "./engine/pooled-connection.js";
 // Logging (the engine `log` option) and node:diagnostics_channel tracing.
 export type {
   LogEvent,

@@ -8,7 +8,7 @@ import { CancelWatch } from "../driver/cancellation.js";
 import type { Driver } from "../driver/database-connection.js";
 import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";
 import { LibConnectionError, LibError } from "../errors.js";
-import { CheckedOutConnection } from "./checked-out-connection.js";
+import { PooledConnectionImpl } from "./pooled-connection-impl.js";
 import { ConnectionPool } from "./connection-pool.js";
 import type { PoolOptions } from "./connection-pool.js";
 import type { PooledConnection } from "./pooled-connection.js";
@@ -105,7 +105,7 @@ export class Engine implements AsyncDisposable {
         ? traced(poolWaitChannel, { backend: this.backend }, acquire)
         : acquire());
       if (this.#observer?.logging === true) this.#observer.emit({ type: "pool-wait", ok: true }, started);
-      return new CheckedOutConnection(this._pool, connection);
+      return new PooledConnectionImpl(connection, this._pool);
     } catch (error) {
       this.#observer?.emit({ type: "pool-wait", ok: false }, started);
       if (watch?.reason !== undefined) throw watch.error(error);

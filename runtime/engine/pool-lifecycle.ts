@@ -21,7 +21,8 @@ import genericPool from "generic-pool";
 import type { Pool } from "generic-pool";
 import type { DatabaseConnection, Driver } from "../driver/database-connection.js";
 import { LibConnectionError } from "../errors.js";
-import { ConnectionHandle, type ConnectConnection } from "./connection-handle.js";
+import type { ConnectConnection } from "./pooled-connection.js";
+import { PooledConnectionImpl } from "./pooled-connection-impl.js";
 import { rejectOneWaiter } from "./pool-waiters.js";
 
 export type ConnectListener = (connection: ConnectConnection) => void | Promise<void>;
@@ -204,7 +205,7 @@ export class PoolLifecycle {
     }
     this.#opened++;
     try {
-      const handle = new ConnectionHandle(connection);
+      const handle = new PooledConnectionImpl(connection);
       for (const listener of [...this.#listeners]) await listener(handle);
     } catch (error) {
       this.#consecutiveFailures++;

@@ -25,3 +25,6 @@ export interface PooledConnection extends AsyncDisposable {
   /** True once released. */
   readonly released: boolean;
 }
+
+/** What a `connect` listener gets: run SQL on the brand-new connection before anyone uses it. */
+export type ConnectConnection = Pick<PooledConnection, "run" | "all" | "execute" | "commit" | "rollback">;
