@@ -7,7 +7,7 @@
 import type { BackendType } from "../runtime/dialects/dialects.js";
 import { dialectOf } from "../runtime/dialects/dialects.js";
 import { KIND_TYPINGS } from "../runtime/mapping/kind-typings.js";
-import type { ValueKind } from "../runtime/driver/database-connection.js";
+import type { ValueKind } from "../runtime/driver/query-result.js";
 
 /** How a column of warehouse type `type` arrives on `backend`; `"other"` when the type is unknown. */
 export function valueKindOf(backend: BackendType, type: string): ValueKind {

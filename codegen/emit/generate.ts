@@ -4,7 +4,7 @@
  * before metrics, LF, no timestamps), so `--check` can compare bytes.
  */
 import { IndentationText, NewLineKind, Project, QuoteKind, type CodeBlockWriter, type SourceFile } from "ts-morph";
-import type { ValueKind } from "../../runtime/driver/database-connection.js";
+import type { ValueKind } from "../../runtime/driver/query-result.js";
 import type { MemberMetadata, ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { tsTypeOf, valueKindOf } from "../type-mapping.js";
 import { TAKEN_BY_IMPORTS, fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";

@@ -6,7 +6,7 @@
  * The choice per kind is `KIND_TYPINGS`, which `into()` reads its agreement rules from too.
  */
 import { KIND_TYPINGS } from "../../runtime/mapping/kind-typings.js";
-import type { ValueKind } from "../../runtime/driver/database-connection.js";
+import type { ValueKind } from "../../runtime/driver/query-result.js";
 
 export interface SchemaExpression {
   /** The TypeBox call without options, e.g. `Type.Integer`. */

@@ -10,7 +10,7 @@
  */
 import type { DialectConfig } from "../config/dialect-config.js";
 import type { CommonSettings } from "./common-settings.js";
-import type { Driver } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 import type { FixtureModel } from "./fixture/fixture-model.js";
 import type { IntrospectionSource, Introspector } from "./introspect/metadata.js";

@@ -3,7 +3,7 @@
  * with its `<warehouse>-dialect.ts`) and one line here. Everything else that differs per backend
  * asks the record (`test/architecture/dialect-record.test.ts` keeps it so).
  */
-import type { Driver } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 import type { Dialect, DriverOptionsOf, SettingsOf } from "./dialect.js";
 import { databricksDialect } from "./databricks/databricks-dialect.js";

@@ -15,7 +15,8 @@
  * - Returned connections are reset (open transaction rolled back); a failed reset closes them.
  */
 import type { Pool } from "generic-pool";
-import type { DatabaseConnection, Driver } from "../driver/database-connection.js";
+import type { DatabaseConnection } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import { LibConnectionError } from "../errors.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { findWaitingRequest, rejectAllWaiters } from "./pool-waiters.js";

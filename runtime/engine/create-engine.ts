@@ -6,7 +6,7 @@
 import type { ConnectionSettings } from "../dialects/dialects.js";
 import { resolveSettings } from "../dialects/resolve-settings.js";
 import type { BackendConfigObject } from "../dialects/resolve-settings.js";
-import type { Driver } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import { LibConnectionError } from "../errors.js";
 import { createDriver, dialectOf, type DialectDriverOptions } from "../dialects/dialects.js";
 import { Engine } from "./engine.js";

@@ -5,7 +5,7 @@
  */
 import type { BackendType, ConnectionSettings } from "../dialects/dialects.js";
 import { CancelWatch } from "../driver/cancellation.js";
-import type { Driver } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";
 import { LibConnectionError, LibError } from "../errors.js";
 import { PooledConnectionImpl } from "./pooled-connection-impl.js";

@@ -19,7 +19,8 @@
  */
 import genericPool from "generic-pool";
 import type { Pool } from "generic-pool";
-import type { DatabaseConnection, Driver } from "../driver/database-connection.js";
+import type { DatabaseConnection } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import { LibConnectionError } from "../errors.js";
 import type { ConnectConnection } from "./pooled-connection.js";
 import { PooledConnectionImpl } from "./pooled-connection-impl.js";

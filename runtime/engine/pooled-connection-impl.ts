@@ -5,7 +5,8 @@
  * error to the pool (a disconnect invalidates it). A `connect` listener gets one without a pool,
  * typed as `ConnectConnection`: SQL on the brand-new connection before anyone uses it.
  */
-import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../driver/database-connection.js";
+import type { DatabaseConnection, StreamOptions } from "../driver/database-connection.js";
+import type { QueryResult, ResultStream } from "../driver/query-result.js";
 import { LibError } from "../errors.js";
 import type { PooledConnection, Row } from "./pooled-connection.js";
 

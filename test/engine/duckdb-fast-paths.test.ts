@@ -10,7 +10,7 @@ import type { Engine, PooledConnection } from "lib";
 import type { DuckDBDatabaseConnection } from "../../runtime/dialects/duckdb/duckdb-connection.js";
 import { ArrowTableBuilder } from "../../runtime/cursor/arrow-table.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
-import type { ColumnInfo } from "../../runtime/driver/database-connection.js";
+import type { ColumnInfo } from "../../runtime/driver/query-result.js";
 import { isReadOnlyStatement } from "../../runtime/dialects/duckdb/duckdb-statements.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import type { PooledConnectionImpl } from "../../runtime/engine/pooled-connection-impl.js";

@@ -21,7 +21,7 @@ import { SNOWFLAKE_TYPES } from "../../runtime/dialects/snowflake/snowflake-type
 import { BACKENDS, DIALECTS } from "../../runtime/dialects/dialects.js";
 import type { TypeTable } from "../../runtime/dialects/type-table.js";
 import { KIND_TYPINGS } from "../../runtime/mapping/kind-typings.js";
-import type { ColumnInfo, ValueKind } from "../../runtime/driver/database-connection.js";
+import type { ColumnInfo, ValueKind } from "../../runtime/driver/query-result.js";
 import { agreesStrictly } from "../../runtime/mapping/coerce.js";
 import { describeProperty, type ModelType } from "../../runtime/mapping/model-type.js";
 import { schemaOf } from "../../codegen/emit/schema-helpers.js";

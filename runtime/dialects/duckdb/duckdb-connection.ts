@@ -7,7 +7,8 @@
  */
 import { answersWithin } from "../../driver/deadline.js";
 import type { DuckDBConnection, DuckDBResult, DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
-import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
+import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
+import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";

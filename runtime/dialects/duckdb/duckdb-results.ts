@@ -4,7 +4,7 @@
  * row (or column) readers planned once per result.
  */
 import type { DuckDBResult, DuckDBResultReader } from "@duckdb/node-api";
-import type { ColumnInfo, QueryResult, ResultStream } from "../../driver/database-connection.js";
+import type { ColumnInfo, QueryResult, ResultStream } from "../../driver/query-result.js";
 import { OperationalError } from "../../errors.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
 import { planChunkColumns, planChunkRows } from "./duckdb-chunk-rows.js";

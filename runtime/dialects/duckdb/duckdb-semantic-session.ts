@@ -4,7 +4,7 @@
  * routing of semantic-view statements to the layer for `execute()` and `stream()`.
  */
 import type { DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
-import type { QueryResult } from "../../driver/database-connection.js";
+import type { QueryResult } from "../../driver/query-result.js";
 import { ProgrammingError } from "../../errors.js";
 import type { DefinitionCache } from "../../semantic/definition-cache.js";
 import type { RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
