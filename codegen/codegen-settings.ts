@@ -1,6 +1,6 @@
 /**
  * What `lib codegen` connects to, following README "Code generation" and each dialect's
- * `codegenSource`: most backends read `[connections.<backend name>]` (never `[connections.default]`);
+ * `codegen.source`: most backends read `[connections.<backend name>]` (never `[connections.default]`);
  * a database-file dialect (backend C) reads no section and takes its path from `--database` or
  * `<PREFIX>DATABASE`. Also reads the optional `[codegen]` table (DTO declarations) from the same file.
  */
@@ -56,7 +56,7 @@ export interface TargetOptions {
 export function resolveTarget(options: TargetOptions): CodegenTarget {
   const { backend, configPath, env, cwd } = options;
   const dialect = dialectOf(backend);
-  if (dialect.codegenSource.kind === "database-file") {
+  if (dialect.codegen.source.kind === "database-file") {
     const variable = `${dialect.config.envPrefix}DATABASE`;
     const database = options.database ?? nonEmpty(env[variable]);
     if (database === undefined) {

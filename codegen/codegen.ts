@@ -66,7 +66,7 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     const views = await introspect(target, options.views, io.connector ?? engineConnector, async (source, names) => {
       if (options.fixture === undefined) return;
       // Loaded only when asked for, like the generator (it pulls in the DuckDB literal writer).
-      fixture = await dialectOf(options.backend).readFixture(source, names, options.sample);
+      fixture = await dialectOf(options.backend).codegen.readFixture(source, names, options.sample);
     });
     if (fixture !== undefined && options.fixture !== undefined && !options.check) {
       await writeFixture(resolve(io.cwd, options.fixture), fixture, options, io);
@@ -117,7 +117,7 @@ async function introspect(
     });
   }
   try {
-    const introspector = dialectOf(target.backend).createIntrospector(connection.source);
+    const introspector = dialectOf(target.backend).codegen.createIntrospector(connection.source);
     const listed = await introspector.listViews();
     const chosen = only === undefined ? listed : only.map((name) => findView(listed, name));
     const unique = [...new Map(chosen.map((v) => [v.name, v])).values()];

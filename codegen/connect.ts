@@ -1,6 +1,6 @@
 /**
  * Opening what introspection reads from, through the library's own engine: a database-file dialect
- * (backend C) opens the file as its `codegenSource` says (read-only), the others use
+ * (backend C) opens the file as its `codegen.source` says (read-only), the others use
  * `[connections.<backend>]` like any application would.
  */
 import { existsSync } from "node:fs";
@@ -36,7 +36,7 @@ export const engineConnector: Connector = async (target) => {
   let engine: Engine;
   try {
     if ("database" in target) {
-      const source = dialect.codegenSource;
+      const source = dialect.codegen.source;
       if (source.kind !== "database-file") throw new Error(`${target.backend} reads no database file`);
       engine = engineFromSettings(resolveConfigObject(target.backend, source.connection(target.database)));
     } else {

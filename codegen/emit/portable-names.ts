@@ -15,7 +15,7 @@ import { uniqueNames } from "./naming.js";
 
 /** A warehouse name as our side spells it: a folded upper-case name (backend A) becomes lower case. */
 export function portableName(backend: BackendType, name: string): string {
-  return dialectOf(backend).portableName(name);
+  return dialectOf(backend).codegen.portableName(name);
 }
 
 export interface MemberName {

@@ -77,7 +77,7 @@ export async function createAsyncEngine(
 
 /** Library-internal: an engine from already-resolved settings. */
 export function engineFromSettings(settings: ConnectionSettings, options: EngineFromSettingsOptions = {}): Engine {
-  dialectOf(settings.type).checkEngineSettings?.(settings);
+  dialectOf(settings.type).adapter.checkEngineSettings?.(settings);
   const observer = new Observer(settings.type, options.log);
   const driver = instrumentDriver(options.driver ?? createDriver(settings, options.driverOptions), observer);
   const engine = new Engine(settings, driver, { ...options, observer });

@@ -61,7 +61,7 @@ export class Engine implements AsyncDisposable {
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
       // A private database per connection (in-memory DuckDB): an overflow connection would be empty.
-      maxOverflow: this.dialect.everyConnectionIsPrivate(settings) ? 0 : settings.maxOverflow,
+      maxOverflow: this.dialect.adapter.everyConnectionIsPrivate(settings) ? 0 : settings.maxOverflow,
       timeout: settings.timeout,
       recycle: settings.recycle,
       prePing: settings.prePing,
