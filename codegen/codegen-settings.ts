@@ -8,11 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { ValidationError } from "../runtime/errors.js";
-import { loadConnectionSettingsIfPresent } from "../runtime/dialects/resolve-settings.js";
-import { closestFieldName } from "../runtime/text/suggest.js";
-import type { BackendType, ConnectionSettings } from "../runtime/dialects/dialects.js";
-import { dialectOf, labelInSentence } from "../runtime/dialects/dialects.js";
+import { loadConnectionSettingsIfPresent, type BackendType, type ConnectionSettings } from "../runtime/config/index.js";
+import { closestFieldName, dialectOf, labelInSentence, ValidationError } from "../runtime/internal.js";
 import type { DtoSpec } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode } from "./exit-codes.js";
 

@@ -5,14 +5,17 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
-import type { FixtureModel } from "../runtime/dialects/fixture/fixture-model.js";
-import type { BackendType } from "../runtime/dialects/dialects.js";
-import { dialectOf } from "../runtime/dialects/dialects.js";
-import { Secret } from "../runtime/config/secret.js";
+import { type BackendType, Secret } from "../runtime/config/index.js";
+import {
+  type FixtureModel,
+  dialectOf,
+  type IntrospectionSource,
+  type ViewMetadata,
+  type ViewSummary,
+} from "../runtime/internal.js";
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
 import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
-import type { IntrospectionSource, ViewMetadata, ViewSummary } from "../runtime/dialects/introspect/metadata.js";
 import { findDrift, writeOutput } from "./output.js";
 import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./codegen-settings.js";
 

@@ -4,8 +4,14 @@
  * `[connections.<backend>]` like any application would.
  */
 import { existsSync } from "node:fs";
-import type { IntrospectionSource } from "../runtime/dialects/introspect/metadata.js";
-import type { Engine } from "../runtime/engine/engine.js";
+import type { Engine } from "../runtime/index.js";
+import {
+  dialectOf,
+  engineFromSettings,
+  labelInSentence,
+  resolveConfigObject,
+  type IntrospectionSource,
+} from "../runtime/internal.js";
 import type { CodegenTarget } from "./codegen-settings.js";
 
 export interface IntrospectionConnection {
@@ -22,12 +28,6 @@ export class ConnectFailure extends Error {
 }
 
 export const engineConnector: Connector = async (target) => {
-  // Loaded lazily so `--help` and usage errors do not pay for the engine and its drivers.
-  const [{ engineFromSettings }, { resolveConfigObject }, { dialectOf, labelInSentence }] = await Promise.all([
-    import("../runtime/engine/create-engine.js"),
-    import("../runtime/dialects/resolve-settings.js"),
-    import("../runtime/dialects/dialects.js"),
-  ]);
   const dialect = dialectOf(target.backend);
   const fileLabel = "database" in target ? `${labelInSentence(target.backend)} database ${target.database}` : "";
   if ("database" in target && !existsSync(target.database)) {

@@ -2,8 +2,10 @@
  * The runtime's folders are layers, and every import (type-only and lazy ones too) points down:
  * each folder imports only the folders its row below allows. The table itself is acyclic except
  * for the builder's natural pair, `view` ↔ `query` (a view makes queries; a query reads its view's
- * fields). The entries behind package.json `exports` (`lib`, `lib/config`, ...) sit on top and may
- * import anything. Adding a folder means adding its row; a failure names the file and the import.
+ * fields). The entries behind package.json `exports` (`lib`, `lib/config`, ...) and the internal
+ * entry `lib codegen` reads (`runtime/internal.ts`) sit on top and may import anything; codegen
+ * reaches the runtime through them only. Adding a folder means adding its row; a failure names the
+ * file and the import.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,6 +46,8 @@ type Table = Readonly<Record<string, readonly string[]>>;
 /** The one pair of layers allowed to import each other. */
 const MUTUAL: readonly [Layer, Layer] = ["view", "query"];
 const ENTRIES = "entries";
+/** What `lib codegen` reads beyond the public entries: not in package.json `exports`. */
+const INTERNAL_ENTRY = "runtime/internal.ts";
 
 /** The runtime files package.json `exports` points at (`./dist/runtime/x/index.js` → `runtime/x/index.ts`). */
 function entryFiles(): Set<string> {
@@ -53,11 +57,12 @@ function entryFiles(): Set<string> {
   const targets = Object.values(manifest.exports).map((target) =>
     typeof target === "string" ? target : (target.default ?? ""),
   );
-  return new Set(
-    targets
+  return new Set([
+    ...targets
       .filter((target) => target.startsWith("./dist/runtime/"))
       .map((target) => target.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts")),
-  );
+    INTERNAL_ENTRY,
+  ]);
 }
 
 /** The layer of a runtime file: an entry, the root's errors.ts, else its top folder (undefined: not in the table). */
@@ -118,7 +123,16 @@ describe("architecture: the runtime's folders are layers", () => {
   };
 
   it("reads the entries from package.json", () => {
-    expect([...entries]).to.include.members(["runtime/index.ts", "runtime/config/index.ts"]);
+    expect([...entries]).to.include.members(["runtime/index.ts", "runtime/config/index.ts", INTERNAL_ENTRY]);
+  });
+
+  it("codegen/ reaches the runtime only through the entries", () => {
+    const deep = sourceFiles(["codegen"]).flatMap((file) =>
+      edgesOf(file)
+        .filter((target) => target.startsWith("runtime/") && !entries.has(target))
+        .map((target) => `${file} imports ${target}`),
+    );
+    expect(deep).to.deep.equal([]);
   });
 
   it("knows the layer of every runtime file", () => {
