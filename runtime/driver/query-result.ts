@@ -63,3 +63,16 @@ export interface TypedColumn {
 export function isTypedColumn(column: unknown): column is TypedColumn {
   return (column as Partial<TypedColumn> | null)?.typed === true;
 }
+
+/** Turns row arrays into objects keyed by column name (a later duplicate name wins). */
+export function rowsToObjects(result: {
+  readonly columns: readonly { readonly name: string }[];
+  readonly rows: readonly (readonly unknown[])[];
+}): Record<string, unknown>[] {
+  const names = result.columns.map((c) => c.name);
+  return result.rows.map((row) => {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) object[names[i]!] = row[i];
+    return object;
+  });
+}

@@ -6,7 +6,7 @@
  * typed as `ConnectConnection`: SQL on the brand-new connection before anyone uses it.
  */
 import type { DatabaseConnection, StreamOptions } from "../driver/database-connection.js";
-import type { QueryResult, ResultStream } from "../driver/query-result.js";
+import { rowsToObjects, type QueryResult, type ResultStream } from "../driver/query-result.js";
 import { LibError } from "../errors.js";
 import type { PooledConnection, Row } from "./pooled-connection.js";
 
@@ -16,16 +16,6 @@ export interface ConnectionOwner {
   discard(connection: DatabaseConnection): Promise<void>;
   /** A disconnect invalidates the pool: this connection and its older siblings are not reused. */
   noteError(error: unknown): unknown;
-}
-
-/** Turns row arrays into objects keyed by column name (a later duplicate name wins). */
-export function rowsToObjects(result: QueryResult): Row[] {
-  const names = result.columns.map((c) => c.name);
-  return result.rows.map((row) => {
-    const object: Row = {};
-    for (let i = 0; i < names.length; i++) object[names[i]!] = row[i];
-    return object;
-  });
 }
 
 export class PooledConnectionImpl implements PooledConnection {
