@@ -3,12 +3,11 @@
  * validated eagerly (`ValidationError`), a driver for the backend, a lazily filled pool, and
  * optionally a registry name (the section name, or `"default"` for a config object).
  */
-import type { ConnectionSettings } from "../dialects/dialects.js";
 import { resolveSettings } from "../dialects/resolve-settings.js";
 import type { BackendConfigObject } from "../dialects/resolve-settings.js";
 import type { Driver } from "../driver/driver.js";
 import { LibConnectionError } from "../errors.js";
-import { createDriver, dialectOf, type DialectDriverOptions } from "../dialects/dialects.js";
+import { createDriver, dialectOf, type ConnectionSettings, type DialectDriverOptions } from "../dialects/dialects.js";
 import { Engine } from "./engine.js";
 import type { EngineInternals } from "./engine.js";
 import { DEFAULT_ENGINE_NAME, register } from "./registry.js";

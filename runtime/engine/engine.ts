@@ -3,7 +3,6 @@
  * Connections open lazily. `dispose()` (and `await using` scope exit) first removes the engine's
  * registry name, then closes the pool, then releases the driver's shared state.
  */
-import type { BackendType, ConnectionSettings } from "../dialects/dialects.js";
 import { CancelWatch } from "../driver/cancellation.js";
 import type { Driver } from "../driver/driver.js";
 import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";
@@ -16,7 +15,7 @@ import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { namesOf, unregister } from "./registry.js";
 import { isTraced, poolWaitChannel, traced } from "../observability/channels.js";
 import type { Dialect } from "../dialects/dialect.js";
-import { dialectOf } from "../dialects/dialects.js";
+import { dialectOf, type BackendType, type ConnectionSettings } from "../dialects/dialects.js";
 import type { Observer } from "../observability/observer.js";
 
 const DEFAULT_DISPOSE_TIMEOUT_S = 10;

@@ -6,8 +6,7 @@
 import { LibError } from "../errors.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { DEFAULT_ENGINE_NAME, getEngine } from "../engine/registry.js";
-import type { BackendType } from "../dialects/dialects.js";
-import { isBackend } from "../dialects/dialects.js";
+import { isBackend, type BackendType } from "../dialects/dialects.js";
 
 /** The slice of an engine a query uses (an `Engine` from `createEngine()` is one). */
 export interface QueryEngine {
