@@ -37,7 +37,25 @@ const LAYERS = {
   "query-executor": ["errors", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
   query: ["errors", "operation-node", "query-compiler", "dialects", "query-executor", "cursor", "view"],
   view: ["errors", "values", "operation-node", "query"],
-  express: ["values", "mapping"],
+  /** The framework-free request core: JSON requests to builder queries, scope, limits, batches. */
+  request: [
+    "errors",
+    "text",
+    "values",
+    "driver",
+    "mapping",
+    "operation-node",
+    "query-compiler",
+    "dialects",
+    "query-executor",
+    "cursor",
+    "query",
+    "view",
+  ],
+  /** `lib/express`: lossless JSON responses and the semantic router over the request core. */
+  express: ["errors", "values", "mapping", "dialects", "engine", "request"],
+  /** `lib/mcp`: the MCP server over the request core (the SDK is an optional peer). */
+  mcp: ["errors", "values", "packages", "dialects", "engine", "query-compiler", "request"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Layer = keyof typeof LAYERS;

@@ -1,0 +1,250 @@
+/**
+ * Reads a whole request against the registry's declarations: the view, the selected members (each
+ * of the kind it is listed under), `where`, `orderBy`, `limit` and `offset`, all within the limits.
+ * Every problem is collected, each with its path and a suggestion for near-miss names, and thrown
+ * together as one {@link InvalidRequestError}. Nothing here builds SQL.
+ */
+import type { FieldKind } from "../operation-node/field-node.js";
+import type { Condition } from "../query/condition.js";
+import { closestName } from "../text/suggest.js";
+import { IssueList } from "./invalid-request-error.js";
+import { parseWhere } from "./parse-where.js";
+import type { RequestLimits } from "./request-limits.js";
+import { REQUEST_KEYS } from "./semantic-request.js";
+import type { MemberInfo, ViewEntry, ViewRegistry } from "./view-registry.js";
+
+const LISTS: readonly { readonly key: "metrics" | "dimensions" | "facts"; readonly kind: FieldKind }[] = [
+  { key: "dimensions", kind: "dimension" },
+  { key: "metrics", kind: "metric" },
+  { key: "facts", kind: "fact" },
+];
+const LIST_OF: Readonly<Record<FieldKind, string>> = { metric: "metrics", dimension: "dimensions", fact: "facts" };
+
+export interface ParsedOrdering {
+  readonly member: MemberInfo;
+  readonly direction: "asc" | "desc";
+  readonly nulls: "first" | "last" | undefined;
+}
+
+export interface ParsedRequest {
+  readonly entry: ViewEntry;
+  readonly dimensions: readonly MemberInfo[];
+  readonly metrics: readonly MemberInfo[];
+  readonly facts: readonly MemberInfo[];
+  readonly where: Condition | undefined;
+  readonly orderBy: readonly ParsedOrdering[];
+  readonly limit: number | undefined;
+  readonly offset: number;
+}
+
+export interface ParseOptions {
+  readonly limits: RequestLimits;
+  /** The view named by the URL (HTTP) or tool call, which the body may repeat but not contradict. */
+  readonly view?: string | undefined;
+  /** The largest `limit` accepted: `maxRows` for a JSON answer, `maxStreamRows` for a stream. */
+  readonly maxLimit: number;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The registry entry a request names, or undefined after recording an `unknown_view` issue. */
+export function findView(
+  registry: ViewRegistry,
+  name: unknown,
+  issues: IssueList,
+  path = "view",
+): ViewEntry | undefined {
+  if (typeof name !== "string" || name === "") {
+    issues.add(path, "missing", `name a view: ${registry.names.join(", ")}`);
+    return undefined;
+  }
+  const entry = registry.get(name);
+  if (entry !== undefined) return entry;
+  const suggestion = closestName(name, registry.names);
+  issues.add(
+    path,
+    "unknown_view",
+    `no view "${name}"${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`} (views: ${registry.names.join(", ")})`,
+    suggestion,
+  );
+  return undefined;
+}
+
+function selection(entry: ViewEntry, body: Record<string, unknown>, issues: IssueList): Map<FieldKind, MemberInfo[]> {
+  const chosen = new Map<FieldKind, MemberInfo[]>(LISTS.map(({ kind }) => [kind, []]));
+  const seen = new Set<string>();
+  for (const { key, kind } of LISTS) {
+    const names = body[key];
+    if (names === undefined) continue;
+    if (!Array.isArray(names)) {
+      issues.add(key, "invalid_value", `expected a list of ${key === "facts" ? "fact" : key.slice(0, -1)} names`);
+      continue;
+    }
+    names.forEach((name: unknown, i) => {
+      const path = `${key}[${i}]`;
+      if (typeof name !== "string") return issues.add(path, "invalid_value", "expected a member name");
+      const member = entry.member(name);
+      if (member === undefined) {
+        const ofKind = entry.members.filter((m) => m.kind === kind).map((m) => m.name);
+        const suggestion =
+          closestName(name, ofKind) ??
+          closestName(
+            name,
+            entry.members.map((m) => m.name),
+          );
+        const known = ofKind.length === 0 ? `it has no ${key}` : `its ${key}: ${ofKind.join(", ")}`;
+        return issues.add(
+          path,
+          "unknown_member",
+          `view "${entry.name}" has no ${kind} "${name}"${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`} (${known})`,
+          suggestion,
+        );
+      }
+      if (member.kind !== kind) {
+        return issues.add(path, "wrong_kind", `"${name}" is a ${member.kind}; list it under ${LIST_OF[member.kind]}`);
+      }
+      if (seen.has(name)) return issues.add(path, "invalid_value", `"${name}" is already selected`);
+      seen.add(name);
+      chosen.get(kind)!.push(member);
+    });
+  }
+  const total = seen.size;
+  if (total === 0 && issues.empty) issues.add("metrics", "missing", "select at least one metric, dimension or fact");
+  if (total > 0 && chosen.get("metric")!.length > 0 && chosen.get("fact")!.length > 0) {
+    issues.add("facts", "invalid_value", "metrics and facts cannot be selected in the same request");
+  }
+  return chosen;
+}
+
+function orderings(
+  body: Record<string, unknown>,
+  selected: ReadonlyMap<string, MemberInfo>,
+  limits: RequestLimits,
+  issues: IssueList,
+) {
+  const list = body["orderBy"];
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) {
+    issues.add(
+      "orderBy",
+      "invalid_value",
+      'expected a list such as ["-revenue"] or [{ "field": "revenue", "direction": "desc" }]',
+    );
+    return [];
+  }
+  if (list.length > limits.maxOrderBy)
+    issues.add("orderBy", "limit_exceeded", `at most ${limits.maxOrderBy} orderings`);
+  const out: ParsedOrdering[] = [];
+  list.forEach((item: unknown, i) => {
+    const path = `orderBy[${i}]`;
+    let field: unknown;
+    let direction: unknown = "asc";
+    let nulls: unknown;
+    if (typeof item === "string") {
+      // "revenue", "-revenue", or "revenue:desc[:first]" (the query-string form of every option)
+      const [name, dir, last] = item.startsWith("-") ? [item.slice(1), "desc"] : item.split(":");
+      field = name;
+      direction = dir ?? "asc";
+      nulls = last;
+    } else if (isObject(item)) {
+      ({ field, direction = "asc", nulls } = item);
+      for (const key of Object.keys(item)) {
+        if (key !== "field" && key !== "direction" && key !== "nulls")
+          issues.add(`${path}.${key}`, "unknown_parameter", `unknown key "${key}"`);
+      }
+    } else return issues.add(path, "invalid_value", "expected a field name or { field, direction, nulls }");
+    if (direction !== "asc" && direction !== "desc")
+      return issues.add(path, "invalid_value", 'direction is "asc" or "desc"');
+    if (nulls !== undefined && nulls !== "first" && nulls !== "last")
+      return issues.add(`${path}.nulls`, "invalid_value", 'nulls is "first" or "last"');
+    const member = typeof field === "string" ? selected.get(field) : undefined;
+    if (member === undefined) {
+      const suggestion = typeof field === "string" ? closestName(field, selected.keys()) : undefined;
+      return issues.add(
+        path,
+        "invalid_query",
+        `${JSON.stringify(field)} is not selected; only selected members can be ordered by${suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`}`,
+        suggestion,
+      );
+    }
+    out.push({ member, direction, nulls });
+  });
+  return out;
+}
+
+function wholeNumber(
+  body: Record<string, unknown>,
+  key: "limit" | "offset",
+  min: number,
+  max: number,
+  issues: IssueList,
+) {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof number !== "number" || !Number.isSafeInteger(number) || number < min) {
+    issues.add(key, "invalid_value", `expected an integer of at least ${min}`);
+    return undefined;
+  }
+  if (number > max) {
+    issues.add(key, "limit_exceeded", `at most ${max}`);
+    return undefined;
+  }
+  return number;
+}
+
+/** The request read against its view's declarations; throws `InvalidRequestError` listing every problem. */
+export function parseRequest(registry: ViewRegistry, body: unknown, options: ParseOptions): ParsedRequest {
+  const issues = new IssueList();
+  if (!isObject(body)) {
+    issues.add("body", "malformed", "expected a JSON object");
+    issues.throwIfAny();
+  }
+  const request = body as Record<string, unknown>;
+  for (const key of Object.keys(request)) {
+    if (!(REQUEST_KEYS as readonly string[]).includes(key)) {
+      const suggestion = closestName(key, REQUEST_KEYS);
+      issues.add(
+        key,
+        "unknown_parameter",
+        `unknown parameter "${key}"${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`,
+        suggestion,
+      );
+    }
+  }
+  if (options.view !== undefined && request["view"] !== undefined && request["view"] !== options.view) {
+    issues.add(
+      "view",
+      "invalid_value",
+      `the body names view ${JSON.stringify(request["view"])} but the request is for "${options.view}"`,
+    );
+  }
+  const entry = findView(registry, options.view ?? request["view"], issues);
+  if (entry === undefined) issues.throwIfAny();
+  const chosen = selection(entry!, request, issues);
+  const selected = [...chosen.values()].flat();
+  if (selected.length > options.limits.maxMembers) {
+    issues.add(
+      "metrics",
+      "limit_exceeded",
+      `at most ${options.limits.maxMembers} members per request, got ${selected.length}`,
+    );
+  }
+  const where = parseWhere(entry!, request["where"], options.limits, issues);
+  const orderBy = orderings(request, new Map(selected.map((m) => [m.name, m])), options.limits, issues);
+  const limit = wholeNumber(request, "limit", 1, options.maxLimit, issues);
+  const offset = wholeNumber(request, "offset", 0, options.limits.maxOffset, issues) ?? 0;
+  issues.throwIfAny();
+  return {
+    entry: entry!,
+    dimensions: chosen.get("dimension")!,
+    metrics: chosen.get("metric")!,
+    facts: chosen.get("fact")!,
+    where,
+    orderBy,
+    limit,
+    offset,
+  };
+}
