@@ -126,7 +126,7 @@ function answers(entry: ViewEntry): Record<string, unknown> {
             required: ["rows", "truncated", "next"],
           },
         },
-        [MEDIA_TYPES.ndjson]: { schema: row, description: "One row per line" },
+        [MEDIA_TYPES.ndjson]: { schema: { ...row, description: "One row per line" } },
         [MEDIA_TYPES.arrow]: { schema: { type: "string", contentMediaType: MEDIA_TYPES.arrow } },
       },
     },
