@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cac } from "cac";
 import { runCodegen } from "./codegen.js";
+import { runMcpCommand, type McpFlags } from "./mcp-command.js";
 import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { environmentWithDotenv, type Environment } from "./codegen-settings.js";
@@ -73,6 +74,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     .example("  lib codegen --backend backend_c --database demo.duckdb")
     .example("  lib codegen --backend backend_a --check")
     .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated");
+  cli
+    .command("mcp", "Serve generated semantic views to agents over MCP (stdio, or Streamable HTTP with --http)")
+    .option("--config <path>", "Connection configuration file (default: .lib.toml)")
+    .option("--connection <name>", "Connection section to serve, [connections.<name>] (default: default)")
+    .option("--views <module>", "Module exporting the view classes and row DTOs, e.g. generated/index.js (required)")
+    .option("--http <port>", "Serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio")
+    .option("--host <address>", "With --http: the address to bind (default: 127.0.0.1)")
+    .action(() => undefined)
+    .example("  lib mcp --config .lib.toml --views dist/generated/index.js")
+    .example("  lib mcp --connection analytics --views dist/generated/index.js --http 3333");
   cli.help((sections) => [
     ...sections,
     {
@@ -90,13 +101,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
   } catch (error) {
     io.stderr(
-      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib codegen --help)`,
+      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib ${cli.matchedCommandName === "mcp" ? "mcp" : "codegen"} --help)`,
     );
     return ExitCode.Usage;
   }
   if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
+  if (cli.matchedCommandName === "mcp") {
+    if (parsed.args.length > 0) {
+      io.stderr(`lib mcp: unexpected argument "${parsed.args[0]}" (see lib mcp --help)`);
+      return ExitCode.Usage;
+    }
+    return runMcpCommand(parsed.options as McpFlags, io);
+  }
   if (cli.matchedCommandName !== "codegen") {
-    if (parsed.args.length > 0) io.stderr(`lib: unknown command "${parsed.args[0]}" (the command is lib codegen)`);
+    if (parsed.args.length > 0)
+      io.stderr(`lib: unknown command "${parsed.args[0]}" (the commands are lib codegen and lib mcp)`);
     else cli.outputHelp();
     return ExitCode.Usage;
   }
