@@ -28,11 +28,15 @@ export interface ColumnInfo {
 export interface QueryResult {
   readonly columns: readonly ColumnInfo[];
   readonly rows: readonly unknown[][];
+  /** The warehouse's id of the statement (Snowflake query id, Databricks statement id), when it has one. */
+  readonly queryId?: string | undefined;
 }
 
 /** A streamed result: the columns are known up front, the rows arrive in chunks. */
 export interface ResultStream extends AsyncIterable<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
+  /** The warehouse's id of the statement, when it has one (see {@link QueryResult.queryId}). */
+  readonly queryId?: string | undefined;
   /** Stops reading; further iteration ends. Idempotent. */
   close(): Promise<void>;
   /**
@@ -67,6 +71,14 @@ export function isTypedColumn(column: unknown): column is TypedColumn {
 export interface StreamOptions {
   /** Rows per chunk the driver should aim for (a hint; DuckDB reads whole 2048-row vectors). */
   readonly chunkRows?: number;
+  /** What the statement reads, for warehouses that tag statements for cost attribution (backend A's QUERY_TAG). */
+  readonly label?: StatementLabel | undefined;
+}
+
+/** A semantic query's view and selected field names: never a value. */
+export interface StatementLabel {
+  readonly view: string;
+  readonly fields: readonly string[];
 }
 
 /** One physical connection. Not safe for concurrent statements: the pool hands it to one user at a time. */

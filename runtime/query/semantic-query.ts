@@ -4,7 +4,7 @@
  * engine resolution at `toSql()`/`compile()` without a dialect and at `execute()`.
  */
 import { QueryCancelledError, ValidationError } from "../errors.js";
-import { openCursor } from "../cursor/open-cursor.js";
+import { openCursor, type CursorQuery } from "../cursor/open-cursor.js";
 import { captureOpenSite } from "../cursor/unclosed-cursor.js";
 import { compilerFor, isBackend } from "../dialects/dialects.js";
 import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
@@ -38,14 +38,29 @@ export interface ExecuteOptions {
  * Compiled SQL per query node and dialect. Nodes are frozen and compiling is pure, so a query run
  * again (a dashboard's) skips the compiler; a failed compile is not kept and throws again.
  */
-const compiledQueries = new WeakMap<SemanticQueryNode, Map<BackendType, CompiledQuery>>();
+const compiledQueries = new WeakMap<SemanticQueryNode, Map<BackendType, CursorQuery & { compiled: CompiledQuery }>>();
 
-function compiledFor(dialect: BackendType, node: SemanticQueryNode): CompiledQuery {
+/**
+ * The compiled query, plus what the cursor needs besides SQL and parameters: the field names that key
+ * the rows by position, and the statement's label (view and fields, never values) for QUERY_TAG.
+ */
+function compiledFor(dialect: BackendType, node: SemanticQueryNode): CursorQuery & { compiled: CompiledQuery } {
   let byDialect = compiledQueries.get(node);
   if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
-  let compiled = byDialect.get(dialect);
-  if (compiled === undefined) byDialect.set(dialect, (compiled = compilerFor(dialect).compileSemanticQuery(node)));
-  return compiled;
+  let entry = byDialect.get(dialect);
+  if (entry === undefined) {
+    const compiled = compilerFor(dialect).compileSemanticQuery(node);
+    const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
+    entry = Object.freeze({
+      compiled,
+      sql: compiled.sql,
+      parameters: compiled.parameters,
+      columnNames,
+      statement: Object.freeze({ label: Object.freeze({ view: node.viewName, fields: columnNames }) }),
+    });
+    byDialect.set(dialect, entry);
+  }
+  return entry;
 }
 
 /** The cursor `execute()` resolves to. */
@@ -215,7 +230,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   compile(options: CompileOptions = {}): CompiledQuery {
     const dialect = options.dialect ?? resolveEngine(this.#engine).backend;
     if (!isBackend(dialect)) throw this.#error("compile", `unknown dialect ${describe(dialect)}`);
-    return compiledFor(dialect, this.#node);
+    return compiledFor(dialect, this.#node).compiled;
   }
 
   /**

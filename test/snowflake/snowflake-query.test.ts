@@ -22,6 +22,7 @@ import {
   useStandInEngine,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
+import { SESSION_SETUP } from "../../runtime/dialects/snowflake/snowflake-driver.js";
 
 class Missing extends SemanticView("no_such_view", { revenue: Metric<bigint>() }) {}
 
@@ -180,7 +181,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
             { id: r["id"] },
           ]);
         }
-        expect(zoned.queries[0]!.sqlText).to.equal("ALTER SESSION SET TIMEZONE = 'UTC'");
+        expect(zoned.queries[0]!.sqlText).to.equal(SESSION_SETUP);
       } finally {
         await zoned.close();
       }
