@@ -13,9 +13,14 @@
  * A member declared with a warehouse name (`Dimension({ name: "customer.name" })`) is written as
  * its logical table and member, each part folded the same way (`"CUSTOMER"."NAME"`), which is how
  * Snowflake's SEMANTIC_VIEW tells apart members that several logical tables share.
- * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), so rows key by the
- * field name as on the other backends. FACTS items take no alias in Snowflake's grammar, so a query
- * with facts names its columns in the outer select list (`SELECT "status", "QUANTITY" AS "quantity"`).
+ * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), and the cursor keys
+ * rows by position anyway (an account with QUOTED_IDENTIFIERS_IGNORE_CASE would upper-case the
+ * aliases). FACTS items take no alias in Snowflake's grammar and come back under their unqualified
+ * names, which two logical tables may share (`SUPPLIER.NAME`, `CUSTOMER.NAME`): a facts query selects
+ * `*` and orders by column position, and the rows take their field names by position. Snowflake does
+ * not answer FACTS with DIMENSIONS row by row: it groups by the dimensions and picks an arbitrary fact
+ * value per group, and the 2026_07 behaviour change bundle rejects the combination ("Querying FACTS
+ * with DIMENSIONS in a semantic view is not supported"), so the compiler refuses it.
  * DIMENSIONS come first, so columns are dimensions then metrics/facts, as on DuckDB.
  *
  * Values are bound as `?` parameters; bigint and Decimal are sent as exact strings cast to NUMBER
@@ -34,7 +39,7 @@ import { DIGITS38, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
 import type { FieldNode } from "../../query/operation-node/field-node.js";
-import type { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
+import { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
 
 /** The Snowflake identifier a declared name stands for (see the module comment). */
 export function snowflakeIdentifier(name: string): string {
@@ -56,6 +61,8 @@ function memberParts(field: FieldNode): string[] {
 
 export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_a" as const;
+  /** The output columns of the query being compiled, in order (ORDER BY refers to facts by position). */
+  #selection: readonly FieldNode[] = [];
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
     const view = joinNodes(
@@ -75,20 +82,26 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     // Snowflake's grammar has no alias on FACTS items: they are renamed in the outer select list.
     clause("FACTS", query.facts, false);
     const where = query.where === undefined ? keyword("") : sqlNode` WHERE ${this.conditionToNode(query.where)}`;
-    return sqlNode`SELECT ${this.outerColumns(query)} FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
+    this.#selection = SemanticQueryNode.selection(query);
+    return sqlNode`SELECT * FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
   }
 
-  /** `*` unless facts are selected; then every column by name, facts renamed to their field names. */
-  private outerColumns(query: SemanticQueryNode): OperationNode {
-    if (query.facts.length === 0) return keyword("*");
-    const items = [
-      ...[...query.dimensions, ...query.metrics].map((f) => this.columnAlias(f)),
-      // The result column of a fact is its member name without the logical table.
-      ...query.facts.map(
-        (f) => sqlNode`${IdentifierNode.create(snowflakeIdentifier(memberParts(f).at(-1)!))} AS ${this.columnAlias(f)}`,
-      ),
-    ];
-    return joinNodes(items, ", ");
+  /** Snowflake groups FACTS with DIMENSIONS by the dimensions (or, with the 2026_07 bundle, refuses them). */
+  protected override checkSelection(query: SemanticQueryNode): void {
+    if (query.facts.length === 0 || query.dimensions.length === 0) return;
+    throw this.selectionError(
+      query,
+      "facts",
+      "backend A (Snowflake) does not return facts with dimensions row by row: it groups by the dimensions and " +
+        "returns an arbitrary fact value per group (accounts with the 2026_07 behaviour change bundle reject " +
+        "the query). Select facts alone (filter on dimensions in where()), or metrics with dimensions",
+    );
+  }
+
+  /** A fact has no alias: it is ordered by its column position. */
+  protected override orderingTarget(field: FieldNode): OperationNode {
+    if (field.fieldKind !== "fact") return super.orderingTarget(field);
+    return keyword(String(this.#selection.findIndex((f) => f.name === field.name) + 1));
   }
 
   /** Snowflake needs a LIMIT before OFFSET; `LIMIT NULL` means no limit. */

@@ -40,8 +40,21 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
   /** Compiles a semantic query to this dialect's SQL and parameters. */
   compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {
     validateSemanticQuery(query);
+    this.checkSelection(query);
     const compiled = this.compileQuery(this.semanticQueryToNode(query), createQueryId());
     return CompiledQuery.create(this.dialect, query, compiled.sql, compiled.parameters);
+  }
+
+  /**
+   * Refuses, with a ValidationError that says why, a selection this dialect's warehouse would reject
+   * or answer differently from the library's contract (backend A: facts with dimensions; B: facts).
+   */
+  protected checkSelection(_query: SemanticQueryNode): void {}
+
+  /** A ValidationError about the whole query, named as the builder names it. */
+  protected selectionError(query: SemanticQueryNode, method: string, message: string): ValidationError {
+    const source = `${query.viewName}.query().${method}()`;
+    return new ValidationError(`${source}: ${message}`, { source });
   }
 
   /** The dialect's statement skeleton with the lowered parts in place. */

@@ -16,7 +16,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
-import { StandInSqlError, translateSnowflakeSql, type StandInSemanticView } from "./semantic-view-sql.js";
+import {
+  StandInSqlError,
+  translateSnowflakeSql,
+  type SnowflakeBehaviour,
+  type StandInSemanticView,
+} from "./semantic-view-sql.js";
 import { encodeRow, wireColumn } from "./wire-values.js";
 import { answerMetadataStatement } from "./semantic-view-metadata.js";
 import { INPUT_FORMATS, runWithBindings } from "./bind-values.js";
@@ -61,6 +66,8 @@ export interface SnowflakeStandInOptions {
    * `ALTER SESSION SET` override it per session (session-parameters.ts).
    */
   readonly quotedIdentifiersIgnoreCase?: boolean;
+  /** How FACTS with DIMENSIONS is answered (semantic-view-sql.ts); default: refused, as with the 2026_07 bundle. */
+  readonly factsWithDimensions?: SnowflakeBehaviour["factsWithDimensions"];
 }
 
 export interface LoginRecord {
@@ -452,7 +459,8 @@ export class SnowflakeStandIn {
       // QUOTED_IDENTIFIERS_IGNORE_CASE: quoted identifiers resolve (and aliases name columns) in upper case.
       const text = session.settings.quotedIdentifiersIgnoreCase ? foldQuotedIdentifiers(sqlText) : sqlText;
       const result =
-        answerMetadataStatement(text, this.#views) ?? (await runOnDuckDB(session, text, bindings, this.#views));
+        answerMetadataStatement(text, this.#views) ??
+        (await runOnDuckDB(session, text, bindings, this.#views, this.#options));
       const chunkRows = this.#options.chunkRows;
       const inline = chunkRows === undefined ? result.rowset : result.rowset.slice(0, chunkRows);
       const chunks: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
@@ -529,6 +537,7 @@ async function runOnDuckDB(
   sqlText: string,
   bindings: QueryRecord["bindings"],
   views: ReadonlyMap<string, StandInSemanticView>,
+  behaviour: SnowflakeBehaviour,
 ): Promise<WireResult> {
   const lazy = session.connection;
   const assignments = alterSessionAssignments(sqlText);
@@ -537,7 +546,7 @@ async function runOnDuckDB(
     if (session.settings.timeZone !== lazy.timeZone) await lazy.setTimeZone(session.settings.timeZone);
   }
   if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
-  const sql = translateSnowflakeSql(sqlText, views);
+  const sql = translateSnowflakeSql(sqlText, views, behaviour);
   const connection = await lazy.get();
   const reader = await runWithBindings(connection, sql, bindings);
   const rows = reader.getRows() as DuckDBValue[][];
