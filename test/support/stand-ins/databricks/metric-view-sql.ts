@@ -5,6 +5,8 @@
  * `GROUP BY ALL`, `NULLS LAST`, `LIMIT`/`OFFSET` and `?` parameters are valid DuckDB as they are.
  */
 
+import { checkMetricViewRead } from "./metric-view-reads.js";
+
 /** A metric view as the stand-in knows it: dimensions and measures over one DuckDB source table. */
 export interface MetricViewDefinition {
   /** The view name as queried (`sales`). */
@@ -107,6 +109,20 @@ export function backticksToDoubleQuotes(sql: string): string {
   return out;
 }
 
+/** `sql` with the contents of its string literals blanked (so keywords inside them do not count). */
+function withoutStrings(sql: string): string {
+  let out = "";
+  let i = 0;
+  while (i < sql.length) {
+    if (sql[i] === "'") {
+      const end = closing(sql, i, "'");
+      out += "''";
+      i = end;
+    } else out += sql[i++];
+  }
+  return out;
+}
+
 function closing(sql: string, start: number, q: string): number {
   let j = start + 1;
   while (j < sql.length) {
@@ -140,6 +156,7 @@ export function translateMetricViewSql(
       .map(quote);
     return `FROM (SELECT ${[...dims, ...rest].join(", ")} FROM ${view.source}) AS ${quote(view.name)}`;
   });
+  if (used.length > 0) checkMetricViewRead(withoutStrings(sql));
   return text.replace(/\bMEASURE\s*\(\s*"((?:[^"]|"")+)"\s*\)/gi, (match, quoted: string) => {
     const name = quoted.replaceAll('""', '"');
     for (const view of used) {
