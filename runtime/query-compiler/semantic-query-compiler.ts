@@ -25,6 +25,7 @@ import type { BackendType } from "../config/types.js";
 import { CompiledQuery } from "./compiled-query.js";
 import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldNode } from "../operation-node/field-node.js";
+import { plainWarehouseName } from "../operation-node/warehouse-name.js";
 import { describeInvalidFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import type { OrderingNode } from "../operation-node/ordering-node.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
@@ -62,7 +63,7 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
 
   /** A member as referenced in a predicate or select list. */
   protected memberReference(field: FieldNode): OperationNode {
-    return IdentifierNode.create(field.warehouseName);
+    return IdentifierNode.create(plainWarehouseName(field.warehouseName));
   }
 
   /** The name an output column gets: exactly the field name, so rows key the same on every backend. */

@@ -22,6 +22,7 @@ import type { FilterValue } from "../../operation-node/filter-value.js";
 import { DIGITS38, INT64, inRange, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
+import { warehouseNameParts } from "../../operation-node/warehouse-name.js";
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 export class DatabricksQueryCompiler extends SemanticQueryCompiler {
@@ -29,7 +30,7 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
     const view = joinNodes(
-      query.viewName.split(".").map((part) => IdentifierNode.create(part)),
+      warehouseNameParts(query.viewName).map((part) => IdentifierNode.create(part.text)),
       ".",
     );
     const items: OperationNode[] = [

@@ -36,16 +36,19 @@ import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compi
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
 import type { ConditionNode } from "../../operation-node/condition-node.js";
 import type { FieldNode } from "../../operation-node/field-node.js";
+import { plainWarehouseName } from "../../operation-node/warehouse-name.js";
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const args: OperationNode[] = [ValueNode.createImmediate(query.viewName)];
+    const args: OperationNode[] = [ValueNode.createImmediate(plainWarehouseName(query.viewName))];
     const list = (name: string, fields: readonly FieldNode[]) => {
       if (fields.length === 0) return;
-      const names = fields.map((f) => ValueNode.createImmediate(semanticViewMemberName(f.warehouseName)));
+      const names = fields.map((f) =>
+        ValueNode.createImmediate(semanticViewMemberName(plainWarehouseName(f.warehouseName))),
+      );
       args.push(sqlNode`${keyword(name)} := [${joinNodes(names, ", ")}]`);
     };
     list("dimensions", query.dimensions);

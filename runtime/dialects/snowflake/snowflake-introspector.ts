@@ -13,7 +13,16 @@ import {
   type ViewMetadata,
   type ViewSummary,
 } from "../introspect/metadata.js";
-import { quotedIdentifier } from "../introspect/sql-text.js";
+import { quotedIdentifier, stringLiteral } from "../introspect/sql-text.js";
+
+/**
+ * `SELECT GET_DDL('SEMANTIC_VIEW', '"<name>"')`: the name string is read as an identifier, so the
+ * stored name goes in double quotes inside the literal, or a name stored in lower or mixed case
+ * (`sales_v`, `MyView`) would be folded to upper case and not found (docs: identifier-literal).
+ */
+export function getDdlSql(storedName: string): string {
+  return `SELECT GET_DDL('SEMANTIC_VIEW', ${stringLiteral(quotedIdentifier(storedName))})`;
+}
 
 export class SnowflakeIntrospector implements Introspector {
   readonly #source: IntrospectionSource;

@@ -9,7 +9,9 @@
  * name written all in lower case (the convention, and what codegen emits for Snowflake's upper-case
  * names) stands for the unquoted identifier and is written quoted upper-case (`revenue` →
  * `"REVENUE"`), which resolves the same as the bare word and stays safe for reserved words. A name
- * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`).
+ * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`). A name
+ * created quoted in lower case is declared in double quotes and sent exactly (`'"revenue"'` →
+ * `"revenue"`, `'"sales_v"'`; runtime/operation-node/warehouse-name.ts).
  * A member declared with a warehouse name (`Dimension({ name: "customer.name" })`) is written as
  * its logical table and member, each part folded the same way (`"CUSTOMER"."NAME"`), which is how
  * Snowflake's SEMANTIC_VIEW tells apart members that several logical tables share.
@@ -40,6 +42,7 @@ import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compi
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
 import type { FieldNode } from "../../operation-node/field-node.js";
 import { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
+import { exactNamePart, warehouseNameParts } from "../../operation-node/warehouse-name.js";
 
 /** The Snowflake identifier a declared name stands for (see the module comment). */
 export function snowflakeIdentifier(name: string): string {
@@ -47,16 +50,25 @@ export function snowflakeIdentifier(name: string): string {
 }
 
 /**
- * The inverse, as the TypeScript side spells a Snowflake name: a folded upper-case name is written
- * in lower case, a name with any lower-case letter stays exact (codegen and `--fixture`).
+ * The inverse, as the TypeScript side spells one Snowflake name part (codegen and `--fixture`): a
+ * folded upper-case name is written in lower case (`REVENUE` → `revenue`), a name the compiler would
+ * fold differently from how it is stored (created quoted in lower case: `revenue`, `order date`) or that
+ * holds a dot or quote is written in its exact quoted form (`"revenue"`), any other name stays as is.
  */
 export function portableSnowflakeName(name: string): string {
-  return name === name.toUpperCase() && name !== name.toLowerCase() ? name.toLowerCase() : name;
+  if (name.includes(".") || name.includes('"')) return exactNamePart(name);
+  if (name === name.toUpperCase() && name !== name.toLowerCase()) return name.toLowerCase();
+  return snowflakeIdentifier(name) === name ? name : exactNamePart(name);
 }
 
-/** `[table, member]` of a member declared with a qualified warehouse name, else `[member]`. */
-function memberParts(field: FieldNode): string[] {
-  return field.warehouseName === field.name ? [field.name] : field.warehouseName.split(".");
+/** A declared name's parts as Snowflake identifiers: quoted parts exactly, others folded (see above). */
+function snowflakeNameNode(name: string): OperationNode {
+  return joinNodes(
+    warehouseNameParts(name).map((part) =>
+      IdentifierNode.create(part.exact ? part.text : snowflakeIdentifier(part.text)),
+    ),
+    ".",
+  );
 }
 
 export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
@@ -65,10 +77,7 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   #selection: readonly FieldNode[] = [];
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const view = joinNodes(
-      query.viewName.split(".").map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
-      ".",
-    );
+    const view = snowflakeNameNode(query.viewName);
     const clauses: OperationNode[] = [];
     const clause = (name: string, fields: readonly FieldNode[], aliased: boolean) => {
       if (fields.length === 0) return;
@@ -113,10 +122,7 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   }
 
   protected override memberReference(field: FieldNode): OperationNode {
-    return joinNodes(
-      memberParts(field).map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
-      ".",
-    );
+    return snowflakeNameNode(field.warehouseName);
   }
 
   /** Bigints and Decimals must fit 38 digits. */

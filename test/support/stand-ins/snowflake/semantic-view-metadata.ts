@@ -44,9 +44,13 @@ export function answerMetadataStatement(
       ]),
     };
   }
-  const getDdl = /^\s*SELECT\s+GET_DDL\(\s*'SEMANTIC_VIEW'\s*,\s*'([^']+)'\s*\)\s*$/i.exec(sql);
+  const getDdl = /^\s*SELECT\s+GET_DDL\(\s*'SEMANTIC_VIEW'\s*,\s*'((?:[^']|'')+)'\s*\)\s*$/i.exec(sql);
   if (getDdl) {
-    const view = views.get(getDdl[1]!.toUpperCase());
+    // The string is read as an identifier: `'"sales_v"'` exactly, `'sales_v'` folded to SALES_V.
+    const literal = getDdl[1]!.replaceAll("''", "'");
+    const view = views.get(
+      literal.startsWith('"') ? literal.slice(1, -1).replaceAll('""', '"') : literal.toUpperCase(),
+    );
     if (view === undefined)
       throw new StandInSqlError(
         `SQL compilation error:\nSemantic view '${getDdl[1]!}' does not exist or not authorized.`,
