@@ -23,7 +23,7 @@ import {
 import { ValidationError } from "../errors.js";
 import type { BackendType } from "../config/types.js";
 import { CompiledQuery } from "./compiled-query.js";
-import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
+import { LIKE_ESCAPE, RAW_LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldNode } from "../operation-node/field-node.js";
 import { plainWarehouseName } from "../operation-node/warehouse-name.js";
 import { describeInvalidFilterValue, type FilterValue } from "../operation-node/filter-value.js";
@@ -108,7 +108,8 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
           OperatorNode.create("like"),
           ValueNode.create(condition.pattern),
         );
-        return condition.escaped ? sqlNode`${like} ESCAPE ${ValueNode.createImmediate(LIKE_ESCAPE)}` : like;
+        const escape = condition.escaped ? LIKE_ESCAPE : RAW_LIKE_ESCAPE;
+        return sqlNode`${like} ESCAPE ${ValueNode.createImmediate(escape)}`;
       }
       case "NullCheckNode":
         return BinaryOperationNode.create(

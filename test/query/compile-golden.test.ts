@@ -199,10 +199,14 @@ describe("query compilers: golden SQL", () => {
   });
 
   describe("patterns", () => {
-    it("like passes the pattern through (wildcards active)", () => {
-      expectFilter(Sales.country.like("U_%"), `"COUNTRY" LIKE ?`, "`country` LIKE ?", `"country" LIKE ''U_%''`, [
-        "U_%",
-      ]);
+    it("like passes the pattern through (wildcards active) with a backslash escape written out on every dialect", () => {
+      expectFilter(
+        Sales.country.like("U_%\\%"),
+        `"COUNTRY" LIKE ? ESCAPE '\\\\'`,
+        "`country` LIKE ? ESCAPE '\\\\'",
+        `"country" LIKE ''U_%\\%'' ESCAPE ''\\''`,
+        ["U_%\\%"],
+      );
     });
     it("startsWith escapes %, _ and the escape character", () => {
       expectFilter(

@@ -62,6 +62,9 @@ const CONDITIONS: readonly (readonly [string, SalesCondition, readonly string[]]
   ["notIn with null", Sales.region.notIn(["West", null]), ["DE", "FR", "JP", "US"]],
   ["between", Sales.country.between("DE", "FR"), ["DE", "FR"]],
   ["like", Sales.country.like("_R"), ["FR"]],
+  // One escape on every backend (Snowflake has no default, Databricks a backslash): `\S` is a literal S.
+  ["like with a backslash escape", Sales.country.like("U\\S"), ["US"]],
+  ["like with an escaped wildcard", Sales.country.like("%\\_"), []],
   ["startsWith", Sales.country.startsWith("U"), ["US"]],
   ["endsWith", Sales.country.endsWith("E"), ["DE"]],
   ["contains", Sales.country.contains("P"), ["JP"]],

@@ -62,6 +62,11 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
     return "`";
   }
 
+  /** Databricks string literals read a backslash as an escape: a literal one is written doubled (`ESCAPE '\\'`). */
+  protected override sanitizeStringLiteral(value: string): string {
+    return super.sanitizeStringLiteral(value).replaceAll("\\", "\\\\");
+  }
+
   /** Bigints and Decimals must fit 38 digits. */
   protected override valueProblem(value: FilterValue): string | undefined {
     if (typeof value === "bigint") return integerProblem(value, DIGITS38, "Databricks");

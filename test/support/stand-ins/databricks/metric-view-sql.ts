@@ -6,6 +6,7 @@
  */
 
 import { checkMetricViewRead } from "./metric-view-reads.js";
+import { backslashStringToDuckDB } from "../snowflake/sql-tokens.js";
 
 /** A metric view as the stand-in knows it: dimensions and measures over one DuckDB source table. */
 export interface MetricViewDefinition {
@@ -80,7 +81,8 @@ export function backticksToDoubleQuotes(sql: string): string {
     const ch = sql[i]!;
     if (ch === "'" || ch === '"') {
       const end = closing(sql, i, ch);
-      out += sql.slice(i, end);
+      // Spark string literals read backslash escapes; DuckDB's do not.
+      out += ch === "'" ? backslashStringToDuckDB(sql.slice(i, end)) : sql.slice(i, end);
       i = end;
     } else if (ch === "`") {
       let name = "";
@@ -107,6 +109,11 @@ export function backticksToDoubleQuotes(sql: string): string {
     }
   }
   return out;
+}
+
+/** Databricks' LIKE escapes with a backslash unless told otherwise; DuckDB's LIKE has no default escape. */
+function withDefaultLikeEscape(sql: string): string {
+  return sql.replace(/\bLIKE\s+(\?|'(?:[^']|'')*')(?!\s*ESCAPE\b)/gi, (like) => `${like} ESCAPE '\\'`);
 }
 
 /** `sql` with the contents of its string literals blanked (so keywords inside them do not count). */
@@ -143,7 +150,7 @@ export function translateMetricViewSql(
   views: ReadonlyMap<string, MetricViewDefinition>,
   sourceColumns: (view: MetricViewDefinition) => readonly string[],
 ): string {
-  let text = backticksToDoubleQuotes(sql);
+  let text = withDefaultLikeEscape(backticksToDoubleQuotes(sql));
   const used: MetricViewDefinition[] = [];
   text = text.replace(/\bFROM\s+"((?:[^"]|"")+)"/gi, (match, quoted: string) => {
     const view = views.get(quoted.replaceAll('""', '"').toLowerCase());

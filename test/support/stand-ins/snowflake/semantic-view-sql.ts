@@ -6,7 +6,15 @@
  * Snowflake it refuses an alias on a FACTS item (001003).
  * Semantic views are registered as a map from member name to a DuckDB expression.
  */
-import { identifierOf, isKeyword, quoteIdentifier, tokenize, untokenize, type Token } from "./sql-tokens.js";
+import {
+  backslashStringToDuckDB,
+  identifierOf,
+  isKeyword,
+  quoteIdentifier,
+  tokenize,
+  untokenize,
+  type Token,
+} from "./sql-tokens.js";
 
 export interface StandInSemanticView {
   /** Upper-case Snowflake name, e.g. `SALES`. */
@@ -76,6 +84,8 @@ export function translateSnowflakeSql(
       const close = matchingParen(tokens, next);
       out.push({ kind: "punct", text: epochTimestamp(tokens.slice(next + 1, close), views, behaviour) });
       i = close;
+    } else if (token.kind === "string") {
+      out.push({ kind: "string", text: backslashStringToDuckDB(token.text) });
     } else if (token.kind === "word" && SNOWFLAKE_INTEGER_TYPES.has(token.text.toUpperCase())) {
       out.push({ kind: "word", text: "DECIMAL(38,0)" });
     } else {
