@@ -1,7 +1,8 @@
 /**
  * Backend B reads metric views only through aggregates (issue 20, item 7): Spark's ResolveMetricView
  * resolves an Aggregate over the view, `SELECT *` is UNSUPPORTED_METRIC_VIEW_USAGE.SELECT_STAR_NOT_SUPPORTED.
- * `.facts()` is refused at compile time; the stand-in refuses what the service refuses.
+ * `.facts()` is refused at compile time; the stand-in refuses what the service refuses. Sessions carry the
+ * driver's metric-view metadata flag (item 10).
  */
 import { expect } from "chai";
 import { Dimension, Fact, Metric, NotSupportedError, SemanticView, ValidationError } from "lib";
@@ -49,5 +50,20 @@ describe("backend B: metric views are read through aggregates only", function ()
       { country: "US" },
     ]);
     expect(await conn.all("SELECT MEASURE(`revenue`) AS r FROM `sales`")).to.deep.equal([{ r: 1035n }]);
+  });
+
+  it("each session is opened with the driver's metric-view metadata flag (metric views reported as METRIC_VIEW)", async () => {
+    await using engine = standInEngine(fixture.standIn);
+    const opened = fixture.standIn.sessionConfigurations.length;
+    {
+      await using conn = await engine.connect();
+      await conn.all("SELECT 1 AS one");
+    }
+    const configuration = fixture.standIn.sessionConfigurations.slice(opened);
+    expect(configuration).to.have.length(1);
+    expect(configuration[0]).to.deep.include({
+      "spark.sql.thriftserver.metadata.metricview.enabled": "true",
+      TIMEZONE: "UTC",
+    });
   });
 });

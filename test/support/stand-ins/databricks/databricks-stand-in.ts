@@ -105,6 +105,8 @@ export class DatabricksStandIn {
   /** Authorization headers that were refused. */
   readonly rejectedAuth: string[] = [];
   openedSessions = 0;
+  /** The `configuration` of every OpenSession request, in order. */
+  readonly sessionConfigurations: Readonly<Record<string, string>>[] = [];
   closedSessions = 0;
   cancelledOperations = 0;
   /** ExecuteStatement responses that carried `directResults`. */
@@ -329,6 +331,7 @@ export class DatabricksStandIn {
         const { key, id } = handle();
         const ns = req.initialNamespace;
         const configuration = (req.configuration ?? {}) as Record<string, string>;
+        this.sessionConfigurations.push({ ...configuration });
         const timeZone =
           Object.entries(configuration).find(([name]) => name.toUpperCase() === "TIMEZONE")?.[1] ??
           this.#sessionTimeZone;
