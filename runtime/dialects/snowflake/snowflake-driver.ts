@@ -63,6 +63,7 @@ export class SnowflakeDriver implements Driver {
     await this.#login(connection);
     const opened = new SnowflakeDatabaseConnection(connection, {
       requestTimeoutMs: this.#settings.requestTimeout,
+      queryTag: this.#settings.queryTag,
       livenessIntervalMs: this.#settings.heartbeatInterval ?? DEFAULT_LIVENESS_INTERVAL_MS,
       secrets: this.#secrets,
     });

@@ -105,6 +105,8 @@ export class DatabricksStandIn {
   /** Authorization headers that were refused. */
   readonly rejectedAuth: string[] = [];
   openedSessions = 0;
+  /** The id (a UUID, as the driver reports it) of every statement that got an operation handle, in order. */
+  readonly operationIds: string[] = [];
   /** The `configuration` of every OpenSession request, in order. */
   readonly sessionConfigurations: Readonly<Record<string, string>>[] = [];
   closedSessions = 0;
@@ -400,6 +402,7 @@ export class DatabricksStandIn {
           return new T.TExecuteStatementResp({ status: failed(e.message, e.sqlState) });
         }
         const { key, id } = handle();
+        this.operationIds.push(key.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5"));
         const op: Operation = {
           state: T.TOperationState.RUNNING_STATE,
           columns: [],
