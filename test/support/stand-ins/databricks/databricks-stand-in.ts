@@ -27,6 +27,7 @@ import {
   StandInSqlError,
   describeJson,
   describeTarget,
+  expandWildcard,
   isMetricViewListing,
   translateMetricViewSql,
   type MetricViewDefinition,
@@ -240,6 +241,7 @@ export class DatabricksStandIn {
     for (const view of this.#views.values()) {
       const reader = await this.#db.runAndReadAll(`SELECT * FROM ${view.source} LIMIT 0`);
       this.#sourceColumns.set(view.name.toLowerCase(), reader.columnNames());
+      this.#views.set(view.name.toLowerCase(), expandWildcard(view, reader.columnNames()));
     }
     for (const view of this.#views.values()) {
       const members = [

@@ -20,6 +20,32 @@ export interface MetricViewDefinition {
   readonly measures: Readonly<Record<string, string>>;
   /** The view's comment, reported by `information_schema.tables` and `DESCRIBE TABLE EXTENDED`. */
   readonly comment?: string;
+  /**
+   * The YAML key the definition lists its fields under: `fields` (the YAML reference's preferred key)
+   * or `dimensions` (accepted as a synonym; the default here).
+   */
+  readonly fieldsKey?: "fields" | "dimensions";
+  /**
+   * A wildcard field entry (`expr: source.*`, or `source.* EXCEPT (id)`; spec 1.1, DBR 18.2): every source
+   * column not named otherwise becomes a field. Such an entry has no `name` in the YAML; the imported
+   * columns appear only in `DESCRIBE ... AS JSON` `columns[]`.
+   */
+  readonly wildcard?: { readonly except?: readonly string[] };
+  /** Filled in at start: the source columns the wildcard imported, as fields. */
+  readonly importedFields?: readonly string[];
+}
+
+/** The view with its wildcard expanded into fields over `sourceColumns` (in source order). */
+export function expandWildcard(view: MetricViewDefinition, sourceColumns: readonly string[]): MetricViewDefinition {
+  if (view.wildcard === undefined) return view;
+  const except = new Set((view.wildcard.except ?? []).map((c) => c.toLowerCase()));
+  const named = new Set([...Object.keys(view.dimensions), ...Object.keys(view.measures)].map((n) => n.toLowerCase()));
+  const imported = sourceColumns.filter((c) => !except.has(c.toLowerCase()) && !named.has(c.toLowerCase()));
+  return {
+    ...view,
+    dimensions: { ...view.dimensions, ...Object.fromEntries(imported.map((c) => [c, quote(c)])) },
+    importedFields: imported,
+  };
 }
 
 /** `DESCRIBE TABLE EXTENDED \`name\` AS JSON`: the view name, or undefined for another statement. */
@@ -44,11 +70,19 @@ export function describeJson(view: MetricViewDefinition, columnTypes: ReadonlyMa
     type: columnTypes.get(name) ?? "string",
     nullable: true,
   }));
+  const imported = new Set(view.importedFields ?? []);
+  const wildcard = view.wildcard?.except?.length ? `source.* EXCEPT (${view.wildcard.except.join(", ")})` : "source.*";
+  const fields = [
+    ...Object.entries(view.dimensions)
+      .filter(([name]) => !imported.has(name))
+      .map(([name, expr]) => ({ name, expr })),
+    ...(view.wildcard === undefined ? [] : [{ expr: wildcard }]),
+  ];
   const yaml = {
-    version: "0.1",
+    version: view.wildcard === undefined ? "0.1" : "1.1",
     source: view.source,
     ...(view.comment === undefined ? {} : { comment: view.comment }),
-    dimensions: Object.entries(view.dimensions).map(([name, expr]) => ({ name, expr })),
+    [view.fieldsKey ?? "dimensions"]: fields,
     measures: Object.entries(view.measures).map(([name, expr]) => ({ name, expr })),
   };
   return JSON.stringify({
