@@ -26,6 +26,7 @@ import { CompiledQuery } from "./compiled-query.js";
 import { LIKE_ESCAPE, RAW_LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldNode } from "../operation-node/field-node.js";
 import { plainWarehouseName } from "../operation-node/warehouse-name.js";
+import type { VariableValueNode } from "../operation-node/variable-node.js";
 import { describeInvalidFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import type { OrderingNode } from "../operation-node/ordering-node.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
@@ -129,6 +130,15 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
       case "ConstantConditionNode":
         return keyword(condition.value ? "TRUE" : "FALSE");
     }
+  }
+
+  /** A variable's value as a bound parameter, checked as condition values are. */
+  protected variableValueNode(assignment: VariableValueNode): OperationNode {
+    const { variable, value } = assignment;
+    const problem = describeInvalidFilterValue(value) ?? this.valueProblem(value);
+    if (problem === undefined) return ValueNode.create(value);
+    const label = `${variable.viewName}.${variable.name}`;
+    throw new ValidationError(`${label}: ${problem}`, { source: label, field: variable.name });
   }
 
   /**

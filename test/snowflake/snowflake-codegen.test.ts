@@ -47,7 +47,9 @@ describe("codegen for backend A against the stand-in", function () {
       SESSION_SETUP,
       "SHOW SEMANTIC VIEWS IN SCHEMA",
       'DESCRIBE SEMANTIC VIEW "ORDERS"',
+      `SELECT GET_DDL('SEMANTIC_VIEW', '"ORDERS"')`,
       'DESCRIBE SEMANTIC VIEW "SALES"',
+      `SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`,
     ]);
     const files = await readdir(join(tmp.path, "generated"), { recursive: true });
     const all = (

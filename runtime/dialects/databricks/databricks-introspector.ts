@@ -11,6 +11,7 @@ import {
   type IntrospectionSource,
   type Introspector,
   type MemberMetadata,
+  type VariableMetadata,
   type ViewMetadata,
   type ViewSummary,
 } from "../introspect/metadata.js";
@@ -109,7 +110,28 @@ export function parseMetricViewJson(name: string, json: string, comment?: string
     };
   });
   const viewComment = stringOrUndefined(document["comment"]) ?? stringOrUndefined(spec["comment"]) ?? comment;
-  return { name, comment: viewComment, members };
+  const variables = parametersOf(spec["parameters"]);
+  return { name, comment: viewComment, members, ...(variables.length === 0 ? {} : { variables }) };
+}
+
+/**
+ * The `parameters:` block (metric-view YAML, DBR 18.2+): each parameter's name, type and whether it has a
+ * `default` (one without must be passed by every call). The type is read from `type` or `data_type`.
+ */
+function parametersOf(entries: unknown): VariableMetadata[] {
+  if (!Array.isArray(entries)) return [];
+  return (entries as Record<string, unknown>[]).flatMap((entry) => {
+    if (typeof entry?.["name"] !== "string") return [];
+    const type = entry["type"] ?? entry["data_type"];
+    return [
+      {
+        name: entry["name"],
+        type: typeof type === "string" ? type : "",
+        hasDefault: entry["default"] !== undefined,
+        ...(stringOrUndefined(entry["comment"]) === undefined ? {} : { comment: entry["comment"] as string }),
+      },
+    ];
+  });
 }
 
 type NamedEntry = YamlMember & { readonly name: string };

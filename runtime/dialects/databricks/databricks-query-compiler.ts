@@ -22,17 +22,28 @@ import type { FilterValue } from "../../operation-node/filter-value.js";
 import { DIGITS38, INT64, inRange, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
-import { warehouseNameParts } from "../../operation-node/warehouse-name.js";
+import { plainWarehouseName, warehouseNameParts } from "../../operation-node/warehouse-name.js";
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 export class DatabricksQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_b" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const view = joinNodes(
+    const name = joinNodes(
       warehouseNameParts(query.viewName).map((part) => IdentifierNode.create(part.text)),
       ".",
     );
+    // Metric-view parameters: the view is called as a table-valued function with named arguments.
+    const view =
+      query.variables.length === 0
+        ? name
+        : sqlNode`${name}(${joinNodes(
+            query.variables.map(
+              (v) =>
+                sqlNode`${IdentifierNode.create(plainWarehouseName(v.variable.warehouseName))} => ${this.variableValueNode(v)}`,
+            ),
+            ", ",
+          )})`;
     const items: OperationNode[] = [
       ...query.dimensions.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`),
       ...query.metrics.map((f) => sqlNode`MEASURE(${this.memberReference(f)}) AS ${this.columnAlias(f)}`),

@@ -65,6 +65,18 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     return sqlNode`SELECT ${select} FROM semantic_view(${joinNodes(args, ", ")})${this.orderByToNode(query.orderBy)}${this.limitOffsetToNode(query)}`;
   }
 
+  /** The semantic_views extension has no variables: a value set for one cannot be honoured. */
+  protected override checkSelection(query: SemanticQueryNode): void {
+    const variable = query.variables[0]?.variable;
+    if (variable === undefined) return;
+    throw this.selectionError(
+      query,
+      "variables",
+      `backend C (DuckDB semantic_views) has no view variables: "${variable.name}" cannot be set ` +
+        "(variables are backend A's semantic-view VARIABLES and backend B's metric-view parameters)",
+    );
+  }
+
   /** The predicate as SQL text with literals inlined (the first level of quoting). */
   private predicateSql(condition: ConditionNode): string {
     const inner = new DuckDBQueryCompiler();

@@ -91,8 +91,18 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     // Snowflake's grammar has no alias on FACTS items: they are renamed in the outer select list.
     clause("FACTS", query.facts, false);
     const where = query.where === undefined ? keyword("") : sqlNode` WHERE ${this.conditionToNode(query.where)}`;
+    // Semantic-view variables (GA 2026-06-26): `VARIABLES <name> => <value>`, each value a bind.
+    const variables =
+      query.variables.length === 0
+        ? keyword("")
+        : sqlNode` VARIABLES ${joinNodes(
+            query.variables.map(
+              (v) => sqlNode`${snowflakeNameNode(v.variable.warehouseName)} => ${this.variableValueNode(v)}`,
+            ),
+            ", ",
+          )}`;
     this.#selection = SemanticQueryNode.selection(query);
-    return sqlNode`SELECT * FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
+    return sqlNode`SELECT * FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where}${variables})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
   }
 
   /** Snowflake groups FACTS with DIMENSIONS by the dimensions (or, with the 2026_07 bundle, refuses them). */

@@ -248,7 +248,10 @@ export class DatabricksStandIn {
         ...Object.keys(view.dimensions),
         ...Object.keys(view.measures).map((m) => `MEASURE(\`${m}\`) AS \`${m}\``),
       ];
-      const probe = `SELECT ${members.map((m) => (m.startsWith("MEASURE") ? m : `\`${m}\``)).join(", ")} FROM \`${view.name}\` GROUP BY ALL LIMIT 0`;
+      // Types come from a probe; a parameter without a default gets NULL for it.
+      const required = (view.parameters ?? []).filter((p) => p.default === undefined);
+      const call = required.length === 0 ? "" : `(${required.map((p) => `\`${p.name}\` => NULL`).join(", ")})`;
+      const probe = `SELECT ${members.map((m) => (m.startsWith("MEASURE") ? m : `\`${m}\``)).join(", ")} FROM \`${view.name}\`${call} GROUP BY ALL LIMIT 0`;
       const sql = translateMetricViewSql(
         probe,
         this.#views,

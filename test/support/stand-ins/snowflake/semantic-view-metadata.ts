@@ -107,6 +107,12 @@ function semanticViewDdl(view: StandInSemanticView): string {
   const clauses = [
     `create or replace semantic view ${view.name}`,
     `\ttables (${table} as ${table} with synonyms=('base'))`,
+    // CREATE SEMANTIC VIEW's grammar: VARIABLES after RELATIONSHIPS, before FACTS (variables docs).
+    view.variables === undefined
+      ? undefined
+      : `\tvariables (${Object.entries(view.variables)
+          .map(([name, v]) => `${name} ${v.type}${v.default === undefined ? "" : ` default ${v.default}`}`)
+          .join(", ")})`,
     view.facts === undefined ? undefined : `\tfacts (${members(view.facts)})`,
     `\tdimensions (${members(view.dimensions)})`,
     `\tmetrics (${members(view.metrics)})`,

@@ -15,6 +15,12 @@ import {
   untokenize,
   type Token,
 } from "./sql-tokens.js";
+import {
+  resolveVariables,
+  splitVariables,
+  substituteVariables,
+  type StandInVariable,
+} from "./semantic-view-variables.js";
 
 export interface StandInSemanticView {
   /** Upper-case Snowflake name, e.g. `SALES`. */
@@ -28,6 +34,8 @@ export interface StandInSemanticView {
   readonly comment?: string;
   /** Member name → Snowflake DATA_TYPE reported by DESCRIBE (default NUMBER(38,0) for metrics, VARCHAR(16777216) otherwise). */
   readonly dataTypes?: Readonly<Record<string, string>>;
+  /** Variable name (upper case unless created quoted) → its type and default (semantic-view-variables.ts). */
+  readonly variables?: Readonly<Record<string, StandInVariable>>;
 }
 
 /** A statement the stand-in refuses, with Snowflake's code and SQLSTATE. */
@@ -124,10 +132,12 @@ function refuseAmbiguousReferences(tokens: readonly Token[], open: number, close
 }
 
 function semanticViewQuery(
-  inner: readonly Token[],
+  allTokens: readonly Token[],
   views: ReadonlyMap<string, StandInSemanticView>,
   behaviour: SnowflakeBehaviour,
 ): { sql: string; columns: string[] } {
+  const { body, assigned } = splitVariables(allTokens);
+  const inner = body;
   const tokens = inner.filter((t) => t.kind !== "space" && t.kind !== "comment");
   let i = 0;
   const nameParts: string[] = [];
@@ -148,6 +158,12 @@ function semanticViewQuery(
       "42S02",
     );
   }
+  const values = new Map(
+    [...resolveVariables(view.variables, assigned, view.name)].map(([name, value]) => [
+      name,
+      translateSnowflakeSql(value, views, behaviour),
+    ]),
+  );
   const select: { clause: Clause; expression: string; alias: string }[] = [];
   let where = "";
   while (i < tokens.length) {
@@ -155,7 +171,8 @@ function semanticViewQuery(
     if (tokens[i]!.kind === "word" && keyword === "WHERE") {
       // The predicate keeps its original spacing: rewrite member references in the raw tokens.
       const whereAt = inner.indexOf(tokens[i]!);
-      where = ` WHERE ${translateSnowflakeSql(memberSubstituted(inner.slice(whereAt + 1), view), views, behaviour)}`;
+      const predicate = substituteVariables(memberSubstituted(inner.slice(whereAt + 1), view), values);
+      where = ` WHERE ${translateSnowflakeSql(predicate, views, behaviour)}`;
       break;
     }
     if (tokens[i]!.kind !== "word" || !(CLAUSES as readonly string[]).includes(keyword)) {
@@ -188,7 +205,7 @@ function semanticViewQuery(
         alias = aliasName;
         i += 2;
       }
-      select.push({ clause: keyword as Clause, expression, alias });
+      select.push({ clause: keyword as Clause, expression: substituteVariables(expression, values), alias });
       if (tokens[i]?.text !== ",") break;
       i++;
     }

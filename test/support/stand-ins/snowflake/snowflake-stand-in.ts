@@ -33,6 +33,7 @@ import {
   foldQuotedIdentifiers,
   type SessionSettings,
 } from "./session-parameters.js";
+import { numberPlaceholders } from "./semantic-view-variables.js";
 
 export interface SnowflakeStandInOptions {
   /** Accepted user → password pairs for basic authentication. Default `{ tester: "s3cret" }`. */
@@ -546,7 +547,8 @@ async function runOnDuckDB(
     if (session.settings.timeZone !== lazy.timeZone) await lazy.setTimeZone(session.settings.timeZone);
   }
   if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
-  const sql = translateSnowflakeSql(sqlText, views, behaviour);
+  // Binds as $1, $2, ...: a variable's value may be substituted into several member expressions.
+  const sql = translateSnowflakeSql(numberPlaceholders(sqlText), views, behaviour);
   const connection = await lazy.get();
   const reader = await runWithBindings(connection, sql, bindings);
   const rows = reader.getRows() as DuckDBValue[][];
