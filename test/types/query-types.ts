@@ -156,7 +156,9 @@ class Promo extends SemanticView("promo", {
   discount: Variable<Decimal>({ optional: true }),
   region: Variable<string>({ optional: true, name: "REGION_CODE" }),
 }) {}
-const promo = Promo.query().metrics(Promo.revenue).variables({ minRevenue: 100, discount: Decimal.parse("0.1") });
+const promo = Promo.query()
+  .metrics(Promo.revenue)
+  .variables({ minRevenue: 100, discount: Decimal.parse("0.1") });
 assertType<Equals<RowOf<typeof promo>, { revenue: bigint }>>();
 Promo.query().variables({ minRevenue: 5n, region: "EU" });
 // @ts-expect-error a required variable is missing
