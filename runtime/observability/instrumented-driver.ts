@@ -5,14 +5,9 @@
  * (the `log` option, a channel subscriber): when nobody does, it goes straight to the driver's
  * connection, with nothing allocated and nothing timed. A subscriber added later sees the next call.
  */
-import type {
-  DatabaseConnection,
-  Driver,
-  QueryResult,
-  ResultStream,
-  StreamOptions,
-} from "../driver/database-connection.js";
-import { WarehouseError } from "../errors.js";
+import type { DatabaseConnection, StreamOptions } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
+import type { QueryResult, ResultStream } from "../driver/query-result.js";
 import { connectChannel, isTraced, queryChannel, traced, type QueryTraceContext } from "./channels.js";
 import type { Observer } from "./observer.js";
 
@@ -176,8 +171,10 @@ function failedWithQueryId(context: QueryTraceContext) {
   };
 }
 
+/** `WarehouseError.queryId`, read by shape (observability sits below the error classes' users). */
 function queryIdOfError(error: unknown): string | undefined {
-  return error instanceof WarehouseError ? error.queryId : undefined;
+  const queryId = (error as { readonly queryId?: unknown } | null)?.queryId;
+  return typeof queryId === "string" ? queryId : undefined;
 }
 
 /** A stream that counts the rows read and reports once: at its end, at close(), or on an error. */

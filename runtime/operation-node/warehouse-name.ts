@@ -6,7 +6,6 @@
  * that starts with a quote is quoted (`A"b` is taken as written).
  * Backends B and C have no case folding: they use the parts' text.
  */
-import { ValidationError } from "../errors.js";
 
 export interface NamePart {
   readonly text: string;
@@ -16,7 +15,10 @@ export interface NamePart {
 
 const cache = new Map<string, readonly NamePart[]>();
 
-/** The parts of `name`; throws a ValidationError for an unterminated quote or an empty part. */
+/**
+ * The parts of `name`; throws an Error for an unterminated quote or an empty part (declarations check
+ * their names when they are written and report a ValidationError naming the option).
+ */
 export function warehouseNameParts(name: string): readonly NamePart[] {
   let parts = cache.get(name);
   if (parts === undefined) {
@@ -44,8 +46,7 @@ export function exactNamePart(text: string): string {
 function parse(name: string): NamePart[] {
   const parts: NamePart[] = [];
   let i = 0;
-  const fail = (why: string) =>
-    new ValidationError(`warehouse name ${JSON.stringify(name)}: ${why}`, { source: "warehouse name", field: name });
+  const fail = (why: string) => new Error(`warehouse name ${JSON.stringify(name)}: ${why}`);
   for (;;) {
     if (name[i] === '"') {
       let text = "";

@@ -20,13 +20,8 @@
 import { withDeadline } from "../../driver/deadline.js";
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
-import type {
-  DatabaseConnection,
-  QueryResult,
-  ResultStream,
-  StatementLabel,
-  StreamOptions,
-} from "../../driver/database-connection.js";
+import type { DatabaseConnection, StatementLabel, StreamOptions } from "../../driver/database-connection.js";
+import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
