@@ -12,11 +12,9 @@ import { expect } from "chai";
 import { Decimal, Dimension, Metric, SemanticView, ValidationError, Variable, WarehouseError } from "lib";
 import { runCodegen } from "../../codegen/codegen.js";
 import {
-  CATALOG,
-  SCHEMA,
-  STAND_IN_HTTP_PATH,
   TOKEN,
   standInEngine,
+  standInTomlLines,
   useStandIn,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
@@ -89,20 +87,7 @@ describe("backend B: codegen of fields:, wildcard fields and parameters", functi
   });
 
   it("generates a member per column, measures as metrics, and the model queries", async () => {
-    await writeFile(
-      join(tmp.path, ".lib.toml"),
-      [
-        "[connections.backend_b]",
-        'type = "backend_b"',
-        'host = "127.0.0.1"',
-        `port = ${fixture.standIn.port}`,
-        `http_path = "${STAND_IN_HTTP_PATH}"`,
-        `token = "${TOKEN}"`,
-        `catalog = "${CATALOG}"`,
-        `schema = "${SCHEMA}"`,
-        "",
-      ].join("\n"),
-    );
+    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(fixture.standIn), ""].join("\n"));
     const err: string[] = [];
     const exit = await runCodegen(
       { backend: "backend_b" },

@@ -4,18 +4,15 @@
  * upper-case name, so codegen declares these in their exact quoted form, the compiler sends that
  * verbatim, and GET_DDL is asked for the quoted name (docs: identifiers-syntax, identifier-literal).
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView, ValidationError, WarehouseError } from "lib";
-import { runCodegen } from "../../codegen/codegen.js";
 import { getDdlSql } from "../../runtime/dialects/snowflake/snowflake-introspector.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,
   USER,
+  codegenModuleFrom,
   standInEngine,
-  standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { salesTableSql } from "../support/sales-fixture.js";
 import { failureOf } from "../support/failures.js";
@@ -52,15 +49,7 @@ describe("backend A: names created quoted in lower case", function () {
   });
 
   it("codegen declares them in the exact quoted form", async () => {
-    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(standIn.port), ""].join("\n"));
-    const err: string[] = [];
-    const exit = await runCodegen(
-      { backend: "backend_a" },
-      { cwd: tmp.path, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
-    );
-    expect(err.join("\n")).to.equal("");
-    expect(exit).to.equal(0);
-    const source = await readFile(join(tmp.path, "generated", "sales-v.ts"), "utf8");
+    const source = await codegenModuleFrom(standIn, tmp.path, "sales-v");
     expect(source).to.contain('export class SalesV extends SemanticView("\\"sales_v\\"", {\n');
     expect(source).to.contain('  orderRegion: Dimension<string>({ name: "\\"order region\\"" }),\n');
     expect(source).to.contain("  country: Dimension<string>(),\n");

@@ -3,17 +3,14 @@
  * declares them qualified instead of merging them, and the compiler writes `"CUSTOMER"."NAME"`
  * through the real snowflake-sdk to the stand-in.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { expect } from "chai";
 import { Dimension, Fact, Metric, SemanticView } from "lib";
-import { runCodegen } from "../../codegen/codegen.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,
   USER,
+  codegenModuleFrom,
   standInEngine,
-  standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 import { failureOf } from "../support/failures.js";
@@ -65,15 +62,7 @@ describe("backend A: members shared by several logical tables", function () {
   });
 
   it("codegen declares each shared member qualified, under its own field", async () => {
-    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(standIn.port), ""].join("\n"));
-    const err: string[] = [];
-    const exit = await runCodegen(
-      { backend: "backend_a" },
-      { cwd: tmp.path, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
-    );
-    expect(err.join("\n")).to.equal("");
-    expect(exit).to.equal(0);
-    const source = await readFile(join(tmp.path, "generated", "parties.ts"), "utf8");
+    const source = await codegenModuleFrom(standIn, tmp.path, "parties");
     expect(source).to.contain('  customerName: Dimension<string>({ name: "customer.name" }),\n');
     expect(source).to.contain('  supplierName: Dimension<string>({ name: "supplier.name" }),\n');
     expect(source).to.contain("  total: Metric<bigint>(),\n");

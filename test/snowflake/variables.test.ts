@@ -5,17 +5,14 @@
  * `SEMANTIC_VIEW(... VARIABLES "NAME" => ?)` with the value bound, and a variable without a default that
  * the query does not set is a ValidationError before anything is sent (Snowflake would fail the query).
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView, ValidationError, Variable, WarehouseError } from "lib";
-import { runCodegen } from "../../codegen/codegen.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,
   USER,
+  codegenModuleFrom,
   standInEngine,
-  standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { salesTableSql } from "../support/sales-fixture.js";
 import { failureOf } from "../support/failures.js";
@@ -54,15 +51,7 @@ describe("backend A: semantic-view variables", function () {
   });
 
   it("codegen declares each variable with its type; one with a default is optional", async () => {
-    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(standIn.port), ""].join("\n"));
-    const err: string[] = [];
-    const exit = await runCodegen(
-      { backend: "backend_a" },
-      { cwd: tmp.path, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
-    );
-    expect(err.join("\n")).to.equal("");
-    expect(exit).to.equal(0);
-    const source = await readFile(join(tmp.path, "generated", "promo.ts"), "utf8");
+    const source = await codegenModuleFrom(standIn, tmp.path, "promo");
     expect(source).to.contain('import { Dimension, Metric, SemanticView, Variable } from "lib";');
     expect(source).to.contain("  min_revenue: Variable<bigint>(),\n");
     expect(source).to.contain("  bonus: Variable<bigint>({ optional: true }),\n");
