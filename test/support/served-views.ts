@@ -29,6 +29,7 @@ export const OrdersRow = Type.Object(
     isRush: Type.Boolean({ title: "Is Rush" }),
     quantity: Type.Integer({ title: "Quantity" }),
     price: DecimalType({ title: "Price" }),
+    statusCode: Type.String({ title: "Status Code" }),
   },
   { title: "OrdersRow" },
 );
