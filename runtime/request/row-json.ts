@@ -4,6 +4,7 @@
  * is what `toJson` writes, several times faster for the millions of rows a stream may carry.
  */
 import type { ColumnInfo, ValueKind } from "../driver/query-result.js";
+import { Decimal } from "../values/decimal.js";
 import { toJson } from "../values/json.js";
 
 type Write = (value: unknown) => string;
@@ -15,6 +16,7 @@ const WRITERS: Partial<Record<ValueKind, Write>> = {
   integer: (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : general(v)),
   float: (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : general(v)),
   bigint: (v) => (typeof v === "bigint" ? v.toString() : general(v)),
+  decimal: (v) => (Decimal.isDecimal(v) ? v.toString() : general(v)),
   boolean: (v) => (v === true ? "true" : v === false ? "false" : general(v)),
   date: (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? `"${v.toISOString()}"` : general(v)),
   timestamp: (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? `"${v.toISOString()}"` : general(v)),
