@@ -5,7 +5,7 @@
  *
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
- * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, semantic-expansion.
+ * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, http-streaming, semantic-expansion.
  * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -22,6 +22,7 @@ import { runHttpRevenue } from "./http-revenue.js";
 import { runLargeResult } from "./large-result.js";
 import { runRevenueByCountry } from "./revenue-by-country.js";
 import { runStreamingMemory } from "./streaming-memory.js";
+import { runHttpStreaming } from "./http-streaming.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 const BENCHMARKS = [
@@ -32,6 +33,7 @@ const BENCHMARKS = [
   "concurrency",
   "http-revenue",
   "streaming-memory",
+  "http-streaming",
   "semantic-expansion",
 ] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number];
@@ -42,6 +44,7 @@ const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set([
   "concurrency",
   "http-revenue",
   "streaming-memory",
+  "http-streaming",
 ]);
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -155,6 +158,9 @@ async function main(): Promise<void> {
           break;
         case "streaming-memory":
           groups.push(...(await runStreamingMemory(fixture!, settings)));
+          break;
+        case "http-streaming":
+          groups.push(...(await runHttpStreaming(fixture!, settings)));
           break;
         case "semantic-expansion":
           // Its own in-memory star schema; the shared fixture is not needed any more.
