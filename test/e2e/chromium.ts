@@ -3,7 +3,14 @@
  * no browser download), with the flags this machine needs, and the loud skip when it is missing.
  */
 import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { chromium, type BrowserContext } from "playwright-core";
+import { BackendCConfig, createEngine } from "lib";
+import { createApp } from "../../example-service/app.js";
+import { seedDemoDatabase } from "../../scripts/seed-demo.js";
+import { listen, recordingLogger } from "../service/support.js";
+import { tempDir, type TempDir } from "../support/temp-dir.js";
 
 export const OUTPUT_DIR = fileURLToPath(new URL("../../test-output/", import.meta.url));
 
@@ -40,4 +47,40 @@ export function skipWithoutChromium(context: Mocha.Context): void {
     );
   }
   context.skip();
+}
+
+/** The example service over a fresh demo database, and a Chromium profile opened on it. */
+export interface DemoInChromium extends AsyncDisposable {
+  readonly url: string;
+  readonly context: BrowserContext;
+  /** The temporary folder holding the database and the profile. */
+  readonly dir: TempDir;
+}
+
+/** Seeds the demo database in a temporary folder, serves the example app on it, and opens Chromium. */
+export async function demoInChromium(viewportWidth: number): Promise<DemoInChromium> {
+  const dir = await tempDir();
+  await mkdir(OUTPUT_DIR, { recursive: true });
+  const database = dir.file("demo.duckdb");
+  await seedDemoDatabase(database);
+  const engine = createEngine(new BackendCConfig({ database, readOnly: true }));
+  const app = await listen(createApp({ engine, logger: recordingLogger() }));
+  const context = await chromium.launchPersistentContext(dir.file("profile"), {
+    executablePath: EXECUTABLE_PATH!,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: viewportWidth, height: 900 },
+    locale: "en-US",
+  });
+  return {
+    url: app.url,
+    context,
+    dir,
+    async [Symbol.asyncDispose]() {
+      await context.close();
+      await app[Symbol.asyncDispose]();
+      await engine.dispose();
+      await dir[Symbol.asyncDispose]();
+    },
+  };
 }

@@ -3,49 +3,34 @@
  * `chromium`, driven through playwright-core without any browser download). Screenshots go to
  * test-output/. Skipped (loudly) only when no Chromium executable is installed.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
-import { chromium, type BrowserContext } from "playwright-core";
-import { seedDemoDatabase } from "../../scripts/seed-demo.js";
+import type { BrowserContext } from "playwright-core";
 import { createApp } from "../../example-service/app.js";
-import { BackendCConfig, createEngine, type Engine } from "lib";
-import { listen, recordingLogger, seededEngine, type RunningApp } from "../service/support.js";
-import { tempDir, type TempDir } from "../support/temp-dir.js";
-import { CHROMIUM_ARGS, EXECUTABLE_PATH, OUTPUT_DIR, skipWithoutChromium } from "./chromium.js";
+import { BackendCConfig, createEngine } from "lib";
+import { listen, recordingLogger, seededEngine } from "../service/support.js";
+import { tempDir } from "../support/temp-dir.js";
+import { demoInChromium, EXECUTABLE_PATH, OUTPUT_DIR, skipWithoutChromium, type DemoInChromium } from "./chromium.js";
 
 const outputDir = OUTPUT_DIR;
 const executablePath = EXECUTABLE_PATH;
 
 describe("e2e: dashboard and docs in headless Chromium", function () {
   this.timeout(120_000);
-  let dir: TempDir | undefined;
-  let engine: Engine | undefined;
-  let app: RunningApp | undefined;
+  let demo: DemoInChromium | undefined;
+  let app: { url: string } | undefined;
   let context: BrowserContext | undefined;
 
   before(async function () {
     if (executablePath === undefined) return;
-    dir = await tempDir();
-    await mkdir(outputDir, { recursive: true });
-    const database = dir.file("demo.duckdb");
-    await seedDemoDatabase(database);
-    engine = createEngine(new BackendCConfig({ database }));
-    app = await listen(createApp({ engine, logger: recordingLogger() }));
-    context = await chromium.launchPersistentContext(dir.file("profile"), {
-      executablePath,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1100, height: 900 },
-      locale: "en-US",
-    });
+    demo = await demoInChromium(1100);
+    ({ context } = demo);
+    app = demo;
   });
 
   after(async function () {
-    await context?.close();
-    await app?.[Symbol.asyncDispose]();
-    await engine?.dispose();
-    await dir?.[Symbol.asyncDispose]();
+    await demo?.[Symbol.asyncDispose]();
   });
 
   beforeEach(function () {

@@ -3,17 +3,11 @@
  * table, chart and the SQL of the three dialects; state in the address bar; loading, empty and error
  * states; operated with the keyboard. Screenshots go to test-output/ and are checked for content.
  */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { expect } from "chai";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { BackendCConfig, createEngine, type Engine } from "lib";
-import { seedDemoDatabase } from "../../scripts/seed-demo.js";
-import { createApp } from "../../example-service/app.js";
-import { listen, recordingLogger, type RunningApp } from "../service/support.js";
-import { tempDir, type TempDir } from "../support/temp-dir.js";
-import { CHROMIUM_ARGS, EXECUTABLE_PATH, OUTPUT_DIR, skipWithoutChromium } from "./chromium.js";
+import type { BrowserContext, Page } from "playwright-core";
+import { demoInChromium, EXECUTABLE_PATH, OUTPUT_DIR, skipWithoutChromium, type DemoInChromium } from "./chromium.js";
 
 /** How many distinct byte values a PNG's decoded scanlines hold: a blank image has a handful. */
 function pixelVariety(png: Buffer): number {
@@ -28,32 +22,18 @@ function pixelVariety(png: Buffer): number {
 
 describe("e2e: the explorer in headless Chromium", function () {
   this.timeout(120_000);
-  let dir: TempDir | undefined;
-  let engine: Engine | undefined;
-  let app: RunningApp | undefined;
+  let demo: DemoInChromium | undefined;
+  let app: { url: string } | undefined;
   let context: BrowserContext | undefined;
 
   before(async function () {
     if (EXECUTABLE_PATH === undefined) return;
-    dir = await tempDir();
-    await mkdir(OUTPUT_DIR, { recursive: true });
-    const database = dir.file("demo.duckdb");
-    await seedDemoDatabase(database);
-    engine = createEngine(new BackendCConfig({ database, readOnly: true }));
-    app = await listen(createApp({ engine, logger: recordingLogger() }));
-    context = await chromium.launchPersistentContext(dir.file("profile"), {
-      executablePath: EXECUTABLE_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-      locale: "en-US",
-    });
+    demo = await demoInChromium(1280);
+    ({ context } = demo);
+    app = demo;
   });
   after(async function () {
-    await context?.close();
-    await app?.[Symbol.asyncDispose]();
-    await engine?.dispose();
-    await dir?.[Symbol.asyncDispose]();
+    await demo?.[Symbol.asyncDispose]();
   });
   beforeEach(function () {
     skipWithoutChromium(this);
