@@ -8,8 +8,19 @@ import type { IncomingMessage } from "node:http";
 import { InvalidRequestError } from "../request/invalid-request-error.js";
 import { parseRequestJson } from "../request/request-json.js";
 
-function refuse(code: "malformed" | "too_large", message: string): never {
+function refuse(code: "malformed", message: string): never {
   throw new InvalidRequestError([{ field: "body", code, message }]);
+}
+
+function tooLarge(message: string, maxBytes: number): never {
+  throw new InvalidRequestError([
+    {
+      field: "body",
+      code: "too_large",
+      message: `${message}; at most ${maxBytes} are accepted (limit maxBodyBytes)`,
+      limit: { name: "maxBodyBytes", value: maxBytes },
+    },
+  ]);
 }
 
 /** The parsed JSON body of `req`; `InvalidRequestError` for a wrong content type, a body too large or not JSON. */
@@ -31,7 +42,7 @@ export async function readJsonBody(req: IncomingMessage & { body?: unknown }, ma
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
-    refuse("too_large", `the body is ${declared} bytes; at most ${maxBytes} are accepted`);
+    tooLarge(`the body is ${declared} bytes`, maxBytes);
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -39,7 +50,7 @@ export async function readJsonBody(req: IncomingMessage & { body?: unknown }, ma
     size += chunk.length;
     if (size > maxBytes) {
       req.resume();
-      refuse("too_large", `the body is over ${maxBytes} bytes`);
+      tooLarge(`the body is over ${maxBytes} bytes`, maxBytes);
     }
     chunks.push(chunk);
   }

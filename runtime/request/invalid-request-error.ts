@@ -32,6 +32,8 @@ export interface RequestIssue {
   readonly message: string;
   /** The closest valid name for a near miss (`revenue` for `revenu`). */
   readonly suggestion?: string | undefined;
+  /** For `limit_exceeded` and `too_large`: the name of the limit (`maxMembers`, `maxRows`, ...) and its value. */
+  readonly limit?: { readonly name: string; readonly value: number } | undefined;
 }
 
 export class InvalidRequestError extends ValidationError {
@@ -46,7 +48,9 @@ export class InvalidRequestError extends ValidationError {
       ...(first === undefined ? {} : { field: first.field }),
       ...(options.cause === undefined ? {} : { cause: options.cause }),
     });
-    this.errors = Object.freeze(errors.map((e) => Object.freeze({ ...e })));
+    this.errors = Object.freeze(
+      errors.map((e) => Object.freeze({ ...e, ...(e.limit ? { limit: Object.freeze({ ...e.limit }) } : {}) })),
+    );
   }
 
   /** The issue code that decides the response status (the first issue's). */
@@ -61,6 +65,15 @@ export class IssueList {
 
   add(field: string, code: RequestIssueCode, message: string, suggestion?: string): void {
     this.issues.push(suggestion === undefined ? { field, code, message } : { field, code, message, suggestion });
+  }
+
+  /**
+   * A bound exceeded: `message` says what was asked and the bound; the limit's name is appended
+   * (`(limit maxInList)`), so a client knows which server setting refused it, and carried in `limit`;
+   * `hint` (what to do instead) follows.
+   */
+  overLimit(field: string, limit: { readonly name: string; readonly value: number }, message: string, hint = ""): void {
+    this.issues.push({ field, code: "limit_exceeded", message: `${message} (limit ${limit.name})${hint}`, limit });
   }
 
   get empty(): boolean {

@@ -54,8 +54,11 @@ function parseDate(text: string): ParsedValue {
       ? 0
       : (zone.startsWith("-") ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
   const ms = Number(fraction.padEnd(3, "0").slice(0, 3));
-  const utc = Date.UTC(year!, month! - 1, day!, hour, minute, second, ms);
-  const check = new Date(utc);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
+  const check = new Date(0);
+  check.setUTCFullYear(year!, month! - 1, day!);
+  check.setUTCHours(hour, minute, second, ms);
+  const utc = check.getTime();
   if (
     check.getUTCFullYear() !== year ||
     check.getUTCMonth() !== month! - 1 ||
@@ -75,7 +78,11 @@ function parseDate(text: string): ParsedValue {
 function parseInteger(value: unknown, type: "integer" | "bigint"): ParsedValue {
   const text = numericText(value);
   if (text === undefined) return wrongKind(type, value, "an integer (a number, or a string of digits)");
-  if (!INTEGER.test(text)) return no(`${JSON.stringify(text)} is not an integer`);
+  if (!INTEGER.test(text)) {
+    return no(
+      `${JSON.stringify(text)} is not an integer${FLOAT.test(text) ? " (write integers as plain digits, without a fraction or exponent)" : ""}`,
+    );
+  }
   const big = BigInt(text);
   if (type === "bigint") return ok(big);
   if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < BigInt(Number.MIN_SAFE_INTEGER)) {
@@ -96,7 +103,8 @@ export function parseMemberValue(type: MemberType, value: unknown): ParsedValue 
       const text = numericText(value);
       if (text === undefined || !FLOAT.test(text)) return wrongKind(type, value, "a number");
       const number = Number(text);
-      return Number.isFinite(number) && !Object.is(number, -0) ? ok(number) : no(`${text} is not a finite number`);
+      if (!Number.isFinite(number)) return no(`${text} is outside the range of a double-precision number`);
+      return ok(number === 0 ? 0 : number); // -0 is 0: the warehouse compares them equal
     }
     case "decimal": {
       const text = numericText(value);

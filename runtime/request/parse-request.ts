@@ -9,7 +9,8 @@ import type { Condition } from "../query/condition.js";
 import { closestName } from "../text/suggest.js";
 import { IssueList } from "./invalid-request-error.js";
 import { parseWhere } from "./parse-where.js";
-import type { RequestLimits } from "./request-limits.js";
+import { limitOf, type RequestLimits } from "./request-limits.js";
+import { ExactNumber } from "./request-json.js";
 import { REQUEST_KEYS } from "./semantic-request.js";
 import type { MemberInfo, ViewEntry, ViewRegistry } from "./view-registry.js";
 
@@ -19,6 +20,36 @@ const LISTS: readonly { readonly key: "metrics" | "dimensions" | "facts"; readon
   { key: "facts", kind: "fact" },
 ];
 const LIST_OF: Readonly<Record<FieldKind, string>> = { metric: "metrics", dimension: "dimensions", fact: "facts" };
+
+// What people write for a direction or a nulls placement, and what it means here.
+const DIRECTIONS: Readonly<Record<string, string>> = {
+  asc: "asc",
+  ascending: "asc",
+  up: "asc",
+  desc: "desc",
+  descending: "desc",
+  down: "desc",
+};
+const NULLS: Readonly<Record<string, string>> = {
+  first: "first",
+  last: "last",
+  nulls_first: "first",
+  nulls_last: "last",
+};
+
+/** The word `value` stands for: a known spelling (any case) or the closest one. */
+function closestWord(value: unknown, words: Readonly<Record<string, string>>): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const known = words[value.toLowerCase()];
+  if (known !== undefined) return known;
+  // "dsc" is as near to "asc" as to "desc": prefer spellings that start alike.
+  const alike = Object.keys(words).filter((w) => w[0] === value[0]?.toLowerCase());
+  const near = closestName(value, alike) ?? closestName(value, Object.keys(words));
+  return near === undefined ? undefined : words[near];
+}
+
+const didYouMean = (suggestion: string | undefined) =>
+  suggestion === undefined ? "" : `; did you mean "${suggestion}"?`;
 
 export interface ParsedOrdering {
   readonly member: MemberInfo;
@@ -43,6 +74,8 @@ export interface ParseOptions {
   readonly view?: string | undefined;
   /** The largest `limit` accepted: `maxRows` for a JSON answer, `maxStreamRows` for a stream. */
   readonly maxLimit: number;
+  /** Which limit `maxLimit` is (named when a `limit` is over it). Default `maxRows`. */
+  readonly maxLimitName?: "maxRows" | "maxStreamRows" | undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -119,6 +152,7 @@ function selection(entry: ViewEntry, body: Record<string, unknown>, issues: Issu
 }
 
 function orderings(
+  entry: ViewEntry,
   body: Record<string, unknown>,
   selected: ReadonlyMap<string, MemberInfo>,
   limits: RequestLimits,
@@ -134,8 +168,13 @@ function orderings(
     );
     return [];
   }
-  if (list.length > limits.maxOrderBy)
-    issues.add("orderBy", "limit_exceeded", `at most ${limits.maxOrderBy} orderings`);
+  if (list.length > limits.maxOrderBy) {
+    issues.overLimit(
+      "orderBy",
+      limitOf(limits, "maxOrderBy"),
+      `at most ${limits.maxOrderBy} orderings, got ${list.length}`,
+    );
+  }
   const out: ParsedOrdering[] = [];
   list.forEach((item: unknown, i) => {
     const path = `orderBy[${i}]`;
@@ -155,17 +194,45 @@ function orderings(
           issues.add(`${path}.${key}`, "unknown_parameter", `unknown key "${key}"`);
       }
     } else return issues.add(path, "invalid_value", "expected a field name or { field, direction, nulls }");
-    if (direction !== "asc" && direction !== "desc")
-      return issues.add(path, "invalid_value", 'direction is "asc" or "desc"');
-    if (nulls !== undefined && nulls !== "first" && nulls !== "last")
-      return issues.add(`${path}.nulls`, "invalid_value", 'nulls is "first" or "last"');
+    if (direction !== "asc" && direction !== "desc") {
+      const suggestion = closestWord(direction, DIRECTIONS);
+      return issues.add(
+        typeof item === "string" ? path : `${path}.direction`,
+        "invalid_value",
+        `direction is "asc" or "desc", got ${JSON.stringify(direction)}${didYouMean(suggestion)}`,
+        suggestion,
+      );
+    }
+    if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
+      const suggestion = closestWord(nulls, NULLS);
+      return issues.add(
+        typeof item === "string" ? path : `${path}.nulls`,
+        "invalid_value",
+        `nulls is "first" or "last", got ${JSON.stringify(nulls)}${didYouMean(suggestion)}`,
+        suggestion,
+      );
+    }
     const member = typeof field === "string" ? selected.get(field) : undefined;
-    if (member === undefined) {
-      const suggestion = typeof field === "string" ? closestName(field, selected.keys()) : undefined;
+    const declared = typeof field === "string" ? entry.member(field) : undefined;
+    if (member === undefined && declared !== undefined) {
       return issues.add(
         path,
         "invalid_query",
-        `${JSON.stringify(field)} is not selected; only selected members can be ordered by${suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`}`,
+        `"${declared.name}" is not selected; add it to ${LIST_OF[declared.kind]} to order by it (only selected members can be ordered by)`,
+      );
+    }
+    if (member === undefined) {
+      if (typeof field !== "string") return issues.add(path, "missing", "expected the name of a selected member");
+      const suggestion =
+        closestName(field, selected.keys()) ??
+        closestName(
+          field,
+          entry.members.map((m) => m.name),
+        );
+      return issues.add(
+        path,
+        "unknown_member",
+        `view "${entry.name}" has no member "${field}"${didYouMean(suggestion)} (only selected members can be ordered by: ${[...selected.keys()].join(", ")})`,
         suggestion,
       );
     }
@@ -178,18 +245,23 @@ function wholeNumber(
   body: Record<string, unknown>,
   key: "limit" | "offset",
   min: number,
-  max: number,
+  max: { readonly name: string; readonly value: number },
   issues: IssueList,
 ) {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
   const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof number !== "number" || !Number.isSafeInteger(number) || number < min) {
-    issues.add(key, "invalid_value", `expected an integer of at least ${min}`);
+    const shown = value instanceof ExactNumber ? value.text : JSON.stringify(value);
+    issues.add(key, "invalid_value", `expected an integer of at least ${min}, got ${shown}`);
     return undefined;
   }
-  if (number > max) {
-    issues.add(key, "limit_exceeded", `at most ${max}`);
+  if (number > max.value) {
+    const hint =
+      key === "limit" && max.name === "maxRows"
+        ? "; leave limit out to get the first page and the request that continues (next)"
+        : "";
+    issues.overLimit(key, max, `at most ${max.value}${key === "limit" ? " rows" : ""}, got ${number}`, hint);
     return undefined;
   }
   return number;
@@ -226,16 +298,22 @@ export function parseRequest(registry: ViewRegistry, body: unknown, options: Par
   const chosen = selection(entry!, request, issues);
   const selected = [...chosen.values()].flat();
   if (selected.length > options.limits.maxMembers) {
-    issues.add(
+    issues.overLimit(
       "metrics",
-      "limit_exceeded",
-      `at most ${options.limits.maxMembers} members per request, got ${selected.length}`,
+      limitOf(options.limits, "maxMembers"),
+      `at most ${options.limits.maxMembers} members (metrics, dimensions and facts together) per request, got ${selected.length}`,
     );
   }
   const where = parseWhere(entry!, request["where"], options.limits, issues);
-  const orderBy = orderings(request, new Map(selected.map((m) => [m.name, m])), options.limits, issues);
-  const limit = wholeNumber(request, "limit", 1, options.maxLimit, issues);
-  const offset = wholeNumber(request, "offset", 0, options.limits.maxOffset, issues) ?? 0;
+  const orderBy = orderings(entry!, request, new Map(selected.map((m) => [m.name, m])), options.limits, issues);
+  const limit = wholeNumber(
+    request,
+    "limit",
+    1,
+    { name: options.maxLimitName ?? "maxRows", value: options.maxLimit },
+    issues,
+  );
+  const offset = wholeNumber(request, "offset", 0, limitOf(options.limits, "maxOffset"), issues) ?? 0;
   issues.throwIfAny();
   return {
     entry: entry!,

@@ -9,13 +9,59 @@ import { closestName } from "../text/suggest.js";
 import { parseMemberValue } from "./member-values.js";
 import { CONDITION_OPERATORS, type ConditionOperator } from "./semantic-request.js";
 import type { IssueList } from "./invalid-request-error.js";
-import type { RequestLimits } from "./request-limits.js";
+import { limitOf, type RequestLimits } from "./request-limits.js";
 import type { MemberInfo, ViewEntry } from "./view-registry.js";
 
 type FieldMethods = Record<string, (...args: unknown[]) => Condition>;
 
 const TEXT_OPERATORS = new Set<ConditionOperator>(["like", "startsWith", "endsWith", "contains"]);
 const OPERATORS = new Set<string>(CONDITION_OPERATORS);
+
+/** How other tools and SQL spell the operators (Cube, dbt, sidemantic, SQL), for the suggestion. */
+const OPERATOR_SPELLINGS: Readonly<Record<string, ConditionOperator>> = {
+  "=": "eq",
+  "==": "eq",
+  equals: "eq",
+  equal: "eq",
+  is: "eq",
+  "!=": "ne",
+  "<>": "ne",
+  neq: "ne",
+  notequals: "ne",
+  not_equals: "ne",
+  ">": "gt",
+  ">=": "gte",
+  ge: "gte",
+  "<": "lt",
+  "<=": "lte",
+  le: "lte",
+  not_in: "notIn",
+  nin: "notIn",
+  notin: "notIn",
+  startswith: "startsWith",
+  starts_with: "startsWith",
+  endswith: "endsWith",
+  ends_with: "endsWith",
+  ilike: "like",
+  isnull: "isNull",
+  is_null: "isNull",
+  notset: "isNull",
+  isnotnull: "isNotNull",
+  is_not_null: "isNotNull",
+  notnull: "isNotNull",
+  set: "isNotNull",
+  indaterange: "between",
+  range: "between",
+};
+
+/** The operator a near-miss `op` most likely means. */
+function suggestOperator(op: string): ConditionOperator | undefined {
+  const spelled = OPERATOR_SPELLINGS[op.toLowerCase()] ?? OPERATOR_SPELLINGS[op.toLowerCase().replaceAll(" ", "_")];
+  return spelled ?? (closestName(op, CONDITION_OPERATORS) as ConditionOperator | undefined);
+}
+
+const COMPARISON_KEYS = ["field", "op", "value"] as const;
+const LOGICAL_KEYS = ["and", "or", "not"] as const;
 
 interface WhereContext {
   readonly entry: ViewEntry;
@@ -96,9 +142,9 @@ function operands(
         return undefined;
       }
       if (value.length > context.limits.maxInList) {
-        context.issues.add(
+        context.issues.overLimit(
           at,
-          "limit_exceeded",
+          limitOf(context.limits, "maxInList"),
           `${op} lists at most ${context.limits.maxInList} values, got ${value.length}`,
         );
         return undefined;
@@ -138,24 +184,42 @@ function operands(
 }
 
 function comparison(context: WhereContext, node: Record<string, unknown>, path: string): Condition | undefined {
-  for (const key of Object.keys(node)) {
-    if (key !== "field" && key !== "op" && key !== "value") {
+  const keys = Object.keys(node);
+  for (const key of keys) {
+    if ((COMPARISON_KEYS as readonly string[]).includes(key)) continue;
+    const nearLogical = closestName(key, LOGICAL_KEYS);
+    if (nearLogical !== undefined && !keys.some((k) => k === "field" || k === "op") && keys.length === 1) {
+      // `{ "andd": [...] }`: a misspelt combinator, not a comparison missing its field and op.
       context.issues.add(
         `${path}.${key}`,
         "unknown_parameter",
-        `unknown key "${key}" (a comparison has field, op and value)`,
+        `unknown key "${key}"; did you mean "${nearLogical}"? (a condition is { field, op, value }, { and: [...] }, { or: [...] } or { not: ... })`,
+        nearLogical,
       );
+      return undefined;
     }
+    const missing = COMPARISON_KEYS.filter((k) => !Object.hasOwn(node, k));
+    const suggestion = closestName(key, missing);
+    context.issues.add(
+      `${path}.${key}`,
+      "unknown_parameter",
+      `unknown key "${key}"${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`} (a comparison has field, op and value)`,
+      suggestion,
+    );
+    // The misspelt key stands for the missing one: read its value under the right name, so the other
+    // checks run and nothing is reported twice.
+    if (suggestion !== undefined) node = { ...node, [suggestion]: node[key] };
   }
   context.comparisons++;
   const member = filterable(context, node["field"], `${path}.field`);
   const op = node["op"];
   if (typeof op !== "string" || !OPERATORS.has(op)) {
-    const suggestion = typeof op === "string" ? closestName(op, CONDITION_OPERATORS) : undefined;
+    const suggestion = typeof op === "string" ? suggestOperator(op) : undefined;
+    const what = typeof op === "string" ? `unknown operator ${JSON.stringify(op)}` : "an operator is needed";
     context.issues.add(
       `${path}.op`,
       typeof op === "string" ? "invalid_value" : "missing",
-      `expected one of ${CONDITION_OPERATORS.join(", ")}${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`,
+      `${what}${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`} (operators: ${CONDITION_OPERATORS.join(", ")})`,
       suggestion,
     );
     return undefined;
@@ -174,7 +238,11 @@ function comparison(context: WhereContext, node: Record<string, unknown>, path: 
 
 function tree(context: WhereContext, node: unknown, path: string, depth: number): Condition | undefined {
   if (depth > context.limits.maxConditionDepth) {
-    context.issues.add(path, "limit_exceeded", `conditions nest at most ${context.limits.maxConditionDepth} deep`);
+    context.issues.overLimit(
+      path,
+      limitOf(context.limits, "maxConditionDepth"),
+      `conditions nest at most ${context.limits.maxConditionDepth} deep`,
+    );
     return undefined;
   }
   if (Array.isArray(node)) return combine(context, "and", node, path, depth);
@@ -222,7 +290,11 @@ export function parseWhere(
   const context: WhereContext = { entry, limits, issues, comparisons: 0 };
   const condition = tree(context, where, path, 1);
   if (context.comparisons > limits.maxConditions) {
-    issues.add(path, "limit_exceeded", `at most ${limits.maxConditions} comparisons, got ${context.comparisons}`);
+    issues.overLimit(
+      path,
+      limitOf(limits, "maxConditions"),
+      `at most ${limits.maxConditions} comparisons, got ${context.comparisons}`,
+    );
     return undefined;
   }
   return condition;

@@ -4,6 +4,7 @@
  * (naming the bound) before any SQL exists.
  */
 import { ValidationError } from "../errors.js";
+import { closestName } from "../text/suggest.js";
 
 export interface RequestLimits {
   /** Largest request body in bytes (HTTP POST, MCP arguments). Default 64 KiB. */
@@ -50,8 +51,9 @@ export function resolveLimits(overrides: Partial<RequestLimits> = {}): RequestLi
   for (const [name, value] of Object.entries(overrides)) {
     if (value === undefined) continue;
     if (!Object.hasOwn(DEFAULT_REQUEST_LIMITS, name)) {
+      const suggestion = closestName(name, Object.keys(DEFAULT_REQUEST_LIMITS));
       throw new ValidationError(
-        `limits: unknown limit "${name}" (known: ${Object.keys(DEFAULT_REQUEST_LIMITS).join(", ")})`,
+        `limits: unknown limit "${name}"${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`} (known: ${Object.keys(DEFAULT_REQUEST_LIMITS).join(", ")})`,
         {
           source: "limits",
           field: name,
@@ -68,4 +70,9 @@ export function resolveLimits(overrides: Partial<RequestLimits> = {}): RequestLi
     limits[name] = value;
   }
   return Object.freeze(limits) as unknown as RequestLimits;
+}
+
+/** `{ name, value }` of one limit, for an issue that names it. */
+export function limitOf(limits: RequestLimits, name: keyof RequestLimits): { name: string; value: number } {
+  return { name, value: limits[name] };
 }

@@ -139,7 +139,12 @@ export class SemanticApi<Context = unknown> {
     const mode = options.mode ?? "page";
     const maxLimit =
       mode === "page" ? this.limits.maxRows : Math.min(this.limits.maxStreamRows, Number.MAX_SAFE_INTEGER);
-    const parsed = parseRequest(this.registry, body, { limits: this.limits, view: options.view, maxLimit });
+    const parsed = parseRequest(this.registry, body, {
+      limits: this.limits,
+      view: options.view,
+      maxLimit,
+      maxLimitName: mode === "page" ? "maxRows" : "maxStreamRows",
+    });
     const scope = await this.#scopeOf(parsed.entry, options.context);
     const engine = resolveEngine(this.#engine);
     const cap = mode === "page" ? this.limits.maxRows : this.limits.maxStreamRows;

@@ -93,7 +93,7 @@ describe("request core: the view registry", () => {
   it("refuses unknown or non-positive limits", () => {
     expect(() => createSemanticApi({ views, limits: { maxRow: 5 } as never })).to.throw(
       ValidationError,
-      /unknown limit "maxRow"/,
+      /unknown limit "maxRow"; did you mean "maxRows"\?/,
     );
     expect(() => createSemanticApi({ views, limits: { maxRows: 0 } })).to.throw(
       ValidationError,

@@ -146,7 +146,10 @@ describe("semantic router: invalid requests never reach the warehouse", function
     await refused({ metrics: ["revenue"], limit: 101 }, ["limit"]);
     await refused({ metrics: ["revenue"], limit: 0 }, ["limit"]);
     await refused({ metrics: ["revenue"], offset: -1 }, ["offset"]);
-    await refused({ metrics: ["revenue"], orderBy: [{ field: "revenue", direction: "down" }] }, ["orderBy[0]"]);
+    const down = await refused({ metrics: ["revenue"], orderBy: [{ field: "revenue", direction: "down" }] }, [
+      "orderBy[0].direction",
+    ]);
+    expect(down.errors?.[0]?.suggestion).to.equal("desc");
   });
 
   it("every limit: members, depth, comparisons, in-list length, body size", async () => {
@@ -164,6 +167,8 @@ describe("semantic router: invalid requests never reach the warehouse", function
     const large = await post(`${router.url}/views/sales/query`, { metrics: ["revenue"], pad: "x".repeat(3_000) });
     const tooLarge = await problemOf(large, 413);
     expect(tooLarge.errors?.[0]?.field).to.equal("body");
+    expect(tooLarge.errors?.[0]?.message).to.include("(limit maxBodyBytes)");
+    expect((tooLarge.errors?.[0] as { limit?: { name: string } }).limit?.name).to.equal("maxBodyBytes");
   });
 
   it("malformed bodies: not JSON (400), duplicate keys (400), not an object, wrong content type (415)", async () => {
