@@ -7,6 +7,8 @@
  * continues; errors are structured, with a suggestion for a near-miss name.
  */
 import { InvalidRequestError } from "../request/invalid-request-error.js";
+import { limitOf } from "../request/request-limits.js";
+import { closestName } from "../text/suggest.js";
 import { collectRows, RowBatches } from "../request/result-batches.js";
 import { requestSchema, whereSchema, type JsonSchema } from "../request/request-schema.js";
 import type { SemanticApi } from "../request/semantic-api.js";
@@ -63,6 +65,51 @@ export function errorResult(error: unknown): ToolResult {
   return result({ error: { type: "unavailable", message } }, true);
 }
 
+const namesOf = (entry: ViewEntry, kind: string) => entry.members.filter((m) => m.kind === kind).map((m) => m.name);
+
+/** `sales (metrics: revenue, cost; dimensions: country, region)`, facts when it has them. */
+function viewSummary(entry: ViewEntry): string {
+  const lists = (["metric", "dimension", "fact"] as const)
+    .map((kind) => [`${kind === "fact" ? "facts" : `${kind}s`}`, namesOf(entry, kind)] as const)
+    .filter(([kind, list]) => list.length > 0 || kind !== "facts")
+    .map(([kind, list]) => `${kind}: ${list.join(", ") || "none"}`);
+  return `${entry.name} (${lists.join("; ")})`;
+}
+
+/** An example call from the first view's own names, so an agent sees the shape with real members. */
+function exampleCall(entries: readonly ViewEntry[]): string {
+  const entry = entries.find((e) => namesOf(e, "metric").length > 0 && namesOf(e, "dimension").length > 0);
+  if (entry === undefined) return "";
+  const [metric] = namesOf(entry, "metric");
+  const dimensions = namesOf(entry, "dimension");
+  const filter = dimensions[1] ?? dimensions[0]!;
+  const call = {
+    view: entry.name,
+    metrics: [metric],
+    dimensions: [dimensions[0]],
+    where: { field: filter, op: "eq", value: `<a ${filter}>` },
+    orderBy: [`-${metric}`],
+  };
+  return ` Example, ${metric} by ${dimensions[0]} for one ${filter}: ${JSON.stringify(call)}.`;
+}
+
+function queryDescription(entries: readonly ViewEntry[], viewList: string, limits: McpToolLimits): string {
+  return (
+    "Answers a question about a semantic view in one call: metrics (aggregated) grouped by dimensions, filtered by " +
+    "where on dimensions and facts (never on metrics); or facts alone for row-level values (not with metrics)." +
+    exampleCall(entries) +
+    " where: a comparison { field, op, value }, a list of them (ANDed), or { and: [...] }, { or: [...] }, { not: ... }." +
+    " ops: eq, ne, gt, gte, lt, lte (one value; eq/ne null means is null), in, notIn (a list), between ([low, high])," +
+    " like, startsWith, endsWith, contains (text), isNull, isNotNull (no value)." +
+    ' Values: dates as "2024-02-29" or ISO date-times; 64-bit integers and decimals as strings to keep every digit.' +
+    ' orderBy: "name" ascending, "-name" descending, selected members only. To see a dimension\'s values, query it alone.' +
+    ` Views: ${viewList}.` +
+    ` An answer has rows, rowCount, sql (the compiled statement) and truncated: at most ${limits.maxRows} rows and about` +
+    ` ${limits.maxTokens} tokens; when truncated, truncation says why and next holds the arguments that continue.` +
+    " A refused call lists each bad field with a suggestion for a near-miss name."
+  );
+}
+
 /** One entry whose members are every view's (deduplicated), for the schema of a tool that takes any view. */
 function unionEntry(entries: readonly ViewEntry[]): ViewEntry {
   if (entries.length === 1) return entries[0]!;
@@ -90,22 +137,7 @@ export class McpTools<Context> {
     const entries = this.#api.registry.entries;
     const names = entries.map((e) => e.name);
     const annotations = { readOnlyHint: true, openWorldHint: false } as const;
-    const viewList = entries
-      .map(
-        (e) =>
-          `${e.name} (metrics: ${
-            e.members
-              .filter((m) => m.kind === "metric")
-              .map((m) => m.name)
-              .join(", ") || "none"
-          }; dimensions: ${
-            e.members
-              .filter((m) => m.kind === "dimension")
-              .map((m) => m.name)
-              .join(", ") || "none"
-          })`,
-      )
-      .join("; ");
+    const viewList = entries.map(viewSummary).join("; ");
     const any = unionEntry(entries);
     const query = requestSchema(any, "#/$defs/Where", this.#api.limits, this.#limits.maxRows);
     const properties = {
@@ -116,17 +148,20 @@ export class McpTools<Context> {
       {
         name: "list_views",
         title: "List semantic views",
-        description: "The semantic views that can be queried, with how many metrics, dimensions and facts each has.",
+        description:
+          "Start here: the semantic views that can be queried, each with how many metrics, dimensions and facts it has.",
         inputSchema: { type: "object", properties: {}, additionalProperties: false },
         annotations,
       },
       {
         name: "describe_view",
         title: "Describe a semantic view",
-        description: "The members of a view: each metric, dimension and fact with its value type and description.",
+        description:
+          "The members of one view: each metric (an aggregated value), dimension (groups and filters rows) and fact " +
+          "(a row-level value) with its value type, which says how to write its values in a query's where, and its description.",
         inputSchema: {
           type: "object",
-          properties: { view: { type: "string", enum: names } },
+          properties: { view: { type: "string", enum: names, description: "The view to describe" } },
           required: ["view"],
           additionalProperties: false,
         },
@@ -135,9 +170,7 @@ export class McpTools<Context> {
       {
         name: "query",
         title: "Query a semantic view",
-        description:
-          `Aggregates metrics by dimensions, filtered on dimensions and facts, in one call. Views: ${viewList}. ` +
-          `At most ${this.#limits.maxRows} rows and about ${this.#limits.maxTokens} tokens per answer; a cut answer says truncated and gives the request that continues.`,
+        description: queryDescription(entries, viewList, this.#limits),
         inputSchema: {
           ...query,
           properties,
@@ -159,10 +192,18 @@ export class McpTools<Context> {
           return result(this.#api.describeView(String(args?.["view"] ?? "")) as unknown as Record<string, unknown>);
         case "query":
           return await this.#query(args ?? {}, context);
-        default:
+        default: {
+          const names = this.#tools.map((t) => t.name);
+          const suggestion = closestName(name, names);
           throw new InvalidRequestError([
-            { field: "name", code: "unknown_parameter", message: `unknown tool "${name}"` },
+            {
+              field: "name",
+              code: "unknown_parameter",
+              message: `unknown tool "${name}"${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`} (tools: ${names.join(", ")})`,
+              ...(suggestion === undefined ? {} : { suggestion }),
+            },
           ]);
+        }
       }
     } catch (error) {
       return errorResult(error);
@@ -170,6 +211,18 @@ export class McpTools<Context> {
   }
 
   async #query(args: Record<string, unknown>, context: Context): Promise<ToolResult> {
+    const size = Buffer.byteLength(toJson(args));
+    const maxBody = limitOf(this.#api.limits, "maxBodyBytes");
+    if (size > maxBody.value) {
+      throw new InvalidRequestError([
+        {
+          field: "arguments",
+          code: "too_large",
+          message: `the arguments are ${size} bytes of JSON; at most ${maxBody.value} are accepted (limit maxBodyBytes)`,
+          limit: maxBody,
+        },
+      ]);
+    }
     const { view, ...request } = args;
     const prepared = await this.#api.prepare(request, {
       context,

@@ -120,6 +120,60 @@ describe("lib/mcp: the MCP server", function () {
     expect((view.structured["error"] as { errors: { suggestion?: string }[] }).errors[0]!.suggestion).to.equal("sales");
   });
 
+  it("a misspelt tool, a misspelt operator and oversized arguments are error results naming what to do", async () => {
+    const tool = await call(client, "querry", {});
+    expect(tool.result.isError).to.equal(true);
+    expect((tool.structured["error"] as { errors: unknown[] }).errors[0]).to.deep.include({
+      field: "name",
+      suggestion: "query",
+      message: 'unknown tool "querry"; did you mean "query"? (tools: list_views, describe_view, query)',
+    });
+    const op = await call(client, "query", {
+      view: "sales",
+      metrics: ["revenue"],
+      where: { field: "region", op: "equals", value: "Europe" },
+    });
+    expect((op.structured["error"] as { errors: unknown[] }).errors[0]).to.deep.include({
+      field: "where.op",
+      suggestion: "eq",
+    });
+    const big = await call(client, "query", {
+      view: "sales",
+      metrics: ["revenue"],
+      where: { field: "region", op: "eq", value: "x".repeat(70_000) },
+    });
+    expect((big.structured["error"] as { errors: unknown[] }).errors[0]).to.deep.include({
+      field: "arguments",
+      code: "too_large",
+      limit: { name: "maxBodyBytes", value: 65_536 },
+    });
+  });
+
+  it("query's description teaches the call: an example with the view's own names, operators, value formats", async () => {
+    const { tools } = await client.listTools();
+    const description = tools.find((t) => t.name === "query")!.description!;
+    const example = /Example, revenue by country for one region: (\{.*?\})\. where:/.exec(description);
+    expect(example, description).to.not.equal(null);
+    expect(JSON.parse(example![1]!)).to.deep.equal({
+      view: "sales",
+      metrics: ["revenue"],
+      dimensions: ["country"],
+      where: { field: "region", op: "eq", value: "<a region>" },
+      orderBy: ["-revenue"],
+    });
+    for (const text of [
+      "never on metrics",
+      "in, notIn (a list), between ([low, high])",
+      'dates as "2024-02-29"',
+      "decimals as strings",
+      '"-name" descending',
+      "Views: sales (metrics: revenue, cost; dimensions: country, region).",
+      "at most 100 rows and about 8000 tokens",
+      "suggestion",
+    ])
+      expect(description).to.include(text);
+  });
+
   it("answers are capped by rows and by the token budget, with an explicit flag and the request that continues", async () => {
     const byRows = await call(smallClient, "query", {
       view: "sales",
