@@ -91,6 +91,11 @@ function parseInteger(value: unknown, type: "integer" | "bigint"): ParsedValue {
   return ok(Number(big));
 }
 
+/** A numeric string that is not written as JSON writes numbers (`.5`, `1,5`, `+2`, `0x10`). */
+function notANumber(text: string): ParsedValue {
+  return no(`${JSON.stringify(text)} is not a number as JSON writes them (12.50, -3, 0.5, 1e6)`);
+}
+
 /** The value for a member of `type`; `null` is handled by the caller (it means IS NULL). */
 export function parseMemberValue(type: MemberType, value: unknown): ParsedValue {
   switch (type) {
@@ -101,15 +106,16 @@ export function parseMemberValue(type: MemberType, value: unknown): ParsedValue 
       return parseInteger(value, type);
     case "number": {
       const text = numericText(value);
-      if (text === undefined || !FLOAT.test(text)) return wrongKind(type, value, "a number");
+      if (text === undefined) return wrongKind(type, value, "a number");
+      if (!FLOAT.test(text)) return notANumber(text);
       const number = Number(text);
       if (!Number.isFinite(number)) return no(`${text} is outside the range of a double-precision number`);
       return ok(number === 0 ? 0 : number); // -0 is 0: the warehouse compares them equal
     }
     case "decimal": {
       const text = numericText(value);
-      if (text === undefined || !FLOAT.test(text))
-        return wrongKind(type, value, "a decimal number (a number or a string of digits)");
+      if (text === undefined) return wrongKind(type, value, "a decimal number (a number or a string of digits)");
+      if (!FLOAT.test(text)) return notANumber(text);
       try {
         return ok(Decimal.parse(text));
       } catch (error) {

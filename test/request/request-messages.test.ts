@@ -194,5 +194,18 @@ describe("request core: errors a client can act on", () => {
       problem: '"1e3" is not an integer (write integers as plain digits, without a fraction or exponent)',
     });
     expect(value("integer", "12x")).to.deep.equal({ ok: false, problem: '"12x" is not an integer' });
+    // A malformed number says how to write one; a value of another kind says which kind it got.
+    for (const text of [".5", "1,5", "+2", "0x10", "1.", "NaN"]) {
+      expect(value("decimal", text)).to.deep.equal({
+        ok: false,
+        problem: `${JSON.stringify(text)} is not a number as JSON writes them (12.50, -3, 0.5, 1e6)`,
+      });
+    }
+    expect(value("number", true)).to.deep.equal({
+      ok: false,
+      problem: "expected a number for a number member, got a boolean",
+    });
+    const exact = value("decimal", "12345678901234567890.123456789012345678");
+    expect(exact.ok && String(exact.value)).to.equal("12345678901234567890.123456789012345678");
   });
 });
