@@ -54,8 +54,8 @@ const LAYERS = {
   ],
   /** `lib/express`: lossless JSON responses and the semantic router over the request core. */
   express: ["errors", "values", "mapping", "dialects", "engine", "request"],
-  /** `lib/mcp`: the MCP server over the request core (the SDK is an optional peer). */
-  mcp: ["errors", "values", "packages", "dialects", "engine", "query-compiler", "request"],
+  /** `lib/mcp`: the MCP server over the request core (the SDK is an optional peer); `text` for tool-name suggestions. */
+  mcp: ["errors", "values", "text", "packages", "dialects", "engine", "query-compiler", "request"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Layer = keyof typeof LAYERS;
