@@ -265,11 +265,14 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
   }
   const head = ts.expectName(`${kind} name`);
   let table: string | undefined;
-  let name = head.value;
+  let nameToken = head;
   if (ts.acceptPunct(".")) {
     table = head.value;
-    name = ts.expectName(`${kind} name after '${head.value}.'`).value;
-  } else if (kind !== "metric") {
+    nameToken = ts.expectName(`${kind} name after '${head.value}.'`);
+  }
+  const name = nameToken.value;
+  const written = nameToken.kind === "quoted_ident" ? nameToken.text : undefined;
+  if (table === undefined && kind !== "metric") {
     throw ts.error(`${kind} '${name}' must be qualified with its table alias (alias.${name})`, head);
   }
   if (access === "private" && kind === "dimension") {
@@ -313,6 +316,7 @@ function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
     kind,
     table,
     name,
+    written,
     expr,
     exprPosition,
     access,

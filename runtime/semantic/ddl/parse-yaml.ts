@@ -6,6 +6,7 @@
 import { parse as parseYamlText } from "yaml";
 import { SemanticViewError } from "../semantic-error.js";
 import { splitTableReference } from "../sql/quote.js";
+import { parseMemberReference } from "../sql/member-reference.js";
 import { qualifiersOf } from "../sql/references.js";
 import type { DraftMaterialization, DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
 import { parseWindowExpression } from "./parse-metric-modes.js";
@@ -80,10 +81,14 @@ function inferSourceTable(expr: string, aliases: readonly string[], where: strin
 function member(value: unknown, kind: MemberKind, index: number, aliases: readonly string[]): DraftMember {
   const where = `${kind === "fact" ? "facts" : kind === "dimension" ? "dimensions" : "metrics"}[${index}]`;
   const o = asObject(value, where);
-  const name = str(o, "name", where, true);
-  const written = str(o, "source_table", where);
+  const spelled = str(o, "name", where, true);
+  // A quoted name (`'"Order Date"'`, as the extension exports one) is that name, shown as written.
+  const quoted = /^\s*".*"\s*$/s.test(spelled) ? parseMemberReference(spelled) : undefined;
+  const name = quoted?.qualifier === undefined && quoted !== undefined ? quoted.name : spelled;
+  const written = name === spelled ? undefined : spelled.trim();
+  const source = str(o, "source_table", where);
   const table =
-    written ?? (kind === "metric" ? undefined : inferSourceTable(str(o, "expr", where, true), aliases, where, name));
+    source ?? (kind === "metric" ? undefined : inferSourceTable(str(o, "expr", where, true), aliases, where, name));
   // serde writes `Public` / `Private`; any case is accepted.
   const access = str(o, "access", where)?.toLowerCase();
   if (access !== undefined && access !== "public" && access !== "private")
@@ -105,6 +110,7 @@ function member(value: unknown, kind: MemberKind, index: number, aliases: readon
     kind,
     table,
     name,
+    written,
     expr,
     exprPosition: -1,
     access: access as DraftMember["access"],

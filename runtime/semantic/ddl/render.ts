@@ -2,7 +2,14 @@
  * `get_ddl('SEMANTIC_VIEW', v)`: renders a stored definition back to a CREATE OR REPLACE statement
  * that parses to the same definition (expressions are emitted exactly as written).
  */
-import type { MaterializationDef, MemberDef, MetricDef, SemanticViewDefinition, TableDef } from "../view-definition.js";
+import {
+  shownName,
+  type MaterializationDef,
+  type MemberDef,
+  type MetricDef,
+  type SemanticViewDefinition,
+  type TableDef,
+} from "../view-definition.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
 import { renderNonAdditiveBy, renderWindow } from "./render-metric-modes.js";
 
@@ -77,6 +84,9 @@ export function renderIdent(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !RESERVED.has(name.toLowerCase()) ? name : quoteIdent(name);
 }
 
+/** A member's name as written in its DDL (quoted names keep their quotes), else rendered. */
+const memberName = (m: MemberDef | MetricDef): string => (m.written !== undefined ? shownName(m) : renderIdent(m.name));
+
 const list = (names: readonly string[]): string => `(${names.map(renderIdent).join(", ")})`;
 
 function annotations(m: {
@@ -100,18 +110,18 @@ function table(t: TableDef): string {
 
 function member(m: MemberDef): string {
   const access = m.access === "private" ? "PRIVATE " : "";
-  return `${access}${renderIdent(m.table)}.${renderIdent(m.name)} AS ${m.expr}${annotations(m)}`;
+  return `${access}${renderIdent(m.table)}.${memberName(m)} AS ${m.expr}${annotations(m)}`;
 }
 
 function metric(m: MetricDef): string {
   const access = m.access === "private" ? "PRIVATE " : "";
-  const head = m.table === undefined ? renderIdent(m.name) : `${renderIdent(m.table)}.${renderIdent(m.name)}`;
+  const head = m.table === undefined ? memberName(m) : `${renderIdent(m.table)}.${memberName(m)}`;
   const using = m.using.length > 0 ? ` USING ${list(m.using)}` : "";
   const na =
     m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0
-      ? ` NON ADDITIVE BY (${renderNonAdditiveBy(m.nonAdditiveBy, renderIdent)})`
+      ? ` NON ADDITIVE BY (${renderNonAdditiveBy(m.nonAdditiveBy)})`
       : "";
-  const expr = m.window === undefined ? m.expr : renderWindow(m.window, renderIdent);
+  const expr = m.window === undefined ? m.expr : renderWindow(m.window);
   return `${access}${head}${using}${na} AS ${expr}${annotations(m)}`;
 }
 

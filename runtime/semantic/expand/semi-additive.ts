@@ -20,7 +20,8 @@
 import type { MemberDef, MetricDef, NonAdditiveDim } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant } from "../sql/lexer.js";
-import { identEquals, quoteIdent } from "../sql/quote.js";
+import { findReferenced, refersTo } from "../sql/member-reference.js";
+import { quoteIdent } from "../sql/quote.js";
 import { closingParen, isKeyword, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "../sql/references.js";
@@ -34,7 +35,7 @@ function nonAdditiveBy(m: MetricDef): readonly NonAdditiveDim[] {
 
 /** True when the metric takes snapshot selection for a query grouped by `queried`. */
 export function isActiveSemiAdditive(m: MetricDef, queried: readonly MemberDef[]): boolean {
-  return nonAdditiveBy(m).some((na) => !queried.some((d) => identEquals(d.name, na.dimension)));
+  return nonAdditiveBy(m).some((na) => !queried.some((d) => refersTo(na.dimension, d)));
 }
 
 /** NON ADDITIVE BY dimensions of an active metric that the query does not select (they must be joined). */
@@ -46,8 +47,8 @@ export function unqueriedSnapshotDims(
   if (!isActiveSemiAdditive(m, queried)) return [];
   const out: MemberDef[] = [];
   for (const na of nonAdditiveBy(m)) {
-    if (queried.some((d) => identEquals(d.name, na.dimension))) continue;
-    const dim = def.dimensions.find((d) => identEquals(d.name, na.dimension));
+    if (queried.some((d) => refersTo(na.dimension, d))) continue;
+    const dim = findReferenced(def.dimensions, na.dimension);
     if (dim !== undefined && !out.includes(dim)) out.push(dim);
   }
   return out;
@@ -147,10 +148,9 @@ export function snapshotGrainSql(
     outer.push(`${parts.fn}(${value}) AS ${quoteIdent(metricColumn(m.index))}`);
   }
   groups.forEach((g, k) => {
-    const naNames = g.na.map((na) => na.dimension.toLowerCase());
-    const partition = grain.dims.filter((d) => !naNames.includes(d.member.name.toLowerCase())).map((d) => d.sql);
+    const partition = grain.dims.filter((d) => !g.na.some((na) => refersTo(na.dimension, d.member))).map((d) => d.sql);
     const order = g.na.map((na) => {
-      const dim = grain.viewDimensions.find((d) => identEquals(d.name, na.dimension));
+      const dim = findReferenced(grain.viewDimensions, na.dimension);
       if (dim === undefined)
         throw new SemanticViewError(
           "invalid",

@@ -331,17 +331,19 @@ describe("docs: how-to/semi-additive-metrics", () => {
       const describe = await rows(
         `SELECT object_name, property_value FROM describe_semantic_view('account_metrics') WHERE property = 'NON_ADDITIVE_BY' ORDER BY ALL`,
       );
+      // The page's example omits the defaults; the extension's renderer (shared with GET_DDL) always
+      // writes NULLS, and NULLS follows the direction unless written.
       expect(describe).to.deep.equal([
-        ["opening_balance", "report_date DESC"],
-        ["scaled_balance", "report_date"],
-        ["total_balance", "report_date"],
+        ["opening_balance", "report_date DESC NULLS FIRST"],
+        ["scaled_balance", "report_date NULLS LAST"],
+        ["total_balance", "report_date NULLS LAST"],
       ]);
       const query = `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance', 'opening_balance']) ORDER BY ALL`;
       const before = await rows(query);
       const [[ddl]] = (await rows(`SELECT get_ddl('SEMANTIC_VIEW', 'account_metrics')`)) as [[string]];
       const [[yaml]] = (await rows(`SELECT read_yaml_from_semantic_view('account_metrics')`)) as [[string]];
-      expect(ddl).to.contain("a.total_balance NON ADDITIVE BY (report_date) AS SUM(a.balance)");
-      expect(ddl).to.contain("a.opening_balance NON ADDITIVE BY (report_date DESC) AS SUM(a.balance)");
+      expect(ddl).to.contain("a.total_balance NON ADDITIVE BY (report_date NULLS LAST) AS SUM(a.balance)");
+      expect(ddl).to.contain("a.opening_balance NON ADDITIVE BY (report_date DESC NULLS FIRST) AS SUM(a.balance)");
       await session.run(ddl);
       expect(await rows(query)).to.deep.equal(before);
       expect(await rows(`SELECT get_ddl('SEMANTIC_VIEW', 'account_metrics')`)).to.deep.equal([[ddl]]);
