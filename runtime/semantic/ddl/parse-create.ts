@@ -18,6 +18,7 @@ import type {
   MemberKind,
 } from "./statements.js";
 import { describe, TokenStream } from "../sql/token-stream.js";
+import { blankComments } from "../sql/blank-comments.js";
 import { parseQualifiedName, type QualifiedName } from "../sql/parse-qualified-name.js";
 import { parseYamlBody } from "./parse-yaml.js";
 import { parseMaterialization } from "./parse-materializations.js";
@@ -58,6 +59,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
   const metrics: DraftMember[] = [];
   const materializations: DraftMaterialization[] = [];
   let last = -1;
+  const seen = new Set<Clause>();
   while (!ts.atEnd() && !ts.isKeyword("COMMENT") && !ts.isPunct(";")) {
     const token = ts.next();
     const word = keywordOf(token);
@@ -79,8 +81,14 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
       );
     }
     last = index;
+    seen.add(word as Clause);
     ts.expectPunct("(", `after ${word}`);
-    if (ts.isPunct(")")) throw ts.error(`${word} must list at least one entry`);
+    // An empty list is a clause with no entries (`DIMENSIONS ()`), as in the extension; TABLES needs one.
+    if (ts.isPunct(")")) {
+      if (word === "TABLES") throw ts.error(`${word} must list at least one entry`);
+      ts.next();
+      continue;
+    }
     for (;;) {
       switch (word as Clause) {
         case "TABLES":
@@ -101,14 +109,16 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
         default:
           materializations.push(parseMaterialization(ts));
       }
-      if (ts.acceptPunct(",")) continue;
+      // One trailing comma is tolerated (`METRICS (a AS x, )`), as in the extension.
+      if (ts.acceptPunct(",") && !ts.isPunct(")")) continue;
       if (ts.acceptPunct(")")) break;
       if (ts.atEnd()) throw ts.error(`Unclosed '(' for clause '${word}'.`);
       throw ts.error(`expected ',' or ')' in ${word}, found ${describe(ts.peek())}`);
     }
   }
   if (last < 0) throw ts.error("Missing required clause 'TABLES'.");
-  if (dimensions.length === 0 && metrics.length === 0) {
+  // The extension's rule is about the clauses being present, not their entries.
+  if (!seen.has("DIMENSIONS") && !seen.has("METRICS")) {
     throw ts.error("At least one of 'DIMENSIONS' or 'METRICS' is required.", ts.tokens[0]);
   }
   if (ts.isKeyword("COMMENT")) {
@@ -347,7 +357,7 @@ function captureExpression(ts: TokenStream, kind: MemberKind, name: string): { e
   if (depth > 0) throw ts.error(`unbalanced parentheses in the expression of ${kind} '${name}'`);
   const first = ts.tokens[startIndex]!;
   const last = ts.tokens[ts.index - 1]!;
-  return { expr: ts.sql.slice(first.start, last.end), exprPosition: first.start };
+  return { expr: blankComments(ts.sql.slice(first.start, last.end)), exprPosition: first.start };
 }
 
 /** `... FROM YAML $$ body $$` (or `$tag$ ... $tag$`, or a quoted string), or `FROM YAML FILE '<path>'`. */
