@@ -27,6 +27,7 @@ import type { ExpandContext } from "./context.js";
 import { tokensOf } from "../sql/references.js";
 import { keyOf } from "./join-graph.js";
 import { dimColumn, metricColumn } from "./grains.js";
+import { groupByLines, indented, selectLines } from "./sql-layout.js";
 
 /** The metric's NON ADDITIVE BY entries, or an empty list. */
 function nonAdditiveBy(m: MetricDef): readonly NonAdditiveDim[] {
@@ -162,6 +163,11 @@ export function snapshotGrainSql(
     const over = `${partition.length > 0 ? `PARTITION BY ${partition.join(", ")} ` : ""}ORDER BY ${order.join(", ")}`;
     items.push({ sql: `RANK() OVER (${over})`, name: `__sv_rn${k}` });
   });
-  const groupBy = grain.dims.length > 0 ? `\nGROUP BY ${grain.dims.map((_, i) => i + 1).join(", ")}` : "";
-  return `SELECT ${outer.join(", ")}\nFROM (\n${rowSelect(items)}\n) AS ${quoteIdent("__sv_snapshot")}${groupBy}`;
+  return [
+    ...selectLines(outer),
+    "FROM (",
+    indented(rowSelect(items)),
+    `) AS ${quoteIdent("__sv_snapshot")}`,
+    ...groupByLines(grain.dims.length),
+  ].join("\n");
 }

@@ -14,6 +14,7 @@ import type { MemberDef, MetricDef, SemanticViewDefinition, WindowSpec } from ".
 import { SemanticViewError } from "../semantic-error.js";
 import { findReferenced, parseMemberReference, refersTo } from "../sql/member-reference.js";
 import { quoteIdent } from "../sql/quote.js";
+import { selectLines, withCtes } from "./sql-layout.js";
 
 export interface InnerRequest {
   readonly dimensions: readonly string[];
@@ -112,7 +113,7 @@ export function expandWindowMetrics(
     ...dims.map((d) => `${quoteIdent(d.name)} AS ${quoteIdent(d.name)}`),
     ...windowed.map((m) => `${windowCall(m.window!, dims, inner)} AS ${quoteIdent(m.name)}`),
   ];
-  return `WITH __sv_agg AS (\n${aggregated.sql}\n)\nSELECT ${items.join(", ")}\nFROM __sv_agg`;
+  return withCtes([{ name: "__sv_agg", body: aggregated.sql }], [...selectLines(items), "FROM __sv_agg"].join("\n"));
 }
 
 /** `FUNC("inner", args) OVER (...)` over the `__sv_agg` columns (named after the members). */
