@@ -113,8 +113,8 @@ export function planExpansion(resolved: ResolvedRequest, whereClause: string | u
   for (const m of metrics) for (const b of members.baseMetricsOf(m)) if (!bases.includes(b)) bases.push(b);
   const roles = new RolePaths(ctx, members, metrics);
 
-  const memberReqs = (m: MemberDef, label: string): Requirement[] =>
-    requirementsOf(ctx, members.tablesOf(m.expr, m.table, [m]), label);
+  const memberReqs = (m: MemberDef, label: string, subject?: string): Requirement[] =>
+    requirementsOf(ctx, members.tablesOf(m.expr, m.table, [m]), label, subject);
   const rowReqs: Requirement[] = [
     ...dims.flatMap((d) => memberReqs(d, `dimension '${d.name}'`)),
     ...facts.flatMap((f) => memberReqs(f, `fact '${f.name}'`)),
@@ -123,7 +123,7 @@ export function planExpansion(resolved: ResolvedRequest, whereClause: string | u
   const baseSql = new Map(bases.map((b) => [b, members.inlineFacts(b.expr, b.table!, [])]));
   const snapshotReqs = (b: MetricDef): Requirement[] =>
     unqueriedSnapshotDims(ctx.def, b, dims).flatMap((d) =>
-      memberReqs(d, `dimension '${d.name}' (NON ADDITIVE BY of metric '${b.name}')`),
+      memberReqs(d, `dimension '${d.name}' (NON ADDITIVE BY of metric '${b.name}')`, `dimension '${d.name}'`),
     );
   const metricReqs = new Map(
     bases.map((b) => [
@@ -203,11 +203,16 @@ function modeOf(plan: Omit<ExpansionPlan, "mode">): ExpansionMode {
 }
 
 /** The view tables among `aliases` (qualifiers of struct fields and the like are not tables). */
-function requirementsOf(ctx: ExpandContext, aliases: readonly string[], label: string): Requirement[] {
+function requirementsOf(
+  ctx: ExpandContext,
+  aliases: readonly string[],
+  label: string,
+  subject?: string,
+): Requirement[] {
   const out: Requirement[] = [];
   for (const alias of aliases) {
     const k = keyOf(alias);
-    if (ctx.graph.tables.has(k) && !out.some((r) => r.table === k)) out.push({ table: k, label });
+    if (ctx.graph.tables.has(k) && !out.some((r) => r.table === k)) out.push({ table: k, label, subject });
   }
   return out;
 }
