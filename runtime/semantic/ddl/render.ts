@@ -137,10 +137,22 @@ function clause(name: string, entries: string[]): string {
   return entries.length === 0 ? "" : `\n${name} (\n    ${entries.join(",\n    ")}\n)`;
 }
 
-export function renderDdl(def: SemanticViewDefinition, fullyQualified = false): string {
-  const name = fullyQualified
-    ? `${renderIdent(def.databaseName)}.${renderIdent(def.schemaName)}.${renderIdent(def.name)}`
-    : renderIdent(def.name);
+/** A view-name part bare when it reads back the same (`[a-z_][a-z0-9_]*`), else quoted, as the extension renders it. */
+const viewNamePart = (part: string): string => (/^[a-z_][a-z0-9_]*$/.test(part) ? part : quoteIdent(part));
+
+/**
+ * `CREATE OR REPLACE SEMANTIC VIEW <name> ...`. The name is qualified as far as `qualifiers` says:
+ * `schema` (the reference named a schema), `database` (it named a database too, or the caller asked
+ * for the fully qualified form), so the statement recreates the view where it was found.
+ */
+export function renderDdl(def: SemanticViewDefinition, qualifiers: "none" | "schema" | "database" = "none"): string {
+  const parts =
+    qualifiers === "database"
+      ? [def.databaseName, def.schemaName, def.name]
+      : qualifiers === "schema"
+        ? [def.schemaName, def.name]
+        : [def.name];
+  const name = parts.map(viewNamePart).join(".");
   const comment = def.comment === undefined ? "" : ` COMMENT = ${quoteLiteral(def.comment)}`;
   return (
     `CREATE OR REPLACE SEMANTIC VIEW ${name}${comment} AS` +

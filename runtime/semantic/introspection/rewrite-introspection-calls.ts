@@ -4,7 +4,7 @@
  * literal rows (so `SELECT name FROM list_semantic_views() WHERE ...` works as plain SQL), and
  * `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
  */
-import { listDefinitions } from "../catalog.js";
+import { listDefinitions, parseViewReference } from "../catalog.js";
 import { parseSemanticStatement } from "../ddl/parse-statement.js";
 import type { SemanticStatement } from "../ddl/statements.js";
 import type { StatementResult } from "./execute-introspection.js";
@@ -199,7 +199,8 @@ export async function rewriteIntrospectionCalls(
       if (typeof view !== "string")
         throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
       const def = await requireDefinition(session, view);
-      edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, qualified === true)) });
+      const reference = parseViewReference(view);
+      edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, reference, qualified === true)) });
       i = call.after - 1;
     } else if (name === "read_yaml_from_semantic_view") {
       const call = parseCall(tokens, i);

@@ -4,6 +4,7 @@
  */
 import { shownName, type MemberDef, type SemanticViewDefinition, type TableDef } from "../view-definition.js";
 import { renderDdl } from "../ddl/render.js";
+import type { QualifiedName } from "../sql/parse-qualified-name.js";
 import { analyzeExpression } from "../ddl/expression-refs.js";
 import { splitTableReference } from "../sql/quote.js";
 import { renderNonAdditiveBy, renderWindow } from "../ddl/render-metric-modes.js";
@@ -203,8 +204,18 @@ export function showMembers(defs: readonly SemanticViewDefinition[], kind: Membe
   return { columns: [...MEMBER_COLUMNS], rows };
 }
 
-export function getDdl(def: SemanticViewDefinition, fullyQualified = false): string {
-  return renderDdl(def, fullyQualified);
+/**
+ * `get_ddl('SEMANTIC_VIEW', reference[, fully_qualified])`: the view named as the reference named it
+ * (`analytics.sales` keeps its schema, `"my schema"."my view"` its quotes), or fully qualified.
+ */
+export function getDdl(def: SemanticViewDefinition, reference: QualifiedName, fullyQualified = false): string {
+  const qualifiers =
+    fullyQualified || reference.database !== undefined
+      ? "database"
+      : reference.schema !== undefined
+        ? "schema"
+        : "none";
+  return renderDdl(def, qualifiers);
 }
 
 /**
