@@ -84,6 +84,27 @@ describe("conformance: body syntax (empty lists, comments, typed literals)", () 
     ]);
   });
 
+  it("annotations in any order, each at most once per entry", async () => {
+    await db.run(
+      "CREATE SEMANTIC VIEW annotated AS TABLES (o AS orders PRIMARY KEY (id) WITH SYNONYMS ('sales') COMMENT = 't') DIMENSIONS (o.status AS o.status WITH SYNONYMS = ('state') COMMENT = 'c' LABELS = (FILTER)) METRICS (o.total AS SUM(o.amount))",
+    );
+    expect(await text("SELECT name, synonyms, comment FROM (SHOW SEMANTIC DIMENSIONS IN annotated)")).to.deep.equal([
+      ["status", '["state"]', "c"],
+    ]);
+    const body = (entry: string, table = "o AS orders PRIMARY KEY (id)"): string =>
+      `CREATE SEMANTIC VIEW twice AS TABLES (${table}) DIMENSIONS (${entry}) METRICS (o.total AS SUM(o.amount))`;
+    expect(await errorOf(db, body("o.status AS o.status COMMENT = 'a' COMMENT = 'b'"))).to.contain(
+      "COMMENT given twice on dimension 'status'",
+    );
+    expect(await errorOf(db, body("o.status AS o.status WITH SYNONYMS ('a') WITH SYNONYMS ('b')"))).to.contain(
+      "WITH SYNONYMS given twice on dimension 'status'",
+    );
+    expect(await errorOf(db, body("o.status AS o.status", "o AS orders COMMENT = 'x' COMMENT = 'y'"))).to.contain(
+      "COMMENT given twice on table 'o'",
+    );
+    expect(await errorOf(db, body("o.status AS o.status COMMENT = 'a' banana"))).to.contain("'banana'");
+  });
+
   it("typed literals inside member expressions, even beside a member named like the type", async () => {
     await db.run(`
       CREATE SEMANTIC VIEW typed AS
