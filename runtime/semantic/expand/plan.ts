@@ -15,7 +15,7 @@ import { keyOf, type JoinTree } from "./join-graph.js";
 import { MemberSql } from "./members.js";
 import { resolveMembers } from "./resolve.js";
 import { RolePaths } from "./roles.js";
-import { isActiveSemiAdditive, unqueriedSnapshotDims } from "./semi-additive.js";
+import { isActiveSemiAdditive, refuseSnapshotDependency, unqueriedSnapshotDims } from "./semi-additive.js";
 import { whereSql } from "./where-clause.js";
 
 export interface SemanticQueryRequest {
@@ -111,6 +111,7 @@ export function planExpansion(resolved: ResolvedRequest, whereClause: string | u
 
   const bases: MetricDef[] = [];
   for (const m of metrics) for (const b of members.baseMetricsOf(m)) if (!bases.includes(b)) bases.push(b);
+  for (const m of metrics) if (m.table === undefined) refuseSnapshotDependency(ctx, m, members.baseMetricsOf(m), dims);
   const roles = new RolePaths(ctx, members, metrics);
 
   const memberReqs = (m: MemberDef, label: string, subject?: string): Requirement[] =>

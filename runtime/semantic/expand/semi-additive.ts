@@ -139,8 +139,8 @@ export function snapshotGrainSql(
       throw new SemanticViewError(
         "invalid",
         isActive
-          ? `semantic view '${view}': semi-additive metric '${m.metric.name}' (${m.sql}) must be a single SUM/COUNT/AVG/MIN/MAX(<expression>) call for snapshot selection: ${parts}`
-          : `semantic view '${view}': metric '${m.metric.name}' (${m.sql}) cannot be co-queried with semi-additive metric '${firstActive}' on the same table: ${parts}. Query them separately, or write it as a single aggregate over a column (e.g. COUNT(<key column>))`,
+          ? `semantic view '${view}': semi-additive metric '${m.metric.name}' (expression: ${m.sql}) cannot be expanded: ${parts}. NON ADDITIVE BY snapshot expansion requires the metric to be a single aggregate call SUM/COUNT/AVG/MIN/MAX(<expression>) without '*' or DISTINCT.`
+          : `semantic view '${view}': metric '${m.metric.name}' (expression: ${m.sql}) cannot be co-queried with semi-additive metric '${firstActive}': ${parts}. Snapshot expansion for NON ADDITIVE BY requires every co-queried metric to be a single aggregate call SUM/COUNT/AVG/MIN/MAX(<expression>) without '*', DISTINCT, or surrounding expression text. Query '${m.metric.name}' and '${firstActive}' separately.`,
       );
     }
     const arg = `__sv_a${m.index}`;
@@ -170,4 +170,23 @@ export function snapshotGrainSql(
     `) AS ${quoteIdent("__sv_snapshot")}`,
     ...groupByLines(grain.dims.length),
   ].join("\n");
+}
+
+/**
+ * A metric built over an active semi-additive metric (a derived metric, or a window metric's inner
+ * metric) is refused, as in the extension: the snapshot answers the semi-additive metric itself, and
+ * composing it with an outer expression is not defined.
+ */
+export function refuseSnapshotDependency(
+  ctx: ExpandContext,
+  metric: MetricDef,
+  bases: readonly MetricDef[],
+  dims: readonly MemberDef[],
+): void {
+  const semi = bases.find((b) => b !== metric && isActiveSemiAdditive(b, dims));
+  if (semi === undefined) return;
+  const na = (semi.nonAdditiveBy ?? []).map((d) => d.dimension).join(", ");
+  ctx.fail(
+    `metric '${metric.name}' depends on semi-additive metric '${semi.name}' (NON ADDITIVE BY ${na}), whose snapshot is taken in this query; a metric composed over a snapshot is not supported. Query '${semi.name}' directly, or include its NON ADDITIVE BY dimensions (${na}) in the query.`,
+  );
 }

@@ -14,6 +14,8 @@ import type { MemberDef, MetricDef, SemanticViewDefinition, WindowSpec } from ".
 import { SemanticViewError } from "../semantic-error.js";
 import { findReferenced, parseMemberReference, refersTo } from "../sql/member-reference.js";
 import { quoteIdent } from "../sql/quote.js";
+import { ExpandContext } from "./context.js";
+import { refuseSnapshotDependency } from "./semi-additive.js";
 import { selectLines, withCtes } from "./sql-layout.js";
 
 export interface InnerRequest {
@@ -84,6 +86,7 @@ export function expandWindowMetrics(
         `window metric '${m.name}': inner metric '${target!.name}' is itself a window metric; the inner metric must be a base or derived metric`,
       );
     }
+    refuseSnapshotDependency(new ExpandContext(def), m, helpers.baseMetricsOf(target!), dims);
     if (!inner.includes(target!)) inner.push(target!);
   }
   // The window runs over one grouped relation: inner aggregates at different grains would have to be
