@@ -9,6 +9,9 @@
  * - every table is qualified as the definition resolved it, so views over other schemas and
  *   databases answer from any session context.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "chai";
 import { DocsRunner } from "./support/docs-runner.js";
 
@@ -158,6 +161,28 @@ describe("conformance: joins, phantom rows and table qualification", () => {
         await db.run("SELECT explain_output FROM explain_semantic_view('sales.in_sales', metrics := ['total'])")
       ).rows.map((r) => r[0]);
       expect(sql).to.include('FROM "memory"."sales"."orders" AS "o"');
+    });
+
+    it("a database file attached under another name keeps answering (its own database follows it)", async () => {
+      const folder = mkdtempSync(join(tmpdir(), "lib-renamed-db-"));
+      const file = join(folder, "first.duckdb").replace(/'/g, "''");
+      try {
+        await db.run(`
+          ATTACH '${file}' AS first_name;
+          USE first_name;
+          CREATE TABLE t (id INTEGER, v INTEGER);
+          INSERT INTO t VALUES (1, 5), (2, 6);
+          CREATE SEMANTIC VIEW moved AS TABLES (t AS t PRIMARY KEY (id)) METRICS (t.total AS SUM(t.v));
+          USE memory.main;
+          DETACH first_name;
+          ATTACH '${file}' AS second_name;
+          USE second_name;`);
+        expect(await text("SELECT * FROM semantic_view('moved', metrics := ['total'])")).to.deep.equal([["11"]]);
+        expect(await text("SELECT database_name FROM (SHOW SEMANTIC VIEWS)")).to.deep.equal([["second_name"]]);
+      } finally {
+        await db.run("USE memory.main; DETACH DATABASE IF EXISTS second_name");
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
 
     it("schema- and database-qualified tables keep their qualification", async () => {
