@@ -40,6 +40,11 @@ export class DocsRunner {
     return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 
+  /** A query's rows with every value as text (DECIMAL, DATE and the like compare as DuckDB prints them). */
+  async text(sql: string): Promise<unknown[][]> {
+    return (await this.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
+  }
+
   /** Column name → DuckDB type of a query's result. */
   async types(sql: string): Promise<Record<string, string>> {
     const { columns } = await this.run(sql);
