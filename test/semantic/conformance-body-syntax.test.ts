@@ -102,6 +102,13 @@ describe("conformance: body syntax (empty lists, comments, typed literals)", () 
       "COMMENT given twice on table 'o'",
     );
     expect(await errorOf(db, body("o.status AS o.status COMMENT = 'a' banana"))).to.contain("'banana'");
+    // COMMENT needs its `=` (WITH SYNONYMS and LABELS do not), on entries, views and ALTER.
+    expect(await errorOf(db, body("o.status AS o.status COMMENT 'a'"))).to.contain(
+      "Expected '=' after COMMENT keyword.",
+    );
+    expect(await errorOf(db, "ALTER SEMANTIC VIEW annotated SET COMMENT 'x'")).to.contain(
+      "Expected '=' after COMMENT keyword.",
+    );
   });
 
   it("typed literals inside member expressions, even beside a member named like the type", async () => {

@@ -1,5 +1,5 @@
 /**
- * The annotations of a DDL entry — `COMMENT [=] '...'`, `WITH SYNONYMS [=] (...)`, `LABELS [=] (FILTER)` —
+ * The annotations of a DDL entry — `COMMENT = '...'`, `WITH SYNONYMS [=] (...)`, `LABELS [=] (FILTER)` —
  * and the `(name, ...)` lists of keys and relationships, shared by the TABLES and member parsers.
  */
 import { didYouMean } from "../../text/suggest.js";
@@ -7,11 +7,15 @@ import { isOp } from "../sql/tokens.js";
 import type { TokenStream } from "../sql/token-stream.js";
 import type { MemberKind } from "./statements.js";
 
-/** `COMMENT [=] '...'` */
+/** `COMMENT = '...'`: unlike WITH SYNONYMS and LABELS, the extension requires the `=`. */
 export function parseComment(ts: TokenStream): string {
   ts.expectKeyword("COMMENT");
-  ts.acceptOp("=");
+  expectCommentEquals(ts);
   return ts.expectString("comment text").value;
+}
+
+export function expectCommentEquals(ts: TokenStream): void {
+  if (!ts.acceptOp("=")) throw ts.error("Expected '=' after COMMENT keyword.");
 }
 
 /**
