@@ -99,6 +99,15 @@ describe("conformance: introspection output", () => {
     ]);
   });
 
+  it("explain_semantic_view's header lists explicit names as requested and wildcards expanded", async () => {
+    const lines = await explain(`'"my schema"."my view"', dimensions := ['NAME', 'o.*'], metrics := ['Revenue']`);
+    expect(lines.slice(0, 3)).to.deep.equal([
+      "-- Semantic View: my view",
+      "-- Dimensions: NAME, region, day",
+      "-- Metrics: Revenue",
+    ]);
+  });
+
   it("explain_semantic_view prints each grain's CTE as its own set of lines", async () => {
     const lines = await explain(`'"my schema"."my view"', metrics := ['revenue', 'customers']`);
     const sql = lines.slice(lines.indexOf("-- Expanded SQL:") + 1, lines.indexOf("-- DuckDB Plan:") - 1);
