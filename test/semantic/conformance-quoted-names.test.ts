@@ -127,6 +127,22 @@ describe("conformance: quoted identifiers in definitions", () => {
     ]);
   });
 
+  it("dimensions for a metric named quoted, and the window's ORDER BY dimension required", async () => {
+    expect(
+      (await db.run(`SELECT name, required FROM show_semantic_dimensions_for_metric('quoted', '"total revenue"')`))
+        .rows,
+    ).to.deep.equal([
+      ['"order date"', false],
+      ["Region", false],
+    ]);
+    expect(
+      (await db.run(`SELECT name, required FROM (SHOW SEMANTIC DIMENSIONS IN quoted FOR METRIC running)`)).rows,
+    ).to.deep.equal([
+      ['"order date"', true],
+      ["Region", true],
+    ]);
+  });
+
   it("GET_DDL and the YAML export round-trip the quoted names", async () => {
     const [[ddl]] = (await db.run("SELECT get_ddl('SEMANTIC_VIEW', 'quoted')")).rows as [[string]];
     expect(ddl).to.contain('o."Total Revenue" AS SUM(o.amount)');
