@@ -160,6 +160,29 @@ describe("conformance: quoted identifiers in definitions", () => {
     }
   });
 
+  it("view names with spaces or upper case fold to lower case, quoted or not (v0.11 CHANGELOG)", async () => {
+    const body = `AS TABLES (o AS "My Orders" PRIMARY KEY (id)) DIMENSIONS (o.region AS o."Sales Region") METRICS (o.n AS COUNT(*))`;
+    await db.run(`CREATE SEMANTIC VIEW "Total Amount" ${body}`);
+    await db.run(`CREATE SEMANTIC VIEW MixedCase ${body}`);
+    const shown = (
+      await db.run(
+        "SELECT name FROM (SHOW TERSE SEMANTIC VIEWS) WHERE name IN ('total amount', 'mixedcase') ORDER BY name",
+      )
+    ).rows;
+    expect(shown).to.deep.equal([["mixedcase"], ["total amount"]]);
+    // Every spelling reaches the view: the lookup folds the reference the same way.
+    for (const reference of ["MIXEDCASE", '"MixedCase"', "main.mixedcase"]) {
+      expect(await text(`SELECT * FROM semantic_view('${reference}', metrics := ['n'])`), reference).to.deep.equal([
+        ["4"],
+      ]);
+    }
+    expect(await text(`SELECT * FROM semantic_view('"TOTAL AMOUNT"', metrics := ['n'])`)).to.deep.equal([["4"]]);
+    // GET_DDL quotes the stored name only where a bare one would not read back as it.
+    const [[ddl]] = (await db.run(`SELECT get_ddl('SEMANTIC_VIEW', '"Total Amount"')`)).rows as [[string]];
+    expect(ddl.split("\n")[0]).to.equal('CREATE OR REPLACE SEMANTIC VIEW "total amount" AS');
+    await db.run(`DROP SEMANTIC VIEW "TOTAL AMOUNT"; DROP SEMANTIC VIEW mixedcase`);
+  });
+
   it("a quoted table name without an alias names the table and its members", async () => {
     await db.run(
       `CREATE SEMANTIC VIEW bare_table AS TABLES ("My Orders" PRIMARY KEY (id)) DIMENSIONS ("My Orders".region AS "My Orders"."Sales Region") METRICS ("My Orders".n AS COUNT(*))`,
