@@ -19,8 +19,9 @@ export class DocsRunner {
 
   private constructor(readonly session: TestSession) {}
 
-  static async open(): Promise<DocsRunner> {
-    return new DocsRunner(await TestSession.open());
+  /** An in-memory database, or the file at `path` opened with DuckDB `options` (`access_mode`, ...). */
+  static async open(path?: string, options?: Record<string, string>): Promise<DocsRunner> {
+    return new DocsRunner(await TestSession.open(path, options));
   }
 
   /** Runs every statement of `script`; returns the last one's result. */
