@@ -33,7 +33,7 @@ describe("conformance: body syntax (empty lists, comments, typed literals)", () 
     expect(
       await text("SELECT * FROM semantic_view('empty_dims', dimensions := [], metrics := ['total'])"),
     ).to.deep.equal([["35"]]);
-    expect(await text("SELECT name FROM (SHOW SEMANTIC DIMENSIONS IN empty_dims)")).to.deep.equal([]);
+    expect(await text("SELECT name FROM show_semantic_dimensions('empty_dims')")).to.deep.equal([]);
   });
 
   it("METRICS () alone satisfies the clause rule; no DIMENSIONS or METRICS clause at all does not", async () => {
@@ -74,7 +74,7 @@ describe("conformance: body syntax (empty lists, comments, typed literals)", () 
     // Blanked byte for byte, as the extension's front door does: inner comments become spaces.
     expect(
       await text(
-        "SELECT object_name, property_value FROM (DESCRIBE SEMANTIC VIEW commented) WHERE property = 'EXPRESSION'",
+        "SELECT object_name, property_value FROM describe_semantic_view('commented') WHERE property = 'EXPRESSION'",
       ),
     ).to.deep.equal([
       ["status", "o.status"],
@@ -87,7 +87,7 @@ describe("conformance: body syntax (empty lists, comments, typed literals)", () 
     await db.run(
       "CREATE SEMANTIC VIEW annotated AS TABLES (o AS orders PRIMARY KEY (id) WITH SYNONYMS ('sales') COMMENT = 't') DIMENSIONS (o.status AS o.status WITH SYNONYMS = ('state') COMMENT = 'c' LABELS = (FILTER)) METRICS (o.total AS SUM(o.amount))",
     );
-    expect(await text("SELECT name, synonyms, comment FROM (SHOW SEMANTIC DIMENSIONS IN annotated)")).to.deep.equal([
+    expect(await text("SELECT name, synonyms, comment FROM show_semantic_dimensions('annotated')")).to.deep.equal([
       ["status", '["state"]', "c"],
     ]);
     const body = (entry: string, table = "o AS orders PRIMARY KEY (id)"): string =>

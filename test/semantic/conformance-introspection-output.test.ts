@@ -55,7 +55,7 @@ describe("conformance: introspection output", () => {
 
   it("DESCRIBE shows the view's COMMENT row after CREATE and after ALTER ... SET COMMENT", async () => {
     const commentRows = async (): Promise<unknown[][]> =>
-      (await db.run(`SELECT * FROM (DESCRIBE SEMANTIC VIEW "my schema"."my view") WHERE property = 'COMMENT'`)).rows;
+      (await db.run(`SELECT * FROM describe_semantic_view('"my schema"."my view"') WHERE property = 'COMMENT'`)).rows;
     expect(await commentRows()).to.deep.equal([["SEMANTIC_VIEW", "my view", "", "COMMENT", "first"]]);
     await db.run(`ALTER SEMANTIC VIEW "my schema"."my view" SET COMMENT = 'second'`);
     expect(await commentRows()).to.deep.equal([["SEMANTIC_VIEW", "my view", "", "COMMENT", "second"]]);
@@ -66,7 +66,7 @@ describe("conformance: introspection output", () => {
   it("NON_ADDITIVE_BY and WINDOW_SPEC write the NULLS defaults", async () => {
     const rows = (
       await db.run(
-        `SELECT object_name, property_value FROM (DESCRIBE SEMANTIC VIEW "my schema"."my view") WHERE property IN ('NON_ADDITIVE_BY', 'WINDOW_SPEC') ORDER BY 1`,
+        `SELECT object_name, property_value FROM describe_semantic_view('"my schema"."my view"') WHERE property IN ('NON_ADDITIVE_BY', 'WINDOW_SPEC') ORDER BY 1`,
       )
     ).rows;
     expect(rows).to.deep.equal([

@@ -177,7 +177,7 @@ describe("conformance: joins, phantom rows and table qualification", () => {
           ATTACH '${file}' AS second_name;
           USE second_name;`);
         expect(await text("SELECT * FROM semantic_view('moved', metrics := ['total'])")).to.deep.equal([["11"]]);
-        expect(await text("SELECT database_name FROM (SHOW SEMANTIC VIEWS)")).to.deep.equal([["second_name"]]);
+        expect(await text("SELECT database_name FROM list_semantic_views()")).to.deep.equal([["second_name"]]);
       } finally {
         await db.run("USE memory.main; DETACH DATABASE IF EXISTS second_name");
         rmSync(folder, { recursive: true, force: true });

@@ -118,7 +118,7 @@ describe("conformance: quoted identifiers in definitions", () => {
       "running",
     ]);
     const described = await db.run(
-      "SELECT object_kind, object_name, property_value FROM (DESCRIBE SEMANTIC VIEW quoted) WHERE property IN ('NON_ADDITIVE_BY', 'WINDOW_SPEC') OR (object_kind = 'FACT' AND property = 'TABLE')",
+      "SELECT object_kind, object_name, property_value FROM describe_semantic_view('quoted') WHERE property IN ('NON_ADDITIVE_BY', 'WINDOW_SPEC') OR (object_kind = 'FACT' AND property = 'TABLE')",
     );
     expect(described.rows).to.deep.equal([
       ["FACT", '"Net Amount"', "My Orders"],
@@ -136,7 +136,7 @@ describe("conformance: quoted identifiers in definitions", () => {
       ["Region", false],
     ]);
     expect(
-      (await db.run(`SELECT name, required FROM (SHOW SEMANTIC DIMENSIONS IN quoted FOR METRIC running)`)).rows,
+      (await db.run(`SELECT name, required FROM show_semantic_dimensions_for_metric('quoted', 'running')`)).rows,
     ).to.deep.equal([
       ['"order date"', true],
       ["Region", true],
@@ -166,7 +166,7 @@ describe("conformance: quoted identifiers in definitions", () => {
     await db.run(`CREATE SEMANTIC VIEW MixedCase ${body}`);
     const shown = (
       await db.run(
-        "SELECT name FROM (SHOW TERSE SEMANTIC VIEWS) WHERE name IN ('total amount', 'mixedcase') ORDER BY name",
+        "SELECT name FROM list_terse_semantic_views() WHERE name IN ('total amount', 'mixedcase') ORDER BY name",
       )
     ).rows;
     expect(shown).to.deep.equal([["mixedcase"], ["total amount"]]);

@@ -46,7 +46,7 @@ describe("docs: reference/alter-semantic-view", () => {
 
   it("IF EXISTS on a missing view succeeds without changing anything", async () => {
     await db.run("ALTER SEMANTIC VIEW IF EXISTS old_reports RENAME TO new_reports");
-    const names = (await db.run("SELECT name FROM (SHOW TERSE SEMANTIC VIEWS)")).rows;
+    const names = (await db.run("SELECT name FROM list_terse_semantic_views()")).rows;
     expect(names).to.deep.equal([["sales_view"]]);
   });
 

@@ -17,7 +17,7 @@ describe("docs: reference/drop-semantic-view", () => {
   });
   afterEach(() => db.close());
 
-  const names = async () => (await db.run("SELECT name FROM (SHOW TERSE SEMANTIC VIEWS)")).rows;
+  const names = async () => (await db.run("SELECT name FROM list_terse_semantic_views()")).rows;
 
   it("drops an existing view; querying it then fails", async () => {
     await db.run("DROP SEMANTIC VIEW order_metrics");

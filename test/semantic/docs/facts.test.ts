@@ -218,14 +218,14 @@ describe("docs: how-to/facts", () => {
 
       it("COMMENT and synonyms show in DESCRIBE and SHOW SEMANTIC FACTS", async () => {
         const described = await db.run(
-          "SELECT object_name, property, property_value FROM (DESCRIBE SEMANTIC VIEW annotated) WHERE object_kind = 'FACT' AND property IN ('COMMENT', 'SYNONYMS', 'ACCESS_MODIFIER') ORDER BY 1, 2",
+          "SELECT object_name, property, property_value FROM describe_semantic_view('annotated') WHERE object_kind = 'FACT' AND property IN ('COMMENT', 'SYNONYMS', 'ACCESS_MODIFIER') ORDER BY 1, 2",
         );
         expect(described.rows).to.deep.include.members([
           ["net_price", "COMMENT", "Price after discount"],
           ["raw_margin", "SYNONYMS", '["margin","gross_margin"]'],
         ]);
         const facts = await db.run(
-          "SELECT name, synonyms, comment FROM (SHOW SEMANTIC FACTS IN annotated) ORDER BY name",
+          "SELECT name, synonyms, comment FROM show_semantic_facts('annotated') ORDER BY name",
         );
         expect(facts.rows).to.deep.include.members([["net_price", "[]", "Price after discount"]]);
       });

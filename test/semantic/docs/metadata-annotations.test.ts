@@ -26,11 +26,11 @@ describe("docs: how-to/metadata-annotations", () => {
       "CREATE SEMANTIC VIEW sales AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.region AS o.region) METRICS (o.revenue AS SUM(o.amount))",
     );
     await db.run("ALTER SEMANTIC VIEW sales SET COMMENT = 'Revenue and order analytics for the North America region'");
-    const shown = async () => (await db.run("SELECT comment FROM (SHOW SEMANTIC VIEWS) WHERE name = 'sales'")).rows;
+    const shown = async () => (await db.run("SELECT comment FROM list_semantic_views() WHERE name = 'sales'")).rows;
     const described = async () =>
       (
         await db.run(
-          "SELECT property, property_value FROM (DESCRIBE SEMANTIC VIEW sales) WHERE object_kind = 'SEMANTIC_VIEW'",
+          "SELECT property, property_value FROM describe_semantic_view('sales') WHERE object_kind = 'SEMANTIC_VIEW'",
         )
       ).rows;
     expect(await shown()).to.deep.equal([["Revenue and order analytics for the North America region"]]);
@@ -64,7 +64,7 @@ describe("docs: how-to/metadata-annotations", () => {
       DIMENSIONS (o.region AS o.region)
       METRICS (o.revenue AS SUM(o.amount))`);
     const { rows } = await db.run(
-      "SELECT object_name, property_value FROM (DESCRIBE SEMANTIC VIEW sales) WHERE object_kind = 'TABLE' AND property = 'COMMENT' ORDER BY 1",
+      "SELECT object_name, property_value FROM describe_semantic_view('sales') WHERE object_kind = 'TABLE' AND property = 'COMMENT' ORDER BY 1",
     );
     expect(rows).to.deep.equal([
       ["customers", "Customer master data"],
@@ -88,17 +88,17 @@ describe("docs: how-to/metadata-annotations", () => {
           li.total_net AS SUM(li.net_price) COMMENT = 'Net revenue after discounts'
       );`);
     const { rows } = await db.run(
-      "SELECT object_kind, object_name, property_value FROM (DESCRIBE SEMANTIC VIEW net) WHERE property = 'COMMENT' ORDER BY 1",
+      "SELECT object_kind, object_name, property_value FROM describe_semantic_view('net') WHERE property = 'COMMENT' ORDER BY 1",
     );
     expect(rows).to.deep.equal([
       ["DIMENSION", "region", "Sales region from shipping address"],
       ["FACT", "net_price", "Price after discount"],
       ["METRIC", "total_net", "Net revenue after discounts"],
     ]);
-    expect((await db.run("SELECT name, comment FROM (SHOW SEMANTIC FACTS IN net)")).rows).to.deep.equal([
+    expect((await db.run("SELECT name, comment FROM show_semantic_facts('net')")).rows).to.deep.equal([
       ["net_price", "Price after discount"],
     ]);
-    expect((await db.run("SELECT name, comment FROM (SHOW SEMANTIC METRICS IN net)")).rows).to.deep.equal([
+    expect((await db.run("SELECT name, comment FROM show_semantic_metrics('net')")).rows).to.deep.equal([
       ["total_net", "Net revenue after discounts"],
     ]);
     // 100 * 0.5 + 50 = 100 (East), 80 * 0.75 = 60 (West)
@@ -142,7 +142,7 @@ describe("docs: how-to/metadata-annotations", () => {
 
     it("DESCRIBE shows synonyms as a JSON array on tables (named by their table), dimensions and metrics", async () => {
       const { rows } = await db.run(
-        "SELECT object_kind, object_name, property_value FROM (DESCRIBE SEMANTIC VIEW sales) WHERE property = 'SYNONYMS' ORDER BY 1",
+        "SELECT object_kind, object_name, property_value FROM describe_semantic_view('sales') WHERE property = 'SYNONYMS' ORDER BY 1",
       );
       expect(rows).to.deep.equal([
         ["DIMENSION", "region", '["sales_region","territory"]'],
@@ -193,11 +193,11 @@ describe("docs: how-to/metadata-annotations", () => {
       expect((await db.error("SELECT * FROM semantic_view('margins', facts := ['raw_margin'])")).message).to.contain(
         "fact 'raw_margin' is private and cannot be queried directly",
       );
-      const columns = (await db.run("SELECT column_name FROM (SHOW COLUMNS IN SEMANTIC VIEW margins) ORDER BY 1")).rows;
+      const columns = (await db.run("SELECT column_name FROM show_columns_in_semantic_view('margins') ORDER BY 1")).rows;
       expect(columns).to.deep.equal([["profit"], ["total_margin"], ["total_revenue"]]);
       const access = (
         await db.run(
-          "SELECT object_name, property_value FROM (DESCRIBE SEMANTIC VIEW margins) WHERE property = 'ACCESS_MODIFIER' ORDER BY 1",
+          "SELECT object_name, property_value FROM describe_semantic_view('margins') WHERE property = 'ACCESS_MODIFIER' ORDER BY 1",
         )
       ).rows;
       expect(access).to.deep.equal([
@@ -256,7 +256,7 @@ describe("docs: how-to/metadata-annotations", () => {
 
     it('DESCRIBE reports LABELS ["FILTER"] only on labelled members', async () => {
       const { rows } = await db.run(
-        "SELECT object_kind, object_name, property_value FROM (DESCRIBE SEMANTIC VIEW filters) WHERE property = 'LABELS' ORDER BY 1",
+        "SELECT object_kind, object_name, property_value FROM describe_semantic_view('filters') WHERE property = 'LABELS' ORDER BY 1",
       );
       expect(rows).to.deep.equal([
         ["DIMENSION", "is_domestic", '["FILTER"]'],

@@ -23,7 +23,7 @@ describe("docs: explanation/transactional-ddl-and-limitations", () => {
     });
     afterEach(() => db.close());
 
-    const names = async () => (await db.run("SELECT name FROM (SHOW TERSE SEMANTIC VIEWS) ORDER BY name")).rows;
+    const names = async () => (await db.run("SELECT name FROM list_terse_semantic_views() ORDER BY name")).rows;
     const create = `CREATE SEMANTIC VIEW order_metrics AS
         TABLES (o AS orders) DIMENSIONS (o.region AS o.region)`;
 
@@ -53,9 +53,9 @@ describe("docs: explanation/transactional-ddl-and-limitations", () => {
       expect(await names()).to.deep.equal([]);
       await db.run(`BEGIN; ${create}; COMMIT;`);
       await db.run("BEGIN; ALTER SEMANTIC VIEW order_metrics SET COMMENT = 'pending'; ROLLBACK;");
-      expect((await db.run("SELECT comment FROM (SHOW SEMANTIC VIEWS)")).rows).to.deep.equal([[""]]);
+      expect((await db.run("SELECT comment FROM list_semantic_views()")).rows).to.deep.equal([[""]]);
       await db.run("BEGIN; ALTER SEMANTIC VIEW order_metrics SET COMMENT = 'kept'; COMMIT;");
-      expect((await db.run("SELECT comment FROM (SHOW SEMANTIC VIEWS)")).rows).to.deep.equal([["kept"]]);
+      expect((await db.run("SELECT comment FROM list_semantic_views()")).rows).to.deep.equal([["kept"]]);
     });
 
     it("a plain DROP or ALTER of a missing view is an error; IF EXISTS is a silent no-op", async () => {
@@ -88,7 +88,7 @@ describe("docs: explanation/transactional-ddl-and-limitations", () => {
         ["East", 11n],
         ["West", 5n],
       ]);
-      expect((await ro.run("SELECT name FROM (SHOW TERSE SEMANTIC VIEWS)")).rows).to.deep.equal([["orders"]]);
+      expect((await ro.run("SELECT name FROM list_terse_semantic_views()")).rows).to.deep.equal([["orders"]]);
       for (const ddl of [
         "DROP SEMANTIC VIEW orders",
         "ALTER SEMANTIC VIEW orders SET COMMENT = 'x'",
