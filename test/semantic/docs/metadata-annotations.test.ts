@@ -193,7 +193,8 @@ describe("docs: how-to/metadata-annotations", () => {
       expect((await db.error("SELECT * FROM semantic_view('margins', facts := ['raw_margin'])")).message).to.contain(
         "fact 'raw_margin' is private and cannot be queried directly",
       );
-      const columns = (await db.run("SELECT column_name FROM show_columns_in_semantic_view('margins') ORDER BY 1")).rows;
+      const columns = (await db.run("SELECT column_name FROM show_columns_in_semantic_view('margins') ORDER BY 1"))
+        .rows;
       expect(columns).to.deep.equal([["profit"], ["total_margin"], ["total_revenue"]]);
       const access = (
         await db.run(
