@@ -18,6 +18,10 @@ import {
 import { stringLiteral } from "../introspect/sql-text.js";
 import { semanticViewMemberName } from "./duckdb-query-compiler.js";
 
+/** `"Net Revenue"` → `Net Revenue` (doubled quotes undone); any other name as it is. */
+const unquoted = (name: string): string =>
+  /^"(?:[^"]|"")+"$/.test(name) ? name.slice(1, -1).replaceAll('""', '"') : name;
+
 export class DuckDBIntrospector implements Introspector {
   readonly #source: IntrospectionSource;
 
@@ -35,7 +39,10 @@ export class DuckDBIntrospector implements Introspector {
       this.#source,
       `SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view(${stringLiteral(view.name)})`,
     );
-    const described = foldDescribeRows(rows);
+    // A member declared quoted is shown as written (`"Net Revenue"`), as the extension stores it; its
+    // name is the text inside the quotes.
+    const folded = foldDescribeRows(rows);
+    const described = { ...folded, members: folded.members.map((m) => ({ ...m, name: unquoted(m.name) })) };
     const types = new Map<MemberMetadata, string>();
     const queryable = described.members.filter((m) => m.kind !== "fact");
     const facts = described.members.filter((m) => m.kind === "fact");

@@ -30,16 +30,16 @@ export function emitGrainCtes(plan: ExpansionPlan): string {
 }
 
 /**
- * Per grain, only a queried dimension's expression is re-pointed at a role-played table's scoped
- * alias; a filter, fact or metric sitting on one stays an error, as in the extension.
+ * Per grain, only a dimension's expression — queried, or the unqueried NON ADDITIVE BY dimension of
+ * a snapshot, scoped by its metric's USING — is re-pointed at a role-played table's scoped alias; a
+ * filter, fact or metric sitting on one stays an error, as in the extension.
  */
 function checkNoRoleBoundGrain(plan: ExpansionPlan): void {
   const { ctx } = plan;
   const graph = ctx.graph;
-  const roleBound = [
-    ...plan.rowReqs.filter((r) => !r.label.startsWith("dimension ")),
-    ...plan.bases.flatMap((b) => plan.metricReqs.get(b)!),
-  ].find((r) => graph.roleTables.has(r.table));
+  const roleBound = [...plan.rowReqs, ...plan.bases.flatMap((b) => plan.metricReqs.get(b)!)]
+    .filter((r) => !r.label.startsWith("dimension "))
+    .find((r) => graph.roleTables.has(r.table));
   if (roleBound !== undefined) {
     ctx.fail(
       `fan trap detected -- ${roleBound.label} uses role-playing table '${graph.table(roleBound.table).alias}', which a query over metrics at different grains cannot scope; query it with metrics at a single grain`,

@@ -3,6 +3,7 @@
  * table without a fanning step, so the joined rows are at (or finer than) each metric's grain.
  */
 import { emitSelect } from "./emit.js";
+import { guardedConditions } from "./phantom-rows.js";
 import type { ExpansionPlan } from "./plan.js";
 
 export function emitSingleGrain(plan: ExpansionPlan): string {
@@ -17,7 +18,9 @@ export function emitSingleGrain(plan: ExpansionPlan): string {
     aliasOf: plan.aliasOf,
     items: [...plan.dimItems, ...metricItems],
     needed: plan.allTables,
-    conditions: plan.conditions,
+    // A grouped query whose dimensions and metrics all sit on one table below the base has no
+    // group for base rows without that table's rows (a customer without orders is no order status).
+    conditions: guardedConditions(plan, [...plan.dims.map((d) => d.table), ...plan.bases.map((b) => b.table!)]),
     distinct: false,
     groupCount: plan.dims.length,
   });

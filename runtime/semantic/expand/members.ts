@@ -35,6 +35,29 @@ export class MemberSql {
     });
   }
 
+  /**
+   * Table aliases an expression needs joined: its owner, every alias it qualifies a column with, and
+   * the tables of the facts it inlines, transitively (a fact's expression may use bare columns of
+   * its own table, which the inlined SQL no longer names).
+   */
+  tablesOf(expr: string, owner: string | undefined, stack: readonly MemberDef[] = []): string[] {
+    const out: string[] = [];
+    const add = (alias: string | undefined): void => {
+      if (alias !== undefined && !out.some((a) => identEquals(a, alias))) out.push(alias);
+    };
+    add(owner);
+    rewriteReferences(expr, (ref) => {
+      add(ref.qualifier);
+      const table = ref.qualifier ?? owner;
+      const fact = this.ctx.def.facts.find((f) => identEquals(f.name, ref.name) && identEquals(f.table, table));
+      if (fact !== undefined && stack[stack.length - 1] !== fact && !stack.includes(fact)) {
+        for (const t of this.tablesOf(fact.expr, fact.table, [...stack, fact])) add(t);
+      }
+      return undefined;
+    });
+    return out;
+  }
+
   /** Base metrics a metric depends on (itself if it is one). */
   baseMetricsOf(m: MetricDef, stack: readonly MetricDef[] = []): MetricDef[] {
     if (m.table !== undefined) return [m];
