@@ -11,7 +11,7 @@ import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Eng
 import { existsSync } from "node:fs";
 import { runCli } from "../../codegen/cli.js";
 import { runCodegen } from "../../codegen/codegen.js";
-import type { BackendType } from "../../runtime/config/types.js";
+import type { BackendType } from "../../runtime/dialects/dialects.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,
@@ -325,7 +325,7 @@ describe("backend A fixture: GET_DDL translation", () => {
         .map((n) => [n, n === "NAME" ? "TEXT" : "NUMBER", n === "NAME" ? null : 38, n === "AMOUNT" ? 2 : 0]),
     });
     const source = new RecordedSource({
-      "SELECT GET_DDL('SEMANTIC_VIEW', 'ORDERS_SV')": { columns: ["GET_DDL"], rows: [[ddl]] },
+      "SELECT GET_DDL('SEMANTIC_VIEW', '\"ORDERS_SV\"')": { columns: ["GET_DDL"], rows: [[ddl]] },
       "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE upper(table_name) = upper('ORDERS') AND upper(table_schema) = upper('SHOP') ORDER BY ordinal_position":
         columns("ID,REF,CUSTOMER_ID,AMOUNT,DISCOUNT"),
       "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE upper(table_name) = upper('CUSTOMERS') AND upper(table_schema) = upper('SHOP') ORDER BY ordinal_position":

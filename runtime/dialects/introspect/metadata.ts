@@ -2,6 +2,7 @@
  * Plain metadata every introspector produces and the generator consumes: the warehouse-neutral
  * description of semantic views (kysely-codegen's `DatabaseMetadata`, shrunk to what we emit).
  */
+import { rowsToObjects } from "../../driver/query-result.js";
 
 export type MemberKind = "dimension" | "metric" | "fact";
 
@@ -27,6 +28,19 @@ export interface ViewMetadata {
   readonly comment?: string | undefined;
   /** Members in the warehouse's definition order. */
   readonly members: readonly MemberMetadata[];
+  /** Variables a query may set (backend A's semantic-view VARIABLES, backend B's metric-view parameters). */
+  readonly variables?: readonly VariableMetadata[] | undefined;
+}
+
+/** A variable of a view, as codegen declares it (`Variable<T>()`). */
+export interface VariableMetadata {
+  /** The variable's name exactly as the warehouse reports it. */
+  readonly name: string;
+  /** The warehouse's type text (`NUMBER(38,0)`, `DOUBLE`); `""` when unknown. */
+  readonly type: string;
+  /** The view defines a default: a query may leave it unset. */
+  readonly hasDefault: boolean;
+  readonly comment?: string | undefined;
 }
 
 /** One backend's way of answering "which semantic views exist, and what is in them". */
@@ -60,14 +74,7 @@ export interface IntrospectionSource {
 
 /** Runs `sql` and returns its rows as objects keyed by column name. */
 export async function queryObjects(source: IntrospectionSource, sql: string): Promise<Record<string, unknown>[]> {
-  const result = await source.execute(sql);
-  return result.rows.map((row) => {
-    const object: Record<string, unknown> = {};
-    result.columns.forEach((column, index) => {
-      object[column.name] = row[index];
-    });
-    return object;
-  });
+  return rowsToObjects(await source.execute(sql));
 }
 
 /** Reads a text cell; `null`/`undefined` become `""`. */

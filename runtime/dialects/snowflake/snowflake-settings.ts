@@ -1,5 +1,5 @@
 /** Resolved settings of a `type = "backend_a"` connection (Snowflake). */
-import type { CommonSettings } from "../../config/types.js";
+import type { CommonSettings } from "../common-settings.js";
 import type { Secret } from "../../config/secret.js";
 
 import type { BACKEND_A_AUTH_TYPES } from "./snowflake-fields.js";
@@ -22,6 +22,8 @@ export interface BackendASettings extends CommonSettings {
   readonly ocspFailOpenMode: boolean;
   readonly keepSessionAlive: boolean;
   readonly appName?: string | undefined;
+  /** QUERY_TAG of every statement; undefined: the default tag per statement; `""`: none. */
+  readonly queryTag?: string | undefined;
   readonly disableTelemetry: boolean;
   readonly cacheMfaToken: boolean;
   readonly storeTempCreds: boolean;
