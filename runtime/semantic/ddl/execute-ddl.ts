@@ -26,6 +26,7 @@ import { validateCreate, type PhysicalTable } from "./validate.js";
 import { validateMaterializations } from "./validate-materializations.js";
 import { createFromYamlBody } from "./parse-create.js";
 import { readYamlFile } from "./yaml-file.js";
+import { refuseNul } from "./refuse-nul.js";
 import type { MemberDef, MetricDef } from "../view-definition.js";
 
 export interface StatementResult {
@@ -142,6 +143,7 @@ export async function executeCreate(session: SqlSession, stmt: CreateSemanticVie
     createdOn: nowUtc(),
     ...model,
   };
+  refuseNul(key.name, definition);
   await saveDefinition(session, definition);
   return result;
 }
@@ -151,8 +153,15 @@ function withOutputTypes<T extends MemberDef | MetricDef>(
   members: T[],
   drafts: readonly { name: string; outputType?: string | undefined }[],
 ): T[] {
+  // One lookup per member: a view may declare tens of thousands.
+  const types = new Map<string, string>();
+  for (const d of drafts) {
+    const key = d.name.toLowerCase();
+    if (d.outputType !== undefined && !types.has(key)) types.set(key, d.outputType);
+  }
+  if (types.size === 0) return members;
   return members.map((m) => {
-    const outputType = drafts.find((d) => d.name.toLowerCase() === m.name.toLowerCase())?.outputType;
+    const outputType = types.get(m.name.toLowerCase());
     return outputType === undefined ? m : { ...m, outputType };
   });
 }
@@ -205,14 +214,17 @@ export async function executeAlter(session: SqlSession, stmt: AlterSemanticViewS
     if (await definitionExists(session, target)) {
       throw new SemanticViewError("invalid", `semantic view '${target.name}' already exists`);
     }
+    const renamed = { ...definition, name: target.name, schemaName: target.schema };
+    refuseNul(definition.name, renamed);
     await deleteDefinition(session, { schema: definition.schemaName, name: definition.name });
-    await saveDefinition(session, { ...definition, name: target.name, schemaName: target.schema });
+    await saveDefinition(session, renamed);
     return { columns, rows: [[definition.name, target.name]] };
   }
   const columns = varchar("name", "status");
   if (definition === undefined) return { columns, rows: [] };
   const comment = change.action === "set_comment" ? change.comment : undefined;
   const updated: SemanticViewDefinition = { ...definition, comment };
+  refuseNul(definition.name, updated);
   await saveDefinition(session, updated);
   return { columns, rows: [[definition.name, change.action === "set_comment" ? "comment set" : "comment unset"]] };
 }
