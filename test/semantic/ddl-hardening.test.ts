@@ -40,13 +40,31 @@ describe("semantic DDL hardening (issue 22 item 8)", () => {
   };
 
   it("refuses NUL in a view name, a member name, a comment or a synonym, naming the field", async () => {
-    await layer.handle(session, "CREATE SEMANTIC VIEW good AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o.n AS COUNT(*))");
+    await layer.handle(
+      session,
+      "CREATE SEMANTIC VIEW good AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o.n AS COUNT(*))",
+    );
     const cases: [string, RegExp][] = [
-      [`CREATE SEMANTIC VIEW "bad\u0000view" AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o.n AS COUNT(*))`, /: name contains a NUL character/],
-      [`CREATE SEMANTIC VIEW v1 AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o."n\u0000x" AS COUNT(*))`, /metrics\[0\]\.name contains a NUL/],
-      [`CREATE SEMANTIC VIEW v2 COMMENT = 'a\u0000b' AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o.n AS COUNT(*))`, /comment contains a NUL/],
-      [`CREATE SEMANTIC VIEW v3 AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.d AS o.id COMMENT = 'x\u0000') METRICS (o.n AS COUNT(*))`, /dimensions\[0\]\.comment contains a NUL/],
-      [`CREATE SEMANTIC VIEW v4 AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.d AS o.id WITH SYNONYMS = ('s\u0000')) METRICS (o.n AS COUNT(*))`, /dimensions\[0\]\.synonyms\[0\] contains a NUL/],
+      [
+        `CREATE SEMANTIC VIEW "bad\u0000view" AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o.n AS COUNT(*))`,
+        /: name contains a NUL character/,
+      ],
+      [
+        `CREATE SEMANTIC VIEW v1 AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o."n\u0000x" AS COUNT(*))`,
+        /metrics\[0\]\.name contains a NUL/,
+      ],
+      [
+        `CREATE SEMANTIC VIEW v2 COMMENT = 'a\u0000b' AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o.n AS COUNT(*))`,
+        /comment contains a NUL/,
+      ],
+      [
+        `CREATE SEMANTIC VIEW v3 AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.d AS o.id COMMENT = 'x\u0000') METRICS (o.n AS COUNT(*))`,
+        /dimensions\[0\]\.comment contains a NUL/,
+      ],
+      [
+        `CREATE SEMANTIC VIEW v4 AS TABLES (o AS orders PRIMARY KEY (id)) DIMENSIONS (o.d AS o.id WITH SYNONYMS = ('s\u0000')) METRICS (o.n AS COUNT(*))`,
+        /dimensions\[0\]\.synonyms\[0\] contains a NUL/,
+      ],
       [`ALTER SEMANTIC VIEW good SET COMMENT = 'late\u0000comment'`, /semantic view 'good': comment contains a NUL/],
     ];
     for (const [sql, message] of cases) expect((await failure(sql)).message, sql).to.match(message);
@@ -64,7 +82,7 @@ describe("semantic DDL hardening (issue 22 item 8)", () => {
     }
     {
       const error = await failure(`CREATE SEMANTIC VIEW v FROM YAML FILE '${fifo}'`);
-      expect(error.message).to.equal(`FROM YAML FILE '${fifo}': not a regular file (a FIFO)`);
+      expect(error.message).to.equal(`FROM YAML FILE '${fifo}': cannot read the file: not a regular file (a FIFO)`);
       const sub = join(dir.path, "sub");
       await mkdir(sub);
       expect((await failure(`CREATE SEMANTIC VIEW v FROM YAML FILE '${sub}'`)).message).to.contain(
@@ -72,7 +90,10 @@ describe("semantic DDL hardening (issue 22 item 8)", () => {
       );
       // A regular file still works.
       const file = join(dir.path, "ok.yaml");
-      await writeFile(file, "tables:\n  - alias: o\n    table: orders\n    pk_columns: [id]\ndimensions: []\nmetrics:\n  - name: n\n    source_table: o\n    expr: COUNT(*)\n");
+      await writeFile(
+        file,
+        "tables:\n  - alias: o\n    table: orders\n    pk_columns: [id]\ndimensions: []\nmetrics:\n  - name: n\n    source_table: o\n    expr: COUNT(*)\n",
+      );
       await layer.handle(session, `CREATE SEMANTIC VIEW v FROM YAML FILE '${file}'`);
       expect(await listedViews()).to.deep.equal([["v"]]);
     }
@@ -82,7 +103,8 @@ describe("semantic DDL hardening (issue 22 item 8)", () => {
     const n = 1000;
     const dims = Array.from(
       { length: n },
-      (_, i) => `  - name: d${i}\n    source_table: o\n    expr: o.amount + ${i}\n${i % 2 === 0 ? "    output_type: BIGINT\n" : ""}`,
+      (_, i) =>
+        `  - name: d${i}\n    source_table: o\n    expr: o.amount + ${i}\n${i % 2 === 0 ? "    output_type: BIGINT\n" : ""}`,
     );
     const yaml = `tables:\n  - alias: o\n    table: orders\n    pk_columns: [id]\ndimensions:\n${dims.join("")}metrics: []\n`;
     await layer.handle(session, `CREATE SEMANTIC VIEW wide FROM YAML $$${yaml}$$`);

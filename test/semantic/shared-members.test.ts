@@ -129,15 +129,23 @@ describe("semantic_view(): shared members expand linearly", () => {
         if (ds.length > 0) out.push({ dimensions: ds, metrics: [], facts: [] });
         if (facts.length > 0) out.push({ dimensions: ds, metrics: [], facts });
       }
-      const filtered = facts.length > 0 ? `${facts[facts.length - 1]} > 1 OR ${dims[0]} IS NULL` : `${dims[0]} IS NOT NULL`;
-      for (const m of metrics) out.push({ dimensions: dims.slice(0, 1), metrics: [m], facts: [], whereClause: filtered });
+      const filtered =
+        facts.length > 0 ? `${facts[facts.length - 1]} > 1 OR ${dims[0]} IS NULL` : `${dims[0]} IS NOT NULL`;
+      for (const m of metrics)
+        out.push({ dimensions: dims.slice(0, 1), metrics: [m], facts: [], whereClause: filtered });
       return out;
     };
-    const outcome = async (def: SemanticViewDefinition, request: SemanticQueryRequest, sharing: "inline" | "shared") => {
+    const outcome = async (
+      def: SemanticViewDefinition,
+      request: SemanticQueryRequest,
+      sharing: "inline" | "shared",
+    ) => {
       try {
         const { sql } = expandSemanticQuery(def, request, { sharing });
         const { columns, rows } = await session.query(sql);
-        const sorted = rows.map((r) => JSON.stringify(r, (_, v: unknown) => (typeof v === "bigint" ? `${v}n` : v))).sort();
+        const sorted = rows
+          .map((r) => JSON.stringify(r, (_, v: unknown) => (typeof v === "bigint" ? `${v}n` : v)))
+          .sort();
         return { columns, sorted, shared: /__sv_(f\d|level)/.test(sql) };
       } catch (error) {
         return { error: (error as Error).message };
@@ -157,7 +165,8 @@ describe("semantic_view(): shared members expand linearly", () => {
           if (usedShared === true) sharedShapes++;
         }
         expect(answered).to.be.greaterThan(2);
-        if (def.facts.length > 0 || def.metrics.some((m) => m.table === undefined)) expect(sharedShapes).to.be.greaterThan(0);
+        if (def.facts.length > 0 || def.metrics.some((m) => m.table === undefined))
+          expect(sharedShapes).to.be.greaterThan(0);
       });
     }
   });

@@ -18,7 +18,6 @@ import type {
   AlterSemanticViewStatement,
   CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
-  DraftTable,
   DropSemanticViewStatement,
 } from "./statements.js";
 import type { QualifiedName } from "../sql/parse-qualified-name.js";
@@ -26,6 +25,7 @@ import { validateCreate, type PhysicalTable } from "./validate.js";
 import { validateMaterializations } from "./validate-materializations.js";
 import { createFromYamlBody } from "./parse-create.js";
 import { readYamlFile } from "./yaml-file.js";
+import { physicalTables } from "./physical-tables.js";
 import { refuseNul } from "./refuse-nul.js";
 import type { MemberDef, MetricDef } from "../view-definition.js";
 
@@ -48,37 +48,6 @@ function checkDatabase(name: QualifiedName, context: SessionContext): void {
       `semantic views live in the current database '${context.database}'; cannot use '${name.database}.${name.schema}.${name.name}'`,
     );
   }
-}
-
-/** Finds the physical table behind a TABLES entry the way DuckDB would resolve it, if it exists. */
-async function resolvePhysical(
-  session: SqlSession,
-  table: DraftTable,
-  context: SessionContext,
-): Promise<PhysicalTable | undefined> {
-  const parts = table.tableParts;
-  const tableName = parts[parts.length - 1]!;
-  const { rows } = await session.query(
-    "SELECT table_catalog, table_schema, table_name, column_name FROM information_schema.columns WHERE lower(table_name) = lower($1) ORDER BY table_catalog, table_schema, ordinal_position",
-    [tableName],
-  );
-  const groups = new Map<string, PhysicalTable & { columns: string[] }>();
-  for (const [db, schema, name, column] of rows) {
-    const key = `${String(db)}\u0000${String(schema)}`;
-    let g = groups.get(key);
-    if (g === undefined) {
-      g = { database: String(db), schema: String(schema), name: String(name), columns: [] };
-      groups.set(key, g);
-    }
-    g.columns.push(String(column));
-  }
-  const find = (db: string, schema: string): PhysicalTable | undefined =>
-    [...groups.values()].find(
-      (g) => g.database.toLowerCase() === db.toLowerCase() && g.schema.toLowerCase() === schema.toLowerCase(),
-    );
-  if (parts.length === 3) return find(parts[0]!, parts[1]!);
-  if (parts.length === 2) return find(context.database, parts[0]!) ?? find(parts[0]!, "main");
-  return find(context.database, context.schema) ?? find(context.database, "main") ?? find("temp", "main");
 }
 
 /** A schema-qualified view name must name an existing schema of the current database. */
@@ -110,13 +79,18 @@ export async function executeCreate(session: SqlSession, stmt: CreateSemanticVie
     );
   }
   const physical = new Map<string, PhysicalTable>();
+  // One catalog scan for every entry (and its alias, for the swapped-alias hint).
+  const resolvePhysical = await physicalTables(session, [
+    ...stmt.tables.map((t) => t.tableParts[t.tableParts.length - 1]!),
+    ...stmt.tables.map((t) => t.alias),
+  ]);
   for (const t of stmt.tables) {
-    const p = await resolvePhysical(session, t, context);
+    const p = resolvePhysical(t, context);
     if (p !== undefined) {
       physical.set(t.alias.toLowerCase(), p);
     } else if (t.alias.toLowerCase() !== t.tableParts[t.tableParts.length - 1]!.toLowerCase()) {
       // `orders AS o` written SQL-style: the alias is the existing table, the "table" is not.
-      const swapped = await resolvePhysical(session, { ...t, tableParts: [t.alias] }, context);
+      const swapped = resolvePhysical({ ...t, tableParts: [t.alias] }, context);
       if (swapped !== undefined) {
         throw new SemanticViewError(
           "invalid",

@@ -56,5 +56,8 @@ async function refuseSpecialFile(path: string): Promise<void> {
       : info.isSocket()
         ? "a socket"
         : "a device or other special file";
-  throw new SemanticViewError("invalid", `FROM YAML FILE '${path}': not a regular file (${kind})`);
+  throw new SemanticViewError(
+    "invalid",
+    `FROM YAML FILE '${path}': cannot read the file: not a regular file (${kind})`,
+  );
 }

@@ -43,7 +43,9 @@ export function layerDerivedMetrics(opts: {
   const depth = Math.max(0, ...[...derived.values()].map((d) => d.level));
   let from = opts.core;
   for (let level = 1; level <= depth; level++) {
-    const items = [...derived.values()].filter((d) => d.level === level).map((d) => `${d.sql} AS ${quoteIdent(d.column)}`);
+    const items = [...derived.values()]
+      .filter((d) => d.level === level)
+      .map((d) => `${d.sql} AS ${quoteIdent(d.column)}`);
     from = [...selectLines(["*", ...items]), "FROM (", from, `) AS __sv_level${level - 1}`].join("\n");
   }
   const items = [

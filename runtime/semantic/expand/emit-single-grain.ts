@@ -30,5 +30,11 @@ export function emitSingleGrain(plan: ExpansionPlan): string {
     groupCount: plan.dims.length,
   });
   if (!shared) return core;
-  return layerDerivedMetrics({ core, dimNames: plan.dims.map((d) => d.name), metrics: plan.metrics, bases: plan.bases, members });
+  return layerDerivedMetrics({
+    core,
+    dimNames: plan.dims.map((d) => d.name),
+    metrics: plan.metrics,
+    bases: plan.bases,
+    members,
+  });
 }

@@ -91,7 +91,9 @@ export class MemberSql {
   private isLocal(fact: MemberDef): boolean {
     const own = keyOf(fact.table);
     if (!this.ctx.graph.tables.has(own)) return false;
-    return this.tablesOf(fact.expr, fact.table, [fact]).every((a) => keyOf(a) === own || !this.ctx.graph.tables.has(keyOf(a)));
+    return this.tablesOf(fact.expr, fact.table, [fact]).every(
+      (a) => keyOf(a) === own || !this.ctx.graph.tables.has(keyOf(a)),
+    );
   }
 
   /** The fact's column in its table's layer, added (after the facts it uses) on first use. */
