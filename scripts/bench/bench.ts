@@ -5,7 +5,7 @@
  *
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
- * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, http-streaming, semantic-expansion.
+ * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, http-streaming, semantic-expansion, engine-scale.
  * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { runCheckout } from "./checkout.js";
 import { runCompile } from "./compile.js";
 import { runConcurrency } from "./concurrency.js";
+import { runEngineScale } from "./engine-scale.js";
 import { runExpansion, type ExpansionSummary } from "./expansion-bench.js";
 import { openFixture, type BenchFixture } from "./fixture.js";
 import { formatRatios, formatTime, printTable, type GroupResult } from "./bench-harness.js";
@@ -35,6 +36,7 @@ const BENCHMARKS = [
   "streaming-memory",
   "http-streaming",
   "semantic-expansion",
+  "engine-scale",
 ] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number];
 const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set([
@@ -167,6 +169,9 @@ async function main(): Promise<void> {
           await fixture?.close();
           fixture = undefined;
           expansion = await runExpansion(settings.quick ? { rows: 300_000, runs: 3 } : { rows: 1_000_000, runs: 7 });
+          break;
+        case "engine-scale":
+          await runEngineScale(settings);
           break;
       }
     }

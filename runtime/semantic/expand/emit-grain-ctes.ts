@@ -6,6 +6,7 @@
  */
 import type { MemberDef, MetricDef } from "../view-definition.js";
 import { quoteIdent } from "../sql/quote.js";
+import { baseColumn, layerDerivedMetrics } from "./derived-layers.js";
 import { emitSelect, type SelectSpec } from "./emit.js";
 import { dimColumn, grainAlias, groupByGrain, joinGrains, metricColumn, type Grain } from "./grains.js";
 import { keyOf } from "./join-graph.js";
@@ -22,11 +23,17 @@ export function emitGrainCtes(plan: ExpansionPlan): string {
   grains.forEach((g, gi) => g.bases.forEach((b) => grainOf.set(b, gi)));
   const cell = (b: MetricDef): string =>
     `${grainAlias(grainOf.get(b)!)}.${quoteIdent(metricColumn(baseIndex.get(b)!))}`;
-  return joinGrains({
+  const members = plan.members;
+  const shared = members.sharing === "shared" && plan.metrics.some((m) => m.table === undefined);
+  const dimNames = dims.map((d) => d.name);
+  const core = joinGrains({
     ctes: grains.map((g) => grainCte(plan, g, baseIndex)),
-    dimNames: dims.map((d) => d.name),
-    metricItems: plan.metrics.map((m) => ({ name: m.name, sql: plan.members.renderMetric(m, cell) })),
+    dimNames,
+    metricItems: shared
+      ? bases.map((b, i) => ({ name: baseColumn(i), sql: cell(b) }))
+      : plan.metrics.map((m) => ({ name: m.name, sql: members.renderMetric(m, cell) })),
   });
+  return shared ? layerDerivedMetrics({ core, dimNames, metrics: plan.metrics, bases, members }) : core;
 }
 
 /**
@@ -54,6 +61,7 @@ function grainCte(plan: ExpansionPlan, g: Grain, baseIndex: ReadonlyMap<MetricDe
     emitSelect(ctx, {
       tree: plan.treeAt(g.anchor),
       aliasOf: plan.aliasOf,
+      layers: plan.members.layers,
       items,
       needed: [
         g.anchor,

@@ -25,6 +25,7 @@ export function emitRows(plan: ExpansionPlan): string {
   return emitSelect(ctx, {
     tree: plan.treeAt(base),
     aliasOf: plan.aliasOf,
+    layers: plan.members.layers,
     items: [...plan.dimItems, ...plan.factItems],
     needed: rowReqs.map((r) => r.table),
     conditions,

@@ -4,7 +4,9 @@ import { quoteIdent } from "../sql/quote.js";
 import { isName, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "../sql/references.js";
+import { layeredTable } from "./fact-layers.js";
 import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
+import type { LayerColumn } from "./members.js";
 import { groupByLines, onLine, selectLines } from "./sql-layout.js";
 
 export interface SelectSpec {
@@ -17,6 +19,8 @@ export interface SelectSpec {
   readonly distinct: boolean;
   /** The first `groupCount` items are the GROUP BY keys (by ordinal). */
   readonly groupCount: number;
+  /** Shared facts: table key → the fact columns its layered projection adds. */
+  readonly layers: ReadonlyMap<string, readonly LayerColumn[]>;
 }
 
 /** `"alias"."pk"` for a table's first key column, or undefined when it has no key. */
@@ -42,12 +46,13 @@ export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
   const joined = joinedTables(ctx, tree, spec.needed);
   // Emit joins in breadth-first order so every ON refers to an already joined table.
   const order = [...joined].sort((a, b) => depth(tree, a) - depth(tree, b));
+  const source = (k: string): string => layeredTable(tableRef(ctx, k), ctx.graph.table(k).alias, spec.layers.get(k));
   const lines = [
     ...selectLines(
       spec.items.map((i) => `${i.sql} AS ${quoteIdent(i.name)}`),
       spec.distinct,
     ),
-    `FROM ${tableRef(ctx, tree.anchor)} AS ${quoteIdent(aliasOf(tree.anchor))}`,
+    `FROM ${source(tree.anchor)} AS ${quoteIdent(aliasOf(tree.anchor))}`,
   ];
   for (const k of order) {
     if (k === tree.anchor) continue;
@@ -57,7 +62,7 @@ export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
     const on = rel.fkColumns.map(
       (fk, i) => `${fromAlias}.${quoteIdent(fk)} = ${toAlias}.${quoteIdent(rel.refColumns[i] ?? fk)}`,
     );
-    lines.push(`LEFT JOIN ${tableRef(ctx, k)} AS ${quoteIdent(aliasOf(k))}`, onLine(on.join(" AND ")));
+    lines.push(`LEFT JOIN ${source(k)} AS ${quoteIdent(aliasOf(k))}`, onLine(on.join(" AND ")));
   }
   if (spec.conditions.length > 0) lines.push(`WHERE ${spec.conditions.join(" AND ")}`);
   lines.push(...groupByLines(spec.groupCount));

@@ -12,7 +12,7 @@ import { joinedTables, keySql } from "./emit.js";
 import { checkFanTraps } from "./fan-trap.js";
 import { guardAggregates } from "./guard-aggregates.js";
 import { keyOf, type JoinTree } from "./join-graph.js";
-import { MemberSql } from "./members.js";
+import { MemberSql, type MemberSharing } from "./members.js";
 import { resolveMembers } from "./resolve.js";
 import { RolePaths } from "./roles.js";
 import { isActiveSemiAdditive, refuseSnapshotDependency, unqueriedSnapshotDims } from "./semi-additive.js";
@@ -80,7 +80,12 @@ export interface ExpansionPlan extends ResolvedRequest {
 }
 
 /** Finds the requested members; rejects empty, mixed and duplicate requests. */
-export function resolveRequest(def: SemanticViewDefinition, request: SemanticQueryRequest): ResolvedRequest {
+export function resolveRequest(
+  def: SemanticViewDefinition,
+  request: SemanticQueryRequest,
+  sharing: MemberSharing = "inline",
+  memberBudget = Number.POSITIVE_INFINITY,
+): ResolvedRequest {
   const ctx = new ExpandContext(def);
   if (request.facts.length > 0 && request.metrics.length > 0) {
     ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
@@ -98,7 +103,7 @@ export function resolveRequest(def: SemanticViewDefinition, request: SemanticQue
   if (columns.length === 0) emptyRequest();
   const clash = columns.find((c, i) => columns.findIndex((d) => identEquals(c, d)) !== i);
   if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
-  return { ctx, dims, metrics, facts, columns, members: new MemberSql(ctx) };
+  return { ctx, dims, metrics, facts, columns, members: new MemberSql(ctx, sharing, memberBudget) };
 }
 
 /** Plans an aggregate or row request (window metrics are planned by `window-metrics.ts`). */
