@@ -5,7 +5,10 @@ import type { OrderingNode } from "./ordering-node.js";
 /** The whole semantic query: what every dialect compiler is fed. Frozen; builders clone with changes. */
 export interface SemanticQueryNode {
   readonly kind: "SemanticQueryNode";
+  /** The view's declared name (what fields refer to), e.g. `sales` or `analytics.sales`. */
   readonly viewName: string;
+  /** The view's name in the warehouse as `[database, schema,] view` parts: what the compilers quote. */
+  readonly viewPath: readonly string[];
   readonly dimensions: readonly FieldNode[];
   readonly metrics: readonly FieldNode[];
   readonly facts: readonly FieldNode[];
@@ -16,13 +19,14 @@ export interface SemanticQueryNode {
   readonly offset: number | undefined;
 }
 
-export type SemanticQueryChanges = Partial<Omit<SemanticQueryNode, "kind" | "viewName">>;
+export type SemanticQueryChanges = Partial<Omit<SemanticQueryNode, "kind" | "viewName" | "viewPath">>;
 
 export const SemanticQueryNode = Object.freeze({
-  create(viewName: string): SemanticQueryNode {
+  create(viewName: string, viewPath: readonly string[] = viewName.split(".")): SemanticQueryNode {
     return Object.freeze({
       kind: "SemanticQueryNode",
       viewName,
+      viewPath: Object.freeze([...viewPath]),
       dimensions: Object.freeze([]),
       metrics: Object.freeze([]),
       facts: Object.freeze([]),

@@ -28,7 +28,8 @@ export type ValueInput<T> = T extends string
         ? Date
         : never;
 
-type IsMetric<K extends FieldKind> = K extends "metric" ? true : false;
+/** The metric names a condition on this field references: its own name for a metric, none otherwise. */
+type MetricName<K extends FieldKind, N extends string> = K extends "metric" ? N : never;
 
 export interface Field<
   K extends FieldKind = FieldKind,
@@ -50,31 +51,31 @@ export interface Field<
   readonly [FIELD_VALUE]: T;
 
   /** `= value`; `eq(null)` means IS NULL. */
-  eq(value: ValueInput<T> | null): Condition<V, IsMetric<K>>;
+  eq(value: ValueInput<T> | null): Condition<V, MetricName<K, N>>;
   /** `<> value`; `ne(null)` means IS NOT NULL. */
-  ne(value: ValueInput<T> | null): Condition<V, IsMetric<K>>;
-  gt(value: ValueInput<T>): Condition<V, IsMetric<K>>;
-  gte(value: ValueInput<T>): Condition<V, IsMetric<K>>;
-  lt(value: ValueInput<T>): Condition<V, IsMetric<K>>;
-  lte(value: ValueInput<T>): Condition<V, IsMetric<K>>;
+  ne(value: ValueInput<T> | null): Condition<V, MetricName<K, N>>;
+  gt(value: ValueInput<T>): Condition<V, MetricName<K, N>>;
+  gte(value: ValueInput<T>): Condition<V, MetricName<K, N>>;
+  lt(value: ValueInput<T>): Condition<V, MetricName<K, N>>;
+  lte(value: ValueInput<T>): Condition<V, MetricName<K, N>>;
   /** `IN (...)`; an empty list matches nothing; a `null` in the list also matches NULL. */
-  in(values: readonly (ValueInput<T> | null)[]): Condition<V, IsMetric<K>>;
+  in(values: readonly (ValueInput<T> | null)[]): Condition<V, MetricName<K, N>>;
   /** `NOT IN (...)`; an empty list matches everything; a `null` in the list also excludes NULL. */
-  notIn(values: readonly (ValueInput<T> | null)[]): Condition<V, IsMetric<K>>;
+  notIn(values: readonly (ValueInput<T> | null)[]): Condition<V, MetricName<K, N>>;
   /** `BETWEEN low AND high` (both ends included). */
-  between(low: ValueInput<T>, high: ValueInput<T>): Condition<V, IsMetric<K>>;
+  between(low: ValueInput<T>, high: ValueInput<T>): Condition<V, MetricName<K, N>>;
   /** `LIKE pattern`: `%` and `_` in the pattern are wildcards. */
-  like(pattern: string): Condition<V, IsMetric<K>>;
+  like(pattern: string): Condition<V, MetricName<K, N>>;
   /** Starts with `text`, taken literally (`%`, `_` escaped). */
-  startsWith(text: string): Condition<V, IsMetric<K>>;
+  startsWith(text: string): Condition<V, MetricName<K, N>>;
   /** Ends with `text`, taken literally. */
-  endsWith(text: string): Condition<V, IsMetric<K>>;
+  endsWith(text: string): Condition<V, MetricName<K, N>>;
   /** Contains `text`, taken literally. */
-  contains(text: string): Condition<V, IsMetric<K>>;
-  isNull(): Condition<V, IsMetric<K>>;
-  isNotNull(): Condition<V, IsMetric<K>>;
-  asc(options?: OrderingOptions): Ordering<V>;
-  desc(options?: OrderingOptions): Ordering<V>;
+  contains(text: string): Condition<V, MetricName<K, N>>;
+  isNull(): Condition<V, MetricName<K, N>>;
+  isNotNull(): Condition<V, MetricName<K, N>>;
+  asc(options?: OrderingOptions): Ordering<V, N>;
+  desc(options?: OrderingOptions): Ordering<V, N>;
 }
 
 export type AnyField<V extends string = string> = Field<FieldKind, unknown, string, V>;
@@ -118,7 +119,7 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     return v;
   };
   const compare = (method: string, operator: ComparisonOperator, v: unknown) =>
-    conditionOf<V, IsMetric<K>>(ConditionNode.comparison(node, operator, value(method, v)));
+    conditionOf<V, MetricName<K, N>>(ConditionNode.comparison(node, operator, value(method, v)));
   const list = (method: string, values: unknown, negated: boolean) => {
     if (!Array.isArray(values)) {
       throw new ValidationError(`${label}.${method}(): expected an array of values`, {
@@ -128,16 +129,16 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     }
     const present = values.filter((v) => v !== null).map((v) => value(method, v));
     const inList = ConditionNode.inList(node, present, negated);
-    if (present.length === values.length) return conditionOf<V, IsMetric<K>>(inList);
+    if (present.length === values.length) return conditionOf<V, MetricName<K, N>>(inList);
     // SQL's IN never matches NULL; a null in the list means "or IS NULL" (eq(null) semantics).
     const nullCheck = ConditionNode.nullCheck(node, negated);
-    if (present.length === 0) return conditionOf<V, IsMetric<K>>(nullCheck);
-    return conditionOf<V, IsMetric<K>>(
+    if (present.length === 0) return conditionOf<V, MetricName<K, N>>(nullCheck);
+    return conditionOf<V, MetricName<K, N>>(
       negated ? ConditionNode.and([inList, nullCheck]) : ConditionNode.or([inList, nullCheck]),
     );
   };
   const like = (pattern: string, escaped: boolean) =>
-    conditionOf<V, IsMetric<K>>(ConditionNode.like(node, pattern, escaped));
+    conditionOf<V, MetricName<K, N>>(ConditionNode.like(node, pattern, escaped));
   const ordering = (method: string, direction: "asc" | "desc", options: OrderingOptions | undefined) => {
     const nulls = options?.nulls;
     if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
@@ -146,7 +147,7 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
         field: name,
       });
     }
-    return orderingOf<V>(OrderingNode.create(node, direction, nulls));
+    return orderingOf<V, N>(OrderingNode.create(node, direction, nulls));
   };
 
   const field = {

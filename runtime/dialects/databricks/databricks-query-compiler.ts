@@ -27,7 +27,7 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
     const view = joinNodes(
-      query.viewName.split(".").map((part) => IdentifierNode.create(part)),
+      query.viewPath.map((part) => IdentifierNode.create(part)),
       ".",
     );
     const items: OperationNode[] = [

@@ -42,7 +42,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const args: OperationNode[] = [ValueNode.createImmediate(query.viewName)];
+    const args: OperationNode[] = [ValueNode.createImmediate(query.viewPath.map(semanticViewMemberName).join("."))];
     const list = (name: string, fields: readonly FieldNode[]) => {
       if (fields.length === 0) return;
       const names = fields.map((f) => ValueNode.createImmediate(semanticViewMemberName(f.warehouseName)));

@@ -59,7 +59,7 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
     const view = joinNodes(
-      query.viewName.split(".").map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
+      query.viewPath.map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
       ".",
     );
     const clauses: OperationNode[] = [];
