@@ -73,14 +73,21 @@ type OrderedName<O> =
 
 /** The names of the other elements of tuple `F` (a name given twice in one call is refused at both places). */
 type OthersIn<F extends readonly unknown[], I> =
-  Exclude<keyof F, keyof readonly unknown[] | I> extends infer K extends keyof F
+  Exclude<keyof F, keyof (readonly unknown[]) | I> extends infer K extends keyof F
     ? [K] extends [never]
       ? never
       : Names<F[K]>
     : never;
 
 /** Why `F` (element `I` of the call's arguments `All`) cannot be selected as `Kind`, or `F` itself. */
-export type SelectCheck<F, I, All extends readonly unknown[], Kind extends FieldKind, V extends string, S extends QueryShape> =
+export type SelectCheck<
+  F,
+  I,
+  All extends readonly unknown[],
+  Kind extends FieldKind,
+  V extends string,
+  S extends QueryShape,
+> =
   F extends Field<infer K, unknown, infer N, infer FV>
     ? ViewProblem<N, FV, V> extends infer P extends string
       ? [P] extends [never]
@@ -112,7 +119,13 @@ type KindProblem<N extends string, K extends FieldKind, Kind extends FieldKind> 
     ? never
     : `${Quoted<N>} is a ${K}: select it with .${KindMethod[K]}()`;
 
-type SelectionProblem<N extends string, I, All extends readonly unknown[], Kind extends FieldKind, S extends QueryShape> =
+type SelectionProblem<
+  N extends string,
+  I,
+  All extends readonly unknown[],
+  Kind extends FieldKind,
+  S extends QueryShape,
+> =
   IsLiteral<N> extends false
     ? never
     : [N] extends [Selected<S> | OthersIn<All, I>]
@@ -136,22 +149,21 @@ type ExclusiveProblem<Kind extends FieldKind, S extends QueryShape> = Kind exten
 type HasLiteral<T extends string> = [T] extends [never] ? false : IsLiteral<T>;
 
 /** A dimension `N` not allowed with a selected metric, or a metric `N` not allowed with a selected dimension. */
-type PairProblem<N extends string, Kind extends FieldKind, S extends QueryShape> =
-  S["groupableBy"] extends GroupableBy
-    ? Kind extends "dimension"
-      ? RefusingMetric<S["groupableBy"], S["metrics"], N> extends infer M extends string
-        ? [M] extends [never]
+type PairProblem<N extends string, Kind extends FieldKind, S extends QueryShape> = S["groupableBy"] extends GroupableBy
+  ? Kind extends "dimension"
+    ? RefusingMetric<S["groupableBy"], S["metrics"], N> extends infer M extends string
+      ? [M] extends [never]
+        ? never
+        : PairMessage<M, N, S["groupableBy"]>
+      : never
+    : Kind extends "metric"
+      ? RefusedDimension<S["groupableBy"], N, S["dimensions"]> extends infer D extends string
+        ? [D] extends [never]
           ? never
-          : PairMessage<M, N, S["groupableBy"]>
+          : PairMessage<N, D, S["groupableBy"]>
         : never
-      : Kind extends "metric"
-        ? RefusedDimension<S["groupableBy"], N, S["dimensions"]> extends infer D extends string
-          ? [D] extends [never]
-            ? never
-            : PairMessage<N, D, S["groupableBy"]>
-          : never
-        : never
-    : never;
+      : never
+  : never;
 
 type RefusingMetric<G extends GroupableBy, M extends string, D extends string> = M extends keyof G
   ? D extends NonNullable<G[M]>[number]

@@ -21,7 +21,9 @@ export type JoinNames<T extends readonly string[]> = T extends readonly [infer H
   ? H
   : T extends readonly [infer H extends string, ...infer Rest extends readonly string[]]
     ? `${H}, ${JoinNames<Rest>}`
-    : T extends readonly [] ? "" : string;
+    : T extends readonly []
+      ? ""
+      : string;
 
 /** `'a'`, or `'a', 'b'` for a union (order not kept; used where one name is the usual case). */
 export type Quoted<T extends string> = `'${T}'`;

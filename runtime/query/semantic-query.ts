@@ -104,7 +104,10 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
    * A new, empty query over `viewName` (use `View.query()`); `view` carries the declaration's warehouse
    * name and metric–dimension rules.
    */
-  static create<V extends string>(viewName: V, view: DeclaredView = plainView(viewName)): SemanticQuery<V, EmptyRow, EmptyShape> {
+  static create<V extends string>(
+    viewName: V,
+    view: DeclaredView = plainView(viewName),
+  ): SemanticQuery<V, EmptyRow, EmptyShape> {
     return new SemanticQuery(SemanticQueryNode.create(viewName, view.viewPath), view, DEFAULT_QUERY_EXECUTOR);
   }
 

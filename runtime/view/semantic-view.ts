@@ -76,7 +76,9 @@ export interface SemanticViewOptions<G> {
 type NoReservedNames<F> = string extends keyof F
   ? unknown
   : {
-      readonly [K in keyof F & ReservedFieldName]: QueryTypeError<`field name '${K}' clashes with ${K extends "query" | "viewName" ? `View.${K}` : "a member every class has"}: name the field otherwise and keep the warehouse name with { name: '${K}' }`>;
+      readonly [
+        K in keyof F & ReservedFieldName
+      ]: QueryTypeError<`field name '${K}' clashes with ${K extends "query" | "viewName" ? `View.${K}` : "a member every class has"}: name the field otherwise and keep the warehouse name with { name: '${K}' }`>;
     };
 
 export function SemanticView<

@@ -52,7 +52,10 @@ function groupableRules(
     if (!Array.isArray(dimensions)) throw problem(`of "${metric}" must be an array of dimension fields`, metric);
     for (const dimension of dimensions as unknown[]) {
       if (typeof dimension !== "string" || kinds.get(dimension) !== "dimension") {
-        throw problem(`of "${metric}" names ${JSON.stringify(dimension)}, which is not a dimension of the view`, metric);
+        throw problem(
+          `of "${metric}" names ${JSON.stringify(dimension)}, which is not a dimension of the view`,
+          metric,
+        );
       }
     }
     map.set(metric, Object.freeze([...(dimensions as string[])]));

@@ -42,12 +42,15 @@ describe("codegen for backend A against the stand-in", function () {
     );
     expect(err.join("\n")).to.equal("");
     expect(status).to.equal(0);
-    expect(standIn.queries.map((q) => q.sqlText)).to.have.members([
+    const statements = standIn.queries.map((q) => q.sqlText);
+    expect(statements.filter((sql) => !sql.startsWith("SHOW SEMANTIC DIMENSIONS"))).to.have.members([
       "ALTER SESSION SET TIMEZONE = 'UTC'",
       "SHOW SEMANTIC VIEWS IN SCHEMA",
       'DESCRIBE SEMANTIC VIEW "ORDERS"',
       'DESCRIBE SEMANTIC VIEW "SALES"',
     ]);
+    // One listing per metric: the dimensions it can be grouped by.
+    expect(statements).to.include('SHOW SEMANTIC DIMENSIONS IN "SALES" FOR METRIC "REVENUE"');
     const files = await readdir(join(tmp.path, "generated"), { recursive: true });
     const all = (
       await Promise.all(

@@ -6,6 +6,7 @@
  * Snowflake it refuses an alias on a FACTS item (001003).
  * Semantic views are registered as a map from member name to a DuckDB expression.
  */
+import { checkGrain } from "./semantic-view-grain.js";
 import { identifierOf, isKeyword, quoteIdentifier, tokenize, untokenize, type Token } from "./sql-tokens.js";
 
 export interface StandInSemanticView {
@@ -20,6 +21,8 @@ export interface StandInSemanticView {
   readonly comment?: string;
   /** Member name → Snowflake DATA_TYPE reported by DESCRIBE (default NUMBER(38,0) for metrics, VARCHAR(16777216) otherwise). */
   readonly dataTypes?: Readonly<Record<string, string>>;
+  /** Many-to-one relationships between logical tables (`[ORDERS, CUSTOMERS]`): see semantic-view-grain.ts. */
+  readonly relationships?: readonly (readonly [from: string, to: string])[];
 }
 
 /** A statement the stand-in refuses, with Snowflake's code and SQLSTATE. */
@@ -99,6 +102,7 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
     );
   }
   const select: string[] = [];
+  const selected: Record<"DIMENSIONS" | "METRICS", string[]> = { DIMENSIONS: [], METRICS: [] };
   let hasMetrics = false;
   let where = "";
   while (i < tokens.length) {
@@ -131,6 +135,7 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
       if (expression === undefined) {
         throw new StandInSqlError(`SQL compilation error:\ninvalid identifier '${member}'`, "000904", "42000");
       }
+      if (keyword !== "FACTS") selected[keyword].push(member);
       i++;
       if (isKeyword(tokens[i], "AS")) {
         // Snowflake's grammar: `FACTS <fact_expr> [, ...]`, aliases only on DIMENSIONS and METRICS.
@@ -146,6 +151,7 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
     }
   }
   if (select.length === 0) throw syntax("SEMANTIC_VIEW needs DIMENSIONS, METRICS or FACTS");
+  checkGrain(view, selected.METRICS, selected.DIMENSIONS);
   const distinct = hasMetrics ? "" : "DISTINCT ";
   const groupBy = hasMetrics ? " GROUP BY ALL" : "";
   return `SELECT ${distinct}${select.join(", ")} FROM ${view.table}${where}${groupBy}`;
