@@ -15,7 +15,7 @@ import {
   titleOf,
   uniqueNames,
 } from "./naming.js";
-import { groupableFields, type PlannedMember, type PlannedView } from "./planned-view.js";
+import { groupableFields, type PlannedMember, type PlannedVariable, type PlannedView } from "./planned-view.js";
 import { memberNames, portableName } from "./portable-names.js";
 import { schemaOf } from "./schema-helpers.js";
 import { viewModule, writeDoc } from "./view-module.js";
@@ -67,7 +67,18 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
   const renamed = renameNotes(viewNames, classNames, rowNames);
   const plans: PlannedView[] = sorted.map((view, i) => {
     const ordered = KIND_ORDER.flatMap((kind) => view.members.filter((m) => m.kind === kind));
-    const names = memberNames(options.backend, ordered);
+    const declaredVariables = view.variables ?? [];
+    // Variables are named like members (portable, unique among all of the view's names).
+    const names = memberNames(options.backend, [
+      ...ordered,
+      ...declaredVariables.map((v) => ({ name: v.name, kind: "dimension" as const, type: v.type })),
+    ]);
+    const variables: PlannedVariable[] = declaredVariables.map((variable, j) => ({
+      variable,
+      kind: valueKindOf(options.backend, variable.type),
+      field: names[ordered.length + j]!.field,
+      declared: names[ordered.length + j]!.declared,
+    }));
     const members: PlannedMember[] = ordered.map((member, j) => ({
       member,
       kind: valueKindOf(options.backend, member.type),
@@ -83,6 +94,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
       stem: stems[i]!,
       members,
       groupableBy: groupableFields(members),
+      variables,
       rowDtoName: rowNames[i]!,
       dtos: [],
     };

@@ -1,6 +1,6 @@
 /** One view as the generator plans it: names settled, members ordered, the metric–dimension rules mapped to fields. */
 import type { ValueKind } from "../../runtime/index.js";
-import type { MemberMetadata, ViewMetadata } from "../../runtime/internal.js";
+import type { MemberMetadata, VariableMetadata, ViewMetadata } from "../../runtime/internal.js";
 import type { DtoSpec } from "./generated-file.js";
 
 export interface PlannedMember {
@@ -9,6 +9,14 @@ export interface PlannedMember {
   /** The TypeScript field name. */
   readonly field: string;
   /** The warehouse name declared with `{ name }`, when it is not the field name. */
+  readonly declared: string | undefined;
+}
+
+/** A variable of the view, declared as `name: Variable<T>({ name?, optional? })`. */
+export interface PlannedVariable {
+  readonly variable: VariableMetadata;
+  readonly kind: ValueKind;
+  readonly field: string;
   readonly declared: string | undefined;
 }
 
@@ -29,6 +37,8 @@ export interface PlannedView {
    * empty when every metric can be grouped by every dimension (or the warehouse has no such rule).
    */
   readonly groupableBy: ReadonlyMap<string, readonly string[]>;
+  /** After the members, in definition order; their names share the members' namespace. */
+  readonly variables: readonly PlannedVariable[];
   readonly rowDtoName: string;
   readonly dtos: DtoSpec[];
 }

@@ -48,9 +48,10 @@ function groupingDoc(plan: PlannedView): string | undefined {
 
 export function viewModule(project: Project, plan: PlannedView): SourceFile {
   const file = project.createSourceFile(`${plan.stem}.ts`, "", { overwrite: true });
-  const named = ["SemanticView", ...new Set(plan.members.map((m) => FACTORY[m.member.kind]))].sort();
+  const factories = [...plan.members.map((m) => FACTORY[m.member.kind]), ...plan.variables.map(() => "Variable")];
+  const named = ["SemanticView", ...new Set(factories)].sort();
   file.addImportDeclaration({ namedImports: named, moduleSpecifier: "lib" });
-  if (plan.members.some((m) => m.kind === "decimal")) {
+  if ([...plan.members, ...plan.variables].some((m) => m.kind === "decimal")) {
     file.addImportDeclaration({ isTypeOnly: true, namedImports: ["Decimal"], moduleSpecifier: "lib" });
   }
   file.addStatements((writer) => {
@@ -64,6 +65,18 @@ export function viewModule(project: Project, plan: PlannedView): SourceFile {
         const typeArgument = type === "unknown" ? "" : `<${type}>`;
         const options = planned.declared === undefined ? "" : `{ name: ${JSON.stringify(planned.declared)} }`;
         writer.writeLine(`${planned.field}: ${FACTORY[planned.member.kind]}${typeArgument}(${options}),`);
+      }
+      for (const planned of plan.variables) {
+        if (planned.variable.comment !== undefined) writeDoc(writer, docText([planned.variable.comment]));
+        const type = tsTypeOf(planned.kind);
+        const typeArgument = type === "unknown" ? "" : `<${type}>`;
+        const options = [
+          ...(planned.declared === undefined ? [] : [`name: ${JSON.stringify(planned.declared)}`]),
+          ...(planned.variable.hasDefault ? ["optional: true"] : []),
+        ];
+        writer.writeLine(
+          `${planned.field}: Variable${typeArgument}(${options.length === 0 ? "" : `{ ${options.join(", ")} }`}),`,
+        );
       }
     });
     if (plan.warehouseName === undefined && plan.groupableBy.size === 0) {

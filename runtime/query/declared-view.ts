@@ -1,6 +1,6 @@
 /**
  * What a query knows about the view it was made from, beyond the view's name: the warehouse name
- * parts to compile to, and the metric–dimension rules the view was declared with (codegen emits them
+ * to compile to, and the metric–dimension rules the view was declared with (codegen emits them
  * from `SHOW SEMANTIC DIMENSIONS ... FOR METRIC`). The builder checks a pair as soon as both halves
  * are selected, with the same words as the type-level check.
  */
@@ -9,15 +9,15 @@ import { ValidationError } from "../errors.js";
 export interface DeclaredView {
   /** The declared name (`sales`, `analytics.sales`): the name fields and errors refer to. */
   readonly viewName: string;
-  /** The view's name in the warehouse, as its parts (`[database, schema,] view`). */
-  readonly viewPath: readonly string[];
+  /** The view's name in the warehouse (warehouse-name.ts syntax); the declared name unless `{ name }` says otherwise. */
+  readonly warehouseName: string;
   /** Metric field name → the dimension field names it can be grouped by; a metric not in it is unrestricted. */
   readonly groupableBy: ReadonlyMap<string, readonly string[]> | undefined;
 }
 
 /** A view declared without rules: every metric can be grouped by every dimension. */
 export function plainView(viewName: string): DeclaredView {
-  return Object.freeze({ viewName, viewPath: Object.freeze(viewName.split(".")), groupableBy: undefined });
+  return Object.freeze({ viewName, warehouseName: viewName, groupableBy: undefined });
 }
 
 /**

@@ -31,6 +31,9 @@ import type {
   WithOrdered,
   WithSelected,
 } from "./query-shape.js";
+import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
+import { VariableNode } from "../operation-node/variable-node.js";
+import type { NoVariables } from "../view/variable.js";
 
 export type { EmptyRow } from "./row-type.js";
 
@@ -45,12 +48,14 @@ export type { ExecuteOptions } from "../query-executor/query-executor.js";
 export type QueryCursor<R> = Cursor<R>;
 
 /** The row type a query yields: `RowOf<typeof q>`. */
-export type RowOf<Q> = Q extends SemanticQuery<string, infer R, QueryShape> ? R : never;
+export type RowOf<Q> = Q extends SemanticQuery<string, infer R, infer _P, infer _S> ? R : never;
 
 /** The arguments of `metrics()`/`dimensions()`/`facts()`, each checked against the query so far. */
 type Selection<F extends readonly AnyField[], Kind extends FieldKind, V extends string, S extends QueryShape> = {
   [I in keyof F]: SelectCheck<F[I], I, F, Kind, V, S>;
 };
+
+export type { NoVariables } from "../view/variable.js";
 
 const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "dimensions", fact: "facts" };
 
@@ -86,7 +91,12 @@ const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "
  *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC NULLS LAST LIMIT 100
  * ```
  */
-export class SemanticQuery<V extends string, R extends object = EmptyRow, S extends QueryShape = AnyShape> {
+export class SemanticQuery<
+  V extends string,
+  R extends object = EmptyRow,
+  P extends object = NoVariables,
+  S extends QueryShape = AnyShape,
+> {
   readonly #node: SemanticQueryNode;
   readonly #view: DeclaredView;
   readonly #executor: QueryExecutor;
@@ -104,11 +114,16 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
    * A new, empty query over `viewName` (use `View.query()`); `view` carries the declaration's warehouse
    * name and metric–dimension rules.
    */
-  static create<V extends string>(
+  static create<V extends string, P extends object = NoVariables>(
     viewName: V,
+    variables: readonly VariableNode[] = [],
     view: DeclaredView = plainView(viewName),
-  ): SemanticQuery<V, EmptyRow, EmptyShape> {
-    return new SemanticQuery(SemanticQueryNode.create(viewName, view.viewPath), view, DEFAULT_QUERY_EXECUTOR);
+  ): SemanticQuery<V, EmptyRow, P, EmptyShape> {
+    return new SemanticQuery<V, EmptyRow, P, EmptyShape>(
+      SemanticQueryNode.create(viewName, variables, view.warehouseName),
+      view,
+      DEFAULT_QUERY_EXECUTOR,
+    );
   }
 
   /** The declared view's name. */
@@ -119,7 +134,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
   /** Adds metrics to the selection (output columns follow the dimensions). */
   metrics<const F extends readonly AnyField[]>(
     ...fields: Selection<F, "metric", V, S>
-  ): SemanticQuery<V, WithFields<R, F>, WithSelected<S, "metric", F[number]>> {
+  ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "metric", F[number]>> {
     if (fields.length > 0 && this.#node.facts.length > 0) {
       throw this.#error("metrics", "metrics and facts cannot be selected in the same query");
     }
@@ -136,7 +151,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
   /** Adds dimensions to the selection (they come first in every row). */
   dimensions<const F extends readonly AnyField[]>(
     ...fields: Selection<F, "dimension", V, S>
-  ): SemanticQuery<V, WithFields<R, F>, WithSelected<S, "dimension", F[number]>> {
+  ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "dimension", F[number]>> {
     const added = this.#fieldNodes("dimensions", "dimension", fields);
     this.#checkGrouping(
       "dimensions",
@@ -150,7 +165,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
   /** Adds row-level facts to the selection (no aggregation; not combinable with metrics). */
   facts<const F extends readonly AnyField[]>(
     ...fields: Selection<F, "fact", V, S>
-  ): SemanticQuery<V, WithFields<R, F>, WithSelected<S, "fact", F[number]>> {
+  ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "fact", F[number]>> {
     if (fields.length > 0 && this.#node.metrics.length > 0) {
       throw this.#error("facts", "metrics and facts cannot be selected in the same query");
     }
@@ -162,7 +177,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
    * Filters rows before aggregation, on dimensions and facts. `null`/`undefined` is a no-op;
    * repeated calls are ANDed.
    */
-  where<C extends Condition | null | undefined>(condition: WhereCheck<C, V>): SemanticQuery<V, R, S> {
+  where<C extends Condition | null | undefined>(condition: WhereCheck<C, V>): SemanticQuery<V, R, P, S> {
     if (condition === null || condition === undefined) return this;
     if (!isCondition(condition)) throw this.#error("where", "expected a condition such as View.field.eq(value)");
     for (const field of ConditionNode.fields(condition.node)) {
@@ -193,7 +208,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
    */
   orderBy<const O extends readonly (Ordering | AnyField)[]>(
     ...orderings: { [I in keyof O]: OrderCheck<O[I], V> }
-  ): SemanticQuery<V, R, WithOrdered<S, O[number]>> {
+  ): SemanticQuery<V, R, P, WithOrdered<S, O[number]>> {
     const nodes = (orderings as readonly unknown[]).map((o) => {
       if (isOrdering(o)) {
         this.#checkView("orderBy", o.node.field);
@@ -209,7 +224,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
   }
 
   /** At most `n` rows; `n` is a non-negative integer (`limit(0)`: no rows, just the columns). */
-  limit<const N extends number>(n: NonNegativeInteger<N, "limit">): SemanticQuery<V, R, S> {
+  limit<const N extends number>(n: NonNegativeInteger<N, "limit">): SemanticQuery<V, R, P, S> {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
       throw this.#error("limit", `expected a non-negative integer, got ${describe(n)}`);
     }
@@ -217,32 +232,60 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
   }
 
   /** Skips the first `n` rows; `n` is a non-negative integer. */
-  offset<const N extends number>(n: NonNegativeInteger<N, "offset">): SemanticQuery<V, R, S> {
+  offset<const N extends number>(n: NonNegativeInteger<N, "offset">): SemanticQuery<V, R, P, S> {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
       throw this.#error("offset", `expected a non-negative integer, got ${describe(n)}`);
     }
     return this.#with({ offset: n });
   }
 
+  /**
+   * Sets values of the view's variables (backend A's semantic-view VARIABLES, backend B's metric-view
+   * parameters), by declared name; typed from the declaration. Values are data, bound as parameters.
+   * Repeated calls merge (a later value wins); `undefined` leaves a variable unset. A variable the view
+   * gives no default must be set before the query compiles.
+   */
+  variables(values: P): SemanticQuery<V, R, P, S> {
+    if (typeof values !== "object" || values === null || Array.isArray(values)) {
+      throw this.#error("variables", "expected an object of variable values, such as { minAmount: 100 }");
+    }
+    const declared = this.#node.declaredVariables;
+    const given = new Map(this.#node.variables.map((v) => [v.variable.name, v.value]));
+    for (const [name, value] of Object.entries(values)) {
+      const variable = declared.find((v) => v.name === name);
+      if (variable === undefined) {
+        const known = declared.map((v) => v.name);
+        const hint = known.length === 0 ? "it declares none" : `declared: ${known.join(", ")}`;
+        throw this.#error("variables", `"${name}" is not a variable of ${this.#node.viewName} (${hint})`, name);
+      }
+      if (value === undefined) continue;
+      const problem = value === null ? "null is not a variable value" : describeInvalidFilterValue(value);
+      if (problem !== undefined) throw this.#error("variables", `${name}: ${problem}`, name);
+      given.set(name, snapshotFilterValue(value as FilterValue));
+    }
+    const assigned = declared.flatMap((v) => (given.has(v.name) ? [VariableNode.value(v, given.get(v.name)!)] : []));
+    return this.#with({ variables: assigned });
+  }
+
   /** Runs on this engine, or on the engine registered under this name (resolved at execution). */
-  using(engine: EngineRef): SemanticQuery<V, R, S> {
+  using(engine: EngineRef): SemanticQuery<V, R, P, S> {
     if (
       typeof engine !== "string" &&
       (typeof engine !== "object" || engine === null || typeof engine.connect !== "function")
     ) {
       throw this.#error("using", "expected an engine or a registered engine name");
     }
-    return new SemanticQuery<V, R, S>(this.#node, this.#view, this.#executor.withEngine(engine));
+    return new SemanticQuery<V, R, P, S>(this.#node, this.#view, this.#executor.withEngine(engine));
   }
 
   /** The SQL for `dialect`, or for the resolved engine's dialect. */
   toSql(this: OrderedSelected<S>, options: CompileOptions = {}): string {
-    return (this as SemanticQuery<V, R, AnyShape>).compile(options).sql;
+    return (this as SemanticQuery<V, R, P, AnyShape>).compile(options).sql;
   }
 
   /** SQL plus parameters for `dialect`, or for the resolved engine's dialect. */
   compile(this: OrderedSelected<S>, options: CompileOptions = {}): CompiledQuery {
-    const self = this as SemanticQuery<V, R, S>;
+    const self = this as SemanticQuery<V, R, P, S>;
     const { dialect } = options;
     if (dialect !== undefined && !isBackend(dialect)) {
       throw self.#error("compile", `unknown dialect ${describe(dialect)}`);
@@ -255,7 +298,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
    * the connection (`await using cursor = await q.execute()`).
    */
   execute(this: OrderedSelected<S>, options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
-    const self = this as SemanticQuery<V, R, S>;
+    const self = this as SemanticQuery<V, R, P, S>;
     return self.#executor.executeQuery<R>(self.#node, options);
   }
 
@@ -266,8 +309,12 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, S exte
 
   #with<R2 extends object, S2 extends QueryShape>(
     changes: Parameters<typeof SemanticQueryNode.cloneWith>[1],
-  ): SemanticQuery<V, R2, S2> {
-    return new SemanticQuery<V, R2, S2>(SemanticQueryNode.cloneWith(this.#node, changes), this.#view, this.#executor);
+  ): SemanticQuery<V, R2, P, S2> {
+    return new SemanticQuery<V, R2, P, S2>(
+      SemanticQueryNode.cloneWith(this.#node, changes),
+      this.#view,
+      this.#executor,
+    );
   }
 
   #fieldNodes(method: string, kind: FieldKind, fields: readonly unknown[]): FieldNode[] {

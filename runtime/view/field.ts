@@ -64,7 +64,7 @@ export interface Field<
   notIn(values: readonly (ValueInput<T> | null)[]): Condition<V, MetricName<K, N>>;
   /** `BETWEEN low AND high` (both ends included). */
   between(low: ValueInput<T>, high: ValueInput<T>): Condition<V, MetricName<K, N>>;
-  /** `LIKE pattern`: `%` and `_` in the pattern are wildcards. */
+  /** `LIKE pattern`: `%` and `_` are wildcards, a backslash makes the next character literal (on every backend). */
   like(pattern: string): Condition<V, MetricName<K, N>>;
   /** Starts with `text`, taken literally (`%`, `_` escaped). */
   startsWith(text: string): Condition<V, MetricName<K, N>>;

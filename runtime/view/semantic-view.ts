@@ -11,6 +11,7 @@
  */
 import { ValidationError } from "../errors.js";
 import type { FieldKind } from "../operation-node/field-node.js";
+import type { VariableNode } from "../operation-node/variable-node.js";
 import { SemanticQuery, type EmptyRow } from "../query/semantic-query.js";
 import type { EmptyShape, GroupableBy } from "../query/query-shape.js";
 import type { QueryTypeError } from "../query/query-type-error.js";
@@ -18,28 +19,43 @@ import { createField, type Field } from "./field.js";
 import { isFieldSpec, type FieldSpec } from "./field-spec.js";
 import { validateFieldName, validateViewName, type ReservedFieldName } from "./names.js";
 import { declaredView } from "./view-options.js";
+import {
+  createViewVariable,
+  isVariableSpec,
+  type VariableSpec,
+  type NoVariables,
+  type VariableValues,
+  type ViewVariable,
+} from "./variable.js";
 
 declare const SPEC_VALUE_OF: unique symbol;
 
-export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
+/** A view's declarations: members (`Metric()`, `Dimension()`, `Fact()`) and variables (`Variable()`). */
+export type FieldSpecs = Readonly<Record<string, FieldSpec | VariableSpec>>;
 
 type SpecKind<S> = S extends FieldSpec<infer K, unknown> ? K : never;
 type SpecValue<S> = S extends FieldSpec<FieldKind, infer T> ? T : never;
 type NamesOfKind<F extends FieldSpecs, K extends FieldKind> = {
-  [N in keyof F & string]: SpecKind<F[N]> extends K ? N : never;
+  [N in keyof F & string]: [SpecKind<F[N]>] extends [never] ? never : SpecKind<F[N]> extends K ? N : never;
 }[keyof F & string];
 
-/** The static field members of a view class. */
+/** The static field (and variable) members of a view class. */
 export type BoundFields<V extends string, F extends FieldSpecs> = {
-  readonly [N in keyof F & string]: Field<SpecKind<F[N]>, SpecValue<F[N]>, N, V>;
+  readonly [N in keyof F & string]: F[N] extends VariableSpec<infer T, infer O>
+    ? ViewVariable<T, O, N, V>
+    : Field<SpecKind<F[N]>, SpecValue<F[N]>, N, V>;
 };
 
 /** The static members every view class has. */
-export interface SemanticViewStatics<V extends string, G extends GroupableBy | undefined = undefined> {
+export interface SemanticViewStatics<
+  V extends string,
+  P extends object = NoVariables,
+  G extends GroupableBy | undefined = undefined,
+> {
   /** The view's declared name (its name in the warehouse unless declared with `{ name }`). */
   readonly viewName: V;
-  /** A new, empty query over this view. */
-  query(): SemanticQuery<V, EmptyRow, EmptyShape<G>>;
+  /** A new, empty query over this view; `.variables()` takes the view's declared variables. */
+  query(): SemanticQuery<V, EmptyRow, P, EmptyShape<G>>;
 }
 
 /** Instances carry nothing: a view class is used through its static members. */
@@ -51,7 +67,7 @@ export type SemanticViewClass<
   V extends string,
   F extends FieldSpecs,
   G extends GroupableBy | undefined = undefined,
-> = (new () => SemanticViewInstance) & SemanticViewStatics<V, G> & BoundFields<V, F>;
+> = (new () => SemanticViewInstance) & SemanticViewStatics<V, VariableValues<F>, G> & BoundFields<V, F>;
 
 /** For each metric field, the dimension fields it can be grouped by (a metric left out: every dimension). */
 export type GroupableBySpec<F extends FieldSpecs> = {
@@ -93,11 +109,20 @@ export function SemanticView<
     });
   }
   const kinds = new Map<string, FieldKind>();
+  const Base = class {};
+  Object.defineProperty(Base, "viewName", { value: viewName, enumerable: true });
+  const variables: VariableNode[] = [];
   for (const [name, spec] of Object.entries(fields)) {
     validateFieldName(viewName, name);
+    if (isVariableSpec(spec)) {
+      const variable = createViewVariable(viewName, name, spec);
+      variables.push(variable.node);
+      Object.defineProperty(Base, name, { value: variable, enumerable: true });
+      continue;
+    }
     if (!isFieldSpec(spec)) {
       throw new ValidationError(
-        `SemanticView("${viewName}"): field "${name}" must be Metric(), Dimension() or Fact()`,
+        `SemanticView("${viewName}"): field "${name}" must be Metric(), Dimension(), Fact() or Variable()`,
         {
           source: `SemanticView("${viewName}")`,
           field: name,
@@ -105,16 +130,16 @@ export function SemanticView<
       );
     }
     kinds.set(name, spec.fieldKind);
-  }
-  const view = declaredView(viewName, kinds, options);
-  const Base = class {};
-  Object.defineProperty(Base, "viewName", { value: viewName, enumerable: true });
-  Object.defineProperty(Base, "query", { value: () => SemanticQuery.create(viewName, view), enumerable: false });
-  for (const [name, spec] of Object.entries(fields)) {
     Object.defineProperty(Base, name, {
       value: createField(viewName, name, spec.fieldKind, spec.warehouseName ?? name),
       enumerable: true,
     });
   }
+  const view = declaredView(viewName, kinds, options);
+  Object.freeze(variables);
+  Object.defineProperty(Base, "query", {
+    value: () => SemanticQuery.create(viewName, variables, view),
+    enumerable: false,
+  });
   return Base as unknown as SemanticViewClass<V, F, G>;
 }

@@ -6,6 +6,27 @@
 import { ValidationError } from "../errors.js";
 import type { FieldKind } from "../operation-node/field-node.js";
 import type { DeclaredView } from "../query/declared-view.js";
+import { exactNamePart, warehouseNameParts } from "../operation-node/warehouse-name.js";
+
+/**
+ * `{ name }` is the view's own name, one part (`Odd View`, or quoted when it holds a dot or must be
+ * taken exactly: `"odd.view"`); the declared name's database and schema stay.
+ */
+function viewNamePart(source: string, name: string): string {
+  let parts;
+  try {
+    parts = warehouseNameParts(name);
+  } catch (error) {
+    throw new ValidationError(`${source}: { name }: ${(error as Error).message}`, { source, field: "name" });
+  }
+  if (parts.length !== 1) {
+    throw new ValidationError(
+      `${source}: { name } is the view's own name, one part; write a name holding a dot in double quotes ('"${name.replaceAll('"', '""')}"')`,
+      { source, field: "name" },
+    );
+  }
+  return parts[0]!.exact ? exactNamePart(parts[0]!.text) : parts[0]!.text;
+}
 
 export function declaredView(
   viewName: string,
@@ -16,7 +37,7 @@ export function declaredView(
   if (options !== undefined && (typeof options !== "object" || options === null)) {
     throw new ValidationError(`${source}: options must be an object such as { name: "..." }`, { source });
   }
-  const parts = viewName.split(".");
+  const parts = warehouseNameParts(viewName).map((p) => (p.exact ? exactNamePart(p.text) : p.text));
   const name = options?.name;
   if (name !== undefined) {
     if (typeof name !== "string" || name.trim() === "") {
@@ -25,11 +46,11 @@ export function declaredView(
         field: "name",
       });
     }
-    parts[parts.length - 1] = name;
+    parts[parts.length - 1] = viewNamePart(source, name);
   }
   return Object.freeze({
     viewName,
-    viewPath: Object.freeze(parts),
+    warehouseName: parts.join("."),
     groupableBy: groupableRules(source, kinds, options?.groupableBy),
   });
 }

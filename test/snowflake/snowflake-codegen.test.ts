@@ -16,6 +16,7 @@ import {
   standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
+import { SESSION_SETUP } from "../../runtime/dialects/snowflake/snowflake-driver.js";
 
 describe("codegen for backend A against the stand-in", function () {
   this.timeout(30_000);
@@ -44,10 +45,12 @@ describe("codegen for backend A against the stand-in", function () {
     expect(status).to.equal(0);
     const statements = standIn.queries.map((q) => q.sqlText);
     expect(statements.filter((sql) => !sql.startsWith("SHOW SEMANTIC DIMENSIONS"))).to.have.members([
-      "ALTER SESSION SET TIMEZONE = 'UTC'",
+      SESSION_SETUP,
       "SHOW SEMANTIC VIEWS IN SCHEMA",
       'DESCRIBE SEMANTIC VIEW "ORDERS"',
+      `SELECT GET_DDL('SEMANTIC_VIEW', '"ORDERS"')`,
       'DESCRIBE SEMANTIC VIEW "SALES"',
+      `SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`,
     ]);
     // One listing per metric: the dimensions it can be grouped by.
     expect(statements).to.include('SHOW SEMANTIC DIMENSIONS IN "SALES" FOR METRIC "REVENUE"');
