@@ -106,6 +106,7 @@ describe("codegen emission", () => {
       "sales.ts",
       "sales.dto.ts",
       "index.ts",
+      "lib-model.json",
     ]);
     const index = a.find((f) => f.path === "index.ts")!.text;
     expect(index.split("\n").slice(3)).to.deep.equal([
@@ -116,7 +117,8 @@ describe("codegen emission", () => {
       "",
     ]);
     for (const file of a) {
-      expect(file.text.startsWith(GENERATED_MARKER)).to.equal(true);
+      if (file.path.endsWith(".ts")) expect(file.text.startsWith(GENERATED_MARKER)).to.equal(true);
+      else expect((JSON.parse(file.text) as { generatedBy: string }).generatedBy).to.match(/^lib codegen: /);
       expect(file.text).not.to.contain("\r");
       expect(file.text.endsWith("\n")).to.equal(true);
     }
@@ -139,6 +141,7 @@ describe("codegen emission", () => {
       "sales2.ts",
       "sales2.dto.ts",
       "index.ts",
+      "lib-model.json",
     ]);
     expect(result.files[4]!.text).to.contain('export class Sales2 extends SemanticView("sales", {');
     expect(result.files[2]!.text).to.contain('export class SalesMetrics extends SemanticView("salesMetrics", {');
@@ -147,7 +150,7 @@ describe("codegen emission", () => {
 
   it("emits an empty index when there are no views", () => {
     const { files } = generate([], { backend: "backend_c" });
-    expect(files.map((f) => f.path)).to.deep.equal(["index.ts"]);
+    expect(files.map((f) => f.path)).to.deep.equal(["index.ts", "lib-model.json"]);
     expect(files[0]!.text).to.contain("export {};");
   });
 
