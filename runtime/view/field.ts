@@ -11,6 +11,15 @@ import { ConditionNode, escapeLikeText, type ComparisonOperator } from "../opera
 import { FieldNode, type FieldKind } from "../operation-node/field-node.js";
 import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import { OrderingNode } from "../operation-node/ordering-node.js";
+import {
+  createDateRangeNode,
+  dateRangeOptionsProblem,
+  dateRangeProblem,
+  type DateRangeKind,
+  type DateRangeOptions,
+  type DateUnit,
+} from "../operation-node/date-range-node.js";
+import type { QueryTypeError } from "../query/query-type-error.js";
 
 declare const FIELD_VALUE: unique symbol;
 
@@ -27,6 +36,17 @@ export type ValueInput<T> = T extends string
       : T extends Date
         ? Date
         : never;
+
+/**
+ * A relative date range takes a Date member; on a member of another value type its first argument is
+ * branded with the rule (still a subtype of `A`, so every field stays assignable to `AnyField`). `T` is
+ * only ever the checked type here, which keeps `Field` covariant in it.
+ */
+type ForDates<T, A, Method extends string> = [T] extends [Date | null]
+  ? A
+  : [T] extends [string | number | bigint | boolean | Decimal | null]
+    ? A & QueryTypeError<`${Method}() takes a Date dimension or fact (a relative date range)`>
+    : A;
 
 /** The metric names a condition on this field references: its own name for a metric, none otherwise. */
 type MetricName<K extends FieldKind, N extends string> = K extends "metric" ? N : never;
@@ -72,6 +92,21 @@ export interface Field<
   endsWith(text: string): Condition<V, MetricName<K, N>>;
   /** Contains `text`, taken literally. */
   contains(text: string): Condition<V, MetricName<K, N>>;
+  /**
+   * The current `unit` and the `count - 1` before it, whole units on the zone's calendar: `>= start AND <
+   * end`, computed when the query compiles (`inLast(7, "day")`: today and the six days before).
+   */
+  inLast(
+    count: ForDates<T, number, "inLast">,
+    unit: DateUnit,
+    options?: DateRangeOptions,
+  ): Condition<V, MetricName<K, N>>;
+  /** The current `unit` (`inCurrent("month")`: this month, from its first instant to the next month's). */
+  inCurrent(unit: ForDates<T, DateUnit, "inCurrent">, options?: DateRangeOptions): Condition<V, MetricName<K, N>>;
+  /** The `unit` before the current one (`inPrevious("quarter")`: last quarter). */
+  inPrevious(unit: ForDates<T, DateUnit, "inPrevious">, options?: DateRangeOptions): Condition<V, MetricName<K, N>>;
+  /** From the start of the current `unit` up to now (`toDate("year")`: year to date). */
+  toDate(unit: ForDates<T, DateUnit, "toDate">, options?: DateRangeOptions): Condition<V, MetricName<K, N>>;
   isNull(): Condition<V, MetricName<K, N>>;
   isNotNull(): Condition<V, MetricName<K, N>>;
   asc(options?: OrderingOptions): Ordering<V, N>;
@@ -137,6 +172,14 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
       negated ? ConditionNode.and([inList, nullCheck]) : ConditionNode.or([inList, nullCheck]),
     );
   };
+  const dateRange = (method: string, range: DateRangeKind, count: unknown, unit: unknown, options: unknown) => {
+    const problem = dateRangeProblem(range, count, unit) ?? dateRangeOptionsProblem(options);
+    if (problem !== undefined) {
+      throw new ValidationError(`${label}.${method}(): ${problem}`, { source: `${label}.${method}()`, field: name });
+    }
+    const rangeNode = createDateRangeNode(node, range, count as number, unit as DateUnit, options as DateRangeOptions);
+    return conditionOf<V, MetricName<K, N>>(rangeNode);
+  };
   const like = (pattern: string, escaped: boolean) =>
     conditionOf<V, MetricName<K, N>>(ConditionNode.like(node, pattern, escaped));
   const ordering = (method: string, direction: "asc" | "desc", options: OrderingOptions | undefined) => {
@@ -171,6 +214,10 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     startsWith: (t: unknown) => like(`${escapeLikeText(text("startsWith", t))}%`, true),
     endsWith: (t: unknown) => like(`%${escapeLikeText(text("endsWith", t))}`, true),
     contains: (t: unknown) => like(`%${escapeLikeText(text("contains", t))}%`, true),
+    inLast: (count: unknown, unit: unknown, options?: unknown) => dateRange("inLast", "last", count, unit, options),
+    inCurrent: (unit: unknown, options?: unknown) => dateRange("inCurrent", "current", 1, unit, options),
+    inPrevious: (unit: unknown, options?: unknown) => dateRange("inPrevious", "previous", 1, unit, options),
+    toDate: (unit: unknown, options?: unknown) => dateRange("toDate", "toDate", 1, unit, options),
     isNull: () => conditionOf(ConditionNode.nullCheck(node, false)),
     isNotNull: () => conditionOf(ConditionNode.nullCheck(node, true)),
     asc: (options?: OrderingOptions) => ordering("asc", "asc", options),

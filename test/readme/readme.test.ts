@@ -111,6 +111,22 @@ describe("README.md runs as written", function () {
     expect(result.stdout).to.equal(markedBlock("readme-dialects-sql", readme).code);
   });
 
+  it("the SQL shown for a relative date range is what the compilers produce", async () => {
+    const print = `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
+  const { sql, parameters } = lastQuarter.compile({ dialect });
+  console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
+}`;
+    const code = asModule([
+      'import { Dimension, Metric, SemanticView } from "lib";',
+      markedBlock("readme-date-ranges", readme).code,
+      print,
+    ]);
+    writeFileSync(join(dir, "date-ranges.ts"), code);
+    const result = await run(["--import", TSX, join(dir, "date-ranges.ts")], REPO_ROOT);
+    expect(result.stderr).to.equal("");
+    expect(result.stdout).to.equal(markedBlock("readme-date-ranges-sql", readme).code);
+  });
+
   it("names only files that are in the repository", () => {
     expect(readme).to.not.match(/\b(SPEC|API)\.md\b/);
     const paths = [...readme.matchAll(/`((?:runtime|codegen|test|example-service|scripts|generated)\/[\w./-]*)`/g)].map(

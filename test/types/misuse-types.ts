@@ -404,3 +404,32 @@ SemanticView("v8", { m: Metric() }, { name: 8 });
 Shop.query().metrics(Shop.revenue).revenue;
 // @ts-expect-error a view class is used through its statics -> Property 'revenue' does not exist
 new Shop().revenue;
+
+// ---- relative date ranges: Date members only, known units and options ----
+
+const recent = revenueQuery
+  .where(Shop.orderedOn.inLast(7, "day"))
+  .where(Shop.shippedAt.toDate("year", { timeZone: "Europe/Berlin", weekStart: "sunday", now: () => d }));
+assertType<Equals<RowOf<typeof recent>, { revenue: bigint }>>();
+// @ts-expect-error -> inLast() takes a Date dimension or fact (a relative date range)
+Shop.country.inLast(7, "day");
+// @ts-expect-error -> inCurrent() takes a Date dimension or fact (a relative date range)
+Shop.units.inCurrent("month");
+// @ts-expect-error -> inPrevious() takes a Date dimension or fact (a relative date range)
+Shop.active.inPrevious("week");
+// @ts-expect-error -> toDate() takes a Date dimension or fact (a relative date range)
+Shop.customerId.toDate("year");
+// @ts-expect-error -> not assignable to parameter of type 'DateUnit'
+Shop.orderedOn.inLast(7, "fortnight");
+// @ts-expect-error -> not assignable to parameter of type 'DateUnit'
+Shop.orderedOn.inCurrent("hour");
+// @ts-expect-error -> not assignable to parameter of type 'number'
+Shop.orderedOn.inLast("7", "day");
+// @ts-expect-error -> not assignable to type '"monday" | "sunday" | undefined'
+Shop.orderedOn.inPrevious("week", { weekStart: "friday" });
+// @ts-expect-error -> Type 'number' is not assignable to type 'string'
+Shop.orderedOn.toDate("month", { timeZone: 1 });
+// @ts-expect-error -> 'zone' does not exist in type 'DateRangeOptions'
+Shop.orderedOn.inCurrent("day", { zone: "UTC" });
+// @ts-expect-error -> metric 'revenue' cannot be used in where()
+revenueQuery.where(and(Shop.orderedOn.inLast(3, "month"), Shop.revenue.gt(0)));
