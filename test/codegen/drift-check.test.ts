@@ -13,6 +13,7 @@ import type { ModelRecord } from "../../codegen/drift/model-record.js";
 import { changeLine } from "../../codegen/drift/report.js";
 import { createDatabase } from "./support/databases.js";
 import { tempDir } from "../support/temp-dir.js";
+import { markedBlock } from "../support/readme-blocks.js";
 
 const TABLES = [
   "CREATE TABLE orders (id INTEGER, region VARCHAR, customer_id INTEGER, total INTEGER)",
@@ -58,6 +59,13 @@ async function codegen(cwd: string, database: string, extra: { check?: boolean; 
 
 describe("lib codegen --check: classified model drift (backend C)", function () {
   this.timeout(300_000);
+  /** What the two runs printed: the README's example lines must be among them. */
+  const printed: string[] = [];
+  after(() => {
+    const [header, ...lines] = markedBlock("readme-drift").code.trimEnd().split("\n");
+    expect(header).to.match(/^Model changes \(\d+ breaking changes?, \d+ additions?, \d+ notices?\):$/);
+    for (const line of lines) expect(printed.join("\n"), "README example line").to.contain(line);
+  });
 
   it("names removed, renamed and retyped members, refused pairs and removed views; exit 1 as text and JSON", async () => {
     await using dir = await tempDir();
@@ -86,6 +94,7 @@ describe("lib codegen --check: classified model drift (backend C)", function () 
     ]);
 
     const text = await codegen(dir.path, after, { check: true });
+    printed.push(text.out);
     expect(text.code).to.equal(1);
     expect(text.out).to.contain("Model changes (5 breaking changes, 0 additions, 2 notices):");
     expect(text.out).to.contain('breaking  view "old_view" removed (class OldView)');
@@ -100,6 +109,7 @@ describe("lib codegen --check: classified model drift (backend C)", function () 
     const after = await createDatabase(dir.path, "after.duckdb", ADDITIVE);
     expect((await codegen(dir.path, before)).code).to.equal(0);
     const text = await codegen(dir.path, after, { check: true });
+    printed.push(text.out);
     expect(text.code, text.out).to.equal(0);
     expect(text.out).to.contain("Model changes (0 breaking changes, 2 additions, 0 notices):");
     expect(text.out).to.contain("addition  sales.order_id added (a dimension)");
