@@ -29,6 +29,7 @@ interface CodegenFlags {
   readonly out?: unknown;
   readonly view?: unknown;
   readonly check?: unknown;
+  readonly format?: unknown;
   readonly fixture?: unknown;
   readonly sample?: unknown;
   readonly allowPartial?: unknown;
@@ -63,7 +64,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     )
     .option("--out <dir>", "Output directory", { default: "generated" })
     .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
-    .option("--check", "Write nothing; exit 1 when the output directory is not current")
+    .option(
+      "--check",
+      "Write nothing; list what changed in the model; exit 1 when a change can break a caller (or the files differ otherwise)",
+    )
+    .option("--format <format>", "With --check: text (default) or json")
     .option(
       "--fixture <path>",
       "Also write a backend C fixture module recreating the views' tables and views in-process",
@@ -139,6 +144,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   if (flags.config !== undefined && typeof flags.config !== "string") return usage("--config needs a file path");
   if (flags.check !== undefined && typeof flags.check !== "boolean") return usage("--check takes no value");
+  const format = flags.format === undefined ? "text" : String(flags.format);
+  if (format !== "text" && format !== "json") return usage(`--format takes text or json, got "${format}"`);
+  if (flags.format !== undefined && flags.check !== true) return usage("--format needs --check");
   if (flags.fixture !== undefined && (typeof flags.fixture !== "string" || flags.fixture === ""))
     return usage("--fixture needs one path");
   const sample = flags.sample === undefined ? undefined : Number(flags.sample);
@@ -164,6 +172,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       out: String(flags.out),
       views: views === undefined || views.length === 0 ? undefined : views,
       check: flags.check === true,
+      format,
       fixture: flags.fixture === undefined ? undefined : String(flags.fixture),
       sample,
       allowPartial: flags.allowPartial === true,

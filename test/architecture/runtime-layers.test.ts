@@ -32,9 +32,9 @@ const LAYERS = {
   /** Everything per warehouse, the DIALECTS record and the lookups by backend name. */
   dialects: ["errors", "values", "packages", "driver", "semantic", "config", "operation-node", "query-compiler"],
   observability: ["driver", "dialects"],
-  engine: ["errors", "driver", "dialects", "observability"],
+  engine: ["errors", "driver", "dialects", "observability", "operation-node"],
   cursor: ["errors", "values", "driver", "mapping", "engine"],
-  "query-executor": ["errors", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
+  "query-executor": ["errors", "packages", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
   query: ["errors", "operation-node", "query-compiler", "dialects", "query-executor", "cursor", "view"],
   view: ["errors", "values", "operation-node", "query"],
   /** The framework-free request core: JSON requests to builder queries, scope, limits, batches. */

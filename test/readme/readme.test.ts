@@ -110,20 +110,25 @@ describe("README.md runs as written", function () {
     expect(result.stdout).to.equal(markedBlock("readme-example-output", readme).code);
   });
 
-  it("the SQL shown per dialect is what the compilers produce", async () => {
-    const print = `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
-  const { sql, parameters } = us.compile({ dialect });
+  it("the SQL shown per dialect, and for a relative date range, is what the compilers produce", async () => {
+    const print = (query: string) => `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
+  const { sql, parameters } = ${query}.compile({ dialect });
   console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
 }`;
     const code = asModule([
       markedBlock("readme-sales", readme).code,
       markedBlock("readme-dialects", readme).code,
-      print,
+      markedBlock("readme-date-ranges", readme).code,
+      print("us"),
+      'console.log("====");',
+      print("lastQuarter"),
     ]);
     writeFileSync(join(dir, "dialects.ts"), code);
     const result = await run(["--import", TSX, join(dir, "dialects.ts")], REPO_ROOT);
     expect(result.stderr).to.equal("");
-    expect(result.stdout).to.equal(markedBlock("readme-dialects-sql", readme).code);
+    const [dialects, dateRanges] = result.stdout.split("====\n");
+    expect(dialects).to.equal(markedBlock("readme-dialects-sql", readme).code);
+    expect(dateRanges).to.equal(markedBlock("readme-date-ranges-sql", readme).code);
   });
 
   it("names only files that are in the repository", () => {
