@@ -28,7 +28,10 @@ import {
   transactionControlOf,
 } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
+import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { toDuckDBParameters } from "./duckdb-values.js";
+
+type Values = DuckDBValue[] | undefined;
 
 const EMPTY_RESULT: QueryResult = Object.freeze({
   columns: Object.freeze([]),
@@ -120,6 +123,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #stream(sql: string, parameters?: readonly unknown[]): Promise<ResultStream> {
     try {
       let statement = sql;
+      let single = false; // a rewritten call: exactly one statement (duckdb-one-statement.ts)
       const layer = this.#layer;
       if (layer !== undefined && layer.mayHandle(sql)) {
         const statements = layer.splitStatements(sql);
@@ -129,15 +133,16 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         const handled = await layer.handle(this.#session, statements[0]!);
         if (handled.kind === "result") return resultStream(normalizeRawResult(handled.columns, handled.rows));
         statement = handled.kind === "rewritten" ? handled.sql : statements[0]!;
+        single = handled.kind === "rewritten";
       }
-      if (mayContainTransactionControl(statement) && transactionControlOf(statement) !== undefined) {
+      if (!single && mayContainTransactionControl(statement) && transactionControlOf(statement) !== undefined) {
         await this.#runStatement(statement, undefined);
         return resultStream(EMPTY_RESULT);
       }
       const result = await this.#changingSession(statement, async () => {
         const autocommitRead = await this.#beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
-        return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead);
+        return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead, single);
       });
       return streamOfResult(result, (fn) => this.#operation(fn));
     } catch (error) {
@@ -236,16 +241,16 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   }
 
   /**
-   * Runs the layer's own SQL inside our transaction. When none is open, BEGIN travels in the same
-   * call, saving a round trip on every semantic query (the catalog read is its first statement).
-   * Only for SQL the library writes: a user's syntax error would otherwise quote our BEGIN. If the
-   * call fails, whatever it opened is rolled back: the transaction held nothing else.
+   * Runs the layer's own SQL inside our transaction, opening one if needed. BEGIN is its own call:
+   * the layer's SQL carries user-influenced text and never travels in a multi-statement call. If the
+   * SQL fails, the transaction it opened is rolled back: it held nothing else.
    */
-  async #withTransaction<T>(run: (sql: string) => Promise<T>, sql: string): Promise<T> {
-    if (this.#inTransaction) return run(sql);
+  async #withTransaction<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#inTransaction) return run();
+    await this.#connection.run("BEGIN TRANSACTION");
     this.#inTransaction = true;
     try {
-      return await run(`BEGIN TRANSACTION; ${sql}`);
+      return await run();
     } catch (error) {
       this.#inTransaction = false;
       await this.#connection.run("ROLLBACK").catch(() => undefined); // nothing open after a parse error
@@ -299,36 +304,24 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   /**
    * Runs SQL and reads its whole result. An autocommit read reuses its cached prepared statement.
-   * Otherwise one statement with parameters is prepared directly: node-api's `run` would first split
-   * the text (extract_statements), one more native round trip.
+   * A script without parameters runs as written (one native call); one statement with parameters,
+   * and every `single` one (user-influenced text: duckdb-one-statement.ts), is prepared directly.
    */
-  async #readAll(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResultReader> {
+  async #readAll(sql: string, values: Values, autocommitRead: boolean, single = false): Promise<DuckDBResultReader> {
     const cached = autocommitRead ? await this.#statements.bound(sql, values) : undefined;
     if (cached !== undefined) return this.#runCached(sql, cached.runAndReadAll());
     if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
-    if (values === undefined || sql.includes(";")) return this.#connection.runAndReadAll(sql, values);
-    const prepared = await this.#connection.prepare(sql);
-    try {
-      prepared.bind(values);
-      return await prepared.runAndReadAll();
-    } finally {
-      prepared.destroySync();
-    }
+    if (!single && (values === undefined || sql.includes(";"))) return this.#connection.runAndReadAll(sql, values);
+    return readOneStatement(this.#connection, sql, values);
   }
 
   /** Starts a streamed result; one statement is prepared directly or reused (see #readAll). */
-  async #openStream(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResult> {
+  async #openStream(sql: string, values: Values, autocommitRead: boolean, single: boolean): Promise<DuckDBResult> {
     const cached = autocommitRead ? await this.#statements.bound(sql, values) : undefined;
     if (cached !== undefined) return this.#runCached(sql, cached.stream());
     if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
-    if (sql.includes(";")) return this.#connection.stream(sql, values);
-    const prepared = await this.#connection.prepare(sql);
-    try {
-      if (values !== undefined) prepared.bind(values);
-      return await prepared.stream();
-    } finally {
-      prepared.destroySync();
-    }
+    if (!single && sql.includes(";")) return this.#connection.stream(sql, values);
+    return streamOneStatement(this.#connection, sql, values);
   }
 
   /** A cached statement's execution; one that failed is prepared afresh next time. */
@@ -364,6 +357,15 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   /** Runs plain DuckDB SQL (one or more statements), keeping the transaction bookkeeping right. */
   #executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
     return this.#changingSession(sql, () => this.#executeStatements(sql, parameters));
+  }
+
+  /** Runs a rewritten semantic statement: exactly one statement, never split or run as a script. */
+  #executeRewritten(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
+    return this.#changingSession(sql, async () => {
+      const autocommitRead = await this.#beginUnlessReadOnly(sql);
+      this.#throwIfInterrupted();
+      return readerToResult(await this.#readAll(sql, toDuckDBParameters(parameters), autocommitRead, true));
+    });
   }
 
   async #executeStatements(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
@@ -420,7 +422,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
           last = await this.#executePlain(statement, parameters);
           break;
         case "rewritten":
-          last = await this.#executePlain(handled.sql, parameters);
+          last = await this.#executeRewritten(handled.sql, parameters);
           break;
         case "result":
           last = normalizeRawResult(handled.columns, handled.rows);
@@ -437,8 +439,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     const values = toDuckDBParameters(parameters);
     const reader =
       !this.#inTransaction && isReadOnlyStatement(sql)
-        ? await this.#readAll(sql, values, true)
-        : await this.#withTransaction((text) => this.#readAll(text, values, false), sql);
+        ? await this.#readAll(sql, values, true, true)
+        : await this.#withTransaction(() => this.#readAll(sql, values, false, true));
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
   }
