@@ -8,6 +8,7 @@
 import type { DBSQLClient } from "@databricks/sql";
 import type { BackendBSettings } from "./databricks-settings.js";
 import { withDeadline } from "../../driver/deadline.js";
+import { secretForms } from "../../driver/secret-redaction.js";
 import { importPeer, MissingPackageError } from "../../packages/peer-package.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
 import { DatabricksConnection, type DecimalParameterFactory } from "./databricks-connection.js";
@@ -38,7 +39,7 @@ export class DatabricksDriver implements Driver {
   constructor(settings: BackendBSettings, options: DatabricksDriverOptions = {}) {
     this.#settings = settings;
     this.#options = options;
-    this.#secrets = secretsOf(settings);
+    this.#secrets = secretForms(secretsOf(settings));
   }
 
   async openConnection(): Promise<DatabaseConnection> {

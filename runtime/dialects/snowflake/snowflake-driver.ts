@@ -6,6 +6,7 @@
  * `SnowflakeDriverError` (message scrubbed of secrets; the sdk's error is not kept because it may
  * carry the login request) and the pool surfaces it as `LibConnectionError`.
  */
+import { secretForms } from "../../driver/secret-redaction.js";
 import type { Connection } from "snowflake-sdk";
 import type { BackendASettings } from "./snowflake-settings.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
@@ -42,9 +43,12 @@ export class SnowflakeDriver implements Driver {
   constructor(settings: BackendASettings) {
     this.#settings = settings;
     this.#options = snowflakeConnectionOptions(settings);
-    this.#secrets = [settings.password, settings.oauthToken, settings.privateKeyPem, settings.privateKeyPassphrase]
-      .filter((s) => s !== undefined)
-      .map((s) => s.reveal());
+    // Every form the sdk or a printer may echo (trimmed, escaped, encoded): driver/secret-redaction.ts.
+    this.#secrets = secretForms(
+      [settings.password, settings.oauthToken, settings.privateKeyPem, settings.privateKeyPassphrase].map((s) =>
+        s?.reveal(),
+      ),
+    );
   }
 
   async openConnection(): Promise<DatabaseConnection> {
