@@ -172,7 +172,10 @@ describe("reliability: secrets in every form stay out of errors and log events",
     ] as const) {
       it(`a wrong ${field} ${JSON.stringify(secret)}: in no form in the error chain or a log event`, async () => {
         const events: LogEvent[] = [];
-        const extra = field === "password" ? { password: secret } : { authType: "auth_oauth", oauthToken: secret, password: undefined };
+        const extra =
+          field === "password"
+            ? { password: secret }
+            : { authType: "auth_oauth", oauthToken: secret, password: undefined };
         await using engine = createEngine(standInConfig(standIn, extra as never), {
           log: (event) => events.push(event),
         });
