@@ -50,6 +50,8 @@ export interface DuckDBConnectionOptions {
   readonly isStale?: (() => boolean) | undefined;
   /** Committed semantic-view definitions shared by the instance's connections (default: private to this one). */
   readonly definitions?: DefinitionCache | undefined;
+  /** Text bytes of prepared statements this connection keeps (its share of the engine's budget). */
+  readonly statementBytes?: number | undefined;
 }
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
@@ -78,7 +80,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
     this.#definitions = options.definitions ?? new DefinitionCache();
-    this.#statements = new StatementCache(connection);
+    this.#statements = new StatementCache(connection, { maxBytes: options.statementBytes });
     const self = this;
     this.#session = {
       query: (sql, parameters) => this.#rawQuery(sql, parameters),

@@ -13,6 +13,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { explainCreatedFile } from "./created-file-hint.js";
 import { duckdb } from "./duckdb-api.js";
+import { ENGINE_STATEMENT_BYTES } from "./duckdb-statement-cache.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { isDuckDBDisconnect } from "./duckdb-errors.js";
 import { forgetFileInstance, leaseFileInstance } from "./duckdb-instances.js";
@@ -91,7 +92,15 @@ export class DuckDBDriver implements Driver {
       if (schema !== undefined) await applyCurrentSchema(connection, schema, this.isMemory);
       const semanticLayer = await this.#semanticLayerFor(connection);
       const isStale = this.isMemory ? undefined : () => this.#fileChanged();
-      const opened = new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions, isStale });
+      // The engine's prepared-statement budget, shared out among all the connections its pool may open.
+      const statementBytes = ENGINE_STATEMENT_BYTES / Math.max(1, this.#settings.poolSize + this.#settings.maxOverflow);
+      const opened = new DuckDBDatabaseConnection(connection, {
+        semanticLayer,
+        onClose,
+        definitions,
+        isStale,
+        statementBytes,
+      });
       return this.#createdFile === true ? explainCreatedFile(opened, resolve(this.#settings.database)) : opened;
     } catch (error) {
       connection.closeSync();
