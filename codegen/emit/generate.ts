@@ -10,6 +10,7 @@ import { tsTypeOf, valueKindOf } from "../type-mapping.js";
 import { TAKEN_BY_IMPORTS, fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
 import { memberNames, portableName } from "./portable-names.js";
 import { schemaOf } from "./schema-helpers.js";
+import { commentLines, quoted, sourceText } from "./source-text.js";
 import {
   DtoConfigError,
   GENERATED_MARKER,
@@ -115,11 +116,11 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
   for (const plan of plans) {
     files.push({
       path: `${plan.stem}.ts`,
-      text: print(viewModule(project, plan), header, `semantic view "${plan.viewName}"`),
+      text: print(viewModule(project, plan), header, `semantic view "${sourceText(plan.viewName)}"`),
     });
     files.push({
       path: `${plan.stem}.dto.ts`,
-      text: print(dtoModule(project, plan), header, `DTO schemas for "${plan.viewName}"`),
+      text: print(dtoModule(project, plan), header, `DTO schemas for "${sourceText(plan.viewName)}"`),
     });
   }
   files.push({ path: "index.ts", text: print(indexModule(project, plans), header, "index") });
@@ -206,12 +207,11 @@ function dtoMember(plan: PlannedView, field: string): PlannedMember | undefined 
   return plan.members.find((m) => m.field === field) ?? plan.members.find((m) => m.member.name === field);
 }
 
-/** A TSDoc body: comment lines, never containing `*\/`. */
-function docText(lines: readonly (string | undefined)[]): string {
-  return lines
-    .filter((l): l is string => l !== undefined)
-    .join("\n\n")
-    .replaceAll("*/", "*\\/");
+/** A TSDoc body: the paragraphs' lines, each made safe by `sourceText`, a blank line between paragraphs. */
+function docText(paragraphs: readonly (string | undefined)[]): string[] {
+  return paragraphs
+    .filter((p): p is string => p !== undefined)
+    .flatMap((p, i) => (i === 0 ? commentLines(p) : ["", ...commentLines(p)]));
 }
 
 const FACTORY = { dimension: "Dimension", metric: "Metric", fact: "Fact" } as const;
@@ -220,12 +220,11 @@ const FACTORY = { dimension: "Dimension", metric: "Metric", fact: "Fact" } as co
  * The member's comment only: expressions and type texts are spelled differently by each warehouse
  * (`SUM(revenue)`, `NUMBER(38,0)`, `BIGINT`), and the generated files must not depend on the backend.
  */
-function memberDoc(planned: PlannedMember): string | undefined {
+function memberDoc(planned: PlannedMember): string[] | undefined {
   return planned.member.comment === undefined ? undefined : docText([planned.member.comment]);
 }
 
-function writeDoc(writer: CodeBlockWriter, text: string): void {
-  const lines = text.split("\n");
+function writeDoc(writer: CodeBlockWriter, lines: readonly string[]): void {
   if (lines.length === 1) {
     writer.writeLine(`/** ${lines[0]} */`);
     return;
@@ -244,14 +243,14 @@ function viewModule(project: Project, plan: PlannedView): SourceFile {
   }
   file.addStatements((writer) => {
     writeDoc(writer, docText([plan.view.comment, `Semantic view \`${plan.viewName}\`.`]));
-    writer.writeLine(`export class ${plan.className} extends SemanticView(${JSON.stringify(plan.viewName)}, {`);
+    writer.writeLine(`export class ${plan.className} extends SemanticView(${quoted(plan.viewName)}, {`);
     writer.indent(() => {
       for (const planned of plan.members) {
         const doc = memberDoc(planned);
         if (doc !== undefined) writeDoc(writer, doc);
         const type = tsTypeOf(planned.kind);
         const typeArgument = type === "unknown" ? "" : `<${type}>`;
-        const options = planned.declared === undefined ? "" : `{ name: ${JSON.stringify(planned.declared)} }`;
+        const options = planned.declared === undefined ? "" : `{ name: ${quoted(planned.declared)} }`;
         writer.writeLine(`${planned.field}: ${FACTORY[planned.member.kind]}${typeArgument}(${options}),`);
       }
     });
@@ -265,15 +264,15 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
   file.addImportDeclaration({ namedImports: ["Type"], moduleSpecifier: "typebox" });
   const libImports = new Set(plan.members.flatMap((m) => schemaOf(m.kind).libImports));
   if (libImports.size > 0) file.addImportDeclaration({ namedImports: [...libImports].sort(), moduleSpecifier: "lib" });
-  const dtos: { name: string; doc: string; members: PlannedMember[] }[] = [
+  const dtos: { name: string; doc: string[]; members: PlannedMember[] }[] = [
     {
       name: plan.rowDtoName,
-      doc: `One row of \`${plan.viewName}\` with every dimension and metric selected.`,
+      doc: docText([`One row of \`${plan.viewName}\` with every dimension and metric selected.`]),
       members: plan.members.filter((m) => m.member.kind !== "fact"),
     },
     ...plan.dtos.map((dto) => ({
       name: dto.name,
-      doc: `\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`,
+      doc: docText([`\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`]),
       members: dto.fields.map((f) => dtoMember(plan, f)!),
     })),
   ];
@@ -286,12 +285,12 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
         writer.indent(() => {
           for (const planned of dto.members) {
             const schema = schemaOf(planned.kind);
-            const options = [...schema.options, `title: ${JSON.stringify(titleOf(planned.field))}`].join(", ");
+            const options = [...schema.options, `title: ${quoted(titleOf(planned.field))}`].join(", ");
             writer.writeLine(`${planned.field}: ${schema.call}({ ${options} }),`);
           }
         });
         writer.writeLine("},");
-        writer.writeLine(`{ title: ${JSON.stringify(dto.name)} },`);
+        writer.writeLine(`{ title: ${quoted(dto.name)} },`);
       });
       writer.writeLine(");");
     });
