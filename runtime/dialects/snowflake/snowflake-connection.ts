@@ -7,10 +7,11 @@
  *   request unless MULTI_STATEMENT_COUNT is set); the last one's result is returned. Parameters
  *   need a single statement, as on backend C. `stream()` takes one statement.
  * - The sdk retries query requests against an unreachable server for a very long time, so the
- *   driver keeps its own deadlines: `request_timeout` bounds a statement; while one runs, a
+ *   driver keeps its own deadlines: `request_timeout` (default 10 min) bounds a statement; while one runs, a
  *   heartbeat every `heartbeat_interval` (default 10 s) that goes unanswered for as long fails it with
  *   `OperationalError` (code `warehouse_unreachable`, a disconnect); `interrupt()` cancels
- *   (`statement.cancel()`, an abort-request) and gives up locally after a grace period, `ping()`
+ *   (`statement.cancel()`, an abort-request) and rejects the pending call at once; a statement the
+ *   warehouse has not ended after a grace period marks the connection broken. `ping()`
  *   (a heartbeat via `isValidAsync()`) and `close()` are bounded too. A connection that hit such a
  *   deadline or a network/session error is marked broken: `ping()` says false, so the pool replaces it.
  * - Transactions: Snowflake sessions autocommit. `commit()`/`rollback()` send COMMIT/ROLLBACK
@@ -28,7 +29,7 @@ import { splitSnowflakeStatements } from "./snowflake-statements.js";
 import { convertRow, snowflakeColumn, toSnowflakeBind, type SnowflakeColumn } from "./snowflake-values.js";
 
 export interface SnowflakeConnectionOptions {
-  /** Client-side deadline for one statement (ms); none when undefined. */
+  /** Client-side deadline for one statement (ms); none when undefined or 0. */
   readonly requestTimeoutMs?: number | undefined;
   /**
    * While a statement runs, its session is checked (a heartbeat, bounded by the same time) this
@@ -45,6 +46,10 @@ export interface SnowflakeConnectionOptions {
 
 interface Running {
   statement: RowStatement | undefined;
+  /** The sdk reported the statement's end (rows, an error, or the warehouse's "canceled"). */
+  ended?: boolean;
+  /** Called once when it ends (a cancellation waits for it). */
+  onEnded?: () => void;
   /** Gives up locally: rejects the pending call (or ends the stream) with this error. */
   abandon(error: Error): void;
   /** A result being streamed: the statement has finished, only the rows are still read. */
@@ -63,6 +68,8 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
   #inTransaction = false;
   #broken = false;
   #closed: Promise<void> | undefined;
+  /** A cancelled statement the warehouse has not ended yet: settles when it does, or after the grace period. */
+  #cancelling: Promise<void> | undefined;
 
   constructor(connection: Connection, options: SnowflakeConnectionOptions = {}) {
     this.#connection = connection;
@@ -156,16 +163,30 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     } catch {
       // the statement already finished
     }
-    const grace = setTimeout(() => {
-      // The warehouse never confirmed (e.g. it is unreachable and the sdk keeps retrying).
-      this.#broken = true;
-      running.abandon(
-        new OperationalError("The statement was cancelled; backend A did not confirm the cancellation in time", {
-          code: "000604",
-        }),
-      );
-    }, this.#options.cancelGraceMs ?? 3_000);
-    grace.unref();
+    // The caller's deadline is kept to the millisecond: the pending call rejects now, while the sdk
+    // may still be polling for the result; the cancellation goes on in the background, and the
+    // connection is handed out again (reset) only once it is over.
+    running.abandon(new OperationalError("The statement was cancelled", { code: "000604" }));
+    this.#cancelling ??= this.#untilEnded(running);
+  }
+
+  /** Settles when the warehouse ends the cancelled statement; after the grace period the session is broken. */
+  #untilEnded(running: Running): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(grace);
+        this.#cancelling = undefined;
+        resolve();
+      };
+      // The warehouse never ended it (e.g. unreachable, the sdk retrying): never reuse this session.
+      const grace = setTimeout(() => {
+        this.#broken = true;
+        done();
+      }, this.#options.cancelGraceMs ?? 3_000);
+      grace.unref();
+      if (running.ended === true) done();
+      else running.onEnded = done;
+    });
   }
 
   async ping(): Promise<boolean> {
@@ -201,6 +222,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
 
   async reset(): Promise<void> {
     if (this.#running?.streaming) this.#dropStream();
+    if (this.#cancelling !== undefined) await this.#cancelling;
     if (this.#broken) throw new OperationalError("The backend A connection is broken and cannot be reused");
     if (this.#inTransaction) await this.execute("ROLLBACK");
   }
@@ -343,6 +365,8 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
           fetchAsString: ["Number"],
           streamResult,
           complete: (error, statement, rows) => {
+            running.ended = true;
+            running.onEnded?.();
             if (error) {
               if (isConnectionLevelError(error)) this.#broken = true;
               finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));

@@ -23,6 +23,8 @@ import { loadSnowflakeSdk, type SnowflakeSdk } from "./snowflake-sdk.js";
 
 /** How often a running statement's session is checked when heartbeat_interval is not set. */
 export const DEFAULT_LIVENESS_INTERVAL_MS = 10_000;
+/** `request_timeout` when unset: no statement waits for an answer longer than this (`0s`: no bound). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Run once per session: `lib` reads TIMESTAMP_NTZ as a UTC wall clock and binds a `Date` as one
@@ -63,7 +65,7 @@ export class SnowflakeDriver implements Driver {
     }
     await this.#login(connection);
     const opened = new SnowflakeDatabaseConnection(connection, {
-      requestTimeoutMs: this.#settings.requestTimeout,
+      requestTimeoutMs: this.#settings.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
       livenessIntervalMs: this.#settings.heartbeatInterval ?? DEFAULT_LIVENESS_INTERVAL_MS,
       secrets: this.#secrets,
     });

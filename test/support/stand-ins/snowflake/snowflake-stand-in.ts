@@ -5,7 +5,8 @@
  * shape over registered views (see semantic-view-sql.ts). Listens on 127.0.0.1 only.
  *
  * Tests inspect what arrived (`logins`, `queries`, `aborts`, `heartbeats`) and inject failures:
- * `holdQueries` (a matching statement waits until it is aborted), `dropSessions()` (the open
+ * `holdQueries` (a matching statement waits until it is aborted), `stallQueries` (a matching
+ * statement is never answered, not even after an abort, while heartbeats are), `dropSessions()` (the open
  * sessions are gone: heartbeats and queries answer 390111), `expireSessionTokens()` (390112, which
  * the sdk answers with a token renewal), `chunkRows` (large results as chunks on separate storage,
  * chunk-storage.ts), `inProgress` (statements answered "in progress" until polled enough times) and
@@ -107,6 +108,8 @@ export class SnowflakeStandIn {
   sessionDeletes = 0;
   /** Statements whose text matches wait until an abort-request arrives for them. */
   holdQueries: RegExp | undefined;
+  /** Statements whose text matches are never answered (until close), aborted or not. */
+  stallQueries: RegExp | undefined;
 
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
@@ -115,6 +118,7 @@ export class SnowflakeStandIn {
   readonly #views = new Map<string, StandInSemanticView>();
   readonly #sessions = new Map<string, Session>();
   readonly #held = new Map<string, () => void>();
+  readonly #stalled = new Set<() => void>();
   readonly #dropped = new Set<string>();
   #storage: ChunkStorage | undefined;
   /** Started on the first chunked result (one server even when two results need it at once). */
@@ -203,8 +207,9 @@ export class SnowflakeStandIn {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const release of this.#held.values()) release();
+    for (const release of [...this.#held.values(), ...this.#stalled]) release();
     this.#held.clear();
+    this.#stalled.clear();
     this.#inProgress.clear();
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();
@@ -386,6 +391,10 @@ export class SnowflakeStandIn {
       sessionId: session.id,
       queryId,
     });
+    if (this.stallQueries?.test(sqlText)) {
+      await new Promise<void>((resolve) => this.#stalled.add(resolve));
+      return sqlError(queryId, new StandInSqlError("stand-in closed", "000604", "57014"));
+    }
     if (this.holdQueries?.test(sqlText) && requestId !== undefined) {
       await new Promise<void>((resolve) => this.#held.set(requestId, resolve));
       this.#held.delete(requestId);
