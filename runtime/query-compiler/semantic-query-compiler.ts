@@ -140,7 +140,8 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
       const compound = c.kind === "AndConditionNode" || c.kind === "OrConditionNode";
       return compound && c.conditions.length > 1 ? ParensNode.create(node) : node;
     });
-    return nodes.reduce((left, right) => (op === "and" ? AndNode.create(left, right) : OrNode.create(left, right)));
+    // One flat list, not a left-deep AndNode/OrNode tree: visiting it never recurses per term.
+    return nodes.length === 1 ? nodes[0]! : joinNodes(nodes, op === "and" ? " AND " : " OR ");
   }
 
   /** ` ORDER BY x DESC NULLS LAST, ...` (NULLS LAST unless asked otherwise), or nothing. */

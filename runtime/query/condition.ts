@@ -5,6 +5,7 @@
  */
 import { ValidationError } from "../errors.js";
 import { ConditionNode } from "../operation-node/condition-node.js";
+import { conditionShapeProblem } from "../operation-node/condition-shape.js";
 
 declare const CONDITION_TYPE: unique symbol;
 
@@ -22,6 +23,13 @@ type Maybe<T> = T | null | undefined;
 /** Wraps a node as a condition (frozen). */
 export function conditionOf<V extends string, M extends boolean>(node: ConditionNode): Condition<V, M> {
   return Object.freeze({ node }) as unknown as Condition<V, M>;
+}
+
+/** A combined condition, refused with a ValidationError when it is too deep or too large to compile. */
+function combined<V extends string, M extends boolean>(fn: string, node: ConditionNode): Condition<V, M> {
+  const problem = conditionShapeProblem(node);
+  if (problem !== undefined) throw new ValidationError(`${fn}(): ${problem}`);
+  return conditionOf(node);
 }
 
 export function isCondition(value: unknown): value is Condition {
@@ -47,19 +55,19 @@ function collect(fn: string, conditions: readonly unknown[]): ConditionNode[] {
 export function and<V extends string, M extends boolean>(...conditions: Maybe<Condition<V, M>>[]): Condition<V, M> {
   const nodes = collect("and", conditions);
   if (nodes.length === 1) return conditionOf(nodes[0]!);
-  return conditionOf(nodes.length === 0 ? ConditionNode.constant(true) : ConditionNode.and(nodes));
+  return nodes.length === 0 ? conditionOf(ConditionNode.constant(true)) : combined("and", ConditionNode.and(nodes));
 }
 
 /** Any of the conditions. `null`/`undefined` arguments are skipped; `or()` of nothing is FALSE. */
 export function or<V extends string, M extends boolean>(...conditions: Maybe<Condition<V, M>>[]): Condition<V, M> {
   const nodes = collect("or", conditions);
   if (nodes.length === 1) return conditionOf(nodes[0]!);
-  return conditionOf(nodes.length === 0 ? ConditionNode.constant(false) : ConditionNode.or(nodes));
+  return nodes.length === 0 ? conditionOf(ConditionNode.constant(false)) : combined("or", ConditionNode.or(nodes));
 }
 
 /** The negation of a condition. */
 export function not<V extends string, M extends boolean>(condition: Condition<V, M>): Condition<V, M> {
   const [node] = collect("not", [condition]);
   if (node === undefined) throw new ValidationError("not(): a condition is required");
-  return conditionOf(ConditionNode.not(node));
+  return combined("not", ConditionNode.not(node));
 }

@@ -12,6 +12,7 @@ import type { BackendType } from "../config/types.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import { isCondition, type RowCondition } from "./condition.js";
 import { ConditionNode } from "../operation-node/condition-node.js";
+import { conditionShapeProblem } from "../operation-node/condition-shape.js";
 import type { FieldKind, FieldNode } from "../operation-node/field-node.js";
 import { OrderingNode } from "../operation-node/ordering-node.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
@@ -120,6 +121,8 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   where(condition: RowCondition<V> | null | undefined): SemanticQuery<V, R> {
     if (condition === null || condition === undefined) return this;
     if (!isCondition(condition)) throw this.#error("where", "expected a condition such as View.field.eq(value)");
+    const tooLarge = conditionShapeProblem(condition.node);
+    if (tooLarge !== undefined) throw this.#error("where", tooLarge);
     for (const field of ConditionNode.fields(condition.node)) {
       this.#checkView("where", field);
       if (field.fieldKind === "metric") {
@@ -138,6 +141,8 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
             ...(current.kind === "AndConditionNode" ? current.conditions : [current]),
             ...(condition.node.kind === "AndConditionNode" ? condition.node.conditions : [condition.node]),
           ]);
+    const together = conditionShapeProblem(where); // several where() calls add up
+    if (together !== undefined) throw this.#error("where", together);
     return this.#with({ where });
   }
 
