@@ -11,6 +11,7 @@ import { withDeadline } from "../../driver/deadline.js";
 import { secretForms } from "../../driver/secret-redaction.js";
 import { importPeer, MissingPackageError } from "../../packages/peer-package.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
+import { boundConnects, DEFAULT_CONNECT_TIMEOUT_MS } from "./databricks-connect-deadline.js";
 import { DatabricksConnection, type DecimalParameterFactory } from "./databricks-connection.js";
 import { applyDecimalPrecisionPatch } from "./databricks-decimal-patch.js";
 import { connectionFailure, isDatabricksDisconnect, redact } from "./databricks-errors.js";
@@ -105,6 +106,7 @@ export class DatabricksDriver implements Driver {
       // Errors the client emits outside a call (e.g. a failed background refresh) must not crash the process.
       client.on("error", () => undefined);
       await client.connect(options);
+      await boundConnects(client, this.#settings.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS);
       // The type carries precision and scale (`DECIMAL(12,3)`): a bare DECIMAL is DECIMAL(10,0) on the warehouse.
       const decimalParameter: DecimalParameterFactory = (text, sqlType) =>
         new DBSQLParameter({
