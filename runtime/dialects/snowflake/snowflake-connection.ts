@@ -22,7 +22,8 @@ import { withDeadline } from "../../driver/deadline.js";
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
 import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
-import { OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
+import { InternalError, OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
+import { containment, type Guard } from "./snowflake-containment.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
 import { splitSnowflakeStatements } from "./snowflake-statements.js";
@@ -95,10 +96,12 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
   }
 
   async stream(sql: string, parameters: readonly unknown[] = [], options: StreamOptions = {}): Promise<ResultStream> {
-    const { statement } = await this.#run(sql, parameters, true);
+    const { statement, guard, target } = await this.#run(sql, parameters, true);
     const columns = columnsOf(statement);
     const chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
-    const rows = statement.streamRows() as Readable;
+    // Created and read inside the statement's guard: the sdk reads rows in callbacks of its own.
+    const rows = guard(() => statement.streamRows() as Readable);
+    const rowIterator = guard(() => rows[Symbol.asyncIterator]());
     let closed = false;
     // Abandoning ends the readable without an error event (nobody may be listening) and
     // remembers why, so a reader still iterating gets the error.
@@ -112,6 +115,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       },
     };
     this.#running = reading;
+    target.current = reading;
     const close = async () => {
       if (closed) return;
       closed = true;
@@ -122,7 +126,10 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     async function* chunks(): AsyncGenerator<unknown[][]> {
       let chunk: unknown[][] = [];
       try {
-        for await (const row of rows) {
+        for (;;) {
+          const step = await guard(() => rowIterator.next());
+          if (step.done === true) break;
+          const row: unknown = step.value;
           if (closed) return;
           if (abandoned) throw abandoned;
           chunk.push(convertRow(columns, row as unknown[]));
@@ -286,7 +293,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     sql: string,
     parameters: readonly unknown[],
     streamResult: boolean,
-  ): Promise<{ statement: RowStatement; rows: unknown[] | undefined }> {
+  ): Promise<{ statement: RowStatement; rows: unknown[] | undefined; guard: Guard; target: { current: Running } }> {
     if (this.#closed !== undefined) return Promise.reject(new OperationalError("The backend A connection is closed"));
     // A stream its reader never closed: the connection has moved on (the pool hands it to one
     // user at a time), so end that stream.
@@ -321,6 +328,18 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
         settle();
       };
       this.#running = running;
+      // Whatever the sdk throws in its own callbacks fails this statement (or its stream), not the process.
+      const target = { current: running };
+      const guard = containment((error) => {
+        this.#broken = true;
+        const cause = SnowflakeDriverError.from(error, secrets);
+        target.current.abandon(
+          new InternalError(`Backend A's driver failed reading the warehouse's answer: ${cause.message}`, {
+            cause,
+            code: "driver_failure",
+          }),
+        );
+      });
       stopWatching = this.#watchLiveness(() => {
         this.#broken = true;
         try {
@@ -358,25 +377,27 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
         timer.unref();
       }
       try {
-        running.statement = this.#connection.execute({
-          sqlText: sql,
-          binds,
-          rowMode: "array",
-          fetchAsString: ["Number"],
-          streamResult,
-          complete: (error, statement, rows) => {
-            running.ended = true;
-            running.onEnded?.();
-            if (error) {
-              if (isConnectionLevelError(error)) this.#broken = true;
-              finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));
-              return;
-            }
-            if (BEGIN.test(sql)) this.#inTransaction = true;
-            else if (END.test(sql)) this.#inTransaction = false;
-            finish(() => resolve({ statement: statement as RowStatement, rows }));
-          },
-        }) as RowStatement;
+        running.statement = guard(() =>
+          this.#connection.execute({
+            sqlText: sql,
+            binds,
+            rowMode: "array",
+            fetchAsString: ["Number"],
+            streamResult,
+            complete: (error, statement, rows) => {
+              running.ended = true;
+              running.onEnded?.();
+              if (error) {
+                if (isConnectionLevelError(error)) this.#broken = true;
+                finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));
+                return;
+              }
+              if (BEGIN.test(sql)) this.#inTransaction = true;
+              else if (END.test(sql)) this.#inTransaction = false;
+              finish(() => resolve({ statement: statement as RowStatement, rows, guard, target }));
+            },
+          }),
+        ) as RowStatement;
       } catch (error) {
         // Bad arguments are thrown synchronously by the sdk.
         finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));

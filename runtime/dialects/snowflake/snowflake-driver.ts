@@ -10,6 +10,7 @@ import { secretForms } from "../../driver/secret-redaction.js";
 import type { Connection } from "snowflake-sdk";
 import type { BackendASettings } from "./snowflake-settings.js";
 import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
+import { loadContainment } from "./snowflake-containment.js";
 import { SnowflakeDatabaseConnection } from "./snowflake-connection.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isSnowflakeDisconnect } from "./snowflake-errors.js";
@@ -56,6 +57,7 @@ export class SnowflakeDriver implements Driver {
   async openConnection(): Promise<DatabaseConnection> {
     if (this.#destroyed) throw new Error("The backend A driver has been destroyed");
     const sdk = await loadSnowflakeSdk();
+    await loadContainment();
     applyGlobalSettings(sdk, this.#settings);
     let connection: Connection;
     try {

@@ -6,7 +6,8 @@
  *
  * Tests inspect what arrived (`logins`, `queries`, `aborts`, `heartbeats`) and inject failures:
  * `holdQueries` (a matching statement waits until it is aborted), `stallQueries` (a matching
- * statement is never answered, not even after an abort, while heartbeats are), `dropSessions()` (the open
+ * statement is never answered, not even after an abort, while heartbeats are), `malformAnswers`
+ * (rewrites result data, a warehouse answering nonsense), `dropSessions()` (the open
  * sessions are gone: heartbeats and queries answer 390111), `expireSessionTokens()` (390112, which
  * the sdk answers with a token renewal), `chunkRows` (large results as chunks on separate storage,
  * chunk-storage.ts), `inProgress` (statements answered "in progress" until polled enough times) and
@@ -110,6 +111,10 @@ export class SnowflakeStandIn {
   holdQueries: RegExp | undefined;
   /** Statements whose text matches are never answered (until close), aborted or not. */
   stallQueries: RegExp | undefined;
+  /** Rewrites the data of successful answers to matching statements (a warehouse sending a malformed result). */
+  malformAnswers:
+    | { readonly match: RegExp; readonly rewrite: (data: Record<string, unknown>) => Record<string, unknown> }
+    | undefined;
 
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
@@ -444,31 +449,29 @@ export class SnowflakeStandIn {
           chunks.push({ ...this.#storage.put(rows), rowCount: rows.length });
         }
       }
-      return {
-        success: true,
-        code: null,
-        message: null,
-        data: {
-          parameters: session.parameters,
-          rowtype: result.rowtype,
-          rowset: inline,
-          ...(chunks.length > 0 ? { chunks, qrmk: this.#storage!.qrmk } : {}),
-          total: result.rowset.length,
-          returned: result.rowset.length,
-          queryId,
-          databaseProvider: null,
-          finalDatabaseName: session.login.query.databaseName ?? null,
-          finalSchemaName: session.login.query.schemaName ?? null,
-          finalWarehouseName: session.login.query.warehouse ?? null,
-          finalRoleName: session.login.query.roleName ?? null,
-          numberOfBinds: bindings ? Object.keys(bindings).length : 0,
-          arrayBindSupported: false,
-          statementTypeId: 4096,
-          version: 1,
-          sendResultTime: Date.now(),
-          queryResultFormat: "json",
-        },
+      const data: Record<string, unknown> = {
+        parameters: session.parameters,
+        rowtype: result.rowtype,
+        rowset: inline,
+        ...(chunks.length > 0 ? { chunks, qrmk: this.#storage!.qrmk } : {}),
+        total: result.rowset.length,
+        returned: result.rowset.length,
+        queryId,
+        databaseProvider: null,
+        finalDatabaseName: session.login.query.databaseName ?? null,
+        finalSchemaName: session.login.query.schemaName ?? null,
+        finalWarehouseName: session.login.query.warehouse ?? null,
+        finalRoleName: session.login.query.roleName ?? null,
+        numberOfBinds: bindings ? Object.keys(bindings).length : 0,
+        arrayBindSupported: false,
+        statementTypeId: 4096,
+        version: 1,
+        sendResultTime: Date.now(),
+        queryResultFormat: "json",
       };
+      const malform = this.malformAnswers;
+      const sent = malform?.match.test(sqlText) === true ? malform.rewrite(data) : data;
+      return { success: true, code: null, message: null, data: sent };
     } catch (error) {
       return sqlError(queryId, error instanceof StandInSqlError ? error : duckdbToSnowflake(error));
     }
