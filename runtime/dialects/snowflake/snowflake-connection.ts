@@ -21,7 +21,8 @@
 import { withDeadline } from "../../driver/deadline.js";
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
-import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
+import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
+import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { InternalError, OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
 import { containment, type Guard } from "./snowflake-containment.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
