@@ -21,13 +21,14 @@
 import { withDeadline } from "../../driver/deadline.js";
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
-import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
+import type { DatabaseConnection, StatementLabel, StreamOptions } from "../../driver/database-connection.js";
 import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { InternalError, OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
 import { containment, type Guard } from "./snowflake-containment.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
 import { splitSnowflakeStatements } from "./snowflake-statements.js";
+import { queryTagOf } from "./snowflake-query-tag.js";
 import { convertRow, snowflakeColumn, toSnowflakeBind, type SnowflakeColumn } from "./snowflake-values.js";
 
 export interface SnowflakeConnectionOptions {
@@ -44,6 +45,8 @@ export interface SnowflakeConnectionOptions {
   readonly cancelGraceMs?: number;
   /** Secret values to scrub from error messages. */
   readonly secrets?: readonly string[];
+  /** The `query_tag` setting: undefined sends the default tag per statement, `""` none (snowflake-query-tag.ts). */
+  readonly queryTag?: string | undefined;
 }
 
 interface Running {
@@ -88,16 +91,17 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       for (const one of statements) last = await this.execute(one);
       return last;
     }
-    const { statement, rows } = await this.#run(statements[0] ?? sql, parameters, false);
+    const { statement, rows } = await this.#run(statements[0] ?? sql, parameters, false, undefined);
     const columns = columnsOf(statement);
     return {
       columns: columns.map((c) => c.info),
       rows: (rows ?? []).map((row) => convertRow(columns, row as unknown[])),
+      queryId: queryIdOf(statement),
     };
   }
 
   async stream(sql: string, parameters: readonly unknown[] = [], options: StreamOptions = {}): Promise<ResultStream> {
-    const { statement, guard, target } = await this.#run(sql, parameters, true);
+    const { statement, guard, target } = await this.#run(sql, parameters, true, options.label);
     const columns = columnsOf(statement);
     const chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
     // Created and read inside the statement's guard: the sdk reads rows in callbacks of its own.
@@ -152,6 +156,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     const iterator = chunks();
     return {
       columns: columns.map((c) => c.info),
+      queryId: queryIdOf(statement),
       close,
       [Symbol.asyncIterator]: () => iterator,
     };
@@ -294,6 +299,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     sql: string,
     parameters: readonly unknown[],
     streamResult: boolean,
+    label: StatementLabel | undefined,
   ): Promise<{ statement: RowStatement; rows: unknown[] | undefined; guard: Guard; target: { current: Running } }> {
     if (this.#closed !== undefined) return Promise.reject(new OperationalError("The backend A connection is closed"));
     // A stream its reader never closed: the connection has moved on (the pool hands it to one
@@ -378,10 +384,12 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
         timer.unref();
       }
       try {
+        const tag = queryTagOf(this.#options.queryTag, label);
         running.statement = guard(() =>
           this.#connection.execute({
             sqlText: sql,
             binds,
+            ...(tag === undefined ? {} : { parameters: { QUERY_TAG: tag } }),
             rowMode: "array",
             fetchAsString: ["Number"],
             streamResult,
@@ -405,6 +413,12 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       }
     });
   }
+}
+
+/** The statement's Snowflake query id (the sdk knows it once the query-request was answered). */
+function queryIdOf(statement: RowStatement): string | undefined {
+  const id = statement.getQueryId();
+  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 function columnsOf(statement: RowStatement): SnowflakeColumn[] {
