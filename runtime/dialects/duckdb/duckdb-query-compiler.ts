@@ -27,7 +27,8 @@
  * Columns come back dimensions first, then metrics or facts, each aliased to its field name (the
  * function alone would name them as the view spells them).
  */
-import { RawNode, ValueNode, createQueryId, type OperationNode } from "kysely";
+import type { OperationNode, RawNode } from "kysely";
+import { kysely } from "../../query-compiler/kysely.js";
 import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
 import { decimalProblem } from "../../query-compiler/decimal-type.js";
@@ -46,6 +47,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
+    const { ValueNode } = kysely();
     const args: OperationNode[] = [ValueNode.createImmediate(plainWarehouseName(query.viewName))];
     const list = (name: string, fields: readonly FieldNode[]) => {
       if (fields.length === 0) return;
@@ -83,6 +85,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   /** The predicate as SQL text with literals inlined (the first level of quoting). */
   private predicateSql(condition: ConditionNode): string {
     const inner = new DuckDBQueryCompiler();
+    const { RawNode, createQueryId } = kysely();
     return inner.compileQuery(RawNode.createWithChild(inner.conditionToNode(condition)), createQueryId()).sql;
   }
 

@@ -33,7 +33,8 @@
  * epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)` (the sdk binds dates as untyped text, which
  * Snowflake parses with the account's input format).
  */
-import { IdentifierNode, RawNode, type OperationNode } from "kysely";
+import type { OperationNode, RawNode } from "kysely";
+import { kysely } from "../../query-compiler/kysely.js";
 import { Decimal } from "../../values/decimal.js";
 import { decimalPrecision, decimalProblem } from "../../query-compiler/decimal-type.js";
 import type { FilterValue } from "../../operation-node/filter-value.js";
@@ -66,7 +67,7 @@ export function portableSnowflakeName(name: string): string {
 function snowflakeNameNode(name: string): OperationNode {
   return joinNodes(
     warehouseNameParts(name).map((part) =>
-      IdentifierNode.create(part.exact ? part.text : snowflakeIdentifier(part.text)),
+      kysely().IdentifierNode.create(part.exact ? part.text : snowflakeIdentifier(part.text)),
     ),
     ".",
   );
