@@ -18,8 +18,9 @@ import {
 import { groupableFields, type PlannedMember, type PlannedVariable, type PlannedView } from "./planned-view.js";
 import { memberNames, portableName } from "./portable-names.js";
 import { schemaOf } from "./schema-helpers.js";
-import { viewModule, writeDoc } from "./view-module.js";
+import { docText, viewModule, writeDoc } from "./view-module.js";
 import { MODEL_RECORD_FILE, recordOf, renderRecord } from "../drift/model-record.js";
+import { quoted, sourceText } from "./source-text.js";
 import {
   DtoConfigError,
   GENERATED_MARKER,
@@ -115,11 +116,11 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
   for (const plan of plans) {
     files.push({
       path: `${plan.stem}.ts`,
-      text: print(viewModule(project, plan), header, `semantic view "${plan.viewName}"`),
+      text: print(viewModule(project, plan), header, `semantic view "${sourceText(plan.viewName)}"`),
     });
     files.push({
       path: `${plan.stem}.dto.ts`,
-      text: print(dtoModule(project, plan), header, `DTO schemas for "${plan.viewName}"`),
+      text: print(dtoModule(project, plan), header, `DTO schemas for "${sourceText(plan.viewName)}"`),
     });
   }
   files.push({ path: "index.ts", text: print(indexModule(project, plans), header, "index") });
@@ -229,15 +230,15 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
   file.addImportDeclaration({ namedImports: ["Type"], moduleSpecifier: "typebox" });
   const libImports = new Set(plan.members.flatMap((m) => schemaOf(m.kind).libImports));
   if (libImports.size > 0) file.addImportDeclaration({ namedImports: [...libImports].sort(), moduleSpecifier: "lib" });
-  const dtos: { name: string; doc: string; members: PlannedMember[] }[] = [
+  const dtos: { name: string; doc: string[]; members: PlannedMember[] }[] = [
     {
       name: plan.rowDtoName,
-      doc: `One row of \`${plan.viewName}\` with every dimension and metric selected.`,
+      doc: docText([`One row of \`${plan.viewName}\` with every dimension and metric selected.`]),
       members: plan.members.filter((m) => m.member.kind !== "fact"),
     },
     ...plan.dtos.map((dto) => ({
       name: dto.name,
-      doc: `\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`,
+      doc: docText([`\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`]),
       members: dto.fields.map((f) => dtoMember(plan, f)!),
     })),
   ];
@@ -250,12 +251,12 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
         writer.indent(() => {
           for (const planned of dto.members) {
             const schema = schemaOf(planned.kind);
-            const options = [...schema.options, `title: ${JSON.stringify(titleOf(planned.field))}`].join(", ");
+            const options = [...schema.options, `title: ${quoted(titleOf(planned.field))}`].join(", ");
             writer.writeLine(`${planned.field}: ${schema.call}({ ${options} }),`);
           }
         });
         writer.writeLine("},");
-        writer.writeLine(`{ title: ${JSON.stringify(dto.name)} },`);
+        writer.writeLine(`{ title: ${quoted(dto.name)} },`);
       });
       writer.writeLine(");");
     });

@@ -6,19 +6,18 @@
 import type { CodeBlockWriter, Project, SourceFile } from "ts-morph";
 import { tsTypeOf } from "../type-mapping.js";
 import type { PlannedMember, PlannedView } from "./planned-view.js";
+import { commentLines, quoted } from "./source-text.js";
 
 const FACTORY = { dimension: "Dimension", metric: "Metric", fact: "Fact" } as const;
 
-/** A TSDoc body: comment lines, never containing `*\/`. */
-export function docText(lines: readonly (string | undefined)[]): string {
-  return lines
-    .filter((l): l is string => l !== undefined)
-    .join("\n\n")
-    .replaceAll("*/", "*\\/");
+/** A TSDoc body: the paragraphs' lines, each made safe by `sourceText`, a blank line between paragraphs. */
+export function docText(paragraphs: readonly (string | undefined)[]): string[] {
+  return paragraphs
+    .filter((p): p is string => p !== undefined)
+    .flatMap((p, i) => (i === 0 ? commentLines(p) : ["", ...commentLines(p)]));
 }
 
-export function writeDoc(writer: CodeBlockWriter, text: string): void {
-  const lines = text.split("\n");
+export function writeDoc(writer: CodeBlockWriter, lines: readonly string[]): void {
   if (lines.length === 1) {
     writer.writeLine(`/** ${lines[0]} */`);
     return;
@@ -32,7 +31,7 @@ export function writeDoc(writer: CodeBlockWriter, text: string): void {
  * The member's comment only: expressions and type texts are spelled differently by each warehouse
  * (`SUM(revenue)`, `NUMBER(38,0)`, `BIGINT`), and the generated files must not depend on the backend.
  */
-function memberDoc(planned: PlannedMember): string | undefined {
+function memberDoc(planned: PlannedMember): string[] | undefined {
   return planned.member.comment === undefined ? undefined : docText([planned.member.comment]);
 }
 
@@ -56,14 +55,14 @@ export function viewModule(project: Project, plan: PlannedView): SourceFile {
   }
   file.addStatements((writer) => {
     writeDoc(writer, docText([plan.view.comment, `Semantic view \`${plan.viewName}\`.`, groupingDoc(plan)]));
-    writer.writeLine(`export class ${plan.className} extends SemanticView(${JSON.stringify(plan.declaredName)}, {`);
+    writer.writeLine(`export class ${plan.className} extends SemanticView(${quoted(plan.declaredName)}, {`);
     writer.indent(() => {
       for (const planned of plan.members) {
         const doc = memberDoc(planned);
         if (doc !== undefined) writeDoc(writer, doc);
         const type = tsTypeOf(planned.kind);
         const typeArgument = type === "unknown" ? "" : `<${type}>`;
-        const options = planned.declared === undefined ? "" : `{ name: ${JSON.stringify(planned.declared)} }`;
+        const options = planned.declared === undefined ? "" : `{ name: ${quoted(planned.declared)} }`;
         writer.writeLine(`${planned.field}: ${FACTORY[planned.member.kind]}${typeArgument}(${options}),`);
       }
       for (const planned of plan.variables) {
@@ -71,7 +70,7 @@ export function viewModule(project: Project, plan: PlannedView): SourceFile {
         const type = tsTypeOf(planned.kind);
         const typeArgument = type === "unknown" ? "" : `<${type}>`;
         const options = [
-          ...(planned.declared === undefined ? [] : [`name: ${JSON.stringify(planned.declared)}`]),
+          ...(planned.declared === undefined ? [] : [`name: ${quoted(planned.declared)}`]),
           ...(planned.variable.hasDefault ? ["optional: true"] : []),
         ];
         writer.writeLine(
@@ -85,12 +84,12 @@ export function viewModule(project: Project, plan: PlannedView): SourceFile {
     }
     writer.writeLine("}, {");
     writer.indent(() => {
-      if (plan.warehouseName !== undefined) writer.writeLine(`name: ${JSON.stringify(plan.warehouseName)},`);
+      if (plan.warehouseName !== undefined) writer.writeLine(`name: ${quoted(plan.warehouseName)},`);
       if (plan.groupableBy.size === 0) return;
       writer.writeLine("groupableBy: {");
       writer.indent(() => {
         for (const [metric, dimensions] of plan.groupableBy) {
-          writer.writeLine(`${metric}: [${dimensions.map((d) => JSON.stringify(d)).join(", ")}],`);
+          writer.writeLine(`${metric}: [${dimensions.map((d) => quoted(d)).join(", ")}],`);
         }
       });
       writer.writeLine("},");

@@ -108,7 +108,11 @@ export class DefaultQueryExecutor implements QueryExecutor {
     try {
       return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs, openedAt });
     } catch (error) {
-      await connection.release(); // idempotent: harmless if the cursor already released it
+      // Idempotent: harmless if the cursor already released it. A cancelled query's connection may
+      // still be ending its statement: its deadline is the caller's, so that goes on in the background.
+      const released = connection.release();
+      if (error instanceof QueryCancelledError) released.catch(() => undefined);
+      else await released;
       throw error;
     }
   }

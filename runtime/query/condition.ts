@@ -5,6 +5,7 @@
  */
 import { ValidationError } from "../errors.js";
 import { ConditionNode } from "../operation-node/condition-node.js";
+import { conditionShapeProblem } from "../operation-node/condition-shape.js";
 
 declare const CONDITION_TYPE: unique symbol;
 
@@ -33,6 +34,13 @@ export function conditionOf<V extends string, M extends string>(node: ConditionN
   return Object.freeze({ node }) as unknown as Condition<V, M>;
 }
 
+/** A combined condition, refused with a ValidationError when it is too deep or too large to compile. */
+function combined<V extends string, M extends string>(fn: string, node: ConditionNode): Condition<V, M> {
+  const problem = conditionShapeProblem(node);
+  if (problem !== undefined) throw new ValidationError(`${fn}(): ${problem}`);
+  return conditionOf(node);
+}
+
 export function isCondition(value: unknown): value is Condition {
   if (typeof value !== "object" || value === null) return false;
   const node = (value as { node?: { kind?: unknown } }).node;
@@ -56,19 +64,19 @@ function collect(fn: string, conditions: readonly unknown[]): ConditionNode[] {
 export function and<const C extends readonly Maybe<Condition>[]>(...conditions: C): Combined<C[number]> {
   const nodes = collect("and", conditions);
   if (nodes.length === 1) return conditionOf(nodes[0]!);
-  return conditionOf(nodes.length === 0 ? ConditionNode.constant(true) : ConditionNode.and(nodes));
+  return nodes.length === 0 ? conditionOf(ConditionNode.constant(true)) : combined<ViewOf<C[number]> & string, MetricsOf<C[number]> & string>("and", ConditionNode.and(nodes));
 }
 
 /** Any of the conditions. `null`/`undefined` arguments are skipped; `or()` of nothing is FALSE. */
 export function or<const C extends readonly Maybe<Condition>[]>(...conditions: C): Combined<C[number]> {
   const nodes = collect("or", conditions);
   if (nodes.length === 1) return conditionOf(nodes[0]!);
-  return conditionOf(nodes.length === 0 ? ConditionNode.constant(false) : ConditionNode.or(nodes));
+  return nodes.length === 0 ? conditionOf(ConditionNode.constant(false)) : combined<ViewOf<C[number]> & string, MetricsOf<C[number]> & string>("or", ConditionNode.or(nodes));
 }
 
 /** The negation of a condition. */
 export function not<V extends string, M extends string>(condition: Condition<V, M>): Condition<V, M> {
   const [node] = collect("not", [condition]);
   if (node === undefined) throw new ValidationError("not(): a condition is required");
-  return conditionOf(ConditionNode.not(node));
+  return combined("not", ConditionNode.not(node));
 }

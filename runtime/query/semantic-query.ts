@@ -11,6 +11,7 @@ import { isField } from "../view/field.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import { isCondition, type Condition } from "./condition.js";
 import { ConditionNode } from "../operation-node/condition-node.js";
+import { conditionShapeProblem } from "../operation-node/condition-shape.js";
 import type { FieldKind, FieldNode } from "../operation-node/field-node.js";
 import { OrderingNode } from "../operation-node/ordering-node.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
@@ -180,6 +181,8 @@ export class SemanticQuery<
   where<C extends Condition | null | undefined>(condition: WhereCheck<C, V>): SemanticQuery<V, R, P, S> {
     if (condition === null || condition === undefined) return this;
     if (!isCondition(condition)) throw this.#error("where", "expected a condition such as View.field.eq(value)");
+    const tooLarge = conditionShapeProblem(condition.node);
+    if (tooLarge !== undefined) throw this.#error("where", tooLarge);
     for (const field of ConditionNode.fields(condition.node)) {
       this.#checkView("where", field);
       if (field.fieldKind === "metric") {
@@ -198,6 +201,8 @@ export class SemanticQuery<
             ...(current.kind === "AndConditionNode" ? current.conditions : [current]),
             ...(condition.node.kind === "AndConditionNode" ? condition.node.conditions : [condition.node]),
           ]);
+    const together = conditionShapeProblem(where); // several where() calls add up
+    if (together !== undefined) throw this.#error("where", together);
     return this.#with({ where });
   }
 

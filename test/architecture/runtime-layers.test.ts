@@ -18,17 +18,17 @@ const LAYERS = {
   /** "Did you mean" suggestions. */
   text: [],
   values: ["errors"],
-  /** Lazy loading of the optional driver packages. */
+  /** Lazy loading of the optional driver packages, and of dependencies on their first use. */
   packages: ["errors"],
   /** The driver contract every warehouse implements, deadlines and cancellation. */
   driver: ["errors"],
   /** The built-in DuckDB semantic-view engine (its inner order: semantic-layers.test.ts). */
   semantic: ["text"],
-  mapping: ["errors", "values", "driver"],
+  mapping: ["errors", "values", "packages", "driver"],
   /** The configuration pipeline: fields, TOML, environment; it knows no dialect. */
   config: ["errors", "text", "driver"],
   "operation-node": ["values"],
-  "query-compiler": ["errors", "values", "operation-node"],
+  "query-compiler": ["errors", "values", "packages", "operation-node"],
   /** Everything per warehouse, the DIALECTS record and the lookups by backend name. */
   dialects: ["errors", "values", "packages", "driver", "semantic", "config", "operation-node", "query-compiler"],
   observability: ["driver", "dialects"],

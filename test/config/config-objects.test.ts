@@ -18,7 +18,13 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ?
 type Unwrap<T> = T extends Secret ? string : T extends number ? number : T;
 /** Durations are strings in the input and milliseconds in the settings. */
 type DurationKey =
-  "loginTimeout" | "requestTimeout" | "clientTimeout" | "heartbeatInterval" | "jwtExpireTimeout" | "socketTimeout";
+  | "loginTimeout"
+  | "requestTimeout"
+  | "clientTimeout"
+  | "heartbeatInterval"
+  | "jwtExpireTimeout"
+  | "socketTimeout"
+  | "connectTimeout";
 type InputFromSettings<S> = {
   readonly [K in Exclude<keyof S, "type">]?: (K extends DurationKey ? string : Unwrap<NonNullable<S[K]>>) | undefined;
 };

@@ -296,7 +296,7 @@ describe("engine: DuckDB connections", () => {
       };
     }
 
-    it("the layer's first statement carries BEGIN; when it fails the connection is clean again, autocommit still off", async () => {
+    it("BEGIN runs on its own before the layer's first statement; when that fails the connection is clean again, autocommit still off", async () => {
       const failing: SemanticLayer = {
         splitStatements: splitSqlStatements,
         mayHandle: (sql) => /\bbroken\b/i.test(sql),

@@ -31,7 +31,7 @@ describe("engine: DuckDB prepared statements reused by autocommit reads", () => 
     it("prepares a text once, binds fresh values each time, keeps the most recently used within capacity", async () => {
       const connection = await instance.connect();
       try {
-        const cache = new StatementCache(connection, 2);
+        const cache = new StatementCache(connection, { maxEntries: 2 });
         const first = await cache.bound("SELECT $1::INTEGER AS v", [1]);
         expect(first).to.not.equal(undefined);
         expect((await first!.runAndReadAll()).getRows()).to.deep.equal([[1]]);

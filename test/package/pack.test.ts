@@ -3,7 +3,8 @@
  * is packed with `npm pack` (which must build through `prepack`), the tarball is installed into a
  * temporary project next to `@duckdb/node-api` only, and that project type-checks and runs the
  * README's end-to-end example, runs `npx lib codegen --help`, gets a clear error for a backend
- * whose driver is not installed, and loads no driver and no Arrow on `import "lib"`.
+ * whose driver is not installed, and loads no driver, no Arrow, no TypeBox and no Kysely on `import "lib"`
+ * (each loads with the first call that needs it); it also prints a cold import's time.
  * npm works from its cache first (`--prefer-offline`); the registry is only asked for what is missing.
  */
 import { expect } from "chai";
@@ -73,7 +74,9 @@ const require = createRequire(import.meta.url);
 const heavy = () => {
   const urls = [...readFileSync(process.env.LOAD_LOG, "utf8").split("\\n"), ...Object.keys(require.cache)];
   const names = urls.map((u) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(u)?.[1]).filter(Boolean);
-  return [...new Set(names)].filter((n) => /^(@duckdb\\/|apache-arrow$|snowflake-sdk$|@databricks\\/|@date-fns\\/)/.test(n)).sort();
+  return [...new Set(names)]
+    .filter((n) => /^(@duckdb\\/|apache-arrow$|snowflake-sdk$|@databricks\\/|@date-fns\\/|typebox$|kysely$)/.test(n))
+    .sort();
 };
 const lib = await import("lib");
 const atImport = heavy();
@@ -83,7 +86,20 @@ await conn.run("CREATE TABLE t AS SELECT 1 AS x");
 await conn.release();
 await engine.dispose();
 const afterConnect = heavy();
-console.log(JSON.stringify({ atImport, afterConnect }));
+class Sales extends lib.SemanticView("sales", { revenue: lib.Metric() }) {}
+const sql = Sales.query().metrics(Sales.revenue).toSql({ dialect: "backend_c" });
+const afterCompile = heavy();
+const schema = lib.DecimalType();
+const afterSchema = heavy();
+const { Value } = await import("typebox/value");
+const { DefaultQueryCompiler } = await import("kysely");
+const { DuckDBQueryCompiler } = await import("lib/dialects");
+const checks = [
+  Value.Check(schema, lib.Decimal.parse("1.5")),
+  Value.Check(schema, 1.5),
+  new DuckDBQueryCompiler() instanceof DefaultQueryCompiler,
+];
+console.log(JSON.stringify({ atImport, afterConnect, sql, afterCompile, afterSchema, checks }));
 `;
 const MISSING_DRIVERS = `import { BackendAConfig, BackendBConfig, Dimension, SemanticView, createEngine } from "lib";
 const configs = [
@@ -275,15 +291,39 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
     expect(c!.message).to.contain('needs the npm package "@date-fns/tz"').and.contain("npm install @date-fns/tz");
   });
 
-  it('import "lib" loads no driver and no Arrow; the first DuckDB connection loads DuckDB only', async () => {
+  it('import "lib" loads no driver, Arrow, TypeBox or Kysely; each loads with the first call that needs it', async () => {
     writeFileSync(join(project, "hooks.mjs"), LOAD_HOOKS);
     writeFileSync(join(project, "lazy.mjs"), LAZY_CHECK);
     const log = join(tmp, "loads.log");
     writeFileSync(log, "");
     const result = must(await run(process.execPath, ["lazy.mjs"], project, { LOAD_LOG: log }), "node lazy.mjs");
-    const report = JSON.parse(result.stdout.trim()) as { atImport: string[]; afterConnect: string[] };
+    const report = JSON.parse(result.stdout.trim()) as Record<
+      "atImport" | "afterConnect" | "afterCompile",
+      string[]
+    > & {
+      sql: string;
+      afterSchema: string[];
+      checks: boolean[];
+    };
     expect(report.atImport).to.deep.equal([]);
     expect(report.afterConnect).to.include("@duckdb/node-api");
-    expect(report.afterConnect).to.not.include("apache-arrow");
+    expect(report.afterConnect).to.not.include.members(["apache-arrow", "kysely", "typebox"]);
+    // Kysely loads with the first query compiled, TypeBox with the first schema helper (or into()).
+    expect(report.sql).to.contain("semantic_view(");
+    expect(report.afterCompile).to.include("kysely").and.not.include("typebox");
+    expect(report.afterSchema).to.include("typebox");
+    expect(report.checks, "one TypeBox and one Kysely: the application's own").to.deep.equal([true, false, true]);
+  });
+
+  it('prints how long a cold `import "lib"` takes (median of 5 processes; a figure, not an assertion)', async () => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const script = 'const t = performance.now(); await import("lib"); console.log(performance.now() - t);';
+      const result = must(await run(process.execPath, ["--input-type=module", "-e", script], project), "node -e");
+      times.push(Number(result.stdout.trim()));
+    }
+    times.sort((a, b) => a - b);
+    console.log(`      import "lib": median ${times[2]!.toFixed(0)} ms (${times.map((t) => t.toFixed(0)).join(", ")})`);
+    expect(times.every((t) => Number.isFinite(t) && t > 0)).to.equal(true);
   });
 });
