@@ -23,7 +23,7 @@ import {
 import { failureOf, thrownBy } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
 import { seedSales } from "../support/sales-engine.js";
-import { Sales, BY_COUNTRY } from "./api-support.js";
+import { Sales, BY_COUNTRY } from "./support/api.js";
 
 describe("API.md contract (acceptance, backend C): Backend C semantic views and the CLI", function () {
   this.timeout(60_000);

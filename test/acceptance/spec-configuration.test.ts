@@ -20,7 +20,7 @@ import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { SALES_ROWS } from "../support/sales-fixture.js";
 import { seedSales } from "../support/sales-engine.js";
-import { inDirectory, pause, seededFile, revenueQuery, ENV_KEYS } from "./spec-support.js";
+import { inDirectory, pause, seededFile, revenueQuery, ENV_KEYS } from "./support/spec.js";
 import { useIsolatedEnv, withEnv } from "../support/environment.js";
 
 describe("SPEC.md acceptance: Resources: configuration", function () {

@@ -12,7 +12,7 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { seedDemoDatabase } from "../../scripts/seed-demo.js";
 import { createApp } from "../../example-service/app.js";
 import { BackendCConfig, createEngine, type Engine } from "lib";
-import { listen, recordingLogger, seededEngine, type RunningApp } from "../service/support.js";
+import { listen, recordingLogger, seededEngine, type RunningApp } from "../service/support/service-harness.js";
 import { tempDir, type TempDir } from "../support/temp-dir.js";
 
 const outputDir = fileURLToPath(new URL("../../test-output/", import.meta.url));

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { expect } from "chai";
 import { getEngine } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { poolOf, recordingLogger, seededEngine } from "./support.js";
+import { poolOf, recordingLogger, seededEngine } from "./support/service-harness.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
