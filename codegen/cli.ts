@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { format } from "node:util";
 import { cac } from "cac";
 import { runCodegen } from "./codegen.js";
 import type { Connector } from "./connect.js";
@@ -85,7 +86,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
   let parsed: { args: readonly string[]; options: Record<string, unknown> };
   try {
-    parsed = cli.parse(["node", "lib", ...argv], { run: false });
+    parsed = printingTo(io.stdout, () => cli.parse(["node", "lib", ...argv], { run: false }));
     // cac checks unknown flags and missing flag values only when it runs the matched command.
     if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
   } catch (error) {
@@ -97,7 +98,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
   if (cli.matchedCommandName !== "codegen") {
     if (parsed.args.length > 0) io.stderr(`lib: unknown command "${parsed.args[0]}" (the command is lib codegen)`);
-    else cli.outputHelp();
+    else printingTo(io.stdout, () => cli.outputHelp());
     return ExitCode.Usage;
   }
   if (parsed.args.length > 0) {
@@ -151,6 +152,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     },
     { ...io, env },
   );
+}
+
+/**
+ * cac prints help and the version with console.info; route that to `io.stdout`, so a caller that
+ * runs the CLI in-process (tests, tools) gets all of its output through `io`. `fn` is synchronous.
+ */
+function printingTo<T>(write: (line: string) => void, fn: () => T): T {
+  const info = console.info;
+  console.info = (...args: unknown[]) => write(format(...args));
+  try {
+    return fn();
+  } finally {
+    console.info = info;
+  }
 }
 
 /** ` (did you mean --database?)` for cac's "Unknown option `--databse`", else "". */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { runCli } from "../../codegen/cli.js";
 import type { Connector } from "../../codegen/connect.js";
 import { RecordedSource } from "./support/recorded-source.js";
-import { runLib } from "./support/run-cli.js";
+import { runLibBinary } from "./support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const CONFIG_A = `
@@ -130,7 +130,7 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
 
   it("the real binary exits 4 when the backend A connection cannot be made, without printing the password", async () => {
     await using dir = await tempDir({ ".lib.toml": CONFIG_A });
-    const result = await runLib(["codegen", "--backend", "backend_a"], { cwd: dir.path });
+    const result = await runLibBinary(["codegen", "--backend", "backend_a"], { cwd: dir.path });
     expect(result.code, result.stderr).to.equal(4);
     expect(result.stderr).to.contain("cannot connect to [connections.backend_a]");
     expect(`${result.stdout}${result.stderr}`).not.to.contain("s3cret-Password!");
