@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { README_PATH, markedBlock, readmeBlocks } from "../support/readme-blocks.js";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
 import { renderFixture } from "../../codegen/fixture/render-fixture.js";
+import { checkProject } from "../support/typescript-check.js";
 
 const TSX = import.meta.resolve("tsx");
-const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
 const readme = readFileSync(README_PATH, "utf8");
 
 function run(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -83,8 +83,8 @@ describe("README.md runs as written", function () {
     mkdirSync(join(dir, "fixtures"), { recursive: true });
     const empty = { backend: "backend_c", tables: [], views: [], untranslated: [] };
     writeFileSync(join(dir, "fixtures", "warehouse.ts"), renderFixture(empty, undefined));
-    const result = await run([TSC, "-p", join(dir, "tsconfig.json")], dir);
-    expect(`${result.stdout}${result.stderr}`).to.equal("");
+    const result = checkProject(join(dir, "tsconfig.json"));
+    expect(result.output).to.equal("");
     expect(result.code).to.equal(0);
   });
 
