@@ -4,8 +4,8 @@
  *
  * Why not spawn `tsc`: every spawn starts TypeScript again and parses and checks the whole library
  * from scratch (15–40 s on two busy cores). Here the parsed files (the standard library, @types,
- * the runtime sources) are kept between checks of the same compiler options, and only the files a
- * test is about are checked, unless it asks for every file (`scope: "all"`, e.g. a package's .d.ts).
+ * the runtime sources) are kept between checks with the same parse options, and only the files a
+ * test is about are checked (the config's files, and those `alsoCheck` accepts, e.g. a package's .d.ts).
  */
 import ts from "typescript";
 
@@ -17,8 +17,8 @@ export interface CheckResult {
 }
 
 export interface CheckOptions {
-  /** "roots": diagnostics of the config's own files (default); "all": of every file, declarations included. */
-  readonly scope?: "roots" | "all";
+  /** Diagnostics are those of the config's own files, plus of the files this accepts (e.g. a package's .d.ts). */
+  readonly alsoCheck?: (fileName: string) => boolean;
   /** Write the JavaScript output as the config says (only when there are no diagnostics). */
   readonly emit?: boolean;
 }
@@ -84,21 +84,18 @@ export function checkProject(tsconfigPath: string, options: CheckOptions = {}): 
   if (config === undefined) return result(configErrors);
   const host = cachingHost(config.options);
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host });
-  const roots = config.fileNames.map((name) => program.getSourceFile(name));
-  const diagnostics =
-    options.scope === "all"
-      ? [...ts.getPreEmitDiagnostics(program)]
-      : [
-          ...config.errors,
-          ...program.getOptionsDiagnostics(),
-          ...program.getGlobalDiagnostics(),
-          ...roots.flatMap((file) =>
-            file === undefined
-              ? []
-              : [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)],
-          ),
-        ];
-  if (diagnostics.length === 0 && options.emit === true) diagnostics.push(...program.emit().diagnostics);
+  const roots = new Set(config.fileNames.map((name) => program.getSourceFile(name)));
+  const checked = program.getSourceFiles().filter((file) => roots.has(file) || options.alsoCheck?.(file.fileName));
+  const diagnostics = [
+    ...config.errors,
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...checked.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+  ];
+  // Emitting file by file: program.emit() for all files would first check every file, declarations included.
+  if (diagnostics.length === 0 && options.emit === true) {
+    for (const file of roots) if (file !== undefined) diagnostics.push(...program.emit(file).diagnostics);
+  }
   return result([...configErrors, ...diagnostics]);
 }
 
