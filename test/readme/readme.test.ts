@@ -111,6 +111,26 @@ describe("README.md runs as written", function () {
     expect(result.stdout).to.equal(markedBlock("readme-dialects-sql", readme).code);
   });
 
+  it("the Errors table names every error class lib exports, the base class LibError first", async () => {
+    const section = readme.slice(
+      readme.indexOf("\n### Errors\n"),
+      readme.indexOf("\n### ", readme.indexOf("\n### Errors\n") + 1),
+    );
+    const rows = section.split("\n").filter((line) => line.startsWith("| `"));
+    const named = new Set([...section.matchAll(/`(\w+Error)`/g)].map((m) => m[1]!));
+    const exported = Object.keys(await import("lib")).filter((name) => name.endsWith("Error"));
+    expect(exported).to.include("LibError");
+    expect(exported.filter((name) => !named.has(name))).to.deep.equal([]);
+    expect(rows[0]).to.match(/^\| `LibError` \|/);
+  });
+
+  it("the user-facing READMEs never point readers at the specification they do not have", () => {
+    for (const file of ["README.md", "example-service/README.md", "codegen/README.md"]) {
+      const text = readFileSync(join(REPO_ROOT, file), "utf8");
+      expect(text, file).to.not.match(/\bSPEC\b|\b(SPEC|API)\.md\b/);
+    }
+  });
+
   it("names only files that are in the repository", () => {
     expect(readme).to.not.match(/\b(SPEC|API)\.md\b/);
     const paths = [...readme.matchAll(/`((?:runtime|codegen|test|example-service|scripts|generated)\/[\w./-]*)`/g)].map(
