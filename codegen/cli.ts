@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format } from "node:util";
-import { cac } from "cac";
+import { cac, type Command } from "cac";
 import { runCodegen } from "./codegen.js";
 import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
@@ -53,17 +53,7 @@ export function packageVersion(): string {
 /** Runs the CLI on `argv` (without the node and script entries) and returns the exit status. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
   const cli = cac("lib");
-  cli
-    .command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas")
-    .option("--backend <backend>", `Backend to introspect: ${listBackends()} (required)`)
-    .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
-    .option(
-      "--config <path>",
-      "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])",
-    )
-    .option("--out <dir>", "Output directory", { default: "generated" })
-    .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
-    .option("--check", "Write nothing; exit 1 when the output directory is not current")
+  targetFlags(cli.command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas"))
     .option(
       "--fixture <path>",
       "Also write a backend C fixture module recreating the views' tables and views in-process",
@@ -74,6 +64,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     .example("  lib codegen --backend backend_c --database demo.duckdb")
     .example("  lib codegen --backend backend_a --check")
     .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated");
+  targetFlags(
+    cli.command(
+      "codegen-dto",
+      "Generate only the TypeBox DTO modules (<view>.dto.ts), as lib codegen writes them; other files are left alone",
+    ),
+  )
+    .action(() => undefined)
+    .example("  lib codegen-dto --backend backend_c --database demo.duckdb")
+    .example("  lib codegen-dto --backend backend_a --check");
   cli.help((sections) => [
     ...sections,
     {
@@ -91,23 +90,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
   } catch (error) {
     io.stderr(
-      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib codegen --help)`,
+      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib ${cli.matchedCommandName ?? "codegen"} --help)`,
     );
     return ExitCode.Usage;
   }
   if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
-  if (cli.matchedCommandName !== "codegen") {
-    if (parsed.args.length > 0) io.stderr(`lib: unknown command "${parsed.args[0]}" (the command is lib codegen)`);
+  const command = cli.matchedCommandName;
+  if (command !== "codegen" && command !== "codegen-dto") {
+    if (parsed.args.length > 0)
+      io.stderr(`lib: unknown command "${parsed.args[0]}" (the commands are lib codegen and lib codegen-dto)`);
     else printingTo(io.stdout, () => cli.outputHelp());
     return ExitCode.Usage;
   }
   if (parsed.args.length > 0) {
-    io.stderr(`lib codegen: unexpected argument "${parsed.args[0]}" (see lib codegen --help)`);
+    io.stderr(`lib ${command}: unexpected argument "${parsed.args[0]}" (see lib ${command} --help)`);
     return ExitCode.Usage;
   }
   const flags = parsed.options as CodegenFlags;
   const usage = (message: string): ExitCodeValue => {
-    io.stderr(`lib codegen: ${message} (see lib codegen --help)`);
+    io.stderr(`lib ${command}: ${message} (see lib ${command} --help)`);
     return ExitCode.Usage;
   };
   if (flags.backend === undefined) return usage(`--backend is required: ${listBackends()}`);
@@ -135,7 +136,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   try {
     env = environmentWithDotenv(io.cwd, io.env);
   } catch (error) {
-    io.stderr(`lib codegen: ${error instanceof Error ? error.message : String(error)}`);
+    io.stderr(`lib ${command}: ${error instanceof Error ? error.message : String(error)}`);
     return ExitCode.Usage;
   }
   return runCodegen(
@@ -149,9 +150,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       fixture: flags.fixture === undefined ? undefined : String(flags.fixture),
       sample,
       allowPartial: flags.allowPartial === true,
+      dtosOnly: command === "codegen-dto",
     },
     { ...io, env },
   );
+}
+
+/** The flags both commands take: what to introspect, where to write, `--check`. */
+function targetFlags(command: Command): Command {
+  return command
+    .option("--backend <backend>", `Backend to introspect: ${listBackends()} (required)`)
+    .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
+    .option(
+      "--config <path>",
+      "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])",
+    )
+    .option("--out <dir>", "Output directory", { default: "generated" })
+    .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
+    .option("--check", "Write nothing; exit 1 when the output directory is not current");
 }
 
 /**
