@@ -10,53 +10,73 @@ import { relative } from "node:path";
 import type { Runner, Suite } from "mocha";
 
 const SHOWN = 10;
-const spent = new Map<string, number>();
-let startedAt = 0;
-let loadSeconds = 0;
-
-function fileOf(suite: Suite): string | undefined {
-  return suite.parent?.root && suite.file ? relative(process.cwd(), suite.file) : undefined;
-}
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1).padStart(6)} s`;
 }
 
-/** The table printed after the run: the `count` slowest files, then the whole run. */
-export function slowestFiles(times: ReadonlyMap<string, number>, count = SHOWN): string {
-  const rows = [...times].sort((a, b) => b[1] - a[1]).slice(0, count);
-  const total = [...times.values()].reduce((sum, ms) => sum + ms, 0);
-  return [
-    `Slowest ${rows.length} of ${times.size} test files:`,
-    ...rows.map(([file, ms]) => `  ${seconds(ms)}  ${file}`),
-    `  ${seconds(total)}  all files (plus ${loadSeconds.toFixed(1)} s loading them)`,
-  ].join("\n");
+/** Per-file times from a runner's suite events. */
+export class FileTimer {
+  readonly spent = new Map<string, number>();
+  readonly #opened = new Map<string, number>();
+
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly root: string = process.cwd(),
+  ) {}
+
+  #fileOf(suite: Suite): string | undefined {
+    return suite.parent?.root && suite.file ? relative(this.root, suite.file) : undefined;
+  }
+
+  listen(runner: { on(event: "suite" | "suite end", listener: (suite: Suite) => void): unknown }): void {
+    runner.on("suite", (suite: Suite) => {
+      const file = this.#fileOf(suite);
+      if (file !== undefined && !this.#opened.has(file)) this.#opened.set(file, this.now());
+    });
+    runner.on("suite end", (suite: Suite) => {
+      const file = this.#fileOf(suite);
+      const began = file === undefined ? undefined : this.#opened.get(file);
+      if (file !== undefined && began !== undefined) this.spent.set(file, this.now() - began);
+    });
+  }
+
+  /** The table printed after the run: the `count` slowest files, then all of them together. */
+  slowest(count = SHOWN, loadSeconds?: number): string {
+    const rows = [...this.spent].sort((a, b) => b[1] - a[1]).slice(0, count);
+    const total = [...this.spent.values()].reduce((sum, ms) => sum + ms, 0);
+    const loading = loadSeconds === undefined ? "" : ` (plus ${loadSeconds.toFixed(1)} s loading them)`;
+    return [
+      `Slowest ${rows.length} of ${this.spent.size} test files:`,
+      ...rows.map(([file, ms]) => `  ${seconds(ms)}  ${file}`),
+      `  ${seconds(total)}  all files${loading}`,
+    ].join("\n");
+  }
+
+  /** Every file's seconds, slowest first. */
+  toJSON(): Record<string, number> {
+    return Object.fromEntries(
+      [...this.spent].sort((a, b) => b[1] - a[1]).map(([file, ms]) => [file, Math.round(ms) / 1000]),
+    );
+  }
 }
+
+const run = new FileTimer();
+let startedAt = 0;
+let loadSeconds = 0;
 
 /** Global setup runs with the runner as `this`: listen to its suite events. */
 export function mochaGlobalSetup(this: Runner): void {
   loadSeconds = process.uptime();
-  const opened = new Map<string, number>();
-  this.on("suite", (suite: Suite) => {
-    const file = fileOf(suite);
-    if (file !== undefined && !opened.has(file)) opened.set(file, performance.now());
-  });
-  this.on("suite end", (suite: Suite) => {
-    const file = fileOf(suite);
-    const began = file === undefined ? undefined : opened.get(file);
-    if (file !== undefined && began !== undefined) spent.set(file, performance.now() - began);
-  });
+  run.listen(this);
   startedAt = performance.now();
 }
 
 export function mochaGlobalTeardown(): void {
   const file = process.env.LIB_TEST_TIMINGS_FILE;
-  if (file) {
-    const rows = [...spent].sort((a, b) => b[1] - a[1]).map(([name, ms]) => [name, Math.round(ms) / 1000]);
-    writeFileSync(file, `${JSON.stringify(Object.fromEntries(rows), null, 2)}\n`);
-  }
-  if (spent.size > 1 && process.env.LIB_TEST_TIMINGS !== "off") {
+  if (file) writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+  if (run.spent.size > 1 && process.env.LIB_TEST_TIMINGS !== "off") {
     const wall = ((performance.now() - startedAt) / 1000).toFixed(1);
-    console.log(`\n${slowestFiles(spent)}\n  wall time of the run: ${wall} s\n`);
+    console.log(`\n${run.slowest(SHOWN, loadSeconds)}\n  wall time of the run: ${wall} s\n`);
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * The test run reports its slowest files (test/support/file-timings.ts, a mocha root-hook plugin
+ * that .mocharc.json requires), so a slow suite is visible the day it lands.
+ */
+import { expect } from "chai";
+import { EventEmitter } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Suite } from "mocha";
+import { FileTimer } from "../support/file-timings.js";
+import { REPO_ROOT } from "./support/source-graph.js";
+
+const root = { root: true } as Suite;
+const suite = (file: string): Suite => ({ parent: root, file: join(REPO_ROOT, file) }) as Suite;
+
+describe("architecture: the test run reports its slowest files", () => {
+  it("times each file from its first top-level suite to its last, and lists the slowest first", () => {
+    let clock = 0;
+    const timer = new FileTimer(() => clock, REPO_ROOT);
+    const runner = new EventEmitter();
+    timer.listen(runner);
+    const [a1, a2, b] = [suite("test/a.test.ts"), suite("test/a.test.ts"), suite("test/b.test.ts")];
+    const nested = { parent: a1, file: a1.file } as Suite;
+    runner.emit("suite", a1);
+    runner.emit("suite", nested);
+    clock = 1000;
+    runner.emit("suite end", nested);
+    runner.emit("suite end", a1);
+    runner.emit("suite", a2);
+    clock = 4000;
+    runner.emit("suite end", a2);
+    runner.emit("suite", b);
+    clock = 9500;
+    runner.emit("suite end", b);
+    expect(timer.toJSON()).to.deep.equal({ "test/b.test.ts": 5.5, "test/a.test.ts": 4 });
+    expect(timer.slowest(1, 2)).to.equal(
+      [
+        "Slowest 1 of 2 test files:",
+        "     5.5 s  test/b.test.ts",
+        "     9.5 s  all files (plus 2.0 s loading them)",
+      ].join("\n"),
+    );
+  });
+
+  it("is required by .mocharc.json, so npm test prints the table", () => {
+    const config = JSON.parse(readFileSync(join(REPO_ROOT, ".mocharc.json"), "utf8")) as { require?: string[] };
+    expect(config.require).to.include("test/support/file-timings.ts");
+  });
+});
