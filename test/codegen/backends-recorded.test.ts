@@ -1,6 +1,6 @@
 /**
  * The full command for backends A and B, in process, with the connector replaced by recorded
- * metadata results (their drivers arrive in a later issue); plus the real binary's exit 4 when the
+ * metadata results (their drivers arrive in a later issue); plus exit 4 after a real connection attempt when the
  * backend A connection cannot be made, without printing the credentials.
  */
 import { expect } from "chai";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { runCli } from "../../codegen/cli.js";
 import type { Connector } from "../../codegen/connect.js";
 import { RecordedSource } from "./support/recorded-source.js";
-import { runLibBinary } from "./support/run-cli.js";
+import { runLib } from "./support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const CONFIG_A = `
@@ -21,7 +21,7 @@ user = "app"
 [connections.backend_a]
 type = "backend_a"
 account = "acme-xy12345"
-# A closed loopback port, so the real binary's connection attempt never leaves 127.0.0.1.
+# A closed loopback port, so the real connection attempt never leaves 127.0.0.1.
 host = "127.0.0.1"
 port = 9
 protocol = "http"
@@ -128,9 +128,9 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
     expect(result.stderr).not.to.contain("s3cret");
   });
 
-  it("the real binary exits 4 when the backend A connection cannot be made, without printing the password", async () => {
+  it("exits 4 when the backend A connection cannot be made (a real attempt), without printing the password", async () => {
     await using dir = await tempDir({ ".lib.toml": CONFIG_A });
-    const result = await runLibBinary(["codegen", "--backend", "backend_a"], { cwd: dir.path });
+    const result = await runLib(["codegen", "--backend", "backend_a"], { cwd: dir.path });
     expect(result.code, result.stderr).to.equal(4);
     expect(result.stderr).to.contain("cannot connect to [connections.backend_a]");
     expect(`${result.stdout}${result.stderr}`).not.to.contain("s3cret-Password!");

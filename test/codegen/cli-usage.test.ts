@@ -1,11 +1,11 @@
 /**
  * CLI behaviour that needs no database: help, version, usage errors and the section rules of
- * SPEC.md "Which section is read" (in-process; `--version` through the real binary).
+ * SPEC.md "Which section is read" (in-process: the binary itself runs in test/acceptance/spec-configuration.test.ts).
  */
 import { expect } from "chai";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { REPO_ROOT, runLib, runLibBinary } from "./support/run-cli.js";
+import { REPO_ROOT, runLib } from "./support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const ONLY_DEFAULT = `
@@ -40,7 +40,7 @@ describe("lib codegen CLI: usage and configuration (exit 0/2/4)", function () {
   it("prints the package version (exit 0)", async () => {
     await using dir = await tempDir();
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
-    const result = await runLibBinary(["--version"], { cwd: dir.path }); // the process itself: stdout and exit status
+    const result = await runLib(["--version"], { cwd: dir.path });
     expect(result.code).to.equal(0);
     expect(result.stdout).to.contain(`lib/${pkg.version}`);
   });

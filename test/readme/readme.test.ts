@@ -16,7 +16,13 @@ import { checkProject } from "../support/typescript-check.js";
 const TSX = import.meta.resolve("tsx");
 const readme = readFileSync(README_PATH, "utf8");
 
-function run(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(args: readonly string[], cwd: string): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -61,8 +67,30 @@ describe("README.md runs as written", function () {
   this.timeout(300_000);
   const dir = join(REPO_ROOT, "test-output", `readme-${process.pid}`);
 
-  before(() => mkdirSync(dir, { recursive: true }));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  // The two README programs run as a reader runs them (node, tsx), started together up front: they
+  // run side by side with each other and with the in-process type check below.
+  let example: Promise<Run>;
+  let dialects: Promise<Run>;
+  before(() => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "run-example.ts"), markedBlock("readme-example", readme).code);
+    example = run(["--import", TSX, join(dir, "run-example.ts")], REPO_ROOT);
+    const print = `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
+  const { sql, parameters } = us.compile({ dialect });
+  console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
+}`;
+    const code = asModule([
+      markedBlock("readme-sales", readme).code,
+      markedBlock("readme-dialects", readme).code,
+      print,
+    ]);
+    writeFileSync(join(dir, "dialects.ts"), code);
+    dialects = run(["--import", TSX, join(dir, "dialects.ts")], REPO_ROOT);
+  });
+  after(async () => {
+    await Promise.allSettled([example, dialects]);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("every TypeScript block type-checks", async () => {
     const blocks = readmeBlocks(readme).filter((b) => b.lang === "ts");
@@ -89,24 +117,13 @@ describe("README.md runs as written", function () {
   });
 
   it("the end-to-end example prints the output shown under it", async () => {
-    writeFileSync(join(dir, "run-example.ts"), markedBlock("readme-example", readme).code);
-    const result = await run(["--import", TSX, join(dir, "run-example.ts")], REPO_ROOT);
+    const result = await example;
     expect(result.stderr).to.equal("");
     expect(result.stdout).to.equal(markedBlock("readme-example-output", readme).code);
   });
 
   it("the SQL shown per dialect is what the compilers produce", async () => {
-    const print = `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
-  const { sql, parameters } = us.compile({ dialect });
-  console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
-}`;
-    const code = asModule([
-      markedBlock("readme-sales", readme).code,
-      markedBlock("readme-dialects", readme).code,
-      print,
-    ]);
-    writeFileSync(join(dir, "dialects.ts"), code);
-    const result = await run(["--import", TSX, join(dir, "dialects.ts")], REPO_ROOT);
+    const result = await dialects;
     expect(result.stderr).to.equal("");
     expect(result.stdout).to.equal(markedBlock("readme-dialects-sql", readme).code);
   });
