@@ -5,14 +5,17 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
-import type { FixtureModel } from "../runtime/dialects/fixture/fixture-model.js";
-import type { BackendType } from "../runtime/config/types.js";
-import { dialectOf } from "../runtime/dialects/dialects.js";
-import { Secret } from "../runtime/config/secret.js";
+import { type BackendType, Secret } from "../runtime/config/index.js";
+import {
+  type FixtureModel,
+  dialectOf,
+  type IntrospectionSource,
+  type ViewMetadata,
+  type ViewSummary,
+} from "../runtime/internal.js";
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
 import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
-import type { IntrospectionSource, ViewMetadata, ViewSummary } from "../runtime/dialects/introspect/metadata.js";
 import { findDrift, writeOutput } from "./output.js";
 import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./codegen-settings.js";
 
@@ -75,7 +78,7 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     const views = await introspect(target, options.views, io.connector ?? engineConnector, async (source, names) => {
       if (options.fixture === undefined) return;
       // Loaded only when asked for, like the generator (it pulls in the DuckDB literal writer).
-      fixture = await dialectOf(options.backend).readFixture(source, names, options.sample);
+      fixture = await dialectOf(options.backend).codegen.readFixture(source, names, options.sample);
     });
     if (fixture !== undefined && options.fixture !== undefined && !options.check) {
       await writeFixture(resolve(io.cwd, options.fixture), fixture, options, io);
@@ -125,7 +128,7 @@ async function introspect(
     });
   }
   try {
-    const introspector = dialectOf(target.backend).createIntrospector(connection.source);
+    const introspector = dialectOf(target.backend).codegen.createIntrospector(connection.source);
     const listed = await introspector.listViews();
     const chosen = only === undefined ? listed : only.map((name) => findView(listed, name));
     const unique = [...new Map(chosen.map((v) => [v.name, v])).values()];

@@ -11,7 +11,7 @@ import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Eng
 import { existsSync } from "node:fs";
 import { runCli } from "../../codegen/cli.js";
 import { runCodegen } from "../../codegen/codegen.js";
-import type { BackendType } from "../../runtime/config/types.js";
+import type { BackendType } from "../../runtime/dialects/dialects.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,
