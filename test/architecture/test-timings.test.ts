@@ -16,7 +16,11 @@ const suite = (file: string): Suite => ({ parent: root, file: join(REPO_ROOT, fi
 describe("architecture: the test run reports its slowest files", () => {
   it("times each file from its first top-level suite to its last, and lists the slowest first", () => {
     let clock = 0;
-    const timer = new FileTimer(() => clock, REPO_ROOT);
+    const timer = new FileTimer(
+      () => clock,
+      REPO_ROOT,
+      () => clock / 2,
+    );
     const runner = new EventEmitter();
     timer.listen(runner);
     const [a1, a2, b] = [suite("test/a.test.ts"), suite("test/a.test.ts"), suite("test/b.test.ts")];
@@ -32,7 +36,10 @@ describe("architecture: the test run reports its slowest files", () => {
     runner.emit("suite", b);
     clock = 9500;
     runner.emit("suite end", b);
-    expect(timer.toJSON()).to.deep.equal({ "test/b.test.ts": 5.5, "test/a.test.ts": 4 });
+    expect(timer.toJSON()).to.deep.equal({
+      "test/b.test.ts": { wall: 5.5, cpu: 2.75 },
+      "test/a.test.ts": { wall: 4, cpu: 2 },
+    });
     expect(timer.slowest(1, 2)).to.equal(
       [
         "Slowest 1 of 2 test files:",

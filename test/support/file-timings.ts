@@ -3,7 +3,8 @@
  * the slowest ten after the run, so a slow suite is visible the day it lands. A file's time runs from its
  * first top-level suite starting to its last one ending (its hooks included); loading every file
  * (transpiling and importing) happens before that and is printed as one line.
- * `LIB_TEST_TIMINGS=off` prints nothing; `LIB_TEST_TIMINGS_FILE=<path>` also writes every file's seconds as JSON.
+ * `LIB_TEST_TIMINGS=off` prints nothing; `LIB_TEST_TIMINGS_FILE=<path>` also writes every file's wall and
+ * CPU seconds as JSON (CPU time of the mocha process: comparable across runs on a busy machine).
  */
 import { writeFileSync } from "node:fs";
 import { relative } from "node:path";
@@ -18,11 +19,17 @@ function seconds(ms: number): string {
 /** Per-file times from a runner's suite events. */
 export class FileTimer {
   readonly spent = new Map<string, number>();
-  readonly #opened = new Map<string, number>();
+  /** CPU time of this process per file (ms): unlike wall time, barely moved by other load on the machine. */
+  readonly cpu = new Map<string, number>();
+  readonly #opened = new Map<string, { wall: number; cpu: number }>();
 
   constructor(
     private readonly now: () => number = () => performance.now(),
     private readonly root: string = process.cwd(),
+    private readonly cpuNow: () => number = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    },
   ) {}
 
   #fileOf(suite: Suite): string | undefined {
@@ -32,12 +39,15 @@ export class FileTimer {
   listen(runner: { on(event: "suite" | "suite end", listener: (suite: Suite) => void): unknown }): void {
     runner.on("suite", (suite: Suite) => {
       const file = this.#fileOf(suite);
-      if (file !== undefined && !this.#opened.has(file)) this.#opened.set(file, this.now());
+      if (file !== undefined && !this.#opened.has(file))
+        this.#opened.set(file, { wall: this.now(), cpu: this.cpuNow() });
     });
     runner.on("suite end", (suite: Suite) => {
       const file = this.#fileOf(suite);
       const began = file === undefined ? undefined : this.#opened.get(file);
-      if (file !== undefined && began !== undefined) this.spent.set(file, this.now() - began);
+      if (file === undefined || began === undefined) return;
+      this.spent.set(file, this.now() - began.wall);
+      this.cpu.set(file, this.cpuNow() - began.cpu);
     });
   }
 
@@ -53,10 +63,13 @@ export class FileTimer {
     ].join("\n");
   }
 
-  /** Every file's seconds, slowest first. */
-  toJSON(): Record<string, number> {
+  /** Every file's wall and CPU seconds, slowest first. */
+  toJSON(): Record<string, { wall: number; cpu: number }> {
+    const s = (ms: number | undefined): number => Math.round(ms ?? 0) / 1000;
     return Object.fromEntries(
-      [...this.spent].sort((a, b) => b[1] - a[1]).map(([file, ms]) => [file, Math.round(ms) / 1000]),
+      [...this.spent]
+        .sort((a, b) => b[1] - a[1])
+        .map(([file, ms]) => [file, { wall: s(ms), cpu: s(this.cpu.get(file)) }]),
     );
   }
 }
