@@ -7,7 +7,7 @@ import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Suite } from "mocha";
-import { FileTimer } from "../support/file-timings.js";
+import { childrenCpu, FileTimer } from "../support/file-timings.js";
 import { REPO_ROOT } from "./support/source-graph.js";
 
 const root = { root: true } as Suite;
@@ -20,6 +20,7 @@ describe("architecture: the test run reports its slowest files", () => {
       () => clock,
       REPO_ROOT,
       () => clock / 2,
+      () => clock / 4,
     );
     const runner = new EventEmitter();
     timer.listen(runner);
@@ -37,8 +38,8 @@ describe("architecture: the test run reports its slowest files", () => {
     clock = 9500;
     runner.emit("suite end", b);
     expect(timer.toJSON()).to.deep.equal({
-      "test/b.test.ts": { wall: 5.5, cpu: 2.75 },
-      "test/a.test.ts": { wall: 4, cpu: 2 },
+      "test/b.test.ts": { wall: 5.5, cpu: 2.75, children: 1.375 },
+      "test/a.test.ts": { wall: 4, cpu: 2, children: 1 },
     });
     expect(timer.slowest(1, 2)).to.equal(
       [
@@ -47,6 +48,17 @@ describe("architecture: the test run reports its slowest files", () => {
         "     9.5 s  all files (plus 2.0 s loading them)",
       ].join("\n"),
     );
+  });
+
+  it("reads the reaped children's CPU from /proc/self/stat (fields 16 and 17, in clock ticks)", () => {
+    const stat = "4242 (node (mocha)) S 1 4242 4242 0 -1 4194304 100 200 0 0 350 40 120 30 20 0 11 0";
+    expect(childrenCpu(() => stat)).to.equal(1500);
+    expect(
+      childrenCpu(() => {
+        throw new Error("no /proc here");
+      }),
+    ).to.equal(0);
+    if (process.platform === "linux") expect(childrenCpu()).to.be.a("number").and.at.least(0);
   });
 
   it("is required by .mocharc.json, so npm test prints the table", () => {

@@ -4,13 +4,31 @@
  * first top-level suite starting to its last one ending (its hooks included); loading every file
  * (transpiling and importing) happens before that and is printed as one line.
  * `LIB_TEST_TIMINGS=off` prints nothing; `LIB_TEST_TIMINGS_FILE=<path>` also writes every file's wall and
- * CPU seconds as JSON (CPU time of the mocha process: comparable across runs on a busy machine).
+ * CPU seconds as JSON: `cpu` is the mocha process's own, `children` the CPU of the child processes it
+ * reaped meanwhile (npm, tsc, the lib binary; Linux only). Unlike wall time, both are barely moved by
+ * other load on the machine, so runs compare.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import type { Runner, Suite } from "mocha";
 
 const SHOWN = 10;
+
+/** CPU milliseconds of the reaped child processes (`cutime + cstime` of /proc/self/stat); 0 where there is none. */
+export function childrenCpu(stat: () => string = () => readFileSync("/proc/self/stat", "utf8")): number {
+  try {
+    // The fields after the command name (which may hold spaces) end with ")".
+    const text = stat();
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of proc(5), counted from 1 with pid and comm first: index 13 and 14 here.
+    const ms = ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+    return Number.isFinite(ms) ? ms : 0;
+  } catch {
+    return 0;
+  }
+}
+/** sysconf(_SC_CLK_TCK): 100 on every Linux Node supports. */
+const CLOCK_TICKS = 100;
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1).padStart(6)} s`;
@@ -21,7 +39,9 @@ export class FileTimer {
   readonly spent = new Map<string, number>();
   /** CPU time of this process per file (ms): unlike wall time, barely moved by other load on the machine. */
   readonly cpu = new Map<string, number>();
-  readonly #opened = new Map<string, { wall: number; cpu: number }>();
+  /** CPU time of the child processes reaped while the file ran (ms). */
+  readonly children = new Map<string, number>();
+  readonly #opened = new Map<string, { wall: number; cpu: number; children: number }>();
 
   constructor(
     private readonly now: () => number = () => performance.now(),
@@ -30,6 +50,7 @@ export class FileTimer {
       const { user, system } = process.cpuUsage();
       return (user + system) / 1000;
     },
+    private readonly childrenNow: () => number = () => childrenCpu(),
   ) {}
 
   #fileOf(suite: Suite): string | undefined {
@@ -40,7 +61,7 @@ export class FileTimer {
     runner.on("suite", (suite: Suite) => {
       const file = this.#fileOf(suite);
       if (file !== undefined && !this.#opened.has(file))
-        this.#opened.set(file, { wall: this.now(), cpu: this.cpuNow() });
+        this.#opened.set(file, { wall: this.now(), cpu: this.cpuNow(), children: this.childrenNow() });
     });
     runner.on("suite end", (suite: Suite) => {
       const file = this.#fileOf(suite);
@@ -48,6 +69,7 @@ export class FileTimer {
       if (file === undefined || began === undefined) return;
       this.spent.set(file, this.now() - began.wall);
       this.cpu.set(file, this.cpuNow() - began.cpu);
+      this.children.set(file, this.childrenNow() - began.children);
     });
   }
 
@@ -63,13 +85,13 @@ export class FileTimer {
     ].join("\n");
   }
 
-  /** Every file's wall and CPU seconds, slowest first. */
-  toJSON(): Record<string, { wall: number; cpu: number }> {
+  /** Every file's wall, own CPU and children's CPU seconds, slowest first. */
+  toJSON(): Record<string, { wall: number; cpu: number; children: number }> {
     const s = (ms: number | undefined): number => Math.round(ms ?? 0) / 1000;
     return Object.fromEntries(
       [...this.spent]
         .sort((a, b) => b[1] - a[1])
-        .map(([file, ms]) => [file, { wall: s(ms), cpu: s(this.cpu.get(file)) }]),
+        .map(([file, ms]) => [file, { wall: s(ms), cpu: s(this.cpu.get(file)), children: s(this.children.get(file)) }]),
     );
   }
 }
