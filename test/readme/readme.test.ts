@@ -5,35 +5,16 @@
  * path the README names exists.
  */
 import { expect } from "chai";
-import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { README_PATH, markedBlock, readmeBlocks } from "../support/readme-blocks.js";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
 import { renderFixture } from "../../codegen/fixture/render-fixture.js";
+import { captureConsole } from "../support/console-output.js";
 import { checkProject } from "../support/typescript-check.js";
 
-const TSX = import.meta.resolve("tsx");
 const readme = readFileSync(README_PATH, "utf8");
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function run(args: readonly string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd, timeout: 180_000, env: { ...process.env, NO_COLOR: "1" } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 /** Hoists the blocks' `import { ... } from "m"` lines, merging the names per module, above their bodies. */
 function asModule(blocks: readonly string[]): string {
@@ -67,28 +48,16 @@ describe("README.md runs as written", function () {
   this.timeout(300_000);
   const dir = join(REPO_ROOT, "test-output", `readme-${process.pid}`);
 
-  // The two README programs run as a reader runs them (node, tsx), started together up front: they
-  // run side by side with each other and with the in-process type check below.
-  let example: Promise<Run>;
-  let dialects: Promise<Run>;
+  // The two README programs run in-process, as modules written beside the type-checked ones, their
+  // console output captured (the package test runs the example as a process, from the installed package).
+  const runProgram = (file: string, code: string) => {
+    writeFileSync(join(dir, file), code);
+    return captureConsole(() => import(pathToFileURL(join(dir, file)).href));
+  };
   before(() => {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "run-example.ts"), markedBlock("readme-example", readme).code);
-    example = run(["--import", TSX, join(dir, "run-example.ts")], REPO_ROOT);
-    const print = `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
-  const { sql, parameters } = us.compile({ dialect });
-  console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
-}`;
-    const code = asModule([
-      markedBlock("readme-sales", readme).code,
-      markedBlock("readme-dialects", readme).code,
-      print,
-    ]);
-    writeFileSync(join(dir, "dialects.ts"), code);
-    dialects = run(["--import", TSX, join(dir, "dialects.ts")], REPO_ROOT);
   });
-  after(async () => {
-    await Promise.allSettled([example, dialects]);
+  after(() => {
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -117,13 +86,22 @@ describe("README.md runs as written", function () {
   });
 
   it("the end-to-end example prints the output shown under it", async () => {
-    const result = await example;
+    const result = await runProgram("run-example.ts", markedBlock("readme-example", readme).code);
     expect(result.stderr).to.equal("");
     expect(result.stdout).to.equal(markedBlock("readme-example-output", readme).code);
   });
 
   it("the SQL shown per dialect is what the compilers produce", async () => {
-    const result = await dialects;
+    const print = `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
+  const { sql, parameters } = us.compile({ dialect });
+  console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
+}`;
+    const code = asModule([
+      markedBlock("readme-sales", readme).code,
+      markedBlock("readme-dialects", readme).code,
+      print,
+    ]);
+    const result = await runProgram("dialects.ts", code);
     expect(result.stderr).to.equal("");
     expect(result.stdout).to.equal(markedBlock("readme-dialects-sql", readme).code);
   });
