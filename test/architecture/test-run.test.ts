@@ -4,9 +4,9 @@
  * programs standing in for tsc, prettier and mocha.
  */
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHECKS, MOCHA_ARGS, runTests, type Command } from "../../scripts/test.js";
+import { CHECKS, MOCHA_ARGS, PACKAGE_INSTALLS_ENV, runTests, TEST_FILES, type Command } from "../../scripts/test.js";
 import { REPO_ROOT } from "./support/source-graph.js";
 import { useTempDir } from "../support/temp-dir.js";
 
@@ -31,7 +31,8 @@ describe("architecture: npm test runs the checks beside the suite", () => {
     };
     expect(pkg.scripts["test"]).to.equal("tsx scripts/test.ts");
     for (const check of CHECKS) expect(pkg.scripts[check.name]).to.equal([check.command, ...check.args].join(" "));
-    expect(pkg.scripts["coverage"]).to.contain(`mocha "${MOCHA_ARGS.join(" ")}"`);
+    expect(pkg.scripts["coverage"]).to.contain(`mocha "${TEST_FILES}"`);
+    expect(MOCHA_ARGS).to.include.members(["--parallel", TEST_FILES]);
   });
 
   it("starts the checks before the suite ends, at a lower CPU priority, and prints their output after it", async () => {
@@ -65,6 +66,27 @@ describe("architecture: npm test runs the checks beside the suite", () => {
       printed: "\n> fine: ok\n\n> bad: FAILED (exit 3)\nsrc/x.ts: error\n",
     });
     expect((await runQuietly({ checks: [bad], mocha: node("mocha", "process.exit(2)") })).code).to.equal(2);
+  });
+
+  it("starts the setup first with a fresh folder that mocha learns from the environment, and removes it after", async () => {
+    const seen = join(tmp.path, "seen.json");
+    const setup = node("setup", `require("node:fs").writeFileSync(process.argv[1] + "/ready", "yes")`);
+    const suite = node(
+      "mocha",
+      `const fs = require("node:fs");
+       const folder = process.env.${PACKAGE_INSTALLS_ENV};
+       const t = Date.now();
+       const wait = () => fs.existsSync(folder + "/ready") ? done() : Date.now() - t > 20000 ? process.exit(9) : setTimeout(wait, 20);
+       const done = () => { fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify(folder)); process.exit(0); };
+       wait();`,
+    );
+    expect(await runQuietly({ checks: [], setup, mocha: suite })).to.deep.equal({ code: 0, printed: "" });
+    const folder = JSON.parse(readFileSync(seen, "utf8")) as string;
+    expect(folder).to.be.a("string").and.not.equal("");
+    expect(existsSync(folder), "the setup folder is removed").to.equal(false);
+    // With arguments for mocha there is no setup: a test that needs it prepares its own.
+    const noSetup = node("mocha", `process.exit(process.env.${PACKAGE_INSTALLS_ENV} === undefined ? 0 : 4)`);
+    expect((await runQuietly({ checks: [], setup, mocha: noSetup }, ["--grep", "x"])).code).to.equal(0);
   });
 
   it("passes its arguments to mocha (npm test -- --grep pool)", async () => {

@@ -4,16 +4,21 @@
  */
 import { expect } from "chai";
 import { EventEmitter } from "node:events";
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Suite } from "mocha";
-import { childrenCpu, FileTimer } from "../support/file-timings.js";
+import { childrenCpu, FileTimer, readWorkerTimings } from "../support/file-timings.js";
+import { useTempDir } from "../support/temp-dir.js";
 import { REPO_ROOT } from "./support/source-graph.js";
 
 const root = { root: true } as Suite;
 const suite = (file: string): Suite => ({ parent: root, file: join(REPO_ROOT, file) }) as Suite;
 
 describe("architecture: the test run reports its slowest files", () => {
+  const tmp = useTempDir();
+
   it("times each file from its first top-level suite to its last, and lists the slowest first", () => {
     let clock = 0;
     const timer = new FileTimer(
@@ -59,6 +64,61 @@ describe("architecture: the test run reports its slowest files", () => {
       }),
     ).to.equal(0);
     if (process.platform === "linux") expect(childrenCpu()).to.be.a("number").and.at.least(0);
+  });
+
+  it("merges the times --parallel workers wrote, then removes their file", () => {
+    const timer = new FileTimer();
+    const path = join(tmp.path, "timings.jsonl");
+    expect(readWorkerTimings(timer, path)).to.equal(false);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ file: "test/a.test.ts", wall: 1500, cpu: 700, children: 0 })}\n` +
+        `${JSON.stringify({ file: "test/b.test.ts", wall: 2500, cpu: 300, children: 1200 })}\n`,
+    );
+    expect(readWorkerTimings(timer, path)).to.equal(true);
+    expect(timer.toJSON()).to.deep.equal({
+      "test/b.test.ts": { wall: 2.5, cpu: 0.3, children: 1.2 },
+      "test/a.test.ts": { wall: 1.5, cpu: 0.7, children: 0 },
+    });
+    expect(existsSync(path)).to.equal(false);
+  });
+
+  it("under mocha --parallel (npm test), each worker's files are timed and the main process prints them", async function () {
+    this.timeout(120_000);
+    for (const name of ["one", "two"]) {
+      writeFileSync(
+        join(tmp.path, `${name}.test.mjs`),
+        `describe("${name}", () => { it("waits", () => new Promise((resolve) => setTimeout(resolve, 300))); });\n`,
+      );
+    }
+    const json = join(tmp.path, "timings.json");
+    const mocha = join(REPO_ROOT, "node_modules", "mocha", "bin", "mocha.js");
+    const plugin = join(REPO_ROOT, "test", "support", "file-timings.ts");
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [
+          mocha,
+          "--no-config",
+          "--node-option",
+          `import=${pathToFileURL(join(REPO_ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href}`,
+          "--parallel",
+          "--jobs",
+          "2",
+          "--require",
+          plugin,
+          "one.test.mjs",
+          "two.test.mjs",
+        ],
+        { cwd: tmp.path, env: { ...process.env, LIB_TEST_TIMINGS_FILE: json } },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    expect(output).to.contain("Slowest 2 of 2 test files:").and.contain("one.test.mjs").and.contain("two.test.mjs");
+    const times = JSON.parse(readFileSync(json, "utf8")) as Record<string, { wall: number }>;
+    expect(Object.keys(times).sort()).to.deep.equal(["one.test.mjs", "two.test.mjs"]);
+    for (const time of Object.values(times)) expect(time.wall).to.be.at.least(0.3);
   });
 
   it("is required by .mocharc.json, so npm test prints the table", () => {

@@ -2,15 +2,17 @@
  * Mocha root-hook plugin (`require` in .mocharc.json): measures how long each test file runs and prints
  * the slowest ten after the run, so a slow suite is visible the day it lands. A file's time runs from its
  * first top-level suite starting to its last one ending (its hooks included); loading every file
- * (transpiling and importing) happens before that and is printed as one line.
+ * (transpiling and importing) happens before that and is printed as one line. Under `--parallel`
+ * (npm test) each worker times its files with root hooks and hands them to the main process.
  * `LIB_TEST_TIMINGS=off` prints nothing; `LIB_TEST_TIMINGS_FILE=<path>` also writes every file's wall and
- * CPU seconds as JSON: `cpu` is the mocha process's own, `children` the CPU of the child processes it
+ * CPU seconds as JSON: `cpu` is the mocha process's (or worker's) own, `children` the CPU of the child processes it
  * reaped meanwhile (npm, tsc, the lib binary; Linux only). Unlike wall time, both are barely moved by
  * other load on the machine, so runs compare.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { relative } from "node:path";
-import type { Runner, Suite } from "mocha";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import type { Context, Runner, Suite } from "mocha";
 
 const SHOWN = 10;
 
@@ -34,7 +36,14 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1).padStart(6)} s`;
 }
 
-/** Per-file times from a runner's suite events. */
+/** One file's times in milliseconds: wall clock, this process's CPU, its reaped children's CPU. */
+export interface FileTime {
+  readonly wall: number;
+  readonly cpu: number;
+  readonly children: number;
+}
+
+/** Per-file times from a runner's suite events (one process) or from root hooks (each worker of --parallel). */
 export class FileTimer {
   readonly spent = new Map<string, number>();
   /** CPU time of this process per file (ms): unlike wall time, barely moved by other load on the machine. */
@@ -57,19 +66,40 @@ export class FileTimer {
     return suite.parent?.root && suite.file ? relative(this.root, suite.file) : undefined;
   }
 
+  /** A file starts (the first call counts). */
+  open(file: string): void {
+    if (!this.#opened.has(file))
+      this.#opened.set(file, { wall: this.now(), cpu: this.cpuNow(), children: this.childrenNow() });
+  }
+
+  /** A file ends (the last call counts): its times since it opened. */
+  close(file: string): FileTime | undefined {
+    const began = this.#opened.get(file);
+    if (began === undefined) return undefined;
+    const time = {
+      wall: this.now() - began.wall,
+      cpu: this.cpuNow() - began.cpu,
+      children: this.childrenNow() - began.children,
+    };
+    this.record(file, time);
+    return time;
+  }
+
+  /** A file's times, measured here or by a worker process (milliseconds). */
+  record(file: string, time: FileTime): void {
+    this.spent.set(file, time.wall);
+    this.cpu.set(file, time.cpu);
+    this.children.set(file, time.children);
+  }
+
   listen(runner: { on(event: "suite" | "suite end", listener: (suite: Suite) => void): unknown }): void {
     runner.on("suite", (suite: Suite) => {
       const file = this.#fileOf(suite);
-      if (file !== undefined && !this.#opened.has(file))
-        this.#opened.set(file, { wall: this.now(), cpu: this.cpuNow(), children: this.childrenNow() });
+      if (file !== undefined) this.open(file);
     });
     runner.on("suite end", (suite: Suite) => {
       const file = this.#fileOf(suite);
-      const began = file === undefined ? undefined : this.#opened.get(file);
-      if (file === undefined || began === undefined) return;
-      this.spent.set(file, this.now() - began.wall);
-      this.cpu.set(file, this.cpuNow() - began.cpu);
-      this.children.set(file, this.childrenNow() - began.children);
+      if (file !== undefined) this.close(file);
     });
   }
 
@@ -98,16 +128,59 @@ export class FileTimer {
 
 const run = new FileTimer();
 let startedAt = 0;
-let loadSeconds = 0;
+let loadSeconds: number | undefined;
+/** Set by the global setup, which mocha runs only in its main process (never in a --parallel worker). */
+let inMainProcess = false;
+
+/** Where --parallel workers append their files' times for the main process (`pid`: the main process). */
+export function workerTimingsPath(pid: number): string {
+  return join(tmpdir(), `lib-test-timings-${pid}.jsonl`);
+}
 
 /** Global setup runs with the runner as `this`: listen to its suite events. */
 export function mochaGlobalSetup(this: Runner): void {
+  inMainProcess = true;
   loadSeconds = process.uptime();
   run.listen(this);
   startedAt = performance.now();
 }
 
+/**
+ * In a --parallel worker, each test file is its own run, so the root hooks open and close it; the
+ * times go to the main process through workerTimingsPath(). (In one process the suite events do it.)
+ */
+export const mochaHooks = {
+  beforeAll(this: Context): void {
+    const file = inMainProcess ? undefined : fileOfRun(this);
+    if (file !== undefined) run.open(file);
+  },
+  afterAll(this: Context): void {
+    const file = inMainProcess ? undefined : fileOfRun(this);
+    const time = file === undefined ? undefined : run.close(file);
+    if (time !== undefined) appendFileSync(workerTimingsPath(process.ppid), `${JSON.stringify({ file, ...time })}\n`);
+  },
+};
+
+function fileOfRun(context: Context): string | undefined {
+  const file = context.test?.parent?.suites.find((suite) => suite.file !== undefined)?.file;
+  return file === undefined ? undefined : relative(process.cwd(), file);
+}
+
+/** Adds the times the workers of a --parallel run wrote; true when there were any. */
+export function readWorkerTimings(timer: FileTimer, path: string): boolean {
+  if (!existsSync(path)) return false;
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const { file, ...time } = JSON.parse(line) as FileTime & { file: string };
+    timer.record(file, time);
+  }
+  rmSync(path, { force: true });
+  return true;
+}
+
 export function mochaGlobalTeardown(): void {
+  // Loading is timed only when one process loads every file before running them.
+  if (readWorkerTimings(run, workerTimingsPath(process.pid))) loadSeconds = undefined;
   const file = process.env.LIB_TEST_TIMINGS_FILE;
   if (file) writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
   if (run.spent.size > 1 && process.env.LIB_TEST_TIMINGS !== "off") {

@@ -13,6 +13,11 @@
  *
  * Both projects also get `@duckdb/node-api`, `typebox` and `@types/node` at the checkout's versions.
  * npm works from its cache first (`--prefer-offline`); the registry is asked only for what is missing.
+ *
+ * `npm test` (scripts/test.ts) starts the same work before mocha, as its own process
+ * (`prepare-installs.ts`), so it overlaps the whole suite whichever worker runs the package test:
+ * it names the folder in LIB_PACKAGE_INSTALLS, and `startPackageInstalls()` then waits for the
+ * outcome written there instead of preparing again.
  */
 import { execFile } from "node:child_process";
 import {
@@ -28,6 +33,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildStamp, STAMP_FILE } from "../../../scripts/build.js";
@@ -130,9 +136,8 @@ async function packAndInstall(
   return { tarball, packReusedBuild, fromTarball: await project(tmp, "app-tarball", tarball) };
 }
 
-async function prepare(): Promise<PackageInstalls> {
-  const tmp = mkdtempSync(join(tmpdir(), "lib-pack-"));
-  process.once("exit", () => rmSync(tmp, { recursive: true, force: true }));
+/** Prepares both installs in `tmp` (an empty folder). */
+export async function prepareInstalls(tmp: string): Promise<PackageInstalls> {
   const copy = await freshCopy(tmp);
   // The git install clones the committed copy, so it starts before the copy gets node_modules and dist/.
   const [fromGit, packed] = await Promise.all([
@@ -142,12 +147,49 @@ async function prepare(): Promise<PackageInstalls> {
   return { tmp, copy, ...packed, fromGit };
 }
 
+/** The environment variable naming a folder where another process prepares the installs. */
+export const PREPARED_ELSEWHERE = "LIB_PACKAGE_INSTALLS";
+const OUTCOME_FILE = "outcome.json";
+
+type Outcome = { readonly installs: PackageInstalls } | { readonly error: string };
+
+/** Prepares the installs in `tmp` and writes the outcome there for `startPackageInstalls()` in another process. */
+export async function prepareAndPublish(tmp: string): Promise<void> {
+  let outcome: Outcome;
+  try {
+    outcome = { installs: await prepareInstalls(tmp) };
+  } catch (error) {
+    outcome = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+  // Written whole, then renamed: the reader never sees half a file.
+  await writeFile(join(tmp, `${OUTCOME_FILE}.partial`), JSON.stringify(outcome));
+  await rename(join(tmp, `${OUTCOME_FILE}.partial`), join(tmp, OUTCOME_FILE));
+}
+
+async function preparedElsewhere(tmp: string): Promise<PackageInstalls> {
+  const file = join(tmp, OUTCOME_FILE);
+  while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 250));
+  const outcome = JSON.parse(await readFile(file, "utf8")) as Outcome;
+  if ("error" in outcome) throw new Error(`preparing the package installs failed:\n${outcome.error}`);
+  return outcome.installs;
+}
+
+async function prepareHere(): Promise<PackageInstalls> {
+  const tmp = mkdtempSync(join(tmpdir(), "lib-pack-"));
+  process.once("exit", () => rmSync(tmp, { recursive: true, force: true }));
+  return prepareInstalls(tmp);
+}
+
 let started: Promise<PackageInstalls> | undefined;
 
-/** Starts (once) preparing both installs; the same promise for every caller. */
+/**
+ * Starts (once) preparing both installs, or waits for the process `npm test` started to prepare
+ * them (LIB_PACKAGE_INSTALLS); the same promise for every caller.
+ */
 export function startPackageInstalls(): Promise<PackageInstalls> {
   if (started === undefined) {
-    started = prepare();
+    const elsewhere = process.env[PREPARED_ELSEWHERE];
+    started = elsewhere ? preparedElsewhere(elsewhere) : prepareHere();
     started.catch(() => undefined); // reported by the test that awaits it, not as an unhandled rejection
   }
   return started;
