@@ -17,6 +17,7 @@ import { ConnectFailure, engineConnector, type Connector, type IntrospectionConn
 import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { findDrift, writeOutput } from "./output.js";
+import { checkOutput, type CheckFormat } from "./drift/check.js";
 import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./codegen-settings.js";
 
 export interface CodegenOptions {
@@ -29,6 +30,8 @@ export interface CodegenOptions {
   /** Generate only these views (the output directory then holds only them). */
   readonly views?: readonly string[] | undefined;
   readonly check?: boolean | undefined;
+  /** With `check`: the summary as text (default) or one JSON document. */
+  readonly format?: CheckFormat | undefined;
   /** Also write a backend C fixture module to this path (relative to `cwd`). */
   readonly fixture?: string | undefined;
   /** With `fixture`: copy at most this many rows per base table. */
@@ -100,11 +103,14 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
       options.views === undefined
         ? dtos
         : dtos.filter((d) => [...selected].some((v) => v.toLowerCase() === d.view.toLowerCase()));
-    const generated = await generateFiles(views, options.backend, wanted);
-    for (const note of generated.skipped) io.stderr(`${command}: warning: left out ${note}`);
-    for (const note of generated.renamed) io.stderr(`${command}: warning: renamed ${note}`);
-    const output = { command, outDir, shownOut, owns, files: generated.files.filter((f) => owns(f.path)) };
-    return options.check ? await check(output, io) : await write(output, views.length, io);
+    const { files, renamed } = await generateFiles(views, options.backend, wanted);
+    for (const note of renamed) io.stderr(`${command}: warning: renamed ${note}`);
+    const output = { command, outDir, shownOut, owns, files: files.filter((f) => owns(f.path)) };
+    if (!options.check) return await write(output, views.length, io);
+    // lib codegen --check also classifies the model's changes (drift/check.ts); codegen-dto compares its files.
+    return options.dtosOnly
+      ? await check(output, io)
+      : await checkOutput(outDir, shownOut, files, options.format ?? "text", io);
   } catch (error) {
     const exit = toExit(error);
     io.stderr(`${command}: ${redact(exit.message, secrets)}`);

@@ -32,12 +32,30 @@ const LAYERS = {
   /** Everything per warehouse, the DIALECTS record and the lookups by backend name. */
   dialects: ["errors", "values", "packages", "driver", "semantic", "config", "operation-node", "query-compiler"],
   observability: ["driver", "dialects"],
-  engine: ["errors", "driver", "dialects", "observability"],
+  engine: ["errors", "driver", "dialects", "observability", "operation-node"],
   cursor: ["errors", "values", "driver", "mapping", "engine"],
-  "query-executor": ["errors", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
+  "query-executor": ["errors", "packages", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
   query: ["errors", "operation-node", "query-compiler", "dialects", "query-executor", "cursor", "view"],
   view: ["errors", "values", "operation-node", "query"],
-  express: ["values", "mapping"],
+  /** The framework-free request core: JSON requests to builder queries, scope, limits, batches. */
+  request: [
+    "errors",
+    "text",
+    "values",
+    "driver",
+    "mapping",
+    "operation-node",
+    "query-compiler",
+    "dialects",
+    "query-executor",
+    "cursor",
+    "query",
+    "view",
+  ],
+  /** `lib/express`: lossless JSON responses and the semantic router over the request core. */
+  express: ["errors", "values", "mapping", "dialects", "engine", "request"],
+  /** `lib/mcp`: the MCP server over the request core (the SDK is an optional peer); `text` for tool-name suggestions. */
+  mcp: ["errors", "values", "text", "packages", "dialects", "engine", "query-compiler", "request"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Layer = keyof typeof LAYERS;
