@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cac } from "cac";
+import { format } from "node:util";
+import { cac, type Command } from "cac";
 import { runCodegen } from "./codegen.js";
 import { runMcpCommand, type McpFlags } from "./mcp-command.js";
 import type { Connector } from "./connect.js";
@@ -54,20 +55,10 @@ export function packageVersion(): string {
 /** Runs the CLI on `argv` (without the node and script entries) and returns the exit status. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
   const cli = cac("lib");
-  cli
-    .command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas")
-    .option("--backend <backend>", `Backend to introspect: ${listBackends()} (required)`)
-    .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
-    .option(
-      "--config <path>",
-      "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])",
-    )
-    .option("--out <dir>", "Output directory", { default: "generated" })
-    .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
-    .option(
-      "--check",
-      "Write nothing; list what changed in the model; exit 1 when a change can break a caller (or the files differ otherwise)",
-    )
+  targetFlags(
+    cli.command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas"),
+    "Write nothing; list what changed in the model; exit 1 when a change can break a caller (or the files differ otherwise)",
+  )
     .option("--format <format>", "With --check: text (default) or json")
     .option(
       "--fixture <path>",
@@ -79,6 +70,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     .example("  lib codegen --backend backend_c --database demo.duckdb")
     .example("  lib codegen --backend backend_a --check")
     .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated");
+  targetFlags(
+    cli.command(
+      "codegen-dto",
+      "Generate only the TypeBox DTO modules (<view>.dto.ts), as lib codegen writes them; other files are left alone",
+    ),
+  )
+    .action(() => undefined)
+    .example("  lib codegen-dto --backend backend_c --database demo.duckdb")
+    .example("  lib codegen-dto --backend backend_a --check");
   cli
     .command("mcp", "Serve generated semantic views to agents over MCP (stdio, or Streamable HTTP with --http)")
     .option("--config <path>", "Connection configuration file (default: .lib.toml)")
@@ -101,36 +101,37 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
   let parsed: { args: readonly string[]; options: Record<string, unknown> };
   try {
-    parsed = cli.parse(["node", "lib", ...argv], { run: false });
+    parsed = printingTo(io.stdout, () => cli.parse(["node", "lib", ...argv], { run: false }));
     // cac checks unknown flags and missing flag values only when it runs the matched command.
     if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
   } catch (error) {
     io.stderr(
-      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib ${cli.matchedCommandName === "mcp" ? "mcp" : "codegen"} --help)`,
+      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib ${cli.matchedCommandName ?? "codegen"} --help)`,
     );
     return ExitCode.Usage;
   }
   if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
-  if (cli.matchedCommandName === "mcp") {
+  const command = cli.matchedCommandName;
+  if (command === "mcp") {
     if (parsed.args.length > 0) {
       io.stderr(`lib mcp: unexpected argument "${parsed.args[0]}" (see lib mcp --help)`);
       return ExitCode.Usage;
     }
     return runMcpCommand(parsed.options as McpFlags, io);
   }
-  if (cli.matchedCommandName !== "codegen") {
+  if (command !== "codegen" && command !== "codegen-dto") {
     if (parsed.args.length > 0)
-      io.stderr(`lib: unknown command "${parsed.args[0]}" (the commands are lib codegen and lib mcp)`);
-    else cli.outputHelp();
+      io.stderr(`lib: unknown command "${parsed.args[0]}" (the commands are lib codegen, lib codegen-dto and lib mcp)`);
+    else printingTo(io.stdout, () => cli.outputHelp());
     return ExitCode.Usage;
   }
   if (parsed.args.length > 0) {
-    io.stderr(`lib codegen: unexpected argument "${parsed.args[0]}" (see lib codegen --help)`);
+    io.stderr(`lib ${command}: unexpected argument "${parsed.args[0]}" (see lib ${command} --help)`);
     return ExitCode.Usage;
   }
   const flags = parsed.options as CodegenFlags;
   const usage = (message: string): ExitCodeValue => {
-    io.stderr(`lib codegen: ${message} (see lib codegen --help)`);
+    io.stderr(`lib ${command}: ${message} (see lib ${command} --help)`);
     return ExitCode.Usage;
   };
   if (flags.backend === undefined) return usage(`--backend is required: ${listBackends()}`);
@@ -161,7 +162,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   try {
     env = environmentWithDotenv(io.cwd, io.env);
   } catch (error) {
-    io.stderr(`lib codegen: ${error instanceof Error ? error.message : String(error)}`);
+    io.stderr(`lib ${command}: ${error instanceof Error ? error.message : String(error)}`);
     return ExitCode.Usage;
   }
   return runCodegen(
@@ -176,9 +177,41 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       fixture: flags.fixture === undefined ? undefined : String(flags.fixture),
       sample,
       allowPartial: flags.allowPartial === true,
+      dtosOnly: command === "codegen-dto",
     },
     { ...io, env },
   );
+}
+
+/** The flags both commands take: what to introspect, where to write, `--check`. */
+function targetFlags(
+  command: Command,
+  checkHelp = "Write nothing; exit 1 when the output directory is not current",
+): Command {
+  return command
+    .option("--backend <backend>", `Backend to introspect: ${listBackends()} (required)`)
+    .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
+    .option(
+      "--config <path>",
+      "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])",
+    )
+    .option("--out <dir>", "Output directory", { default: "generated" })
+    .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
+    .option("--check", checkHelp);
+}
+
+/**
+ * cac prints help and the version with console.info; route that to `io.stdout`, so a caller that
+ * runs the CLI in-process (tests, tools) gets all of its output through `io`. `fn` is synchronous.
+ */
+function printingTo<T>(write: (line: string) => void, fn: () => T): T {
+  const info = console.info;
+  console.info = (...args: unknown[]) => write(format(...args));
+  try {
+    return fn();
+  } finally {
+    console.info = info;
+  }
 }
 
 /** ` (did you mean --database?)` for cac's "Unknown option `--databse`", else "". */

@@ -33,7 +33,7 @@ import {
   ValidationError,
   WarehouseError,
 } from "lib";
-import { type Equals, assertType, Sales } from "./api-support.js";
+import { type Equals, assertType, Sales } from "./support/api.js";
 
 describe("API.md contract (acceptance, backend C): Package, declarations, conditions", function () {
   this.timeout(60_000);

@@ -15,12 +15,12 @@ import {
   createEngine,
   getEngine,
 } from "lib";
-import { runLib } from "../codegen/support/run-cli.js";
+import { runLib, runLibBinary } from "../codegen/support/run-cli.js";
 import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { SALES_ROWS } from "../support/sales-fixture.js";
 import { seedSales } from "../support/sales-engine.js";
-import { inDirectory, pause, seededFile, revenueQuery, ENV_KEYS } from "./spec-support.js";
+import { inDirectory, pause, seededFile, revenueQuery, ENV_KEYS } from "./support/spec.js";
 import { useIsolatedEnv, withEnv } from "../support/environment.js";
 
 describe("SPEC.md acceptance: Resources: configuration", function () {
@@ -142,7 +142,8 @@ describe("SPEC.md acceptance: Resources: configuration", function () {
       await using dir = await tempDir();
       const database = await seededFile(dir.path);
       await writeFile(join(dir.path, ".env"), `BACKEND_C_DATABASE=${database}\n`);
-      const result = await runLib(["codegen", "--backend", "backend_c"], { cwd: dir.path });
+      // The real binary: .env is read into the process's environment.
+      const result = await runLibBinary(["codegen", "--backend", "backend_c"], { cwd: dir.path });
       expect(result.code, result.stderr).to.equal(0);
       expect(await readFile(join(dir.path, "generated", "sales.ts"), "utf8")).to.contain('SemanticView("sales"');
     });

@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { findCycle, importsOf, REPO_ROOT, sourceFiles } from "./source-graph.js";
+import { findCycle, importsOf, REPO_ROOT, sourceFiles } from "./support/source-graph.js";
 
 /** Each runtime folder (and the root's `errors.ts`), with the layers it may import, lowest first. */
 const LAYERS = {

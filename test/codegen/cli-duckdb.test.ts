@@ -1,5 +1,5 @@
 /**
- * `lib codegen --backend backend_c` end to end: the real binary against real DuckDB files whose
+ * `lib codegen --backend backend_c` end to end: the CLI (in-process) against real DuckDB files whose
  * semantic views were created through the library (built-in semantic engine).
  */
 import { expect } from "chai";

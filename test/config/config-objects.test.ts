@@ -10,8 +10,8 @@ import {
   type BackendBSettings,
   type BackendCConfigInput,
   type BackendCSettings,
-} from "./config-api.js";
-import { validationError } from "./config-fixtures.js";
+} from "./support/config-api.js";
+import { validationError } from "./support/config-fixtures.js";
 
 // Compile-time: the input types have exactly the settings' fields (minus `type`), with matching value types.
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

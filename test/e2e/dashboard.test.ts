@@ -9,9 +9,15 @@ import { expect } from "chai";
 import type { BrowserContext } from "playwright-core";
 import { createApp } from "../../example-service/app.js";
 import { BackendCConfig, createEngine } from "lib";
-import { listen, recordingLogger, seededEngine } from "../service/support.js";
+import { listen, recordingLogger, seededEngine } from "../service/support/service-harness.js";
 import { tempDir } from "../support/temp-dir.js";
-import { demoInChromium, EXECUTABLE_PATH, OUTPUT_DIR, skipWithoutChromium, type DemoInChromium } from "./chromium.js";
+import {
+  demoInChromium,
+  EXECUTABLE_PATH,
+  OUTPUT_DIR,
+  skipWithoutChromium,
+  type DemoInChromium,
+} from "./support/chromium.js";
 
 const outputDir = OUTPUT_DIR;
 const executablePath = EXECUTABLE_PATH;

@@ -7,7 +7,13 @@ import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { expect } from "chai";
 import type { BrowserContext, Page } from "playwright-core";
-import { demoInChromium, EXECUTABLE_PATH, OUTPUT_DIR, skipWithoutChromium, type DemoInChromium } from "./chromium.js";
+import {
+  demoInChromium,
+  EXECUTABLE_PATH,
+  OUTPUT_DIR,
+  skipWithoutChromium,
+  type DemoInChromium,
+} from "./support/chromium.js";
 
 /** How many distinct byte values a PNG's decoded scanlines hold: a blank image has a handful. */
 function pixelVariety(png: Buffer): number {

@@ -1,7 +1,7 @@
 /** The immutable builder: immutability, selection rules, validation errors. */
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView, ValidationError, and, not, or, type QueryEngine } from "lib";
-import { Decimal, Orders, Sales } from "./fixtures.js";
+import { Decimal, Orders, Sales } from "./support/views.js";
 
 class Other extends SemanticView("other", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}
 

@@ -1,8 +1,8 @@
 /** Golden SQL for every operator and combination, on all three dialects (exact SQL + parameters). */
 import { expect } from "chai";
 import { ValidationError, and, not, or } from "lib";
-import { expectSql } from "./golden.js";
-import { Analytics, Decimal, Orders, Sales } from "./fixtures.js";
+import { expectSql } from "./support/golden.js";
+import { Analytics, Decimal, Orders, Sales } from "./support/views.js";
 
 const byCountry = () => Sales.query().dimensions(Sales.country).metrics(Sales.revenue);
 const A_SALES = `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue"`;

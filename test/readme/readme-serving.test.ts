@@ -14,7 +14,7 @@ import { BackendCConfig, createEngine, type Engine } from "lib";
 import { createApp } from "../../example-service/app.js";
 import { seedDemoDatabase } from "../../scripts/seed-demo.js";
 import { BIN, REPO_ROOT } from "../codegen/support/run-cli.js";
-import { listen, recordingLogger, type RunningApp } from "../service/support.js";
+import { listen, recordingLogger, type RunningApp } from "../service/support/service-harness.js";
 import { README_PATH, markedBlock } from "../support/readme-blocks.js";
 import { tempDir, type TempDir } from "../support/temp-dir.js";
 

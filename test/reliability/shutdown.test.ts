@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { BackendBConfig, BackendCConfig, createEngine } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { recordingLogger, seedDatabaseFile } from "../service/support.js";
+import { recordingLogger, seedDatabaseFile } from "../service/support/service-harness.js";
 import { SALES_ROWS } from "../support/sales-fixture.js";
 import { tempDir } from "../support/temp-dir.js";
 import { blackhole } from "../support/blackhole.js";

@@ -10,7 +10,7 @@ import { ProgrammingError, type Engine, type PooledConnection } from "lib";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import { splitSqlStatements } from "../../runtime/dialects/duckdb/duckdb-statements.js";
 import type { SemanticLayer } from "../../runtime/semantic/semantic-layer.js";
-import { cSettings } from "../engine/helpers.js";
+import { cSettings } from "../support/engines.js";
 import { failureOf } from "../support/failures.js";
 import { withSalesEngine } from "../support/sales-engine.js";
 

@@ -15,7 +15,7 @@ import {
   views,
   type RecordedEngine,
   type RunningRouter,
-} from "./router-fixture.js";
+} from "./support/router-fixture.js";
 import { ORDERS_BY_STATUS, SALES_BY_COUNTRY } from "../support/sales-fixture.js";
 
 type Rows = Record<string, unknown>[];

@@ -6,7 +6,7 @@
 import { tableFromIPC } from "apache-arrow";
 import { expect } from "chai";
 import { BackendBConfig, createEngine, type Engine, type LogEvent } from "lib";
-import { post, serveRouter, type RunningRouter } from "./router-fixture.js";
+import { post, serveRouter, type RunningRouter } from "./support/router-fixture.js";
 import * as views from "../support/served-views.js";
 import { ORDERS_BY_STATUS, SALES_BY_COUNTRY } from "../support/sales-fixture.js";
 import { startStandIn, standInConfig } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";

@@ -1,7 +1,13 @@
 /** The router's OpenAPI 3.1 documents validate, and name the members as enums and rows from the DTOs. */
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { expect } from "chai";
-import { recordedEngine, serveRouter, views, type RecordedEngine, type RunningRouter } from "./router-fixture.js";
+import {
+  recordedEngine,
+  serveRouter,
+  views,
+  type RecordedEngine,
+  type RunningRouter,
+} from "./support/router-fixture.js";
 
 type Doc = {
   paths: Record<string, Record<string, unknown>>;

@@ -6,7 +6,14 @@
 import { writeFile } from "node:fs/promises";
 import { expect } from "chai";
 import { BackendCConfig, createEngine } from "lib";
-import { recordedEngine, post, serveRouter, views, type RecordedEngine, type RunningRouter } from "./router-fixture.js";
+import {
+  recordedEngine,
+  post,
+  serveRouter,
+  views,
+  type RecordedEngine,
+  type RunningRouter,
+} from "./support/router-fixture.js";
 import { tempDir } from "../support/temp-dir.js";
 
 interface ProblemBody {

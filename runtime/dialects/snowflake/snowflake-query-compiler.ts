@@ -11,7 +11,7 @@
  * `"REVENUE"`), which resolves the same as the bare word and stays safe for reserved words. A name
  * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`). A name
  * created quoted in lower case is declared in double quotes and sent exactly (`'"revenue"'` →
- * `"revenue"`, `'"sales_v"'`; runtime/operation-node/warehouse-name.ts).
+ * `"revenue"`, `'"sales_v"'`; `warehouseNameParts` reads the parts).
  * A member declared with a warehouse name (`Dimension({ name: "customer.name" })`) is written as
  * its logical table and member, each part folded the same way (`"CUSTOMER"."NAME"`), which is how
  * Snowflake's SEMANTIC_VIEW tells apart members that several logical tables share.

@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { Engine, PooledConnection } from "lib";
 import { StatementCache } from "../../runtime/dialects/duckdb/duckdb-statement-cache.js";
-import { plainEngine } from "./helpers.js";
+import { plainEngine } from "../support/engines.js";
 import { failureOf } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
 

@@ -1,7 +1,7 @@
 /** Shared pieces of the api-*.test.ts acceptance files. */
 import { Type } from "typebox";
 import { Dimension, Metric, SemanticView } from "lib";
-import { SALES_BY_COUNTRY } from "../support/sales-fixture.js";
+import { SALES_BY_COUNTRY } from "../../support/sales-fixture.js";
 import { Cursor } from "lib";
 
 // ---------------------------------------------------------------------------------------------

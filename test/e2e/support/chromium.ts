@@ -7,12 +7,12 @@ import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext } from "playwright-core";
 import { BackendCConfig, createEngine } from "lib";
-import { createApp } from "../../example-service/app.js";
-import { seedDemoDatabase } from "../../scripts/seed-demo.js";
-import { listen, recordingLogger } from "../service/support.js";
-import { tempDir, type TempDir } from "../support/temp-dir.js";
+import { createApp } from "../../../example-service/app.js";
+import { seedDemoDatabase } from "../../../scripts/seed-demo.js";
+import { listen, recordingLogger } from "../../service/support/service-harness.js";
+import { tempDir, type TempDir } from "../../support/temp-dir.js";
 
-export const OUTPUT_DIR = fileURLToPath(new URL("../../test-output/", import.meta.url));
+export const OUTPUT_DIR = fileURLToPath(new URL("../../../test-output/", import.meta.url));
 
 // CHROMIUM_PATH, when set, is the only candidate (so the skip path can be exercised too).
 export const CANDIDATES = process.env.CHROMIUM_PATH

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { Decimal } from "lib";
 import type { ColumnInfo } from "lib";
-import { plainEngine } from "./helpers.js";
+import { plainEngine } from "../support/engines.js";
 
 /** One SELECT expression, its expected DuckDB type text, kind and normalized value. */
 const CASES: ReadonlyArray<readonly [expression: string, type: string, kind: ColumnInfo["kind"], value: unknown]> = [

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { BackendCConfig, createEngine, OperationalError } from "lib";
-import { plainEngine } from "./helpers.js";
+import { plainEngine } from "../support/engines.js";
 import { useTempDir } from "../support/temp-dir.js";
 import { failureOf } from "../support/failures.js";
 

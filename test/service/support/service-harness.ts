@@ -7,9 +7,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Express } from "express";
 import { BackendCConfig, createEngine, type Engine } from "lib";
-import type { Logger } from "../../example-service/logger.js";
-import { describeError } from "../../example-service/logger.js";
-import { SALES_BY_COUNTRY, SALES_ROWS, SALES_VIEW_DDL } from "../support/sales-fixture.js";
+import type { Logger } from "../../../example-service/logger.js";
+import { describeError } from "../../../example-service/logger.js";
+import { SALES_BY_COUNTRY, SALES_ROWS, SALES_VIEW_DDL } from "../../support/sales-fixture.js";
 
 export interface SaleRow {
   readonly country: string;

@@ -17,7 +17,7 @@ import type { PooledConnectionImpl } from "../../runtime/engine/pooled-connectio
 import { driverConnectionOf } from "../../runtime/observability/instrumented-driver.js";
 import { DefinitionCache } from "../../runtime/semantic/definition-cache.js";
 import { loadArrow } from "../../runtime/cursor/load-arrow.js";
-import { cSettings, plainEngine } from "./helpers.js";
+import { cSettings, plainEngine } from "../support/engines.js";
 import { failureOf } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
 

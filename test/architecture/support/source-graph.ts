@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Folders that are not the repository's own files (dependencies, build output, local data). */
 const SKIPPED_DIRECTORIES = new Set(["node_modules", "dist", "coverage", "test-output", "demo-data"]);

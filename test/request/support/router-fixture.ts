@@ -14,8 +14,8 @@ import {
   SALES_VIEW_DDL,
   ordersTableSql,
   salesTableDdl,
-} from "../support/sales-fixture.js";
-import * as servedViews from "../support/served-views.js";
+} from "../../support/sales-fixture.js";
+import * as servedViews from "../../support/served-views.js";
 import { Dimension, Metric, SemanticView } from "lib";
 
 /** 300,000 rows, one per id: enough that a stream is still running when a client leaves. */

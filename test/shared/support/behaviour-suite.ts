@@ -26,7 +26,7 @@ import {
   type RowCondition,
   type SemanticQuery,
 } from "lib";
-import { failureOf } from "../support/failures.js";
+import { failureOf } from "../../support/failures.js";
 import {
   ORDERS_BY_STATUS,
   Orders,
@@ -34,7 +34,7 @@ import {
   SALES_BY_COUNTRY,
   SALES_TOTALS,
   Sales,
-} from "../support/sales-fixture.js";
+} from "../../support/sales-fixture.js";
 import type { BackendHarness } from "./backend-harness.js";
 
 class Missing extends SemanticView("no_such_view", { revenue: Metric<bigint>() }) {}

@@ -15,7 +15,7 @@ import { splitSqlStatements, transactionControlOf } from "../../runtime/dialects
 import type { SemanticLayer } from "../../runtime/semantic/semantic-layer.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
-import { cSettings, plainEngine } from "./helpers.js";
+import { cSettings, plainEngine } from "../support/engines.js";
 import { failureOf } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
 

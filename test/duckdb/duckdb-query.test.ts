@@ -2,7 +2,7 @@
  * Backend C specifics of executing the builder's queries (built-in semantic engine over in-process
  * DuckDB): hostile values round-trip through the escaped where_clause, engine resolution at execution
  * time, cancellation before checkout and connection return. The query shapes, operators and value
- * types every backend shares are in `test/shared/behaviour-suite.ts`.
+ * types every backend shares are in `test/shared/support/behaviour-suite.ts`.
  */
 import { expect } from "chai";
 import {
@@ -13,8 +13,8 @@ import {
   SemanticView,
   WarehouseError,
 } from "lib";
-import { HOSTILE_VALUES } from "./hostile-values.js";
-import { salesEngine } from "../support/duckdb-sales-engine.js";
+import { HOSTILE_VALUES } from "../support/hostile-values.js";
+import { createSalesEngine } from "../support/sales-engine.js";
 import { Sales, type SalesRow } from "../support/sales-fixture.js";
 
 const revenueByCountry = () =>
@@ -38,7 +38,9 @@ describe("queries executed on backend C", function () {
         country,
         region: null,
       }));
-      await using _engine = salesEngine([...rows, { revenue: 1, cost: 1, country: "US", region: null }]);
+      await using _engine = createSalesEngine({
+        rows: [...rows, { revenue: 1, cost: 1, country: "US", region: null }],
+      });
       for (const [i, country] of HOSTILE_VALUES.entries()) {
         const found = await rowsOf(revenueByCountry().where(Sales.country.eq(country)));
         expect(found, JSON.stringify(country)).to.deep.equal([{ country, revenue: BigInt(1000 + i) }]);
@@ -52,19 +54,25 @@ describe("queries executed on backend C", function () {
     it("uses the engine registered as default at execution time, not at build time", async () => {
       const q = revenueByCountry().limit(1);
       {
-        await using _engine = salesEngine([{ revenue: 1, cost: 1, country: "AA", region: null }]);
+        await using _engine = createSalesEngine({ rows: [{ revenue: 1, cost: 1, country: "AA", region: null }] });
         expect(await rowsOf(q)).to.deep.equal([{ country: "AA", revenue: 1n }]);
       }
       {
-        await using _engine = salesEngine([{ revenue: 2, cost: 1, country: "BB", region: null }]);
+        await using _engine = createSalesEngine({ rows: [{ revenue: 2, cost: 1, country: "BB", region: null }] });
         expect(await rowsOf(q)).to.deep.equal([{ country: "BB", revenue: 2n }]);
       }
     });
 
     it("using(name) and using(engine) pick that engine; toSql() uses its dialect", async () => {
-      await using _default = salesEngine([{ revenue: 1, cost: 1, country: "DEFAULT", region: null }]);
-      await using named = salesEngine([{ revenue: 2, cost: 1, country: "NAMED", region: null }], "analytics");
-      await using loose = salesEngine([{ revenue: 3, cost: 1, country: "LOOSE", region: null }], "");
+      await using _default = createSalesEngine({ rows: [{ revenue: 1, cost: 1, country: "DEFAULT", region: null }] });
+      await using named = createSalesEngine({
+        rows: [{ revenue: 2, cost: 1, country: "NAMED", region: null }],
+        name: "analytics",
+      });
+      await using loose = createSalesEngine({
+        rows: [{ revenue: 3, cost: 1, country: "LOOSE", region: null }],
+        name: "",
+      });
       expect(revenueByCountry().toSql()).to.match(
         /^SELECT "country" AS "country", "revenue" AS "revenue" FROM semantic_view\('sales'/,
       ); // "default" is backend C
@@ -88,7 +96,7 @@ describe("queries executed on backend C", function () {
     });
 
     it("a disposed engine raises LibConnectionError", async () => {
-      const engine = salesEngine(undefined, "");
+      const engine = createSalesEngine({ name: "" });
       await engine.dispose();
       let error: unknown;
       try {
@@ -100,7 +108,7 @@ describe("queries executed on backend C", function () {
     });
 
     it("an already-aborted signal rejects before a connection is taken", async () => {
-      await using engine = salesEngine();
+      await using engine = createSalesEngine();
       const controller = new AbortController();
       controller.abort();
       let error: unknown;
@@ -114,7 +122,7 @@ describe("queries executed on backend C", function () {
     });
 
     it("returns the single pooled connection after each query, also after a warehouse error", async () => {
-      await using engine = salesEngine();
+      await using engine = createSalesEngine();
       for (let i = 0; i < 3; i++) expect(await rowsOf(revenueByCountry().limit(1))).to.have.length(1);
       class Missing extends SemanticView("no_such_view", { m: Metric() }) {}
       let error: unknown;

@@ -2,8 +2,8 @@
 import { join } from "node:path";
 import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, getEngine } from "lib";
 import type { Engine } from "lib";
-import { seedSales } from "../support/sales-engine.js";
-import { SALES_BY_COUNTRY, SALES_VIEW_DDL, salesTableSql } from "../support/sales-fixture.js";
+import { seedSales } from "../../support/sales-engine.js";
+import { SALES_BY_COUNTRY, SALES_VIEW_DDL, salesTableSql } from "../../support/sales-fixture.js";
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces: the SPEC's `Sales` view as API.md declares it, engines over the one sales fixture, directories.
