@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, SemanticView, ValidationError, createEngine } from "lib";
 import { thrownBy } from "../support/failures.js";
-import { expectSql } from "./golden.js";
+import { expectSql } from "./support/golden.js";
 
 class OddView extends SemanticView(
   "oddView",
