@@ -19,8 +19,12 @@ type Unwrap<T> = T extends Secret ? string : T extends number ? number : T;
 /** Durations are strings in the input and milliseconds in the settings. */
 type DurationKey =
   "loginTimeout" | "requestTimeout" | "clientTimeout" | "heartbeatInterval" | "jwtExpireTimeout" | "socketTimeout";
+/** Tables (`cache`) take each of their keys optionally; the settings hold them with defaults filled in. */
+type PartialTable<T> = { readonly [C in keyof T]?: T[C] | undefined };
 type InputFromSettings<S> = {
-  readonly [K in Exclude<keyof S, "type">]?: (K extends DurationKey ? string : Unwrap<NonNullable<S[K]>>) | undefined;
+  readonly [K in Exclude<keyof S, "type">]?:
+    | (K extends DurationKey ? string : K extends "cache" ? PartialTable<NonNullable<S[K]>> : Unwrap<NonNullable<S[K]>>)
+    | undefined;
 };
 const inputsMatchSettings: [
   Equal<Required<BackendAConfigInput>, Required<InputFromSettings<BackendASettings>>>,
