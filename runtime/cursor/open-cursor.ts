@@ -5,6 +5,7 @@
  */
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import type { ResultStream } from "../driver/query-result.js";
+import type { StreamOptions } from "../driver/database-connection.js";
 import { CancelWatch } from "../driver/cancellation.js";
 import { Cursor } from "./cursor.js";
 
@@ -20,6 +21,8 @@ export interface OpenCursorOptions {
 export interface CursorQuery {
   readonly sql: string;
   readonly parameters: readonly unknown[];
+  /** What the driver is told about the statement (the semantic request it compiles). */
+  readonly statement?: StreamOptions | undefined;
 }
 
 type Settled = { ok: true; stream: ResultStream } | { ok: false; error: unknown };
@@ -41,7 +44,7 @@ export async function openCursor<Row = Record<string, unknown>>(
   if (options.signal === undefined && options.timeoutMs === undefined) {
     let stream: ResultStream;
     try {
-      stream = await connection.stream(query.sql, query.parameters);
+      stream = await connection.stream(query.sql, query.parameters, query.statement);
     } catch (error) {
       await releaseQuietly(connection);
       throw error;
@@ -65,7 +68,7 @@ export async function openCursor<Row = Record<string, unknown>>(
 
   // new Promise(...) also catches a driver that throws synchronously.
   const settled: Promise<Settled> = new Promise<ResultStream>((resolve) =>
-    resolve(connection.stream(query.sql, query.parameters)),
+    resolve(connection.stream(query.sql, query.parameters, query.statement)),
   ).then(
     (stream) => ({ ok: true, stream }),
     (error: unknown) => ({ ok: false, error }),

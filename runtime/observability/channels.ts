@@ -1,19 +1,24 @@
 /**
  * `node:diagnostics_channel` tracing channels, for OpenTelemetry-style instrumentation that
  * subscribes without configuring the engine:
- *   `lib:query`      context `{ backend, sql, parameterCount }` — start/end around opening a
- *                    statement's result (asyncEnd/error when the driver answered);
+ *   `lib:query`      context `{ backend, sql, parameterCount, servedFrom }` — start/end around opening
+ *                    a statement's result (asyncEnd/error when the driver answered; `servedFrom` is
+ *                    set by asyncEnd), and around each result the engine's cache served
+ *                    (`servedFrom: "cache"`, set from start);
  *   `lib:connect`    context `{ backend }` — opening one physical connection;
  *   `lib:pool-wait`  context `{ backend }` — one checkout from an engine's pool.
  * Subscribe with `diagnostics_channel.tracingChannel("lib:query").subscribe({ start, asyncEnd, error })`.
  */
 import diagnosticsChannel from "node:diagnostics_channel";
 import type { BackendType } from "../dialects/dialects.js";
+import type { ServedFrom } from "../driver/query-result.js";
 
 export interface QueryTraceContext {
   readonly backend: BackendType;
   readonly sql: string;
   readonly parameterCount: number;
+  /** Where the rows came from: known at asyncEnd for a statement, from start for a cache hit. */
+  servedFrom?: ServedFrom | undefined;
 }
 
 export interface BackendTraceContext {

@@ -8,7 +8,7 @@
 import type { DatabaseConnection, StreamOptions } from "../driver/database-connection.js";
 import type { Driver } from "../driver/driver.js";
 import type { QueryResult, ResultStream } from "../driver/query-result.js";
-import { connectChannel, isTraced, queryChannel, traced } from "./channels.js";
+import { connectChannel, isTraced, queryChannel, traced, type QueryTraceContext } from "./channels.js";
 import type { Observer } from "./observer.js";
 
 export function instrumentDriver(driver: Driver, observer: Observer): Driver {
@@ -29,6 +29,8 @@ export function instrumentDriver(driver: Driver, observer: Observer): Driver {
   };
   // The pool's invalidation asks the driver which errors mean "connection is dead": keep that answer.
   if (driver.isDisconnect !== undefined) instrumented.isDisconnect = (error) => driver.isDisconnect!(error);
+  // A result cache subscribes to the driver's change notices.
+  if (driver.watchChanges !== undefined) instrumented.watchChanges = (listener) => driver.watchChanges!(listener);
   return instrumented;
 }
 
@@ -75,7 +77,7 @@ class InstrumentedConnection implements DatabaseConnection {
       const result = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
         this.inner.execute(sql, parameters),
       );
-      observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length }, started);
+      observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length, servedFrom: "warehouse" }, started);
       return result;
     } catch (error) {
       observer.emit({ type: "query-error", sql, parameterCount, error }, started);
@@ -97,17 +99,21 @@ class InstrumentedConnection implements DatabaseConnection {
     const started = performance.now();
     const parameterCount = parameters?.length ?? 0;
     let stream: ResultStream;
+    const context: QueryTraceContext = { backend: observer.backend, sql, parameterCount };
     try {
-      stream = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
-        this.inner.stream(sql, parameters, options),
-      );
+      stream = await traced(queryChannel, context, async () => {
+        const opened = await this.inner.stream(sql, parameters, options);
+        context.servedFrom = opened.servedFrom ?? "warehouse"; // subscribers read it at asyncEnd
+        return opened;
+      });
     } catch (error) {
       observer.emit({ type: "query-error", sql, parameterCount, error }, started);
       throw error;
     }
+    const servedFrom = stream.servedFrom ?? "warehouse";
     return observer.logging
       ? countingStream(stream, (rows, error) => {
-          if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows }, started);
+          if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows, servedFrom }, started);
           else observer.emit({ type: "query-error", sql, parameterCount, error }, started);
         })
       : stream;
@@ -160,6 +166,7 @@ function countingStream(stream: ResultStream, done: (rows: number, error?: unkno
   const preferColumns = stream.preferColumns?.bind(stream);
   return {
     columns: stream.columns,
+    servedFrom: stream.servedFrom,
     ...(preferColumns === undefined ? {} : { preferColumns: (options) => (columnar = preferColumns(options)) }),
     async close(): Promise<void> {
       try {

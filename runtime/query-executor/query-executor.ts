@@ -16,12 +16,26 @@ import { Engine } from "../engine/engine.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
+import { cachedRequestFor, type QueryCacheOption } from "./cache-options.js";
+import { executeCached } from "./cached-execution.js";
+import type { QueryScope } from "../result-cache/query-scope.js";
+import type { SemanticRequestInfo, StreamOptions } from "../driver/database-connection.js";
 
 export interface ExecuteOptions {
   /** Aborting cancels the wait for a connection or the running statement; the promise or read rejects with QueryCancelledError. */
   readonly signal?: AbortSignal;
   /** Deadline in milliseconds for the whole execute(): waiting for a pooled connection, then the statement and its reads. */
   readonly timeoutMs?: number;
+  /**
+   * The engine's result cache for this query (README "Result cache"): `false` bypasses it, `{ ttl }`
+   * (seconds) keeps this result that long instead of the engine's `ttl`. Only on an engine with a cache.
+   */
+  readonly cache?: QueryCacheOption;
+  /**
+   * Scope attributes of the request (`{ tenant: "acme" }`), part of the cache key, so two scopes never
+   * share a cached result; added to those of an enclosing `withQueryScope()`.
+   */
+  readonly scope?: QueryScope;
 }
 
 /** What a query builder asks of the layer below it. */
@@ -42,15 +56,35 @@ type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
  * Compiled SQL per query node and dialect. Nodes are frozen and compiling is pure, so a query run
  * again (a dashboard's) skips the compiler; a failed compile is not kept and throws again.
  */
-const compiledQueries = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledQuery>>();
+const compiledQueries = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledEntry>>();
 
-function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery {
+/** The compiled query, plus what the driver is told about the statement (the semantic request it compiles). */
+interface CompiledEntry {
+  readonly compiled: CompiledQuery;
+  readonly statement: StreamOptions;
+}
+
+function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
   let byDialect = compiledQueries.get(node);
   if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
-  let compiled = byDialect.get(dialect);
-  if (compiled === undefined)
-    byDialect.set(dialect, (compiled = dialect.createQueryCompiler().compileSemanticQuery(node)));
-  return compiled;
+  let entry = byDialect.get(dialect);
+  if (entry === undefined) {
+    const compiled = dialect.createQueryCompiler().compileSemanticQuery(node);
+    entry = Object.freeze({ compiled, statement: Object.freeze({ semantic: requestInfo(node) }) });
+    byDialect.set(dialect, entry);
+  }
+  return entry;
+}
+
+function requestInfo(node: SemanticQueryNode): SemanticRequestInfo {
+  const names = (fields: SemanticQueryNode["dimensions"]) => Object.freeze(fields.map((f) => f.warehouseName));
+  return Object.freeze({
+    view: node.viewName,
+    dimensions: names(node.dimensions),
+    metrics: names(node.metrics),
+    facts: names(node.facts),
+    filtered: node.where !== undefined,
+  });
 }
 
 /** An engine from `createEngine()` carries its dialect; any other `QueryEngine` gets its backend's. */
@@ -68,33 +102,72 @@ export class DefaultQueryExecutor implements QueryExecutor {
 
   compileQuery(node: SemanticQueryNode, dialect?: BackendType): CompiledQuery {
     const engineDialect = dialect === undefined ? dialectOfEngine(resolveEngine(this.engine)) : dialectOf(dialect);
-    return compiledFor(engineDialect, node);
+    return compiledFor(engineDialect, node).compiled;
   }
 
   async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {
-    const openedAt = captureOpenSite(); // the caller's frame is still on the stack here
     const engine = resolveEngine(this.engine);
-    const compiled = compiledFor(dialectOfEngine(engine), node);
+    const dialect = dialectOfEngine(engine);
+    const { compiled, statement } = compiledFor(dialect, node);
     if (options.signal?.aborted) {
       throw new QueryCancelledError("aborted", "The query was aborted before it started", {
         cause: options.signal.reason,
       });
     }
-    const startedAt = performance.now();
-    const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
-    // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
-    const timeoutMs =
-      options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
-    try {
-      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs, openedAt });
-    } catch (error) {
-      await connection.release(); // idempotent: harmless if the cursor already released it
-      throw error;
-    }
+    const cached = cachedRequestFor(
+      engine instanceof Engine ? engine.resultCache : undefined,
+      {
+        dialect: dialect.name,
+        sql: compiled.sql,
+        parameters: compiled.parameters,
+      },
+      options,
+    );
+    if (cached === undefined) return executeOnConnection<R>(engine, compiled, statement, options);
+    return executeCached<R>(
+      cached,
+      {
+        backend: engine.backend,
+        sql: compiled.sql,
+        parameters: compiled.parameters,
+        statement,
+        connect: (signal) => engine.connect({ signal }),
+        uncached: <T>() => executeOnConnection<T>(engine, compiled, statement, options),
+      },
+      options,
+    );
   }
 
   withEngine(engine: EngineRef): QueryExecutor {
     return new DefaultQueryExecutor(engine);
+  }
+}
+
+/**
+ * Checks a connection out and opens the cursor on it; the cursor owns the connection. Called before
+ * any await of `execute()`, so the caller's frame is still on the stack for `captureOpenSite()`.
+ */
+async function executeOnConnection<R>(
+  engine: QueryEngine,
+  compiled: CompiledQuery,
+  statement: StreamOptions,
+  options: ExecuteOptions,
+): Promise<Cursor<R>> {
+  const openedAt = captureOpenSite();
+  const startedAt = performance.now();
+  const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
+  // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
+  const timeoutMs =
+    options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
+  try {
+    return await openCursor<R>(
+      connection,
+      { sql: compiled.sql, parameters: compiled.parameters, statement },
+      { signal: options.signal, timeoutMs, openedAt },
+    );
+  } catch (error) {
+    await connection.release(); // idempotent: harmless if the cursor already released it
+    throw error;
   }
 }
 

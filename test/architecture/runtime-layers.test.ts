@@ -32,9 +32,21 @@ const LAYERS = {
   /** Everything per warehouse, the DIALECTS record and the lookups by backend name. */
   dialects: ["errors", "values", "packages", "driver", "semantic", "config", "operation-node", "query-compiler"],
   observability: ["driver", "dialects"],
-  engine: ["errors", "driver", "dialects", "observability"],
+  /** The result cache: entries bounded by measured bytes, TTLs, request coalescing, scope attributes. */
+  "result-cache": ["errors", "values", "driver"],
+  engine: ["errors", "driver", "dialects", "observability", "result-cache"],
   cursor: ["errors", "values", "driver", "mapping", "engine"],
-  "query-executor": ["errors", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
+  "query-executor": [
+    "errors",
+    "driver",
+    "operation-node",
+    "query-compiler",
+    "dialects",
+    "observability",
+    "result-cache",
+    "engine",
+    "cursor",
+  ],
   query: ["errors", "operation-node", "query-compiler", "dialects", "query-executor", "cursor", "view"],
   view: ["errors", "values", "operation-node", "query"],
   express: ["values", "mapping"],

@@ -33,6 +33,8 @@ export interface DuckDBConnectionOptions {
   readonly isStale?: (() => boolean) | undefined;
   /** Committed semantic-view definitions shared by the instance's connections (default: private to this one). */
   readonly definitions?: DefinitionCache | undefined;
+  /** Told whenever the database may have changed through this connection (commits, session changes). */
+  readonly onChange?: (() => void) | undefined;
 }
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
@@ -52,14 +54,16 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   readonly #memo = new Map<string, unknown>();
   /** Prepared statements of the autocommit reads, reused by SQL text. */
   readonly #statements: StatementCache;
+  readonly #onChange: () => void;
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
     this.#statements = new StatementCache(connection);
+    this.#onChange = options.onChange ?? (() => undefined);
     const definitions = options.definitions ?? new DefinitionCache();
-    const transaction = new DuckDBTransaction(connection, this.#memo, definitions);
+    const transaction = new DuckDBTransaction(connection, this.#memo, definitions, this.#onChange);
     this.#transaction = transaction;
     const layer = options.semanticLayer;
     this.#semantic =
@@ -101,19 +105,21 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
-  async stream(sql: string, parameters?: readonly unknown[], _options?: StreamOptions): Promise<ResultStream> {
+  async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
     this.#assertOpen();
-    return this.#operation(() => this.#stream(sql, parameters));
+    return this.#operation(() => this.#stream(sql, parameters, options));
   }
 
-  async #stream(sql: string, parameters?: readonly unknown[]): Promise<ResultStream> {
+  async #stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
     try {
       let statement = sql;
+      let servedFrom: "materialization" | undefined;
       const semantic = this.#semantic;
       if (semantic !== undefined && semantic.mayHandle(sql)) {
-        const routed = await semantic.forStream(sql);
+        const routed = await semantic.forStream(sql, options?.semantic);
         if ("result" in routed) return resultStream(routed.result);
         statement = routed.statement;
+        servedFrom = routed.servedFrom;
       }
       if (mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
@@ -123,7 +129,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         this.#throwIfInterrupted();
         return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead);
       });
-      return streamOfResult(result, (fn) => this.#operation(fn));
+      return streamOfResult(result, (fn) => this.#operation(fn), servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -270,10 +276,12 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (!maySessionChange(sql)) return run();
     this.#memo.clear();
     noteSessionChange();
+    this.#onChange();
     try {
       return await run();
     } finally {
       noteSessionChange();
+      this.#onChange();
     }
   }
 

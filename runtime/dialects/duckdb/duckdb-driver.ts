@@ -16,6 +16,7 @@ import { explainCreatedFile } from "./created-file-hint.js";
 import { duckdb } from "./duckdb-api.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { isDuckDBDisconnect } from "./duckdb-errors.js";
+import { ChangeFeed, fileChangeFeed } from "./duckdb-change-feed.js";
 import { forgetFileInstance, leaseFileInstance } from "./duckdb-instances.js";
 import { applyCurrentSchema } from "./duckdb-schema.js";
 import type { InstanceLease } from "./duckdb-instances.js";
@@ -42,10 +43,18 @@ export class DuckDBDriver implements Driver {
   #file: string | undefined;
   #destroyed = false;
   #createdFile: boolean | undefined;
+  /** Commits and session changes on this database: one feed per file, or this driver's own for `:memory:`. */
+  readonly #changes: ChangeFeed;
 
   constructor(settings: BackendCSettings, options: DuckDBDriverOptions = {}) {
     this.#settings = settings;
     this.#layerSource = options.semanticLayer === undefined ? loadBuiltinSemanticLayer : options.semanticLayer;
+    this.#changes = this.isMemory ? new ChangeFeed() : fileChangeFeed(settings.database);
+  }
+
+  /** Every commit, DDL or session change through the library on this database (any engine on the file). */
+  watchChanges(listener: () => void): () => void {
+    return this.#changes.subscribe(listener);
   }
 
   get isMemory(): boolean {
@@ -67,7 +76,10 @@ export class DuckDBDriver implements Driver {
         instance.closeSync();
         throw error;
       }
-      onClose = () => instance.closeSync();
+      onClose = () => {
+        instance.closeSync();
+        this.#changes.notify(); // the in-memory database is gone with its only connection
+      };
     } else {
       this.#dropReplacedFile();
       // Whether this engine's file existed before DuckDB opened it (and so created it empty).
@@ -92,7 +104,14 @@ export class DuckDBDriver implements Driver {
       if (schema !== undefined) await applyCurrentSchema(connection, schema, this.isMemory);
       const semanticLayer = await this.#semanticLayerFor(connection);
       const isStale = this.isMemory ? undefined : () => this.#fileChanged();
-      const opened = new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions, isStale });
+      const onChange = () => this.#changes.notify();
+      const opened = new DuckDBDatabaseConnection(connection, {
+        semanticLayer,
+        onClose,
+        definitions,
+        isStale,
+        onChange,
+      });
       return this.#createdFile === true ? explainCreatedFile(opened, resolve(this.#settings.database)) : opened;
     } catch (error) {
       connection.closeSync();
@@ -128,6 +147,7 @@ export class DuckDBDriver implements Driver {
     this.#lease?.release();
     this.#lease = undefined;
     forgetFileInstance(path);
+    this.#changes.notify(); // another file is at the path now
     if (fileIdentity(path) === undefined) {
       throw new Error(`IO Error: the database file ${resolve(path)} was deleted while the engine was using it`);
     }
