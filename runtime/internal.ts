@@ -8,7 +8,13 @@
 export { ValidationError } from "./errors.js";
 export { dialectOf, labelInSentence, listBackends } from "./dialects/dialects.js";
 export { resolveConfigObject } from "./dialects/resolve-settings.js";
-export type { IntrospectionSource, MemberMetadata, ViewMetadata, ViewSummary } from "./dialects/introspect/metadata.js";
+export type {
+  IntrospectionSource,
+  MemberMetadata,
+  VariableMetadata,
+  ViewMetadata,
+  ViewSummary,
+} from "./dialects/introspect/metadata.js";
 export type { FixtureModel, FixtureTable } from "./dialects/fixture/fixture-model.js";
 export { ident } from "./dialects/fixture/ddl-text.js";
 // The --fixture module is DuckDB SQL whatever the source warehouse: its literals are DuckDB's.

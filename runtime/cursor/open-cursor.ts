@@ -4,8 +4,8 @@
  * (the original error is rethrown unchanged) or is cancelled (`QueryCancelledError`).
  */
 import type { PooledConnection } from "../engine/pooled-connection.js";
-import type { ResultStream } from "../driver/query-result.js";
 import type { StreamOptions } from "../driver/database-connection.js";
+import type { ResultStream } from "../driver/query-result.js";
 import { CancelWatch } from "../driver/cancellation.js";
 import { Cursor } from "./cursor.js";
 
@@ -21,7 +21,13 @@ export interface OpenCursorOptions {
 export interface CursorQuery {
   readonly sql: string;
   readonly parameters: readonly unknown[];
-  /** What the driver is told about the statement (the semantic request it compiles). */
+  /**
+   * The result's column names by position (a semantic query's field names). Rows key by these
+   * whatever the warehouse calls its columns: an account that folds quoted aliases to upper case,
+   * or facts that take no alias, still yield rows keyed by field name.
+   */
+  readonly columnNames?: readonly string[] | undefined;
+  /** Per-statement options the driver applies (backend A's QUERY_TAG, backend C's materialization routing). */
   readonly statement?: StreamOptions | undefined;
 }
 
@@ -49,7 +55,7 @@ export async function openCursor<Row = Record<string, unknown>>(
       await releaseQuietly(connection);
       throw error;
     }
-    return new Cursor<Row>(connection, stream, undefined, options.openedAt);
+    return new Cursor<Row>(connection, named(stream, query.columnNames), undefined, options.openedAt);
   }
 
   let watch: CancelWatch;
@@ -88,5 +94,23 @@ export async function openCursor<Row = Record<string, unknown>>(
     await releaseQuietly(connection);
     throw outcome.error;
   }
-  return new Cursor<Row>(connection, outcome.stream, watch, options.openedAt);
+  return new Cursor<Row>(connection, named(outcome.stream, query.columnNames), watch, options.openedAt);
+}
+
+/** The stream with its columns named by position; the same stream when the names already agree. */
+export function named(stream: ResultStream, names: readonly string[] | undefined): ResultStream {
+  const columns = stream.columns;
+  if (names === undefined || names.length !== columns.length || columns.every((c, i) => c.name === names[i])) {
+    return stream;
+  }
+  const renamed = Object.freeze(columns.map((c, i) => ({ ...c, name: names[i]! })));
+  const preferColumns = stream.preferColumns?.bind(stream);
+  return {
+    columns: renamed,
+    servedFrom: stream.servedFrom,
+    close: () => stream.close(),
+    [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+    ...(preferColumns === undefined ? {} : { preferColumns }),
+    ...(stream.queryId === undefined ? {} : { queryId: stream.queryId }),
+  };
 }

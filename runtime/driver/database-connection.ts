@@ -13,6 +13,8 @@ export interface StreamOptions {
    * from a materialization (backend C's built-in engine): it then marks the stream's `servedFrom`.
    */
   readonly semantic?: SemanticRequestInfo | undefined;
+  /** What the statement reads, for warehouses that tag statements for cost attribution (backend A's QUERY_TAG). */
+  readonly label?: StatementLabel | undefined;
 }
 
 /** A semantic query's view and members by their warehouse names: never a value. */
@@ -23,6 +25,12 @@ export interface SemanticRequestInfo {
   readonly facts: readonly string[];
   /** Whether the request filters rows (a filtered request is never answered from a materialization). */
   readonly filtered: boolean;
+}
+
+/** A semantic query's view and selected field names: never a value. */
+export interface StatementLabel {
+  readonly view: string;
+  readonly fields: readonly string[];
 }
 
 /** One physical connection. Not safe for concurrent statements: the pool hands it to one user at a time. */

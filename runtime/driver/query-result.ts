@@ -28,6 +28,8 @@ export interface ColumnInfo {
 export interface QueryResult {
   readonly columns: readonly ColumnInfo[];
   readonly rows: readonly unknown[][];
+  /** The warehouse's id of the statement (Snowflake query id, Databricks statement id), when it has one. */
+  readonly queryId?: string | undefined;
 }
 
 /**
@@ -42,6 +44,8 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
   /** Set by a driver that answered from somewhere other than the warehouse's tables (default `"warehouse"`). */
   readonly servedFrom?: ServedFrom | undefined;
+  /** The warehouse's id of the statement, when it has one (see {@link QueryResult.queryId}). */
+  readonly queryId?: string | undefined;
   /** Stops reading; further iteration ends. Idempotent. */
   close(): Promise<void>;
   /**

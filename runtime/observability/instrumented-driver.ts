@@ -73,14 +73,25 @@ class InstrumentedConnection implements DatabaseConnection {
     const observer = this.#observer;
     const started = performance.now();
     const parameterCount = parameters?.length ?? 0;
+    const context: QueryTraceContext = { backend: observer.backend, sql, parameterCount };
     try {
-      const result = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
-        this.inner.execute(sql, parameters),
+      const result = await traced(queryChannel, context, () =>
+        this.inner.execute(sql, parameters).then(withQueryId(context), failedWithQueryId(context)),
       );
-      observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length, servedFrom: "warehouse" }, started);
+      observer.emit(
+        {
+          type: "query",
+          sql,
+          parameterCount,
+          rows: result.rows.length,
+          servedFrom: "warehouse",
+          queryId: result.queryId,
+        },
+        started,
+      );
       return result;
     } catch (error) {
-      observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+      observer.emit({ type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) }, started);
       throw error;
     }
   }
@@ -101,20 +112,27 @@ class InstrumentedConnection implements DatabaseConnection {
     let stream: ResultStream;
     const context: QueryTraceContext = { backend: observer.backend, sql, parameterCount };
     try {
-      stream = await traced(queryChannel, context, async () => {
-        const opened = await this.inner.stream(sql, parameters, options);
-        context.servedFrom = opened.servedFrom ?? "warehouse"; // subscribers read it at asyncEnd
-        return opened;
-      });
+      stream = await traced(queryChannel, context, () =>
+        this.inner.stream(sql, parameters, options).then((opened) => {
+          context.servedFrom = opened.servedFrom ?? "warehouse"; // subscribers read it at asyncEnd
+          return withQueryId(context)(opened);
+        }, failedWithQueryId(context)),
+      );
     } catch (error) {
-      observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+      observer.emit({ type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) }, started);
       throw error;
     }
+    const queryId = stream.queryId;
     const servedFrom = stream.servedFrom ?? "warehouse";
     return observer.logging
       ? countingStream(stream, (rows, error) => {
-          if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows, servedFrom }, started);
-          else observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+          if (error === undefined)
+            observer.emit({ type: "query", sql, parameterCount, rows, servedFrom, queryId }, started);
+          else
+            observer.emit(
+              { type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) ?? queryId },
+              started,
+            );
         })
       : stream;
   }
@@ -153,6 +171,29 @@ class InstrumentedConnection implements DatabaseConnection {
   }
 }
 
+/** Copies the statement id of an answer onto the trace context (subscribers read it at asyncEnd). */
+function withQueryId(context: QueryTraceContext) {
+  return <T extends { readonly queryId?: string | undefined }>(answer: T): T => {
+    if (answer.queryId !== undefined) context.queryId = answer.queryId;
+    return answer;
+  };
+}
+
+/** The same for a failure: the error's statement id, when the warehouse reported one. */
+function failedWithQueryId(context: QueryTraceContext) {
+  return (error: unknown): never => {
+    const queryId = queryIdOfError(error);
+    if (queryId !== undefined) context.queryId = queryId;
+    throw error;
+  };
+}
+
+/** `WarehouseError.queryId`, read by shape (observability sits below the error classes' users). */
+function queryIdOfError(error: unknown): string | undefined {
+  const queryId = (error as { readonly queryId?: unknown } | null)?.queryId;
+  return typeof queryId === "string" ? queryId : undefined;
+}
+
 /** A stream that counts the rows read and reports once: at its end, at close(), or on an error. */
 function countingStream(stream: ResultStream, done: (rows: number, error?: unknown) => void): ResultStream {
   let rows = 0;
@@ -167,6 +208,7 @@ function countingStream(stream: ResultStream, done: (rows: number, error?: unkno
   return {
     columns: stream.columns,
     servedFrom: stream.servedFrom,
+    ...(stream.queryId === undefined ? {} : { queryId: stream.queryId }),
     ...(preferColumns === undefined ? {} : { preferColumns: (options) => (columnar = preferColumns(options)) }),
     async close(): Promise<void> {
       try {

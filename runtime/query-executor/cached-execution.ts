@@ -8,9 +8,9 @@
  * `servedFrom: "cache"`; the request that started the run says where its statement was answered.
  */
 import { CancelWatch } from "../driver/cancellation.js";
-import type { StreamOptions } from "../driver/database-connection.js";
 import type { ResultStream } from "../driver/query-result.js";
 import { Cursor } from "../cursor/cursor.js";
+import { named, type CursorQuery } from "../cursor/open-cursor.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { cachedStream, type CachedResult } from "../result-cache/cached-result.js";
 import { measureRows } from "../result-cache/measure-bytes.js";
@@ -18,11 +18,8 @@ import { isTraced, queryChannel, traced } from "../observability/channels.js";
 import type { BackendType } from "../dialects/dialects.js";
 import type { CachedRequest } from "./cache-options.js";
 
-export interface CachedExecution {
+export interface CachedExecution extends CursorQuery {
   readonly backend: BackendType;
-  readonly sql: string;
-  readonly parameters: readonly unknown[];
-  readonly statement?: StreamOptions | undefined;
   /** Checks out a connection of the engine; the signal ends the wait. */
   connect(signal: AbortSignal): Promise<PooledConnection>;
   /** Runs the query on its own statement, bypassing the cache. */
@@ -115,7 +112,7 @@ async function run(
   const watch = new CancelWatch(() => connection.interrupt(), { signal });
   let stream: ResultStream | undefined;
   try {
-    stream = await connection.stream(query.sql, query.parameters, query.statement);
+    stream = named(await connection.stream(query.sql, query.parameters, query.statement), query.columnNames);
     const chunks: unknown[][][] = [];
     let bytes = 0;
     let rowCount = 0;

@@ -7,19 +7,19 @@
  * cache, a request front door) wraps an executor here, never the builder.
  */
 import { QueryCancelledError } from "../errors.js";
-import { openCursor } from "../cursor/open-cursor.js";
+import { openCursor, type CursorQuery } from "../cursor/open-cursor.js";
 import type { Cursor } from "../cursor/cursor.js";
 import { captureOpenSite } from "../cursor/unclosed-cursor.js";
 import type { Dialect } from "../dialects/dialect.js";
 import { dialectOf, type BackendType, type ConnectionSettings } from "../dialects/dialects.js";
 import { Engine } from "../engine/engine.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
-import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
 import { cachedRequestFor, type QueryCacheOption } from "./cache-options.js";
 import { executeCached } from "./cached-execution.js";
 import type { QueryScope } from "../result-cache/query-scope.js";
-import type { SemanticRequestInfo, StreamOptions } from "../driver/database-connection.js";
+import type { SemanticRequestInfo } from "../driver/database-connection.js";
 
 export interface ExecuteOptions {
   /** Aborting cancels the wait for a connection or the running statement; the promise or read rejects with QueryCancelledError. */
@@ -58,11 +58,12 @@ type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
  */
 const compiledQueries = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledEntry>>();
 
-/** The compiled query, plus what the driver is told about the statement (the semantic request it compiles). */
-interface CompiledEntry {
-  readonly compiled: CompiledQuery;
-  readonly statement: StreamOptions;
-}
+/**
+ * The compiled query, plus what the cursor needs besides SQL and parameters: the field names that key
+ * the rows by position, and what the driver is told about the statement: its label (view and fields,
+ * never values) for QUERY_TAG and the semantic request, for backend C's materialization routing.
+ */
+type CompiledEntry = CursorQuery & { readonly compiled: CompiledQuery };
 
 function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
   let byDialect = compiledQueries.get(node);
@@ -70,7 +71,17 @@ function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntr
   let entry = byDialect.get(dialect);
   if (entry === undefined) {
     const compiled = dialect.createQueryCompiler().compileSemanticQuery(node);
-    entry = Object.freeze({ compiled, statement: Object.freeze({ semantic: requestInfo(node) }) });
+    const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
+    entry = Object.freeze({
+      compiled,
+      sql: compiled.sql,
+      parameters: compiled.parameters,
+      columnNames,
+      statement: Object.freeze({
+        label: Object.freeze({ view: node.viewName, fields: columnNames }),
+        semantic: requestInfo(node),
+      }),
+    });
     byDialect.set(dialect, entry);
   }
   return entry;
@@ -108,31 +119,22 @@ export class DefaultQueryExecutor implements QueryExecutor {
   async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {
     const engine = resolveEngine(this.engine);
     const dialect = dialectOfEngine(engine);
-    const { compiled, statement } = compiledFor(dialect, node);
+    const query = compiledFor(dialect, node);
     if (options.signal?.aborted) {
       throw new QueryCancelledError("aborted", "The query was aborted before it started", {
         cause: options.signal.reason,
       });
     }
-    const cached = cachedRequestFor(
-      engine instanceof Engine ? engine.resultCache : undefined,
-      {
-        dialect: dialect.name,
-        sql: compiled.sql,
-        parameters: compiled.parameters,
-      },
-      options,
-    );
-    if (cached === undefined) return executeOnConnection<R>(engine, compiled, statement, options);
+    const cache = engine instanceof Engine ? engine.resultCache : undefined;
+    const cached = cachedRequestFor(cache, { dialect: dialect.name, ...query }, options);
+    if (cached === undefined) return executeOnConnection<R>(engine, query, options);
     return executeCached<R>(
       cached,
       {
+        ...query,
         backend: engine.backend,
-        sql: compiled.sql,
-        parameters: compiled.parameters,
-        statement,
         connect: (signal) => engine.connect({ signal }),
-        uncached: <T>() => executeOnConnection<T>(engine, compiled, statement, options),
+        uncached: <T>() => executeOnConnection<T>(engine, query, options),
       },
       options,
     );
@@ -149,8 +151,7 @@ export class DefaultQueryExecutor implements QueryExecutor {
  */
 async function executeOnConnection<R>(
   engine: QueryEngine,
-  compiled: CompiledQuery,
-  statement: StreamOptions,
+  query: CursorQuery,
   options: ExecuteOptions,
 ): Promise<Cursor<R>> {
   const openedAt = captureOpenSite();
@@ -160,11 +161,7 @@ async function executeOnConnection<R>(
   const timeoutMs =
     options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
   try {
-    return await openCursor<R>(
-      connection,
-      { sql: compiled.sql, parameters: compiled.parameters, statement },
-      { signal: options.signal, timeoutMs, openedAt },
-    );
+    return await openCursor<R>(connection, query, { signal: options.signal, timeoutMs, openedAt });
   } catch (error) {
     await connection.release(); // idempotent: harmless if the cursor already released it
     throw error;

@@ -325,7 +325,7 @@ describe("backend A fixture: GET_DDL translation", () => {
         .map((n) => [n, n === "NAME" ? "TEXT" : "NUMBER", n === "NAME" ? null : 38, n === "AMOUNT" ? 2 : 0]),
     });
     const source = new RecordedSource({
-      "SELECT GET_DDL('SEMANTIC_VIEW', 'ORDERS_SV')": { columns: ["GET_DDL"], rows: [[ddl]] },
+      "SELECT GET_DDL('SEMANTIC_VIEW', '\"ORDERS_SV\"')": { columns: ["GET_DDL"], rows: [[ddl]] },
       "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE upper(table_name) = upper('ORDERS') AND upper(table_schema) = upper('SHOP') ORDER BY ordinal_position":
         columns("ID,REF,CUSTOMER_ID,AMOUNT,DISCOUNT"),
       "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE upper(table_name) = upper('CUSTOMERS') AND upper(table_schema) = upper('SHOP') ORDER BY ordinal_position":
