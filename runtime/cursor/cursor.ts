@@ -15,6 +15,7 @@ import { compileRowMapper } from "../mapping/model-plan.js";
 import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
+import { ChunkRowIterator } from "./row-iterator.js";
 import { rowObjectFactory, validateModeOf } from "./cursor-rows.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
@@ -198,8 +199,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   /**
-   * The result as apache-arrow `RecordBatch`es, one per driver chunk, streamed with bounded memory
-   * (e.g. into `RecordBatchStreamWriter` for Arrow IPC). Same column types as `fetchArrow()`; a result
+   * The result as apache-arrow `RecordBatch`es of up to 65,536 rows (whole driver chunks gathered),
+   * streamed with bounded memory (e.g. into `RecordBatchStreamWriter` for Arrow IPC). Same column types as `fetchArrow()`; a result
    * without rows yields one empty batch, so a writer still learns the schema.
    */
   streamArrow(): AsyncIterableIterator<RecordBatch> {
@@ -244,19 +245,16 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return this.close();
   }
 
-  async *#iterate<M extends TObject>(model: M, mode: ValidateMode): AsyncGenerator<Static<M>, void, undefined> {
-    let mapper: (row: readonly unknown[], index: number) => unknown;
-    try {
-      this.#assertReadable("iterInto()");
-      mapper = compileRowMapper(model, this.columns, mode); // checked before any row, even for an empty result
-    } catch (error) {
-      await this.#closeQuietly();
-      throw error;
-    }
-    let index = 0;
-    for await (const chunk of this.#chunks("iterInto()")) {
-      for (const row of chunk) yield mapper(row, index++) as Static<M>;
-    }
+  #iterate<M extends TObject>(model: M, mode: ValidateMode): AsyncIterableIterator<Static<M>> {
+    // The model is checked at the first next(), before any row, even for an empty result.
+    return new ChunkRowIterator(
+      this.#chunks("iterInto()"),
+      () => {
+        this.#assertReadable("iterInto()");
+        return compileRowMapper(model, this.columns, mode) as (row: readonly unknown[], index: number) => Static<M>;
+      },
+      () => this.#closeQuietly(),
+    );
   }
 
   /** The driver's chunks as they arrive; the cursor closes when the loop ends, however it ends. */
@@ -276,11 +274,15 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     }
   }
 
-  async *#streamRows(): AsyncGenerator<Row, void, undefined> {
-    for await (const chunk of this.#chunks("stream()")) {
-      const toObject = this.#toObject();
-      for (const row of chunk) yield toObject(row) as Row;
-    }
+  #streamRows(): AsyncIterableIterator<Row> {
+    return new ChunkRowIterator(
+      this.#chunks("stream()"),
+      () => {
+        const toObject = this.#toObject();
+        return (row) => toObject(row) as Row;
+      },
+      () => this.#closeQuietly(),
+    );
   }
 
   #toObject(): (row: readonly unknown[]) => Record<string, unknown> {

@@ -6,6 +6,7 @@
 import { expect } from "chai";
 import { Int32, Utf8 } from "apache-arrow";
 import { LibError } from "../../runtime/errors.js";
+import { BATCH_ROWS } from "../../runtime/cursor/arrow-batches.js";
 import { useHarness } from "./support/cursor-harness.js";
 import { failureOf } from "../support/failures.js";
 
@@ -46,9 +47,10 @@ describe("cursor: streaming reads", () => {
     expect(h.borrowed()).to.equal(0);
   });
 
-  it("streamArrow() yields typed RecordBatches per chunk; their rows equal fetchArrow()'s", async () => {
-    const table = await (await h.cursor(ROWS)).fetchArrow();
-    await using cursor = await h.cursor(ROWS);
+  it("streamArrow() yields typed RecordBatches of up to BATCH_ROWS rows; their rows equal fetchArrow()'s", async () => {
+    const many = ROWS.replace("range(20000)", `range(${2 * BATCH_ROWS + 1000})`);
+    const table = await (await h.cursor(many)).fetchArrow();
+    await using cursor = await h.cursor(many);
     let rows = 0;
     let batches = 0;
     for await (const batch of cursor.streamArrow()) {
@@ -59,10 +61,11 @@ describe("cursor: streaming reads", () => {
       const ids = batch.getChild("i")!;
       expect(ids.get(0)).to.equal(table.getChild("i")!.get(rows));
       expect(batch.getChild("label")!.get(batch.numRows - 1)).to.equal(`row ${rows + batch.numRows - 1}`);
+      expect(batch.numRows).to.be.at.most(BATCH_ROWS);
       rows += batch.numRows;
     }
     expect(rows).to.equal(table.numRows);
-    expect(batches).to.be.greaterThan(8);
+    expect(batches).to.equal(3);
     expect(h.borrowed()).to.equal(0);
   });
 
