@@ -169,36 +169,22 @@ async function measure(
   }
 }
 
+/** Pool 5 + overflow 3 (as the example service), with or without the cache. */
+function poolSettings(cache: boolean) {
+  return { poolSize: 5, maxOverflow: 3, timeout: 60, ...(cache ? { cache: { ttl: TTL_SECONDS } } : {}) };
+}
+
 export async function runDashboardCache(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const onC = await measure(
     "backend C",
-    (cache, log) =>
-      createEngine(
-        new BackendCConfig({
-          database: fixture.file,
-          poolSize: 5,
-          maxOverflow: 3,
-          timeout: 60,
-          ...(cache ? { cache: { ttl: TTL_SECONDS } } : {}),
-        }),
-        { log },
-      ),
+    (cache, log) => createEngine(new BackendCConfig({ database: fixture.file, ...poolSettings(cache) }), { log }),
     settings,
   );
   const standIn = await SnowflakeStandIn.start(standInOptions({ statementLatencyMs: STAND_IN_LATENCY_MS }));
   try {
     const onA = await measure(
       `backend A stand-in, ${STAND_IN_LATENCY_MS} ms per statement`,
-      (cache, log) =>
-        createEngine(
-          standInConfig(standIn, {
-            poolSize: 5,
-            maxOverflow: 3,
-            timeout: 60,
-            ...(cache ? { cache: { ttl: TTL_SECONDS } } : {}),
-          }),
-          { log },
-        ),
+      (cache, log) => createEngine(standInConfig(standIn, poolSettings(cache)), { log }),
       settings,
     );
     return [onC, onA];
