@@ -60,13 +60,8 @@ export {
 export type { CompiledQuery } from "./query-compiler/compiled-query.js";
 export type { QueryEngine, EngineRef } from "./query-executor/query-engine.js";
 export type { QueryCacheOption } from "./query-executor/cache-options.js";
-// The result cache: scope attributes and the engine's cache.
-export {
-  withQueryScope,
-  currentQueryScope,
-  type QueryScope,
-  type QueryScopeValue,
-} from "./result-cache/query-scope.js";
+// The result cache's scope attributes (withQueryScope() is in lib/cache) and the engine's cache.
+export type { QueryScope, QueryScopeValue } from "./result-cache/query-scope.js";
 export type { ResultCache, ResultCacheStats } from "./result-cache/result-cache.js";
 // Cursor, model mapping and lossless JSON.
 export { Cursor } from "./cursor/cursor.js";

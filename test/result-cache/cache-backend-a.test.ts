@@ -5,7 +5,8 @@
  * end by TTL (or `engine.resultCache.invalidate()`).
  */
 import { expect } from "chai";
-import { withQueryScope, type Engine, type LogEvent } from "lib";
+import { type Engine, type LogEvent } from "lib";
+import { withQueryScope } from "lib/cache";
 import { SALES_BY_COUNTRY, Sales } from "../support/sales-fixture.js";
 import { standInConfig, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";

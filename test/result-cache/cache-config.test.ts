@@ -1,4 +1,5 @@
 /** The result cache's configuration: `[connections.<name>.cache]` in `.lib.toml` and `cache: { ttl, maxBytes }`. */
+import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import { BackendCConfig, createEngine } from "lib";
 import { loadConnectionSettings } from "lib/config";
@@ -37,6 +38,14 @@ describe("result cache: configuration", () => {
       await cached.dispose();
       await plain.dispose();
     }
+  });
+
+  it("lib/cache exports the scope helpers; package.json points at it", async () => {
+    expect(Object.keys(await import("lib/cache")).sort()).to.deep.equal(["currentQueryScope", "withQueryScope"]);
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      exports: Record<string, { default: string }>;
+    };
+    expect(pkg.exports["./cache"]?.default).to.equal("./dist/runtime/result-cache/index.js");
   });
 
   it("bad keys and values are ValidationErrors naming cache.<key>, with a suggestion", () => {

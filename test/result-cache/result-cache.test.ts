@@ -3,7 +3,8 @@
  * come from the engine's log events (statements vs cache serves, pool checkouts); no timing.
  */
 import { expect } from "chai";
-import { QueryCancelledError, ValidationError, WarehouseError, withQueryScope } from "lib";
+import { QueryCancelledError, ValidationError, WarehouseError } from "lib";
+import { withQueryScope } from "lib/cache";
 import { Type } from "typebox";
 import { failureOf } from "../support/failures.js";
 import { byCountry, cachedEngine, Orders, Slow, type CachedEngine } from "./cached-engine.js";
