@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cac } from "cac";
 import { runCodegen } from "./codegen.js";
+import { runMcpCommand, type McpFlags } from "./mcp-command.js";
 import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { environmentWithDotenv, type Environment } from "./codegen-settings.js";
@@ -28,6 +29,7 @@ interface CodegenFlags {
   readonly out?: unknown;
   readonly view?: unknown;
   readonly check?: unknown;
+  readonly format?: unknown;
   readonly fixture?: unknown;
   readonly sample?: unknown;
   readonly allowPartial?: unknown;
@@ -62,7 +64,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     )
     .option("--out <dir>", "Output directory", { default: "generated" })
     .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
-    .option("--check", "Write nothing; exit 1 when the output directory is not current")
+    .option(
+      "--check",
+      "Write nothing; list what changed in the model; exit 1 when a change can break a caller (or the files differ otherwise)",
+    )
+    .option("--format <format>", "With --check: text (default) or json")
     .option(
       "--fixture <path>",
       "Also write a backend C fixture module recreating the views' tables and views in-process",
@@ -73,6 +79,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     .example("  lib codegen --backend backend_c --database demo.duckdb")
     .example("  lib codegen --backend backend_a --check")
     .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated");
+  cli
+    .command("mcp", "Serve generated semantic views to agents over MCP (stdio, or Streamable HTTP with --http)")
+    .option("--config <path>", "Connection configuration file (default: .lib.toml)")
+    .option("--connection <name>", "Connection section to serve, [connections.<name>] (default: default)")
+    .option("--views <module>", "Module exporting the view classes and row DTOs, e.g. generated/index.js (required)")
+    .option("--http <port>", "Serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio")
+    .option("--host <address>", "With --http: the address to bind (default: 127.0.0.1)")
+    .action(() => undefined)
+    .example("  lib mcp --config .lib.toml --views dist/generated/index.js")
+    .example("  lib mcp --connection analytics --views dist/generated/index.js --http 3333");
   cli.help((sections) => [
     ...sections,
     {
@@ -90,13 +106,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
   } catch (error) {
     io.stderr(
-      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib codegen --help)`,
+      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib ${cli.matchedCommandName === "mcp" ? "mcp" : "codegen"} --help)`,
     );
     return ExitCode.Usage;
   }
   if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
+  if (cli.matchedCommandName === "mcp") {
+    if (parsed.args.length > 0) {
+      io.stderr(`lib mcp: unexpected argument "${parsed.args[0]}" (see lib mcp --help)`);
+      return ExitCode.Usage;
+    }
+    return runMcpCommand(parsed.options as McpFlags, io);
+  }
   if (cli.matchedCommandName !== "codegen") {
-    if (parsed.args.length > 0) io.stderr(`lib: unknown command "${parsed.args[0]}" (the command is lib codegen)`);
+    if (parsed.args.length > 0)
+      io.stderr(`lib: unknown command "${parsed.args[0]}" (the commands are lib codegen and lib mcp)`);
     else cli.outputHelp();
     return ExitCode.Usage;
   }
@@ -120,6 +144,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   if (flags.config !== undefined && typeof flags.config !== "string") return usage("--config needs a file path");
   if (flags.check !== undefined && typeof flags.check !== "boolean") return usage("--check takes no value");
+  const format = flags.format === undefined ? "text" : String(flags.format);
+  if (format !== "text" && format !== "json") return usage(`--format takes text or json, got "${format}"`);
+  if (flags.format !== undefined && flags.check !== true) return usage("--format needs --check");
   if (flags.fixture !== undefined && (typeof flags.fixture !== "string" || flags.fixture === ""))
     return usage("--fixture needs one path");
   const sample = flags.sample === undefined ? undefined : Number(flags.sample);
@@ -145,6 +172,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       out: String(flags.out),
       views: views === undefined || views.length === 0 ? undefined : views,
       check: flags.check === true,
+      format,
       fixture: flags.fixture === undefined ? undefined : String(flags.fixture),
       sample,
       allowPartial: flags.allowPartial === true,

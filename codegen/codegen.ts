@@ -16,7 +16,8 @@ import {
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
 import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
-import { findDrift, writeOutput } from "./output.js";
+import { writeOutput } from "./output.js";
+import { checkOutput, type CheckFormat } from "./drift/check.js";
 import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./codegen-settings.js";
 
 export interface CodegenOptions {
@@ -29,6 +30,8 @@ export interface CodegenOptions {
   /** Generate only these views (the output directory then holds only them). */
   readonly views?: readonly string[] | undefined;
   readonly check?: boolean | undefined;
+  /** With `check`: the summary as text (default) or one JSON document. */
+  readonly format?: CheckFormat | undefined;
   /** Also write a backend C fixture module to this path (relative to `cwd`). */
   readonly fixture?: string | undefined;
   /** With `fixture`: copy at most this many rows per base table. */
@@ -91,11 +94,10 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
       options.views === undefined
         ? dtos
         : dtos.filter((d) => [...selected].some((v) => v.toLowerCase() === d.view.toLowerCase()));
-    const { files, skipped, renamed } = await generateFiles(views, options.backend, wanted);
-    for (const note of skipped) io.stderr(`lib codegen: warning: left out ${note}`);
+    const { files, renamed } = await generateFiles(views, options.backend, wanted);
     for (const note of renamed) io.stderr(`lib codegen: warning: renamed ${note}`);
     return options.check
-      ? await check(outDir, shownOut, files, io)
+      ? await checkOutput(outDir, shownOut, files, options.format ?? "text", io)
       : await write(outDir, shownOut, files, views.length, io);
   } catch (error) {
     const exit = toExit(error);
@@ -167,25 +169,6 @@ async function generateFiles(
     }
     throw error;
   }
-}
-
-async function check(
-  outDir: string,
-  shownOut: string,
-  files: readonly GeneratedFile[],
-  io: CodegenIo,
-): Promise<ExitCodeValue> {
-  const drift = await findDrift(outDir, files);
-  if (drift.length === 0) {
-    io.stdout(`lib codegen --check: ${shownOut}/ is current (${files.length} files)`);
-    return ExitCode.Ok;
-  }
-  const differ = drift.length === 1 ? "1 file differs" : `${drift.length} files differ`;
-  io.stdout(`lib codegen --check: ${shownOut}/ is stale (${differ} from the generated output):`);
-  for (const d of drift) io.stdout(`  ${d.status.padEnd(7)} ${shownOut}/${d.path}`);
-  for (const d of drift) io.stdout(`\n${d.diff}`);
-  io.stdout(`\nRe-run lib codegen without --check to update ${shownOut}/.`);
-  return ExitCode.Drift;
 }
 
 async function write(

@@ -17,7 +17,8 @@ export interface Drift {
   readonly diff: string;
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
+/** The file's text, or undefined when it does not exist. */
+export async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, "utf8");
   } catch (error) {

@@ -50,6 +50,7 @@ export type {
 } from "./view/field.js";
 export { and, or, not, type Condition, type RowCondition } from "./query/condition.js";
 export type { Ordering, OrderingOptions } from "./query/ordering.js";
+export type { DateRangeOptions, DateUnit } from "./operation-node/date-range-node.js";
 export {
   SemanticQuery,
   type RowOf,

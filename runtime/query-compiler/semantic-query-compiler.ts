@@ -117,6 +117,9 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
           OperatorNode.create(condition.negated ? "is not" : "is"),
           keyword("NULL"),
         );
+      case "DateRangeNode":
+        // The query executor replaces it with absolute bounds before compiling (date-range-bounds.ts).
+        throw new Error(`${condition.field.name}: a relative date range reached the compiler unresolved`);
       case "AndConditionNode":
         return this.#chain(condition.conditions, "and");
       case "OrConditionNode":

@@ -20,6 +20,7 @@ import { cachedRequestFor, type QueryCacheOption } from "./cache-options.js";
 import { executeCached } from "./cached-execution.js";
 import type { QueryScope } from "../result-cache/query-scope.js";
 import type { SemanticRequestInfo } from "../driver/database-connection.js";
+import { resolveDateRanges } from "./date-range-bounds.js";
 
 export interface ExecuteOptions {
   /** Aborting cancels the wait for a connection or the running statement; the promise or read rejects with QueryCancelledError. */
@@ -112,14 +113,17 @@ export class DefaultQueryExecutor implements QueryExecutor {
   }
 
   compileQuery(node: SemanticQueryNode, dialect?: BackendType): CompiledQuery {
-    const engineDialect = dialect === undefined ? dialectOfEngine(resolveEngine(this.engine)) : dialectOf(dialect);
-    return compiledFor(engineDialect, node).compiled;
+    // With an explicit dialect no engine need exist: date-range defaults then come from a given engine only.
+    const engine =
+      dialect === undefined ? resolveEngine(this.engine) : typeof this.engine === "object" ? this.engine : undefined;
+    const engineDialect = dialect === undefined ? dialectOfEngine(engine!) : dialectOf(dialect);
+    return compiledFor(engineDialect, resolveDateRanges(node, engine?.dateRanges)).compiled;
   }
 
   async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {
     const engine = resolveEngine(this.engine);
     const dialect = dialectOfEngine(engine);
-    const query = compiledFor(dialect, node);
+    const query = compiledFor(dialect, resolveDateRanges(node, engine.dateRanges));
     if (options.signal?.aborted) {
       throw new QueryCancelledError("aborted", "The query was aborted before it started", {
         cause: options.signal.reason,

@@ -6,7 +6,7 @@
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
  * Benchmarks: the keys of REGISTRY below (revenue-by-country, compile, checkout, large-result, concurrency,
- * http-revenue, streaming-memory, cache-hit, dashboard-cache, semantic-expansion).
+ * http-revenue, streaming-memory, http-streaming, cache-hit, dashboard-cache, semantic-expansion, engine-scale).
  * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -25,6 +25,8 @@ import { runRevenueByCountry } from "./revenue-by-country.js";
 import { runStreamingMemory } from "./streaming-memory.js";
 import { runCacheHit } from "./cache-hit.js";
 import { runDashboardCache } from "./dashboard-cache.js";
+import { runHttpStreaming } from "./http-streaming.js";
+import { runEngineScale } from "./engine-scale.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 interface Benchmark {
@@ -44,9 +46,11 @@ const REGISTRY = {
   concurrency: { fixture: true, run: (f, s) => runConcurrency(f!, s) },
   "http-revenue": { fixture: true, run: (f, s) => runHttpRevenue(f!, s) },
   "streaming-memory": { fixture: true, run: (f, s) => runStreamingMemory(f!, s) },
+  "http-streaming": { fixture: true, run: (f, s) => runHttpStreaming(f!, s) },
   "cache-hit": { fixture: true, run: (f, s) => runCacheHit(f!, s) },
   "dashboard-cache": { fixture: true, run: (f, s) => runDashboardCache(f!, s) },
   "semantic-expansion": { fixture: false, run: async (_f, s) => ((expansion = await runExpansionFor(s)), []) },
+  "engine-scale": { fixture: false, run: async (_f, s) => (await runEngineScale(s), []) },
 } satisfies Record<string, Benchmark>;
 type BenchmarkName = keyof typeof REGISTRY;
 const BENCHMARKS = Object.keys(REGISTRY) as BenchmarkName[];

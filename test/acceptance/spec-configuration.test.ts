@@ -199,7 +199,8 @@ describe("SPEC.md acceptance: Resources: configuration", function () {
       }
     });
 
-    it("lib codegen --backend backend_c: no section; the database path comes from --database or BACKEND_C_DATABASE", async () => {
+    it("lib codegen --backend backend_c: no section; the database path comes from --database or BACKEND_C_DATABASE", async function () {
+      this.timeout(180_000); // three runs of the CLI: on a loaded 2-core machine each takes up to ~30 s
       await using dir = await tempDir();
       const database = await seededFile(dir.path);
       // A [connections.backend_c] section pointing elsewhere is not read.

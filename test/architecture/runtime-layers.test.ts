@@ -34,10 +34,11 @@ const LAYERS = {
   observability: ["driver", "dialects"],
   /** The result cache: entries bounded by measured bytes, TTLs, request coalescing, scope attributes. */
   "result-cache": ["errors", "values", "driver"],
-  engine: ["errors", "driver", "dialects", "observability", "result-cache"],
+  engine: ["errors", "driver", "dialects", "observability", "operation-node", "result-cache"],
   cursor: ["errors", "values", "driver", "mapping", "engine"],
   "query-executor": [
     "errors",
+    "packages",
     "driver",
     "operation-node",
     "query-compiler",
@@ -49,7 +50,25 @@ const LAYERS = {
   ],
   query: ["errors", "operation-node", "query-compiler", "dialects", "query-executor", "cursor", "view"],
   view: ["errors", "values", "operation-node", "query"],
-  express: ["values", "mapping"],
+  /** The framework-free request core: JSON requests to builder queries, scope, limits, batches. */
+  request: [
+    "errors",
+    "text",
+    "values",
+    "driver",
+    "mapping",
+    "operation-node",
+    "query-compiler",
+    "dialects",
+    "query-executor",
+    "cursor",
+    "query",
+    "view",
+  ],
+  /** `lib/express`: lossless JSON responses and the semantic router over the request core. */
+  express: ["errors", "values", "mapping", "dialects", "engine", "request"],
+  /** `lib/mcp`: the MCP server over the request core (the SDK is an optional peer); `text` for tool-name suggestions. */
+  mcp: ["errors", "values", "text", "packages", "dialects", "engine", "query-compiler", "request"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Layer = keyof typeof LAYERS;

@@ -65,6 +65,15 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
           ["METRIC", "MARGIN", "SALES_DATA", "DATA_TYPE", "NUMBER(38,4)"],
         ],
       },
+      ...Object.fromEntries(
+        ["REVENUE", "MARGIN"].map((metric) => [
+          `SHOW SEMANTIC DIMENSIONS IN "SALES" FOR METRIC "${metric}"`,
+          {
+            columns: ["table_name", "name", "data_type", "required", "synonyms", "comment"],
+            rows: [["SALES_DATA", "COUNTRY", "VARCHAR(16777216)", "false", "[]", ""]],
+          },
+        ]),
+      ),
       [`SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`]: {
         columns: ["GET_DDL"],
         rows: [

@@ -73,7 +73,7 @@ const require = createRequire(import.meta.url);
 const heavy = () => {
   const urls = [...readFileSync(process.env.LOAD_LOG, "utf8").split("\\n"), ...Object.keys(require.cache)];
   const names = urls.map((u) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(u)?.[1]).filter(Boolean);
-  return [...new Set(names)].filter((n) => /^(@duckdb\\/|apache-arrow$|snowflake-sdk$|@databricks\\/)/.test(n)).sort();
+  return [...new Set(names)].filter((n) => /^(@duckdb\\/|apache-arrow$|snowflake-sdk$|@databricks\\/|@date-fns\\/)/.test(n)).sort();
 };
 const lib = await import("lib");
 const atImport = heavy();
@@ -85,7 +85,7 @@ await engine.dispose();
 const afterConnect = heavy();
 console.log(JSON.stringify({ atImport, afterConnect }));
 `;
-const MISSING_DRIVERS = `import { BackendAConfig, BackendBConfig, createEngine } from "lib";
+const MISSING_DRIVERS = `import { BackendAConfig, BackendBConfig, Dimension, SemanticView, createEngine } from "lib";
 const configs = [
   new BackendAConfig({ account: "acme", user: "u", password: "p", host: "127.0.0.1", port: 9, protocol: "http" }),
   new BackendBConfig({ host: "127.0.0.1", port: 9, httpPath: "/sql/1.0/warehouses/x", token: "t" }),
@@ -100,6 +100,14 @@ for (const config of configs) {
   } finally {
     await engine.dispose();
   }
+}
+// Relative date ranges need the optional @date-fns/tz, loaded when a range is first resolved.
+const Orders = SemanticView("orders", { orderedOn: Dimension() });
+try {
+  Orders.query().dimensions(Orders.orderedOn).where(Orders.orderedOn.inLast(7, "day")).toSql({ dialect: "backend_c" });
+  console.log(JSON.stringify({ name: "compiled" }));
+} catch (error) {
+  console.log(JSON.stringify({ name: error.name, message: error.message }));
 }
 `;
 
@@ -252,7 +260,7 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
   it("a backend whose driver is not installed fails its first connection naming the package to install", async () => {
     writeFileSync(join(project, "missing.mjs"), MISSING_DRIVERS);
     const result = must(await run(process.execPath, ["missing.mjs"], project), "node missing.mjs");
-    const [a, b] = result.stdout
+    const [a, b, c] = result.stdout
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Record<string, string>);
@@ -263,6 +271,8 @@ describe("package: npm pack of a fresh copy, installed into another project", fu
       .and.contain("npm install snowflake-sdk");
     expect(b!.cause).to.equal("MissingPackageError");
     expect(b!.causeMessage).to.contain("npm install @databricks/sql");
+    expect(c!.name).to.equal("MissingPackageError");
+    expect(c!.message).to.contain('needs the npm package "@date-fns/tz"').and.contain("npm install @date-fns/tz");
   });
 
   it('import "lib" loads no driver and no Arrow; the first DuckDB connection loads DuckDB only', async () => {

@@ -29,13 +29,22 @@ function run(args: readonly string[], cwd: string): Promise<{ code: number; stdo
   });
 }
 
-/** Hoists the blocks' `import { ... } from "m"` lines, merging the names per module, above their bodies. */
+/**
+ * Hoists the blocks' `import { ... } from "m"` lines, merging the names per module, above their
+ * bodies; default and namespace imports (`import express from "express"`, `import * as views from
+ * "m"`) are hoisted as they are.
+ */
 function asModule(blocks: readonly string[]): string {
   const named = new Map<string, Set<string>>();
+  const whole = new Set<string>();
   const bodies = blocks.map((code) =>
     code
       .split("\n")
       .filter((line) => {
+        if (/^import (\* as )?\w+ from "[^"]+";( \/\/.*)?$/.test(line)) {
+          whole.add(line.replace(/;( \/\/.*)$/, ";"));
+          return false;
+        }
         const m = /^import (type )?\{([^}]*)\} from "([^"]+)";$/.exec(line);
         if (m === null) return true;
         const names = named.get(m[3]!) ?? new Set<string>();
@@ -49,7 +58,10 @@ function asModule(blocks: readonly string[]): string {
       })
       .join("\n"),
   );
-  const imports = [...named].map(([module, names]) => `import { ${[...names].join(", ")} } from "${module}";`);
+  const imports = [
+    ...whole,
+    ...[...named].map(([module, names]) => `import { ${[...names].join(", ")} } from "${module}";`),
+  ];
   expect(bodies.join("\n")).to.not.match(
     /^import /m,
     "only `import { ... } from` lines are supported in README blocks",
@@ -76,13 +88,16 @@ describe("README.md runs as written", function () {
       extends: join(REPO_ROOT, "tsconfig.json"),
       compilerOptions: { noEmit: true, noUnusedLocals: false },
       include: [],
-      files: ["tour.ts", "example.ts", "fixtures/warehouse.ts"],
+      files: ["tour.ts", "example.ts", "fixtures/warehouse.ts", "generated/index.ts"],
     };
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
     // The `--fixture` section imports what that command writes: render a real (empty) one there.
     mkdirSync(join(dir, "fixtures"), { recursive: true });
     const empty = { backend: "backend_c", tables: [], views: [], untranslated: [] };
     writeFileSync(join(dir, "fixtures", "warehouse.ts"), renderFixture(empty, undefined));
+    // "Serving the model" imports the generated index: the repository's own.
+    mkdirSync(join(dir, "generated"), { recursive: true });
+    writeFileSync(join(dir, "generated", "index.ts"), 'export * from "../../../generated/index.js";\n');
     const result = await run([TSC, "-p", join(dir, "tsconfig.json")], dir);
     expect(`${result.stdout}${result.stderr}`).to.equal("");
     expect(result.code).to.equal(0);
@@ -95,20 +110,25 @@ describe("README.md runs as written", function () {
     expect(result.stdout).to.equal(markedBlock("readme-example-output", readme).code);
   });
 
-  it("the SQL shown per dialect is what the compilers produce", async () => {
-    const print = `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
-  const { sql, parameters } = us.compile({ dialect });
+  it("the SQL shown per dialect, and for a relative date range, is what the compilers produce", async () => {
+    const print = (query: string) => `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
+  const { sql, parameters } = ${query}.compile({ dialect });
   console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
 }`;
     const code = asModule([
       markedBlock("readme-sales", readme).code,
       markedBlock("readme-dialects", readme).code,
-      print,
+      markedBlock("readme-date-ranges", readme).code,
+      print("us"),
+      'console.log("====");',
+      print("lastQuarter"),
     ]);
     writeFileSync(join(dir, "dialects.ts"), code);
     const result = await run(["--import", TSX, join(dir, "dialects.ts")], REPO_ROOT);
     expect(result.stderr).to.equal("");
-    expect(result.stdout).to.equal(markedBlock("readme-dialects-sql", readme).code);
+    const [dialects, dateRanges] = result.stdout.split("====\n");
+    expect(dialects).to.equal(markedBlock("readme-dialects-sql", readme).code);
+    expect(dateRanges).to.equal(markedBlock("readme-date-ranges-sql", readme).code);
   });
 
   it("names only files that are in the repository", () => {

@@ -101,7 +101,7 @@ describe("reliability: forged and out-of-range values", () => {
   it("the compilers of A, B and C re-check values of nodes built without a field", () => {
     const field = FieldNode.create("nums", "money", "dimension");
     for (const [what, value] of [...forgeries(), ["-0", -0] as [string, unknown]]) {
-      const condition = conditionOf<"nums", false>(ConditionNode.comparison(field, "=", value as FilterValue));
+      const condition = conditionOf<"nums", never>(ConditionNode.comparison(field, "=", value as FilterValue));
       for (const dialect of DIALECTS) {
         const error = thrownBy(() => Nums.query().dimensions(Nums.money).where(condition).compile({ dialect }));
         expect(error, `${dialect}: ${what}`).to.be.instanceOf(ValidationError);

@@ -23,6 +23,8 @@ import {
   not,
   or,
   type Engine,
+  type RowCondition,
+  type SemanticQuery,
 } from "lib";
 import { failureOf } from "../support/failures.js";
 import {
@@ -37,9 +39,9 @@ import type { BackendHarness } from "./backend-harness.js";
 
 class Missing extends SemanticView("no_such_view", { revenue: Metric<bigint>() }) {}
 
-type SalesQuery = ReturnType<typeof Sales.query>;
-type SalesCondition = Parameters<SalesQuery["where"]>[0];
-type OrdersCondition = Parameters<ReturnType<typeof Orders.query>["where"]>[0];
+type SalesQuery = SemanticQuery<"sales">;
+type SalesCondition = RowCondition<"sales">;
+type OrdersCondition = RowCondition<"orders">;
 
 const revenueByCountry = (): SalesQuery =>
   Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
@@ -194,6 +196,12 @@ export function behaviourSuite(harness: BackendHarness): void {
         expect(await rowsOf(revenueByCountry().limit(2))).to.deep.equal(REVENUE_BY_COUNTRY.slice(0, 2));
         expect(await rowsOf(revenueByCountry().limit(2).offset(1))).to.deep.equal(REVENUE_BY_COUNTRY.slice(1, 3));
         expect(await rowsOf(revenueByCountry().offset(3))).to.deep.equal(REVENUE_BY_COUNTRY.slice(3));
+      });
+
+      it("limit(0) returns no rows, just the columns", async () => {
+        await using cursor = await revenueByCountry().limit(0).using(engine).execute();
+        expect(await cursor.fetchAllRows()).to.deep.equal([]);
+        expect(cursor.columns.map((c) => c.name)).to.deep.equal(["country", "revenue"]);
       });
     });
 

@@ -30,7 +30,7 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
     const name = joinNodes(
-      warehouseNameParts(query.viewName).map((part) => IdentifierNode.create(part.text)),
+      warehouseNameParts(query.warehouseName).map((part) => IdentifierNode.create(part.text)),
       ".",
     );
     // Metric-view parameters: the view is called as a table-valued function with named arguments.

@@ -36,14 +36,18 @@ import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compi
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
 import type { ConditionNode } from "../../operation-node/condition-node.js";
 import type { FieldNode } from "../../operation-node/field-node.js";
-import { plainWarehouseName } from "../../operation-node/warehouse-name.js";
+import { plainWarehouseName, warehouseNameParts } from "../../operation-node/warehouse-name.js";
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const args: OperationNode[] = [ValueNode.createImmediate(plainWarehouseName(query.viewName))];
+    // A view part that is not an identifier is quoted, as member names are (a view declared with { name }).
+    const view = warehouseNameParts(query.warehouseName)
+      .map((part) => semanticViewMemberName(part.text))
+      .join(".");
+    const args: OperationNode[] = [ValueNode.createImmediate(view)];
     const list = (name: string, fields: readonly FieldNode[]) => {
       if (fields.length === 0) return;
       const names = fields.map((f) =>

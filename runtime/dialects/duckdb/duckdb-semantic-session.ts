@@ -45,6 +45,10 @@ export class DuckDBSemanticSession {
       get definitions() {
         return host.transaction.open ? undefined : host.definitions;
       },
+      checkpoint: async () => {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        host.throwIfInterrupted();
+      },
     };
   }
 

@@ -77,7 +77,7 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   #selection: readonly FieldNode[] = [];
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const view = snowflakeNameNode(query.viewName);
+    const view = snowflakeNameNode(query.warehouseName);
     const clauses: OperationNode[] = [];
     const clause = (name: string, fields: readonly FieldNode[], aliased: boolean) => {
       if (fields.length === 0) return;
