@@ -6,7 +6,7 @@
  */
 export * from "./errors.js";
 export { Decimal, type DecimalInput, type DecimalDivideOptions, type RoundingMode } from "./values/decimal.js"; // a plain class; its schema helper is DecimalType()
-export type { ColumnInfo, ValueKind, QueryResult, ResultStream } from "./driver/query-result.js";
+export type { ColumnInfo, ValueKind, QueryResult, ResultStream, ServedFrom } from "./driver/query-result.js";
 export type { PooledConnection, Row } from "./engine/pooled-connection.js";
 export { BackendAConfig, type BackendAConfigInput } from "./dialects/snowflake/snowflake-config.js";
 export { BackendBConfig, type BackendBConfigInput } from "./dialects/databricks/databricks-config.js";
@@ -59,6 +59,10 @@ export {
 } from "./query/semantic-query.js";
 export type { CompiledQuery } from "./query-compiler/compiled-query.js";
 export type { QueryEngine, EngineRef } from "./query-executor/query-engine.js";
+export type { QueryCacheOption } from "./query-executor/cache-options.js";
+// The result cache's scope attributes (withQueryScope() is in lib/cache) and the engine's cache.
+export type { QueryScope, QueryScopeValue } from "./result-cache/query-scope.js";
+export type { ResultCache, ResultCacheStats } from "./result-cache/result-cache.js";
 // Cursor, model mapping and lossless JSON.
 export { Cursor } from "./cursor/cursor.js";
 export type { ValidateMode, IntoOptions } from "./mapping/validate-mode.js";

@@ -8,8 +8,13 @@ import { MAX_TIMER_MS } from "../driver/deadline.js";
 import type { FieldSpec } from "./fields.js";
 import type { ValidationError } from "../errors.js";
 
-/** A field's value once converted: durations are milliseconds, secrets still plain strings. */
-export type FieldValue = string | number | boolean;
+/** A field's value once converted: durations are milliseconds, secrets still plain strings, tables frozen objects. */
+export type FieldValue = string | number | boolean | TableValue;
+
+/** A converted `table` field: its keys in camelCase, defaults filled in. */
+export interface TableValue {
+  readonly [camel: string]: string | number | boolean;
+}
 
 const ENV_TRUE = new Set(["true", "1", "yes"]);
 const ENV_FALSE = new Set(["false", "0", "no"]);
@@ -36,7 +41,42 @@ export function convertInput(field: FieldSpec, value: unknown, ctx: ConfigContex
     case "enum":
       if (typeof value !== "string") throw wrongType(field, value, `one of ${listValues(field)}`, ctx);
       return checkEnum(field, value, ctx, origin);
+    case "table":
+      return convertTable(field, value, ctx);
   }
+}
+
+/**
+ * A nested table (`[connections.x.cache]`, `cache: { ttl }`): every key is one of the field's own,
+ * converted like a field (errors name `cache.ttl`), missing keys take their defaults.
+ */
+function convertTable(field: FieldSpec, value: unknown, ctx: ConfigContext): TableValue {
+  const name = ctx.nameOf(field);
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Date) {
+    throw wrongType(field, value, `a table of ${listKeys(field, ctx)}`, ctx);
+  }
+  const subFields = field.fields ?? [];
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (raw === undefined) continue;
+    const sub = subFields.find((f) => ctx.nameOf(f) === key);
+    if (sub === undefined) {
+      const respelled = subFields.find((f) => f.toml === key || f.camel === key);
+      const hint =
+        respelled === undefined ? `known keys: ${listKeys(field, ctx)}` : `did you mean ${ctx.nameOf(respelled)}?`;
+      throw ctx.fail(`${name}.${key}`, `is not a known key of ${name}; ${hint}`);
+    }
+    const qualified = { ...sub, toml: `${field.toml}.${sub.toml}`, camel: `${field.camel}.${sub.camel}` };
+    out[sub.camel] = convertInput(qualified, raw, ctx) as string | number | boolean;
+  }
+  for (const sub of subFields) {
+    if (out[sub.camel] === undefined && sub.default !== undefined) out[sub.camel] = sub.default;
+  }
+  return Object.freeze(out);
+}
+
+function listKeys(field: FieldSpec, ctx: ConfigContext): string {
+  return (field.fields ?? []).map((f) => ctx.nameOf(f)).join(", ");
 }
 
 /** Convert an environment variable's text. */
@@ -62,6 +102,9 @@ export function convertEnv(field: FieldSpec, text: string, variable: string, ctx
       return duration(field, text.trim(), ctx, origin);
     case "enum":
       return checkEnum(field, text.trim(), ctx, origin);
+    case "table":
+      // Tables are never read from the environment (`env: "none"`).
+      throw ctx.fail(field, "cannot be set from the environment", origin);
   }
 }
 

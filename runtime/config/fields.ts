@@ -10,7 +10,7 @@ import { MAX_TIMER_MS } from "../driver/deadline.js";
 /** Longest whole-second value a Node timer can wait (2^31 − 1 ms; longer ones fire after ~1 ms). */
 const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
-export type FieldKind = "string" | "integer" | "boolean" | "duration" | "enum";
+export type FieldKind = "string" | "integer" | "boolean" | "duration" | "enum" | "table";
 
 export interface FieldSpec {
   /** Name in the TOML section (snake_case). */
@@ -32,8 +32,10 @@ export interface FieldSpec {
   /** Pattern a `string` field must match, with a readable form for messages. */
   readonly pattern?: RegExp;
   readonly patternDoc?: string;
-  /** `none`: never read from the environment (only `type`). */
+  /** `none`: never read from the environment (`type`, tables). */
   readonly env?: "none";
+  /** The keys of a `table` field (a nested TOML table / a plain object), each converted as a field of its own. */
+  readonly fields?: readonly FieldSpec[];
   readonly description: string;
 }
 
@@ -129,6 +131,34 @@ export const COMMON_FIELDS = [
   },
   { toml: "port", camel: "port", kind: "integer", min: 1, max: 65535, description: "Connection port" },
   { toml: "protocol", camel: "protocol", kind: "enum", values: ["http", "https"], description: "`http` or `https`" },
+  {
+    toml: "cache",
+    camel: "cache",
+    kind: "table",
+    env: "none",
+    defaultDoc: "none (no result cache)",
+    fields: [
+      {
+        toml: "ttl",
+        camel: "ttl",
+        kind: "integer",
+        default: 60,
+        min: 0,
+        max: MAX_TIMER_SECONDS,
+        description: "seconds an entry is served; 0: only queries that ask with execute({ cache: { ttl } }) are cached",
+      },
+      {
+        toml: "max_bytes",
+        camel: "maxBytes",
+        kind: "integer",
+        default: 64 * 1024 * 1024,
+        min: 1,
+        description: "bytes of cached results kept (values measured); the least recently used entries go first",
+      },
+    ],
+    description:
+      'Result cache of this engine (README "Result cache"): identical queries in flight share one statement, results are served from memory until their ttl; `{}` enables it with the defaults',
+  },
 ] as const satisfies readonly FieldSpec[];
 
 /** Where a dialect's fields fall back to the environment: `<envPrefix><FIELD>`, or `<FIELD>` for `unprefixedEnv`. */
@@ -168,11 +198,13 @@ export function envVarName(fallback: EnvFallback, field: FieldSpec): string | un
 
 type FieldValue<F> = F extends { readonly kind: "enum"; readonly values: readonly (infer V)[] }
   ? V
-  : F extends { readonly kind: "integer" }
-    ? number
-    : F extends { readonly kind: "boolean" }
-      ? boolean
-      : string;
+  : F extends { readonly kind: "table"; readonly fields: infer Sub extends readonly FieldSpec[] }
+    ? ConfigInputOf<Sub>
+    : F extends { readonly kind: "integer" }
+      ? number
+      : F extends { readonly kind: "boolean" }
+        ? boolean
+        : string;
 
 /** The camelCase input object of one backend's fields, every field optional, `type` excluded. */
 export type ConfigInputOf<Fields extends readonly FieldSpec[]> = {

@@ -6,59 +6,43 @@
  * One read mode per result: the row reads (`fetchOne`/`fetchMany`/`fetchAllRows`, which may be mixed),
  * `into`, `iterInto` and `fetchArrow` are four separate modes; using a second mode throws.
  */
-import type { Table } from "apache-arrow";
+import type { RecordBatch, Table } from "apache-arrow";
 import type { Static, TObject } from "typebox";
-import type { ColumnInfo, ResultStream, TypedColumn } from "../driver/query-result.js";
+import type { ColumnInfo, ResultStream, ServedFrom, TypedColumn } from "../driver/query-result.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { LibError } from "../errors.js";
 import { compileRowMapper } from "../mapping/model-plan.js";
-import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
+import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
+import { arrowBatches } from "./arrow-batches.js";
+import { ChunkRowIterator } from "./row-iterator.js";
+import { rowObjectFactory, validateModeOf } from "./cursor-rows.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
 import { captureOpenSite, watchUnclosed } from "./unclosed-cursor.js";
 
-type ReadMode = "rows" | "into" | "iterInto" | "arrow";
+type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow";
+
+/** What a cursor holds on to while it reads: a pooled connection, or nothing (a result served from memory). */
+export type CursorConnection = Pick<PooledConnection, "release" | "interrupt">;
+
+/** A result with nothing to give back (served by the result cache). */
+const NO_CONNECTION: CursorConnection = Object.freeze({
+  release: () => Promise.resolve(),
+  interrupt: () => undefined,
+});
 type State = "open" | "exhausted" | "closed" | "cancelled";
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 const CANCELLED = Symbol("cancelled");
-
-function rowObjectFactory(columns: readonly ColumnInfo[]): (row: readonly unknown[]) => Record<string, unknown> {
-  const names = columns.map((c) => c.name);
-  const protoAt = names.indexOf("__proto__");
-  return (row) => {
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) {
-      if (i === protoAt)
-        Object.defineProperty(out, "__proto__", {
-          value: row[i],
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[names[i]!] = row[i];
-    }
-    return out;
-  };
-}
-
-function validateModeOf(options: IntoOptions | undefined, method: string): ValidateMode {
-  const mode = options?.validate ?? "strict";
-  if (!VALIDATE_MODES.includes(mode)) {
-    throw new LibError(
-      `${method}: validate must be one of ${VALIDATE_MODES.map((m) => `"${m}"`).join(", ")}, got ${JSON.stringify(mode)}`,
-    );
-  }
-  return mode;
-}
+const noop = (): void => undefined;
 
 /**
  * What a garbage-collected, never-closed cursor still owes: its stream and connection. Built out
  * here so the closure's scope cannot hold the cursor (a closure made in the constructor would
  * share a context with the ones that capture `this`).
  */
-function releaserOf(stream: ResultStream, connection: PooledConnection): () => Promise<void> {
+function releaserOf(stream: ResultStream, connection: CursorConnection): () => Promise<void> {
   return async () => {
     await stream.close().catch(() => undefined);
     await connection.release();
@@ -66,7 +50,7 @@ function releaserOf(stream: ResultStream, connection: PooledConnection): () => P
 }
 
 export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
-  readonly #connection: PooledConnection;
+  readonly #connection: CursorConnection;
   readonly #stream: ResultStream;
   readonly #iterator: AsyncIterator<unknown[][]>;
   /** Undefined when nothing can cancel this result (no signal, no deadline). */
@@ -85,19 +69,25 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   #queue: Promise<unknown> = Promise.resolve();
   readonly #unwatch: () => void;
 
-  /** @internal Cursors are made by `execute()` (see `openCursor`). */
+  /**
+   * @internal Cursors are made by `execute()` (see `openCursor`). Without a connection (a result
+   * served from memory) there is nothing to give back and nothing to warn about.
+   */
   constructor(
-    connection: PooledConnection,
+    connection: CursorConnection | undefined,
     stream: ResultStream,
     watch: CancelWatch | undefined,
-    openedAt: Error = captureOpenSite(),
+    openedAt?: Error,
   ) {
-    this.#connection = connection;
+    this.#connection = connection ?? NO_CONNECTION;
     this.#stream = stream;
     this.#iterator = stream[Symbol.asyncIterator]();
     this.#watch = watch;
     // Never closed and garbage-collected: the connection goes back anyway, with a warning.
-    this.#unwatch = watchUnclosed(this, releaserOf(stream, connection), openedAt);
+    this.#unwatch =
+      connection === undefined
+        ? noop
+        : watchUnclosed(this, releaserOf(stream, connection), openedAt ?? captureOpenSite());
     // A cancellation while no read is pending still ends the statement and frees the connection.
     watch?.onFire(() => {
       this.#wakeRead?.(CANCELLED);
@@ -111,6 +101,15 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   /** The result's columns (name, warehouse type text, value kind), in result order. */
   get columns(): readonly ColumnInfo[] {
     return this.#stream.columns;
+  }
+
+  /**
+   * Where the rows come from: `"warehouse"` (a statement ran for this cursor), `"materialization"`
+   * (backend C's built-in engine answered from a declared materialization) or `"cache"` (the engine's
+   * result cache: a stored result, or the statement of an identical request that was in flight).
+   */
+  get servedFrom(): ServedFrom {
+    return this.#stream.servedFrom ?? "warehouse";
   }
 
   /** True once the connection has been given back (closed, exhausted, failed or cancelled). */
@@ -183,6 +182,32 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return this.#iterate(model, mode);
   }
 
+  /**
+   * Every remaining row as a plain object, streamed (Kysely's `stream()`): one driver chunk in memory
+   * at a time, and the next is read only when the loop asks (backpressure). Leaving the loop early
+   * closes the cursor.
+   */
+  stream(): AsyncIterableIterator<Row> {
+    this.#enter("stream", "stream()");
+    return this.#streamRows();
+  }
+
+  /** Like `stream()`, one array of row objects per driver chunk (for writers that flush per batch, e.g. NDJSON). */
+  streamBatches(): AsyncIterableIterator<Row[]> {
+    this.#enter("stream", "streamBatches()");
+    return this.#streamBatches();
+  }
+
+  /**
+   * The result as apache-arrow `RecordBatch`es of up to 65,536 rows (whole driver chunks gathered),
+   * streamed with bounded memory (e.g. into `RecordBatchStreamWriter` for Arrow IPC). Same column types as `fetchArrow()`; a result
+   * without rows yields one empty batch, so a writer still learns the schema.
+   */
+  streamArrow(): AsyncIterableIterator<RecordBatch> {
+    this.#enter("streamArrow", "streamArrow()");
+    return arrowBatches(this.columns, this.#stream, this.#chunks("streamArrow()"));
+  }
+
   /** The whole result as an apache-arrow `Table`, built column by column from the driver's chunks. */
   fetchArrow(): Promise<Table> {
     return this.#read("arrow", "fetchArrow()", async () => {
@@ -220,17 +245,44 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return this.close();
   }
 
-  async *#iterate<M extends TObject>(model: M, mode: ValidateMode): AsyncGenerator<Static<M>, void, undefined> {
+  #iterate<M extends TObject>(model: M, mode: ValidateMode): AsyncIterableIterator<Static<M>> {
+    // The model is checked at the first next(), before any row, even for an empty result.
+    return new ChunkRowIterator(
+      this.#chunks("iterInto()"),
+      () => {
+        this.#assertReadable("iterInto()");
+        return compileRowMapper(model, this.columns, mode) as (row: readonly unknown[], index: number) => Static<M>;
+      },
+      () => this.#closeQuietly(),
+    );
+  }
+
+  /** The driver's chunks as they arrive; the cursor closes when the loop ends, however it ends. */
+  async *#chunks(method: string): AsyncGenerator<unknown[][], void, undefined> {
     try {
-      this.#assertReadable("iterInto()");
-      const mapper = compileRowMapper(model, this.columns, mode);
-      let index = 0;
-      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
-        for (const row of chunk) yield mapper(row, index++) as Static<M>;
-      }
+      this.#assertReadable(method);
+      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) yield chunk;
     } finally {
       await this.#closeQuietly();
     }
+  }
+
+  async *#streamBatches(): AsyncGenerator<Row[], void, undefined> {
+    for await (const chunk of this.#chunks("streamBatches()")) {
+      const toObject = this.#toObject();
+      yield chunk.map((row) => toObject(row) as Row);
+    }
+  }
+
+  #streamRows(): AsyncIterableIterator<Row> {
+    return new ChunkRowIterator(
+      this.#chunks("stream()"),
+      () => {
+        const toObject = this.#toObject();
+        return (row) => toObject(row) as Row;
+      },
+      () => this.#closeQuietly(),
+    );
   }
 
   #toObject(): (row: readonly unknown[]) => Record<string, unknown> {
@@ -244,7 +296,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     } else if (this.#mode !== mode) {
       throw new LibError(
         `Cannot call ${method} on this cursor: it was already read with ${this.#modeMethod}. ` +
-          "A result supports one read mode: row reads (fetchOne/fetchMany/fetchAllRows), into(), iterInto() or fetchArrow().",
+          "A result supports one read mode: row reads (fetchOne/fetchMany/fetchAllRows), into(), iterInto(), " +
+          "fetchArrow(), stream()/streamBatches() or streamArrow().",
       );
     }
   }

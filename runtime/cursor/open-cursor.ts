@@ -27,7 +27,7 @@ export interface CursorQuery {
    * or facts that take no alias, still yield rows keyed by field name.
    */
   readonly columnNames?: readonly string[] | undefined;
-  /** Per-statement options the driver applies (backend A's QUERY_TAG). */
+  /** Per-statement options the driver applies (backend A's QUERY_TAG, backend C's materialization routing). */
   readonly statement?: StreamOptions | undefined;
 }
 
@@ -100,7 +100,7 @@ export async function openCursor<Row = Record<string, unknown>>(
 }
 
 /** The stream with its columns named by position; the same stream when the names already agree. */
-function named(stream: ResultStream, names: readonly string[] | undefined): ResultStream {
+export function named(stream: ResultStream, names: readonly string[] | undefined): ResultStream {
   const columns = stream.columns;
   if (names === undefined || names.length !== columns.length || columns.every((c, i) => c.name === names[i])) {
     return stream;
@@ -109,6 +109,7 @@ function named(stream: ResultStream, names: readonly string[] | undefined): Resu
   const preferColumns = stream.preferColumns?.bind(stream);
   return {
     columns: renamed,
+    servedFrom: stream.servedFrom,
     close: () => stream.close(),
     [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
     ...(preferColumns === undefined ? {} : { preferColumns }),

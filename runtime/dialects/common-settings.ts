@@ -28,4 +28,14 @@ export interface CommonSettings<Type extends string = string> {
   readonly host?: string | undefined;
   readonly port?: number | undefined;
   readonly protocol?: "http" | "https" | undefined;
+  /** The engine's result cache (README "Result cache"); absent: no cache. */
+  readonly cache?: CacheSettings | undefined;
+}
+
+/** `[connections.<name>.cache]` / `cache: { ttl, maxBytes }`, defaults filled in. */
+export interface CacheSettings {
+  /** Seconds an entry is served (0: only queries that ask with `execute({ cache: { ttl } })` are cached). */
+  readonly ttl: number;
+  /** Bytes of cached results kept (values measured); least recently used entries are evicted first. */
+  readonly maxBytes: number;
 }

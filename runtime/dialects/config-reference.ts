@@ -82,6 +82,13 @@ function typeText(f: FieldSpec): string {
     if (f.toml === "timeout" || f.toml === "recycle" || f.toml === "dispose_timeout") text += " (seconds)";
   }
   if (f.kind === "duration") text = "duration string";
+  if (f.kind === "table") {
+    const keys = (f.fields ?? []).map(
+      (sub) =>
+        `${code(sub.toml)}/${code(sub.camel)}: ${typeText(sub)}, default ${defaultText(sub)}: ${sub.description}`,
+    );
+    text = `table (\`[connections.<name>.${f.toml}]\`): ${keys.join("; ")}`;
+  }
   if (f.pattern !== undefined) text += ` (${f.patternDoc ?? String(f.pattern)})`;
   return f.secret === true ? `${text}, secret` : text;
 }

@@ -8,8 +8,23 @@ import type { QueryResult, ResultStream } from "./query-result.js";
 export interface StreamOptions {
   /** Rows per chunk the driver should aim for (a hint; DuckDB reads whole 2048-row vectors). */
   readonly chunkRows?: number;
+  /**
+   * The semantic request the statement was compiled from, for a driver whose engine may answer it
+   * from a materialization (backend C's built-in engine): it then marks the stream's `servedFrom`.
+   */
+  readonly semantic?: SemanticRequestInfo | undefined;
   /** What the statement reads, for warehouses that tag statements for cost attribution (backend A's QUERY_TAG). */
   readonly label?: StatementLabel | undefined;
+}
+
+/** A semantic query's view and members by their warehouse names: never a value. */
+export interface SemanticRequestInfo {
+  readonly view: string;
+  readonly dimensions: readonly string[];
+  readonly metrics: readonly string[];
+  readonly facts: readonly string[];
+  /** Whether the request filters rows (a filtered request is never answered from a materialization). */
+  readonly filtered: boolean;
 }
 
 /** A semantic query's view and selected field names: never a value. */

@@ -13,6 +13,13 @@ export interface Driver {
    * warehouse rejected: SQLAlchemy's `is_disconnect`. The pool then invalidates its connections.
    */
   isDisconnect?(error: unknown): boolean;
+  /**
+   * Calls `listener` whenever data or the catalog this driver reads may have changed through the
+   * library: a commit, DDL or a session change on any connection to the same database (backend C).
+   * Result caches subscribe to be invalidated. Returns the unsubscribe function. Drivers of remote
+   * warehouses, which cannot see other clients' writes, leave it out (their caches expire by TTL).
+   */
+  watchChanges?(listener: () => void): () => void;
   /** Releases shared state after every connection has been closed. */
   destroy(): Promise<void>;
 }

@@ -32,9 +32,18 @@ export interface QueryResult {
   readonly queryId?: string | undefined;
 }
 
+/**
+ * Where a cursor's rows came from: the warehouse ran the statement; backend C's built-in engine
+ * answered it from a declared materialization (a pre-aggregated table); or the engine's result cache
+ * served them (a stored result, or the statement of an identical request in flight).
+ */
+export type ServedFrom = "warehouse" | "materialization" | "cache";
+
 /** A streamed result: the columns are known up front, the rows arrive in chunks. */
 export interface ResultStream extends AsyncIterable<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
+  /** Set by a driver that answered from somewhere other than the warehouse's tables (default `"warehouse"`). */
+  readonly servedFrom?: ServedFrom | undefined;
   /** The warehouse's id of the statement, when it has one (see {@link QueryResult.queryId}). */
   readonly queryId?: string | undefined;
   /** Stops reading; further iteration ends. Idempotent. */

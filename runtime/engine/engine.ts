@@ -17,6 +17,7 @@ import { isTraced, poolWaitChannel, traced } from "../observability/channels.js"
 import type { Dialect } from "../dialects/dialect.js";
 import { dialectOf, type BackendType, type ConnectionSettings } from "../dialects/dialects.js";
 import type { Observer } from "../observability/observer.js";
+import { ResultCache } from "../result-cache/result-cache.js";
 import type { DateRangeOptions } from "../operation-node/date-range-node.js";
 
 const DEFAULT_DISPOSE_TIMEOUT_S = 10;
@@ -48,6 +49,12 @@ export class Engine implements AsyncDisposable {
    * on every new physical connection before it is handed out.
    */
   readonly _pool: ConnectionPool;
+  /**
+   * The engine's result cache (README "Result cache"), present when the settings enable one
+   * (`[connections.<name>.cache]`, `cache: { ttl, maxBytes }`): `stats()`, `invalidate()`.
+   */
+  readonly resultCache: ResultCache | undefined;
+  readonly #stopWatchingChanges: (() => void) | undefined;
   /** Defaults for relative date ranges of queries run on this engine (time zone, week start, clock). */
   readonly dateRanges: DateRangeOptions;
   readonly #driver: Driver;
@@ -72,6 +79,20 @@ export class Engine implements AsyncDisposable {
       prePing: settings.prePing,
       ...internals.pool,
     });
+    const cache = settings.cache;
+    const observer = this.#observer;
+    this.resultCache =
+      cache === undefined
+        ? undefined
+        : new ResultCache({
+            ...cache,
+            onServed: ({ sql, parameterCount, rows, startedAt }) =>
+              observer?.emit({ type: "query", sql, parameterCount, rows, servedFrom: "cache" }, startedAt),
+          });
+    // A commit or DDL through the library on this database (backend C) makes every entry stale.
+    const resultCache = this.resultCache;
+    this.#stopWatchingChanges =
+      resultCache === undefined ? undefined : driver.watchChanges?.(() => resultCache.invalidate());
   }
 
   /** The backend name (`type`), a key of DIALECTS. */
@@ -136,6 +157,8 @@ export class Engine implements AsyncDisposable {
 
   async #dispose(): Promise<void> {
     for (const name of namesOf(this)) unregister(name);
+    this.#stopWatchingChanges?.();
+    this.resultCache?.invalidate();
     const closing = (async () => {
       try {
         await this._pool.dispose();

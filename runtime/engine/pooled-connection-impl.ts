@@ -105,6 +105,7 @@ function observedStream(stream: ResultStream, observe: (error: unknown) => void)
   const preferColumns = stream.preferColumns?.bind(stream);
   return {
     columns: stream.columns,
+    servedFrom: stream.servedFrom,
     close: () => stream.close(),
     ...(preferColumns === undefined ? {} : { preferColumns }),
     [Symbol.asyncIterator]: () => {

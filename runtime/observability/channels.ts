@@ -1,20 +1,24 @@
 /**
  * `node:diagnostics_channel` tracing channels, for OpenTelemetry-style instrumentation that
  * subscribes without configuring the engine:
- *   `lib:query`      context `{ backend, sql, parameterCount, queryId }` — start/end around opening a
- *                    statement's result (asyncEnd/error when the driver answered; `queryId` is the
- *                    warehouse's statement id, set by then when it has one);
+ *   `lib:query`      context `{ backend, sql, parameterCount, servedFrom, queryId }` — start/end
+ *                    around opening a statement's result (asyncEnd/error when the driver answered;
+ *                    `servedFrom` and `queryId`, the warehouse's statement id, are set by then), and
+ *                    around each result the engine's cache served (`servedFrom: "cache"`, from start);
  *   `lib:connect`    context `{ backend }` — opening one physical connection;
  *   `lib:pool-wait`  context `{ backend }` — one checkout from an engine's pool.
  * Subscribe with `diagnostics_channel.tracingChannel("lib:query").subscribe({ start, asyncEnd, error })`.
  */
 import diagnosticsChannel from "node:diagnostics_channel";
 import type { BackendType } from "../dialects/dialects.js";
+import type { ServedFrom } from "../driver/query-result.js";
 
 export interface QueryTraceContext {
   readonly backend: BackendType;
   readonly sql: string;
   readonly parameterCount: number;
+  /** Where the rows came from: known at asyncEnd for a statement, from start for a cache hit. */
+  servedFrom?: ServedFrom | undefined;
   /** Set when the warehouse answered (asyncEnd) or failed (error) with a statement id. */
   queryId?: string | undefined;
 }

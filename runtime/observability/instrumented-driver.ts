@@ -29,6 +29,8 @@ export function instrumentDriver(driver: Driver, observer: Observer): Driver {
   };
   // The pool's invalidation asks the driver which errors mean "connection is dead": keep that answer.
   if (driver.isDisconnect !== undefined) instrumented.isDisconnect = (error) => driver.isDisconnect!(error);
+  // A result cache subscribes to the driver's change notices.
+  if (driver.watchChanges !== undefined) instrumented.watchChanges = (listener) => driver.watchChanges!(listener);
   return instrumented;
 }
 
@@ -76,7 +78,17 @@ class InstrumentedConnection implements DatabaseConnection {
       const result = await traced(queryChannel, context, () =>
         this.inner.execute(sql, parameters).then(withQueryId(context), failedWithQueryId(context)),
       );
-      observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length, queryId: result.queryId }, started);
+      observer.emit(
+        {
+          type: "query",
+          sql,
+          parameterCount,
+          rows: result.rows.length,
+          servedFrom: "warehouse",
+          queryId: result.queryId,
+        },
+        started,
+      );
       return result;
     } catch (error) {
       observer.emit({ type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) }, started);
@@ -101,16 +113,21 @@ class InstrumentedConnection implements DatabaseConnection {
     const context: QueryTraceContext = { backend: observer.backend, sql, parameterCount };
     try {
       stream = await traced(queryChannel, context, () =>
-        this.inner.stream(sql, parameters, options).then(withQueryId(context), failedWithQueryId(context)),
+        this.inner.stream(sql, parameters, options).then((opened) => {
+          context.servedFrom = opened.servedFrom ?? "warehouse"; // subscribers read it at asyncEnd
+          return withQueryId(context)(opened);
+        }, failedWithQueryId(context)),
       );
     } catch (error) {
       observer.emit({ type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) }, started);
       throw error;
     }
     const queryId = stream.queryId;
+    const servedFrom = stream.servedFrom ?? "warehouse";
     return observer.logging
       ? countingStream(stream, (rows, error) => {
-          if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows, queryId }, started);
+          if (error === undefined)
+            observer.emit({ type: "query", sql, parameterCount, rows, servedFrom, queryId }, started);
           else
             observer.emit(
               { type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) ?? queryId },
@@ -190,6 +207,8 @@ function countingStream(stream: ResultStream, done: (rows: number, error?: unkno
   const preferColumns = stream.preferColumns?.bind(stream);
   return {
     columns: stream.columns,
+    servedFrom: stream.servedFrom,
+    ...(stream.queryId === undefined ? {} : { queryId: stream.queryId }),
     ...(preferColumns === undefined ? {} : { preferColumns: (options) => (columnar = preferColumns(options)) }),
     async close(): Promise<void> {
       try {

@@ -4,6 +4,7 @@
  * could hold a secret; errors are the library's errors, whose messages are already redacted.
  */
 import type { BackendType } from "../dialects/dialects.js";
+import type { ServedFrom } from "../driver/query-result.js";
 
 interface EventBase {
   readonly backend: BackendType;
@@ -11,13 +12,19 @@ interface EventBase {
   readonly durationMs: number;
 }
 
-/** A statement ran to the end of its result (or the result was closed early). */
+/**
+ * A statement ran to the end of its result (or the result was closed early); or, with `servedFrom:
+ * "cache"`, the engine's result cache served a query without a statement of its own (`durationMs`:
+ * the lookup, or the wait for the identical request in flight).
+ */
 export interface QueryLogEvent extends EventBase {
   readonly type: "query";
   readonly sql: string;
   readonly parameterCount: number;
-  /** Rows read from the result (for a result closed early: the rows read until then). */
+  /** Rows read from the result (for a result closed early: the rows read until then; a cache hit: the result's rows). */
   readonly rows: number;
+  /** `"warehouse"`, `"materialization"` (backend C's engine answered from one) or `"cache"`. */
+  readonly servedFrom: ServedFrom;
   /** The warehouse's id of the statement (backend A's query id, to find it in QUERY_HISTORY), when it has one. */
   readonly queryId?: string | undefined;
 }

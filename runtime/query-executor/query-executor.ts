@@ -16,6 +16,10 @@ import { Engine } from "../engine/engine.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
+import { cachedRequestFor, type QueryCacheOption } from "./cache-options.js";
+import { executeCached } from "./cached-execution.js";
+import type { QueryScope } from "../result-cache/query-scope.js";
+import type { SemanticRequestInfo } from "../driver/database-connection.js";
 import { resolveDateRanges } from "./date-range-bounds.js";
 
 export interface ExecuteOptions {
@@ -23,6 +27,16 @@ export interface ExecuteOptions {
   readonly signal?: AbortSignal;
   /** Deadline in milliseconds for the whole execute(): waiting for a pooled connection, then the statement and its reads. */
   readonly timeoutMs?: number;
+  /**
+   * The engine's result cache for this query (README "Result cache"): `false` bypasses it, `{ ttl }`
+   * (seconds) keeps this result that long instead of the engine's `ttl`. Only on an engine with a cache.
+   */
+  readonly cache?: QueryCacheOption;
+  /**
+   * Scope attributes of the request (`{ tenant: "acme" }`), part of the cache key, so two scopes never
+   * share a cached result; added to those of an enclosing `withQueryScope()`.
+   */
+  readonly scope?: QueryScope;
 }
 
 /** What a query builder asks of the layer below it. */
@@ -47,7 +61,8 @@ const compiledQueries = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledE
 
 /**
  * The compiled query, plus what the cursor needs besides SQL and parameters: the field names that key
- * the rows by position, and the statement's label (view and fields, never values) for QUERY_TAG.
+ * the rows by position, and what the driver is told about the statement: its label (view and fields,
+ * never values) for QUERY_TAG and the semantic request, for backend C's materialization routing.
  */
 type CompiledEntry = CursorQuery & { readonly compiled: CompiledQuery };
 
@@ -63,11 +78,25 @@ function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntr
       sql: compiled.sql,
       parameters: compiled.parameters,
       columnNames,
-      statement: Object.freeze({ label: Object.freeze({ view: node.viewName, fields: columnNames }) }),
+      statement: Object.freeze({
+        label: Object.freeze({ view: node.viewName, fields: columnNames }),
+        semantic: requestInfo(node),
+      }),
     });
     byDialect.set(dialect, entry);
   }
   return entry;
+}
+
+function requestInfo(node: SemanticQueryNode): SemanticRequestInfo {
+  const names = (fields: SemanticQueryNode["dimensions"]) => Object.freeze(fields.map((f) => f.warehouseName));
+  return Object.freeze({
+    view: node.viewName,
+    dimensions: names(node.dimensions),
+    metrics: names(node.metrics),
+    facts: names(node.facts),
+    filtered: node.where !== undefined,
+  });
 }
 
 /** An engine from `createEngine()` carries its dialect; any other `QueryEngine` gets its backend's. */
@@ -92,33 +121,58 @@ export class DefaultQueryExecutor implements QueryExecutor {
   }
 
   async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {
-    const openedAt = captureOpenSite(); // the caller's frame is still on the stack here
     const engine = resolveEngine(this.engine);
-    const compiled = compiledFor(dialectOfEngine(engine), resolveDateRanges(node, engine.dateRanges));
+    const dialect = dialectOfEngine(engine);
+    const query = compiledFor(dialect, resolveDateRanges(node, engine.dateRanges));
     if (options.signal?.aborted) {
       throw new QueryCancelledError("aborted", "The query was aborted before it started", {
         cause: options.signal.reason,
       });
     }
-    const startedAt = performance.now();
-    const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
-    // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
-    const timeoutMs =
-      options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
-    try {
-      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs, openedAt });
-    } catch (error) {
-      // Idempotent: harmless if the cursor already released it. A cancelled query's connection may
-      // still be ending its statement: its deadline is the caller's, so that goes on in the background.
-      const released = connection.release();
-      if (error instanceof QueryCancelledError) released.catch(() => undefined);
-      else await released;
-      throw error;
-    }
+    const cache = engine instanceof Engine ? engine.resultCache : undefined;
+    const cached = cachedRequestFor(cache, { dialect: dialect.name, ...query }, options);
+    if (cached === undefined) return executeOnConnection<R>(engine, query, options);
+    return executeCached<R>(
+      cached,
+      {
+        ...query,
+        backend: engine.backend,
+        connect: (signal) => engine.connect({ signal }),
+        uncached: <T>() => executeOnConnection<T>(engine, query, options),
+      },
+      options,
+    );
   }
 
   withEngine(engine: EngineRef): QueryExecutor {
     return new DefaultQueryExecutor(engine);
+  }
+}
+
+/**
+ * Checks a connection out and opens the cursor on it; the cursor owns the connection. Called before
+ * any await of `execute()`, so the caller's frame is still on the stack for `captureOpenSite()`.
+ */
+async function executeOnConnection<R>(
+  engine: QueryEngine,
+  query: CursorQuery,
+  options: ExecuteOptions,
+): Promise<Cursor<R>> {
+  const openedAt = captureOpenSite();
+  const startedAt = performance.now();
+  const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
+  // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
+  const timeoutMs =
+    options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
+  try {
+    return await openCursor<R>(connection, query, { signal: options.signal, timeoutMs, openedAt });
+  } catch (error) {
+    // Idempotent: harmless if the cursor already released it. A cancelled query's connection may
+    // still be ending its statement: its deadline is the caller's, so that goes on in the background.
+    const released = connection.release();
+    if (error instanceof QueryCancelledError) released.catch(() => undefined);
+    else await released;
+    throw error;
   }
 }
 

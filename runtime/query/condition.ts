@@ -64,14 +64,18 @@ function collect(fn: string, conditions: readonly unknown[]): ConditionNode[] {
 export function and<const C extends readonly Maybe<Condition>[]>(...conditions: C): Combined<C[number]> {
   const nodes = collect("and", conditions);
   if (nodes.length === 1) return conditionOf(nodes[0]!);
-  return nodes.length === 0 ? conditionOf(ConditionNode.constant(true)) : combined<ViewOf<C[number]> & string, MetricsOf<C[number]> & string>("and", ConditionNode.and(nodes));
+  return nodes.length === 0
+    ? conditionOf(ConditionNode.constant(true))
+    : combined<ViewOf<C[number]> & string, MetricsOf<C[number]> & string>("and", ConditionNode.and(nodes));
 }
 
 /** Any of the conditions. `null`/`undefined` arguments are skipped; `or()` of nothing is FALSE. */
 export function or<const C extends readonly Maybe<Condition>[]>(...conditions: C): Combined<C[number]> {
   const nodes = collect("or", conditions);
   if (nodes.length === 1) return conditionOf(nodes[0]!);
-  return nodes.length === 0 ? conditionOf(ConditionNode.constant(false)) : combined<ViewOf<C[number]> & string, MetricsOf<C[number]> & string>("or", ConditionNode.or(nodes));
+  return nodes.length === 0
+    ? conditionOf(ConditionNode.constant(false))
+    : combined<ViewOf<C[number]> & string, MetricsOf<C[number]> & string>("or", ConditionNode.or(nodes));
 }
 
 /** The negation of a condition. */

@@ -67,6 +67,11 @@ export interface GroupResult {
   readonly cases: readonly CaseResult[];
 }
 
+/** A case measured once as a whole (a load test's req/s or p99), in the shape of the measured ones. */
+export function wholeRunCase(name: string, role: Role, us: number, ratios: readonly Ratio[]): CaseResult {
+  return { name, role, samples: 1, batch: 1, medianUs: us, p95Us: us, minUs: us, opsPerSec: 1e6 / us, ratios };
+}
+
 let collect: (() => void) | undefined;
 /** `global.gc` without restarting node with --expose-gc (the flag can be set at run time). */
 export function gc(): void {

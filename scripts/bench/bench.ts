@@ -5,7 +5,8 @@
  *
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
- * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, http-streaming, semantic-expansion, engine-scale.
+ * Benchmarks: the keys of REGISTRY below (revenue-by-country, compile, checkout, large-result, concurrency,
+ * http-revenue, streaming-memory, http-streaming, cache-hit, dashboard-cache, semantic-expansion, engine-scale).
  * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -15,7 +16,6 @@ import { fileURLToPath } from "node:url";
 import { runCheckout } from "./checkout.js";
 import { runCompile } from "./compile.js";
 import { runConcurrency } from "./concurrency.js";
-import { runEngineScale } from "./engine-scale.js";
 import { runExpansion, type ExpansionSummary } from "./expansion-bench.js";
 import { openFixture, type BenchFixture } from "./fixture.js";
 import { formatRatios, formatTime, printTable, type GroupResult } from "./bench-harness.js";
@@ -23,31 +23,42 @@ import { runHttpRevenue } from "./http-revenue.js";
 import { runLargeResult } from "./large-result.js";
 import { runRevenueByCountry } from "./revenue-by-country.js";
 import { runStreamingMemory } from "./streaming-memory.js";
+import { runCacheHit } from "./cache-hit.js";
+import { runDashboardCache } from "./dashboard-cache.js";
 import { runHttpStreaming } from "./http-streaming.js";
+import { runEngineScale } from "./engine-scale.js";
 import type { BenchSettings } from "./bench-settings.js";
 
-const BENCHMARKS = [
-  "revenue-by-country",
-  "compile",
-  "checkout",
-  "large-result",
-  "concurrency",
-  "http-revenue",
-  "streaming-memory",
-  "http-streaming",
-  "semantic-expansion",
-  "engine-scale",
-] as const;
-type BenchmarkName = (typeof BENCHMARKS)[number];
-const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set([
-  "revenue-by-country",
-  "checkout",
-  "large-result",
-  "concurrency",
-  "http-revenue",
-  "streaming-memory",
-  "http-streaming",
-]);
+interface Benchmark {
+  /** Whether it reads the shared `sales_data` fixture (generated once per run). */
+  readonly fixture: boolean;
+  run(fixture: BenchFixture | undefined, settings: BenchSettings): Promise<GroupResult[]>;
+}
+
+let expansion: ExpansionSummary | undefined;
+
+/** Every benchmark, one line each, in the order a full run runs them. */
+const REGISTRY = {
+  "revenue-by-country": { fixture: true, run: (f, s) => runRevenueByCountry(f!, s) },
+  compile: { fixture: false, run: (_f, s) => runCompile(s) },
+  checkout: { fixture: true, run: (f, s) => runCheckout(f!, s) },
+  "large-result": { fixture: true, run: (f, s) => runLargeResult(f!, s) },
+  concurrency: { fixture: true, run: (f, s) => runConcurrency(f!, s) },
+  "http-revenue": { fixture: true, run: (f, s) => runHttpRevenue(f!, s) },
+  "streaming-memory": { fixture: true, run: (f, s) => runStreamingMemory(f!, s) },
+  "http-streaming": { fixture: true, run: (f, s) => runHttpStreaming(f!, s) },
+  "cache-hit": { fixture: true, run: (f, s) => runCacheHit(f!, s) },
+  "dashboard-cache": { fixture: true, run: (f, s) => runDashboardCache(f!, s) },
+  "semantic-expansion": { fixture: false, run: async (_f, s) => ((expansion = await runExpansionFor(s)), []) },
+  "engine-scale": { fixture: false, run: async (_f, s) => (await runEngineScale(s), []) },
+} satisfies Record<string, Benchmark>;
+type BenchmarkName = keyof typeof REGISTRY;
+const BENCHMARKS = Object.keys(REGISTRY) as BenchmarkName[];
+
+/** Its own in-memory star schema. */
+function runExpansionFor(settings: BenchSettings): Promise<ExpansionSummary> {
+  return runExpansion(settings.quick ? { rows: 300_000, runs: 3 } : { rows: 1_000_000, runs: 7 });
+}
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -125,55 +136,25 @@ async function main(): Promise<void> {
   );
 
   const groups: GroupResult[] = [];
-  let expansion: ExpansionSummary | undefined;
   let fixture: BenchFixture | undefined;
   // Ctrl-C: still remove the temp database.
   process.once("SIGINT", () => {
     void (fixture?.close() ?? Promise.resolve()).finally(() => process.exit(130));
   });
   try {
-    if (args.only.some((name) => NEEDS_FIXTURE.has(name))) {
+    if (args.only.some((name) => REGISTRY[name].fixture)) {
       fixture = await openFixture(settings.rows);
       console.log(
         `Generated sales_data: ${settings.rows.toLocaleString("en-US")} rows (seeded PRNG) in ${fixture.seedSeconds.toFixed(1)} s; file-backed DuckDB in ${dirname(fixture.file)}`,
       );
     }
-    for (const name of args.only) {
-      switch (name) {
-        case "revenue-by-country":
-          groups.push(...(await runRevenueByCountry(fixture!, settings)));
-          break;
-        case "compile":
-          groups.push(...(await runCompile(settings)));
-          break;
-        case "checkout":
-          groups.push(...(await runCheckout(fixture!, settings)));
-          break;
-        case "large-result":
-          groups.push(...(await runLargeResult(fixture!, settings)));
-          break;
-        case "concurrency":
-          groups.push(...(await runConcurrency(fixture!, settings)));
-          break;
-        case "http-revenue":
-          groups.push(...(await runHttpRevenue(fixture!, settings)));
-          break;
-        case "streaming-memory":
-          groups.push(...(await runStreamingMemory(fixture!, settings)));
-          break;
-        case "http-streaming":
-          groups.push(...(await runHttpStreaming(fixture!, settings)));
-          break;
-        case "semantic-expansion":
-          // Its own in-memory star schema; the shared fixture is not needed any more.
-          await fixture?.close();
-          fixture = undefined;
-          expansion = await runExpansion(settings.quick ? { rows: 300_000, runs: 3 } : { rows: 1_000_000, runs: 7 });
-          break;
-        case "engine-scale":
-          await runEngineScale(settings);
-          break;
+    for (const [index, name] of args.only.entries()) {
+      // Once no later benchmark reads the shared fixture, its memory goes back before the next one runs.
+      if (fixture !== undefined && !args.only.slice(index).some((later) => REGISTRY[later].fixture)) {
+        await fixture.close();
+        fixture = undefined;
       }
+      groups.push(...(await REGISTRY[name].run(fixture, settings)));
     }
   } finally {
     await fixture?.close();

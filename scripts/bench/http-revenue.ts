@@ -13,7 +13,7 @@ import express from "express";
 import { BackendCConfig, createEngine } from "lib";
 import { createApp } from "../../example-service/app.js";
 import type { BenchFixture } from "./fixture.js";
-import { median, printTable, type CaseResult, type GroupResult } from "./bench-harness.js";
+import { median, printTable, wholeRunCase, type CaseResult, type GroupResult } from "./bench-harness.js";
 import { openRawPool, type RawPool } from "./raw-pool.js";
 import { RAW_SQL, RAW_SQL_FILTERED } from "./revenue-by-country.js";
 import type { BenchSettings } from "./bench-settings.js";
@@ -98,12 +98,14 @@ export async function runHttpRevenue(fixture: BenchFixture, settings: BenchSetti
     );
     // As µs per request (1 / throughput) and p99, so the summary's lib/raw reads like the others (lower is better).
     const cases: CaseResult[] = [
-      entry("GET /revenue µs per request (1 / req/s)", "lib", 1e6 / l.rps, [
+      wholeRunCase("GET /revenue µs per request (1 / req/s)", "lib", 1e6 / l.rps, [
         { baseline: "raw 1 / req/s", value: r.rps / l.rps },
       ]),
-      entry("raw 1 / req/s", "raw", 1e6 / r.rps, []),
-      entry("GET /revenue p99 latency", "lib", l.p99Ms * 1000, [{ baseline: "raw p99", value: l.p99Ms / r.p99Ms }]),
-      entry("raw p99", "raw", r.p99Ms * 1000, []),
+      wholeRunCase("raw 1 / req/s", "raw", 1e6 / r.rps, []),
+      wholeRunCase("GET /revenue p99 latency", "lib", l.p99Ms * 1000, [
+        { baseline: "raw p99", value: l.p99Ms / r.p99Ms },
+      ]),
+      wholeRunCase("raw p99", "raw", r.p99Ms * 1000, []),
     ];
     return [
       {
@@ -121,8 +123,4 @@ export async function runHttpRevenue(fixture: BenchFixture, settings: BenchSetti
     raw.server.closeAllConnections();
     await pool.close();
   }
-}
-
-function entry(name: string, role: "lib" | "raw", us: number, ratios: CaseResult["ratios"]): CaseResult {
-  return { name, role, samples: 1, batch: 1, medianUs: us, p95Us: us, minUs: us, opsPerSec: 1e6 / us, ratios };
 }

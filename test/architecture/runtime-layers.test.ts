@@ -32,9 +32,22 @@ const LAYERS = {
   /** Everything per warehouse, the DIALECTS record and the lookups by backend name. */
   dialects: ["errors", "values", "packages", "driver", "semantic", "config", "operation-node", "query-compiler"],
   observability: ["driver", "dialects"],
-  engine: ["errors", "driver", "dialects", "observability", "operation-node"],
+  /** The result cache: entries bounded by measured bytes, TTLs, request coalescing, scope attributes. */
+  "result-cache": ["errors", "values", "driver"],
+  engine: ["errors", "driver", "dialects", "observability", "operation-node", "result-cache"],
   cursor: ["errors", "values", "driver", "mapping", "engine"],
-  "query-executor": ["errors", "packages", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
+  "query-executor": [
+    "errors",
+    "packages",
+    "driver",
+    "operation-node",
+    "query-compiler",
+    "dialects",
+    "observability",
+    "result-cache",
+    "engine",
+    "cursor",
+  ],
   query: ["errors", "operation-node", "query-compiler", "dialects", "query-executor", "cursor", "view"],
   view: ["errors", "values", "operation-node", "query"],
   /** The framework-free request core: JSON requests to builder queries, scope, limits, batches. */

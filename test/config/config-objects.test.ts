@@ -25,8 +25,12 @@ type DurationKey =
   | "jwtExpireTimeout"
   | "socketTimeout"
   | "connectTimeout";
+/** Tables (`cache`) take each of their keys optionally; the settings hold them with defaults filled in. */
+type PartialTable<T> = { readonly [C in keyof T]?: T[C] | undefined };
 type InputFromSettings<S> = {
-  readonly [K in Exclude<keyof S, "type">]?: (K extends DurationKey ? string : Unwrap<NonNullable<S[K]>>) | undefined;
+  readonly [K in Exclude<keyof S, "type">]?:
+    | (K extends DurationKey ? string : K extends "cache" ? PartialTable<NonNullable<S[K]>> : Unwrap<NonNullable<S[K]>>)
+    | undefined;
 };
 const inputsMatchSettings: [
   Equal<Required<BackendAConfigInput>, Required<InputFromSettings<BackendASettings>>>,

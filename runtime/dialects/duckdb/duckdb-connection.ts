@@ -38,6 +38,8 @@ export interface DuckDBConnectionOptions {
   readonly definitions?: DefinitionCache | undefined;
   /** Text bytes of prepared statements this connection keeps (its share of the engine's budget). */
   readonly statementBytes?: number | undefined;
+  /** Told whenever the database may have changed through this connection (commits, session changes). */
+  readonly onChange?: (() => void) | undefined;
 }
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
@@ -57,14 +59,16 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   readonly #memo = new Map<string, unknown>();
   /** Prepared statements of the autocommit reads, reused by SQL text. */
   readonly #statements: StatementCache;
+  readonly #onChange: () => void;
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
     this.#statements = new StatementCache(connection, { maxBytes: options.statementBytes });
+    this.#onChange = options.onChange ?? (() => undefined);
     const definitions = options.definitions ?? new DefinitionCache();
-    const transaction = new DuckDBTransaction(connection, this.#memo, definitions);
+    const transaction = new DuckDBTransaction(connection, this.#memo, definitions, this.#onChange);
     this.#transaction = transaction;
     const layer = options.semanticLayer;
     this.#semantic =
@@ -107,20 +111,22 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
-  async stream(sql: string, parameters?: readonly unknown[], _options?: StreamOptions): Promise<ResultStream> {
+  async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
     this.#assertOpen();
-    return this.#operation(() => this.#stream(sql, parameters));
+    return this.#operation(() => this.#stream(sql, parameters, options));
   }
 
-  async #stream(sql: string, parameters?: readonly unknown[]): Promise<ResultStream> {
+  async #stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
     try {
       let statement = sql;
       let single = false; // a rewritten call: exactly one statement (duckdb-one-statement.ts)
+      let servedFrom: "materialization" | undefined;
       const semantic = this.#semantic;
       if (semantic !== undefined && semantic.mayHandle(sql)) {
-        const routed = await semantic.forStream(sql);
+        const routed = await semantic.forStream(sql, options?.semantic);
         if ("result" in routed) return resultStream(routed.result);
         ({ statement, single } = routed);
+        servedFrom = routed.servedFrom;
       }
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
@@ -130,7 +136,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         this.#throwIfInterrupted();
         return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead, single);
       });
-      return streamOfResult(result, (fn) => this.#operation(fn));
+      return streamOfResult(result, (fn) => this.#operation(fn), servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -265,10 +271,12 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (!maySessionChange(sql)) return run();
     this.#memo.clear();
     noteSessionChange();
+    this.#onChange();
     try {
       return await run();
     } finally {
       noteSessionChange();
+      this.#onChange();
     }
   }
 

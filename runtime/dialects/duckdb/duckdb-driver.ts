@@ -17,6 +17,7 @@ import { duckdb } from "./duckdb-api.js";
 import { ENGINE_STATEMENT_BYTES } from "./duckdb-statement-cache.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
 import { isDuckDBDisconnect, isDuckDBInvalidated } from "./duckdb-errors.js";
+import { ChangeFeed, fileChangeFeed } from "./duckdb-change-feed.js";
 import { forgetFileInstance, isInstanceDead, leaseFileInstance, markInstanceDead } from "./duckdb-instances.js";
 import { applyCurrentSchema } from "./duckdb-schema.js";
 import type { InstanceLease } from "./duckdb-instances.js";
@@ -45,10 +46,18 @@ export class DuckDBDriver implements Driver {
   #createdFile: boolean | undefined;
   /** The fatal error that invalidated the last instance, until the file is open again. */
   #invalidatedBy: unknown;
+  /** Commits and session changes on this database: one feed per file, or this driver's own for `:memory:`. */
+  readonly #changes: ChangeFeed;
 
   constructor(settings: BackendCSettings, options: DuckDBDriverOptions = {}) {
     this.#settings = settings;
     this.#layerSource = options.semanticLayer === undefined ? loadBuiltinSemanticLayer : options.semanticLayer;
+    this.#changes = this.isMemory ? new ChangeFeed() : fileChangeFeed(settings.database);
+  }
+
+  /** Every commit, DDL or session change through the library on this database (any engine on the file). */
+  watchChanges(listener: () => void): () => void {
+    return this.#changes.subscribe(listener);
   }
 
   get isMemory(): boolean {
@@ -71,7 +80,10 @@ export class DuckDBDriver implements Driver {
         instance.closeSync();
         throw error;
       }
-      onClose = () => instance.closeSync();
+      onClose = () => {
+        instance.closeSync();
+        this.#changes.notify(); // the in-memory database is gone with its only connection
+      };
     } else {
       const file = await this.#fileConnection(options);
       connection = file.connection;
@@ -87,12 +99,14 @@ export class DuckDBDriver implements Driver {
       const isStale = shared === undefined ? undefined : () => this.#fileChanged() || isInstanceDead(shared);
       // The engine's prepared-statement budget, shared out among all the connections its pool may open.
       const statementBytes = ENGINE_STATEMENT_BYTES / Math.max(1, this.#settings.poolSize + this.#settings.maxOverflow);
+      const onChange = () => this.#changes.notify();
       const opened = new DuckDBDatabaseConnection(connection, {
         semanticLayer,
         onClose,
         definitions,
         isStale,
         statementBytes,
+        onChange,
       });
       return this.#createdFile === true ? explainCreatedFile(opened, resolve(this.#settings.database)) : opened;
     } catch (error) {
@@ -172,6 +186,7 @@ export class DuckDBDriver implements Driver {
     this.#lease?.release();
     this.#lease = undefined;
     forgetFileInstance(path);
+    this.#changes.notify(); // another file is at the path now
     if (fileIdentity(path) === undefined) {
       throw new Error(`IO Error: the database file ${resolve(path)} was deleted while the engine was using it`);
     }

@@ -4,7 +4,7 @@
  * row (or column) readers planned once per result.
  */
 import type { DuckDBResult, DuckDBResultReader } from "@duckdb/node-api";
-import type { ColumnInfo, QueryResult, ResultStream } from "../../driver/query-result.js";
+import type { ColumnInfo, QueryResult, ResultStream, ServedFrom } from "../../driver/query-result.js";
 import { OperationalError } from "../../errors.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
 import { planChunkColumns, planChunkRows } from "./duckdb-chunk-rows.js";
@@ -22,7 +22,11 @@ export const EMPTY_RESULT: QueryResult = Object.freeze({
 export type RunOperation = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /** Wraps a streamed DuckDB result: chunks are fetched as the caller iterates. */
-export function streamOfResult(result: DuckDBResult, operation: RunOperation): ResultStream {
+export function streamOfResult(
+  result: DuckDBResult,
+  operation: RunOperation,
+  servedFrom?: Exclude<ServedFrom, "cache">,
+): ResultStream {
   const types = result.columnTypes();
   const columns = types.map((type, i) => ({
     name: result.columnName(i),
@@ -60,6 +64,7 @@ export function streamOfResult(result: DuckDBResult, operation: RunOperation): R
   const iterator = chunks();
   return {
     columns,
+    servedFrom,
     [Symbol.asyncIterator]: () => iterator,
     preferColumns: (options) => {
       readChunk = options?.typedArrays === true ? planTypedColumns(types) : planChunkColumns(types);

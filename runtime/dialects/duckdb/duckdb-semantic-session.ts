@@ -5,6 +5,9 @@
  */
 import type { DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
 import type { QueryResult } from "../../driver/query-result.js";
+import type { SemanticRequestInfo } from "../../driver/database-connection.js";
+import { loadDefinition } from "../../semantic/catalog.js";
+import { routeToMaterialization } from "../../semantic/expand/materialization.js";
 import { ProgrammingError } from "../../errors.js";
 import type { DefinitionCache } from "../../semantic/definition-cache.js";
 import type { RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
@@ -84,19 +87,41 @@ export class DuckDBSemanticSession {
 
   /**
    * What `stream()` reads: the layer's whole answer, or the one statement to stream from DuckDB
-   * (`single` when the layer rewrote it: it must run as exactly one statement).
+   * (`single` when the layer rewrote it: it must run as exactly one statement); with the semantic
+   * request it was compiled from, whether the layer answers it from a materialization.
    */
   async forStream(
     sql: string,
-  ): Promise<{ readonly result: QueryResult } | { readonly statement: string; readonly single: boolean }> {
+    request?: SemanticRequestInfo,
+  ): Promise<
+    | { readonly result: QueryResult }
+    | {
+        readonly statement: string;
+        readonly single: boolean;
+        readonly servedFrom?: "materialization" | undefined;
+      }
+  > {
     const statements = this.#layer.splitStatements(sql);
     if (statements.length !== 1) {
       throw new ProgrammingError(`stream() takes exactly one statement, got ${statements.length}`);
     }
     const handled = await this.#layer.handle(this.#session, statements[0]!);
     if (handled.kind === "result") return { result: normalizeRawResult(handled.columns, handled.rows) };
-    if (handled.kind === "rewritten") return { statement: handled.sql, single: true };
-    return { statement: statements[0]!, single: false };
+    if (handled.kind === "passthrough") return { statement: statements[0]!, single: false };
+    const routed = request !== undefined && (await this.#routesToMaterialization(request));
+    return { statement: handled.sql, single: true, servedFrom: routed ? "materialization" : undefined };
+  }
+
+  /**
+   * Whether the layer answered `request` from a declared materialization: the layer's own routing
+   * rule, asked of the same definition it expanded (read from the shared, committed definitions).
+   */
+  async #routesToMaterialization(request: SemanticRequestInfo): Promise<boolean> {
+    if (request.filtered || request.facts.length > 0) return false;
+    const def = await loadDefinition(this.#session, request.view).catch(() => undefined);
+    if (def === undefined || (def.materializations ?? []).length === 0) return false;
+    const { dimensions, metrics, facts } = request;
+    return routeToMaterialization(def, { dimensions, metrics, facts }) !== undefined;
   }
 
   /** The layer's caches for this session (probes holding whole statements) go with the connection. */

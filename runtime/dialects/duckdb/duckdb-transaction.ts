@@ -18,13 +18,21 @@ export class DuckDBTransaction {
   readonly #memo: Map<string, unknown>;
   /** Committed semantic-view definitions: any commit may change them. */
   readonly #definitions: DefinitionCache;
+  /** Told before and after every COMMIT (the database's change feed: result caches). */
+  readonly #onCommit: () => void;
   /** Whether we have an explicit transaction open on the DuckDB connection. */
   #inTransaction = false;
 
-  constructor(connection: DuckDBConnection, memo: Map<string, unknown>, definitions: DefinitionCache) {
+  constructor(
+    connection: DuckDBConnection,
+    memo: Map<string, unknown>,
+    definitions: DefinitionCache,
+    onCommit: () => void = () => undefined,
+  ) {
     this.#connection = connection;
     this.#memo = memo;
     this.#definitions = definitions;
+    this.#onCommit = onCommit;
   }
 
   /** True while an explicit transaction is open. */
@@ -98,7 +106,7 @@ export class DuckDBTransaction {
     const committing = statement === "COMMIT";
     // Any committed write may change the catalog: before, so nobody caches what is about to change;
     // after, so nothing read while the commit ran survives it.
-    if (committing) this.#definitions.invalidate();
+    if (committing) this.#committing();
     try {
       await this.#connection.run(statement);
       if (committing) this.#memo.delete(UNCOMMITTED_MEMO_KEY);
@@ -111,8 +119,13 @@ export class DuckDBTransaction {
       throw error;
     } finally {
       this.#inTransaction = false;
-      if (committing) this.#definitions.invalidate();
+      if (committing) this.#committing();
     }
+  }
+
+  #committing(): void {
+    this.#definitions.invalidate();
+    this.#onCommit();
   }
 
   /** After a rollback: memoized facts the transaction created are gone with it. */

@@ -69,6 +69,8 @@ export interface SnowflakeStandInOptions {
    * `ALTER SESSION SET` override it per session (session-parameters.ts).
    */
   readonly quotedIdentifiersIgnoreCase?: boolean;
+  /** Milliseconds every statement takes before it answers (the benchmarks' remote warehouse); default 0. */
+  readonly statementLatencyMs?: number;
   /** How FACTS with DIMENSIONS is answered (semantic-view-sql.ts); default: refused, as with the 2026_07 bundle. */
   readonly factsWithDimensions?: SnowflakeBehaviour["factsWithDimensions"];
 }
@@ -436,6 +438,8 @@ export class SnowflakeStandIn {
       await new Promise<void>((resolve) => this.#stalled.add(resolve));
       return sqlError(queryId, new StandInSqlError("stand-in closed", "000604", "57014"));
     }
+    const latency = this.#options.statementLatencyMs ?? 0;
+    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
     if (this.holdQueries?.test(sqlText) && requestId !== undefined) {
       await new Promise<void>((resolve) => this.#held.set(requestId, resolve));
       this.#held.delete(requestId);

@@ -1,0 +1,52 @@
+/**
+ * `cursor.streamArrow()`: apache-arrow `RecordBatch`es of up to BATCH_ROWS rows (whole driver chunks
+ * gathered), built as `fetchArrow()` builds its table (columnar and typed-array copies where the
+ * driver reads columns), so a result of any size streams as Arrow in bounded memory. Gathering
+ * chunks keeps the per-batch cost of building Arrow vectors off DuckDB's 2,048-row chunks.
+ */
+import type { RecordBatch } from "apache-arrow";
+import { isTypedColumn, type ColumnInfo, type ResultStream, type TypedColumn } from "../driver/query-result.js";
+import { ArrowTableBuilder } from "./arrow-table.js";
+import { loadArrow } from "./load-arrow.js";
+
+export async function* arrowBatches(
+  columns: readonly ColumnInfo[],
+  stream: Pick<ResultStream, "preferColumns">,
+  chunks: AsyncGenerator<unknown[][], void, undefined>,
+): AsyncGenerator<RecordBatch, void, undefined> {
+  try {
+    await loadArrow();
+  } catch (error) {
+    await chunks.return(undefined); // closes the cursor
+    throw error;
+  }
+  const columnar = stream.preferColumns?.({ typedArrays: true }) === true;
+  let yielded = false;
+  let builder = new ArrowTableBuilder(columns);
+  let rows = 0;
+  for await (const chunk of chunks) {
+    if (columnar) {
+      const cols = chunk as readonly (readonly unknown[] | TypedColumn)[];
+      builder.appendColumns(cols);
+      rows += cols.length === 0 ? 0 : lengthOf(cols[0]!);
+    } else {
+      builder.appendChunk(chunk);
+      rows += chunk.length;
+    }
+    if (rows >= BATCH_ROWS) {
+      yielded = true;
+      yield* builder.finish().batches;
+      builder = new ArrowTableBuilder(columns);
+      rows = 0;
+    }
+  }
+  // The rest; and with no rows at all, one empty batch, so a writer still learns the schema.
+  if (rows > 0 || !yielded) yield* builder.finish().batches;
+}
+
+/** Rows per batch a stream aims for: 32 DuckDB chunks; a few MB for typical columns. */
+export const BATCH_ROWS = 65_536;
+
+function lengthOf(column: readonly unknown[] | TypedColumn): number {
+  return isTypedColumn(column) ? column.length : column.length;
+}

@@ -1,0 +1,60 @@
+/**
+ * A result held by the cache: its columns and every chunk of row arrays, with the bytes they keep
+ * alive, and a `ResultStream` that replays it. The stored values are shared between readers, so a
+ * reader gets its own copy of each mutable value (dates, and the lists, structs and blobs of
+ * "other" columns); bigints, strings, numbers and Decimals are immutable and shared as they are.
+ */
+import type { ColumnInfo, ResultStream, ServedFrom } from "../driver/query-result.js";
+
+export interface CachedResult {
+  readonly columns: readonly ColumnInfo[];
+  readonly chunks: readonly (readonly unknown[][])[];
+  readonly rowCount: number;
+  /** Measured bytes of the values and their containers. */
+  readonly bytes: number;
+  /** Where the statement that produced it was answered. */
+  readonly origin: Exclude<ServedFrom, "cache">;
+}
+
+type Copy = (value: unknown) => unknown;
+
+const copyDate: Copy = (value) => (value instanceof Date ? new Date(value.getTime()) : value);
+const copyOther: Copy = (value) => {
+  if (value === null || typeof value !== "object") return value;
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
+};
+
+/** Per column, how a reader's copy of a value is made; undefined when every value can be shared. */
+function copiesFor(columns: readonly ColumnInfo[]): (Copy | undefined)[] | undefined {
+  const copies = columns.map((c) =>
+    c.kind === "date" || c.kind === "timestamp" ? copyDate : c.kind === "other" ? copyOther : undefined,
+  );
+  return copies.some((c) => c !== undefined) ? copies : undefined;
+}
+
+function copyChunk(chunk: readonly unknown[][], copies: readonly (Copy | undefined)[]): unknown[][] {
+  return chunk.map((row) => row.map((value, i) => (copies[i] === undefined ? value : copies[i]!(value))));
+}
+
+/** A stream replaying `result` from memory (no connection); `servedFrom` says "cache" unless given. */
+export function cachedStream(result: CachedResult, servedFrom: ServedFrom = "cache"): ResultStream {
+  const copies = copiesFor(result.columns);
+  let closed = false;
+  return {
+    columns: result.columns,
+    servedFrom,
+    close: async () => {
+      closed = true;
+    },
+    async *[Symbol.asyncIterator](): AsyncGenerator<unknown[][]> {
+      for (const chunk of result.chunks) {
+        if (closed) return;
+        yield copies === undefined ? (chunk as unknown[][]) : copyChunk(chunk, copies);
+      }
+    },
+  };
+}

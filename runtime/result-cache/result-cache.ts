@@ -1,0 +1,169 @@
+/**
+ * An engine's result cache (README "Result cache"): results by key (`cache-key.ts`), bounded by
+ * measured bytes (least recently used first out), each entry served until its TTL, and identical
+ * requests in flight coalesced into one run (`flight.ts`).
+ *
+ * `invalidate()` (backend C: every commit, DDL or session change through the library on the
+ * database) drops every entry and detaches the runs in flight; a run that started before an
+ * invalidation never stores its result (the generation it started under has passed), so nothing
+ * read before a change survives it.
+ */
+import type { CachedResult } from "./cached-result.js";
+import { Flight } from "./flight.js";
+
+export interface ResultCacheOptions {
+  /** Default seconds an entry is served (0: only queries that ask with a ttl are cached). */
+  readonly ttl: number;
+  readonly maxBytes: number;
+  /** Milliseconds clock (tests); default `Date.now`. */
+  readonly now?: () => number;
+  /** Told of every query the cache served (the engine's `log` option). */
+  readonly onServed?: ((served: ServedFromCache) => void) | undefined;
+}
+
+/** A query the cache answered without a statement of its own. */
+export interface ServedFromCache {
+  readonly sql: string;
+  readonly parameterCount: number;
+  readonly rows: number;
+  /** performance.now() when the request reached the cache. */
+  readonly startedAt: number;
+}
+
+export interface ResultCacheStats {
+  readonly entries: number;
+  readonly bytes: number;
+  readonly maxBytes: number;
+  readonly hits: number;
+  readonly misses: number;
+  /** Requests that joined a run already in flight. */
+  readonly coalesced: number;
+  readonly evictions: number;
+  readonly invalidations: number;
+}
+
+interface Entry {
+  readonly result: CachedResult;
+  readonly expiresAt: number;
+}
+
+/** Bytes an entry costs beyond its values: its key (two bytes a character) and bookkeeping. */
+const keyBytes = (key: string): number => 64 + 2 * key.length;
+
+export class ResultCache {
+  readonly defaultTtlSeconds: number;
+  readonly maxBytes: number;
+  readonly #now: () => number;
+  readonly #onServed: ((served: ServedFromCache) => void) | undefined;
+  /** Insertion order is recency: a hit re-inserts its key. */
+  readonly #entries = new Map<string, Entry>();
+  readonly #flights = new Map<string, Flight<unknown>>();
+  #bytes = 0;
+  #generation = 0;
+  #hits = 0;
+  #misses = 0;
+  #coalesced = 0;
+  #evictions = 0;
+  #invalidations = 0;
+
+  constructor(options: ResultCacheOptions) {
+    this.defaultTtlSeconds = options.ttl;
+    this.maxBytes = options.maxBytes;
+    this.#now = options.now ?? Date.now;
+    this.#onServed = options.onServed;
+  }
+
+  /** Reports a query served from the cache (a hit, or a request that joined one in flight). */
+  served(served: ServedFromCache): void {
+    this.#onServed?.(served);
+  }
+
+  /** Increases with every invalidation; a run stores only under the generation it started in. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The live entry for `key` (an expired one is dropped), counting a hit or a miss. */
+  get(key: string): CachedResult | undefined {
+    const entry = this.#entries.get(key);
+    if (entry !== undefined && entry.expiresAt > this.#now()) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.#hits++;
+      return entry.result;
+    }
+    if (entry !== undefined) this.#drop(key, entry);
+    this.#misses++;
+    return undefined;
+  }
+
+  /**
+   * Stores `result` for `ttlSeconds` unless an invalidation happened since `generation` was read,
+   * or the entry alone exceeds `maxBytes`; evicts the least recently used entries to make room.
+   * True when stored.
+   */
+  set(key: string, result: CachedResult, ttlSeconds: number, generation: number): boolean {
+    if (generation !== this.#generation || ttlSeconds <= 0) return false;
+    const old = this.#entries.get(key);
+    if (old !== undefined) this.#drop(key, old);
+    const bytes = result.bytes + keyBytes(key);
+    if (bytes > this.maxBytes) return false;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes + bytes <= this.maxBytes) break;
+      this.#drop(oldest, entry);
+      this.#evictions++;
+    }
+    this.#entries.set(key, { result, expiresAt: this.#now() + ttlSeconds * 1000 });
+    this.#bytes += bytes;
+    return true;
+  }
+
+  /**
+   * The run in flight for `key`, joined, or a new one started with `run`. `joined` says whether
+   * this request shares a run another request started.
+   */
+  flight<T>(
+    key: string,
+    run: (signal: AbortSignal) => Promise<T>,
+  ): { readonly flight: Flight<T>; readonly joined: boolean } {
+    const current = this.#flights.get(key) as Flight<T> | undefined;
+    if (current !== undefined && !current.settled) {
+      this.#coalesced++;
+      return { flight: current, joined: true };
+    }
+    const flight = new Flight<T>(run);
+    this.#flights.set(key, flight as Flight<unknown>);
+    const forget = (): void => {
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+    };
+    void flight.whenSettled().then(forget);
+    return { flight, joined: false };
+  }
+
+  /** Drops every entry and detaches the runs in flight (their results are not stored). */
+  invalidate(): void {
+    this.#generation++;
+    this.#invalidations++;
+    this.#entries.clear();
+    this.#flights.clear();
+    this.#bytes = 0;
+  }
+
+  stats(): ResultCacheStats {
+    return {
+      entries: this.#entries.size,
+      bytes: this.#bytes,
+      maxBytes: this.maxBytes,
+      hits: this.#hits,
+      misses: this.#misses,
+      coalesced: this.#coalesced,
+      evictions: this.#evictions,
+      invalidations: this.#invalidations,
+    };
+  }
+
+  #drop(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    this.#bytes -= entry.result.bytes + keyBytes(key);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The result cache's store on its own (no database): the byte bound under 1,000 distinct large
+ * results, least-recently-used eviction, TTL on a test clock, invalidation while a run is in flight,
+ * and the key's parts (typed parameters, scope, result mode).
+ */
+import { expect } from "chai";
+import { Decimal } from "lib";
+import type { ColumnInfo } from "../../runtime/driver/query-result.js";
+import { cacheKey } from "../../runtime/result-cache/cache-key.js";
+import type { CachedResult } from "../../runtime/result-cache/cached-result.js";
+import { measureRows, measureValue } from "../../runtime/result-cache/measure-bytes.js";
+import { ResultCache } from "../../runtime/result-cache/result-cache.js";
+
+const COLUMNS: readonly ColumnInfo[] = [
+  { name: "id", type: "BIGINT", kind: "bigint" },
+  { name: "label", type: "VARCHAR", kind: "string" },
+  { name: "amount", type: "DECIMAL(12,2)", kind: "decimal" },
+];
+
+/** A result of `rows` rows whose bytes are measured from its values. */
+function result(rows: number, seed: number): CachedResult {
+  const chunk = Array.from({ length: rows }, (_, i) => [
+    BigInt(seed * 10_000 + i),
+    `row ${seed}-${i} `.repeat(4),
+    new Decimal(BigInt(i), 2),
+  ]);
+  return Object.freeze({
+    columns: COLUMNS,
+    chunks: [chunk],
+    rowCount: rows,
+    bytes: measureRows(chunk),
+    origin: "warehouse",
+  });
+}
+
+describe("result cache: the store", () => {
+  it("measures values by their size, not by count", () => {
+    expect(measureValue("x".repeat(1000))).to.be.greaterThan(measureValue("x") + 1900);
+    expect(measureValue(2n ** 200n)).to.be.greaterThan(measureValue(1n));
+    expect(measureRows([[1, "a"]])).to.be.lessThan(measureRows([[1, "a".repeat(100)]]));
+    expect(measureValue(new Uint8Array(4096))).to.be.greaterThan(4096);
+  });
+
+  it("stays within max_bytes under 1,000 distinct large results, evicting the least recently used", () => {
+    const maxBytes = 2 * 1024 * 1024;
+    const cache = new ResultCache({ ttl: 60, maxBytes });
+    let stored = 0;
+    for (let i = 0; i < 1000; i++) {
+      if (cache.set(`q${i}`, result(200, i), 60, cache.generation)) stored++;
+      if (i === 500) expect(cache.get("q499"), "recently stored").to.not.equal(undefined);
+      expect(cache.stats().bytes).to.be.at.most(maxBytes);
+    }
+    const stats = cache.stats();
+    expect(stored).to.equal(1000);
+    expect(stats.evictions).to.be.greaterThan(900);
+    expect(stats.entries).to.be.lessThan(100).and.greaterThan(10);
+    expect(cache.get("q999")).to.not.equal(undefined);
+    expect(cache.get("q0")).to.equal(undefined);
+    // An entry larger than the whole cache is not kept (and evicts nothing).
+    expect(cache.set("huge", result(20_000, 1), 60, cache.generation)).to.equal(false);
+    expect(cache.stats().entries).to.equal(stats.entries);
+  });
+
+  it("serves an entry until its TTL, then drops it", () => {
+    let now = 1_000;
+    const cache = new ResultCache({ ttl: 60, maxBytes: 1 << 20, now: () => now });
+    cache.set("a", result(1, 1), 10, cache.generation);
+    now += 9_999;
+    expect(cache.get("a")).to.not.equal(undefined);
+    now += 1;
+    expect(cache.get("a")).to.equal(undefined);
+    expect(cache.stats()).to.include({ entries: 0, bytes: 0, hits: 1, misses: 1 });
+  });
+
+  it("does not store what a run read before an invalidation; a new request does not join that run", async () => {
+    const cache = new ResultCache({ ttl: 60, maxBytes: 1 << 20 });
+    let finish!: (value: string) => void;
+    const generation = cache.generation;
+    const first = cache.flight("k", () => new Promise<string>((resolve) => (finish = resolve)));
+    expect(cache.flight("k", async () => "other").joined).to.equal(true);
+    cache.invalidate();
+    const after = cache.flight("k", async () => "fresh");
+    expect(after.joined).to.equal(false);
+    finish("stale");
+    expect(await first.flight.join()).to.equal("stale");
+    expect(await after.flight.join()).to.equal("fresh");
+    expect(cache.set("k", result(1, 1), 60, generation)).to.equal(false);
+  });
+
+  it("keys on dialect, SQL, typed parameters, result mode and scope", () => {
+    const base = { dialect: "backend_a", sql: "SELECT ?", parameters: [1] as unknown[] };
+    const keys = [
+      cacheKey(base),
+      cacheKey({ ...base, dialect: "backend_b" }),
+      cacheKey({ ...base, sql: "SELECT ? " }),
+      cacheKey({ ...base, parameters: ["1"] }),
+      cacheKey({ ...base, parameters: [1n] }),
+      cacheKey({ ...base, parameters: [new Decimal(1n, 0)] }),
+      cacheKey({ ...base, parameters: [new Date(1)] }),
+      cacheKey({ ...base, columnNames: ["a"] }),
+      cacheKey({ ...base, scope: { tenant: "a" } }),
+      cacheKey({ ...base, scope: { tenant: "b" } }),
+      cacheKey({ ...base, scope: { tenant: 1 } }),
+    ];
+    expect(new Set(keys).size).to.equal(keys.length);
+    expect(cacheKey({ ...base, scope: { a: 1, b: 2 } })).to.equal(cacheKey({ ...base, scope: { b: 2, a: 1 } }));
+  });
+});
