@@ -13,7 +13,7 @@ import type { BackendRules } from "../config/resolved-values.js";
 import type { CommonSettings } from "../config/types.js";
 import type { Driver } from "../driver/database-connection.js";
 import type { SemanticQueryCompiler } from "../query/compiler/semantic-query-compiler.js";
-import type { FixtureModel } from "./fixture/fixture-model.js";
+import type { FixtureModel, FixtureReadOptions } from "./fixture/fixture-model.js";
 import type { IntrospectionSource, Introspector } from "./introspect/metadata.js";
 import type { TypeTable } from "./type-table.js";
 
@@ -74,7 +74,11 @@ export interface Dialect<
   /** A warehouse name as the TypeScript side spells it (backend A: folded upper case → lower case). */
   portableName(name: string): string;
   /** Reads the views and their base tables as a DuckDB fixture model (`lib codegen --fixture`). */
-  readFixture(source: IntrospectionSource, views: readonly string[], sample: number | undefined): Promise<FixtureModel>;
+  readFixture(
+    source: IntrospectionSource,
+    views: readonly string[],
+    options: FixtureReadOptions,
+  ): Promise<FixtureModel>;
   readonly codegenSource: CodegenSource;
   /**
    * The dialect's type table (`<warehouse>-types.ts`): warehouse type → how its values arrive. Its
