@@ -22,6 +22,15 @@ import { answerMetadataStatement } from "./semantic-view-metadata.js";
 import { INPUT_FORMATS, runWithBindings } from "./bind-values.js";
 import { ChunkStorage } from "./chunk-storage.js";
 import { duckdbToSnowflake, inProgressReply, sqlError, statusResult, type Reply, type WireResult } from "./replies.js";
+import { useStandInNamespace, withInformationSchema } from "./snowflake-namespace.js";
+import {
+  answerModelViewStatement,
+  extractModelViewCalls,
+  loadModelViews,
+  type LoadedModelView,
+  type SnowflakeModelView,
+} from "./snowflake-model-views.js";
+import { StandInSemanticEngine } from "../semantic-engine.js";
 
 export interface SnowflakeStandInOptions {
   /** Accepted user → password pairs for basic authentication. Default `{ tester: "s3cret" }`. */
@@ -31,6 +40,8 @@ export interface SnowflakeStandInOptions {
   /** SQL run once on the DuckDB database before the first request. */
   readonly seedSql?: readonly string[];
   readonly semanticViews?: readonly StandInSemanticView[];
+  /** Multi-table semantic views answered by the built-in semantic engine (snowflake-model-views.ts). */
+  readonly modelViews?: readonly SnowflakeModelView[];
   /**
    * Rows sent inline and per chunk: larger results are split into result chunks the sdk downloads
    * from separate storage (gzip, SSE-C headers from `qrmk`), as Snowflake does. Default: all inline.
@@ -113,6 +124,7 @@ export class SnowflakeStandIn {
   readonly #instance: DuckDBInstance;
   readonly #options: SnowflakeStandInOptions;
   readonly #views = new Map<string, StandInSemanticView>();
+  #models: ReadonlyMap<string, LoadedModelView> = new Map();
   readonly #sessions = new Map<string, Session>();
   readonly #held = new Map<string, () => void>();
   readonly #dropped = new Set<string>();
@@ -146,7 +158,9 @@ export class SnowflakeStandIn {
     const standIn = new SnowflakeStandIn(instance, options);
     const seed = await instance.connect();
     try {
+      await useStandInNamespace(seed);
       for (const sql of options.seedSql ?? []) await seed.run(sql);
+      standIn.#models = await loadModelViews(new StandInSemanticEngine(seed), options.modelViews ?? []);
     } finally {
       seed.closeSync();
     }
@@ -422,8 +436,9 @@ export class SnowflakeStandIn {
   async #answer(sqlText: string, bindings: QueryRecord["bindings"], session: Session, queryId: string): Promise<Reply> {
     try {
       const result =
+        answerModelViewStatement(sqlText, this.#views, this.#models) ??
         answerMetadataStatement(sqlText, this.#views) ??
-        (await runOnDuckDB(session.connection, sqlText, bindings, this.#views));
+        (await runOnDuckDB(session.connection, sqlText, bindings, this.#views, this.#models));
       const chunkRows = this.#options.chunkRows;
       const inline = chunkRows === undefined ? result.rowset : result.rowset.slice(0, chunkRows);
       const chunks: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
@@ -475,6 +490,7 @@ class LazyConnection {
   ) {}
   get(): Promise<DuckDBConnection> {
     this.#connection ??= this.instance.connect().then(async (c) => {
+      await useStandInNamespace(c);
       await c.run(`SET TimeZone = '${this.timeZone.replaceAll("'", "''")}'`);
       return c;
     });
@@ -500,12 +516,17 @@ async function runOnDuckDB(
   sqlText: string,
   bindings: QueryRecord["bindings"],
   views: ReadonlyMap<string, StandInSemanticView>,
+  models: ReadonlyMap<string, LoadedModelView>,
 ): Promise<WireResult> {
   const zone = /^\s*ALTER\s+SESSION\s+SET\s+TIMEZONE\s*=\s*'([^']+)'\s*$/i.exec(sqlText);
   if (zone) await lazy.setTimeZone(zone[1]!);
   if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
-  const sql = translateSnowflakeSql(sqlText, views);
   const connection = await lazy.get();
+  const withModels = extractModelViewCalls(await withInformationSchema(sqlText, connection), models);
+  const translated = translateSnowflakeSql(withModels.sql, views);
+  const restored = withModels.restore(translated);
+  // A model view's semantic_view() call is expanded by the built-in engine over this session's tables.
+  const sql = restored === translated ? translated : await new StandInSemanticEngine(connection).rewrite(restored);
   const reader = await runWithBindings(connection, sql, bindings);
   const rows = reader.getRows() as DuckDBValue[][];
   const columns = reader.columnNames().map((name, i) =>
