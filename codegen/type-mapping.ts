@@ -6,7 +6,7 @@
  */
 import type { BackendType } from "../runtime/config/types.js";
 import { dialectOf } from "../runtime/dialects/dialects.js";
-import { KIND_TYPINGS } from "../runtime/dialects/type-table.js";
+import { KIND_TYPINGS } from "../runtime/mapping/kind-typings.js";
 import type { ValueKind } from "../runtime/driver/database-connection.js";
 
 /** How a column of warehouse type `type` arrives on `backend`; `"other"` when the type is unknown. */

@@ -49,8 +49,8 @@ export {
   type ExecuteOptions,
   type QueryCursor,
 } from "./query/semantic-query.js";
-export type { CompiledQuery } from "./query/compiled-query.js";
-export type { QueryEngine, EngineRef } from "./query/query-engine.js";
+export type { CompiledQuery } from "./query-compiler/compiled-query.js";
+export type { QueryEngine, EngineRef } from "./query-executor/query-engine.js";
 // Cursor, model mapping and lossless JSON.
 export { Cursor } from "./cursor/cursor.js";
 export type { ValidateMode, IntoOptions } from "./mapping/validate-mode.js";

@@ -5,7 +5,7 @@
  * `Type.Number`; `DecimalType()`/`DateType()` are the cursor's schema helpers for Decimal and Date values.
  * The choice per kind is `KIND_TYPINGS`, which `into()` reads its agreement rules from too.
  */
-import { KIND_TYPINGS } from "../../runtime/dialects/type-table.js";
+import { KIND_TYPINGS } from "../../runtime/mapping/kind-typings.js";
 import type { ValueKind } from "../../runtime/driver/database-connection.js";
 
 export interface SchemaExpression {

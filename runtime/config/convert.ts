@@ -3,7 +3,8 @@
  * (already typed by TOML / JavaScript) and environment variables (always text).
  */
 import { aTypeName, type ConfigContext, type ValueOrigin, showPlain, showValue, typeName } from "./config-context.js";
-import { DurationSyntaxError, MAX_TIMER_MS, parseDuration } from "./duration.js";
+import { DurationSyntaxError, parseDuration } from "./duration.js";
+import { MAX_TIMER_MS } from "../driver/deadline.js";
 import type { FieldSpec } from "./fields.js";
 import type { ValidationError } from "../errors.js";
 

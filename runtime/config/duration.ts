@@ -9,9 +9,6 @@
  * rejected rather than rounded.
  */
 
-/** Node clamps a timer longer than 2^31 − 1 ms to 1 ms: no timeout or duration may exceed it. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
 const UNIT_MS = { h: 3_600_000n, m: 60_000n, s: 1_000n, ms: 1n } as const;
 type Unit = keyof typeof UNIT_MS;
 const UNIT_ORDER: readonly Unit[] = ["h", "m", "s", "ms"];

@@ -5,7 +5,7 @@
  * validation, the config-object input types and the README reference table are all derived from
  * these tables, so a field is added in exactly one place.
  */
-import { MAX_TIMER_MS } from "./duration.js";
+import { MAX_TIMER_MS } from "../driver/deadline.js";
 
 /** Longest whole-second value a Node timer can wait (2^31 − 1 ms; longer ones fire after ~1 ms). */
 const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);

@@ -15,7 +15,7 @@ import { compileRowMapper } from "../mapping/model-plan.js";
 import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { loadArrow } from "./load-arrow.js";
-import type { CancelWatch } from "./cancellation.js";
+import type { CancelWatch } from "../driver/cancellation.js";
 import { captureOpenSite, watchUnclosed } from "./unclosed-cursor.js";
 
 type ReadMode = "rows" | "into" | "iterInto" | "arrow";

@@ -5,7 +5,7 @@
  */
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import type { ResultStream } from "../driver/database-connection.js";
-import { CancelWatch } from "./cancellation.js";
+import { CancelWatch } from "../driver/cancellation.js";
 import { Cursor } from "./cursor.js";
 
 export interface OpenCursorOptions {

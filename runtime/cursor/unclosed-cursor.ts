@@ -14,7 +14,7 @@ interface Leak {
 
 const warnedSites = new Set<string>();
 /** Frames of the library itself (source or built), skipped when naming the caller. */
-const LIBRARY_FRAME = /[\\/]runtime[\\/](query|cursor|engine)[\\/]/;
+const LIBRARY_FRAME = /[\\/]runtime[\\/](query|query-executor|cursor|engine)[\\/]/;
 
 const registry = new FinalizationRegistry<Leak>((leak) => {
   void leak.release().catch(() => undefined);

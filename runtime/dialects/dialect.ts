@@ -12,7 +12,7 @@ import type { EnvFallback, FieldSpec } from "../config/fields.js";
 import type { BackendRules } from "../config/resolved-values.js";
 import type { CommonSettings } from "../config/types.js";
 import type { Driver } from "../driver/database-connection.js";
-import type { SemanticQueryCompiler } from "../query/compiler/semantic-query-compiler.js";
+import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 import type { FixtureModel, FixtureReadOptions } from "./fixture/fixture-model.js";
 import type { IntrospectionSource, Introspector } from "./introspect/metadata.js";
 import type { TypeTable } from "./type-table.js";

@@ -5,7 +5,7 @@
  */
 import type { BackendType, ConnectionSettings } from "../config/types.js";
 import type { Driver } from "../driver/database-connection.js";
-import type { SemanticQueryCompiler } from "../query/compiler/semantic-query-compiler.js";
+import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 import type { Dialect, DriverOptionsOf } from "./dialect.js";
 import { databricksDialect } from "./databricks/databricks-dialect.js";
 import { duckdbDialect } from "./duckdb/duckdb-dialect.js";

@@ -4,13 +4,13 @@
  */
 export { DIALECTS, BACKENDS, isBackend, compilerFor } from "./dialects.js";
 export type { Dialect, DialectConfig, CodegenSource } from "./dialect.js";
-export { SemanticQueryCompiler } from "../query/compiler/semantic-query-compiler.js";
+export { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 export { SnowflakeQueryCompiler } from "./snowflake/snowflake-query-compiler.js";
 export { DatabricksQueryCompiler } from "./databricks/databricks-query-compiler.js";
 export { DuckDBQueryCompiler } from "./duckdb/duckdb-query-compiler.js";
 // The operation nodes the compilers read (what a custom compiler subclass is handed).
-export type { SemanticQueryNode } from "../query/operation-node/semantic-query-node.js";
-export type { ConditionNode } from "../query/operation-node/condition-node.js";
-export type { OrderingNode } from "../query/operation-node/ordering-node.js";
-export type { FieldNode, FieldKind } from "../query/operation-node/field-node.js";
-export type { FilterValue } from "../query/operation-node/filter-value.js";
+export type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+export type { ConditionNode } from "../operation-node/condition-node.js";
+export type { OrderingNode } from "../operation-node/ordering-node.js";
+export type { FieldNode, FieldKind } from "../operation-node/field-node.js";
+export type { FilterValue } from "../operation-node/filter-value.js";

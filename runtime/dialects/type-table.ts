@@ -2,11 +2,10 @@
  * The shape of a warehouse's type table (one per dialect, `<warehouse>/<warehouse>-types.ts`): type
  * name → the `ValueKind` its values arrive as (README "How values arrive"). The driver classifies
  * result columns with it, codegen classifies introspected columns with it, and the kind decides what
- * codegen emits and what `into()` agrees with (`KIND_TYPINGS`). Written down once, so the three
+ * codegen emits and what `into()` agrees with (`KIND_TYPINGS`, `mapping/kind-typings.ts`). Written down once, so the three
  * cannot drift apart again (issue 11: codegen typed a DuckDB UUID `string`, the driver `other`).
  */
 import type { ValueKind } from "../driver/database-connection.js";
-import type { ModelType } from "../mapping/model-type.js";
 
 /**
  * A fixed-point type such as NUMBER(p,s) or DECIMAL(p,s): scale > 0 arrives as `Decimal`; scale 0
@@ -87,28 +86,3 @@ export function defineTypeTable(input: TypeTableInput): TypeTable {
     },
   });
 }
-
-/** How values of one kind are typed in code. */
-export interface KindTyping {
-  /** The TypeScript type the values have, e.g. `bigint`, `Decimal`. */
-  readonly tsType: string;
-  /** The TypeBox schema call codegen emits for it, e.g. `Type.Integer`, `BigIntType`. */
-  readonly schema: string;
-  /** Names that schema needs from `lib`. */
-  readonly libImports: readonly string[];
-  /** What `into()` reads that schema as; `into()` strict agrees with the kind under it. */
-  readonly model: ModelType;
-}
-
-/** Per value kind: its TypeScript type, the schema codegen emits, and the model type `into()` sees. */
-export const KIND_TYPINGS: Readonly<Record<ValueKind, KindTyping>> = Object.freeze({
-  integer: { tsType: "number", schema: "Type.Integer", libImports: [], model: "integer" },
-  bigint: { tsType: "bigint", schema: "BigIntType", libImports: ["BigIntType"], model: "bigint" },
-  decimal: { tsType: "Decimal", schema: "DecimalType", libImports: ["DecimalType"], model: "decimal" },
-  float: { tsType: "number", schema: "Type.Number", libImports: [], model: "number" },
-  string: { tsType: "string", schema: "Type.String", libImports: [], model: "string" },
-  boolean: { tsType: "boolean", schema: "Type.Boolean", libImports: [], model: "boolean" },
-  date: { tsType: "Date", schema: "DateType", libImports: ["DateType"], model: "date" },
-  timestamp: { tsType: "Date", schema: "DateType", libImports: ["DateType"], model: "date" },
-  other: { tsType: "unknown", schema: "Type.Unknown", libImports: [], model: "unknown" },
-});

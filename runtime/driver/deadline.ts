@@ -3,6 +3,9 @@
  * waiting on a call that no longer answers.
  */
 
+/** Node clamps a timer longer than 2^31 − 1 ms to 1 ms: no timeout or duration may exceed it. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What `withDeadline` rejects with when the time is up. */
 export class DeadlineExceededError extends Error {
   override name = "DeadlineExceededError";

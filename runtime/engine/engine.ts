@@ -4,7 +4,7 @@
  * registry name, then closes the pool, then releases the driver's shared state.
  */
 import type { BackendType, ConnectionSettings } from "../config/types.js";
-import { CancelWatch } from "../cursor/cancellation.js";
+import { CancelWatch } from "../driver/cancellation.js";
 import type { Driver } from "../driver/database-connection.js";
 import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";
 import { LibConnectionError, LibError } from "../errors.js";
@@ -15,6 +15,7 @@ import type { PooledConnection } from "./pooled-connection.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { namesOf, unregister } from "./registry.js";
 import { isTraced, poolWaitChannel, traced } from "../observability/channels.js";
+import type { Dialect } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/dialects.js";
 import type { Observer } from "../observability/observer.js";
 
@@ -38,6 +39,8 @@ export interface ConnectOptions {
 export class Engine implements AsyncDisposable {
   /** The resolved settings; secrets inside are `Secret`s, printed redacted. */
   readonly settings: ConnectionSettings;
+  /** The backend's dialect (`DIALECTS[settings.type]`): the query executor compiles with its compiler. */
+  readonly dialect: Dialect<BackendType, ConnectionSettings, object>;
   /**
    * The pool (private: for test suites). `engine._pool.on("connect", async (conn) => ...)` runs
    * on every new physical connection before it is handed out.
@@ -52,13 +55,14 @@ export class Engine implements AsyncDisposable {
   /** Library-internal: use `createEngine`. */
   constructor(settings: ConnectionSettings, driver: Driver, internals: EngineInternals = {}) {
     this.settings = settings;
+    this.dialect = dialectOf(settings.type);
     this.#driver = driver;
     this.#disposeTimeoutMs = (settings.disposeTimeout ?? DEFAULT_DISPOSE_TIMEOUT_S) * 1000;
     this.#observer = internals.observer;
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
       // A private database per connection (in-memory DuckDB): an overflow connection would be empty.
-      maxOverflow: dialectOf(settings.type).everyConnectionIsPrivate(settings) ? 0 : settings.maxOverflow,
+      maxOverflow: this.dialect.everyConnectionIsPrivate(settings) ? 0 : settings.maxOverflow,
       timeout: settings.timeout,
       recycle: settings.recycle,
       prePing: settings.prePing,

@@ -13,7 +13,7 @@
  * - string → Date: ISO `YYYY-MM-DD` (UTC midnight) or an ISO date-time with `Z` or an offset and at most ms.
  * - boolean only from boolean.
  */
-import { KIND_TYPINGS } from "../dialects/type-table.js";
+import { KIND_TYPINGS } from "./kind-typings.js";
 import type { ValueKind } from "../driver/database-connection.js";
 import { Decimal } from "../values/decimal.js";
 import type { ModelType } from "./model-type.js";

@@ -4,7 +4,7 @@
  * metric, so `where()` can refuse other views' fields and metrics at compile time.
  */
 import { ValidationError } from "../errors.js";
-import { ConditionNode } from "./operation-node/condition-node.js";
+import { ConditionNode } from "../operation-node/condition-node.js";
 
 declare const CONDITION_TYPE: unique symbol;
 

@@ -1,4 +1,4 @@
-import type { OrderingNode } from "./operation-node/ordering-node.js";
+import type { OrderingNode } from "../operation-node/ordering-node.js";
 
 declare const ORDERING_TYPE: unique symbol;
 

@@ -1,23 +1,23 @@
 /**
  * The immutable query builder: `Sales.query().metrics(...).dimensions(...).where(...)`. Every call
- * returns a new query over a new frozen {@link SemanticQueryNode}; compilation happens per dialect,
- * engine resolution at `toSql()`/`compile()` without a dialect and at `execute()`.
+ * returns a new query over a new frozen {@link SemanticQueryNode}. Compiling and running are its
+ * executor's (`runtime/query-executor/`): the builder hands it the node, and `using()` gives it the engine.
  */
-import { QueryCancelledError, ValidationError } from "../errors.js";
-import { openCursor } from "../cursor/open-cursor.js";
-import { captureOpenSite } from "../cursor/unclosed-cursor.js";
-import { compilerFor, isBackend } from "../dialects/dialects.js";
+import { ValidationError } from "../errors.js";
+import type { Cursor } from "../cursor/cursor.js";
+import { isBackend } from "../dialects/dialects.js";
 import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
 import { isField } from "../view/field.js";
 import type { BackendType } from "../config/types.js";
-import type { CompiledQuery } from "./compiled-query.js";
+import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import { isCondition, type RowCondition } from "./condition.js";
-import { ConditionNode } from "./operation-node/condition-node.js";
-import type { FieldKind, FieldNode } from "./operation-node/field-node.js";
-import { OrderingNode } from "./operation-node/ordering-node.js";
-import { SemanticQueryNode } from "./operation-node/semantic-query-node.js";
+import { ConditionNode } from "../operation-node/condition-node.js";
+import type { FieldKind, FieldNode } from "../operation-node/field-node.js";
+import { OrderingNode } from "../operation-node/ordering-node.js";
+import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { isOrdering, type Ordering } from "./ordering.js";
-import { resolveEngine, type EngineRef } from "./query-engine.js";
+import type { EngineRef } from "../query-executor/query-engine.js";
+import { DEFAULT_QUERY_EXECUTOR, type ExecuteOptions, type QueryExecutor } from "../query-executor/query-executor.js";
 import type { EmptyRow, WithFields } from "./row-type.js";
 
 export type { EmptyRow } from "./row-type.js";
@@ -27,29 +27,10 @@ export interface CompileOptions {
   readonly dialect?: BackendType;
 }
 
-export interface ExecuteOptions {
-  /** Aborting cancels the wait for a connection or the running statement; the promise or read rejects with QueryCancelledError. */
-  readonly signal?: AbortSignal;
-  /** Deadline in milliseconds for the whole execute(): waiting for a pooled connection, then the statement and its reads. */
-  readonly timeoutMs?: number;
-}
-
-/**
- * Compiled SQL per query node and dialect. Nodes are frozen and compiling is pure, so a query run
- * again (a dashboard's) skips the compiler; a failed compile is not kept and throws again.
- */
-const compiledQueries = new WeakMap<SemanticQueryNode, Map<BackendType, CompiledQuery>>();
-
-function compiledFor(dialect: BackendType, node: SemanticQueryNode): CompiledQuery {
-  let byDialect = compiledQueries.get(node);
-  if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
-  let compiled = byDialect.get(dialect);
-  if (compiled === undefined) byDialect.set(dialect, (compiled = compilerFor(dialect).compileSemanticQuery(node)));
-  return compiled;
-}
+export type { ExecuteOptions } from "../query-executor/query-executor.js";
 
 /** The cursor `execute()` resolves to. */
-export type QueryCursor<R> = Awaited<ReturnType<typeof openCursor<R>>>;
+export type QueryCursor<R> = Cursor<R>;
 
 /** The row type a query yields: `RowOf<typeof q>`. */
 export type RowOf<Q> = Q extends SemanticQuery<string, infer R> ? R : never;
@@ -90,17 +71,17 @@ const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "
  */
 export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   readonly #node: SemanticQueryNode;
-  readonly #engine: EngineRef | undefined;
+  readonly #executor: QueryExecutor;
 
-  private constructor(node: SemanticQueryNode, engine: EngineRef | undefined) {
+  private constructor(node: SemanticQueryNode, executor: QueryExecutor) {
     this.#node = node;
-    this.#engine = engine;
+    this.#executor = executor;
     Object.freeze(this);
   }
 
   /** A new, empty query over `viewName` (use `View.query()`). */
   static create<V extends string>(viewName: V): SemanticQuery<V, EmptyRow> {
-    return new SemanticQuery<V, EmptyRow>(SemanticQueryNode.create(viewName), undefined);
+    return new SemanticQuery<V, EmptyRow>(SemanticQueryNode.create(viewName), DEFAULT_QUERY_EXECUTOR);
   }
 
   /** The declared view's name. */
@@ -203,7 +184,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
     ) {
       throw this.#error("using", "expected an engine or a registered engine name");
     }
-    return new SemanticQuery<V, R>(this.#node, engine);
+    return new SemanticQuery<V, R>(this.#node, this.#executor.withEngine(engine));
   }
 
   /** The SQL for `dialect`, or for the resolved engine's dialect. */
@@ -213,35 +194,18 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
 
   /** SQL plus parameters for `dialect`, or for the resolved engine's dialect. */
   compile(options: CompileOptions = {}): CompiledQuery {
-    const dialect = options.dialect ?? resolveEngine(this.#engine).backend;
-    if (!isBackend(dialect)) throw this.#error("compile", `unknown dialect ${describe(dialect)}`);
-    return compiledFor(dialect, this.#node);
+    const { dialect } = options;
+    if (dialect !== undefined && !isBackend(dialect))
+      throw this.#error("compile", `unknown dialect ${describe(dialect)}`);
+    return this.#executor.compileQuery(this.#node, dialect);
   }
 
   /**
    * Runs the query on a pooled connection of the resolved engine and returns a cursor that owns
    * the connection (`await using cursor = await q.execute()`).
    */
-  async execute(options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
-    const openedAt = captureOpenSite(); // the caller's frame is still on the stack here
-    const engine = resolveEngine(this.#engine);
-    const compiled = compiledFor(engine.backend, this.#node);
-    if (options.signal?.aborted) {
-      throw new QueryCancelledError("aborted", "The query was aborted before it started", {
-        cause: options.signal.reason,
-      });
-    }
-    const startedAt = performance.now();
-    const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
-    // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
-    const timeoutMs =
-      options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
-    try {
-      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs, openedAt });
-    } catch (error) {
-      await connection.release(); // idempotent: harmless if the cursor already released it
-      throw error;
-    }
+  execute(options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
+    return this.#executor.executeQuery<R>(this.#node, options);
   }
 
   /** The frozen operation node (what the dialect compilers consume). */
@@ -250,7 +214,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   }
 
   #with<R2 extends object>(changes: Parameters<typeof SemanticQueryNode.cloneWith>[1]): SemanticQuery<V, R2> {
-    return new SemanticQuery<V, R2>(SemanticQueryNode.cloneWith(this.#node, changes), this.#engine);
+    return new SemanticQuery<V, R2>(SemanticQueryNode.cloneWith(this.#node, changes), this.#executor);
   }
 
   #fieldNodes(method: string, kind: FieldKind, fields: readonly unknown[]): FieldNode[] {

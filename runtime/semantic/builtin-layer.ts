@@ -24,12 +24,12 @@ import {
   executeShowViews,
 } from "./introspection/execute-introspection.js";
 import { rewriteIntrospectionCalls } from "./introspection/rewrite-introspection-calls.js";
-import { rewriteSemanticViewCalls } from "./query/rewrite-semantic-view-calls.js";
-import { releaseSemanticQueryCache } from "./query/typed-query.js";
+import { rewriteSemanticViewCalls } from "./call/rewrite-semantic-view-calls.js";
+import { releaseSemanticQueryCache } from "./call/typed-query.js";
 import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
 import type { DefinitionCache } from "./definition-cache.js";
-import { LruCache, stringBytes } from "./query/lru-cache.js";
+import { LruCache, stringBytes } from "./lru-cache.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {

@@ -8,9 +8,8 @@
 import type { SemanticViewDefinition } from "./view-definition.js";
 import { UNCOMMITTED_MEMO_KEY, type SqlSession } from "./semantic-layer.js";
 import { SemanticViewError } from "./semantic-error.js";
-import { TokenStream } from "./ddl/token-stream.js";
-import { parseQualifiedName } from "./ddl/parse-qualified-name.js";
-import type { QualifiedName } from "./ddl/statements.js";
+import { TokenStream } from "./sql/token-stream.js";
+import { parseQualifiedName, type QualifiedName } from "./sql/parse-qualified-name.js";
 import type { StoredCandidate } from "./definition-cache.js";
 
 export const CATALOG_SCHEMA = "semantic_layer";

@@ -13,7 +13,7 @@
  * driver connection on the same instance) are not seen until the next commit through lib.
  */
 import type { SemanticViewDefinition } from "./view-definition.js";
-import { LruCache } from "./query/lru-cache.js";
+import { LruCache } from "./lru-cache.js";
 
 /** One stored row for a view name: its schema and the parsed definition (undefined: foreign JSON). */
 export interface StoredCandidate {

@@ -4,7 +4,7 @@
  */
 import type { Decimal } from "../values/decimal.js";
 import { ValidationError } from "../errors.js";
-import type { FieldKind } from "../query/operation-node/field-node.js";
+import type { FieldKind } from "../operation-node/field-node.js";
 
 declare const SPEC_VALUE: unique symbol;
 const SPEC_BRAND = Symbol.for("lib.FieldSpec");

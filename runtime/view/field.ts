@@ -7,14 +7,10 @@ import { ValidationError } from "../errors.js";
 import type { Decimal } from "../values/decimal.js";
 import { conditionOf, type Condition } from "../query/condition.js";
 import { orderingOf, type Ordering, type OrderingOptions } from "../query/ordering.js";
-import { ConditionNode, escapeLikeText, type ComparisonOperator } from "../query/operation-node/condition-node.js";
-import { FieldNode, type FieldKind } from "../query/operation-node/field-node.js";
-import {
-  describeInvalidFilterValue,
-  snapshotFilterValue,
-  type FilterValue,
-} from "../query/operation-node/filter-value.js";
-import { OrderingNode } from "../query/operation-node/ordering-node.js";
+import { ConditionNode, escapeLikeText, type ComparisonOperator } from "../operation-node/condition-node.js";
+import { FieldNode, type FieldKind } from "../operation-node/field-node.js";
+import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
+import { OrderingNode } from "../operation-node/ordering-node.js";
 
 declare const FIELD_VALUE: unique symbol;
 

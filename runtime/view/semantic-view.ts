@@ -10,7 +10,7 @@
  * ```
  */
 import { ValidationError } from "../errors.js";
-import type { FieldKind } from "../query/operation-node/field-node.js";
+import type { FieldKind } from "../operation-node/field-node.js";
 import { SemanticQuery, type EmptyRow } from "../query/semantic-query.js";
 import { createField, type Field } from "./field.js";
 import { isFieldSpec, type FieldSpec } from "./field-spec.js";

@@ -10,8 +10,8 @@ import { pathToFileURL } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { expandSemanticQuery, type SemanticQueryRequest } from "../../runtime/semantic/expand/expand.js";
 import type { SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
-import { clearSemanticQueryCache, typedSemanticQuery } from "../../runtime/semantic/query/typed-query.js";
-import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
+import { clearSemanticQueryCache, typedSemanticQuery } from "../../runtime/semantic/call/typed-query.js";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/call/rewrite-semantic-view-calls.js";
 import type { RawColumn, SqlSession } from "../../runtime/semantic/semantic-layer.js";
 
 const arg = (name: string, fallback: number): number => {

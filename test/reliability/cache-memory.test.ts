@@ -7,8 +7,8 @@ import { expect } from "chai";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Dimension, Metric, SemanticView } from "lib";
-import { LruCache, stringBytes } from "../../runtime/semantic/query/lru-cache.js";
-import { semanticQueryCacheStats } from "../../runtime/semantic/query/typed-query.js";
+import { LruCache, stringBytes } from "../../runtime/semantic/lru-cache.js";
+import { semanticQueryCacheStats } from "../../runtime/semantic/call/typed-query.js";
 import { closeSalesEngine, createSalesEngine } from "../support/sales-engine.js";
 
 class Sales extends SemanticView("sales", { country: Dimension<string>(), revenue: Metric<bigint>() }) {}

@@ -18,9 +18,9 @@ import {
   type Engine,
 } from "lib";
 import { conditionOf } from "../../runtime/query/condition.js";
-import { ConditionNode } from "../../runtime/query/operation-node/condition-node.js";
-import { FieldNode } from "../../runtime/query/operation-node/field-node.js";
-import type { FilterValue } from "../../runtime/query/operation-node/filter-value.js";
+import { ConditionNode } from "../../runtime/operation-node/condition-node.js";
+import { FieldNode } from "../../runtime/operation-node/field-node.js";
+import type { FilterValue } from "../../runtime/operation-node/filter-value.js";
 import {
   standInEngine as backendAEngine,
   startStandIn as startBackendA,

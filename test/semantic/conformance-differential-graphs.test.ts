@@ -5,7 +5,7 @@
  * compared with the oracle's independently written SQL, or must raise the fan-trap error.
  */
 import { expect } from "chai";
-import { clearSemanticQueryCache } from "../../runtime/semantic/query/typed-query.js";
+import { clearSemanticQueryCache } from "../../runtime/semantic/call/typed-query.js";
 import { quoteLiteral } from "../../runtime/semantic/sql/quote.js";
 import { DocsRunner } from "./support/docs-runner.js";
 import { mulberry32 as prng } from "../../scripts/prng.js";

@@ -3,8 +3,8 @@
  * an independently written query that always joins every table and groups by expressions.
  */
 import { expect } from "chai";
-import { clearSemanticQueryCache } from "../../runtime/semantic/query/typed-query.js";
-import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
+import { clearSemanticQueryCache } from "../../runtime/semantic/call/typed-query.js";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/call/rewrite-semantic-view-calls.js";
 import { quoteLiteral } from "../../runtime/semantic/sql/quote.js";
 import { defineView, fixedCatalog } from "./support/definitions.js";
 import { mulberry32 as prng } from "../../scripts/prng.js";

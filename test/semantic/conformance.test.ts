@@ -4,8 +4,8 @@
  */
 import { expect } from "chai";
 import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
-import { clearSemanticQueryCache } from "../../runtime/semantic/query/typed-query.js";
-import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
+import { clearSemanticQueryCache } from "../../runtime/semantic/call/typed-query.js";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/call/rewrite-semantic-view-calls.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { fixedCatalog } from "./support/definitions.js";
 import { TestSession } from "./support/session.js";

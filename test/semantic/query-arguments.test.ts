@@ -1,9 +1,9 @@
 /** The semantic_view() argument parser and the rewriter's splicing, on real DuckDB. */
 import { expect } from "chai";
 import { significant, tokenize } from "../../runtime/semantic/sql/lexer.js";
-import { clearSemanticQueryCache, semanticQueryCacheStats } from "../../runtime/semantic/query/typed-query.js";
-import { parseSemanticViewArguments } from "../../runtime/semantic/query/call-arguments.js";
-import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
+import { clearSemanticQueryCache, semanticQueryCacheStats } from "../../runtime/semantic/call/typed-query.js";
+import { parseSemanticViewArguments } from "../../runtime/semantic/call/call-arguments.js";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/call/rewrite-semantic-view-calls.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { defineView, fixedCatalog } from "./support/definitions.js";
 import { TestSession } from "./support/session.js";

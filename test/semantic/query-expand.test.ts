@@ -1,8 +1,9 @@
 /** Unit tests of the expander's building blocks and SQL shape (no database needed). */
 import { expect } from "chai";
-import { guardAggregates, rewriteReferences } from "../../runtime/semantic/expand/expression.js";
+import { guardAggregates } from "../../runtime/semantic/expand/guard-aggregates.js";
+import { rewriteReferences } from "../../runtime/semantic/sql/references.js";
 import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
-import { outputType } from "../../runtime/semantic/query/typed-query.js";
+import { outputType } from "../../runtime/semantic/call/typed-query.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { defineView } from "./support/definitions.js";
 

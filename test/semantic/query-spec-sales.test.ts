@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { rewriteSemanticViewCalls } from "../../runtime/semantic/query/rewrite-semantic-view-calls.js";
+import { rewriteSemanticViewCalls } from "../../runtime/semantic/call/rewrite-semantic-view-calls.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { defineView, fixedCatalog } from "./support/definitions.js";
 import { TestSession } from "./support/session.js";

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { analyzeExpression } from "../../runtime/semantic/ddl/expression-refs.js";
 import { parseWindowExpression } from "../../runtime/semantic/ddl/parse-metric-modes.js";
-import { guardAggregates } from "../../runtime/semantic/expand/expression.js";
+import { guardAggregates } from "../../runtime/semantic/expand/guard-aggregates.js";
 import { AGGREGATE_FUNCTIONS } from "../../runtime/semantic/sql/function-classes.js";
 import { DocsRunner } from "./support/docs-runner.js";
 

@@ -15,12 +15,12 @@
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
 import { Decimal } from "../../values/decimal.js";
-import { decimalPrecision, decimalProblem } from "../../query/compiler/decimal-type.js";
-import type { FilterValue } from "../../query/operation-node/filter-value.js";
+import { decimalPrecision, decimalProblem } from "../../query-compiler/decimal-type.js";
+import type { FilterValue } from "../../operation-node/filter-value.js";
 import { DIGITS38, INT64, inRange, integerProblem } from "../../values/integer-ranges.js";
-import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
-import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
-import type { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
+import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
+import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
+import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 export class DatabricksQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_b" as const;

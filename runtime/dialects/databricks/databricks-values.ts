@@ -17,7 +17,7 @@ import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT64, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
 import { parameterError } from "../../values/parameter-error.js";
-import { decimalProblem } from "../../query/compiler/decimal-type.js";
+import { decimalProblem } from "../../query-compiler/decimal-type.js";
 import { DATABRICKS_TYPES } from "./databricks-types.js";
 
 /** TTypeId numbers (TCLIService.thrift), named by the SQL type they stand for. */

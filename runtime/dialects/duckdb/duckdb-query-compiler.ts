@@ -28,15 +28,15 @@
 import { RawNode, ValueNode, createQueryId, type OperationNode } from "kysely";
 import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
-import { decimalProblem } from "../../query/compiler/decimal-type.js";
-import type { FilterValue } from "../../query/operation-node/filter-value.js";
+import { decimalProblem } from "../../query-compiler/decimal-type.js";
+import type { FilterValue } from "../../operation-node/filter-value.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT128, inexactNumberProblem, integerProblem } from "../../values/integer-ranges.js";
-import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
-import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
-import type { ConditionNode } from "../../query/operation-node/condition-node.js";
-import type { FieldNode } from "../../query/operation-node/field-node.js";
-import type { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
+import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
+import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
+import type { ConditionNode } from "../../operation-node/condition-node.js";
+import type { FieldNode } from "../../operation-node/field-node.js";
+import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;

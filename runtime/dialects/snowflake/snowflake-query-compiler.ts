@@ -27,14 +27,14 @@
  */
 import { IdentifierNode, RawNode, type OperationNode } from "kysely";
 import { Decimal } from "../../values/decimal.js";
-import { decimalPrecision, decimalProblem } from "../../query/compiler/decimal-type.js";
-import type { FilterValue } from "../../query/operation-node/filter-value.js";
+import { decimalPrecision, decimalProblem } from "../../query-compiler/decimal-type.js";
+import type { FilterValue } from "../../operation-node/filter-value.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { DIGITS38, integerProblem } from "../../values/integer-ranges.js";
-import { SemanticQueryCompiler } from "../../query/compiler/semantic-query-compiler.js";
-import { joinNodes, keyword, sqlNode } from "../../query/compiler/sql-nodes.js";
-import type { FieldNode } from "../../query/operation-node/field-node.js";
-import type { SemanticQueryNode } from "../../query/operation-node/semantic-query-node.js";
+import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
+import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
+import type { FieldNode } from "../../operation-node/field-node.js";
+import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 /** The Snowflake identifier a declared name stands for (see the module comment). */
 export function snowflakeIdentifier(name: string): string {

@@ -20,8 +20,8 @@ import type {
   CreateSemanticViewStatement,
   DraftTable,
   DropSemanticViewStatement,
-  QualifiedName,
 } from "./statements.js";
+import type { QualifiedName } from "../sql/parse-qualified-name.js";
 import { validateCreate, type PhysicalTable } from "./validate.js";
 import { validateMaterializations } from "./validate-materializations.js";
 import { createFromYamlBody } from "./parse-create.js";

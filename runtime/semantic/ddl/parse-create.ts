@@ -16,10 +16,9 @@ import type {
   DraftRelationship,
   DraftTable,
   MemberKind,
-  QualifiedName,
 } from "./statements.js";
-import { describe, TokenStream } from "./token-stream.js";
-import { parseQualifiedName } from "./parse-qualified-name.js";
+import { describe, TokenStream } from "../sql/token-stream.js";
+import { parseQualifiedName, type QualifiedName } from "../sql/parse-qualified-name.js";
 import { parseYamlBody } from "./parse-yaml.js";
 import { parseMaterialization } from "./parse-materializations.js";
 import {

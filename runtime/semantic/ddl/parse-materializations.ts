@@ -5,9 +5,9 @@
  */
 import type { Token } from "../sql/lexer.js";
 import { keywordOf } from "../sql/tokens.js";
-import { parseQualifiedName } from "./parse-qualified-name.js";
+import { parseQualifiedName } from "../sql/parse-qualified-name.js";
 import type { DraftMaterialization } from "./statements.js";
-import { describe, type TokenStream } from "./token-stream.js";
+import { describe, type TokenStream } from "../sql/token-stream.js";
 
 const SUB_CLAUSES = ["TABLE", "DIMENSIONS", "METRICS"] as const;
 

@@ -10,7 +10,7 @@ import { SemanticViewError } from "../semantic-error.js";
 import { callsWindowFunction } from "../sql/function-classes.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
 import { isKeyword, isName, isPunct } from "../sql/tokens.js";
-import { describe, parseError, type TokenStream } from "./token-stream.js";
+import { describe, parseError, type TokenStream } from "../sql/token-stream.js";
 
 /** Frame clauses start with one of these; everything from there to the closing ')' is passed through. */
 const FRAME_STARTS = ["ROWS", "RANGE", "GROUPS"];

@@ -6,9 +6,9 @@
 import { SemanticViewError } from "../semantic-error.js";
 import { checkNearMiss } from "./near-miss.js";
 import { parseCreate } from "./parse-create.js";
-import { parseQualifiedName } from "./parse-qualified-name.js";
+import { parseQualifiedName } from "../sql/parse-qualified-name.js";
 import type { AlterAction, SemanticStatement, ShowMembersStatement, ShowSemanticViewsStatement } from "./statements.js";
-import { describe, TokenStream } from "./token-stream.js";
+import { describe, TokenStream } from "../sql/token-stream.js";
 
 const EXTENSION_NAME = "semantic_views";
 

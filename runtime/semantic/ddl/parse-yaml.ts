@@ -6,7 +6,7 @@
 import { parse as parseYamlText } from "yaml";
 import { SemanticViewError } from "../semantic-error.js";
 import { splitTableReference } from "../sql/quote.js";
-import { qualifiersOf } from "../expand/expression.js";
+import { qualifiersOf } from "../sql/references.js";
 import type { DraftMaterialization, DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
 import { parseWindowExpression } from "./parse-metric-modes.js";
 import { nonAdditiveFromYaml, windowFromYaml } from "./yaml-metric-modes.js";

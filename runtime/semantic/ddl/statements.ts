@@ -1,12 +1,6 @@
 /** Parsed semantic statements (before validation and catalog access). */
 import type { Access, NonAdditiveDim, WindowSpec } from "../view-definition.js";
-
-/** `[db.][schema.]name` as written (quotes stripped). */
-export interface QualifiedName {
-  readonly database?: string | undefined;
-  readonly schema?: string | undefined;
-  readonly name: string;
-}
+import type { QualifiedName } from "../sql/parse-qualified-name.js";
 
 export interface DraftTable {
   readonly alias: string;

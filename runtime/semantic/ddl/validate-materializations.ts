@@ -7,7 +7,7 @@ import type { MaterializationDef, MemberDef, MetricDef } from "../view-definitio
 import { SemanticViewError } from "../semantic-error.js";
 import { didYouMean } from "../../text/suggest.js";
 import type { DraftMaterialization } from "./statements.js";
-import { parseError } from "./token-stream.js";
+import { parseError } from "../sql/token-stream.js";
 
 export function validateMaterializations(
   drafts: readonly DraftMaterialization[],

@@ -3,7 +3,7 @@ import { significant } from "../sql/lexer.js";
 import { quoteIdent } from "../sql/quote.js";
 import { isName, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
-import { tokensOf } from "./expression.js";
+import { tokensOf } from "../sql/references.js";
 import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
 
 export interface SelectSpec {

@@ -5,7 +5,7 @@
 import { identEquals } from "../sql/quote.js";
 import type { MetricDef, RelationshipDef } from "../view-definition.js";
 import { type ExpandContext, type Requirement } from "./context.js";
-import { rewriteReferences } from "./expression.js";
+import { rewriteReferences } from "../sql/references.js";
 import { keyOf, type JoinTree } from "./join-graph.js";
 import type { RolePaths } from "./roles.js";
 

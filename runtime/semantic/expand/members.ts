@@ -5,7 +5,7 @@
 import { identEquals } from "../sql/quote.js";
 import type { MemberDef, MetricDef } from "../view-definition.js";
 import { type ExpandContext } from "./context.js";
-import { rewriteReferences } from "./expression.js";
+import { rewriteReferences } from "../sql/references.js";
 
 export class MemberSql {
   private readonly factSql = new Map<MemberDef, string>();

@@ -8,7 +8,7 @@ import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-defin
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, type Token } from "../sql/lexer.js";
 import { isName, isOp } from "../sql/tokens.js";
-import { tokensOf } from "./expression.js";
+import { tokensOf } from "../sql/references.js";
 import { didYouMean } from "../../text/suggest.js";
 
 export type MemberKind = "dimension" | "metric" | "fact";

@@ -23,7 +23,7 @@ import { significant } from "../sql/lexer.js";
 import { identEquals, quoteIdent } from "../sql/quote.js";
 import { closingParen, isKeyword, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
-import { tokensOf } from "./expression.js";
+import { tokensOf } from "../sql/references.js";
 import { keyOf } from "./join-graph.js";
 import { dimColumn, metricColumn } from "./grains.js";
 

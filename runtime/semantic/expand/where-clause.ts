@@ -4,7 +4,7 @@
  */
 import { identEquals } from "../sql/quote.js";
 import { type ExpandContext } from "./context.js";
-import { qualifiersOf, rewriteReferences, tokensOf } from "./expression.js";
+import { qualifiersOf, rewriteReferences, tokensOf } from "../sql/references.js";
 import { keyOf } from "./join-graph.js";
 import type { MemberSql } from "./members.js";
 

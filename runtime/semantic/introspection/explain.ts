@@ -7,7 +7,7 @@
 import { expandSemanticQuery } from "../expand/expand.js";
 import { routeToMaterialization } from "../expand/materialization.js";
 import type { MemberDef, MetricDef } from "../view-definition.js";
-import { parseSemanticViewArguments } from "../query/call-arguments.js";
+import { parseSemanticViewArguments } from "../call/call-arguments.js";
 import { resolveMembers } from "../expand/resolve.js";
 import type { SqlSession } from "../semantic-layer.js";
 import type { Token } from "../sql/lexer.js";

@@ -1,6 +1,6 @@
 /** Lookups shared by the SHOW/DESCRIBE statements and the table functions. */
 import { loadDefinition } from "../catalog.js";
-import type { QualifiedName } from "../ddl/statements.js";
+import type { QualifiedName } from "../sql/parse-qualified-name.js";
 import type { SemanticViewDefinition } from "../view-definition.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";

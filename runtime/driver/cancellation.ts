@@ -3,7 +3,7 @@
  * the connection's running statement (the driver then rejects the pending call) and remembers why,
  * so the cursor can reject with `QueryCancelledError`. Listeners and timers are removed on dispose.
  */
-import { MAX_TIMER_MS } from "../config/duration.js";
+import { MAX_TIMER_MS } from "./deadline.js";
 import { QueryCancelledError, ValidationError } from "../errors.js";
 
 export interface CancelOptions {

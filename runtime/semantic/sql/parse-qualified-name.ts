@@ -1,11 +1,17 @@
 /**
- * `[database.][schema.]name` in DDL statements. Its own module because CREATE and its
- * MATERIALIZATIONS clause both read names, and the clause's parser is imported by CREATE's.
+ * `[database.][schema.]name`, read by the DDL parser (view, table and materialization names) and by
+ * the catalog (view references in function arguments), so it sits in the SQL toolkit below both.
  */
-import type { Token } from "../sql/lexer.js";
-import { isName } from "../sql/tokens.js";
-import type { QualifiedName } from "./statements.js";
+import type { Token } from "./lexer.js";
+import { isName } from "./tokens.js";
 import type { TokenStream } from "./token-stream.js";
+
+/** `[db.][schema.]name` as written (quotes stripped). */
+export interface QualifiedName {
+  readonly database?: string | undefined;
+  readonly schema?: string | undefined;
+  readonly name: string;
+}
 
 /** `[db.][schema.]name`; returns the parts, the first and the last token. */
 export function parseQualifiedName(

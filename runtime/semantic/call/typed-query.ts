@@ -13,7 +13,7 @@ import type { SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { quoteIdent } from "../sql/quote.js";
-import { LruCache, stringBytes } from "./lru-cache.js";
+import { LruCache, stringBytes } from "../lru-cache.js";
 
 export interface TypedSemanticQuery {
   /** Plain DuckDB SQL producing the typed output columns. */

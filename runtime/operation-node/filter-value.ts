@@ -1,6 +1,6 @@
-import { Decimal } from "../../values/decimal.js";
-import { describeValue, isGenuineDate } from "../../values/genuine.js";
-import { inexactNumberProblem } from "../../values/integer-ranges.js";
+import { Decimal } from "../values/decimal.js";
+import { describeValue, isGenuineDate } from "../values/genuine.js";
+import { inexactNumberProblem } from "../values/integer-ranges.js";
 
 /** A value a condition may compare against: always data, never SQL text. */
 export type FilterValue = string | number | bigint | boolean | Date | Decimal;

@@ -1,4 +1,4 @@
-import { ValidationError } from "../../errors.js";
+import { ValidationError } from "../errors.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 
 /** Checks what can only be checked once the whole query is known. */

@@ -1,5 +1,5 @@
 import type { BackendType } from "../config/types.js";
-import type { SemanticQueryNode } from "./operation-node/semantic-query-node.js";
+import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 
 /** A query compiled for one dialect: SQL text plus its bound parameters (frozen). */
 export interface CompiledQuery {

@@ -3,9 +3,9 @@
  * needs: every parse error carries the line/column and a caret line, like DuckDB's Parser Error.
  */
 import { SemanticViewError } from "../semantic-error.js";
-import { positionOf, significant, tokenize, type Token } from "../sql/lexer.js";
+import { positionOf, significant, tokenize, type Token } from "./lexer.js";
 import { didYouMean } from "../../text/suggest.js";
-import { isKeyword, isName, isOp, isPunct, keywordOf } from "../sql/tokens.js";
+import { isKeyword, isName, isOp, isPunct, keywordOf } from "./tokens.js";
 
 export class TokenStream {
   readonly tokens: Token[];

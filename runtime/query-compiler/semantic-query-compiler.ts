@@ -20,9 +20,9 @@ import {
   createQueryId,
   type OperationNode,
 } from "kysely";
-import { ValidationError } from "../../errors.js";
-import type { BackendType } from "../../config/types.js";
-import { CompiledQuery } from "../compiled-query.js";
+import { ValidationError } from "../errors.js";
+import type { BackendType } from "../config/types.js";
+import { CompiledQuery } from "./compiled-query.js";
 import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldNode } from "../operation-node/field-node.js";
 import { describeInvalidFilterValue, type FilterValue } from "../operation-node/filter-value.js";

@@ -1,5 +1,5 @@
-import { ValidationError } from "../../errors.js";
-import type { Decimal } from "../../values/decimal.js";
+import { ValidationError } from "../errors.js";
+import type { Decimal } from "../values/decimal.js";
 
 /** Every backend's DECIMAL/NUMBER holds at most 38 digits. */
 export const MAX_DECIMAL_PRECISION = 38;

@@ -1,0 +1,103 @@
+/**
+ * The query executor (Kysely's `QueryExecutor`): the one place where a query's frozen node becomes
+ * a compiled query and a cursor. The builder only builds nodes and asks its executor. The executor
+ * resolves the engine late (the `using()` engine, the engine registered under that name, else
+ * "default"), compiles with the engine's own dialect (memoized per node), checks a connection out
+ * and opens the cursor on it. Whatever must see every query on its way to the warehouse (a result
+ * cache, a request front door) wraps an executor here, never the builder.
+ */
+import { QueryCancelledError } from "../errors.js";
+import { openCursor } from "../cursor/open-cursor.js";
+import type { Cursor } from "../cursor/cursor.js";
+import { captureOpenSite } from "../cursor/unclosed-cursor.js";
+import type { Dialect } from "../dialects/dialect.js";
+import { dialectOf } from "../dialects/dialects.js";
+import { Engine } from "../engine/engine.js";
+import type { BackendType, ConnectionSettings } from "../config/types.js";
+import type { CompiledQuery } from "../query-compiler/compiled-query.js";
+import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
+
+export interface ExecuteOptions {
+  /** Aborting cancels the wait for a connection or the running statement; the promise or read rejects with QueryCancelledError. */
+  readonly signal?: AbortSignal;
+  /** Deadline in milliseconds for the whole execute(): waiting for a pooled connection, then the statement and its reads. */
+  readonly timeoutMs?: number;
+}
+
+/** What a query builder asks of the layer below it. */
+export interface QueryExecutor {
+  /** The engine queries run on: an engine, a registered name, or undefined for the one registered as "default". */
+  readonly engine: EngineRef | undefined;
+  /** SQL plus parameters for `dialect` (a known backend name), or for the resolved engine's dialect. */
+  compileQuery(node: SemanticQueryNode, dialect?: BackendType): CompiledQuery;
+  /** Runs the query on a pooled connection of the resolved engine; the cursor owns the connection. */
+  executeQuery<R>(node: SemanticQueryNode, options?: ExecuteOptions): Promise<Cursor<R>>;
+  /** The same executor running on another engine (the builder's `using()`). */
+  withEngine(engine: EngineRef): QueryExecutor;
+}
+
+type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
+
+/**
+ * Compiled SQL per query node and dialect. Nodes are frozen and compiling is pure, so a query run
+ * again (a dashboard's) skips the compiler; a failed compile is not kept and throws again.
+ */
+const compiledQueries = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledQuery>>();
+
+function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery {
+  let byDialect = compiledQueries.get(node);
+  if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
+  let compiled = byDialect.get(dialect);
+  if (compiled === undefined)
+    byDialect.set(dialect, (compiled = dialect.createQueryCompiler().compileSemanticQuery(node)));
+  return compiled;
+}
+
+/** An engine from `createEngine()` carries its dialect; any other `QueryEngine` gets its backend's. */
+function dialectOfEngine(engine: QueryEngine): AnyDialect {
+  return engine instanceof Engine ? engine.dialect : dialectOf(engine.backend);
+}
+
+export class DefaultQueryExecutor implements QueryExecutor {
+  readonly engine: EngineRef | undefined;
+
+  constructor(engine?: EngineRef) {
+    this.engine = engine;
+    Object.freeze(this);
+  }
+
+  compileQuery(node: SemanticQueryNode, dialect?: BackendType): CompiledQuery {
+    const engineDialect = dialect === undefined ? dialectOfEngine(resolveEngine(this.engine)) : dialectOf(dialect);
+    return compiledFor(engineDialect, node);
+  }
+
+  async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {
+    const openedAt = captureOpenSite(); // the caller's frame is still on the stack here
+    const engine = resolveEngine(this.engine);
+    const compiled = compiledFor(dialectOfEngine(engine), node);
+    if (options.signal?.aborted) {
+      throw new QueryCancelledError("aborted", "The query was aborted before it started", {
+        cause: options.signal.reason,
+      });
+    }
+    const startedAt = performance.now();
+    const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
+    // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
+    const timeoutMs =
+      options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
+    try {
+      return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs, openedAt });
+    } catch (error) {
+      await connection.release(); // idempotent: harmless if the cursor already released it
+      throw error;
+    }
+  }
+
+  withEngine(engine: EngineRef): QueryExecutor {
+    return new DefaultQueryExecutor(engine);
+  }
+}
+
+/** The executor of queries that never called `using()`: the engine registered as "default". */
+export const DEFAULT_QUERY_EXECUTOR: QueryExecutor = new DefaultQueryExecutor();

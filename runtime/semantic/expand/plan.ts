@@ -1,0 +1,213 @@
+/**
+ * The expansion plan: a `semantic_view()` request resolved against its definition — the members
+ * asked for, the tables each one needs, the role-playing choices, the join trees, the fan-trap
+ * verdict — and the shape of SQL that answers it (`mode`). The emitters (`emit-rows.ts`,
+ * `emit-single-grain.ts`, `emit-grain-ctes.ts`) only turn a plan into text.
+ */
+import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-definition.js";
+import { identEquals, quoteIdent } from "../sql/quote.js";
+import { qualifiersOf, rewriteQualifiers } from "../sql/references.js";
+import { ExpandContext, type Requirement } from "./context.js";
+import { joinedTables, keySql } from "./emit.js";
+import { checkFanTraps } from "./fan-trap.js";
+import { guardAggregates } from "./guard-aggregates.js";
+import { keyOf, type JoinTree } from "./join-graph.js";
+import { MemberSql } from "./members.js";
+import { resolveMembers } from "./resolve.js";
+import { RolePaths } from "./roles.js";
+import { isActiveSemiAdditive, unqueriedSnapshotDims } from "./semi-additive.js";
+import { whereSql } from "./where-clause.js";
+
+export interface SemanticQueryRequest {
+  readonly dimensions: readonly string[];
+  readonly metrics: readonly string[];
+  readonly facts: readonly string[];
+  /** Pre-aggregation predicate over member names; blank means absent. */
+  readonly whereClause?: string | undefined;
+}
+
+export interface ExpandedQuery {
+  /** Plain DuckDB SQL. */
+  readonly sql: string;
+  /** Output column names: dimensions, then metrics or facts, in request order. */
+  readonly columns: string[];
+}
+
+/** The requested members, found in the definition, in request order. */
+export interface ResolvedRequest {
+  readonly ctx: ExpandContext;
+  readonly dims: readonly MemberDef[];
+  readonly metrics: readonly MetricDef[];
+  readonly facts: readonly MemberDef[];
+  readonly columns: string[];
+  readonly members: MemberSql;
+}
+
+export interface SelectItem {
+  readonly sql: string;
+  readonly name: string;
+}
+
+/**
+ * How the answer is shaped: `rows` (no metrics: SELECT DISTINCT dimensions, or facts),
+ * `single-grain` (every metric aggregates in one base-anchored SELECT), `grain-ctes` (one CTE per
+ * metric table, joined on the dimensions).
+ */
+export type ExpansionMode = "rows" | "single-grain" | "grain-ctes";
+
+export interface ExpansionPlan extends ResolvedRequest {
+  readonly mode: ExpansionMode;
+  /** Base metrics behind the requested metrics (derived ones inlined), first-seen order. */
+  readonly bases: readonly MetricDef[];
+  /** Tables the dimensions, facts and filter need. */
+  readonly rowReqs: readonly Requirement[];
+  /** Tables each base metric needs (with an active snapshot's unqueried NON ADDITIVE BY dimensions). */
+  readonly metricReqs: ReadonlyMap<MetricDef, readonly Requirement[]>;
+  /** Every table the query touches (the single-grain SELECT joins these). */
+  readonly allTables: readonly string[];
+  readonly dimItems: readonly SelectItem[];
+  readonly factItems: readonly SelectItem[];
+  /** The where_clause, scoped, as WHERE conditions. */
+  readonly conditions: readonly string[];
+  /** The SQL alias of a table key (a role-played table's alias depends on the USING choice). */
+  readonly aliasOf: (key: string) => string;
+  /** An expression with role-played qualifiers re-pointed at their scoped aliases. */
+  readonly scoped: (sql: string) => string;
+  /** The join tree anchored at a table (memoized). */
+  readonly treeAt: (key: string) => JoinTree;
+  /** A base metric's aggregate in a SELECT anchored at `anchor`; off the anchor it skips phantom rows. */
+  readonly baseMetricSql: (b: MetricDef, anchor: string) => string;
+}
+
+/** Finds the requested members; rejects empty, mixed and duplicate requests. */
+export function resolveRequest(def: SemanticViewDefinition, request: SemanticQueryRequest): ResolvedRequest {
+  const ctx = new ExpandContext(def);
+  if (request.facts.length > 0 && request.metrics.length > 0) {
+    ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
+  }
+  const emptyRequest = (): never =>
+    ctx.fail(
+      `specify at least dimensions := [...], metrics := [...], or facts := [...].\nRun DESCRIBE SEMANTIC VIEW ${def.name} to see available dimensions, metrics, and facts.`,
+    );
+  if (request.dimensions.length === 0 && request.metrics.length === 0 && request.facts.length === 0) emptyRequest();
+  const dims = resolveMembers<MemberDef>(def, "dimension", request.dimensions);
+  const metrics = resolveMembers<MetricDef>(def, "metric", request.metrics);
+  const facts = resolveMembers<MemberDef>(def, "fact", request.facts);
+  const columns = [...dims, ...metrics, ...facts].map((m) => m.name);
+  // Wildcards that expand to nothing leave an empty request, as in the extension.
+  if (columns.length === 0) emptyRequest();
+  const clash = columns.find((c, i) => columns.findIndex((d) => identEquals(c, d)) !== i);
+  if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
+  return { ctx, dims, metrics, facts, columns, members: new MemberSql(ctx) };
+}
+
+/** Plans an aggregate or row request (window metrics are planned by `window-metrics.ts`). */
+export function planExpansion(resolved: ResolvedRequest, whereClause: string | undefined): ExpansionPlan {
+  const { ctx, dims, metrics, facts, members } = resolved;
+  const graph = ctx.graph;
+  const dimSql = dims.map((d) => members.of(d));
+  const factSql = facts.map((f) => members.of(f));
+  const where = whereSql(ctx, members, whereClause);
+
+  const bases: MetricDef[] = [];
+  for (const m of metrics) for (const b of members.baseMetricsOf(m)) if (!bases.includes(b)) bases.push(b);
+  const roles = new RolePaths(ctx, members, metrics);
+
+  const rowReqs: Requirement[] = [
+    ...dims.flatMap((d, i) => requirementsOf(ctx, d.table, dimSql[i]!, `dimension '${d.name}'`)),
+    ...facts.flatMap((f, i) => requirementsOf(ctx, f.table, factSql[i]!, `fact '${f.name}'`)),
+    ...(where === undefined ? [] : where.tables.map((t) => ({ table: t, label: "where_clause" }))),
+  ];
+  const baseSql = new Map(bases.map((b) => [b, members.inlineFacts(b.expr, b.table!, [])]));
+  const snapshotReqs = (b: MetricDef): Requirement[] =>
+    unqueriedSnapshotDims(ctx.def, b, dims).flatMap((d) =>
+      requirementsOf(ctx, d.table, members.of(d), `dimension '${d.name}' (NON ADDITIVE BY of metric '${b.name}')`),
+    );
+  const metricReqs = new Map(
+    bases.map((b) => [
+      b,
+      [...requirementsOf(ctx, b.table!, baseSql.get(b)!, `metric '${b.name}'`), ...snapshotReqs(b)],
+    ]),
+  );
+  roles.check([...rowReqs, ...[...metricReqs.values()].flat()]);
+
+  const aliasOf = (key: string): string => roles.aliasOf(key);
+  const scoped = (sql: string): string =>
+    rewriteQualifiers(sql, (q) => {
+      const k = keyOf(q);
+      return graph.roleTables.has(k) && graph.tables.has(k) ? quoteIdent(aliasOf(k)) : undefined;
+    });
+  const trees = new Map<string, JoinTree>();
+  const treeAt = (key: string): JoinTree => {
+    let tree = trees.get(key);
+    if (tree === undefined) trees.set(key, (tree = graph.tree(key, roles.choices)));
+    return tree;
+  };
+  checkFanTraps(ctx, roles, treeAt, bases, rowReqs, metricReqs);
+
+  const allTables = [...rowReqs.map((r) => r.table), ...bases.map((b) => keyOf(b.table!))];
+  for (const reqs of metricReqs.values()) for (const r of reqs) allTables.push(r.table);
+
+  const baseMetricSql = (b: MetricDef, anchor: string): string => {
+    const tk = keyOf(b.table!);
+    const sql = scoped(baseSql.get(b)!);
+    if (tk === anchor) return sql;
+    const key = keySql(ctx, tk, aliasOf(tk));
+    if (key !== undefined) return guardAggregates(sql, key);
+    if (/count\s*\(\s*\*\s*\)/i.test(sql)) {
+      const alias = graph.table(tk).alias;
+      ctx.fail(
+        `metric '${b.name}' uses COUNT(*) on joined table '${alias}'. The generated LEFT JOIN produces one NULL-extended row per base-table row with no match in '${alias}', which COUNT(*) would count -- so the expansion rewrites COUNT(*) to COUNT(<primary key>) for non-base tables, but table '${alias}' has no PRIMARY KEY declared in the TABLES clause. Add PRIMARY KEY (cols) to '${alias}' or use an explicit column: COUNT(${alias}.<column>).`,
+      );
+    }
+    return sql;
+  };
+
+  const plan = {
+    ...resolved,
+    bases,
+    rowReqs,
+    metricReqs,
+    allTables,
+    dimItems: dims.map((d, i) => ({ sql: scoped(dimSql[i]!), name: d.name })),
+    factItems: facts.map((f, i) => ({ sql: scoped(factSql[i]!), name: f.name })),
+    conditions: where === undefined ? [] : [`(${scoped(where.sql)})`],
+    aliasOf,
+    scoped,
+    treeAt,
+    baseMetricSql,
+  };
+  return { ...plan, mode: modeOf(plan) };
+}
+
+/**
+ * A snapshot is taken at the semi-additive metric's own grain, never over a join that fans it; every
+ * other metric shares the base-anchored SELECT when its table reaches every joined table without a
+ * fanning step.
+ */
+function modeOf(plan: Omit<ExpansionPlan, "mode">): ExpansionMode {
+  if (plan.metrics.length === 0) return "rows";
+  const { ctx, bases, dims } = plan;
+  if (bases.some((b) => isActiveSemiAdditive(b, dims))) return "grain-ctes";
+  const joined = joinedTables(ctx, plan.treeAt(ctx.graph.baseKey), plan.allTables);
+  const single = bases.every((b) => {
+    const tree = plan.treeAt(keyOf(b.table!));
+    return [...joined].every((t) => {
+      const path = ctx.graph.path(tree, t);
+      return path !== undefined && !path.some((s) => s.fans);
+    });
+  });
+  return single ? "single-grain" : "grain-ctes";
+}
+
+/** Tables an expression needs: its owner plus every table alias it qualifies columns with. */
+function requirementsOf(ctx: ExpandContext, owner: string | undefined, sql: string, label: string): Requirement[] {
+  const out: Requirement[] = [];
+  const add = (alias: string): void => {
+    const k = keyOf(alias);
+    if (ctx.graph.tables.has(k) && !out.some((r) => r.table === k)) out.push({ table: k, label });
+  };
+  if (owner !== undefined) add(owner);
+  for (const q of qualifiersOf(sql)) add(q);
+  return out;
+}
