@@ -19,9 +19,7 @@ export { verifyFixture, formatFixtureReport, type FixtureReport, type QueryVerdi
 export type { RowDifference } from "./compare-rows.js";
 export {
   QueryDescriptorSchema,
-  RecordedQuerySchema,
   parseQueryDescriptors,
-  describeQuery,
   type QueryDescriptor,
   type RecordedQuery,
 } from "./recorded-query.js";
