@@ -82,7 +82,7 @@ describe("README.md runs as written", function () {
     // The `--fixture` section imports what that command writes: render a real (empty) one there.
     mkdirSync(join(dir, "fixtures"), { recursive: true });
     const empty = { backend: "backend_c", tables: [], views: [], untranslated: [] };
-    writeFileSync(join(dir, "fixtures", "warehouse.ts"), renderFixture(empty, undefined));
+    writeFileSync(join(dir, "fixtures", "warehouse.ts"), renderFixture(empty));
     const result = await run([TSC, "-p", join(dir, "tsconfig.json")], dir);
     expect(`${result.stdout}${result.stderr}`).to.equal("");
     expect(result.code).to.equal(0);
