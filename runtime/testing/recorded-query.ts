@@ -178,33 +178,16 @@ export function descriptorQuery(d: QueryDescriptor): {
 
 type AnyMemberField = Field<"dimension" | "metric" | "fact", unknown, string, string>;
 
+const COMPARISONS = ["eq", "ne", "gt", "gte", "lt", "lte"] as const;
+
 function condition(f: AnyMemberField, w: Static<typeof Filter>): Condition {
   const value = (v: TaggedValue | undefined) => decodeValue(v ?? null) as never;
   const values = (w.values ?? []).map((v) => value(v));
-  switch (w.op) {
-    case "eq":
-      return f.eq(value(w.value));
-    case "ne":
-      return f.ne(value(w.value));
-    case "gt":
-      return f.gt(value(w.value));
-    case "gte":
-      return f.gte(value(w.value));
-    case "lt":
-      return f.lt(value(w.value));
-    case "lte":
-      return f.lte(value(w.value));
-    case "in":
-      return f.in(values);
-    case "notIn":
-      return f.notIn(values);
-    case "between":
-      return f.between(values[0]!, values[1]!);
-    case "like":
-      return f.like(String(decodeValue(w.value ?? "")));
-    case "isNull":
-      return f.isNull();
-    default:
-      return f.isNotNull();
-  }
+  const comparison = COMPARISONS.find((op) => op === w.op);
+  if (comparison !== undefined) return f[comparison](value(w.value));
+  if (w.op === "in") return f.in(values);
+  if (w.op === "notIn") return f.notIn(values);
+  if (w.op === "between") return f.between(values[0]!, values[1]!);
+  if (w.op === "like") return f.like(String(decodeValue(w.value ?? "")));
+  return w.op === "isNull" ? f.isNull() : f.isNotNull();
 }

@@ -35,11 +35,9 @@ import {
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import {
   DatabricksStandIn,
-  STAND_IN_HTTP_PATH,
   TOKEN,
-  CATALOG,
-  SCHEMA,
   standInEngine as databricksEngine,
+  standInTomlLines as databricksTomlLines,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- generated classes are imported at run time */
@@ -222,20 +220,7 @@ describe("--fixture round trips: offline answers equal the warehouse's", functio
     try {
       const dir = join(OUT, "b");
       mkdirSync(dir, { recursive: true });
-      writeFileSync(
-        join(dir, ".lib.toml"),
-        [
-          "[connections.backend_b]",
-          'type = "backend_b"',
-          'host = "127.0.0.1"',
-          `port = ${standIn.port}`,
-          `http_path = "${STAND_IN_HTTP_PATH}"`,
-          `token = "${TOKEN}"`,
-          `catalog = "${CATALOG}"`,
-          `schema = "${SCHEMA}"`,
-          "",
-        ].join("\n"),
-      );
+      writeFileSync(join(dir, ".lib.toml"), [...databricksTomlLines(standIn.port), ""].join("\n"));
       await roundTrip(
         "backend_b",
         dir,

@@ -19,12 +19,10 @@ import {
   standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import {
-  CATALOG,
-  SCHEMA,
-  STAND_IN_HTTP_PATH,
   TOKEN,
   standInEngine,
   useStandIn,
+  standInTomlLines as databricksTomlLines,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -185,20 +183,7 @@ describe("lib codegen --fixture", function () {
 
     it("the metric view replayed on backend C gives the same rows as the stand-in", async () => {
       await using dir = await tempDir();
-      await writeFile(
-        join(dir.path, ".lib.toml"),
-        [
-          "[connections.backend_b]",
-          'type = "backend_b"',
-          'host = "127.0.0.1"',
-          `port = ${fixture.standIn.port}`,
-          `http_path = "${STAND_IN_HTTP_PATH}"`,
-          `token = "${TOKEN}"`,
-          `catalog = "${CATALOG}"`,
-          `schema = "${SCHEMA}"`,
-          "",
-        ].join("\n"),
-      );
+      await writeFile(join(dir.path, ".lib.toml"), [...databricksTomlLines(fixture.standIn.port), ""].join("\n"));
       const { exit, err, path } = await codegenFixture(dir.path, "backend_b", { sample: 10 });
       expect(err.join("\n")).to.equal("");
       expect(exit).to.equal(0);

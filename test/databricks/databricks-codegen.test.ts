@@ -8,13 +8,7 @@ import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runCodegen } from "../../codegen/codegen.js";
-import {
-  CATALOG,
-  SCHEMA,
-  STAND_IN_HTTP_PATH,
-  TOKEN,
-  useStandIn,
-} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
+import { TOKEN, useStandIn, standInTomlLines } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 
 describe("backend B: codegen introspection through the driver", function () {
@@ -23,20 +17,7 @@ describe("backend B: codegen introspection through the driver", function () {
   const tmp = useTempDir();
 
   async function codegen(token: string) {
-    await writeFile(
-      join(tmp.path, ".lib.toml"),
-      [
-        "[connections.backend_b]",
-        'type = "backend_b"',
-        'host = "127.0.0.1"',
-        `port = ${fixture.standIn.port}`,
-        `http_path = "${STAND_IN_HTTP_PATH}"`,
-        `token = "${token}"`,
-        `catalog = "${CATALOG}"`,
-        `schema = "${SCHEMA}"`,
-        "",
-      ].join("\n"),
-    );
+    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(fixture.standIn.port, token), ""].join("\n"));
     const out: string[] = [];
     const err: string[] = [];
     const exit = await runCodegen(

@@ -81,6 +81,14 @@ function trailing(cursor: TokenCursor, out: Leftovers): { comment?: string } | f
   return false;
 }
 
+/** `name AS` before an entry (a table alias, a relationship name), consumed; undefined without it. */
+function takeNamePrefix(cursor: TokenCursor): string | undefined {
+  if (!isKeyword(cursor.peek(1), "AS")) return undefined;
+  const name = storedName(cursor.next()!);
+  cursor.next();
+  return name;
+}
+
 function unknownUntil(cursor: TokenCursor, out: Leftovers, stop: (c: TokenCursor) => boolean): void {
   const first = cursor.next()!;
   out.unknown.push(cursor.text([first, ...cursor.takeUntil(stop)]));
@@ -89,9 +97,7 @@ function unknownUntil(cursor: TokenCursor, out: Leftovers, stop: (c: TokenCursor
 export function readTableEntry(source: string, tokens: readonly Token[]): TableEntry {
   const cursor = new TokenCursor(source, tokens);
   const out: Leftovers = { stripped: [], unknown: [] };
-  const aliased = isKeyword(cursor.peek(1), "AS");
-  const alias = aliased ? storedName(cursor.next()!) : undefined;
-  if (aliased) cursor.next();
+  const alias = takeNamePrefix(cursor);
   const nameParts = cursor.takeName();
   if (nameParts.length === 0) throw new Error(`cannot read the table entry "${cursor.text(tokens)}"`);
   let primaryKey: string[] | undefined;
@@ -112,9 +118,7 @@ export function readTableEntry(source: string, tokens: readonly Token[]): TableE
 export function readRelationshipEntry(source: string, tokens: readonly Token[]): RelationshipEntry {
   const cursor = new TokenCursor(source, tokens);
   const out: Leftovers = { stripped: [], unknown: [] };
-  const named = isKeyword(cursor.peek(1), "AS");
-  const name = named ? storedName(cursor.next()!) : undefined;
-  if (named) cursor.next();
+  const name = takeNamePrefix(cursor);
   const from = cursor.takeName();
   const columns = names(cursor.takeGroup() ?? []);
   if (from.length !== 1 || !cursor.take("REFERENCES")) {

@@ -93,3 +93,17 @@ export function driverSettings(standIn: DatabricksStandIn, token = TOKEN): Backe
     prePing: false,
   };
 }
+
+/** The `[connections.backend_b]` TOML lines that reach a stand-in on `port` (decomposed mode, the test token). */
+export function standInTomlLines(port: number, token: string = TOKEN): string[] {
+  return [
+    "[connections.backend_b]",
+    'type = "backend_b"',
+    'host = "127.0.0.1"',
+    `port = ${port}`,
+    `http_path = "${STAND_IN_HTTP_PATH}"`,
+    `token = "${token}"`,
+    `catalog = "${CATALOG}"`,
+    `schema = "${SCHEMA}"`,
+  ];
+}

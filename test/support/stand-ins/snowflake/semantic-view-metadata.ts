@@ -12,7 +12,8 @@ interface TextResult {
   readonly rowset: (string | null)[][];
 }
 
-const textColumn = (name: string) => ({
+/** A text column of Snowflake's result metadata (`rowtype` entry). */
+export const textColumn = (name: string) => ({
   name,
   type: "text",
   length: 16777216,

@@ -8,6 +8,8 @@
  */
 import type { StandInSemanticEngine, ModelMember } from "../semantic-engine.js";
 import { StandInSqlError, type StandInSemanticView } from "./semantic-view-sql.js";
+import { textColumn } from "./semantic-view-metadata.js";
+import type { WireResult } from "./replies.js";
 import { identifierOf, isKeyword, quoteIdentifier, tokenize, untokenize, type Token } from "./sql-tokens.js";
 
 export interface SnowflakeModelView {
@@ -23,25 +25,6 @@ export interface SnowflakeModelView {
 export interface LoadedModelView extends SnowflakeModelView {
   readonly members: readonly ModelMember[];
 }
-
-interface TextResult {
-  readonly rowtype: unknown[];
-  readonly rowset: (string | null)[][];
-}
-
-const textColumn = (name: string) => ({
-  name,
-  type: "text",
-  length: 16777216,
-  byteLength: 16777216,
-  precision: null,
-  scale: null,
-  nullable: true,
-  database: "",
-  schema: "",
-  table: "",
-  collation: null,
-});
 
 /** Snowflake's DATA_TYPE for a DuckDB result type. */
 function snowflakeType(duckdb: string): string {
@@ -60,7 +43,7 @@ export function answerModelViewStatement(
   sql: string,
   views: ReadonlyMap<string, StandInSemanticView>,
   models: ReadonlyMap<string, LoadedModelView>,
-): TextResult | undefined {
+): WireResult | undefined {
   if (models.size === 0) return undefined;
   if (/^\s*SHOW\s+SEMANTIC\s+VIEWS\b/i.test(sql)) {
     const columns = ["created_on", "name", "database_name", "schema_name", "comment", "owner"];
