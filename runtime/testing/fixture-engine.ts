@@ -8,6 +8,7 @@
 import { createEngine } from "../engine/create-engine.js";
 import type { Engine } from "../engine/engine.js";
 import { BackendCConfig } from "../dialects/duckdb/duckdb-config.js";
+import type { UntranslatedConstruct } from "../dialects/fixture/fixture-model.js";
 
 /** What a fixture module exports (`import * as warehouse from "./fixtures/warehouse.js"`). */
 export interface FixtureModule {
@@ -38,11 +39,8 @@ export interface FixtureRecordedQuery {
   readonly rows: readonly (readonly unknown[])[];
 }
 
-export interface FixtureUntranslated {
-  readonly note: string;
-  readonly views: readonly string[];
-  readonly members?: readonly string[] | undefined;
-}
+/** A construct the fixture does not reproduce exactly, and the views (and members) whose answers depend on it. */
+export type FixtureUntranslated = UntranslatedConstruct;
 
 /** A fixture module, or just its statements. */
 export type FixtureSource = FixtureModule | readonly string[];

@@ -34,10 +34,10 @@ import {
   standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import {
-  DatabricksStandIn,
   TOKEN,
   standInEngine as databricksEngine,
   standInTomlLines as databricksTomlLines,
+  withStandIn as withDatabricksStandIn,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- generated classes are imported at run time */
@@ -191,49 +191,45 @@ describe("--fixture round trips: offline answers equal the warehouse's", functio
   });
 
   it("backend B: the Databricks stand-in (fields:, a nested join into another catalog, MEASURE() composition, a semi-additive window)", async () => {
-    const standIn = await DatabricksStandIn.start({
-      token: TOKEN,
-      setupSql: [
-        "ATTACH ':memory:' AS lakehouse",
-        "CREATE SCHEMA lakehouse.shop",
-        "ATTACH ':memory:' AS geodata",
-        "CREATE SCHEMA geodata.geo",
-        ...tableSql(
-          { int: "BIGINT" },
-          { orders: "lakehouse.shop.orders", customers: "lakehouse.shop.customers", nations: "geodata.geo.nations" },
-        ),
-        "CREATE VIEW orders AS SELECT * FROM lakehouse.shop.orders",
-        "CREATE VIEW customers AS SELECT * FROM lakehouse.shop.customers",
-        "CREATE VIEW nations AS SELECT * FROM geodata.geo.nations",
-      ],
-      modelViews: [
-        {
-          name: "sales_model",
-          yaml: DATABRICKS_YAML,
-          engineDdl: engineDdl("sales_model", { customer: "customer_name", nation: "nation_name" }),
-          comment: "Sales with customers and nations",
-        },
-      ],
-    });
-    const previous = process.env["BACKEND_B_CA_CERT"];
-    process.env["BACKEND_B_CA_CERT"] = standIn.certPath;
-    try {
-      const dir = join(OUT, "b");
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, ".lib.toml"), [...databricksTomlLines(standIn.port), ""].join("\n"));
-      await roundTrip(
-        "backend_b",
-        dir,
-        () => databricksEngine(standIn),
-        { view: "SalesModel", nation: "nation_name" },
-        {
-          BACKEND_B_CA_CERT: standIn.certPath,
-        },
-      );
-    } finally {
-      if (previous === undefined) delete process.env["BACKEND_B_CA_CERT"];
-      else process.env["BACKEND_B_CA_CERT"] = previous;
-      await standIn.close();
-    }
+    await withDatabricksStandIn(
+      {
+        token: TOKEN,
+        setupSql: [
+          "ATTACH ':memory:' AS lakehouse",
+          "CREATE SCHEMA lakehouse.shop",
+          "ATTACH ':memory:' AS geodata",
+          "CREATE SCHEMA geodata.geo",
+          ...tableSql(
+            { int: "BIGINT" },
+            { orders: "lakehouse.shop.orders", customers: "lakehouse.shop.customers", nations: "geodata.geo.nations" },
+          ),
+          "CREATE VIEW orders AS SELECT * FROM lakehouse.shop.orders",
+          "CREATE VIEW customers AS SELECT * FROM lakehouse.shop.customers",
+          "CREATE VIEW nations AS SELECT * FROM geodata.geo.nations",
+        ],
+        modelViews: [
+          {
+            name: "sales_model",
+            yaml: DATABRICKS_YAML,
+            engineDdl: engineDdl("sales_model", { customer: "customer_name", nation: "nation_name" }),
+            comment: "Sales with customers and nations",
+          },
+        ],
+      },
+      async (standIn) => {
+        const dir = join(OUT, "b");
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, ".lib.toml"), [...databricksTomlLines(standIn.port), ""].join("\n"));
+        await roundTrip(
+          "backend_b",
+          dir,
+          () => databricksEngine(standIn),
+          { view: "SalesModel", nation: "nation_name" },
+          {
+            BACKEND_B_CA_CERT: standIn.certPath,
+          },
+        );
+      },
+    );
   });
 });

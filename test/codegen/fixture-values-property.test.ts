@@ -24,9 +24,9 @@ import {
   standInEngine as snowflakeEngine,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import {
-  DatabricksStandIn,
   TOKEN,
   standInEngine as databricksEngine,
+  withStandIn as withDatabricksStandIn,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 
@@ -247,31 +247,27 @@ describe("property: exact values survive warehouse → fixture → offline query
   it("backend B: DECIMAL(p,s), BIGINT, DECIMAL(38,0), DATE through @databricks/sql", async () => {
     const seed = 19_003;
     const tables = randomTables(seed, ["DECIMAL", "BIGINT", "DECIMAL(38,0)", "DATE"]);
-    const standIn = await DatabricksStandIn.start({
-      token: TOKEN,
-      setupSql: tables.flatMap((t) => tableSql(t)),
-      metricViews: tables.map((t) => ({
-        name: `${t.name}_v`,
-        source: t.name,
-        dimensions: Object.fromEntries(t.columns.map((c) => [c.name, c.name])),
-        measures: { n: "COUNT(*)" },
-      })),
-    });
-    const previous = process.env["BACKEND_B_CA_CERT"];
-    process.env["BACKEND_B_CA_CERT"] = standIn.certPath;
-    try {
-      await using engine = databricksEngine(standIn);
-      await check(
-        "backend_b",
-        engine,
-        tables,
-        tables.map((t) => `${t.name}_v`),
-        seed,
-      );
-    } finally {
-      if (previous === undefined) delete process.env["BACKEND_B_CA_CERT"];
-      else process.env["BACKEND_B_CA_CERT"] = previous;
-      await standIn.close();
-    }
+    await withDatabricksStandIn(
+      {
+        token: TOKEN,
+        setupSql: tables.flatMap((t) => tableSql(t)),
+        metricViews: tables.map((t) => ({
+          name: `${t.name}_v`,
+          source: t.name,
+          dimensions: Object.fromEntries(t.columns.map((c) => [c.name, c.name])),
+          measures: { n: "COUNT(*)" },
+        })),
+      },
+      async (standIn) => {
+        await using engine = databricksEngine(standIn);
+        await check(
+          "backend_b",
+          engine,
+          tables,
+          tables.map((t) => `${t.name}_v`),
+          seed,
+        );
+      },
+    );
   });
 });
