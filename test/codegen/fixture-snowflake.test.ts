@@ -195,7 +195,7 @@ describe("backend A fixture: GET_DDL translation", () => {
       "\ttables (S as SALES, R as RATES primary key (CCY))",
       "\trelationships (S_R as S(CCY, DAY) references R(CCY, asof DAY))",
       "\tdimensions (S.DAY as S.DAY)",
-      "\tmetrics (S.TOTAL sample_values ('1') as SUM(S.AMOUNT), S.N as COUNT(*))",
+      "\tmetrics (S.TOTAL sample_values ('1') as SUM(S.AMOUNT), S.N as COUNT(*), R.N as COUNT(*))",
       "\tmax_staleness = 600",
       "\tvariables (RATE as NUMBER = 1)",
     ];
@@ -219,6 +219,7 @@ describe("backend A fixture: GET_DDL translation", () => {
       'view "p_sv": variables (RATE as NUMBER = 1) (no semantic_views equivalent)',
       'view "p_sv": relationship S_R: (CCY, asof DAY) (semantic_views joins on equality only)',
       "view \"p_sv\": metrics s.total: sample_values ('1') (not translated)",
+      'view "p_sv": metrics r.n: its name is also s.n\'s (semantic_views needs unique member names; left out)',
     ]);
     expect(model.untranslated[2]!.members).to.deep.equal(["total"]);
     expect(model.untranslated[0]!.members).to.equal(undefined);
