@@ -10,8 +10,8 @@ import { runCodegen, type CodegenOptions } from "./codegen.js";
 import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { environmentWithDotenv, type Environment } from "./codegen-settings.js";
-import { isBackend, listBackends } from "../runtime/dialects/dialects.js";
-import { closestFieldName } from "../runtime/text/suggest.js";
+import { isBackend } from "../runtime/dialects/index.js";
+import { listBackends, closestFieldName } from "../runtime/internal.js";
 
 export interface CliIo {
   readonly cwd: string;

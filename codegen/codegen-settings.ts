@@ -1,6 +1,6 @@
 /**
  * What `lib codegen` connects to, following README "Code generation" and each dialect's
- * `codegenSource`: most backends read `[connections.<backend name>]` (never `[connections.default]`);
+ * `codegen.source`: most backends read `[connections.<backend name>]` (never `[connections.default]`);
  * a database-file dialect (backend C) reads no section and takes its path from `--database` or
  * `<PREFIX>DATABASE`. Also reads the optional `[codegen]` table (DTO declarations) from the same file.
  */
@@ -8,11 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { ValidationError } from "../runtime/errors.js";
-import { loadConnectionSettingsIfPresent } from "../runtime/config/load-connection-settings.js";
-import { closestFieldName } from "../runtime/text/suggest.js";
-import type { BackendType, ConnectionSettings } from "../runtime/config/types.js";
-import { dialectOf, labelInSentence } from "../runtime/dialects/dialects.js";
+import { loadConnectionSettingsIfPresent, type BackendType, type ConnectionSettings } from "../runtime/config/index.js";
+import { closestFieldName, dialectOf, labelInSentence, ValidationError } from "../runtime/internal.js";
 import type { DtoSpec } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode } from "./exit-codes.js";
 
@@ -56,7 +53,7 @@ export interface TargetOptions {
 export function resolveTarget(options: TargetOptions): CodegenTarget {
   const { backend, configPath, env, cwd } = options;
   const dialect = dialectOf(backend);
-  if (dialect.codegenSource.kind === "database-file") {
+  if (dialect.codegen.source.kind === "database-file") {
     const variable = `${dialect.config.envPrefix}DATABASE`;
     const database = options.database ?? nonEmpty(env[variable]);
     if (database === undefined) {

@@ -4,14 +4,17 @@
  */
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import type { SampleRows } from "../runtime/dialects/fixture/fixture-model.js";
-import type { BackendType } from "../runtime/config/types.js";
-import { dialectOf } from "../runtime/dialects/dialects.js";
-import { Secret } from "../runtime/config/secret.js";
+import { type BackendType, Secret } from "../runtime/config/index.js";
+import {
+  dialectOf,
+  type IntrospectionSource,
+  type SampleRows,
+  type ViewMetadata,
+  type ViewSummary,
+} from "../runtime/internal.js";
 import { ConnectFailure, engineConnector, type Connector, type IntrospectionConnection } from "./connect.js";
 import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
-import type { IntrospectionSource, ViewMetadata, ViewSummary } from "../runtime/dialects/introspect/metadata.js";
 import { findDrift, writeOutput } from "./output.js";
 import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./codegen-settings.js";
 import {
@@ -133,7 +136,7 @@ async function introspect(
     });
   }
   try {
-    const introspector = dialectOf(target.backend).createIntrospector(connection.source);
+    const introspector = dialectOf(target.backend).codegen.createIntrospector(connection.source);
     const listed = await introspector.listViews();
     const chosen = only === undefined ? listed : only.map((name) => findView(listed, name));
     const unique = [...new Map(chosen.map((v) => [v.name, v])).values()];

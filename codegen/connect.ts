@@ -1,11 +1,17 @@
 /**
  * Opening what introspection reads from, through the library's own engine: a database-file dialect
- * (backend C) opens the file as its `codegenSource` says (read-only), the others use
+ * (backend C) opens the file as its `codegen.source` says (read-only), the others use
  * `[connections.<backend>]` like any application would.
  */
 import { existsSync } from "node:fs";
-import type { IntrospectionSource } from "../runtime/dialects/introspect/metadata.js";
-import type { Engine } from "../runtime/engine/engine.js";
+import type { Engine } from "../runtime/index.js";
+import {
+  dialectOf,
+  engineFromSettings,
+  labelInSentence,
+  resolveConfigObject,
+  type IntrospectionSource,
+} from "../runtime/internal.js";
 import type { CodegenTarget } from "./codegen-settings.js";
 
 export interface IntrospectionConnection {
@@ -22,12 +28,6 @@ export class ConnectFailure extends Error {
 }
 
 export const engineConnector: Connector = async (target) => {
-  // Loaded lazily so `--help` and usage errors do not pay for the engine and its drivers.
-  const [{ engineFromSettings }, { resolveConfigObject }, { dialectOf, labelInSentence }] = await Promise.all([
-    import("../runtime/engine/create-engine.js"),
-    import("../runtime/config/backend-config.js"),
-    import("../runtime/dialects/dialects.js"),
-  ]);
   const dialect = dialectOf(target.backend);
   const fileLabel = "database" in target ? `${labelInSentence(target.backend)} database ${target.database}` : "";
   if ("database" in target && !existsSync(target.database)) {
@@ -36,7 +36,7 @@ export const engineConnector: Connector = async (target) => {
   let engine: Engine;
   try {
     if ("database" in target) {
-      const source = dialect.codegenSource;
+      const source = dialect.codegen.source;
       if (source.kind !== "database-file") throw new Error(`${target.backend} reads no database file`);
       engine = engineFromSettings(resolveConfigObject(target.backend, source.connection(target.database)));
     } else {

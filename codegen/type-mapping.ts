@@ -4,10 +4,9 @@
  * with. The generator turns the resulting `ValueKind` into a TypeScript type and a TypeBox schema
  * (`KIND_TYPINGS`, which `into()` reads its agreement rules from too).
  */
-import type { BackendType } from "../runtime/config/types.js";
-import { dialectOf } from "../runtime/dialects/dialects.js";
-import { KIND_TYPINGS } from "../runtime/mapping/kind-typings.js";
-import type { ValueKind } from "../runtime/driver/database-connection.js";
+import type { ValueKind } from "../runtime/index.js";
+import type { BackendType } from "../runtime/config/index.js";
+import { dialectOf, KIND_TYPINGS } from "../runtime/internal.js";
 
 /** How a column of warehouse type `type` arrives on `backend`; `"other"` when the type is unknown. */
 export function valueKindOf(backend: BackendType, type: string): ValueKind {

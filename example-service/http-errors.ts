@@ -75,7 +75,7 @@ export function explainUnavailable(error: WarehouseError | LibConnectionError, e
 function databaseOf(engine: Engine | undefined): string {
   try {
     const settings = (engine ?? getEngine("default")).settings;
-    return DIALECTS[settings.type].databaseIsFile ? ` in ${settings.database}` : ` (${settings.type})`;
+    return DIALECTS[settings.type].adapter.databaseIsFile ? ` in ${settings.database}` : ` (${settings.type})`;
   } catch {
     return "";
   }

@@ -7,7 +7,7 @@
  */
 export * from "./errors.js";
 export { Decimal, type DecimalInput, type DecimalDivideOptions, type RoundingMode } from "./values/decimal.js"; // a plain class; its schema helper is DecimalType()
-export type { ColumnInfo, ValueKind, QueryResult, ResultStream } from "./driver/database-connection.js";
+export type { ColumnInfo, ValueKind, QueryResult, ResultStream } from "./driver/query-result.js";
 export type { PooledConnection, Row } from "./engine/pooled-connection.js";
 export { BackendAConfig, type BackendAConfigInput } from "./dialects/snowflake/snowflake-config.js";
 export { BackendBConfig, type BackendBConfigInput } from "./dialects/databricks/databricks-config.js";
@@ -71,7 +71,7 @@ export { Engine } from "./engine/engine.js";
 export { register, unregister, getEngine, EngineNotFoundError } from "./engine/registry.js";
 export { PoolTimeoutError } from "./engine/pool-timeout-error.js";
 export type { ConnectListener } from "./engine/connection-pool.js";
-export type { ConnectConnection } from "./engine/connection-handle.js";
+export type { ConnectConnection } from "./engine/pooled-connection.js";
 // Logging (the engine `log` option) and node:diagnostics_channel tracing.
 export type {
   LogEvent,

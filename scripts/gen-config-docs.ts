@@ -1,7 +1,7 @@
 /** Rewrites the configuration reference block of README.md from the field tables. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { renderConfigReference, spliceConfigReference } from "../runtime/config/config-reference.js";
+import { renderConfigReference, spliceConfigReference } from "../runtime/dialects/config-reference.js";
 
 const readmePath = fileURLToPath(new URL("../README.md", import.meta.url));
 const before = readFileSync(readmePath, "utf8");

@@ -4,8 +4,8 @@
  * before metrics, LF, no timestamps), so `--check` can compare bytes.
  */
 import { IndentationText, NewLineKind, Project, QuoteKind, type CodeBlockWriter, type SourceFile } from "ts-morph";
-import type { ValueKind } from "../../runtime/driver/database-connection.js";
-import type { MemberMetadata, ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
+import type { ValueKind } from "../../runtime/index.js";
+import type { MemberMetadata, ViewMetadata } from "../../runtime/internal.js";
 import { tsTypeOf, valueKindOf } from "../type-mapping.js";
 import { TAKEN_BY_IMPORTS, fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
 import { memberNames, portableName } from "./portable-names.js";

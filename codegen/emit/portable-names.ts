@@ -7,15 +7,13 @@
  * - Members that several logical tables of one view share (backend A's `CUSTOMER.NAME` and
  *   `SUPPLIER.NAME`) are declared qualified: `customerName: Dimension({ name: "customer.name" })`.
  */
-import type { BackendType } from "../../runtime/config/types.js";
-import { dialectOf } from "../../runtime/dialects/dialects.js";
-import { fieldNameProblem, MAX_NAME_LENGTH } from "../../runtime/view/names.js";
-import type { MemberMetadata } from "../../runtime/dialects/introspect/metadata.js";
+import type { BackendType } from "../../runtime/config/index.js";
+import { dialectOf, fieldNameProblem, MAX_NAME_LENGTH, type MemberMetadata } from "../../runtime/internal.js";
 import { uniqueNames } from "./naming.js";
 
 /** A warehouse name as our side spells it: a folded upper-case name (backend A) becomes lower case. */
 export function portableName(backend: BackendType, name: string): string {
-  return dialectOf(backend).portableName(name);
+  return dialectOf(backend).codegen.portableName(name);
 }
 
 export interface MemberName {

@@ -5,8 +5,8 @@
  * `Type.Number`; `DecimalType()`/`DateType()` are the cursor's schema helpers for Decimal and Date values.
  * The choice per kind is `KIND_TYPINGS`, which `into()` reads its agreement rules from too.
  */
-import { KIND_TYPINGS } from "../../runtime/mapping/kind-typings.js";
-import type { ValueKind } from "../../runtime/driver/database-connection.js";
+import type { ValueKind } from "../../runtime/index.js";
+import { KIND_TYPINGS } from "../../runtime/internal.js";
 
 export interface SchemaExpression {
   /** The TypeBox call without options, e.g. `Type.Integer`. */

@@ -5,40 +5,43 @@
  */
 import { inspect } from "node:util";
 import { ConfigContext, type Environment } from "./config-context.js";
-import { resolveConnection, type SettingsFor } from "./resolve-connection.js";
+import type { ConfigurableBackend, ResolvedSettings } from "./dialect-config.js";
+import { resolveConnection } from "./resolve-connection.js";
 import { Secret } from "./secret.js";
-import type { BackendType } from "./types.js";
-import { DIALECTS } from "../dialects/dialects.js";
 
 export interface ConfigObjectOptions {
   /** Where fields left out fall back from (`BACKEND_C_DATABASE`, ...). Default `process.env`. */
   readonly env?: Environment | undefined;
 }
 
-export abstract class BackendConfig<T extends BackendType> {
+export abstract class BackendConfig<Settings extends { readonly type: string } = { readonly type: string }> {
   /** The resolved, validated, frozen settings (durations in ms, secrets as `Secret`). */
-  readonly settings: SettingsFor<T>;
+  readonly settings: Settings;
 
-  protected constructor(type: T, input: object, options: ConfigObjectOptions) {
-    this.settings = resolveConfigObject(type, input, options, new.target.name);
+  /** `settings` come from the subclass, resolved for its backend (`resolveConfigObject` of runtime/dialects/). */
+  protected constructor(settings: Settings) {
+    this.settings = settings;
     Object.freeze(this);
   }
 
   /** The backend this config object is for. */
-  get type(): T {
-    return this.settings.type as T;
+  get type(): Settings["type"] {
+    return this.settings.type;
   }
 
   /** `BackendCConfig { type: "backend_c", database: ":memory:", poolSize: 1, ... }`, secrets as [redacted]. */
   toString(): string {
-    const parts = Object.entries(this.settings).map(([key, value]) => `${key}: ${show(value)}`);
+    const parts = Object.entries(this.settings as ResolvedSettings).map(([key, value]) => `${key}: ${show(value)}`);
     return `${this.constructor.name} { ${parts.join(", ")} }`;
   }
 
   /** The settings as JSON-ready data, secrets as "[redacted]". */
   toJSON(): Record<string, unknown> {
     return Object.fromEntries(
-      Object.entries(this.settings).map(([key, value]) => [key, value instanceof Secret ? value.toJSON() : value]),
+      Object.entries(this.settings as ResolvedSettings).map(([key, value]) => [
+        key,
+        value instanceof Secret ? value.toJSON() : value,
+      ]),
     );
   }
 
@@ -48,25 +51,26 @@ export abstract class BackendConfig<T extends BackendType> {
 }
 
 /**
- * What constructing the backend's config class does, without the class (`lib codegen` opens a
- * database file this way): checks, environment fallback, resolution, errors named after the class.
+ * What constructing a backend's config class does: checks, environment fallback, resolution,
+ * errors named after the class. `backends` are all of them (for the other-backend field hint).
  */
-export function resolveConfigObject<T extends BackendType>(
-  type: T,
+export function resolveConfigInput(
+  backend: ConfigurableBackend,
   input: object,
-  options: ConfigObjectOptions = {},
-  className: string = DIALECTS[type].config.className,
-): SettingsFor<T> {
+  options: ConfigObjectOptions,
+  className: string,
+  backends: readonly ConfigurableBackend[],
+): ResolvedSettings {
   const ctx = new ConfigContext(className, "camel", options.env ?? process.env);
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw ctx.failSource(`expects an object of camelCase fields, got ${input === null ? "null" : typeof input}`);
   }
   const fields: Record<string, unknown> = { ...input };
   if (fields["type"] !== undefined) {
-    throw ctx.fail("type", `is not accepted: ${className} is always type "${type}"`);
+    throw ctx.fail("type", `is not accepted: ${className} is always type "${backend.name}"`);
   }
   delete fields["type"];
-  return resolveConnection(type, fields, ctx);
+  return resolveConnection(backend, fields, ctx, backends);
 }
 
 function show(value: unknown): string {

@@ -6,10 +6,16 @@
 export {
   loadConnectionSettings,
   loadConnectionSettingsIfPresent,
-  type LoadOptions,
-} from "./load-connection-settings.js";
-export { resolveSettings, type BackendConfigObject, type ResolvedConnection } from "./resolve-settings.js";
+  resolveSettings,
+  type BackendConfigObject,
+  type ResolvedConnection,
+} from "../dialects/resolve-settings.js";
+export type { LoadOptions } from "./config-file.js";
 export { parseDuration } from "./duration.js";
 export { Secret } from "./secret.js";
 export type { Environment } from "./config-context.js";
-export type * from "./types.js";
+export type { BackendType, ConnectionSettings } from "../dialects/dialects.js";
+export type { CommonSettings } from "../dialects/common-settings.js";
+export type { BackendAAuthType, BackendASettings } from "../dialects/snowflake/snowflake-settings.js";
+export type { BackendBAuthType, BackendBSettings } from "../dialects/databricks/databricks-settings.js";
+export type { BackendCSettings, SemanticViewsMode } from "../dialects/duckdb/duckdb-settings.js";

@@ -9,39 +9,32 @@ import { envVarName, type FieldSpec } from "./fields.js";
 import { ResolvedValues } from "./resolved-values.js";
 import { Secret } from "./secret.js";
 import { closestFieldName, normalizeName } from "../text/suggest.js";
-import type { BackendType } from "./types.js";
-import type { SettingsOf } from "../dialects/dialect.js";
-import { BACKENDS, DIALECTS } from "../dialects/dialects.js";
-
-/** The resolved settings type of one backend. */
-export type SettingsFor<T extends BackendType> = SettingsOf<(typeof DIALECTS)[T]>;
-
-/** Every field a section of this backend accepts, common fields first. */
-function fieldsFor(type: BackendType): readonly FieldSpec[] {
-  return DIALECTS[type].config.fields;
-}
+import type { ConfigurableBackend, ResolvedSettings } from "./dialect-config.js";
 
 /**
  * Resolve the fields of one connection of a known backend. `input` holds the fields as written
  * (without `type`), keyed in the context's spelling; keys whose value is `undefined` count as absent.
+ * `backends` are all of them, for the hint that a field belongs to another backend.
  */
-export function resolveConnection<T extends BackendType>(
-  type: T,
+export function resolveConnection(
+  backend: ConfigurableBackend,
   input: Readonly<Record<string, unknown>>,
   ctx: ConfigContext,
-): SettingsFor<T> {
-  const fields = fieldsFor(type).filter((f) => f.toml !== "type");
+  backends: readonly ConfigurableBackend[],
+): ResolvedSettings {
+  const type = backend.name;
+  const fields = backend.config.fields.filter((f) => f.toml !== "type");
   const byName = new Map(fields.map((f) => [ctx.nameOf(f), f]));
   const values = new ResolvedValues();
 
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined) continue;
     const field = byName.get(key);
-    if (field === undefined) throw unknownField(type, key, ctx);
+    if (field === undefined) throw unknownField(backend, key, ctx, backends);
     values.set(field, convertInput(field, value, ctx), { kind: "input" });
   }
 
-  const config = DIALECTS[type].config;
+  const config = backend.config;
   const rules = config.rules;
   const explicit = new Set([...values.entries()].map((e) => e.field.toml));
   const skip = rules.skipEnv?.(explicit) ?? new Set<string>();
@@ -67,33 +60,45 @@ export function resolveConnection<T extends BackendType>(
     settings[field.camel] = field.secret === true && typeof value === "string" ? new Secret(value) : value;
   }
   Object.assign(settings, derived);
-  return Object.freeze(settings) as unknown as SettingsFor<T>;
+  return Object.freeze(settings);
 }
 
-/** Read and check `type`, the one field that must be present and decides all others. */
-export function readBackendType(raw: unknown, ctx: ConfigContext): BackendType {
-  const allowed = BACKENDS.map((t) => `"${t}"`).join(", ");
+/** Read and check `type`, the one field that must be present and decides all others: the backend it names. */
+export function readBackendType(
+  raw: unknown,
+  ctx: ConfigContext,
+  backends: readonly ConfigurableBackend[],
+): ConfigurableBackend {
+  const allowed = backends.map((b) => `"${b.name}"`).join(", ");
   if (raw === undefined) throw ctx.fail("type", `is required: one of ${allowed}`);
-  if (typeof raw !== "string" || !(BACKENDS as readonly string[]).includes(raw)) {
+  const backend = typeof raw === "string" ? backends.find((b) => b.name === raw) : undefined;
+  if (backend === undefined) {
     const shown = typeof raw === "string" ? JSON.stringify(raw) : aTypeName(raw);
     throw ctx.fail("type", `must be one of ${allowed}, got ${shown}`);
   }
-  return raw as BackendType;
+  return backend;
 }
 
-function unknownField(type: BackendType, key: string, ctx: ConfigContext) {
-  const own = fieldsFor(type);
+function unknownField(
+  backend: ConfigurableBackend,
+  key: string,
+  ctx: ConfigContext,
+  backends: readonly ConfigurableBackend[],
+) {
+  const type = backend.name;
+  const own = backend.config.fields;
   const ownNames = own.map((f) => ctx.nameOf(f));
   // The other spelling of a known field (`poolSize` in a TOML file, `pool_size` in a config object).
   const respelled = own.find((f) => normalizeName(f.toml) === normalizeName(key));
   if (respelled !== undefined) {
     return ctx.fail(key, `is not a known field; did you mean ${ctx.nameOf(respelled)}?`);
   }
-  const elsewhere = BACKENDS.find(
-    (other) => other !== type && fieldsFor(other).some((f: FieldSpec) => normalizeName(f.toml) === normalizeName(key)),
+  const elsewhere = backends.find(
+    (other) =>
+      other.name !== type && other.config.fields.some((f: FieldSpec) => normalizeName(f.toml) === normalizeName(key)),
   );
   if (elsewhere !== undefined) {
-    return ctx.fail(key, `is a ${elsewhere} field; it is not accepted for type "${type}"`);
+    return ctx.fail(key, `is a ${elsewhere.name} field; it is not accepted for type "${type}"`);
   }
   const suggestion = closestFieldName(key, ownNames);
   const hint = suggestion === undefined ? `known fields: ${ownNames.join(", ")}` : `did you mean ${suggestion}?`;

@@ -3,7 +3,7 @@
  * directly, strings are UTF-8 encoded straight into one growing buffer, the rest use Arrow builders.
  */
 import type { Builder, DataType, Vector } from "apache-arrow";
-import type { TypedColumn } from "../driver/database-connection.js";
+import type { TypedColumn } from "../driver/query-result.js";
 import { arrow } from "./load-arrow.js";
 import { LibError } from "../errors.js";
 

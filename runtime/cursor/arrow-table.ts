@@ -8,7 +8,7 @@
  *   `Date`s, which hold milliseconds).
  */
 import type { Table, Vector } from "apache-arrow";
-import { isTypedColumn, type ColumnInfo, type TypedColumn } from "../driver/database-connection.js";
+import { isTypedColumn, type ColumnInfo, type TypedColumn } from "../driver/query-result.js";
 import { LibError } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
 import { BuilderSink, FixedSink, Utf8Sink, type ColumnSink, type FixedArray, type TypedCopy } from "./arrow-sinks.js";

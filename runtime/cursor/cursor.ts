@@ -8,7 +8,7 @@
  */
 import type { Table } from "apache-arrow";
 import type { Static, TObject } from "typebox";
-import type { ColumnInfo, ResultStream, TypedColumn } from "../driver/database-connection.js";
+import type { ColumnInfo, ResultStream, TypedColumn } from "../driver/query-result.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { LibError } from "../errors.js";
 import { compileRowMapper } from "../mapping/model-plan.js";

@@ -4,7 +4,7 @@
  * (the original error is rethrown unchanged) or is cancelled (`QueryCancelledError`).
  */
 import type { PooledConnection } from "../engine/pooled-connection.js";
-import type { ResultStream } from "../driver/database-connection.js";
+import type { ResultStream } from "../driver/query-result.js";
 import { CancelWatch } from "../driver/cancellation.js";
 import { Cursor } from "./cursor.js";
 

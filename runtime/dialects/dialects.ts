@@ -3,10 +3,9 @@
  * with its `<warehouse>-dialect.ts`) and one line here. Everything else that differs per backend
  * asks the record (`test/architecture/dialect-record.test.ts` keeps it so).
  */
-import type { BackendType, ConnectionSettings } from "../config/types.js";
-import type { Driver } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
-import type { Dialect, DriverOptionsOf } from "./dialect.js";
+import type { Dialect, DriverOptionsOf, SettingsOf } from "./dialect.js";
 import { databricksDialect } from "./databricks/databricks-dialect.js";
 import { duckdbDialect } from "./duckdb/duckdb-dialect.js";
 import { snowflakeDialect } from "./snowflake/snowflake-dialect.js";
@@ -16,6 +15,12 @@ export const DIALECTS = Object.freeze({
   backend_b: databricksDialect,
   backend_c: duckdbDialect,
 });
+
+/** A backend's public name (`type = "backend_a"`): the keys of DIALECTS. */
+export type BackendType = keyof typeof DIALECTS;
+
+/** The settings of any backend: the union of every dialect's settings type. */
+export type ConnectionSettings = { [B in BackendType]: SettingsOf<(typeof DIALECTS)[B]> }[BackendType];
 
 /** The backend names in record order. */
 export const BACKENDS: readonly BackendType[] = Object.freeze(Object.keys(DIALECTS) as BackendType[]);

@@ -3,7 +3,10 @@
  * benchmarks): the DIALECTS record, the `Dialect` interface and the three query compilers.
  */
 export { DIALECTS, BACKENDS, isBackend, compilerFor } from "./dialects.js";
-export type { Dialect, DialectConfig, CodegenSource } from "./dialect.js";
+export type { Dialect } from "./dialect.js";
+export type { DialectAdapter } from "./dialect-adapter.js";
+export type { DialectCodegen, CodegenSource } from "./dialect-codegen.js";
+export type { DialectConfig } from "../config/dialect-config.js";
 export { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 export { SnowflakeQueryCompiler } from "./snowflake/snowflake-query-compiler.js";
 export { DatabricksQueryCompiler } from "./databricks/databricks-query-compiler.js";

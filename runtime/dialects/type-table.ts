@@ -5,7 +5,7 @@
  * codegen emits and what `into()` agrees with (`KIND_TYPINGS`, `mapping/kind-typings.ts`). Written down once, so the three
  * cannot drift apart again (issue 11: codegen typed a DuckDB UUID `string`, the driver `other`).
  */
-import type { ValueKind } from "../driver/database-connection.js";
+import type { ValueKind } from "../driver/query-result.js";
 
 /**
  * A fixed-point type such as NUMBER(p,s) or DECIMAL(p,s): scale > 0 arrives as `Decimal`; scale 0

@@ -1,68 +1,9 @@
 /**
- * What a backend driver provides: physical connections that run SQL and hand back values already
- * normalized to the library's value types (README "How values arrive"). The engine pools these;
- * cursors stream from them. Drivers map their own errors to `WarehouseError` subclasses.
+ * One physical connection of a backend driver: runs SQL and hands back normalized values
+ * (`query-result.ts`). The engine pools these; cursors stream from them. Drivers map their own
+ * errors to `WarehouseError` subclasses.
  */
-
-/** How a column's values arrive in JavaScript. Drives `into()` type checks and Arrow building. */
-export type ValueKind =
-  | "integer" // 8/16/32-bit integers: number
-  | "bigint" // 64-bit and wider integers: bigint
-  | "decimal" // fixed-point with scale > 0: Decimal
-  | "float" // floating point: number
-  | "string"
-  | "boolean"
-  | "date" // Date at UTC midnight
-  | "timestamp" // Date
-  | "other"; // anything else (lists, structs, blobs, ...): passed through as the driver gives it
-
-export interface ColumnInfo {
-  /** Column name as the result names it (the field name for semantic queries). */
-  readonly name: string;
-  /** The warehouse's type text, e.g. `BIGINT`, `DECIMAL(38,2)`, `NUMBER(38,0)`. */
-  readonly type: string;
-  readonly kind: ValueKind;
-}
-
-/** A fully read result: rows are arrays in column order, values normalized. */
-export interface QueryResult {
-  readonly columns: readonly ColumnInfo[];
-  readonly rows: readonly unknown[][];
-}
-
-/** A streamed result: the columns are known up front, the rows arrive in chunks. */
-export interface ResultStream extends AsyncIterable<unknown[][]> {
-  readonly columns: readonly ColumnInfo[];
-  /** Stops reading; further iteration ends. Idempotent. */
-  close(): Promise<void>;
-  /**
-   * Optional, for columnar readers such as `fetchArrow()`: from the next chunk on, deliver each chunk
-   * column-major (one array of normalized values per column) instead of as rows; with `typedArrays`,
-   * a fixed-width column may arrive as a `TypedColumn` instead. Returns false when the driver
-   * cannot, and chunks stay row arrays.
-   */
-  preferColumns?(options?: { readonly typedArrays?: boolean }): boolean;
-}
-
-/**
- * One column of a columnar chunk copied straight from the driver's memory, no value converted:
- * `values` holds one value per row in the representation of the column's kind — integer (types
- * within 32 bits): Int32Array; bigint (64-bit signed only): BigInt64Array; float: Float64Array;
- * date: Int32Array of days since 1970-01-01; decimal: the unscaled values at the type's scale,
- * Int32Array or BigInt64Array. `validity` has bit `i % 8` of byte `i >> 3` set when row `i` is not
- * null (Arrow's layout); null when no row is null. Values under a null are unspecified.
- */
-export interface TypedColumn {
-  readonly typed: true;
-  readonly values: Int32Array | BigInt64Array | Float64Array;
-  readonly validity: Uint8Array | null;
-  readonly length: number;
-}
-
-/** Whether a column of a columnar chunk is a `TypedColumn` (else an array of normalized values). */
-export function isTypedColumn(column: unknown): column is TypedColumn {
-  return (column as Partial<TypedColumn> | null)?.typed === true;
-}
+import type { QueryResult, ResultStream } from "./query-result.js";
 
 export interface StreamOptions {
   /** Rows per chunk the driver should aim for (a hint; DuckDB reads whole 2048-row vectors). */
@@ -91,17 +32,4 @@ export interface DatabaseConnection {
   /** Brings the connection back to a clean state for the next user (rolls back an open transaction). */
   reset(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Opens physical connections for one configured backend; owns shared state such as a DuckDB instance. */
-export interface Driver {
-  openConnection(): Promise<DatabaseConnection>;
-  /**
-   * Whether an error raised on one of its connections means "this connection is dead" (network
-   * gone, session unknown to the server, database invalidated), as opposed to a statement the
-   * warehouse rejected: SQLAlchemy's `is_disconnect`. The pool then invalidates its connections.
-   */
-  isDisconnect?(error: unknown): boolean;
-  /** Releases shared state after every connection has been closed. */
-  destroy(): Promise<void>;
 }

@@ -1,128 +1,49 @@
 /**
  * The engine's pool: generic-pool with SQLAlchemy's QueuePool semantics on top and guards against
- * generic-pool's traps (README "Engines, pools and the registry").
+ * generic-pool's traps (README "Engines, pools and the registry"). This file hands connections out
+ * and takes them back; opening, validating, invalidating, recycling and trimming them is
+ * `pool-lifecycle.ts`.
  *
  * - `max = pool_size + max_overflow`, `min = 0`. Idle connections never exceed `pool_size`: an
- *   overflow connection is closed when it comes back, and one that lands idle any other way (an
- *   open that finished for a waiter who left) is trimmed.
+ *   overflow connection is closed when it comes back.
  * - `timeout` bounds only the wait for a free connection when all `pool_size + max_overflow` are
  *   out (generic-pool's `TimeoutError`, `PoolTimeoutError`); with room, opening is bounded by the
  *   backend's own login/connect timeouts. `timeout = 0`: fail at once when no connection is free.
  * - `acquire({ signal })`: aborting leaves the queue at once (the caller maps it to a cancellation).
- * - Invalidation: an error the driver classifies as "connection is dead" (`isDisconnect`), or a
- *   failed pre-ping, starts a new generation; connections from older generations are closed at
- *   checkout or return instead of being reused, so the next checkout opens a fresh one.
- * - `recycle`: a connection older than that is destroyed and replaced at checkout (in our
- *   acquire loop, not in `validate`, whose failures generic-pool leaks).
- * - `pre_ping`: `testOnBorrow` with a `validate` that always resolves a boolean. A failed ping
- *   counts as a failed open for the backoff, and after `prePingAttempts` failures in a row the
- *   waiter gets `LibConnectionError` instead of a login storm.
+ * - A connection of an older generation, or older than `recycle`, is closed at checkout and another
+ *   one taken; at return an older generation's is closed.
  * - Returned connections are reset (open transaction rolled back); a failed reset closes them.
- * - A failing `create()` backs off exponentially and rejects one waiting acquirer with a
- *   `LibConnectionError`, instead of generic-pool's tight retry loop.
- * - `on("connect", listener)`: listeners run in registration order, each awaited, on every new
- *   physical connection before first use; a failure closes it and fails the checkout.
  */
-import genericPool from "generic-pool";
 import type { Pool } from "generic-pool";
-import type { DatabaseConnection, Driver } from "../driver/database-connection.js";
+import type { DatabaseConnection } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import { LibConnectionError } from "../errors.js";
-import { ConnectionHandle } from "./connection-handle.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
-import { findWaitingRequest, rejectAllWaiters, rejectOneWaiter } from "./pool-waiters.js";
+import { findWaitingRequest, rejectAllWaiters } from "./pool-waiters.js";
+import { PoolLifecycle, type ConnectListener, type PoolOptions } from "./pool-lifecycle.js";
 import { markRecycling } from "../observability/instrumented-driver.js";
-import type { ConnectConnection } from "./connection-handle.js";
 
-export type ConnectListener = (connection: ConnectConnection) => void | Promise<void>;
-
-export interface PoolOptions {
-  readonly poolSize: number;
-  readonly maxOverflow: number;
-  /** Seconds to wait for a free connection when all are checked out. */
-  readonly timeout: number;
-  /** Seconds after which a connection is replaced at checkout. */
-  readonly recycle: number;
-  readonly prePing: boolean;
-  /** First backoff delay after a failed open or ping, doubled per further failure (default 50 ms). */
-  readonly createBackoffMs?: number;
-  /** Longest backoff delay (default 2000 ms). */
-  readonly maxCreateBackoffMs?: number;
-  /** Failed pre-pings in a row after which a waiter gets `LibConnectionError` (default 3). */
-  readonly prePingAttempts?: number;
-  /** Clock for `recycle` (tests); default `Date.now`. */
-  readonly now?: () => number;
-}
+export type { ConnectListener, PoolOptions } from "./pool-lifecycle.js";
 
 export interface AcquireOptions {
   /** Aborting rejects the pending checkout with the signal's reason and leaves the queue. */
   readonly signal?: AbortSignal | undefined;
 }
 
-interface ConnectionState {
-  readonly openedAt: number;
-  readonly generation: number;
-}
-
 export class ConnectionPool {
-  readonly #driver: Driver;
+  readonly #lifecycle: PoolLifecycle;
   readonly #pool: Pool<DatabaseConnection>;
   readonly #poolSize: number;
   readonly #timeoutMs: number;
-  readonly #recycleMs: number;
-  readonly #prePing: boolean;
-  readonly #backoffMs: number;
-  readonly #maxBackoffMs: number;
-  readonly #prePingAttempts: number;
-  readonly #now: () => number;
   readonly #listeners: ConnectListener[] = [];
   readonly #borrowed = new Set<DatabaseConnection>();
-  readonly #closedConnections = new WeakSet<DatabaseConnection>();
-  readonly #state = new WeakMap<DatabaseConnection, ConnectionState>();
-  #generation = 0;
-  #consecutiveFailures = 0;
-  #failedPings = 0;
-  #opened = 0;
-  #closed = 0;
-  #invalidations = 0;
-  #trimming: Promise<void> | undefined;
-  #disposed = false;
   #disposal: Promise<void> | undefined;
 
   constructor(driver: Driver, options: PoolOptions) {
-    this.#driver = driver;
     this.#poolSize = options.poolSize;
     this.#timeoutMs = Math.round(options.timeout * 1000);
-    this.#recycleMs = options.recycle * 1000;
-    this.#prePing = options.prePing;
-    this.#backoffMs = options.createBackoffMs ?? 50;
-    this.#maxBackoffMs = options.maxCreateBackoffMs ?? 2000;
-    this.#prePingAttempts = Math.max(1, options.prePingAttempts ?? 3);
-    this.#now = options.now ?? Date.now;
-    this.#pool = genericPool.createPool<DatabaseConnection>(
-      {
-        create: () => this.#create(),
-        destroy: (connection) => this.#close(connection),
-        validate: (connection) => this.#validate(connection),
-      },
-      {
-        max: Math.max(1, options.poolSize + options.maxOverflow),
-        min: 0,
-        // No global acquireTimeoutMillis: it would also count opening a connection. Each request
-        // that has to wait for a busy pool gets its own timeout (#checkout).
-        testOnBorrow: options.prePing,
-        autostart: true,
-        // Most recently returned first: a warm connection (CPU caches, per-connection memos) serves
-        // the next checkout instead of the pool cycling through all of them (~80 µs per DuckDB query).
-        fifo: false,
-      },
-    );
-    this.#pool.on("factoryCreateError", (error: unknown) => {
-      const reason =
-        error instanceof LibConnectionError
-          ? error
-          : new LibConnectionError(`Could not open a connection: ${messageOf(error)}`, { cause: error });
-      rejectOneWaiter(this.#pool, reason);
-    });
+    this.#lifecycle = new PoolLifecycle(driver, options, this.#listeners, this.#borrowed);
+    this.#pool = this.#lifecycle.pool;
   }
 
   /** Registers a listener for new physical connections (only `"connect"` exists). */
@@ -161,18 +82,18 @@ export class ConnectionPool {
   }
   /** Physical connections opened so far (listeners ran and succeeded, or failed). */
   get opened(): number {
-    return this.#opened;
+    return this.#lifecycle.opened;
   }
   /** Physical connections closed so far. */
   get closed(): number {
-    return this.#closed;
+    return this.#lifecycle.closed;
   }
   /** How many times the pool was invalidated (a dead connection was detected). */
   get invalidations(): number {
-    return this.#invalidations;
+    return this.#lifecycle.invalidations;
   }
   get disposed(): boolean {
-    return this.#disposed;
+    return this.#lifecycle.disposed;
   }
 
   /**
@@ -183,21 +104,21 @@ export class ConnectionPool {
   async acquire(options?: AcquireOptions): Promise<DatabaseConnection> {
     const signal = options?.signal;
     for (;;) {
-      if (this.#disposed) throw new LibConnectionError("The engine has been disposed");
+      if (this.#lifecycle.disposed) throw new LibConnectionError("The engine has been disposed");
       signal?.throwIfAborted();
-      const requestedAt = this.#now();
+      const requestedAt = this.#lifecycle.now();
       const connection = await this.#checkout(signal);
-      if (this.#disposed) {
-        await this.#destroy(connection);
+      if (this.#lifecycle.disposed) {
+        await this.#lifecycle.destroy(connection);
         throw new LibConnectionError("The engine has been disposed");
       }
-      if (this.#isOutdated(connection)) {
-        this.#abandon(connection);
+      if (this.#lifecycle.isOutdated(connection)) {
+        this.#lifecycle.abandon(connection);
         continue;
       }
-      if (this.#isTooOld(connection, requestedAt)) {
+      if (this.#lifecycle.isTooOld(connection, requestedAt)) {
         markRecycling(connection);
-        await this.#destroy(connection);
+        await this.#lifecycle.destroy(connection);
         continue;
       }
       this.#borrowed.add(connection);
@@ -209,11 +130,11 @@ export class ConnectionPool {
   async release(connection: DatabaseConnection): Promise<void> {
     if (!this.#borrowed.delete(connection)) return;
     // Only the generation: whether it went stale itself (a file check) is asked at its next checkout.
-    if (this.#isOlderGeneration(connection)) {
-      this.#abandon(connection);
+    if (this.#lifecycle.isOlderGeneration(connection)) {
+      this.#lifecycle.abandon(connection);
       return;
     }
-    let keep = !this.#disposed;
+    let keep = !this.#lifecycle.disposed;
     if (keep) {
       try {
         await connection.reset();
@@ -225,13 +146,13 @@ export class ConnectionPool {
     // Overflow: pool_size are idle already and nobody waits for this one.
     if (keep && this.#pool.available >= this.#poolSize && this.#pool.pending === 0) keep = false;
     if (keep) await this.#pool.release(connection);
-    else await this.#destroy(connection);
+    else await this.#lifecycle.destroy(connection);
   }
 
   /** Closes a checked-out connection instead of returning it (e.g. it is known to be broken). */
   async discard(connection: DatabaseConnection): Promise<void> {
     if (!this.#borrowed.delete(connection)) return;
-    await this.#destroy(connection);
+    await this.#lifecycle.destroy(connection);
   }
 
   /**
@@ -239,9 +160,7 @@ export class ConnectionPool {
    * is invalidated (SQLAlchemy's `is_disconnect`). Returns whether it did.
    */
   noteError(error: unknown): boolean {
-    if (this.#driver.isDisconnect?.(error) !== true) return false;
-    this.invalidate();
-    return true;
+    return this.#lifecycle.noteError(error);
   }
 
   /**
@@ -249,8 +168,7 @@ export class ConnectionPool {
    * pinged) is closed at its next checkout or return instead of being reused.
    */
   invalidate(): void {
-    this.#generation++;
-    this.#invalidations++;
+    this.#lifecycle.invalidate();
   }
 
   /**
@@ -264,7 +182,7 @@ export class ConnectionPool {
   }
 
   async #dispose(): Promise<void> {
-    this.#disposed = true;
+    this.#lifecycle.disposed = true;
     rejectAllWaiters(this.#pool, new LibConnectionError("The engine was disposed while waiting for a connection"));
     const drained = this.#pool.drain();
     if (this.#borrowed.size === 0) await drained;
@@ -302,148 +220,8 @@ export class ConnectionPool {
     );
   }
 
-  /** Older than `recycle` (one opened for this checkout never is). */
-  #isTooOld(connection: DatabaseConnection, requestedAt: number): boolean {
-    const openedAt = this.#state.get(connection)?.openedAt ?? connection.createdAt;
-    return openedAt < requestedAt && this.#now() - openedAt > this.#recycleMs;
-  }
-
-  #isOlderGeneration(connection: DatabaseConnection): boolean {
-    return (this.#state.get(connection)?.generation ?? this.#generation) < this.#generation;
-  }
-
-  /** Opened before the last invalidation, or the connection itself knows it is unusable. */
-  #isOutdated(connection: DatabaseConnection): boolean {
-    if (this.#isOlderGeneration(connection)) return true;
-    if (connection.isStale?.() === true) {
-      this.invalidate();
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * Closes a dead connection in the background: saying goodbye to a warehouse that is gone can
-   * take until the driver's own deadline, and nobody should wait for that.
-   */
-  #abandon(connection: DatabaseConnection): void {
-    void this.#destroy(connection);
-  }
-
-  async #destroy(connection: DatabaseConnection): Promise<void> {
-    try {
-      await this.#pool.destroy(connection);
-    } catch {
-      // Already gone from the pool (e.g. closed by dispose): make sure it is closed.
-      await this.#close(connection);
-    }
-  }
-
-  async #create(): Promise<DatabaseConnection> {
-    if (this.#consecutiveFailures > 0) {
-      const delay = Math.min(this.#backoffMs * 2 ** (this.#consecutiveFailures - 1), this.#maxBackoffMs);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-    if (this.#disposed) throw new LibConnectionError("The engine has been disposed");
-    const generation = this.#generation;
-    let connection: DatabaseConnection;
-    try {
-      connection = await this.#driver.openConnection();
-    } catch (error) {
-      this.#consecutiveFailures++;
-      throw new LibConnectionError(`Could not open a connection: ${messageOf(error)}`, { cause: error });
-    }
-    this.#opened++;
-    try {
-      const handle = new ConnectionHandle(connection);
-      for (const listener of [...this.#listeners]) await listener(handle);
-    } catch (error) {
-      this.#consecutiveFailures++;
-      await this.#close(connection);
-      throw new LibConnectionError(`A "connect" listener failed on a new connection: ${messageOf(error)}`, {
-        cause: error,
-      });
-    }
-    // With pre_ping the first ping decides whether the warehouse is healthy again.
-    if (!this.#prePing) this.#consecutiveFailures = 0;
-    this.#state.set(connection, { openedAt: this.#now(), generation });
-    // If its waiter left (or was served by a returned connection) it lands idle: trim the surplus.
-    setImmediate(() => this.#trimIdle());
-    return connection;
-  }
-
-  /** Closes idle connections beyond pool_size (none is checked out to anyone while idle). */
-  #trimIdle(): void {
-    if (this.#trimming !== undefined || !this.#hasIdleSurplus()) return;
-    const trimming = (async () => {
-      try {
-        while (this.#hasIdleSurplus()) await this.#destroy(await this.#pool.acquire());
-      } catch {
-        // The pool was drained meanwhile.
-      }
-    })();
-    this.#trimming = trimming;
-    void trimming.finally(() => {
-      if (this.#trimming === trimming) this.#trimming = undefined;
-    });
-  }
-
-  #hasIdleSurplus(): boolean {
-    return !this.#disposed && this.#pool.available > this.#poolSize && this.#pool.pending === 0;
-  }
-
   /** Resolves once background housekeeping (trimming idle surplus) has finished (tests). */
-  async settled(): Promise<void> {
-    while (this.#trimming !== undefined) await this.#trimming;
+  settled(): Promise<void> {
+    return this.#lifecycle.settled();
   }
-
-  async #close(connection: DatabaseConnection): Promise<void> {
-    this.#borrowed.delete(connection);
-    if (this.#closedConnections.has(connection)) return;
-    this.#closedConnections.add(connection);
-    try {
-      await connection.close();
-    } catch {
-      // A connection that fails to close is gone as far as we are concerned.
-    } finally {
-      this.#closed++;
-    }
-  }
-
-  /**
-   * Always resolves a boolean: generic-pool leaks a resource whose validate rejects. Connections
-   * of an older generation fail without a ping. A failed ping invalidates the pool (its siblings
-   * died in the same outage), counts for the open backoff, and after `prePingAttempts` in a row
-   * fails the longest waiter instead of opening yet another connection.
-   */
-  async #validate(connection: DatabaseConnection): Promise<boolean> {
-    if (this.#isOutdated(connection)) return false;
-    let alive = false;
-    try {
-      alive = (await connection.ping()) === true;
-    } catch {
-      alive = false;
-    }
-    if (alive) {
-      this.#consecutiveFailures = 0;
-      this.#failedPings = 0;
-      return true;
-    }
-    this.invalidate();
-    this.#consecutiveFailures++;
-    if (++this.#failedPings >= this.#prePingAttempts) {
-      this.#failedPings = 0;
-      rejectOneWaiter(
-        this.#pool,
-        new LibConnectionError(
-          `pre_ping: ${this.#prePingAttempts} connections in a row failed the liveness check (the warehouse is not answering)`,
-        ),
-      );
-    }
-    return false;
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,20 +3,17 @@
  * validated eagerly (`ValidationError`), a driver for the backend, a lazily filled pool, and
  * optionally a registry name (the section name, or `"default"` for a config object).
  */
-import type { ConnectionSettings } from "../config/types.js";
-import { resolveSettings } from "../config/resolve-settings.js";
-import type { BackendConfigObject } from "../config/resolve-settings.js";
-import type { Driver } from "../driver/database-connection.js";
+import { resolveSettings } from "../dialects/resolve-settings.js";
+import type { BackendConfigObject } from "../dialects/resolve-settings.js";
+import type { Driver } from "../driver/driver.js";
 import { LibConnectionError } from "../errors.js";
-import { createDriver, dialectOf, type DialectDriverOptions } from "../dialects/dialects.js";
+import { createDriver, dialectOf, type ConnectionSettings, type DialectDriverOptions } from "../dialects/dialects.js";
 import { Engine } from "./engine.js";
 import type { EngineInternals } from "./engine.js";
-import { register } from "./registry.js";
+import { DEFAULT_ENGINE_NAME, register } from "./registry.js";
 import { instrumentDriver } from "../observability/instrumented-driver.js";
 import type { EngineLogger } from "../observability/log-event.js";
 import { Observer } from "../observability/observer.js";
-
-export const DEFAULT_ENGINE_NAME = "default";
 
 export interface CreateEngineOptions {
   /** The TOML file read for a connection name (default `.lib.toml`). Ignored for config objects. */
@@ -79,7 +76,7 @@ export async function createAsyncEngine(
 
 /** Library-internal: an engine from already-resolved settings. */
 export function engineFromSettings(settings: ConnectionSettings, options: EngineFromSettingsOptions = {}): Engine {
-  dialectOf(settings.type).checkEngineSettings?.(settings);
+  dialectOf(settings.type).adapter.checkEngineSettings?.(settings);
   const observer = new Observer(settings.type, options.log);
   const driver = instrumentDriver(options.driver ?? createDriver(settings, options.driverOptions), observer);
   const engine = new Engine(settings, driver, { ...options, observer });

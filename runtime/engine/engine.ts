@@ -3,12 +3,11 @@
  * Connections open lazily. `dispose()` (and `await using` scope exit) first removes the engine's
  * registry name, then closes the pool, then releases the driver's shared state.
  */
-import type { BackendType, ConnectionSettings } from "../config/types.js";
 import { CancelWatch } from "../driver/cancellation.js";
-import type { Driver } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
 import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";
 import { LibConnectionError, LibError } from "../errors.js";
-import { CheckedOutConnection } from "./checked-out-connection.js";
+import { PooledConnectionImpl } from "./pooled-connection-impl.js";
 import { ConnectionPool } from "./connection-pool.js";
 import type { PoolOptions } from "./connection-pool.js";
 import type { PooledConnection } from "./pooled-connection.js";
@@ -16,7 +15,7 @@ import { PoolTimeoutError } from "./pool-timeout-error.js";
 import { namesOf, unregister } from "./registry.js";
 import { isTraced, poolWaitChannel, traced } from "../observability/channels.js";
 import type { Dialect } from "../dialects/dialect.js";
-import { dialectOf } from "../dialects/dialects.js";
+import { dialectOf, type BackendType, type ConnectionSettings } from "../dialects/dialects.js";
 import type { Observer } from "../observability/observer.js";
 
 const DEFAULT_DISPOSE_TIMEOUT_S = 10;
@@ -49,7 +48,6 @@ export class Engine implements AsyncDisposable {
   readonly #driver: Driver;
   readonly #disposeTimeoutMs: number;
   readonly #observer: Observer | undefined;
-  #registeredName: string | undefined;
   #disposal: Promise<void> | undefined;
 
   /** Library-internal: use `createEngine`. */
@@ -62,7 +60,7 @@ export class Engine implements AsyncDisposable {
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
       // A private database per connection (in-memory DuckDB): an overflow connection would be empty.
-      maxOverflow: this.dialect.everyConnectionIsPrivate(settings) ? 0 : settings.maxOverflow,
+      maxOverflow: this.dialect.adapter.everyConnectionIsPrivate(settings) ? 0 : settings.maxOverflow,
       timeout: settings.timeout,
       recycle: settings.recycle,
       prePing: settings.prePing,
@@ -75,19 +73,14 @@ export class Engine implements AsyncDisposable {
     return this.settings.type;
   }
 
-  /** The name this engine is registered under, if any. */
+  /** The name this engine is registered under (the latest, if several), if any: the registry's answer. */
   get name(): string | undefined {
-    return this.#registeredName;
+    return namesOf(this).at(-1);
   }
 
   /** True once `dispose()` was called. */
   get disposed(): boolean {
     return this.#disposal !== undefined;
-  }
-
-  /** @internal Kept in sync by the registry. */
-  _setRegisteredName(name: string | undefined): void {
-    this.#registeredName = name;
   }
 
   /**
@@ -111,7 +104,7 @@ export class Engine implements AsyncDisposable {
         ? traced(poolWaitChannel, { backend: this.backend }, acquire)
         : acquire());
       if (this.#observer?.logging === true) this.#observer.emit({ type: "pool-wait", ok: true }, started);
-      return new CheckedOutConnection(this._pool, connection);
+      return new PooledConnectionImpl(connection, this._pool);
     } catch (error) {
       this.#observer?.emit({ type: "pool-wait", ok: false }, started);
       if (watch?.reason !== undefined) throw watch.error(error);
@@ -157,6 +150,7 @@ export class Engine implements AsyncDisposable {
 
   /** Engines print their backend and name, never their settings' secrets. */
   toString(): string {
-    return `Engine(${this.backend}${this.#registeredName === undefined ? "" : `, "${this.#registeredName}"`})`;
+    const name = this.name;
+    return `Engine(${this.backend}${name === undefined ? "" : `, "${name}"`})`;
   }
 }

@@ -2,7 +2,8 @@
  * A connection checked out of an engine's pool: the raw-SQL escape hatch (README "Engines, pools and the registry") and what cursors
  * read from. It goes back to the pool on `release()` or at scope exit (`await using`).
  */
-import type { QueryResult, ResultStream, StreamOptions } from "../driver/database-connection.js";
+import type { QueryResult, ResultStream } from "../driver/query-result.js";
+import type { StreamOptions } from "../driver/database-connection.js";
 
 /** A result row as a plain object keyed by column name, values normalized. */
 export type Row = Record<string, unknown>;
@@ -25,3 +26,6 @@ export interface PooledConnection extends AsyncDisposable {
   /** True once released. */
   readonly released: boolean;
 }
+
+/** What a `connect` listener gets: run SQL on the brand-new connection before anyone uses it. */
+export type ConnectConnection = Pick<PooledConnection, "run" | "all" | "execute" | "commit" | "rollback">;

@@ -1,6 +1,7 @@
 /**
  * The process-wide engine registry: queries without `.using()` find their engine here under
- * `"default"`. Registering a taken name throws; unregistering an unknown name is a no-op.
+ * `"default"`. Registering a taken name throws; unregistering an unknown name is a no-op. The
+ * registry alone keeps the names: `engine.name` asks it.
  */
 import { LibError } from "../errors.js";
 import type { Engine } from "./engine.js";
@@ -24,6 +25,9 @@ export class EngineNotFoundError extends LibError {
   }
 }
 
+/** The name queries without `.using()` resolve, and `createEngine(config, { register: true })` registers under. */
+export const DEFAULT_ENGINE_NAME = "default";
+
 const engines = new Map<string, Engine>();
 
 /** Registers `engine` under `name` and returns it. Throws `LibError` when the name is taken. */
@@ -38,16 +42,12 @@ export function register(name: string, engine: Engine): Engine {
     );
   }
   engines.set(name, engine);
-  engine._setRegisteredName(name);
   return engine;
 }
 
 /** Removes a name from the registry (the engine is not disposed). Unknown names: no-op. */
 export function unregister(name: string): void {
-  const engine = engines.get(name);
-  if (engine === undefined) return;
   engines.delete(name);
-  engine._setRegisteredName(namesOf(engine)[0]);
 }
 
 /** The engine registered as `name`; throws `EngineNotFoundError` (a `LibError`) listing the registered names. */
@@ -62,7 +62,7 @@ export function isRegistered(name: string): boolean {
   return engines.has(name);
 }
 
-/** The names an engine is registered under (usually zero or one). */
+/** The names an engine is registered under, in registration order (usually zero or one). */
 export function namesOf(engine: Engine): string[] {
   return [...engines].filter(([, e]) => e === engine).map(([name]) => name);
 }

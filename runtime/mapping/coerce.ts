@@ -14,7 +14,7 @@
  * - boolean only from boolean.
  */
 import { KIND_TYPINGS } from "./kind-typings.js";
-import type { ValueKind } from "../driver/database-connection.js";
+import type { ValueKind } from "../driver/query-result.js";
 import { Decimal } from "../values/decimal.js";
 import type { ModelType } from "./model-type.js";
 

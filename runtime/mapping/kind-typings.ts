@@ -2,7 +2,7 @@
  * Per value kind (what a dialect's type table says a column arrives as): the TypeScript type its
  * values have, the schema `lib codegen` emits for it, and the model type `into()` agrees with.
  */
-import type { ValueKind } from "../driver/database-connection.js";
+import type { ValueKind } from "../driver/query-result.js";
 import type { ModelType } from "./model-type.js";
 
 /** How values of one kind are typed in code. */

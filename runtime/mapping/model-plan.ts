@@ -5,7 +5,7 @@
  */
 import type { TSchema } from "typebox";
 import { Compile } from "typebox/compile";
-import type { ColumnInfo } from "../driver/database-connection.js";
+import type { ColumnInfo } from "../driver/query-result.js";
 import { LibSchemaMismatchError, type SchemaMismatch } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
 import { agreesStrictly, coercion, CoercionFailure, strictConversion, type Converter } from "./coerce.js";

@@ -8,7 +8,7 @@
  * Subscribe with `diagnostics_channel.tracingChannel("lib:query").subscribe({ start, asyncEnd, error })`.
  */
 import diagnosticsChannel from "node:diagnostics_channel";
-import type { BackendType } from "../config/types.js";
+import type { BackendType } from "../dialects/dialects.js";
 
 export interface QueryTraceContext {
   readonly backend: BackendType;

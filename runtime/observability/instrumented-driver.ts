@@ -5,13 +5,9 @@
  * (the `log` option, a channel subscriber): when nobody does, it goes straight to the driver's
  * connection, with nothing allocated and nothing timed. A subscriber added later sees the next call.
  */
-import type {
-  DatabaseConnection,
-  Driver,
-  QueryResult,
-  ResultStream,
-  StreamOptions,
-} from "../driver/database-connection.js";
+import type { DatabaseConnection, StreamOptions } from "../driver/database-connection.js";
+import type { Driver } from "../driver/driver.js";
+import type { QueryResult, ResultStream } from "../driver/query-result.js";
 import { connectChannel, isTraced, queryChannel, traced } from "./channels.js";
 import type { Observer } from "./observer.js";
 

@@ -3,7 +3,7 @@
  * Events carry SQL text and parameter counts, never parameter values, and never a setting that
  * could hold a secret; errors are the library's errors, whose messages are already redacted.
  */
-import type { BackendType } from "../config/types.js";
+import type { BackendType } from "../dialects/dialects.js";
 
 interface EventBase {
   readonly backend: BackendType;

@@ -1,5 +1,5 @@
 /** Delivers an engine's log events to its `log` option; a logger that throws never breaks a query. */
-import type { BackendType } from "../config/types.js";
+import type { BackendType } from "../dialects/dialects.js";
 import type { EngineLogger, LogEvent } from "./log-event.js";
 
 type Without<E, K extends PropertyKey> = E extends unknown ? Omit<E, K> : never;

@@ -1,4 +1,3 @@
-import type { BackendType } from "../config/types.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 
 /** A query compiled for one dialect: SQL text plus its bound parameters (frozen). */
@@ -10,13 +9,14 @@ export interface CompiledQuery {
    * the array is frozen at runtime.
    */
   readonly parameters: unknown[];
-  readonly dialect: BackendType;
+  /** The backend name it was compiled for (a key of DIALECTS). */
+  readonly dialect: string;
   /** The semantic query it was compiled from. */
   readonly query: SemanticQueryNode;
 }
 
 export const CompiledQuery = Object.freeze({
-  create(dialect: BackendType, query: SemanticQueryNode, sql: string, parameters: readonly unknown[]): CompiledQuery {
+  create(dialect: string, query: SemanticQueryNode, sql: string, parameters: readonly unknown[]): CompiledQuery {
     // compile() is `{ sql, parameters }` (README "Build a query"). `dialect` and `query` stay readable but are not
     // enumerable, so `deep.equal({ sql, parameters })`, spreading and JSON see exactly those two.
     const compiled = { sql, parameters: Object.freeze([...parameters]) as unknown[] } as CompiledQuery;

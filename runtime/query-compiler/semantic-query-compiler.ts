@@ -21,7 +21,6 @@ import {
   type OperationNode,
 } from "kysely";
 import { ValidationError } from "../errors.js";
-import type { BackendType } from "../config/types.js";
 import { CompiledQuery } from "./compiled-query.js";
 import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldNode } from "../operation-node/field-node.js";
@@ -34,8 +33,8 @@ import { validateSemanticQuery } from "./validate-semantic-query.js";
 const OPERATORS = { "=": "=", "<>": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=" } as const;
 
 export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
-  /** The backend this compiler writes SQL for. */
-  abstract readonly dialect: BackendType;
+  /** The backend this compiler writes SQL for (its key in DIALECTS; the compiler layer never reads the record). */
+  abstract readonly dialect: string;
 
   /** Compiles a semantic query to this dialect's SQL and parameters. */
   compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {

@@ -5,9 +5,8 @@
  */
 import { LibError } from "../errors.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
-import { getEngine } from "../engine/registry.js";
-import type { BackendType } from "../config/types.js";
-import { isBackend } from "../dialects/dialects.js";
+import { DEFAULT_ENGINE_NAME, getEngine } from "../engine/registry.js";
+import { isBackend, type BackendType } from "../dialects/dialects.js";
 
 /** The slice of an engine a query uses (an `Engine` from `createEngine()` is one). */
 export interface QueryEngine {
@@ -21,8 +20,6 @@ export interface QueryEngine {
 
 /** An engine, or the name it is registered under. */
 export type EngineRef = QueryEngine | string;
-
-export const DEFAULT_ENGINE_NAME = "default";
 
 /** The engine to run on; an unknown name throws the registry's `EngineNotFoundError`. */
 export function resolveEngine(ref: EngineRef | undefined): QueryEngine {

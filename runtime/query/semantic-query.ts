@@ -5,10 +5,9 @@
  */
 import { ValidationError } from "../errors.js";
 import type { Cursor } from "../cursor/cursor.js";
-import { isBackend } from "../dialects/dialects.js";
+import { isBackend, type BackendType } from "../dialects/dialects.js";
 import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
 import { isField } from "../view/field.js";
-import type { BackendType } from "../config/types.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import { isCondition, type RowCondition } from "./condition.js";
 import { ConditionNode } from "../operation-node/condition-node.js";
@@ -195,8 +194,9 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   /** SQL plus parameters for `dialect`, or for the resolved engine's dialect. */
   compile(options: CompileOptions = {}): CompiledQuery {
     const { dialect } = options;
-    if (dialect !== undefined && !isBackend(dialect))
+    if (dialect !== undefined && !isBackend(dialect)) {
       throw this.#error("compile", `unknown dialect ${describe(dialect)}`);
+    }
     return this.#executor.compileQuery(this.#node, dialect);
   }
 

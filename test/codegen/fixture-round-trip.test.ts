@@ -16,7 +16,7 @@ import { runCli } from "../../codegen/cli.js";
 import { DIALECTS } from "../../runtime/dialects/dialects.js";
 import type { FixtureModel } from "../../runtime/dialects/fixture/fixture-model.js";
 import { describeValue } from "../../runtime/testing/tagged-values.js";
-import type { BackendType } from "../../runtime/config/types.js";
+import type { BackendType } from "../../runtime/dialects/dialects.js";
 import { REPO_ROOT } from "./support/run-cli.js";
 import { createDatabase } from "./support/databases.js";
 import {
@@ -80,7 +80,7 @@ const EXPECTED = EXPECTED_BY_NATION.map(([nation, revenue, cost, units, profit, 
 
 /** Runs `fn` with the backend's fixture reader typing money columns DECIMAL(10,0), as a precision read that only looks at data_type would. */
 async function withBrokenPrecisionRead<T>(backend: BackendType, fn: () => Promise<T>): Promise<T> {
-  const dialect = DIALECTS[backend] as { readFixture: (...args: any[]) => Promise<FixtureModel> };
+  const dialect = DIALECTS[backend].codegen as { readFixture: (...args: any[]) => Promise<FixtureModel> };
   const original = dialect.readFixture;
   dialect.readFixture = async (...args: any[]) => {
     const model = await original(...args);

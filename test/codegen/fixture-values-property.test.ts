@@ -11,7 +11,7 @@ import { verifyFixture } from "lib/testing";
 import { mulberry32 } from "../../scripts/prng.js";
 import { fixtureStatements } from "../../codegen/fixture/render-fixture.js";
 import { recordQueries } from "../../codegen/fixture/record-queries.js";
-import type { BackendType } from "../../runtime/config/types.js";
+import type { BackendType } from "../../runtime/dialects/dialects.js";
 import { dialectOf } from "../../runtime/dialects/dialects.js";
 import type { IntrospectionSource } from "../../runtime/dialects/introspect/metadata.js";
 import { describeValue, decodeValue } from "../../runtime/testing/tagged-values.js";
@@ -122,7 +122,7 @@ async function check(
 ) {
   await using conn = await engine.connect();
   const source: IntrospectionSource = conn;
-  const model = await dialectOf(backend).readFixture(source, views, { sample: { kind: "all", maxRows: 100 } });
+  const model = await dialectOf(backend).codegen.readFixture(source, views, { sample: { kind: "all", maxRows: 100 } });
   expect(model.untranslated, `seed ${seed}`).to.deep.equal([]);
   for (const table of tables) {
     const copied = model.tables.find((t) => t.name.toLowerCase() === table.name)!;
@@ -135,14 +135,16 @@ async function check(
       Array.from({ length: ROWS }, (_r, r) => table.columns.map((c, i) => (i === 0 ? r : describeValue(c.values[r])))),
     );
   }
-  const introspector = dialectOf(backend).createIntrospector(source);
+  const introspector = dialectOf(backend).codegen.createIntrospector(source);
   const listed = await introspector.listViews();
   const described = [];
   for (const view of listed.filter((v) => views.includes(v.name)))
     described.push(await introspector.describeView(view));
   const everyColumn = described.map((v) => ({
-    view: dialectOf(backend).portableName(v.name),
-    dimensions: v.members.filter((m) => m.kind === "dimension").map((m) => dialectOf(backend).portableName(m.name)),
+    view: dialectOf(backend).codegen.portableName(v.name),
+    dimensions: v.members
+      .filter((m) => m.kind === "dimension")
+      .map((m) => dialectOf(backend).codegen.portableName(m.name)),
   }));
   const { recorded } = await recordQueries(source, described, { backend, limit: 200, queries: everyColumn });
   for (const [i, table] of tables.entries()) {
@@ -187,7 +189,7 @@ describe("property: exact values survive warehouse → fixture → offline query
     await using engine = createEngine(new BackendCConfig({ database, readOnly: true, semanticViews: "builtin" }));
     {
       await using conn = await engine.connect();
-      const model = await dialectOf("backend_c").readFixture(conn, ["wide_v"], {
+      const model = await dialectOf("backend_c").codegen.readFixture(conn, ["wide_v"], {
         sample: { kind: "all", maxRows: 100 },
       });
       const rows = [...model.tables[0]!.rows].sort((x, y) => Number(x[0]) - Number(y[0]));

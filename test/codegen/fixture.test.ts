@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Engine } from "lib";
 import { runCli } from "../../codegen/cli.js";
 import { runCodegen } from "../../codegen/codegen.js";
-import type { BackendType } from "../../runtime/config/types.js";
+import type { BackendType } from "../../runtime/dialects/dialects.js";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,

@@ -6,7 +6,7 @@ import {
   REFERENCE_START,
   renderConfigReference,
   spliceConfigReference,
-} from "../../runtime/config/config-reference.js";
+} from "../../runtime/dialects/config-reference.js";
 import { COMMON_FIELDS } from "../../runtime/config/fields.js";
 import { BACKENDS, DIALECTS } from "../../runtime/dialects/dialects.js";
 

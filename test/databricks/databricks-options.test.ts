@@ -5,7 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import { expect } from "chai";
 import { BackendBConfig, ValidationError } from "lib";
-import type { BackendBSettings } from "../../runtime/config/types.js";
+import type { BackendBSettings } from "../../runtime/dialects/databricks/databricks-settings.js";
 import { Secret } from "../../runtime/config/secret.js";
 import {
   CA_CERT_ENV,

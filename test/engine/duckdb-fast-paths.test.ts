@@ -10,10 +10,10 @@ import type { Engine, PooledConnection } from "lib";
 import type { DuckDBDatabaseConnection } from "../../runtime/dialects/duckdb/duckdb-connection.js";
 import { ArrowTableBuilder } from "../../runtime/cursor/arrow-table.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
-import type { ColumnInfo } from "../../runtime/driver/database-connection.js";
+import type { ColumnInfo } from "../../runtime/driver/query-result.js";
 import { isReadOnlyStatement } from "../../runtime/dialects/duckdb/duckdb-statements.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
-import type { CheckedOutConnection } from "../../runtime/engine/checked-out-connection.js";
+import type { PooledConnectionImpl } from "../../runtime/engine/pooled-connection-impl.js";
 import { driverConnectionOf } from "../../runtime/observability/instrumented-driver.js";
 import { DefinitionCache } from "../../runtime/semantic/definition-cache.js";
 import { loadArrow } from "../../runtime/cursor/load-arrow.js";
@@ -23,7 +23,7 @@ import { useTempDir } from "../support/temp-dir.js";
 
 /** Whether our transaction is open on the pooled connection's physical DuckDB connection. */
 function inTransaction(conn: PooledConnection): boolean {
-  return (driverConnectionOf((conn as CheckedOutConnection)._connection) as DuckDBDatabaseConnection).inTransaction;
+  return (driverConnectionOf((conn as PooledConnectionImpl)._connection) as DuckDBDatabaseConnection).inTransaction;
 }
 
 const viewDdl = (metric: string) =>
@@ -125,7 +125,7 @@ describe("engine: DuckDB fast paths", () => {
 
   it("the pool hands out the most recently returned connection first (a warm one)", async () => {
     await using engine = plainEngine({ database: tmp.file(), poolSize: 2, maxOverflow: 0 });
-    const physical = (conn: PooledConnection) => (conn as CheckedOutConnection)._connection;
+    const physical = (conn: PooledConnection) => (conn as PooledConnectionImpl)._connection;
     const a = await engine.connect();
     const b = await engine.connect();
     const [first, second] = [physical(a), physical(b)];

@@ -2,12 +2,9 @@
 import { BackendCConfig } from "lib";
 import type { BackendCConfigInput, Engine } from "lib";
 import type { BackendCSettings } from "lib/config";
-import type {
-  DatabaseConnection,
-  Driver,
-  QueryResult,
-  ResultStream,
-} from "../../runtime/driver/database-connection.js";
+import type { DatabaseConnection } from "../../runtime/driver/database-connection.js";
+import type { Driver } from "../../runtime/driver/driver.js";
+import type { QueryResult, ResultStream } from "../../runtime/driver/query-result.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import type { EngineFromSettingsOptions } from "../../runtime/engine/create-engine.js";
 import { isRegistered } from "../../runtime/engine/registry.js";

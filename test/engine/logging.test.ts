@@ -18,7 +18,7 @@ import {
   type LogEvent,
   type QueryTraceContext,
 } from "lib";
-import { resolveSettings } from "../../runtime/config/resolve-settings.js";
+import { resolveSettings } from "../../runtime/dialects/resolve-settings.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import { PASSWORD, standInConfig, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";

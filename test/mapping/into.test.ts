@@ -5,7 +5,7 @@ import { LibError, LibSchemaMismatchError } from "../../runtime/errors.js";
 import { Decimal } from "../../runtime/values/decimal.js";
 import { BigIntType, DateType, DecimalType, LibType } from "../../runtime/mapping/schema-types.js";
 import { compileRowMapper } from "../../runtime/mapping/model-plan.js";
-import type { ColumnInfo } from "../../runtime/driver/database-connection.js";
+import type { ColumnInfo } from "../../runtime/driver/query-result.js";
 import { useHarness } from "../cursor/support/cursor-harness.js";
 import { failureOf } from "../support/failures.js";
 

@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { expect } from "chai";
 import { BackendAConfig, ValidationError } from "lib";
 import type { BackendAConfigInput } from "../../runtime/dialects/snowflake/snowflake-config.js";
-import type { BackendASettings } from "../../runtime/config/types.js";
-import { resolveSettings } from "../../runtime/config/resolve-settings.js";
+import type { BackendASettings } from "../../runtime/dialects/snowflake/snowflake-settings.js";
+import { resolveSettings } from "../../runtime/dialects/resolve-settings.js";
 import { LOGIN_RETRIES, snowflakeConnectionOptions } from "../../runtime/dialects/snowflake/snowflake-options.js";
 
 const require = createRequire(import.meta.url);

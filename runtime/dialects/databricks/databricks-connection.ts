@@ -9,13 +9,8 @@
  */
 import { answersWithin, withDeadline } from "../../driver/deadline.js";
 import type { DBSQLClient } from "@databricks/sql";
-import type {
-  ColumnInfo,
-  DatabaseConnection,
-  QueryResult,
-  ResultStream,
-  StreamOptions,
-} from "../../driver/database-connection.js";
+import type { ColumnInfo, QueryResult, ResultStream } from "../../driver/query-result.js";
+import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
 import { OperationalError } from "../../errors.js";
 import { mapDatabricksError } from "./databricks-errors.js";
 import { columnsOfSchema, normalizeRow, toOrdinalParameters, type OrdinalParameter } from "./databricks-values.js";

@@ -36,11 +36,15 @@ export const databricksDialect: Dialect<"backend_b", BackendBSettings> = {
   createDriver: (settings: BackendBSettings) => new DatabricksDriver(settings),
   types: DATABRICKS_TYPES,
   createQueryCompiler: () => new DatabricksQueryCompiler(),
-  createIntrospector: (source) => new DatabricksIntrospector(source),
-  everyConnectionIsPrivate: () => false,
-  checkEngineSettings: warnUnhonouredFields,
-  databaseIsFile: false,
-  portableName: (name) => name,
-  readFixture: databricksFixture,
-  codegenSource: { kind: "section" },
+  adapter: {
+    everyConnectionIsPrivate: () => false,
+    checkEngineSettings: warnUnhonouredFields,
+    databaseIsFile: false,
+  },
+  codegen: {
+    source: { kind: "section" },
+    createIntrospector: (source) => new DatabricksIntrospector(source),
+    readFixture: databricksFixture,
+    portableName: (name) => name,
+  },
 };

@@ -1,5 +1,5 @@
 /** Resolved settings of a `type = "backend_b"` connection (Databricks SQL). */
-import type { CommonSettings } from "../../config/types.js";
+import type { CommonSettings } from "../common-settings.js";
 import type { Secret } from "../../config/secret.js";
 
 import type { BACKEND_B_AUTH_TYPES } from "./databricks-fields.js";

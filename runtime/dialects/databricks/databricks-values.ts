@@ -11,7 +11,7 @@
  * raises `DataError` there instead of arriving rounded.
  */
 import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIService_types.js";
-import type { ColumnInfo } from "../../driver/database-connection.js";
+import type { ColumnInfo } from "../../driver/query-result.js";
 import { DataError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";

@@ -1,39 +1,25 @@
 /**
- * One physical DuckDB connection with autocommit off (README "Engines, pools and the registry"): the connection keeps an explicit
- * transaction open, begun lazily before the first statement after a commit or rollback that may
- * write, so `run`/`all` work inside a transaction until `commit()` (or the SQL statement `COMMIT`).
- * A statement that only reads, issued while no transaction is open, runs in DuckDB's autocommit
- * instead: it sees the same committed state a fresh transaction would, and there is nothing to roll
- * back, so it saves the BEGIN and the ROLLBACK on release. (Two such reads in a row may therefore
- * see two different committed states; inside a transaction every read sees one snapshot as before.)
- * Semantic-view statements are routed through the built-in layer when one is configured.
+ * One physical DuckDB connection with autocommit off (README "Engines, pools and the registry"):
+ * execute, stream, interrupt, ping and close. The transaction emulation is `duckdb-transaction.ts`
+ * (reads outside a transaction run in DuckDB's autocommit, so two such reads in a row may see two
+ * different committed states; inside a transaction every read sees one snapshot). Semantic-view
+ * statements go through the built-in layer when one is configured (`duckdb-semantic-session.ts`).
  */
 import { answersWithin } from "../../driver/deadline.js";
 import type { DuckDBConnection, DuckDBResult, DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
-import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
+import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
+import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
-import {
-  UNCOMMITTED_MEMO_KEY,
-  type RawColumn,
-  type SemanticLayer,
-  type SqlSession,
-} from "../../semantic/semantic-layer.js";
-import { isNoActiveTransaction, mapDuckDBError } from "./duckdb-errors.js";
-import { normalizeRawResult, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
-import {
-  isReadOnlyStatement,
-  mayContainTransactionControl,
-  splitSqlStatements,
-  transactionControlOf,
-} from "./duckdb-statements.js";
+import type { SemanticLayer } from "../../semantic/semantic-layer.js";
+import { mapDuckDBError } from "./duckdb-errors.js";
+import { EMPTY_RESULT, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
+import { DuckDBSemanticSession } from "./duckdb-semantic-session.js";
+import { mayContainTransactionControl, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
+import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { toDuckDBParameters } from "./duckdb-values.js";
 
-const EMPTY_RESULT: QueryResult = Object.freeze({
-  columns: Object.freeze([]),
-  rows: Object.freeze([]) as unknown as unknown[][],
-});
 const PING_TIMEOUT_MS = 5_000;
 /** How often a pending interrupt is repeated while the cancelled operation is still running. */
 const INTERRUPT_REPEAT_MS = 20;
@@ -52,49 +38,52 @@ export interface DuckDBConnectionOptions {
 export class DuckDBDatabaseConnection implements DatabaseConnection {
   readonly createdAt = Date.now();
   readonly #connection: DuckDBConnection;
-  readonly #layer: SemanticLayer | undefined;
   readonly #onClose: (() => void) | undefined;
   readonly #isStale: (() => boolean) | undefined;
-  /** Whether we have an explicit transaction open on the DuckDB connection. */
-  #inTransaction = false;
+  readonly #transaction: DuckDBTransaction;
+  /** Present when semantic statements are answered by the built-in layer. */
+  readonly #semantic: DuckDBSemanticSession | undefined;
   #closed = false;
-  readonly #session: SqlSession;
   /** Operations (execute, stream setup, chunk reads) in flight, for interrupt(). */
   #activeOperations = 0;
   #interruptPending = false;
   #interruptTimer: NodeJS.Timeout | undefined;
   /** The semantic layer's per-connection memo (see SqlSession.memo). */
   readonly #memo = new Map<string, unknown>();
-  readonly #definitions: DefinitionCache;
   /** Prepared statements of the autocommit reads, reused by SQL text. */
   readonly #statements: StatementCache;
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
-    this.#layer = options.semanticLayer;
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
-    this.#definitions = options.definitions ?? new DefinitionCache();
     this.#statements = new StatementCache(connection);
-    const self = this;
-    this.#session = {
-      query: (sql, parameters) => this.#rawQuery(sql, parameters),
-      memo: this.#memo,
-      // Committed definitions serve only a session that sees exactly the committed state.
-      get definitions() {
-        return self.#inTransaction ? undefined : self.#definitions;
-      },
-    };
+    const definitions = options.definitions ?? new DefinitionCache();
+    const transaction = new DuckDBTransaction(connection, this.#memo, definitions);
+    this.#transaction = transaction;
+    const layer = options.semanticLayer;
+    this.#semantic =
+      layer === undefined
+        ? undefined
+        : new DuckDBSemanticSession(layer, {
+            transaction,
+            memo: this.#memo,
+            definitions,
+            readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead),
+            executePlain: (sql, parameters) => this.#executePlain(sql, parameters),
+            assertOpen: () => this.#assertOpen(),
+            throwIfInterrupted: () => this.#throwIfInterrupted(),
+          });
   }
 
   /** True when semantic statements go through the built-in layer on this connection. */
   get usesBuiltinSemanticLayer(): boolean {
-    return this.#layer !== undefined;
+    return this.#semantic !== undefined;
   }
 
   /** True while an (implicit or explicit) transaction is open. */
   get inTransaction(): boolean {
-    return this.#inTransaction;
+    return this.#transaction.open;
   }
 
   async execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
@@ -104,8 +93,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   async #execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
     try {
-      const layer = this.#layer;
-      if (layer !== undefined && layer.mayHandle(sql)) return await this.#executeSemantic(layer, sql, parameters);
+      const semantic = this.#semantic;
+      if (semantic !== undefined && semantic.mayHandle(sql)) return await semantic.execute(sql, parameters);
       return await this.#executePlain(sql, parameters);
     } catch (error) {
       throw mapDuckDBError(error);
@@ -120,22 +109,17 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #stream(sql: string, parameters?: readonly unknown[]): Promise<ResultStream> {
     try {
       let statement = sql;
-      const layer = this.#layer;
-      if (layer !== undefined && layer.mayHandle(sql)) {
-        const statements = layer.splitStatements(sql);
-        if (statements.length !== 1) {
-          throw new ProgrammingError(`stream() takes exactly one statement, got ${statements.length}`);
-        }
-        const handled = await layer.handle(this.#session, statements[0]!);
-        if (handled.kind === "result") return resultStream(normalizeRawResult(handled.columns, handled.rows));
-        statement = handled.kind === "rewritten" ? handled.sql : statements[0]!;
+      const semantic = this.#semantic;
+      if (semantic !== undefined && semantic.mayHandle(sql)) {
+        const routed = await semantic.forStream(sql);
+        if ("result" in routed) return resultStream(routed.result);
+        statement = routed.statement;
       }
-      if (mayContainTransactionControl(statement) && transactionControlOf(statement) !== undefined) {
-        await this.#runStatement(statement, undefined);
+      if (mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
       const result = await this.#changingSession(statement, async () => {
-        const autocommitRead = await this.#beginUnlessReadOnly(statement);
+        const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
         return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead);
       });
@@ -192,7 +176,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async commit(): Promise<void> {
     this.#assertOpen();
     try {
-      await this.#endTransaction("COMMIT");
+      await this.#transaction.end("COMMIT");
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -201,7 +185,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async rollback(): Promise<void> {
     this.#assertOpen();
     try {
-      await this.#endTransaction("ROLLBACK");
+      await this.#transaction.end("ROLLBACK");
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -210,7 +194,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async reset(): Promise<void> {
     this.#assertOpen();
     try {
-      await this.#endTransaction("ROLLBACK");
+      await this.#transaction.end("ROLLBACK");
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -220,8 +204,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (this.#closed) return;
     this.#closed = true;
     this.#clearInterrupt();
-    // The layer's caches for this session (probes holding whole statements) go with the connection.
-    this.#layer?.release?.(this.#session);
+    this.#semantic?.release();
     this.#memo.clear();
     this.#statements.clear();
     try {
@@ -233,68 +216,6 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   #assertOpen(): void {
     if (this.#closed) throw mapDuckDBError(new Error("Connection Error: connection is closed"));
-  }
-
-  /**
-   * Runs the layer's own SQL inside our transaction. When none is open, BEGIN travels in the same
-   * call, saving a round trip on every semantic query (the catalog read is its first statement).
-   * Only for SQL the library writes: a user's syntax error would otherwise quote our BEGIN. If the
-   * call fails, whatever it opened is rolled back: the transaction held nothing else.
-   */
-  async #withTransaction<T>(run: (sql: string) => Promise<T>, sql: string): Promise<T> {
-    if (this.#inTransaction) return run(sql);
-    this.#inTransaction = true;
-    try {
-      return await run(`BEGIN TRANSACTION; ${sql}`);
-    } catch (error) {
-      this.#inTransaction = false;
-      await this.#connection.run("ROLLBACK").catch(() => undefined); // nothing open after a parse error
-      this.#forgetUncommitted();
-      throw error;
-    }
-  }
-
-  async #ensureTransaction(): Promise<void> {
-    if (this.#inTransaction) return;
-    await this.#connection.run("BEGIN TRANSACTION");
-    this.#inTransaction = true;
-  }
-
-  /**
-   * Opens our transaction for `statement` unless it only reads and none is open. True when it runs
-   * as such an autocommit read (which may use a cached prepared statement).
-   */
-  async #beginUnlessReadOnly(statement: string): Promise<boolean> {
-    if (this.#inTransaction) return false;
-    if (isReadOnlyStatement(statement)) return true;
-    await this.#ensureTransaction();
-    return false;
-  }
-
-  /**
-   * COMMIT or ROLLBACK our transaction. With none open it is a no-op. A failed COMMIT has ended
-   * DuckDB's transaction (or left it aborted), so we roll back defensively and start clean.
-   */
-  async #endTransaction(statement: string): Promise<void> {
-    if (!this.#inTransaction) return;
-    const committing = statement === "COMMIT";
-    // Any committed write may change the catalog: before, so nobody caches what is about to change;
-    // after, so nothing read while the commit ran survives it.
-    if (committing) this.#definitions.invalidate();
-    try {
-      await this.#connection.run(statement);
-      if (committing) this.#memo.delete(UNCOMMITTED_MEMO_KEY);
-      else this.#forgetUncommitted();
-    } catch (error) {
-      this.#forgetUncommitted();
-      await this.#connection.run("ROLLBACK").catch((rollbackError: unknown) => {
-        if (!isNoActiveTransaction(rollbackError)) throw rollbackError;
-      });
-      throw error;
-    } finally {
-      this.#inTransaction = false;
-      if (committing) this.#definitions.invalidate();
-    }
   }
 
   /**
@@ -356,11 +277,6 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
-  /** After a rollback: memoized facts the transaction created are gone with it. */
-  #forgetUncommitted(): void {
-    if (this.#memo.has(UNCOMMITTED_MEMO_KEY)) this.#memo.clear();
-  }
-
   /** Runs plain DuckDB SQL (one or more statements), keeping the transaction bookkeeping right. */
   #executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
     return this.#changingSession(sql, () => this.#executeStatements(sql, parameters));
@@ -369,7 +285,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #executeStatements(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
     const values = toDuckDBParameters(parameters);
     if (!mayContainTransactionControl(sql)) {
-      const autocommitRead = await this.#beginUnlessReadOnly(sql);
+      const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
       return readerToResult(await this.#readAll(sql, values, autocommitRead));
     }
@@ -384,62 +300,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   /** One statement: transaction control updates our state; anything else runs inside the transaction. */
   async #runStatement(statement: string, values: DuckDBValue[] | undefined): Promise<QueryResult> {
-    switch (transactionControlOf(statement)) {
-      case "begin":
-        // Autocommit is off, so a transaction is (or will be) open anyway: BEGIN joins it.
-        await this.#ensureTransaction();
-        return EMPTY_RESULT;
-      case "commit":
-        await this.#endTransaction("COMMIT");
-        return EMPTY_RESULT;
-      case "rollback":
-        await this.#endTransaction("ROLLBACK");
-        return EMPTY_RESULT;
-      default: {
-        const autocommitRead = await this.#beginUnlessReadOnly(statement);
-        this.#throwIfInterrupted();
-        return readerToResult(await this.#readAll(statement, values, autocommitRead));
-      }
-    }
-  }
-
-  async #executeSemantic(
-    layer: SemanticLayer,
-    sql: string,
-    parameters: readonly unknown[] | undefined,
-  ): Promise<QueryResult> {
-    const statements = layer.splitStatements(sql);
-    if (parameters !== undefined && parameters.length > 0 && statements.length > 1) {
-      throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
-    }
-    let last = EMPTY_RESULT;
-    for (const statement of statements) {
-      const handled = await layer.handle(this.#session, statement);
-      switch (handled.kind) {
-        case "passthrough":
-          last = await this.#executePlain(statement, parameters);
-          break;
-        case "rewritten":
-          last = await this.#executePlain(handled.sql, parameters);
-          break;
-        case "result":
-          last = normalizeRawResult(handled.columns, handled.rows);
-          break;
-      }
-    }
-    return last;
-  }
-
-  /** The layer's raw access: same connection, same transaction, DuckDB values un-normalized. */
-  async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
-    this.#assertOpen();
+    if (await this.#transaction.control(statement)) return EMPTY_RESULT;
+    const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
     this.#throwIfInterrupted();
-    const values = toDuckDBParameters(parameters);
-    const reader =
-      !this.#inTransaction && isReadOnlyStatement(sql)
-        ? await this.#readAll(sql, values, true)
-        : await this.#withTransaction((text) => this.#readAll(text, values, false), sql);
-    const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
-    return { columns, rows: reader.getRows() };
+    return readerToResult(await this.#readAll(statement, values, autocommitRead));
   }
 }

@@ -29,12 +29,16 @@ export const duckdbDialect: Dialect<"backend_c", BackendCSettings, DuckDBDriverO
   createDriver: (settings: BackendCSettings, options?: DuckDBDriverOptions) => new DuckDBDriver(settings, options),
   types: DUCKDB_TYPES,
   createQueryCompiler: () => new DuckDBQueryCompiler(),
-  createIntrospector: (source) => new DuckDBIntrospector(source),
-  // Every physical connection to :memory: is a database of its own.
-  everyConnectionIsPrivate: (settings: BackendCSettings) => settings.database === MEMORY_DATABASE,
-  databaseIsFile: true,
-  portableName: (name) => name,
-  readFixture: duckdbFixture,
-  // Read-only: introspection never writes, and a read-only open never creates a missing file.
-  codegenSource: { kind: "database-file", connection: (path) => ({ database: path, readOnly: true, poolSize: 1 }) },
+  adapter: {
+    // Every physical connection to :memory: is a database of its own.
+    everyConnectionIsPrivate: (settings: BackendCSettings) => settings.database === MEMORY_DATABASE,
+    databaseIsFile: true,
+  },
+  codegen: {
+    // Read-only: introspection never writes, and a read-only open never creates a missing file.
+    source: { kind: "database-file", connection: (path) => ({ database: path, readOnly: true, poolSize: 1 }) },
+    createIntrospector: (source) => new DuckDBIntrospector(source),
+    readFixture: duckdbFixture,
+    portableName: (name) => name,
+  },
 };

@@ -5,7 +5,8 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import type { BackendCSettings } from "./duckdb-settings.js";
-import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
+import type { DatabaseConnection } from "../../driver/database-connection.js";
+import type { Driver } from "../../driver/driver.js";
 import { createBuiltinSemanticLayer } from "../../semantic/builtin-layer.js";
 import { definitionCacheFor, type DefinitionCache } from "../../semantic/definition-cache.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";

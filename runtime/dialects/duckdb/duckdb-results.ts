@@ -4,7 +4,7 @@
  * row (or column) readers planned once per result.
  */
 import type { DuckDBResult, DuckDBResultReader } from "@duckdb/node-api";
-import type { ColumnInfo, QueryResult, ResultStream } from "../../driver/database-connection.js";
+import type { ColumnInfo, QueryResult, ResultStream } from "../../driver/query-result.js";
 import { OperationalError } from "../../errors.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
 import { planChunkColumns, planChunkRows } from "./duckdb-chunk-rows.js";
@@ -13,6 +13,12 @@ import { planTypedColumns } from "./duckdb-typed-columns.js";
 import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter } from "./duckdb-values.js";
 
 /** Runs one driver call as a tracked operation of the connection (so interrupt() can reach it). */
+/** The result of a statement that returns nothing (transaction control, DDL through the layer). */
+export const EMPTY_RESULT: QueryResult = Object.freeze({
+  columns: Object.freeze([]),
+  rows: Object.freeze([]) as unknown as unknown[][],
+});
+
 export type RunOperation = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /** Wraps a streamed DuckDB result: chunks are fetched as the caller iterates. */

@@ -1,5 +1,5 @@
 /** Resolved settings of a `type = "backend_c"` connection (DuckDB). */
-import type { CommonSettings } from "../../config/types.js";
+import type { CommonSettings } from "../common-settings.js";
 import type { SEMANTIC_VIEWS_MODES } from "./duckdb-fields.js";
 
 /** How backend C answers semantic-view statements (README "Backend C semantic views"). */

@@ -5,7 +5,7 @@
  * Copies, not views: a view would point into the chunk's native memory, freed with the chunk.
  */
 import type { DuckDBType, DuckDBVector } from "@duckdb/node-api";
-import type { TypedColumn } from "../../driver/database-connection.js";
+import type { TypedColumn } from "../../driver/query-result.js";
 import { duckdb } from "./duckdb-api.js";
 import { readerFor, type ChunkReader } from "./duckdb-chunk-rows.js";
 

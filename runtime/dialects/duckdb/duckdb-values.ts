@@ -3,7 +3,7 @@
  * library's value types (README "How values arrive"), and JS parameters turned into DuckDB values.
  */
 import type { DuckDBType, DuckDBValue, DuckDBValueConverter } from "@duckdb/node-api";
-import type { ValueKind } from "../../driver/database-connection.js";
+import type { ValueKind } from "../../driver/query-result.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT128, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";

@@ -2,6 +2,7 @@
  * Plain metadata every introspector produces and the generator consumes: the warehouse-neutral
  * description of semantic views (kysely-codegen's `DatabaseMetadata`, shrunk to what we emit).
  */
+import { rowsToObjects } from "../../driver/query-result.js";
 
 export type MemberKind = "dimension" | "metric" | "fact";
 
@@ -62,14 +63,7 @@ export interface IntrospectionSource {
 
 /** Runs `sql` and returns its rows as objects keyed by column name. */
 export async function queryObjects(source: IntrospectionSource, sql: string): Promise<Record<string, unknown>[]> {
-  const result = await source.execute(sql);
-  return result.rows.map((row) => {
-    const object: Record<string, unknown> = {};
-    result.columns.forEach((column, index) => {
-      object[column.name] = row[index];
-    });
-    return object;
-  });
+  return rowsToObjects(await source.execute(sql));
 }
 
 /** Reads a text cell; `null`/`undefined` become `""`. */

@@ -20,7 +20,8 @@
 import { withDeadline } from "../../driver/deadline.js";
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
-import type { DatabaseConnection, QueryResult, ResultStream, StreamOptions } from "../../driver/database-connection.js";
+import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
+import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";

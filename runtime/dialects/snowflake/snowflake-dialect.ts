@@ -24,10 +24,14 @@ export const snowflakeDialect: Dialect<"backend_a", BackendASettings> = {
   createDriver: (settings: BackendASettings) => new SnowflakeDriver(settings),
   types: SNOWFLAKE_TYPES,
   createQueryCompiler: () => new SnowflakeQueryCompiler(),
-  createIntrospector: (source) => new SnowflakeIntrospector(source),
-  everyConnectionIsPrivate: () => false,
-  databaseIsFile: false,
-  portableName: portableSnowflakeName,
-  readFixture: snowflakeFixture,
-  codegenSource: { kind: "section" },
+  adapter: {
+    everyConnectionIsPrivate: () => false,
+    databaseIsFile: false,
+  },
+  codegen: {
+    source: { kind: "section" },
+    createIntrospector: (source) => new SnowflakeIntrospector(source),
+    readFixture: snowflakeFixture,
+    portableName: portableSnowflakeName,
+  },
 };

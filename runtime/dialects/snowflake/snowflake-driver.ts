@@ -8,7 +8,8 @@
  */
 import type { Connection } from "snowflake-sdk";
 import type { BackendASettings } from "./snowflake-settings.js";
-import type { DatabaseConnection, Driver } from "../../driver/database-connection.js";
+import type { DatabaseConnection } from "../../driver/database-connection.js";
+import type { Driver } from "../../driver/driver.js";
 import { SnowflakeDatabaseConnection } from "./snowflake-connection.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isSnowflakeDisconnect } from "./snowflake-errors.js";

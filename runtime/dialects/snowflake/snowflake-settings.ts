@@ -1,5 +1,5 @@
 /** Resolved settings of a `type = "backend_a"` connection (Snowflake). */
-import type { CommonSettings } from "../../config/types.js";
+import type { CommonSettings } from "../common-settings.js";
 import type { Secret } from "../../config/secret.js";
 
 import type { BACKEND_A_AUTH_TYPES } from "./snowflake-fields.js";

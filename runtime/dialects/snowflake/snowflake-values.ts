@@ -11,7 +11,7 @@
  *   (the sdk reads NTZ as UTC; sub-millisecond digits are dropped by `Date`);
  * - anything else (TIME as text, VARIANT/OBJECT/ARRAY parsed JSON, BINARY Buffer) passes through.
  */
-import type { ColumnInfo, ValueKind } from "../../driver/database-connection.js";
+import type { ColumnInfo, ValueKind } from "../../driver/query-result.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { DIGITS38, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";

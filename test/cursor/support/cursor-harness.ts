@@ -4,7 +4,8 @@
  * (every connection handed out is wrapped so its streams count `next()` calls on their chunk iterator).
  */
 import { expect } from "chai";
-import type { ResultStream, StreamOptions } from "../../../runtime/driver/database-connection.js";
+import type { ResultStream } from "../../../runtime/driver/query-result.js";
+import type { StreamOptions } from "../../../runtime/driver/database-connection.js";
 import type { PooledConnection } from "../../../runtime/engine/pooled-connection.js";
 import { createEngine } from "../../../runtime/engine/create-engine.js";
 import { BackendCConfig } from "../../../runtime/dialects/duckdb/duckdb-config.js";

@@ -5,7 +5,7 @@
  */
 import { BackendBConfig, Dimension, Metric, SemanticView, createEngine } from "lib";
 import type { Engine } from "lib";
-import type { BackendBSettings } from "../../../../runtime/config/types.js";
+import type { BackendBSettings } from "../../../../runtime/dialects/databricks/databricks-settings.js";
 import { Secret } from "../../../../runtime/config/secret.js";
 import { DatabricksStandIn, STAND_IN_HTTP_PATH, type StandInOptions } from "./databricks-stand-in.js";
 import { DATABRICKS_VIEWS, ordersTableSql, salesTableSql } from "../../sales-fixture.js";

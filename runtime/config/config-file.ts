@@ -1,13 +1,15 @@
 /**
- * Reading `[connections.<name>]` from a `.lib.toml` file (smol-toml) and resolving it.
+ * Reading `[connections.<name>]` from a `.lib.toml` file (smol-toml) and resolving it for the
+ * backend its `type` names, among the `backends` the caller gives (`runtime/dialects/resolve-settings.ts`
+ * gives the DIALECTS record and types the result).
  */
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ValidationError } from "../errors.js";
 import { ConfigContext, type Environment } from "./config-context.js";
+import type { ConfigurableBackend, ResolvedSettings } from "./dialect-config.js";
 import { readBackendType, resolveConnection } from "./resolve-connection.js";
-import type { ConnectionSettings } from "./types.js";
 
 export const DEFAULT_CONFIG_PATH = ".lib.toml";
 export const DEFAULT_CONNECTION_NAME = "default";
@@ -23,10 +25,11 @@ export interface LoadOptions {
  * Load and validate `[connections.<name>]`. Throws `ValidationError` when the file or the section
  * is missing, the TOML does not parse, or a field is invalid.
  */
-export function loadConnectionSettings(
-  name: string = DEFAULT_CONNECTION_NAME,
-  options: LoadOptions = {},
-): ConnectionSettings {
+export function loadSettingsFromFile(
+  name: string,
+  options: LoadOptions,
+  backends: readonly ConfigurableBackend[],
+): ResolvedSettings {
   const path = resolveConfigPath(options.configPath);
   const document = readDocument(path);
   if (document === undefined) {
@@ -47,34 +50,41 @@ export function loadConnectionSettings(
         : `sections defined: ${existing.map(sectionKey).join(", ")}`;
     throw new ValidationError(`${path} has no [connections.${sectionKey(name)}] section; ${listed}`, { source: path });
   }
-  return resolveSection(name, section, path, options.env ?? process.env);
+  return resolveSection(name, section, path, options.env ?? process.env, backends);
 }
 
 /**
- * Like {@link loadConnectionSettings}, but returns `undefined` when the file or the section does
+ * Like {@link loadSettingsFromFile}, but returns `undefined` when the file or the section does
  * not exist (for `lib codegen`, which then exits with status 2). An invalid file or section still
  * throws `ValidationError`.
  */
-export function loadConnectionSettingsIfPresent(
+export function loadSettingsFromFileIfPresent(
   name: string,
-  options: LoadOptions = {},
-): ConnectionSettings | undefined {
+  options: LoadOptions,
+  backends: readonly ConfigurableBackend[],
+): ResolvedSettings | undefined {
   const path = resolveConfigPath(options.configPath);
   const document = readDocument(path);
   if (document === undefined) return undefined;
   const section = connectionsTable(document, path)[name];
-  return section === undefined ? undefined : resolveSection(name, section, path, options.env ?? process.env);
+  return section === undefined ? undefined : resolveSection(name, section, path, options.env ?? process.env, backends);
 }
 
 export function resolveConfigPath(configPath: string | undefined): string {
   return resolvePath(process.cwd(), configPath ?? DEFAULT_CONFIG_PATH);
 }
 
-function resolveSection(name: string, section: unknown, path: string, env: Environment): ConnectionSettings {
+function resolveSection(
+  name: string,
+  section: unknown,
+  path: string,
+  env: Environment,
+  backends: readonly ConfigurableBackend[],
+): ResolvedSettings {
   const ctx = new ConfigContext(`${path} [connections.${sectionKey(name)}]`, "toml", env);
   if (!isTable(section)) throw ctx.failSource("must be a table ([connections.<name>] with key = value lines)");
   const { type, ...fields } = section;
-  return resolveConnection(readBackendType(type, ctx), fields, ctx);
+  return resolveConnection(readBackendType(type, ctx, backends), fields, ctx, backends);
 }
 
 /** The parsed document, or undefined when the file does not exist. */

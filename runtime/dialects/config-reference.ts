@@ -2,9 +2,9 @@
  * The README's configuration reference, generated from the field tables
  * (`npx tsx scripts/gen-config-docs.ts` rewrites it; a test fails when it is stale).
  */
-import { COMMON_FIELDS, envVarName, type FieldSpec } from "./fields.js";
-import type { Dialect } from "../dialects/dialect.js";
-import { BACKENDS, DIALECTS } from "../dialects/dialects.js";
+import { COMMON_FIELDS, envVarName, type FieldSpec } from "../config/fields.js";
+import type { Dialect } from "./dialect.js";
+import { BACKENDS, DIALECTS } from "./dialects.js";
 
 export const REFERENCE_START = "<!-- config-reference:start -->";
 export const REFERENCE_END = "<!-- config-reference:end -->";

@@ -1,0 +1,105 @@
+/**
+ * The built-in semantic layer's side of one DuckDB connection: the `SqlSession` the layer reads
+ * the catalog through (same connection, same transaction, DuckDB values un-normalized), and the
+ * routing of semantic-view statements to the layer for `execute()` and `stream()`.
+ */
+import type { DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
+import type { QueryResult } from "../../driver/query-result.js";
+import { ProgrammingError } from "../../errors.js";
+import type { DefinitionCache } from "../../semantic/definition-cache.js";
+import type { RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
+import { EMPTY_RESULT, normalizeRawResult } from "./duckdb-results.js";
+import { isReadOnlyStatement } from "./duckdb-statements.js";
+import type { DuckDBTransaction } from "./duckdb-transaction.js";
+import { toDuckDBParameters } from "./duckdb-values.js";
+
+/** What the session needs from its connection. */
+export interface SemanticSessionHost {
+  readonly transaction: DuckDBTransaction;
+  /** The layer's per-connection memo (see SqlSession.memo). */
+  readonly memo: Map<string, unknown>;
+  readonly definitions: DefinitionCache;
+  /** Runs SQL and reads its whole result (an autocommit read may reuse a prepared statement). */
+  readAll(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResultReader>;
+  /** Runs plain DuckDB SQL with the connection's transaction bookkeeping. */
+  executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
+  assertOpen(): void;
+  throwIfInterrupted(): void;
+}
+
+export class DuckDBSemanticSession {
+  readonly #layer: SemanticLayer;
+  readonly #host: SemanticSessionHost;
+  readonly #session: SqlSession;
+
+  constructor(layer: SemanticLayer, host: SemanticSessionHost) {
+    this.#layer = layer;
+    this.#host = host;
+    this.#session = {
+      query: (sql, parameters) => this.#rawQuery(sql, parameters),
+      memo: host.memo,
+      // Committed definitions serve only a session that sees exactly the committed state.
+      get definitions() {
+        return host.transaction.open ? undefined : host.definitions;
+      },
+    };
+  }
+
+  /** Whether `sql` may be a semantic-view statement (a cheap check before the layer parses it). */
+  mayHandle(sql: string): boolean {
+    return this.#layer.mayHandle(sql);
+  }
+
+  async execute(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
+    const statements = this.#layer.splitStatements(sql);
+    if (parameters !== undefined && parameters.length > 0 && statements.length > 1) {
+      throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
+    }
+    let last = EMPTY_RESULT;
+    for (const statement of statements) {
+      const handled = await this.#layer.handle(this.#session, statement);
+      switch (handled.kind) {
+        case "passthrough":
+          last = await this.#host.executePlain(statement, parameters);
+          break;
+        case "rewritten":
+          last = await this.#host.executePlain(handled.sql, parameters);
+          break;
+        case "result":
+          last = normalizeRawResult(handled.columns, handled.rows);
+          break;
+      }
+    }
+    return last;
+  }
+
+  /** What `stream()` reads: the layer's whole answer, or the one statement to stream from DuckDB. */
+  async forStream(sql: string): Promise<{ readonly result: QueryResult } | { readonly statement: string }> {
+    const statements = this.#layer.splitStatements(sql);
+    if (statements.length !== 1) {
+      throw new ProgrammingError(`stream() takes exactly one statement, got ${statements.length}`);
+    }
+    const handled = await this.#layer.handle(this.#session, statements[0]!);
+    if (handled.kind === "result") return { result: normalizeRawResult(handled.columns, handled.rows) };
+    return { statement: handled.kind === "rewritten" ? handled.sql : statements[0]! };
+  }
+
+  /** The layer's caches for this session (probes holding whole statements) go with the connection. */
+  release(): void {
+    this.#layer.release?.(this.#session);
+  }
+
+  /** The layer's raw access: same connection, same transaction, DuckDB values un-normalized. */
+  async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
+    const host = this.#host;
+    host.assertOpen();
+    host.throwIfInterrupted();
+    const values = toDuckDBParameters(parameters);
+    const reader =
+      !host.transaction.open && isReadOnlyStatement(sql)
+        ? await host.readAll(sql, values, true)
+        : await host.transaction.withTransaction((text) => host.readAll(text, values, false), sql);
+    const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
+    return { columns, rows: reader.getRows() };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What a driver hands back: result columns with their value kinds, whole results and streamed
+ * ones, values already normalized to the library's value types (README "How values arrive").
+ * Cursors, `into()`, Arrow building and codegen read these shapes.
+ */
+
+/** How a column's values arrive in JavaScript. Drives `into()` type checks and Arrow building. */
+export type ValueKind =
+  | "integer" // 8/16/32-bit integers: number
+  | "bigint" // 64-bit and wider integers: bigint
+  | "decimal" // fixed-point with scale > 0: Decimal
+  | "float" // floating point: number
+  | "string"
+  | "boolean"
+  | "date" // Date at UTC midnight
+  | "timestamp" // Date
+  | "other"; // anything else (lists, structs, blobs, ...): passed through as the driver gives it
+
+export interface ColumnInfo {
+  /** Column name as the result names it (the field name for semantic queries). */
+  readonly name: string;
+  /** The warehouse's type text, e.g. `BIGINT`, `DECIMAL(38,2)`, `NUMBER(38,0)`. */
+  readonly type: string;
+  readonly kind: ValueKind;
+}
+
+/** A fully read result: rows are arrays in column order, values normalized. */
+export interface QueryResult {
+  readonly columns: readonly ColumnInfo[];
+  readonly rows: readonly unknown[][];
+}
+
+/** A streamed result: the columns are known up front, the rows arrive in chunks. */
+export interface ResultStream extends AsyncIterable<unknown[][]> {
+  readonly columns: readonly ColumnInfo[];
+  /** Stops reading; further iteration ends. Idempotent. */
+  close(): Promise<void>;
+  /**
+   * Optional, for columnar readers such as `fetchArrow()`: from the next chunk on, deliver each chunk
+   * column-major (one array of normalized values per column) instead of as rows; with `typedArrays`,
+   * a fixed-width column may arrive as a `TypedColumn` instead. Returns false when the driver
+   * cannot, and chunks stay row arrays.
+   */
+  preferColumns?(options?: { readonly typedArrays?: boolean }): boolean;
+}
+
+/**
+ * One column of a columnar chunk copied straight from the driver's memory, no value converted:
+ * `values` holds one value per row in the representation of the column's kind — integer (types
+ * within 32 bits): Int32Array; bigint (64-bit signed only): BigInt64Array; float: Float64Array;
+ * date: Int32Array of days since 1970-01-01; decimal: the unscaled values at the type's scale,
+ * Int32Array or BigInt64Array. `validity` has bit `i % 8` of byte `i >> 3` set when row `i` is not
+ * null (Arrow's layout); null when no row is null. Values under a null are unspecified.
+ */
+export interface TypedColumn {
+  readonly typed: true;
+  readonly values: Int32Array | BigInt64Array | Float64Array;
+  readonly validity: Uint8Array | null;
+  readonly length: number;
+}
+
+/** Whether a column of a columnar chunk is a `TypedColumn` (else an array of normalized values). */
+export function isTypedColumn(column: unknown): column is TypedColumn {
+  return (column as Partial<TypedColumn> | null)?.typed === true;
+}
+
+/** Turns row arrays into objects keyed by column name (a later duplicate name wins). */
+export function rowsToObjects(result: {
+  readonly columns: readonly { readonly name: string }[];
+  readonly rows: readonly (readonly unknown[])[];
+}): Record<string, unknown>[] {
+  const names = result.columns.map((c) => c.name);
+  return result.rows.map((row) => {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) object[names[i]!] = row[i];
+    return object;
+  });
+}
