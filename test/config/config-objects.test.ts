@@ -46,6 +46,7 @@ describe("config: config objects", () => {
       prePing: false,
       database: ":memory:",
       readOnly: false,
+      createIfMissing: false,
       semanticViews: "auto",
     });
   });

@@ -105,7 +105,7 @@ describe("example service: npm start entry point", function () {
 
   it("seeds on first run, serves, exits 0 on SIGTERM after disposing the engine, reuses the data next time", async function () {
     await using dir = await tempDir();
-    const database = join(dir.path, "demo", "demo.duckdb");
+    const database = join(dir.path, "demo.duckdb");
 
     const first = await start(database);
     try {
