@@ -71,9 +71,12 @@ export class WarehouseError extends Error {
   override name = "WarehouseError";
   /** The backend's own error code or SQLSTATE, when it gave one. */
   readonly code: string | undefined;
-  constructor(message: string, options: { cause?: unknown; code?: string } = {}) {
+  /** The warehouse's id of the failed statement (backend A's query id), when it reported one. */
+  readonly queryId: string | undefined;
+  constructor(message: string, options: { cause?: unknown; code?: string; queryId?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
+    this.queryId = options.queryId;
   }
 }
 

@@ -31,6 +31,14 @@ export {
   type SqlScalar,
   type NumericValue,
 } from "./view/field-spec.js";
+export {
+  Variable,
+  type VariableOptions,
+  type VariableSpec,
+  type VariableValues,
+  type ViewVariable,
+  type NoVariables,
+} from "./view/variable.js";
 export type {
   Field,
   AnyField,

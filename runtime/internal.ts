@@ -8,7 +8,13 @@
 export { ValidationError } from "./errors.js";
 export { dialectOf, labelInSentence, listBackends } from "./dialects/dialects.js";
 export { resolveConfigObject } from "./dialects/resolve-settings.js";
-export type { IntrospectionSource, MemberMetadata, ViewMetadata, ViewSummary } from "./dialects/introspect/metadata.js";
+export type {
+  IntrospectionSource,
+  MemberMetadata,
+  VariableMetadata,
+  ViewMetadata,
+  ViewSummary,
+} from "./dialects/introspect/metadata.js";
 export type { FixtureModel, FixtureTable, SampleRows } from "./dialects/fixture/fixture-model.js";
 export { FixtureTableTooLarge } from "./dialects/fixture/fixture-model.js";
 export type { QueryDescriptor, RecordedQuery } from "./testing/recorded-query.js";

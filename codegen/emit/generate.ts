@@ -5,7 +5,7 @@
  */
 import { IndentationText, NewLineKind, Project, QuoteKind, type CodeBlockWriter, type SourceFile } from "ts-morph";
 import type { ValueKind } from "../../runtime/index.js";
-import type { MemberMetadata, ViewMetadata } from "../../runtime/internal.js";
+import type { MemberMetadata, VariableMetadata, ViewMetadata } from "../../runtime/internal.js";
 import { tsTypeOf, valueKindOf } from "../type-mapping.js";
 import { TAKEN_BY_IMPORTS, fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
 import { memberNames, portableName } from "./portable-names.js";
@@ -37,6 +37,14 @@ interface PlannedMember {
   readonly declared: string | undefined;
 }
 
+/** A variable of the view, declared as `name: Variable<T>({ name?, optional? })`. */
+interface PlannedVariable {
+  readonly variable: VariableMetadata;
+  readonly kind: ValueKind;
+  readonly field: string;
+  readonly declared: string | undefined;
+}
+
 interface PlannedView {
   readonly view: ViewMetadata;
   /** The view name as declared (portable: backend A's folded upper case in lower case). */
@@ -45,6 +53,8 @@ interface PlannedView {
   readonly stem: string;
   /** Dimensions, then metrics, then facts, each in definition order. */
   readonly members: readonly PlannedMember[];
+  /** After the members, in definition order; their names share the members' namespace. */
+  readonly variables: readonly PlannedVariable[];
   readonly rowDtoName: string;
   readonly dtos: DtoSpec[];
 }
@@ -82,7 +92,18 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
   const renamed = renameNotes(viewNames, classNames, rowNames);
   const plans: PlannedView[] = sorted.map((view, i) => {
     const ordered = KIND_ORDER.flatMap((kind) => view.members.filter((m) => m.kind === kind));
-    const names = memberNames(options.backend, ordered);
+    const declaredVariables = view.variables ?? [];
+    // Variables are named like members (portable, unique among all of the view's names).
+    const names = memberNames(options.backend, [
+      ...ordered,
+      ...declaredVariables.map((v) => ({ name: v.name, kind: "dimension" as const, type: v.type })),
+    ]);
+    const variables: PlannedVariable[] = declaredVariables.map((variable, j) => ({
+      variable,
+      kind: valueKindOf(options.backend, variable.type),
+      field: names[ordered.length + j]!.field,
+      declared: names[ordered.length + j]!.declared,
+    }));
     const members: PlannedMember[] = ordered.map((member, j) => ({
       member,
       kind: valueKindOf(options.backend, member.type),
@@ -95,6 +116,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
       className: classNames[i]!,
       stem: stems[i]!,
       members,
+      variables,
       rowDtoName: rowNames[i]!,
       dtos: [],
     };
@@ -237,9 +259,10 @@ function writeDoc(writer: CodeBlockWriter, text: string): void {
 
 function viewModule(project: Project, plan: PlannedView): SourceFile {
   const file = project.createSourceFile(`${plan.stem}.ts`, "", { overwrite: true });
-  const named = ["SemanticView", ...new Set(plan.members.map((m) => FACTORY[m.member.kind]))].sort();
+  const factories = [...plan.members.map((m) => FACTORY[m.member.kind]), ...plan.variables.map(() => "Variable")];
+  const named = ["SemanticView", ...new Set(factories)].sort();
   file.addImportDeclaration({ namedImports: named, moduleSpecifier: "lib" });
-  if (plan.members.some((m) => m.kind === "decimal")) {
+  if ([...plan.members, ...plan.variables].some((m) => m.kind === "decimal")) {
     file.addImportDeclaration({ isTypeOnly: true, namedImports: ["Decimal"], moduleSpecifier: "lib" });
   }
   file.addStatements((writer) => {
@@ -253,6 +276,18 @@ function viewModule(project: Project, plan: PlannedView): SourceFile {
         const typeArgument = type === "unknown" ? "" : `<${type}>`;
         const options = planned.declared === undefined ? "" : `{ name: ${JSON.stringify(planned.declared)} }`;
         writer.writeLine(`${planned.field}: ${FACTORY[planned.member.kind]}${typeArgument}(${options}),`);
+      }
+      for (const planned of plan.variables) {
+        if (planned.variable.comment !== undefined) writeDoc(writer, docText([planned.variable.comment]));
+        const type = tsTypeOf(planned.kind);
+        const typeArgument = type === "unknown" ? "" : `<${type}>`;
+        const options = [
+          ...(planned.declared === undefined ? [] : [`name: ${JSON.stringify(planned.declared)}`]),
+          ...(planned.variable.hasDefault ? ["optional: true"] : []),
+        ];
+        writer.writeLine(
+          `${planned.field}: Variable${typeArgument}(${options.length === 0 ? "" : `{ ${options.join(", ")} }`}),`,
+        );
       }
     });
     writer.writeLine("}) {}");

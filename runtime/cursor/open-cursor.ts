@@ -4,6 +4,7 @@
  * (the original error is rethrown unchanged) or is cancelled (`QueryCancelledError`).
  */
 import type { PooledConnection } from "../engine/pooled-connection.js";
+import type { StreamOptions } from "../driver/database-connection.js";
 import type { ResultStream } from "../driver/query-result.js";
 import { CancelWatch } from "../driver/cancellation.js";
 import { Cursor } from "./cursor.js";
@@ -20,6 +21,14 @@ export interface OpenCursorOptions {
 export interface CursorQuery {
   readonly sql: string;
   readonly parameters: readonly unknown[];
+  /**
+   * The result's column names by position (a semantic query's field names). Rows key by these
+   * whatever the warehouse calls its columns: an account that folds quoted aliases to upper case,
+   * or facts that take no alias, still yield rows keyed by field name.
+   */
+  readonly columnNames?: readonly string[] | undefined;
+  /** Per-statement options the driver applies (backend A's QUERY_TAG). */
+  readonly statement?: StreamOptions | undefined;
 }
 
 type Settled = { ok: true; stream: ResultStream } | { ok: false; error: unknown };
@@ -41,12 +50,12 @@ export async function openCursor<Row = Record<string, unknown>>(
   if (options.signal === undefined && options.timeoutMs === undefined) {
     let stream: ResultStream;
     try {
-      stream = await connection.stream(query.sql, query.parameters);
+      stream = await connection.stream(query.sql, query.parameters, query.statement);
     } catch (error) {
       await releaseQuietly(connection);
       throw error;
     }
-    return new Cursor<Row>(connection, stream, undefined, options.openedAt);
+    return new Cursor<Row>(connection, named(stream, query.columnNames), undefined, options.openedAt);
   }
 
   let watch: CancelWatch;
@@ -65,7 +74,7 @@ export async function openCursor<Row = Record<string, unknown>>(
 
   // new Promise(...) also catches a driver that throws synchronously.
   const settled: Promise<Settled> = new Promise<ResultStream>((resolve) =>
-    resolve(connection.stream(query.sql, query.parameters)),
+    resolve(connection.stream(query.sql, query.parameters, query.statement)),
   ).then(
     (stream) => ({ ok: true, stream }),
     (error: unknown) => ({ ok: false, error }),
@@ -85,5 +94,22 @@ export async function openCursor<Row = Record<string, unknown>>(
     await releaseQuietly(connection);
     throw outcome.error;
   }
-  return new Cursor<Row>(connection, outcome.stream, watch, options.openedAt);
+  return new Cursor<Row>(connection, named(outcome.stream, query.columnNames), watch, options.openedAt);
+}
+
+/** The stream with its columns named by position; the same stream when the names already agree. */
+function named(stream: ResultStream, names: readonly string[] | undefined): ResultStream {
+  const columns = stream.columns;
+  if (names === undefined || names.length !== columns.length || columns.every((c, i) => c.name === names[i])) {
+    return stream;
+  }
+  const renamed = Object.freeze(columns.map((c, i) => ({ ...c, name: names[i]! })));
+  const preferColumns = stream.preferColumns?.bind(stream);
+  return {
+    columns: renamed,
+    close: () => stream.close(),
+    [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+    ...(preferColumns === undefined ? {} : { preferColumns }),
+    ...(stream.queryId === undefined ? {} : { queryId: stream.queryId }),
+  };
 }

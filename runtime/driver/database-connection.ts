@@ -8,6 +8,14 @@ import type { QueryResult, ResultStream } from "./query-result.js";
 export interface StreamOptions {
   /** Rows per chunk the driver should aim for (a hint; DuckDB reads whole 2048-row vectors). */
   readonly chunkRows?: number;
+  /** What the statement reads, for warehouses that tag statements for cost attribution (backend A's QUERY_TAG). */
+  readonly label?: StatementLabel | undefined;
+}
+
+/** A semantic query's view and selected field names: never a value. */
+export interface StatementLabel {
+  readonly view: string;
+  readonly fields: readonly string[];
 }
 
 /** One physical connection. Not safe for concurrent statements: the pool hands it to one user at a time. */

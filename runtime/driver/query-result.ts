@@ -28,11 +28,15 @@ export interface ColumnInfo {
 export interface QueryResult {
   readonly columns: readonly ColumnInfo[];
   readonly rows: readonly unknown[][];
+  /** The warehouse's id of the statement (Snowflake query id, Databricks statement id), when it has one. */
+  readonly queryId?: string | undefined;
 }
 
 /** A streamed result: the columns are known up front, the rows arrive in chunks. */
 export interface ResultStream extends AsyncIterable<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
+  /** The warehouse's id of the statement, when it has one (see {@link QueryResult.queryId}). */
+  readonly queryId?: string | undefined;
   /** Stops reading; further iteration ends. Idempotent. */
   close(): Promise<void>;
   /**

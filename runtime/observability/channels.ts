@@ -1,8 +1,9 @@
 /**
  * `node:diagnostics_channel` tracing channels, for OpenTelemetry-style instrumentation that
  * subscribes without configuring the engine:
- *   `lib:query`      context `{ backend, sql, parameterCount }` — start/end around opening a
- *                    statement's result (asyncEnd/error when the driver answered);
+ *   `lib:query`      context `{ backend, sql, parameterCount, queryId }` — start/end around opening a
+ *                    statement's result (asyncEnd/error when the driver answered; `queryId` is the
+ *                    warehouse's statement id, set by then when it has one);
  *   `lib:connect`    context `{ backend }` — opening one physical connection;
  *   `lib:pool-wait`  context `{ backend }` — one checkout from an engine's pool.
  * Subscribe with `diagnostics_channel.tracingChannel("lib:query").subscribe({ start, asyncEnd, error })`.
@@ -14,6 +15,8 @@ export interface QueryTraceContext {
   readonly backend: BackendType;
   readonly sql: string;
   readonly parameterCount: number;
+  /** Set when the warehouse answered (asyncEnd) or failed (error) with a statement id. */
+  queryId?: string | undefined;
 }
 
 export interface BackendTraceContext {

@@ -8,7 +8,7 @@
 import type { DatabaseConnection, StreamOptions } from "../driver/database-connection.js";
 import type { Driver } from "../driver/driver.js";
 import type { QueryResult, ResultStream } from "../driver/query-result.js";
-import { connectChannel, isTraced, queryChannel, traced } from "./channels.js";
+import { connectChannel, isTraced, queryChannel, traced, type QueryTraceContext } from "./channels.js";
 import type { Observer } from "./observer.js";
 
 export function instrumentDriver(driver: Driver, observer: Observer): Driver {
@@ -71,14 +71,15 @@ class InstrumentedConnection implements DatabaseConnection {
     const observer = this.#observer;
     const started = performance.now();
     const parameterCount = parameters?.length ?? 0;
+    const context: QueryTraceContext = { backend: observer.backend, sql, parameterCount };
     try {
-      const result = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
-        this.inner.execute(sql, parameters),
+      const result = await traced(queryChannel, context, () =>
+        this.inner.execute(sql, parameters).then(withQueryId(context), failedWithQueryId(context)),
       );
-      observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length }, started);
+      observer.emit({ type: "query", sql, parameterCount, rows: result.rows.length, queryId: result.queryId }, started);
       return result;
     } catch (error) {
-      observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+      observer.emit({ type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) }, started);
       throw error;
     }
   }
@@ -97,18 +98,24 @@ class InstrumentedConnection implements DatabaseConnection {
     const started = performance.now();
     const parameterCount = parameters?.length ?? 0;
     let stream: ResultStream;
+    const context: QueryTraceContext = { backend: observer.backend, sql, parameterCount };
     try {
-      stream = await traced(queryChannel, { backend: observer.backend, sql, parameterCount }, () =>
-        this.inner.stream(sql, parameters, options),
+      stream = await traced(queryChannel, context, () =>
+        this.inner.stream(sql, parameters, options).then(withQueryId(context), failedWithQueryId(context)),
       );
     } catch (error) {
-      observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+      observer.emit({ type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) }, started);
       throw error;
     }
+    const queryId = stream.queryId;
     return observer.logging
       ? countingStream(stream, (rows, error) => {
-          if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows }, started);
-          else observer.emit({ type: "query-error", sql, parameterCount, error }, started);
+          if (error === undefined) observer.emit({ type: "query", sql, parameterCount, rows, queryId }, started);
+          else
+            observer.emit(
+              { type: "query-error", sql, parameterCount, error, queryId: queryIdOfError(error) ?? queryId },
+              started,
+            );
         })
       : stream;
   }
@@ -145,6 +152,29 @@ class InstrumentedConnection implements DatabaseConnection {
   reset(): Promise<void> {
     return this.inner.reset();
   }
+}
+
+/** Copies the statement id of an answer onto the trace context (subscribers read it at asyncEnd). */
+function withQueryId(context: QueryTraceContext) {
+  return <T extends { readonly queryId?: string | undefined }>(answer: T): T => {
+    if (answer.queryId !== undefined) context.queryId = answer.queryId;
+    return answer;
+  };
+}
+
+/** The same for a failure: the error's statement id, when the warehouse reported one. */
+function failedWithQueryId(context: QueryTraceContext) {
+  return (error: unknown): never => {
+    const queryId = queryIdOfError(error);
+    if (queryId !== undefined) context.queryId = queryId;
+    throw error;
+  };
+}
+
+/** `WarehouseError.queryId`, read by shape (observability sits below the error classes' users). */
+function queryIdOfError(error: unknown): string | undefined {
+  const queryId = (error as { readonly queryId?: unknown } | null)?.queryId;
+  return typeof queryId === "string" ? queryId : undefined;
 }
 
 /** A stream that counts the rows read and reports once: at its end, at close(), or on an error. */

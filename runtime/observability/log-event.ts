@@ -18,6 +18,8 @@ export interface QueryLogEvent extends EventBase {
   readonly parameterCount: number;
   /** Rows read from the result (for a result closed early: the rows read until then). */
   readonly rows: number;
+  /** The warehouse's id of the statement (backend A's query id, to find it in QUERY_HISTORY), when it has one. */
+  readonly queryId?: string | undefined;
 }
 
 /** A statement failed (the warehouse rejected it, it was cancelled, the connection broke). */
@@ -26,6 +28,8 @@ export interface QueryErrorLogEvent extends EventBase {
   readonly sql: string;
   readonly parameterCount: number;
   readonly error: unknown;
+  /** The warehouse's id of the failed statement, when it reported one (`WarehouseError.queryId`). */
+  readonly queryId?: string | undefined;
 }
 
 /** A physical connection was opened, failed to open, or was closed (`recycle`: it outlived `recycle` seconds). */

@@ -27,8 +27,11 @@ export interface BetweenNode {
 }
 
 /**
- * `field LIKE pattern [ESCAPE '!']`. `escaped` is set when the pattern was built from literal text by
- * startsWith/endsWith/contains, whose `%`, `_` and `!` were escaped with {@link LIKE_ESCAPE}.
+ * `field LIKE pattern ESCAPE ...`, always with an explicit escape: Snowflake's LIKE has no default
+ * escape, Databricks' is a backslash, so without one the same pattern matched different rows.
+ * `escaped` is set when the pattern was built from literal text by startsWith/endsWith/contains,
+ * whose `%`, `_` and `!` were escaped with {@link LIKE_ESCAPE}; a raw `like()` pattern escapes with
+ * {@link RAW_LIKE_ESCAPE}, a backslash, as Databricks and the SQL standard's common default do.
  */
 export interface LikeNode {
   readonly kind: "LikeNode";
@@ -82,6 +85,9 @@ export type ConditionNode =
  * means the same thing in all three dialects.
  */
 export const LIKE_ESCAPE = "!";
+
+/** The escape character of a raw `like()` pattern: `\%`, `\_` and `\\` match literally on every backend. */
+export const RAW_LIKE_ESCAPE = "\\";
 
 /** Escapes `%`, `_` and the escape character so `text` matches literally inside a LIKE pattern. */
 export function escapeLikeText(text: string): string {

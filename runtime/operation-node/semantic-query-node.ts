@@ -1,6 +1,7 @@
 import type { ConditionNode } from "./condition-node.js";
 import type { FieldNode } from "./field-node.js";
 import type { OrderingNode } from "./ordering-node.js";
+import type { VariableNode, VariableValueNode } from "./variable-node.js";
 
 /** The whole semantic query: what every dialect compiler is fed. Frozen; builders clone with changes. */
 export interface SemanticQueryNode {
@@ -14,12 +15,16 @@ export interface SemanticQueryNode {
   readonly orderBy: readonly OrderingNode[];
   readonly limit: number | undefined;
   readonly offset: number | undefined;
+  /** The variables the view declares (from its declaration; a required one must be given a value). */
+  readonly declaredVariables: readonly VariableNode[];
+  /** The values this query sets, in declaration order. */
+  readonly variables: readonly VariableValueNode[];
 }
 
-export type SemanticQueryChanges = Partial<Omit<SemanticQueryNode, "kind" | "viewName">>;
+export type SemanticQueryChanges = Partial<Omit<SemanticQueryNode, "kind" | "viewName" | "declaredVariables">>;
 
 export const SemanticQueryNode = Object.freeze({
-  create(viewName: string): SemanticQueryNode {
+  create(viewName: string, declaredVariables: readonly VariableNode[] = []): SemanticQueryNode {
     return Object.freeze({
       kind: "SemanticQueryNode",
       viewName,
@@ -30,6 +35,8 @@ export const SemanticQueryNode = Object.freeze({
       orderBy: Object.freeze([]),
       limit: undefined,
       offset: undefined,
+      declaredVariables: Object.freeze([...declaredVariables]),
+      variables: Object.freeze([]),
     });
   },
   cloneWith(node: SemanticQueryNode, changes: SemanticQueryChanges): SemanticQueryNode {
@@ -40,6 +47,7 @@ export const SemanticQueryNode = Object.freeze({
       metrics: Object.freeze([...next.metrics]),
       facts: Object.freeze([...next.facts]),
       orderBy: Object.freeze([...next.orderBy]),
+      variables: Object.freeze([...next.variables]),
     });
   },
   /** Selected fields in output-column order: dimensions first, then metrics, then facts. */

@@ -22,8 +22,10 @@ import {
 } from "kysely";
 import { ValidationError } from "../errors.js";
 import { CompiledQuery } from "./compiled-query.js";
-import { LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
+import { LIKE_ESCAPE, RAW_LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
 import type { FieldNode } from "../operation-node/field-node.js";
+import { plainWarehouseName } from "../operation-node/warehouse-name.js";
+import type { VariableValueNode } from "../operation-node/variable-node.js";
 import { describeInvalidFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import type { OrderingNode } from "../operation-node/ordering-node.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
@@ -39,8 +41,21 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
   /** Compiles a semantic query to this dialect's SQL and parameters. */
   compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {
     validateSemanticQuery(query);
+    this.checkSelection(query);
     const compiled = this.compileQuery(this.semanticQueryToNode(query), createQueryId());
     return CompiledQuery.create(this.dialect, query, compiled.sql, compiled.parameters);
+  }
+
+  /**
+   * Refuses, with a ValidationError that says why, a selection this dialect's warehouse would reject
+   * or answer differently from the library's contract (backend A: facts with dimensions; B: facts).
+   */
+  protected checkSelection(_query: SemanticQueryNode): void {}
+
+  /** A ValidationError about the whole query, named as the builder names it. */
+  protected selectionError(query: SemanticQueryNode, method: string, message: string): ValidationError {
+    const source = `${query.viewName}.query().${method}()`;
+    return new ValidationError(`${source}: ${message}`, { source });
   }
 
   /** The dialect's statement skeleton with the lowered parts in place. */
@@ -48,7 +63,7 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
 
   /** A member as referenced in a predicate or select list. */
   protected memberReference(field: FieldNode): OperationNode {
-    return IdentifierNode.create(field.warehouseName);
+    return IdentifierNode.create(plainWarehouseName(field.warehouseName));
   }
 
   /** The name an output column gets: exactly the field name, so rows key the same on every backend. */
@@ -93,7 +108,8 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
           OperatorNode.create("like"),
           ValueNode.create(condition.pattern),
         );
-        return condition.escaped ? sqlNode`${like} ESCAPE ${ValueNode.createImmediate(LIKE_ESCAPE)}` : like;
+        const escape = condition.escaped ? LIKE_ESCAPE : RAW_LIKE_ESCAPE;
+        return sqlNode`${like} ESCAPE ${ValueNode.createImmediate(escape)}`;
       }
       case "NullCheckNode":
         return BinaryOperationNode.create(
@@ -113,6 +129,15 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
       case "ConstantConditionNode":
         return keyword(condition.value ? "TRUE" : "FALSE");
     }
+  }
+
+  /** A variable's value as a bound parameter, checked as condition values are. */
+  protected variableValueNode(assignment: VariableValueNode): OperationNode {
+    const { variable, value } = assignment;
+    const problem = describeInvalidFilterValue(value) ?? this.valueProblem(value);
+    if (problem === undefined) return ValueNode.create(value);
+    const label = `${variable.viewName}.${variable.name}`;
+    throw new ValidationError(`${label}: ${problem}`, { source: label, field: variable.name });
   }
 
   /**

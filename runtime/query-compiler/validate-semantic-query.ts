@@ -11,6 +11,15 @@ export function validateSemanticQuery(query: SemanticQueryNode): void {
   if (query.metrics.length > 0 && query.facts.length > 0) {
     throw new ValidationError(`${source}: metrics and facts cannot be selected in the same query`, { source });
   }
+  const set = new Set(query.variables.map((v) => v.variable.name));
+  const missing = query.declaredVariables.filter((v) => v.required && !set.has(v.name)).map((v) => v.name);
+  if (missing.length > 0) {
+    throw new ValidationError(
+      `${source}: ${query.viewName} requires ${missing.length === 1 ? "variable" : "variables"} ${missing.join(", ")} ` +
+        `(the view defines no default); set ${missing.length === 1 ? "it" : "them"} with .variables({ ${missing.map((m) => `${m}: ...`).join(", ")} })`,
+      { source: `${source}.variables()`, field: missing[0]! },
+    );
+  }
   const selected = new Set(selection.map((f) => f.name));
   for (const ordering of query.orderBy) {
     if (!selected.has(ordering.field.name)) {

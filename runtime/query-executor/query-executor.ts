@@ -7,14 +7,14 @@
  * cache, a request front door) wraps an executor here, never the builder.
  */
 import { QueryCancelledError } from "../errors.js";
-import { openCursor } from "../cursor/open-cursor.js";
+import { openCursor, type CursorQuery } from "../cursor/open-cursor.js";
 import type { Cursor } from "../cursor/cursor.js";
 import { captureOpenSite } from "../cursor/unclosed-cursor.js";
 import type { Dialect } from "../dialects/dialect.js";
 import { dialectOf, type BackendType, type ConnectionSettings } from "../dialects/dialects.js";
 import { Engine } from "../engine/engine.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
-import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
 
 export interface ExecuteOptions {
@@ -42,15 +42,31 @@ type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
  * Compiled SQL per query node and dialect. Nodes are frozen and compiling is pure, so a query run
  * again (a dashboard's) skips the compiler; a failed compile is not kept and throws again.
  */
-const compiledQueries = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledQuery>>();
+const compiledQueries = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledEntry>>();
 
-function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery {
+/**
+ * The compiled query, plus what the cursor needs besides SQL and parameters: the field names that key
+ * the rows by position, and the statement's label (view and fields, never values) for QUERY_TAG.
+ */
+type CompiledEntry = CursorQuery & { readonly compiled: CompiledQuery };
+
+function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
   let byDialect = compiledQueries.get(node);
   if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
-  let compiled = byDialect.get(dialect);
-  if (compiled === undefined)
-    byDialect.set(dialect, (compiled = dialect.createQueryCompiler().compileSemanticQuery(node)));
-  return compiled;
+  let entry = byDialect.get(dialect);
+  if (entry === undefined) {
+    const compiled = dialect.createQueryCompiler().compileSemanticQuery(node);
+    const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
+    entry = Object.freeze({
+      compiled,
+      sql: compiled.sql,
+      parameters: compiled.parameters,
+      columnNames,
+      statement: Object.freeze({ label: Object.freeze({ view: node.viewName, fields: columnNames }) }),
+    });
+    byDialect.set(dialect, entry);
+  }
+  return entry;
 }
 
 /** An engine from `createEngine()` carries its dialect; any other `QueryEngine` gets its backend's. */
@@ -68,7 +84,7 @@ export class DefaultQueryExecutor implements QueryExecutor {
 
   compileQuery(node: SemanticQueryNode, dialect?: BackendType): CompiledQuery {
     const engineDialect = dialect === undefined ? dialectOfEngine(resolveEngine(this.engine)) : dialectOf(dialect);
-    return compiledFor(engineDialect, node);
+    return compiledFor(engineDialect, node).compiled;
   }
 
   async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {

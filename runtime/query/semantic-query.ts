@@ -18,6 +18,9 @@ import { isOrdering, type Ordering } from "./ordering.js";
 import type { EngineRef } from "../query-executor/query-engine.js";
 import { DEFAULT_QUERY_EXECUTOR, type ExecuteOptions, type QueryExecutor } from "../query-executor/query-executor.js";
 import type { EmptyRow, WithFields } from "./row-type.js";
+import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
+import { VariableNode } from "../operation-node/variable-node.js";
+import type { NoVariables } from "../view/variable.js";
 
 export type { EmptyRow } from "./row-type.js";
 
@@ -32,7 +35,9 @@ export type { ExecuteOptions } from "../query-executor/query-executor.js";
 export type QueryCursor<R> = Cursor<R>;
 
 /** The row type a query yields: `RowOf<typeof q>`. */
-export type RowOf<Q> = Q extends SemanticQuery<string, infer R> ? R : never;
+export type RowOf<Q> = Q extends SemanticQuery<string, infer R, infer _P> ? R : never;
+
+export type { NoVariables } from "../view/variable.js";
 
 const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "dimensions", fact: "facts" };
 
@@ -68,7 +73,7 @@ const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "
  *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC NULLS LAST LIMIT 100
  * ```
  */
-export class SemanticQuery<V extends string, R extends object = EmptyRow> {
+export class SemanticQuery<V extends string, R extends object = EmptyRow, P extends object = NoVariables> {
   readonly #node: SemanticQueryNode;
   readonly #executor: QueryExecutor;
 
@@ -79,8 +84,11 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   }
 
   /** A new, empty query over `viewName` (use `View.query()`). */
-  static create<V extends string>(viewName: V): SemanticQuery<V, EmptyRow> {
-    return new SemanticQuery<V, EmptyRow>(SemanticQueryNode.create(viewName), DEFAULT_QUERY_EXECUTOR);
+  static create<V extends string, P extends object = NoVariables>(
+    viewName: V,
+    variables: readonly VariableNode[] = [],
+  ): SemanticQuery<V, EmptyRow, P> {
+    return new SemanticQuery<V, EmptyRow, P>(SemanticQueryNode.create(viewName, variables), DEFAULT_QUERY_EXECUTOR);
   }
 
   /** The declared view's name. */
@@ -89,7 +97,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   }
 
   /** Adds metrics to the selection (output columns follow the dimensions). */
-  metrics<const F extends readonly MetricField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>> {
+  metrics<const F extends readonly MetricField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>, P> {
     if (fields.length > 0 && this.#node.facts.length > 0) {
       throw this.#error("metrics", "metrics and facts cannot be selected in the same query");
     }
@@ -98,13 +106,13 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   }
 
   /** Adds dimensions to the selection (they come first in every row). */
-  dimensions<const F extends readonly DimensionField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>> {
+  dimensions<const F extends readonly DimensionField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>, P> {
     const dimensions = [...this.#node.dimensions, ...this.#fieldNodes("dimensions", "dimension", fields)];
     return this.#with({ dimensions });
   }
 
   /** Adds row-level facts to the selection (no aggregation; not combinable with metrics). */
-  facts<const F extends readonly FactField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>> {
+  facts<const F extends readonly FactField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>, P> {
     if (fields.length > 0 && this.#node.metrics.length > 0) {
       throw this.#error("facts", "metrics and facts cannot be selected in the same query");
     }
@@ -116,7 +124,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
    * Filters rows before aggregation, on dimensions and facts. `null`/`undefined` is a no-op;
    * repeated calls are ANDed.
    */
-  where(condition: RowCondition<V> | null | undefined): SemanticQuery<V, R> {
+  where(condition: RowCondition<V> | null | undefined): SemanticQuery<V, R, P> {
     if (condition === null || condition === undefined) return this;
     if (!isCondition(condition)) throw this.#error("where", "expected a condition such as View.field.eq(value)");
     for (const field of ConditionNode.fields(condition.node)) {
@@ -144,7 +152,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
    * Appends orderings (`View.field.desc()`, or a field for ascending). Ordered fields must be
    * selected; that is checked when the query is compiled.
    */
-  orderBy(...orderings: (Ordering<V> | AnyField<V>)[]): SemanticQuery<V, R> {
+  orderBy(...orderings: (Ordering<V> | AnyField<V>)[]): SemanticQuery<V, R, P> {
     const nodes = orderings.map((o) => {
       if (isOrdering(o)) {
         this.#checkView("orderBy", o.node.field);
@@ -160,7 +168,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   }
 
   /** At most `n` rows; `n` is a positive integer. */
-  limit(n: number): SemanticQuery<V, R> {
+  limit(n: number): SemanticQuery<V, R, P> {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1) {
       throw this.#error("limit", `expected a positive integer, got ${describe(n)}`);
     }
@@ -168,22 +176,50 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
   }
 
   /** Skips the first `n` rows; `n` is a non-negative integer. */
-  offset(n: number): SemanticQuery<V, R> {
+  offset(n: number): SemanticQuery<V, R, P> {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
       throw this.#error("offset", `expected a non-negative integer, got ${describe(n)}`);
     }
     return this.#with({ offset: n });
   }
 
+  /**
+   * Sets values of the view's variables (backend A's semantic-view VARIABLES, backend B's metric-view
+   * parameters), by declared name; typed from the declaration. Values are data, bound as parameters.
+   * Repeated calls merge (a later value wins); `undefined` leaves a variable unset. A variable the view
+   * gives no default must be set before the query compiles.
+   */
+  variables(values: P): SemanticQuery<V, R, P> {
+    if (typeof values !== "object" || values === null || Array.isArray(values)) {
+      throw this.#error("variables", "expected an object of variable values, such as { minAmount: 100 }");
+    }
+    const declared = this.#node.declaredVariables;
+    const given = new Map(this.#node.variables.map((v) => [v.variable.name, v.value]));
+    for (const [name, value] of Object.entries(values)) {
+      const variable = declared.find((v) => v.name === name);
+      if (variable === undefined) {
+        const known = declared.map((v) => v.name);
+        const hint = known.length === 0 ? "it declares none" : `declared: ${known.join(", ")}`;
+        throw this.#error("variables", `"${name}" is not a variable of ${this.#node.viewName} (${hint})`, name);
+      }
+      if (value === undefined) continue;
+      const problem = value === null ? "null is not a variable value" : describeInvalidFilterValue(value);
+      if (problem !== undefined) throw this.#error("variables", `${name}: ${problem}`, name);
+      given.set(name, snapshotFilterValue(value as FilterValue));
+    }
+    const assigned = declared.flatMap((v) => (given.has(v.name) ? [VariableNode.value(v, given.get(v.name)!)] : []));
+    return this.#with({ variables: assigned });
+  }
+
   /** Runs on this engine, or on the engine registered under this name (resolved at execution). */
-  using(engine: EngineRef): SemanticQuery<V, R> {
+  using(engine: EngineRef): SemanticQuery<V, R, P> {
     if (
       typeof engine !== "string" &&
       (typeof engine !== "object" || engine === null || typeof engine.connect !== "function")
     ) {
       throw this.#error("using", "expected an engine or a registered engine name");
     }
-    return new SemanticQuery<V, R>(this.#node, this.#executor.withEngine(engine));
+    return new SemanticQuery<V, R, P>(this.#node, this.#executor.withEngine(engine));
   }
 
   /** The SQL for `dialect`, or for the resolved engine's dialect. */
@@ -213,8 +249,8 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow> {
     return this.#node;
   }
 
-  #with<R2 extends object>(changes: Parameters<typeof SemanticQueryNode.cloneWith>[1]): SemanticQuery<V, R2> {
-    return new SemanticQuery<V, R2>(SemanticQueryNode.cloneWith(this.#node, changes), this.#executor);
+  #with<R2 extends object>(changes: Parameters<typeof SemanticQueryNode.cloneWith>[1]): SemanticQuery<V, R2, P> {
+    return new SemanticQuery<V, R2, P>(SemanticQueryNode.cloneWith(this.#node, changes), this.#executor);
   }
 
   #fieldNodes(method: string, kind: FieldKind, fields: readonly unknown[]): FieldNode[] {

@@ -4,6 +4,7 @@
  */
 import type { Decimal } from "../values/decimal.js";
 import { ValidationError } from "../errors.js";
+import { warehouseNameParts } from "../operation-node/warehouse-name.js";
 import type { FieldKind } from "../operation-node/field-node.js";
 
 declare const SPEC_VALUE: unique symbol;
@@ -26,9 +27,11 @@ export interface FieldSpec<K extends FieldKind = FieldKind, T = unknown> {
  * Options of `Metric()`, `Dimension()` and `Fact()`.
  *
  * `name`: the member's name in the warehouse when the field name cannot be it: a name that is not
- * an identifier (`"Total Revenue"`), or one qualified by its logical table because several tables
- * share it (`"customer.name"` on backend A, where the dot separates table and member). The field
- * name stays the key of every row; only the SQL refers to `name`.
+ * an identifier (`"Total Revenue"`), one qualified by its logical table because several tables
+ * share it (`"customer.name"` on backend A, where the dot separates table and member), or a name
+ * created quoted in lower case on backend A, written in double quotes so it is sent exactly
+ * (`'"revenue"'`; a bare `revenue` means Snowflake's folded `REVENUE`). The field name stays the key
+ * of every row; only the SQL refers to `name`.
  */
 export interface MemberOptions {
   readonly name?: string | undefined;
@@ -44,6 +47,16 @@ function spec<K extends FieldKind, T>(fieldKind: K, options: MemberOptions | und
         field: "name",
       },
     );
+  }
+  if (warehouseName !== undefined) {
+    try {
+      warehouseNameParts(warehouseName);
+    } catch (error) {
+      throw new ValidationError(`${FACTORY_NAMES[fieldKind]}({ name }): ${(error as Error).message}`, {
+        source: `${FACTORY_NAMES[fieldKind]}()`,
+        field: "name",
+      });
+    }
   }
   return Object.freeze({ fieldKind, warehouseName, [SPEC_BRAND]: true }) as unknown as FieldSpec<K, T>;
 }

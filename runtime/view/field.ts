@@ -63,7 +63,7 @@ export interface Field<
   notIn(values: readonly (ValueInput<T> | null)[]): Condition<V, IsMetric<K>>;
   /** `BETWEEN low AND high` (both ends included). */
   between(low: ValueInput<T>, high: ValueInput<T>): Condition<V, IsMetric<K>>;
-  /** `LIKE pattern`: `%` and `_` in the pattern are wildcards. */
+  /** `LIKE pattern`: `%` and `_` are wildcards, a backslash makes the next character literal (on every backend). */
   like(pattern: string): Condition<V, IsMetric<K>>;
   /** Starts with `text`, taken literally (`%`, `_` escaped). */
   startsWith(text: string): Condition<V, IsMetric<K>>;

@@ -2,9 +2,11 @@
  * Naming rules for views and fields. A field name is an identifier (`[A-Za-z_][A-Za-z0-9_]*`, at most
  * 255 characters) that does not clash with a member every view class has (`query`, `viewName`, and
  * the built-ins of a JavaScript class: `name`, `length`, `prototype`, `call`, ...). A view name is
- * one to three such identifiers joined by dots (`sales`, `analytics.sales`, `db.analytics.sales`).
+ * one to three such identifiers joined by dots (`sales`, `analytics.sales`, `db.analytics.sales`); a
+ * part the warehouse stores exactly as quoted may be written in double quotes (`"sales_v"`).
  */
 import { ValidationError } from "../errors.js";
+import { warehouseNameParts, type NamePart } from "../operation-node/warehouse-name.js";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The longest field or view-name part accepted. */
@@ -67,10 +69,17 @@ export function validateFieldName(viewName: string, name: string): void {
 }
 
 export function validateViewName(viewName: unknown): asserts viewName is string {
-  const parts = typeof viewName === "string" ? viewName.split(".") : [];
-  if (parts.length < 1 || parts.length > 3 || parts.some((p) => !IDENTIFIER.test(p) || p.length > MAX_NAME_LENGTH)) {
+  let parts: readonly NamePart[] = [];
+  try {
+    if (typeof viewName === "string") parts = warehouseNameParts(viewName);
+  } catch {
+    // reported below
+  }
+  const valid = (p: NamePart) => (p.exact || IDENTIFIER.test(p.text)) && p.text.length <= MAX_NAME_LENGTH;
+  if (parts.length < 1 || parts.length > 3 || !parts.every(valid)) {
     throw new ValidationError(
-      `SemanticView(): view name ${JSON.stringify(viewName)} must be an identifier, optionally qualified as schema.view or database.schema.view`,
+      `SemanticView(): view name ${JSON.stringify(viewName)} must be an identifier, optionally qualified as schema.view or database.schema.view; ` +
+        `a part created quoted in the warehouse is written in double quotes ('"sales_v"')`,
       { source: "SemanticView()", field: "viewName" },
     );
   }

@@ -11,29 +11,41 @@
  */
 import { ValidationError } from "../errors.js";
 import type { FieldKind } from "../operation-node/field-node.js";
+import type { VariableNode } from "../operation-node/variable-node.js";
 import { SemanticQuery, type EmptyRow } from "../query/semantic-query.js";
 import { createField, type Field } from "./field.js";
 import { isFieldSpec, type FieldSpec } from "./field-spec.js";
 import { validateFieldName, validateViewName, type ReservedFieldName } from "./names.js";
+import {
+  createViewVariable,
+  isVariableSpec,
+  type VariableSpec,
+  type NoVariables,
+  type VariableValues,
+  type ViewVariable,
+} from "./variable.js";
 
 declare const SPEC_VALUE_OF: unique symbol;
 
-export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
+/** A view's declarations: members (`Metric()`, `Dimension()`, `Fact()`) and variables (`Variable()`). */
+export type FieldSpecs = Readonly<Record<string, FieldSpec | VariableSpec>>;
 
 type SpecKind<S> = S extends FieldSpec<infer K, unknown> ? K : never;
 type SpecValue<S> = S extends FieldSpec<FieldKind, infer T> ? T : never;
 
-/** The static field members of a view class. */
+/** The static field (and variable) members of a view class. */
 export type BoundFields<V extends string, F extends FieldSpecs> = {
-  readonly [N in keyof F & string]: Field<SpecKind<F[N]>, SpecValue<F[N]>, N, V>;
+  readonly [N in keyof F & string]: F[N] extends VariableSpec<infer T, infer O>
+    ? ViewVariable<T, O, N, V>
+    : Field<SpecKind<F[N]>, SpecValue<F[N]>, N, V>;
 };
 
 /** The static members every view class has. */
-export interface SemanticViewStatics<V extends string> {
+export interface SemanticViewStatics<V extends string, P extends object = NoVariables> {
   /** The view's name in the warehouse. */
   readonly viewName: V;
-  /** A new, empty query over this view. */
-  query(): SemanticQuery<V, EmptyRow>;
+  /** A new, empty query over this view; `.variables()` takes the view's declared variables. */
+  query(): SemanticQuery<V, EmptyRow, P>;
 }
 
 /** Instances carry nothing: a view class is used through its static members. */
@@ -42,7 +54,7 @@ export interface SemanticViewInstance {
 }
 
 export type SemanticViewClass<V extends string, F extends FieldSpecs> = (new () => SemanticViewInstance) &
-  SemanticViewStatics<V> &
+  SemanticViewStatics<V, VariableValues<F>> &
   BoundFields<V, F>;
 
 /** Field declarations with the reserved names turned into type errors. */
@@ -60,12 +72,18 @@ export function SemanticView<const V extends string, const F extends FieldSpecs>
   }
   const Base = class {};
   Object.defineProperty(Base, "viewName", { value: viewName, enumerable: true });
-  Object.defineProperty(Base, "query", { value: () => SemanticQuery.create(viewName), enumerable: false });
+  const variables: VariableNode[] = [];
   for (const [name, spec] of Object.entries(fields)) {
     validateFieldName(viewName, name);
+    if (isVariableSpec(spec)) {
+      const variable = createViewVariable(viewName, name, spec);
+      variables.push(variable.node);
+      Object.defineProperty(Base, name, { value: variable, enumerable: true });
+      continue;
+    }
     if (!isFieldSpec(spec)) {
       throw new ValidationError(
-        `SemanticView("${viewName}"): field "${name}" must be Metric(), Dimension() or Fact()`,
+        `SemanticView("${viewName}"): field "${name}" must be Metric(), Dimension(), Fact() or Variable()`,
         {
           source: `SemanticView("${viewName}")`,
           field: name,
@@ -77,5 +95,7 @@ export function SemanticView<const V extends string, const F extends FieldSpecs>
       enumerable: true,
     });
   }
+  Object.freeze(variables);
+  Object.defineProperty(Base, "query", { value: () => SemanticQuery.create(viewName, variables), enumerable: false });
   return Base as unknown as SemanticViewClass<V, F>;
 }

@@ -71,6 +71,8 @@ describe("API.md contract (acceptance, backend C): Package, declarations, condit
         [
           // Declaring views, conditions, the query builder, the cursor.
           ...["SemanticView", "Metric", "Dimension", "Fact", "and", "or", "not", "SemanticQuery", "Cursor"],
+          // View variables: backend A's semantic-view VARIABLES, backend B's metric-view parameters (README).
+          "Variable",
           // Values, schema helpers and lossless JSON.
           ...["Decimal", "DecimalType", "BigIntType", "DateType", "LibType", "toJson", "jsonReplacer"],
           // Engines, pools, the registry and the config objects.

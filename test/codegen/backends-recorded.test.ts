@@ -65,6 +65,12 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
           ["METRIC", "MARGIN", "SALES_DATA", "DATA_TYPE", "NUMBER(38,4)"],
         ],
       },
+      [`SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`]: {
+        columns: ["GET_DDL"],
+        rows: [
+          ["create or replace semantic view SALES tables (SALES_DATA) dimensions (SALES_DATA.COUNTRY as country)"],
+        ],
+      },
     });
     const result = await run(["codegen", "--backend", "backend_a"], dir.path, connectorFor(source));
     expect(result.code, result.stderr).to.equal(0);

@@ -219,7 +219,7 @@ describe("--fixture round trips: offline answers equal the warehouse's", functio
       async (standIn) => {
         const dir = join(OUT, "b");
         mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, ".lib.toml"), [...databricksTomlLines(standIn.port), ""].join("\n"));
+        writeFileSync(join(dir, ".lib.toml"), [...databricksTomlLines(standIn), ""].join("\n"));
         await roundTrip(
           "backend_b",
           dir,

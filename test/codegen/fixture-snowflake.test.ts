@@ -13,8 +13,8 @@ import { snowflakeFixture } from "../../runtime/dialects/snowflake/snowflake-fix
 import { RecordedSource, snowflakeColumnsAnswer, type Recorded } from "./support/recorded-source.js";
 
 const getDdl = (view: string, ddl: readonly string[]): [string, Recorded] => [
-  `SELECT GET_DDL('SEMANTIC_VIEW', '${view}')`,
-  { columns: [`GET_DDL('SEMANTIC_VIEW', '${view}')`], rows: [[ddl.join("\n")]] },
+  `SELECT GET_DDL('SEMANTIC_VIEW', '"${view}"')`,
+  { columns: [`GET_DDL('SEMANTIC_VIEW', '"${view}"')`], rows: [[ddl.join("\n")]] },
 ];
 
 const notes = (model: FixtureModel) => model.untranslated.map((u) => u.note);

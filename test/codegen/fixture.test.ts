@@ -183,7 +183,7 @@ describe("lib codegen --fixture", function () {
 
     it("the metric view replayed on backend C gives the same rows as the stand-in", async () => {
       await using dir = await tempDir();
-      await writeFile(join(dir.path, ".lib.toml"), [...databricksTomlLines(fixture.standIn.port), ""].join("\n"));
+      await writeFile(join(dir.path, ".lib.toml"), [...databricksTomlLines(fixture.standIn), ""].join("\n"));
       const { exit, err, path } = await codegenFixture(dir.path, "backend_b", { sample: 10 });
       expect(err.join("\n")).to.equal("");
       expect(exit).to.equal(0);

@@ -43,6 +43,20 @@ describe("codegen introspection from recorded metadata", () => {
           ["FACT", "AMOUNT", "SALES_DATA", "DATA_TYPE", "NUMBER(9,0)"],
         ],
       },
+      [`SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`]: {
+        columns: [`GET_DDL('SEMANTIC_VIEW', '"SALES"')`],
+        rows: [
+          [
+            [
+              "create or replace semantic view SALES",
+              "\ttables (SALES_DATA)",
+              "\tvariables (MIN_AMOUNT NUMBER(38,0), \"rate\" FLOAT := 0.5 comment 'a rate, optional')",
+              "\tdimensions (SALES_DATA.COUNTRY as country)",
+              '\tmetrics (SALES_DATA.REVENUE as SUM(CASE WHEN revenue >= MIN_AMOUNT THEN revenue * "rate" END));',
+            ].join("\n"),
+          ],
+        ],
+      },
     });
 
     it("lists views and folds DESCRIBE rows into typed members, skipping private ones", async () => {
@@ -85,6 +99,11 @@ describe("codegen introspection from recorded metadata", () => {
           expression: undefined,
           comment: undefined,
         },
+      ]);
+      // Variables come from the DDL's VARIABLES clause: a default (`DEFAULT` or `:=`) makes one optional.
+      expect(sales.variables).to.deep.equal([
+        { name: "MIN_AMOUNT", type: "NUMBER(38,0)", hasDefault: false },
+        { name: "rate", type: "FLOAT", hasDefault: true, comment: "a rate, optional" },
       ]);
     });
   });

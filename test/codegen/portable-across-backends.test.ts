@@ -131,7 +131,7 @@ describe("codegen: one model, byte-identical code from backends A, B and C", fun
       "backend_a",
       standInTomlLines(snowflake.port, ['database = "ANALYTICS"', 'schema = "PUBLIC"']),
     );
-    const b = await generated(await subdir(dirs.path, "b"), "backend_b", databricksTomlLines(databricks.standIn.port));
+    const b = await generated(await subdir(dirs.path, "b"), "backend_b", databricksTomlLines(databricks.standIn));
     const cDir = await subdir(dirs.path, "c");
     const database = await createDatabase(cDir, "sales.duckdb", DUCKDB_DDL);
     const c = await generated(cDir, "backend_c", [], database);

@@ -8,7 +8,7 @@ import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runCodegen } from "../../codegen/codegen.js";
-import { TOKEN, useStandIn, standInTomlLines } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
+import { TOKEN, standInTomlLines, useStandIn } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 
 describe("backend B: codegen introspection through the driver", function () {
@@ -17,7 +17,7 @@ describe("backend B: codegen introspection through the driver", function () {
   const tmp = useTempDir();
 
   async function codegen(token: string) {
-    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(fixture.standIn.port, token), ""].join("\n"));
+    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(fixture.standIn, token), ""].join("\n"));
     const out: string[] = [];
     const err: string[] = [];
     const exit = await runCodegen(

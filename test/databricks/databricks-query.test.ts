@@ -5,6 +5,7 @@
  * types, into/iterInto) is in `test/shared/behaviour-suite.ts`.
  */
 import { expect } from "chai";
+import type { LogEvent } from "lib";
 import {
   CATALOG,
   SCHEMA,
@@ -44,5 +45,16 @@ describe("backend B: queries through the Databricks driver", function () {
     expect(revenueByCountry().using(engine).toSql()).to.match(
       /^SELECT `country` AS `country`, MEASURE\(`revenue`\) AS `revenue` FROM `sales`/,
     );
+  });
+
+  it("log events carry the statement id Databricks reports (the operation's id)", async () => {
+    const events: LogEvent[] = [];
+    await using engine = standInEngine(fixture.standIn, { log: (event) => events.push(event) });
+    {
+      await using cursor = await revenueByCountry().using(engine).execute();
+      await cursor.fetchAllRows();
+    }
+    const query = events.find((e) => e.type === "query" && e.sql.includes("MEASURE"));
+    expect(query?.type === "query" ? query.queryId : undefined).to.equal(fixture.standIn.operationIds.at(-1));
   });
 });

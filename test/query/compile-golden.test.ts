@@ -71,12 +71,20 @@ describe("query compilers: golden SQL", () => {
       });
     });
 
-    it("facts with a dimension: row level, no aggregation", () => {
-      expectSql(Orders.query().facts(Orders.quantity, Orders.price).dimensions(Orders.status), {
+    it("facts alone: row level, not grouped; Snowflake's unaliased facts are ordered by position; refused on B", () => {
+      expectSql(Orders.query().facts(Orders.quantity, Orders.price).orderBy(Orders.price.desc()), {
         backend_a: {
-          sql: `SELECT "status", "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY", "PRICE")`,
+          sql: `SELECT * FROM SEMANTIC_VIEW("ORDERS" FACTS "QUANTITY", "PRICE") ORDER BY 2 DESC NULLS LAST`,
         },
-        backend_b: { sql: "SELECT `status` AS `status`, `quantity` AS `quantity`, `price` AS `price` FROM `orders`" },
+        backend_b: { refused: /backend B \(Databricks metric views\) has no facts.*"quantity"/ },
+        backend_c: `SELECT "quantity" AS "quantity", "price" AS "price" FROM semantic_view('orders', facts := ['quantity', 'price']) ORDER BY "price" DESC NULLS LAST`,
+      });
+    });
+
+    it("facts with a dimension: row level on C; refused on A (Snowflake groups them) and B (no facts)", () => {
+      expectSql(Orders.query().facts(Orders.quantity, Orders.price).dimensions(Orders.status), {
+        backend_a: { refused: /backend A \(Snowflake\) does not return facts with dimensions row by row/ },
+        backend_b: { refused: /backend B \(Databricks metric views\) has no facts/ },
         backend_c: `SELECT "status" AS "status", "quantity" AS "quantity", "price" AS "price" FROM semantic_view('orders', dimensions := ['status'], facts := ['quantity', 'price'])`,
       });
     });
@@ -191,10 +199,14 @@ describe("query compilers: golden SQL", () => {
   });
 
   describe("patterns", () => {
-    it("like passes the pattern through (wildcards active)", () => {
-      expectFilter(Sales.country.like("U_%"), `"COUNTRY" LIKE ?`, "`country` LIKE ?", `"country" LIKE ''U_%''`, [
-        "U_%",
-      ]);
+    it("like passes the pattern through (wildcards active) with a backslash escape written out on every dialect", () => {
+      expectFilter(
+        Sales.country.like("U_%\\%"),
+        `"COUNTRY" LIKE ? ESCAPE '\\\\'`,
+        "`country` LIKE ? ESCAPE '\\\\'",
+        `"country" LIKE ''U_%\\%'' ESCAPE ''\\''`,
+        ["U_%\\%"],
+      );
     });
     it("startsWith escapes %, _ and the escape character", () => {
       expectFilter(

@@ -71,7 +71,7 @@ describe("semantic view declarations", () => {
   it("rejects a member that is not Metric()/Dimension()/Fact()", () => {
     expect(() => SemanticView("v", { x: {} } as never)).to.throw(
       ValidationError,
-      /field "x" must be Metric\(\), Dimension\(\) or Fact\(\)/,
+      /field "x" must be Metric\(\), Dimension\(\), Fact\(\) or Variable\(\)/,
     );
   });
 

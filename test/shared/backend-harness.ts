@@ -17,8 +17,13 @@ export interface BackendHarness {
   start(): Promise<Engine>;
   /** Disposes the engine and stops the warehouse. */
   stop(): Promise<void>;
-  /** Databricks metric views have no facts. */
-  readonly facts: boolean;
+  /**
+   * What the backend documents for facts (README "Backends A and B"): `alone` is a facts-only query,
+   * `withDimensions` facts with dimensions. `rows`: one row per source row (DuckDB's semantic_views);
+   * `refused`: a ValidationError before anything is sent (Snowflake groups facts with dimensions and its
+   * 2026_07 bundle rejects them; Databricks metric views have no facts).
+   */
+  readonly facts: { readonly alone: "rows" | "refused"; readonly withDimensions: "rows" | "refused" };
   /**
    * The last statement the warehouse received, on backends that bind values as parameters (A, B).
    * Undefined on backend C, which writes values into `where_clause` as escaped literals.

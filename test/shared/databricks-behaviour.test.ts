@@ -14,7 +14,7 @@ let previousCaCert: string | undefined;
 
 behaviourSuite({
   title: "backend B (@databricks/sql on the Databricks stand-in)",
-  facts: false,
+  facts: { alone: "refused", withDimensions: "refused" },
   lastStatement: () => {
     const statement = standIn!.statements.at(-1)!;
     return { sql: statement.sql, parameters: statement.parameters.map((p) => p.value) };

@@ -7,7 +7,7 @@ let engine: Engine | undefined;
 
 behaviourSuite({
   title: "backend C (@duckdb/node-api, in-memory)",
-  facts: true,
+  facts: { alone: "rows", withDimensions: "rows" },
   lastStatement: undefined,
   async start() {
     engine = salesEngine(undefined, ""); // not registered: the suite passes the engine to using()

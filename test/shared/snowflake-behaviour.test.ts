@@ -9,7 +9,7 @@ let engine: Engine | undefined;
 
 behaviourSuite({
   title: "backend A (snowflake-sdk on the Snowflake stand-in)",
-  facts: true,
+  facts: { alone: "rows", withDimensions: "refused" },
   lastStatement: () => {
     const query = standIn!.queries.at(-1)!;
     return { sql: query.sqlText, parameters: Object.values(query.bindings ?? {}).map((b) => b.value as string) };

@@ -3,24 +3,29 @@
  * declares them qualified instead of merging them, and the compiler writes `"CUSTOMER"."NAME"`
  * through the real snowflake-sdk to the stand-in.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { expect } from "chai";
-import { Dimension, Metric, SemanticView } from "lib";
-import { runCodegen } from "../../codegen/codegen.js";
+import { Dimension, Fact, Metric, SemanticView } from "lib";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,
   USER,
+  codegenModuleFrom,
   standInEngine,
-  standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
+import { failureOf } from "../support/failures.js";
 
 class Parties extends SemanticView("parties", {
   customerName: Dimension<string>({ name: "customer.name" }),
   supplierName: Dimension<string>({ name: "supplier.name" }),
   total: Metric<bigint>(),
+}) {}
+
+/** Facts of two logical tables with one name: FACTS take no alias, so both come back as NAME. */
+class Deliveries extends SemanticView("deliveries_v", {
+  supplierName: Fact<string>({ name: "supplier.name" }),
+  customerName: Fact<string>({ name: "customer.name" }),
+  amount: Fact<number>(),
 }) {}
 
 describe("backend A: members shared by several logical tables", function () {
@@ -42,6 +47,13 @@ describe("backend A: members shared by several logical tables", function () {
           dimensions: { "CUSTOMER.NAME": "customer_name", "SUPPLIER.NAME": "supplier_name" },
           metrics: { TOTAL: "SUM(amount)" },
         },
+        {
+          name: "DELIVERIES_V",
+          table: "deliveries",
+          dimensions: {},
+          metrics: {},
+          facts: { "SUPPLIER.NAME": "supplier_name", "CUSTOMER.NAME": "customer_name", AMOUNT: "amount" },
+        },
       ],
     });
   });
@@ -50,15 +62,7 @@ describe("backend A: members shared by several logical tables", function () {
   });
 
   it("codegen declares each shared member qualified, under its own field", async () => {
-    await writeFile(join(tmp.path, ".lib.toml"), [...standInTomlLines(standIn.port), ""].join("\n"));
-    const err: string[] = [];
-    const exit = await runCodegen(
-      { backend: "backend_a" },
-      { cwd: tmp.path, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
-    );
-    expect(err.join("\n")).to.equal("");
-    expect(exit).to.equal(0);
-    const source = await readFile(join(tmp.path, "generated", "parties.ts"), "utf8");
+    const source = await codegenModuleFrom(standIn, tmp.path, "parties");
     expect(source).to.contain('  customerName: Dimension<string>({ name: "customer.name" }),\n');
     expect(source).to.contain('  supplierName: Dimension<string>({ name: "supplier.name" }),\n');
     expect(source).to.contain("  total: Metric<bigint>(),\n");
@@ -79,5 +83,27 @@ describe("backend A: members shared by several logical tables", function () {
       { customerName: "Ann", supplierName: "Acme", total: 5n },
       { customerName: "Bob", supplierName: "Acme", total: 11n },
     ]);
+  });
+
+  it("two facts of different logical tables with one name: selected with *, ordered and named by position", async () => {
+    await using engine = standInEngine(standIn);
+    const query = Deliveries.query()
+      .facts(Deliveries.supplierName, Deliveries.customerName, Deliveries.amount)
+      .orderBy(Deliveries.customerName.desc(), Deliveries.amount.asc());
+    expect(query.toSql({ dialect: "backend_a" })).to.equal(
+      'SELECT * FROM SEMANTIC_VIEW("DELIVERIES_V" FACTS "SUPPLIER"."NAME", "CUSTOMER"."NAME", "AMOUNT") ORDER BY 2 DESC NULLS LAST, 3 ASC NULLS LAST',
+    );
+    await using cursor = await query.using(engine).execute();
+    expect(await cursor.fetchAllRows()).to.deep.equal([
+      { supplierName: "Acme", customerName: "Bob", amount: 11 },
+      { supplierName: "Acme", customerName: "Ann", amount: 5 },
+      { supplierName: "Bolt", customerName: "Ann", amount: 7 },
+    ]);
+    // The stand-in refuses a reference to the shared output name, as Snowflake does.
+    await using conn = await engine.connect();
+    const error = await failureOf(
+      conn.all('SELECT "NAME" FROM SEMANTIC_VIEW("DELIVERIES_V" FACTS "SUPPLIER"."NAME", "CUSTOMER"."NAME")'),
+    );
+    expect(error.message).to.match(/ambiguous column name 'NAME'/);
   });
 });

@@ -16,6 +16,7 @@ import {
   standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
+import { SESSION_SETUP } from "../../runtime/dialects/snowflake/snowflake-driver.js";
 
 describe("codegen for backend A against the stand-in", function () {
   this.timeout(30_000);
@@ -43,10 +44,12 @@ describe("codegen for backend A against the stand-in", function () {
     expect(err.join("\n")).to.equal("");
     expect(status).to.equal(0);
     expect(standIn.queries.map((q) => q.sqlText)).to.have.members([
-      "ALTER SESSION SET TIMEZONE = 'UTC'",
+      SESSION_SETUP,
       "SHOW SEMANTIC VIEWS IN SCHEMA",
       'DESCRIBE SEMANTIC VIEW "ORDERS"',
+      `SELECT GET_DDL('SEMANTIC_VIEW', '"ORDERS"')`,
       'DESCRIBE SEMANTIC VIEW "SALES"',
+      `SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`,
     ]);
     const files = await readdir(join(tmp.path, "generated"), { recursive: true });
     const all = (

@@ -12,6 +12,7 @@ import {
   Metric,
   ProgrammingError,
   SemanticView,
+  ValidationError,
   WarehouseError,
   type Engine,
 } from "lib";
@@ -22,6 +23,7 @@ import {
   useStandInEngine,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
+import { SESSION_SETUP } from "../../runtime/dialects/snowflake/snowflake-driver.js";
 
 class Missing extends SemanticView("no_such_view", { revenue: Metric<bigint>() }) {}
 
@@ -77,7 +79,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       expect(result.map((r) => [r.quantity, r.price.toString()])).to.deep.equal([[2, "99999999999999.99"]]);
       expect(fixture.standIn.queries.at(-1)!.sqlText).to.contain("CAST(? AS NUMBER(16,2))");
       expect(fixture.standIn.queries.at(-1)!.sqlText).to.match(
-        /^SELECT "QUANTITY" AS "quantity", "PRICE" AS "price" FROM SEMANTIC_VIEW\("ORDERS" FACTS "QUANTITY", "PRICE" WHERE/,
+        /^SELECT \* FROM SEMANTIC_VIEW\("ORDERS" FACTS "QUANTITY", "PRICE" WHERE/,
       );
       expect(fixture.standIn.queries.at(-1)!.bindings).to.deep.equal({
         "1": { type: "TEXT", value: "99999999999999.99" },
@@ -180,7 +182,7 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
             { id: r["id"] },
           ]);
         }
-        expect(zoned.queries[0]!.sqlText).to.equal("ALTER SESSION SET TIMEZONE = 'UTC'");
+        expect(zoned.queries[0]!.sqlText).to.equal(SESSION_SETUP);
       } finally {
         await zoned.close();
       }
@@ -228,18 +230,45 @@ describe("backend A queries through snowflake-sdk and the stand-in", function ()
       ).to.deep.equal([{ q: 1 }, { q: 2 }, { q: 3 }]);
     });
 
-    it("facts with a dimension: facts unaliased inside, renamed outside", async () => {
-      const result = (await rows(
-        Orders.query().facts(Orders.quantity).dimensions(Orders.status).orderBy(Orders.quantity.asc()),
-      )) as Record<string, unknown>[];
-      expect(result).to.deep.equal([
-        { status: "open", quantity: 1 },
-        { status: "shipped", quantity: 2 },
-        { status: "open", quantity: 3 },
-      ]);
+    it("facts alone are not grouped: rows with the same fact values all come back, named by position", async () => {
+      const result = (await rows(Orders.query().facts(Orders.statusCode).orderBy(Orders.statusCode.asc()))) as Record<
+        string,
+        unknown
+      >[];
+      expect(result).to.deep.equal([{ statusCode: "open" }, { statusCode: "open" }, { statusCode: "shipped" }]);
       expect(fixture.standIn.queries.at(-1)!.sqlText).to.equal(
-        'SELECT "status", "QUANTITY" AS "quantity" FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY") ORDER BY "quantity" ASC NULLS LAST',
+        'SELECT * FROM SEMANTIC_VIEW("ORDERS" FACTS "statusCode") ORDER BY 1 ASC NULLS LAST',
       );
+    });
+
+    it("facts with dimensions are refused before anything is sent; the stand-in refuses them as the 2026_07 bundle does", async () => {
+      const sent = fixture.standIn.queries.length;
+      const refused = await failureOf(
+        rows(Orders.query().facts(Orders.quantity).dimensions(Orders.status).orderBy(Orders.quantity.asc())),
+      );
+      expect(refused).to.be.instanceOf(ValidationError);
+      expect(refused.message).to.match(/groups by the dimensions and returns an arbitrary fact value per group/);
+      expect(fixture.standIn.queries.length).to.equal(sent);
+      await using conn = await fixture.engine.connect();
+      const error = await failureOf(
+        conn.all('SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY")'),
+      );
+      expect(error).to.be.instanceOf(ProgrammingError);
+      expect(error.message).to.match(/Querying FACTS with DIMENSIONS in a semantic view is not supported/);
+    });
+
+    it("an account without the 2026_07 bundle groups facts with dimensions, one arbitrary fact value per group", async () => {
+      const grouping = await startStandIn({ factsWithDimensions: "group" });
+      try {
+        await using engine = standInEngine(grouping);
+        await using conn = await engine.connect();
+        const result = await conn.all(
+          'SELECT * FROM SEMANTIC_VIEW("ORDERS" DIMENSIONS "STATUS" AS "status" FACTS "QUANTITY") ORDER BY 1',
+        );
+        expect(result.map((r) => r["status"])).to.deep.equal(["open", "shipped"]);
+      } finally {
+        await grouping.close();
+      }
     });
   });
 

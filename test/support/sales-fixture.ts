@@ -86,6 +86,8 @@ export class Orders extends SemanticView("orders", {
   isRush: Dimension<boolean>(),
   quantity: Fact<number>(),
   price: Fact<Decimal>(),
+  /** The status again, as a fact: two orders share it, so a facts-only query returns duplicate rows. */
+  statusCode: Fact<string>(),
 }) {}
 
 // ---------------------------------------------------------------------------------------------
@@ -126,7 +128,7 @@ export const SALES_VIEW_DDL = `CREATE OR REPLACE SEMANTIC VIEW sales AS
 
 export const ORDERS_VIEW_DDL = `CREATE OR REPLACE SEMANTIC VIEW orders AS
   TABLES (o AS orders_data PRIMARY KEY (id))
-  FACTS (o.quantity AS quantity, o.price AS price)
+  FACTS (o.quantity AS quantity, o.price AS price, o.statusCode AS status)
   DIMENSIONS (o.status AS status, o.orderedAt AS ordered_at, o.orderedOn AS ordered_on, o.isRush AS is_rush)
   METRICS (o.total AS SUM(price * quantity), o.orderCount AS COUNT(*))`;
 
@@ -144,7 +146,7 @@ export const SNOWFLAKE_VIEWS = [
     table: "orders_data",
     dimensions: { STATUS: "status", orderedAt: "ordered_at", orderedOn: "ordered_on", isRush: "is_rush" },
     metrics: { TOTAL: "SUM(price * quantity)", orderCount: "COUNT(*)" },
-    facts: { QUANTITY: "quantity", PRICE: "price" },
+    facts: { QUANTITY: "quantity", PRICE: "price", statusCode: "status" },
     dataTypes: {
       TOTAL: "NUMBER(38,2)",
       orderedAt: "TIMESTAMP_NTZ(9)",

@@ -8,6 +8,7 @@ import {
   Fact,
   Metric,
   SemanticView,
+  Variable,
   and,
   not,
   or,
@@ -147,3 +148,26 @@ SemanticView("v", { query: Metric() });
 SemanticView("v", { name: Dimension() });
 // @ts-expect-error a key that is not in the row
 type Missing = RowOf<typeof q>["cost"];
+
+// Variables: typed from the declaration; required ones must be given, optional ones may be.
+class Promo extends SemanticView("promo", {
+  revenue: Metric<bigint>(),
+  minRevenue: Variable<bigint>(),
+  discount: Variable<Decimal>({ optional: true }),
+  region: Variable<string>({ optional: true, name: "REGION_CODE" }),
+}) {}
+const promo = Promo.query()
+  .metrics(Promo.revenue)
+  .variables({ minRevenue: 100, discount: Decimal.parse("0.1") });
+assertType<Equals<RowOf<typeof promo>, { revenue: bigint }>>();
+Promo.query().variables({ minRevenue: 5n, region: "EU" });
+// @ts-expect-error a required variable is missing
+Promo.query().variables({ discount: 1 });
+// @ts-expect-error an undeclared variable
+Promo.query().variables({ minRevenue: 1, other: 1 });
+// @ts-expect-error text for a numeric variable
+Promo.query().variables({ minRevenue: "100" });
+// @ts-expect-error a view without variables takes none
+Sales.query().variables({ minRevenue: 1 });
+// @ts-expect-error a variable is not a member
+Promo.query().metrics(Promo.minRevenue);

@@ -55,7 +55,7 @@ export class DatabricksConnection implements DatabaseConnection {
       try {
         const columns = columnsOfSchema(await operation.getSchema());
         const rows = (await operation.fetchAll()) as Record<string, unknown>[];
-        return { columns, rows: rows.map((row) => normalizeRow(row, columns)) };
+        return { columns, rows: rows.map((row) => normalizeRow(row, columns)), queryId: operation.id };
       } catch (error) {
         throw mapDatabricksError(error, this.#secrets);
       } finally {
@@ -107,6 +107,8 @@ export class DatabricksConnection implements DatabaseConnection {
     const iterator = chunks();
     return {
       columns,
+      // The operation's id is the statement id Databricks' query history shows.
+      queryId: operation.id,
       [Symbol.asyncIterator]: () => iterator,
       close: async () => {
         await iterator.return(undefined);

@@ -11,6 +11,7 @@ import {
   type IntrospectionSource,
   type Introspector,
   type MemberMetadata,
+  type VariableMetadata,
   type ViewMetadata,
   type ViewSummary,
 } from "../introspect/metadata.js";
@@ -75,41 +76,79 @@ interface YamlMember {
 /**
  * Parses the `DESCRIBE TABLE EXTENDED ... AS JSON` document of a metric view. Returns undefined
  * when it is not one (no YAML with measures in `view_text`).
+ *
+ * The members are the document's `columns[]`, in order: a wildcard field (`expr: source.*`,
+ * `customer.* EXCEPT (id)`) has no `name` in the YAML, so its imported columns exist only there. The
+ * YAML tells measures from fields (a column named in `measures` is a metric, any other a dimension)
+ * and gives expressions and comments; fields are listed under `fields` (the preferred key) or
+ * `dimensions` (its synonym). A document without `columns[]` falls back to the YAML's named entries.
  */
 export function parseMetricViewJson(name: string, json: string, comment?: string): ViewMetadata | undefined {
   const document = JSON.parse(json) as Record<string, unknown>;
-  const viewText = typeof document["view_text"] === "string" ? document["view_text"] : "";
-  let spec: Record<string, unknown>;
+  const spec = yamlOf(document["view_text"]);
+  if (spec === undefined || !Array.isArray(spec["measures"])) return undefined;
+  const fields = namedEntries(spec["fields"] ?? spec["dimensions"]);
+  const measures = namedEntries(spec["measures"]);
+  const entryOf = (entries: readonly NamedEntry[], member: string) =>
+    entries.find((e) => e.name.toLowerCase() === member.toLowerCase());
+  const columns = (Array.isArray(document["columns"]) ? (document["columns"] as JsonColumn[]) : []).filter(
+    (c): c is JsonColumn & { name: string } => typeof c.name === "string",
+  );
+  const listed: { name: string; column: JsonColumn | undefined }[] =
+    columns.length > 0
+      ? columns.map((column) => ({ name: column.name, column }))
+      : [...fields, ...measures].map((entry) => ({ name: entry.name, column: undefined }));
+  const members: MemberMetadata[] = listed.map(({ name: member, column }) => {
+    const measure = entryOf(measures, member);
+    const entry = measure ?? entryOf(fields, member);
+    return {
+      name: member,
+      kind: measure === undefined ? "dimension" : "metric",
+      type: column ? columnTypeText(column.type) : "",
+      expression: typeof entry?.expr === "string" ? entry.expr : undefined,
+      comment: stringOrUndefined(entry?.comment) ?? stringOrUndefined(column?.comment),
+    };
+  });
+  const viewComment = stringOrUndefined(document["comment"]) ?? stringOrUndefined(spec["comment"]) ?? comment;
+  const variables = parametersOf(spec["parameters"]);
+  return { name, comment: viewComment, members, ...(variables.length === 0 ? {} : { variables }) };
+}
+
+/**
+ * The `parameters:` block (metric-view YAML, DBR 18.2+): each parameter's name, type and whether it has a
+ * `default` (one without must be passed by every call). The type is read from `type` or `data_type`.
+ */
+function parametersOf(entries: unknown): VariableMetadata[] {
+  if (!Array.isArray(entries)) return [];
+  return (entries as Record<string, unknown>[]).flatMap((entry) => {
+    if (typeof entry?.["name"] !== "string") return [];
+    const type = entry["type"] ?? entry["data_type"];
+    return [
+      {
+        name: entry["name"],
+        type: typeof type === "string" ? type : "",
+        hasDefault: entry["default"] !== undefined,
+        ...(stringOrUndefined(entry["comment"]) === undefined ? {} : { comment: entry["comment"] as string }),
+      },
+    ];
+  });
+}
+
+type NamedEntry = YamlMember & { readonly name: string };
+
+function namedEntries(entries: unknown): NamedEntry[] {
+  return Array.isArray(entries)
+    ? (entries as YamlMember[]).filter((e): e is NamedEntry => typeof e?.name === "string")
+    : [];
+}
+
+function yamlOf(viewText: unknown): Record<string, unknown> | undefined {
   try {
-    const parsed: unknown = parseYaml(viewText);
-    if (parsed === null || typeof parsed !== "object") return undefined;
-    spec = parsed as Record<string, unknown>;
+    const parsed: unknown = parseYaml(typeof viewText === "string" ? viewText : "");
+    return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
-  if (!Array.isArray(spec["measures"])) return undefined;
-  const columns = Array.isArray(document["columns"]) ? (document["columns"] as JsonColumn[]) : [];
-  const columnOf = (member: string) =>
-    columns.find((c) => typeof c.name === "string" && c.name.toLowerCase() === member.toLowerCase());
-  const members: MemberMetadata[] = [];
-  const add = (entries: unknown, kind: MemberMetadata["kind"]) => {
-    if (!Array.isArray(entries)) return;
-    for (const entry of entries as YamlMember[]) {
-      if (typeof entry?.name !== "string") continue;
-      const column = columnOf(entry.name);
-      members.push({
-        name: entry.name,
-        kind,
-        type: column ? columnTypeText(column.type) : "",
-        expression: typeof entry.expr === "string" ? entry.expr : undefined,
-        comment: stringOrUndefined(entry.comment) ?? stringOrUndefined(column?.comment),
-      });
-    }
-  };
-  add(spec["dimensions"] ?? spec["fields"], "dimension");
-  add(spec["measures"], "metric");
-  const viewComment = stringOrUndefined(document["comment"]) ?? stringOrUndefined(spec["comment"]) ?? comment;
-  return { name, comment: viewComment, members };
 }
 
 /** The JSON form writes types as `"bigint"` or `{ "name": "decimal", "precision": 10, "scale": 2 }`. */

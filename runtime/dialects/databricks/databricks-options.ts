@@ -14,6 +14,9 @@
  * | env `BACKEND_B_CA_CERT` (a PEM file path) | `customCaCert`: an extra trusted CA (adds to the system roots; verification stays on) |
  *
  * Always set: `telemetryEnabled: false` (no calls besides the warehouse's own endpoint),
+ * `enableMetricViewMetadata: true` (the driver then opens each session with
+ * `spark.sql.thriftserver.metadata.metricview.enabled=true`, so the warehouse's metadata calls report metric
+ * views as METRIC_VIEW rather than VIEW; databricks-sql-nodejs PR #312),
  * `preserveBigNumericPrecision: true` (BIGINT as bigint, DECIMAL as exact text on Arrow results),
  * bounded retries of idempotent calls (3 attempts, 100 ms–1 s backoff, 30 s budget) and the socket timeout,
  * so a dead warehouse fails fast. Certificate checks are never disabled.
@@ -86,6 +89,7 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
     retryDelayMax: 1_000,
     retriesTimeout: 30_000,
     preserveBigNumericPrecision: true,
+    enableMetricViewMetadata: true,
     telemetryEnabled: false,
     ...(caCert === undefined ? {} : { customCaCert: caCert }),
   };

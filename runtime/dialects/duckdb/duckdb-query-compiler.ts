@@ -36,16 +36,19 @@ import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compi
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
 import type { ConditionNode } from "../../operation-node/condition-node.js";
 import type { FieldNode } from "../../operation-node/field-node.js";
+import { plainWarehouseName } from "../../operation-node/warehouse-name.js";
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const args: OperationNode[] = [ValueNode.createImmediate(query.viewName)];
+    const args: OperationNode[] = [ValueNode.createImmediate(plainWarehouseName(query.viewName))];
     const list = (name: string, fields: readonly FieldNode[]) => {
       if (fields.length === 0) return;
-      const names = fields.map((f) => ValueNode.createImmediate(semanticViewMemberName(f.warehouseName)));
+      const names = fields.map((f) =>
+        ValueNode.createImmediate(semanticViewMemberName(plainWarehouseName(f.warehouseName))),
+      );
       args.push(sqlNode`${keyword(name)} := [${joinNodes(names, ", ")}]`);
     };
     list("dimensions", query.dimensions);
@@ -60,6 +63,18 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     const items = selection.map((f) => sqlNode`${this.memberReference(f)} AS ${this.columnAlias(f)}`);
     const select = items.length === 0 ? keyword("*") : joinNodes(items, ", ");
     return sqlNode`SELECT ${select} FROM semantic_view(${joinNodes(args, ", ")})${this.orderByToNode(query.orderBy)}${this.limitOffsetToNode(query)}`;
+  }
+
+  /** The semantic_views extension has no variables: a value set for one cannot be honoured. */
+  protected override checkSelection(query: SemanticQueryNode): void {
+    const variable = query.variables[0]?.variable;
+    if (variable === undefined) return;
+    throw this.selectionError(
+      query,
+      "variables",
+      `backend C (DuckDB semantic_views) has no view variables: "${variable.name}" cannot be set ` +
+        "(variables are backend A's semantic-view VARIABLES and backend B's metric-view parameters)",
+    );
   }
 
   /** The predicate as SQL text with literals inlined (the first level of quoting). */

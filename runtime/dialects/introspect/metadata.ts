@@ -28,6 +28,19 @@ export interface ViewMetadata {
   readonly comment?: string | undefined;
   /** Members in the warehouse's definition order. */
   readonly members: readonly MemberMetadata[];
+  /** Variables a query may set (backend A's semantic-view VARIABLES, backend B's metric-view parameters). */
+  readonly variables?: readonly VariableMetadata[] | undefined;
+}
+
+/** A variable of a view, as codegen declares it (`Variable<T>()`). */
+export interface VariableMetadata {
+  /** The variable's name exactly as the warehouse reports it. */
+  readonly name: string;
+  /** The warehouse's type text (`NUMBER(38,0)`, `DOUBLE`); `""` when unknown. */
+  readonly type: string;
+  /** The view defines a default: a query may leave it unset. */
+  readonly hasDefault: boolean;
+  readonly comment?: string | undefined;
 }
 
 /** One backend's way of answering "which semantic views exist, and what is in them". */

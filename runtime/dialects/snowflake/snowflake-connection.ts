@@ -20,12 +20,13 @@
 import { withDeadline } from "../../driver/deadline.js";
 import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
-import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
+import type { DatabaseConnection, StatementLabel, StreamOptions } from "../../driver/database-connection.js";
 import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
 import { splitSnowflakeStatements } from "./snowflake-statements.js";
+import { queryTagOf } from "./snowflake-query-tag.js";
 import { convertRow, snowflakeColumn, toSnowflakeBind, type SnowflakeColumn } from "./snowflake-values.js";
 
 export interface SnowflakeConnectionOptions {
@@ -42,6 +43,8 @@ export interface SnowflakeConnectionOptions {
   readonly cancelGraceMs?: number;
   /** Secret values to scrub from error messages. */
   readonly secrets?: readonly string[];
+  /** The `query_tag` setting: undefined sends the default tag per statement, `""` none (snowflake-query-tag.ts). */
+  readonly queryTag?: string | undefined;
 }
 
 interface Running {
@@ -80,16 +83,17 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       for (const one of statements) last = await this.execute(one);
       return last;
     }
-    const { statement, rows } = await this.#run(statements[0] ?? sql, parameters, false);
+    const { statement, rows } = await this.#run(statements[0] ?? sql, parameters, false, undefined);
     const columns = columnsOf(statement);
     return {
       columns: columns.map((c) => c.info),
       rows: (rows ?? []).map((row) => convertRow(columns, row as unknown[])),
+      queryId: queryIdOf(statement),
     };
   }
 
   async stream(sql: string, parameters: readonly unknown[] = [], options: StreamOptions = {}): Promise<ResultStream> {
-    const { statement } = await this.#run(sql, parameters, true);
+    const { statement } = await this.#run(sql, parameters, true, options.label);
     const columns = columnsOf(statement);
     const chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
     const rows = statement.streamRows() as Readable;
@@ -138,6 +142,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     const iterator = chunks();
     return {
       columns: columns.map((c) => c.info),
+      queryId: queryIdOf(statement),
       close,
       [Symbol.asyncIterator]: () => iterator,
     };
@@ -265,6 +270,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     sql: string,
     parameters: readonly unknown[],
     streamResult: boolean,
+    label: StatementLabel | undefined,
   ): Promise<{ statement: RowStatement; rows: unknown[] | undefined }> {
     if (this.#closed !== undefined) return Promise.reject(new OperationalError("The backend A connection is closed"));
     // A stream its reader never closed: the connection has moved on (the pool hands it to one
@@ -337,9 +343,11 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
         timer.unref();
       }
       try {
+        const tag = queryTagOf(this.#options.queryTag, label);
         running.statement = this.#connection.execute({
           sqlText: sql,
           binds,
+          ...(tag === undefined ? {} : { parameters: { QUERY_TAG: tag } }),
           rowMode: "array",
           fetchAsString: ["Number"],
           streamResult,
@@ -360,6 +368,12 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       }
     });
   }
+}
+
+/** The statement's Snowflake query id (the sdk knows it once the query-request was answered). */
+function queryIdOf(statement: RowStatement): string | undefined {
+  const id = statement.getQueryId();
+  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 function columnsOf(statement: RowStatement): SnowflakeColumn[] {

@@ -25,12 +25,15 @@ import { loadSnowflakeSdk, type SnowflakeSdk } from "./snowflake-sdk.js";
 export const DEFAULT_LIVENESS_INTERVAL_MS = 10_000;
 
 /**
- * Run once per session: `lib` reads TIMESTAMP_NTZ as a UTC wall clock and binds a `Date` as one
- * (`TO_TIMESTAMP_NTZ(?, 3)`); Snowflake converts between NTZ and LTZ/TZ in the session time zone, so
- * the session runs in UTC whatever the account's default, and a `Date` filter means the same instant
- * on every timestamp type.
+ * Run once per session, pinning what the account or user may have set otherwise:
+ * - TIMEZONE: `lib` reads TIMESTAMP_NTZ as a UTC wall clock and binds a `Date` as one
+ *   (`TO_TIMESTAMP_NTZ(?, 3)`); Snowflake converts between NTZ and LTZ/TZ in the session time zone, so
+ *   the session runs in UTC, and a `Date` filter means the same instant on every timestamp type.
+ * - QUOTED_IDENTIFIERS_IGNORE_CASE: when TRUE (an account or user setting some connectors and setup
+ *   guides make), letters in quoted identifiers resolve upper case, so a member created as
+ *   `"orderedAt"` no longer resolves and aliases come back upper case. FALSE keeps quoted names exact.
  */
-export const SESSION_SETUP = "ALTER SESSION SET TIMEZONE = 'UTC'";
+export const SESSION_SETUP = "ALTER SESSION SET TIMEZONE = 'UTC', QUOTED_IDENTIFIERS_IGNORE_CASE = FALSE";
 
 export class SnowflakeDriver implements Driver {
   readonly #settings: BackendASettings;
@@ -61,6 +64,7 @@ export class SnowflakeDriver implements Driver {
     await this.#login(connection);
     const opened = new SnowflakeDatabaseConnection(connection, {
       requestTimeoutMs: this.#settings.requestTimeout,
+      queryTag: this.#settings.queryTag,
       livenessIntervalMs: this.#settings.heartbeatInterval ?? DEFAULT_LIVENESS_INTERVAL_MS,
       secrets: this.#secrets,
     });

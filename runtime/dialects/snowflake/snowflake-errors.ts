@@ -34,6 +34,8 @@ export interface SnowflakeSdkError {
   readonly message?: string;
   readonly code?: string | number;
   readonly sqlState?: string;
+  /** Set on a `SnowflakeDriverError` copy: the failed statement's query id. */
+  readonly queryId?: string;
 }
 
 export function mapSnowflakeError(error: unknown): WarehouseError {
@@ -47,7 +49,8 @@ export function mapSnowflakeError(error: unknown): WarehouseError {
     (sqlState !== undefined ? (BY_SQLSTATE.get(sqlState) ?? errorClassForSqlState(sqlState)) : undefined) ??
     WarehouseError;
   const detail = sqlState !== undefined ? ` (SQLSTATE ${sqlState}${code !== undefined ? `, code ${code}` : ""})` : "";
-  return new ErrorClass(`${message}${detail}`, { cause: error, code });
+  const queryId = typeof e.queryId === "string" && e.queryId !== "" ? e.queryId : undefined;
+  return new ErrorClass(`${message}${detail}`, { cause: error, code, ...(queryId === undefined ? {} : { queryId }) });
 }
 
 /**

@@ -62,6 +62,16 @@ export const BACKEND_A_FIELDS = [
     description: "Application identifier sent to the backend",
   },
   {
+    toml: "query_tag",
+    camel: "queryTag",
+    kind: "string",
+    pattern: /^[\s\S]{0,2000}$/,
+    patternDoc: "at most 2000 characters",
+    defaultDoc: "a JSON tag per statement",
+    description:
+      'QUERY_TAG sent with every statement, for cost attribution in QUERY_HISTORY. Default: `{"app":"lib","view":"<view>","fields":[<field names>]}` (names only, never values); a value here replaces it, an empty string sends none',
+  },
+  {
     toml: "disable_telemetry",
     camel: "disableTelemetry",
     kind: "boolean",

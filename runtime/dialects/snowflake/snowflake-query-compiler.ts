@@ -9,13 +9,20 @@
  * name written all in lower case (the convention, and what codegen emits for Snowflake's upper-case
  * names) stands for the unquoted identifier and is written quoted upper-case (`revenue` →
  * `"REVENUE"`), which resolves the same as the bare word and stays safe for reserved words. A name
- * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`).
+ * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`). A name
+ * created quoted in lower case is declared in double quotes and sent exactly (`'"revenue"'` →
+ * `"revenue"`, `'"sales_v"'`; runtime/operation-node/warehouse-name.ts).
  * A member declared with a warehouse name (`Dimension({ name: "customer.name" })`) is written as
  * its logical table and member, each part folded the same way (`"CUSTOMER"."NAME"`), which is how
  * Snowflake's SEMANTIC_VIEW tells apart members that several logical tables share.
- * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), so rows key by the
- * field name as on the other backends. FACTS items take no alias in Snowflake's grammar, so a query
- * with facts names its columns in the outer select list (`SELECT "status", "QUANTITY" AS "quantity"`).
+ * Output columns are aliased to the field name quoted exactly (`AS "revenue"`), and the cursor keys
+ * rows by position anyway (an account with QUOTED_IDENTIFIERS_IGNORE_CASE would upper-case the
+ * aliases). FACTS items take no alias in Snowflake's grammar and come back under their unqualified
+ * names, which two logical tables may share (`SUPPLIER.NAME`, `CUSTOMER.NAME`): a facts query selects
+ * `*` and orders by column position, and the rows take their field names by position. Snowflake does
+ * not answer FACTS with DIMENSIONS row by row: it groups by the dimensions and picks an arbitrary fact
+ * value per group, and the 2026_07 behaviour change bundle rejects the combination ("Querying FACTS
+ * with DIMENSIONS in a semantic view is not supported"), so the compiler refuses it.
  * DIMENSIONS come first, so columns are dimensions then metrics/facts, as on DuckDB.
  *
  * Values are bound as `?` parameters; bigint and Decimal are sent as exact strings cast to NUMBER
@@ -34,7 +41,8 @@ import { DIGITS38, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
 import type { FieldNode } from "../../operation-node/field-node.js";
-import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
+import { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
+import { exactNamePart, warehouseNameParts } from "../../operation-node/warehouse-name.js";
 
 /** The Snowflake identifier a declared name stands for (see the module comment). */
 export function snowflakeIdentifier(name: string): string {
@@ -42,26 +50,34 @@ export function snowflakeIdentifier(name: string): string {
 }
 
 /**
- * The inverse, as the TypeScript side spells a Snowflake name: a folded upper-case name is written
- * in lower case, a name with any lower-case letter stays exact (codegen and `--fixture`).
+ * The inverse, as the TypeScript side spells one Snowflake name part (codegen and `--fixture`): a
+ * folded upper-case name is written in lower case (`REVENUE` → `revenue`), a name the compiler would
+ * fold differently from how it is stored (created quoted in lower case: `revenue`, `order date`) or that
+ * holds a dot or quote is written in its exact quoted form (`"revenue"`), any other name stays as is.
  */
 export function portableSnowflakeName(name: string): string {
-  return name === name.toUpperCase() && name !== name.toLowerCase() ? name.toLowerCase() : name;
+  if (name.includes(".") || name.includes('"')) return exactNamePart(name);
+  if (name === name.toUpperCase() && name !== name.toLowerCase()) return name.toLowerCase();
+  return snowflakeIdentifier(name) === name ? name : exactNamePart(name);
 }
 
-/** `[table, member]` of a member declared with a qualified warehouse name, else `[member]`. */
-function memberParts(field: FieldNode): string[] {
-  return field.warehouseName === field.name ? [field.name] : field.warehouseName.split(".");
+/** A declared name's parts as Snowflake identifiers: quoted parts exactly, others folded (see above). */
+function snowflakeNameNode(name: string): OperationNode {
+  return joinNodes(
+    warehouseNameParts(name).map((part) =>
+      IdentifierNode.create(part.exact ? part.text : snowflakeIdentifier(part.text)),
+    ),
+    ".",
+  );
 }
 
 export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_a" as const;
+  /** The output columns of the query being compiled, in order (ORDER BY refers to facts by position). */
+  #selection: readonly FieldNode[] = [];
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const view = joinNodes(
-      query.viewName.split(".").map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
-      ".",
-    );
+    const view = snowflakeNameNode(query.viewName);
     const clauses: OperationNode[] = [];
     const clause = (name: string, fields: readonly FieldNode[], aliased: boolean) => {
       if (fields.length === 0) return;
@@ -75,20 +91,36 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
     // Snowflake's grammar has no alias on FACTS items: they are renamed in the outer select list.
     clause("FACTS", query.facts, false);
     const where = query.where === undefined ? keyword("") : sqlNode` WHERE ${this.conditionToNode(query.where)}`;
-    return sqlNode`SELECT ${this.outerColumns(query)} FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
+    // Semantic-view variables (GA 2026-06-26): `VARIABLES <name> => <value>`, each value a bind.
+    const variables =
+      query.variables.length === 0
+        ? keyword("")
+        : sqlNode` VARIABLES ${joinNodes(
+            query.variables.map(
+              (v) => sqlNode`${snowflakeNameNode(v.variable.warehouseName)} => ${this.variableValueNode(v)}`,
+            ),
+            ", ",
+          )}`;
+    this.#selection = SemanticQueryNode.selection(query);
+    return sqlNode`SELECT * FROM SEMANTIC_VIEW(${view}${joinNodes(clauses, "")}${where}${variables})${this.orderByToNode(query.orderBy)}${this.snowflakeLimit(query)}`;
   }
 
-  /** `*` unless facts are selected; then every column by name, facts renamed to their field names. */
-  private outerColumns(query: SemanticQueryNode): OperationNode {
-    if (query.facts.length === 0) return keyword("*");
-    const items = [
-      ...[...query.dimensions, ...query.metrics].map((f) => this.columnAlias(f)),
-      // The result column of a fact is its member name without the logical table.
-      ...query.facts.map(
-        (f) => sqlNode`${IdentifierNode.create(snowflakeIdentifier(memberParts(f).at(-1)!))} AS ${this.columnAlias(f)}`,
-      ),
-    ];
-    return joinNodes(items, ", ");
+  /** Snowflake groups FACTS with DIMENSIONS by the dimensions (or, with the 2026_07 bundle, refuses them). */
+  protected override checkSelection(query: SemanticQueryNode): void {
+    if (query.facts.length === 0 || query.dimensions.length === 0) return;
+    throw this.selectionError(
+      query,
+      "facts",
+      "backend A (Snowflake) does not return facts with dimensions row by row: it groups by the dimensions and " +
+        "returns an arbitrary fact value per group (accounts with the 2026_07 behaviour change bundle reject " +
+        "the query). Select facts alone (filter on dimensions in where()), or metrics with dimensions",
+    );
+  }
+
+  /** A fact has no alias: it is ordered by its column position. */
+  protected override orderingTarget(field: FieldNode): OperationNode {
+    if (field.fieldKind !== "fact") return super.orderingTarget(field);
+    return keyword(String(this.#selection.findIndex((f) => f.name === field.name) + 1));
   }
 
   /** Snowflake needs a LIMIT before OFFSET; `LIMIT NULL` means no limit. */
@@ -100,10 +132,12 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   }
 
   protected override memberReference(field: FieldNode): OperationNode {
-    return joinNodes(
-      memberParts(field).map((part) => IdentifierNode.create(snowflakeIdentifier(part))),
-      ".",
-    );
+    return snowflakeNameNode(field.warehouseName);
+  }
+
+  /** Snowflake string literals read a backslash as an escape: a literal one is written doubled (`ESCAPE '\\'`). */
+  protected override sanitizeStringLiteral(value: string): string {
+    return super.sanitizeStringLiteral(value).replaceAll("\\", "\\\\");
   }
 
   /** Bigints and Decimals must fit 38 digits. */

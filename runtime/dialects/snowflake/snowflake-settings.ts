@@ -22,6 +22,8 @@ export interface BackendASettings extends CommonSettings {
   readonly ocspFailOpenMode: boolean;
   readonly keepSessionAlive: boolean;
   readonly appName?: string | undefined;
+  /** QUERY_TAG of every statement; undefined: the default tag per statement; `""`: none. */
+  readonly queryTag?: string | undefined;
   readonly disableTelemetry: boolean;
   readonly cacheMfaToken: boolean;
   readonly storeTempCreds: boolean;

@@ -4,7 +4,7 @@
  * self-signed certificate is trusted through `BACKEND_B_CA_CERT` (set while the stand-in runs).
  */
 import { BackendBConfig, Dimension, Metric, SemanticView, createEngine } from "lib";
-import type { Engine } from "lib";
+import type { Engine, EngineLogger } from "lib";
 import type { BackendBSettings } from "../../../../runtime/dialects/databricks/databricks-settings.js";
 import { Secret } from "../../../../runtime/config/secret.js";
 import { DatabricksStandIn, STAND_IN_HTTP_PATH, type StandInOptions } from "./databricks-stand-in.js";
@@ -57,6 +57,7 @@ export interface EngineOverrides {
   readonly poolSize?: number;
   readonly prePing?: boolean;
   readonly timeout?: number;
+  readonly log?: EngineLogger;
 }
 
 /** A backend B engine in decomposed mode (host/port/http_path/token) on the stand-in. */
@@ -73,6 +74,7 @@ export function standInEngine(standIn: DatabricksStandIn, overrides: EngineOverr
       ...(overrides.prePing === undefined ? {} : { prePing: overrides.prePing }),
       ...(overrides.timeout === undefined ? {} : { timeout: overrides.timeout }),
     }),
+    overrides.log === undefined ? {} : { log: overrides.log },
   );
 }
 
@@ -94,13 +96,13 @@ export function driverSettings(standIn: DatabricksStandIn, token = TOKEN): Backe
   };
 }
 
-/** The `[connections.backend_b]` TOML lines that reach a stand-in on `port` (decomposed mode, the test token). */
-export function standInTomlLines(port: number, token: string = TOKEN): string[] {
+/** The `[connections.backend_b]` TOML lines that reach `standIn` in decomposed mode with `token`. */
+export function standInTomlLines(standIn: { readonly port: number }, token: string = TOKEN): string[] {
   return [
     "[connections.backend_b]",
     'type = "backend_b"',
     'host = "127.0.0.1"',
-    `port = ${port}`,
+    `port = ${standIn.port}`,
     `http_path = "${STAND_IN_HTTP_PATH}"`,
     `token = "${token}"`,
     `catalog = "${CATALOG}"`,

@@ -27,6 +27,7 @@ import {
   StandInSqlError,
   describeJson,
   describeTarget,
+  expandWildcard,
   isMetricViewListing,
   translateMetricViewSql,
   type MetricViewDefinition,
@@ -115,6 +116,10 @@ export class DatabricksStandIn {
   /** Authorization headers that were refused. */
   readonly rejectedAuth: string[] = [];
   openedSessions = 0;
+  /** The id (a UUID, as the driver reports it) of every statement that got an operation handle, in order. */
+  readonly operationIds: string[] = [];
+  /** The `configuration` of every OpenSession request, in order. */
+  readonly sessionConfigurations: Readonly<Record<string, string>>[] = [];
   closedSessions = 0;
   cancelledOperations = 0;
   /** ExecuteStatement responses that carried `directResults`. */
@@ -247,13 +252,17 @@ export class DatabricksStandIn {
     for (const view of this.#views.values()) {
       const reader = await this.#db.runAndReadAll(`SELECT * FROM ${view.source} LIMIT 0`);
       this.#sourceColumns.set(view.name.toLowerCase(), reader.columnNames());
+      this.#views.set(view.name.toLowerCase(), expandWildcard(view, reader.columnNames()));
     }
     for (const view of this.#views.values()) {
       const members = [
         ...Object.keys(view.dimensions),
         ...Object.keys(view.measures).map((m) => `MEASURE(\`${m}\`) AS \`${m}\``),
       ];
-      const probe = `SELECT ${members.map((m) => (m.startsWith("MEASURE") ? m : `\`${m}\``)).join(", ")} FROM \`${view.name}\` GROUP BY ALL LIMIT 0`;
+      // Types come from a probe; a parameter without a default gets NULL for it.
+      const required = (view.parameters ?? []).filter((p) => p.default === undefined);
+      const call = required.length === 0 ? "" : `(${required.map((p) => `\`${p.name}\` => NULL`).join(", ")})`;
+      const probe = `SELECT ${members.map((m) => (m.startsWith("MEASURE") ? m : `\`${m}\``)).join(", ")} FROM \`${view.name}\`${call} GROUP BY ALL LIMIT 0`;
       const sql = translateMetricViewSql(
         probe,
         this.#views,
@@ -342,6 +351,7 @@ export class DatabricksStandIn {
         const { key, id } = handle();
         const ns = req.initialNamespace;
         const configuration = (req.configuration ?? {}) as Record<string, string>;
+        this.sessionConfigurations.push({ ...configuration });
         const timeZone =
           Object.entries(configuration).find(([name]) => name.toUpperCase() === "TIMEZONE")?.[1] ??
           this.#sessionTimeZone;
@@ -418,6 +428,7 @@ export class DatabricksStandIn {
           return new T.TExecuteStatementResp({ status: failed(e.message, e.sqlState) });
         }
         const { key, id } = handle();
+        this.operationIds.push(key.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5"));
         const op: Operation = {
           state: T.TOperationState.RUNNING_STATE,
           columns: [],

@@ -45,9 +45,13 @@ export function answerMetadataStatement(
       ]),
     };
   }
-  const getDdl = /^\s*SELECT\s+GET_DDL\(\s*'SEMANTIC_VIEW'\s*,\s*'([^']+)'\s*\)\s*$/i.exec(sql);
+  const getDdl = /^\s*SELECT\s+GET_DDL\(\s*'SEMANTIC_VIEW'\s*,\s*'((?:[^']|'')+)'\s*\)\s*$/i.exec(sql);
   if (getDdl) {
-    const view = views.get(getDdl[1]!.toUpperCase());
+    // The string is read as an identifier: `'"sales_v"'` exactly, `'sales_v'` folded to SALES_V.
+    const literal = getDdl[1]!.replaceAll("''", "'");
+    const view = views.get(
+      literal.startsWith('"') ? literal.slice(1, -1).replaceAll('""', '"') : literal.toUpperCase(),
+    );
     if (view === undefined)
       throw new StandInSqlError(
         `SQL compilation error:\nSemantic view '${getDdl[1]!}' does not exist or not authorized.`,
@@ -105,6 +109,12 @@ function semanticViewDdl(view: StandInSemanticView): string {
   const clauses = [
     `create or replace semantic view ${view.name}`,
     `\ttables (${table} as ${qualified} with synonyms=('base'))`,
+    // CREATE SEMANTIC VIEW's grammar: VARIABLES after RELATIONSHIPS, before FACTS (variables docs).
+    view.variables === undefined
+      ? undefined
+      : `\tvariables (${Object.entries(view.variables)
+          .map(([name, v]) => `${name} ${v.type}${v.default === undefined ? "" : ` default ${v.default}`}`)
+          .join(", ")})`,
     view.facts === undefined ? undefined : `\tfacts (${members(view.facts)})`,
     `\tdimensions (${members(view.dimensions)})`,
     `\tmetrics (${members(view.metrics)})`,

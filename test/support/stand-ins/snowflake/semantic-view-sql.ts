@@ -6,7 +6,21 @@
  * Snowflake it refuses an alias on a FACTS item (001003).
  * Semantic views are registered as a map from member name to a DuckDB expression.
  */
-import { identifierOf, isKeyword, quoteIdentifier, tokenize, untokenize, type Token } from "./sql-tokens.js";
+import {
+  backslashStringToDuckDB,
+  identifierOf,
+  isKeyword,
+  quoteIdentifier,
+  tokenize,
+  untokenize,
+  type Token,
+} from "./sql-tokens.js";
+import {
+  resolveVariables,
+  splitVariables,
+  substituteVariables,
+  type StandInVariable,
+} from "./semantic-view-variables.js";
 
 export interface StandInSemanticView {
   /** Upper-case Snowflake name, e.g. `SALES`. */
@@ -20,6 +34,8 @@ export interface StandInSemanticView {
   readonly comment?: string;
   /** Member name → Snowflake DATA_TYPE reported by DESCRIBE (default NUMBER(38,0) for metrics, VARCHAR(16777216) otherwise). */
   readonly dataTypes?: Readonly<Record<string, string>>;
+  /** Variable name (upper case unless created quoted) → its type and default (semantic-view-variables.ts). */
+  readonly variables?: Readonly<Record<string, StandInVariable>>;
 }
 
 /** A statement the stand-in refuses, with Snowflake's code and SQLSTATE. */
@@ -39,7 +55,21 @@ const SNOWFLAKE_INTEGER_TYPES = new Set(["INTEGER", "INT", "BIGINT", "SMALLINT",
 const CLAUSES = ["DIMENSIONS", "METRICS", "FACTS"] as const;
 type Clause = (typeof CLAUSES)[number];
 
-export function translateSnowflakeSql(sql: string, views: ReadonlyMap<string, StandInSemanticView>): string {
+/** How the stand-in's account answers what Snowflake answers differently by account. */
+export interface SnowflakeBehaviour {
+  /**
+   * FACTS with DIMENSIONS: `"reject"` (default) as accounts with the 2026_07 behaviour change bundle do
+   * ("Querying FACTS with DIMENSIONS in a semantic view is not supported"), or `"group"` as accounts
+   * without it: grouped by the dimensions, one arbitrary fact value per group (SEMANTIC_VIEW usage notes).
+   */
+  readonly factsWithDimensions?: "reject" | "group";
+}
+
+export function translateSnowflakeSql(
+  sql: string,
+  views: ReadonlyMap<string, StandInSemanticView>,
+  behaviour: SnowflakeBehaviour = {},
+): string {
   let tokens: Token[];
   try {
     tokens = tokenize(sql);
@@ -52,14 +82,18 @@ export function translateSnowflakeSql(sql: string, views: ReadonlyMap<string, St
     const next = nextSignificant(tokens, i + 1);
     if (isKeyword(token, "SEMANTIC_VIEW") && next !== undefined && tokens[next]!.text === "(") {
       const close = matchingParen(tokens, next);
-      out.push({ kind: "punct", text: `(${semanticViewQuery(tokens.slice(next + 1, close), views)})` });
+      const query = semanticViewQuery(tokens.slice(next + 1, close), views, behaviour);
+      refuseAmbiguousReferences(tokens, next, close, query.columns);
+      out.push({ kind: "punct", text: `(${query.sql})` });
       i = close;
     } else if (isKeyword(token, "NUMBER") && next !== undefined && tokens[next]!.text === "(") {
       out.push({ kind: "word", text: "DECIMAL" });
     } else if (isKeyword(token, "TO_TIMESTAMP_NTZ") && next !== undefined && tokens[next]!.text === "(") {
       const close = matchingParen(tokens, next);
-      out.push({ kind: "punct", text: epochTimestamp(tokens.slice(next + 1, close), views) });
+      out.push({ kind: "punct", text: epochTimestamp(tokens.slice(next + 1, close), views, behaviour) });
       i = close;
+    } else if (token.kind === "string") {
+      out.push({ kind: "string", text: backslashStringToDuckDB(token.text) });
     } else if (token.kind === "word" && SNOWFLAKE_INTEGER_TYPES.has(token.text.toUpperCase())) {
       out.push({ kind: "word", text: "DECIMAL(38,0)" });
     } else {
@@ -70,14 +104,40 @@ export function translateSnowflakeSql(sql: string, views: ReadonlyMap<string, St
 }
 
 /** `TO_TIMESTAMP_NTZ(<epoch>, 3)` (milliseconds) as DuckDB; other forms are not needed by the compiler. */
-function epochTimestamp(args: readonly Token[], views: ReadonlyMap<string, StandInSemanticView>): string {
+function epochTimestamp(
+  args: readonly Token[],
+  views: ReadonlyMap<string, StandInSemanticView>,
+  behaviour: SnowflakeBehaviour,
+): string {
   const text = untokenize(args);
   const m = /^([\s\S]*),\s*3\s*$/.exec(text);
   if (m === null) throw syntax(`TO_TIMESTAMP_NTZ(${text}) is not supported by the stand-in`);
-  return `epoch_ms(CAST((${translateSnowflakeSql(m[1]!, views)}) AS BIGINT))`;
+  return `epoch_ms(CAST((${translateSnowflakeSql(m[1]!, views, behaviour)}) AS BIGINT))`;
 }
 
-function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, StandInSemanticView>): string {
+/**
+ * The output columns of SEMANTIC_VIEW take the aliases, or a fact's unqualified name; two facts of
+ * different logical tables can share it (`SUPPLIER.NAME`, `CUSTOMER.NAME`), and a reference to the
+ * shared name outside the construct is ambiguous in Snowflake (DuckDB would silently pick the first).
+ */
+function refuseAmbiguousReferences(tokens: readonly Token[], open: number, close: number, columns: readonly string[]) {
+  const shared = new Set(columns.filter((c, i) => columns.indexOf(c) !== i));
+  if (shared.size === 0) return;
+  tokens.forEach((token, i) => {
+    const name = i > open && i < close ? undefined : identifierOf(token);
+    if (name !== undefined && shared.has(name)) {
+      throw new StandInSqlError(`SQL compilation error:\nambiguous column name '${name}'`, "002028", "42000");
+    }
+  });
+}
+
+function semanticViewQuery(
+  allTokens: readonly Token[],
+  views: ReadonlyMap<string, StandInSemanticView>,
+  behaviour: SnowflakeBehaviour,
+): { sql: string; columns: string[] } {
+  const { body, assigned } = splitVariables(allTokens);
+  const inner = body;
   const tokens = inner.filter((t) => t.kind !== "space" && t.kind !== "comment");
   let i = 0;
   const nameParts: string[] = [];
@@ -98,15 +158,21 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
       "42S02",
     );
   }
-  const select: string[] = [];
-  let hasMetrics = false;
+  const values = new Map(
+    [...resolveVariables(view.variables, assigned, view.name)].map(([name, value]) => [
+      name,
+      translateSnowflakeSql(value, views, behaviour),
+    ]),
+  );
+  const select: { clause: Clause; expression: string; alias: string }[] = [];
   let where = "";
   while (i < tokens.length) {
     const keyword = tokens[i]!.text.toUpperCase() as Clause | "WHERE";
     if (tokens[i]!.kind === "word" && keyword === "WHERE") {
       // The predicate keeps its original spacing: rewrite member references in the raw tokens.
       const whereAt = inner.indexOf(tokens[i]!);
-      where = ` WHERE ${translateSnowflakeSql(memberSubstituted(inner.slice(whereAt + 1), view), views)}`;
+      const predicate = substituteVariables(memberSubstituted(inner.slice(whereAt + 1), view), values);
+      where = ` WHERE ${translateSnowflakeSql(predicate, views, behaviour)}`;
       break;
     }
     if (tokens[i]!.kind !== "word" || !(CLAUSES as readonly string[]).includes(keyword)) {
@@ -114,7 +180,6 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
     }
     const members =
       keyword === "DIMENSIONS" ? view.dimensions : keyword === "METRICS" ? view.metrics : (view.facts ?? {});
-    if (keyword === "METRICS") hasMetrics = true;
     i++;
     for (;;) {
       let member = tokens[i] && identifierOf(tokens[i]!);
@@ -140,15 +205,48 @@ function semanticViewQuery(inner: readonly Token[], views: ReadonlyMap<string, S
         alias = aliasName;
         i += 2;
       }
-      select.push(`${expression} AS ${quoteIdentifier(alias)}`);
+      select.push({ clause: keyword as Clause, expression: substituteVariables(expression, values), alias });
       if (tokens[i]?.text !== ",") break;
       i++;
     }
   }
+  return { sql: groupedSelect(select, view.table, where, behaviour), columns: select.map((c) => c.alias) };
+}
+
+/**
+ * What SEMANTIC_VIEW returns, as DuckDB SQL: metrics grouped by the dimensions; dimensions alone, their
+ * distinct values; facts alone, one row per source row (not grouped: duplicate rows stay); facts with
+ * dimensions as `behaviour` says.
+ */
+function groupedSelect(
+  select: readonly { clause: Clause; expression: string; alias: string }[],
+  table: string,
+  where: string,
+  behaviour: SnowflakeBehaviour,
+): string {
+  const has = (clause: Clause) => select.some((c) => c.clause === clause);
   if (select.length === 0) throw syntax("SEMANTIC_VIEW needs DIMENSIONS, METRICS or FACTS");
-  const distinct = hasMetrics ? "" : "DISTINCT ";
-  const groupBy = hasMetrics ? " GROUP BY ALL" : "";
-  return `SELECT ${distinct}${select.join(", ")} FROM ${view.table}${where}${groupBy}`;
+  if (has("METRICS") && has("FACTS")) throw syntax("unexpected 'FACTS' (METRICS and FACTS cannot be combined)");
+  const columns = (wrapFacts: boolean) =>
+    select
+      .map(
+        (c) =>
+          `${wrapFacts && c.clause === "FACTS" ? `ANY_VALUE(${c.expression})` : c.expression} AS ${quoteIdentifier(c.alias)}`,
+      )
+      .join(", ");
+  if (has("FACTS") && has("DIMENSIONS")) {
+    if ((behaviour.factsWithDimensions ?? "reject") === "reject") {
+      throw new StandInSqlError(
+        "SQL compilation error:\nQuerying FACTS with DIMENSIONS in a semantic view is not supported.",
+        "001003",
+        "42000",
+      );
+    }
+    return `SELECT ${columns(true)} FROM ${table}${where} GROUP BY ALL`;
+  }
+  if (has("FACTS")) return `SELECT ${columns(false)} FROM ${table}${where}`;
+  if (has("METRICS")) return `SELECT ${columns(false)} FROM ${table}${where} GROUP BY ALL`;
+  return `SELECT DISTINCT ${columns(false)} FROM ${table}${where}`;
 }
 
 function memberSubstituted(tokens: readonly Token[], view: StandInSemanticView): string {

@@ -61,7 +61,9 @@ export function answerModelViewStatement(
     };
   }
   const getDdl = /^\s*SELECT\s+GET_DDL\(\s*'SEMANTIC_VIEW'\s*,\s*'([^']+)'\s*\)\s*$/i.exec(sql);
-  const ddlModel = getDdl ? models.get(getDdl[1]!.toUpperCase()) : undefined;
+  // The string is read as an identifier: `'"NAME"'` exactly, `'name'` folded to upper case.
+  const ddlName = getDdl?.[1]!.startsWith('"') ? getDdl[1]!.slice(1, -1) : getDdl?.[1]!.toUpperCase();
+  const ddlModel = ddlName === undefined ? undefined : models.get(ddlName);
   if (ddlModel !== undefined) {
     return { rowtype: [textColumn(`GET_DDL('SEMANTIC_VIEW', '${getDdl![1]!}')`)], rowset: [[ddlModel.getDdl]] };
   }

@@ -3,7 +3,11 @@
  * (`SALES` and `ORDERS` semantic views, `test/support/sales-fixture.ts`), plus engines pointed at it
  * through the real snowflake-sdk.
  */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { expect } from "chai";
 import { BackendAConfig, createEngine, type Engine } from "lib";
+import { runCodegen } from "../../../../codegen/codegen.js";
 import type { BackendAConfigInput } from "../../../../runtime/dialects/snowflake/snowflake-config.js";
 import { SnowflakeStandIn, type SnowflakeStandInOptions } from "./snowflake-stand-in.js";
 import { SNOWFLAKE_VIEWS, ordersTableSql, salesTableSql } from "../../sales-fixture.js";
@@ -88,4 +92,21 @@ export function standInTomlLines(port: number, extra: readonly string[] = []): s
     "pool_size = 1",
     'login_timeout = "5s"',
   ];
+}
+
+/**
+ * Runs `lib codegen --backend backend_a` in `dir` against `standIn` (a `.lib.toml` written there, the
+ * password from the environment) and returns the generated module of `stem` (`generated/<stem>.ts`).
+ * Fails the test when codegen prints an error or exits non-zero.
+ */
+export async function codegenModuleFrom(standIn: { port: number }, dir: string, stem: string): Promise<string> {
+  await writeFile(join(dir, ".lib.toml"), [...standInTomlLines(standIn.port), ""].join("\n"));
+  const err: string[] = [];
+  const exit = await runCodegen(
+    { backend: "backend_a" },
+    { cwd: dir, env: { BACKEND_A_PASSWORD: PASSWORD }, stdout: () => {}, stderr: (l) => err.push(l) },
+  );
+  expect(err.join("\n")).to.equal("");
+  expect(exit).to.equal(0);
+  return readFile(join(dir, "generated", `${stem}.ts`), "utf8");
 }

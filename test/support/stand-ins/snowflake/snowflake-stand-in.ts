@@ -16,7 +16,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
-import { StandInSqlError, translateSnowflakeSql, type StandInSemanticView } from "./semantic-view-sql.js";
+import {
+  StandInSqlError,
+  translateSnowflakeSql,
+  type SnowflakeBehaviour,
+  type StandInSemanticView,
+} from "./semantic-view-sql.js";
 import { encodeRow, wireColumn } from "./wire-values.js";
 import { answerMetadataStatement } from "./semantic-view-metadata.js";
 import { INPUT_FORMATS, runWithBindings } from "./bind-values.js";
@@ -31,6 +36,13 @@ import {
   type SnowflakeModelView,
 } from "./snowflake-model-views.js";
 import { StandInSemanticEngine } from "../semantic-engine.js";
+import {
+  alterSessionAssignments,
+  applySessionParameters,
+  foldQuotedIdentifiers,
+  type SessionSettings,
+} from "./session-parameters.js";
+import { numberPlaceholders } from "./semantic-view-variables.js";
 
 export interface SnowflakeStandInOptions {
   /** Accepted user → password pairs for basic authentication. Default `{ tester: "s3cret" }`. */
@@ -61,6 +73,13 @@ export interface SnowflakeStandInOptions {
    * in it, as Snowflake's do.
    */
   readonly timeZone?: string;
+  /**
+   * The account's QUOTED_IDENTIFIERS_IGNORE_CASE (default FALSE); a login's session parameters and
+   * `ALTER SESSION SET` override it per session (session-parameters.ts).
+   */
+  readonly quotedIdentifiersIgnoreCase?: boolean;
+  /** How FACTS with DIMENSIONS is answered (semantic-view-sql.ts); default: refused, as with the 2026_07 bundle. */
+  readonly factsWithDimensions?: SnowflakeBehaviour["factsWithDimensions"];
 }
 
 export interface LoginRecord {
@@ -75,6 +94,8 @@ export interface QueryRecord {
   readonly requestId: string | undefined;
   readonly sessionId: number | undefined;
   readonly queryId: string;
+  /** The statement's QUERY_TAG: its own `parameters.QUERY_TAG`, else the session's. */
+  readonly queryTag: string | undefined;
 }
 
 interface Session {
@@ -85,6 +106,8 @@ interface Session {
   readonly login: LoginRecord;
   /** The session's parameters, echoed in every response as Snowflake does. */
   readonly parameters: readonly { name: string; value: unknown }[];
+  /** What ALTER SESSION and the login changed (session-parameters.ts). */
+  readonly settings: SessionSettings;
 }
 
 const SESSION_PARAMETERS = [
@@ -331,6 +354,15 @@ export class SnowflakeStandIn {
     const id = this.#nextSession++;
     const connection = new LazyConnection(this.#instance, this.#options.timeZone ?? "UTC");
     const parameters = sessionParameters(data.SESSION_PARAMETERS);
+    const settings: SessionSettings = {
+      quotedIdentifiersIgnoreCase: this.#options.quotedIdentifiersIgnoreCase ?? false,
+      queryTag: undefined,
+      timeZone: connection.timeZone,
+    };
+    applySessionParameters(
+      settings,
+      parameters.map((p) => [p.name, p.value]),
+    );
     this.#sessions.set(token, {
       id,
       token,
@@ -338,6 +370,7 @@ export class SnowflakeStandIn {
       connection,
       login: record,
       parameters,
+      settings,
     });
     const session = this.#sessions.get(token)!;
     return {
@@ -392,13 +425,16 @@ export class SnowflakeStandIn {
     const requestId = url.searchParams.get("requestId") ?? undefined;
     const bindings = body.bindings as QueryRecord["bindings"];
     const queryId = randomUUID();
+    const parameters = body.parameters as QueryRecord["parameters"];
+    const statementTag = parameters?.["QUERY_TAG"];
     this.queries.push({
       sqlText,
       bindings,
-      parameters: body.parameters as QueryRecord["parameters"],
+      parameters,
       requestId,
       sessionId: session.id,
       queryId,
+      queryTag: typeof statementTag === "string" ? statementTag : session.settings.queryTag,
     });
     if (this.holdQueries?.test(sqlText) && requestId !== undefined) {
       await new Promise<void>((resolve) => this.#held.set(requestId, resolve));
@@ -435,10 +471,12 @@ export class SnowflakeStandIn {
 
   async #answer(sqlText: string, bindings: QueryRecord["bindings"], session: Session, queryId: string): Promise<Reply> {
     try {
+      // QUOTED_IDENTIFIERS_IGNORE_CASE: quoted identifiers resolve (and aliases name columns) in upper case.
+      const text = session.settings.quotedIdentifiersIgnoreCase ? foldQuotedIdentifiers(sqlText) : sqlText;
       const result =
-        answerModelViewStatement(sqlText, this.#views, this.#models) ??
-        answerMetadataStatement(sqlText, this.#views) ??
-        (await runOnDuckDB(session.connection, sqlText, bindings, this.#views, this.#models));
+        answerModelViewStatement(text, this.#views, this.#models) ??
+        answerMetadataStatement(text, this.#views) ??
+        (await runOnDuckDB(session, text, bindings, this.#views, this.#models, this.#options));
       const chunkRows = this.#options.chunkRows;
       const inline = chunkRows === undefined ? result.rowset : result.rowset.slice(0, chunkRows);
       const chunks: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
@@ -512,18 +550,25 @@ class LazyConnection {
 const STATUS_ONLY = /^\s*(COMMIT|ROLLBACK|BEGIN|START\s+TRANSACTION|ALTER\s+SESSION|USE\s)/i;
 
 async function runOnDuckDB(
-  lazy: LazyConnection,
+  session: Session,
   sqlText: string,
   bindings: QueryRecord["bindings"],
   views: ReadonlyMap<string, StandInSemanticView>,
   models: ReadonlyMap<string, LoadedModelView>,
+  behaviour: SnowflakeBehaviour,
 ): Promise<WireResult> {
-  const zone = /^\s*ALTER\s+SESSION\s+SET\s+TIMEZONE\s*=\s*'([^']+)'\s*$/i.exec(sqlText);
-  if (zone) await lazy.setTimeZone(zone[1]!);
+  const lazy = session.connection;
+  const assignments = alterSessionAssignments(sqlText);
+  if (assignments !== undefined) {
+    applySessionParameters(session.settings, assignments);
+    if (session.settings.timeZone !== lazy.timeZone) await lazy.setTimeZone(session.settings.timeZone);
+  }
   if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
   const connection = await lazy.get();
-  const withModels = extractModelViewCalls(await withInformationSchema(sqlText, connection), models);
-  const translated = translateSnowflakeSql(withModels.sql, views);
+  // Binds as $1, $2, ...: a variable's value may be substituted into several member expressions.
+  const numbered = numberPlaceholders(sqlText);
+  const withModels = extractModelViewCalls(await withInformationSchema(numbered, connection), models);
+  const translated = translateSnowflakeSql(withModels.sql, views, behaviour);
   const restored = withModels.restore(translated);
   // A model view's semantic_view() call is expanded by the built-in engine over this session's tables.
   const sql = restored === translated ? translated : await new StandInSemanticEngine(connection).rewrite(restored);

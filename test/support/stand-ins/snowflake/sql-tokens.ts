@@ -74,3 +74,22 @@ export function isKeyword(token: Token | undefined, keyword: string): boolean {
 export function untokenize(tokens: readonly Token[]): string {
   return tokens.map((t) => t.text).join("");
 }
+
+const BACKSLASH_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", "0": "\0" };
+
+/**
+ * A Snowflake (or Spark) string literal as DuckDB reads it: a backslash escapes the next character
+ * there (`'\\'` is one backslash, `'\n'` a newline), while DuckDB takes backslashes literally.
+ */
+export function backslashStringToDuckDB(literal: string): string {
+  if (!literal.includes("\\")) return literal;
+  let value = "";
+  const body = literal.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === "\\" && i + 1 < body.length) value += BACKSLASH_ESCAPES[body[++i]!] ?? body[i];
+    else if (c === "'" && body[i + 1] === "'") value += body[i++];
+    else value += c;
+  }
+  return `'${value.replaceAll("'", "''")}'`;
+}

@@ -1,0 +1,120 @@
+/**
+ * Backend A semantic-view variables (issue 20, item 5; docs.snowflake.com/en/user-guide/views-semantic/variables,
+ * GA 2026-06-26): codegen reads them from the view's DDL and declares them with `Variable<T>()`, a query
+ * sets them with `.variables({ ... })` (typed from the declaration), the compiler sends
+ * `SEMANTIC_VIEW(... VARIABLES "NAME" => ?)` with the value bound, and a variable without a default that
+ * the query does not set is a ValidationError before anything is sent (Snowflake would fail the query).
+ */
+import { expect } from "chai";
+import { Dimension, Metric, SemanticView, ValidationError, Variable, WarehouseError } from "lib";
+import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
+import {
+  PASSWORD,
+  USER,
+  codegenModuleFrom,
+  standInEngine,
+} from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import { salesTableSql } from "../support/sales-fixture.js";
+import { failureOf } from "../support/failures.js";
+import { useTempDir } from "../support/temp-dir.js";
+
+/** What codegen writes (checked below). */
+class Promo extends SemanticView("promo", {
+  country: Dimension<string>(),
+  big_revenue: Metric<bigint>(),
+  min_revenue: Variable<bigint>(),
+  bonus: Variable<bigint>({ optional: true }),
+}) {}
+
+describe("backend A: semantic-view variables", function () {
+  this.timeout(30_000);
+  let standIn: SnowflakeStandIn;
+  const tmp = useTempDir("all");
+
+  before(async () => {
+    standIn = await SnowflakeStandIn.start({
+      users: { [USER]: PASSWORD },
+      seedSql: salesTableSql("DECIMAL(38,0)"),
+      semanticViews: [
+        {
+          name: "PROMO",
+          table: "sales_data",
+          dimensions: { COUNTRY: "country" },
+          metrics: { BIG_REVENUE: "SUM(CASE WHEN revenue >= MIN_REVENUE THEN revenue + BONUS ELSE 0 END)" },
+          variables: { MIN_REVENUE: { type: "NUMBER(38,0)" }, BONUS: { type: "NUMBER(38,0)", default: "0" } },
+        },
+      ],
+    });
+  });
+  after(async () => {
+    await standIn?.close();
+  });
+
+  it("codegen declares each variable with its type; one with a default is optional", async () => {
+    const source = await codegenModuleFrom(standIn, tmp.path, "promo");
+    expect(source).to.contain('import { Dimension, Metric, SemanticView, Variable } from "lib";');
+    expect(source).to.contain("  min_revenue: Variable<bigint>(),\n");
+    expect(source).to.contain("  bonus: Variable<bigint>({ optional: true }),\n");
+    expect(standIn.queries.map((q) => q.sqlText)).to.include(`SELECT GET_DDL('SEMANTIC_VIEW', '"PROMO"')`);
+  });
+
+  it("values are sent as VARIABLES with binds, never as SQL text, and the view computes with them", async () => {
+    await using engine = standInEngine(standIn);
+    const query = Promo.query()
+      .dimensions(Promo.country)
+      .metrics(Promo.big_revenue)
+      .variables({ min_revenue: 100n })
+      .orderBy(Promo.country.asc());
+    expect(query.compile({ dialect: "backend_a" })).to.deep.equal({
+      sql: 'SELECT * FROM SEMANTIC_VIEW("PROMO" DIMENSIONS "COUNTRY" AS "country" METRICS "BIG_REVENUE" AS "big_revenue" VARIABLES "MIN_REVENUE" => CAST(? AS NUMBER(38,0))) ORDER BY "country" ASC NULLS LAST',
+      parameters: ["100"],
+    });
+    {
+      await using cursor = await query.using(engine).execute();
+      expect(await cursor.fetchAllRows()).to.deep.equal([
+        { country: "DE", big_revenue: 420n },
+        { country: "FR", big_revenue: 0n },
+        { country: "JP", big_revenue: 0n },
+        { country: "US", big_revenue: 350n },
+      ]);
+    }
+    // A later call replaces the values it names: the optional variable joins.
+    await using cursor = await query.variables({ min_revenue: 100n, bonus: 1 }).using(engine).execute();
+    expect((await cursor.fetchAllRows()).map((r) => r.big_revenue)).to.deep.equal([422n, 0n, 0n, 352n]);
+    const sent = standIn.queries.at(-1)!;
+    expect(sent.sqlText).to.contain('VARIABLES "MIN_REVENUE" => CAST(? AS NUMBER(38,0)), "BONUS" => ?)');
+    expect(sent.bindings).to.deep.equal({ "1": { type: "TEXT", value: "100" }, "2": { type: "FIXED", value: "1" } });
+  });
+
+  it("a required variable left unset is a ValidationError naming it, before anything is sent; Snowflake fails such a query", async () => {
+    await using engine = standInEngine(standIn);
+    const sent = standIn.queries.length;
+    const error = await failureOf(Promo.query().metrics(Promo.big_revenue).using(engine).execute());
+    expect(error).to.be.instanceOf(ValidationError);
+    expect(error.message).to.match(/promo requires variable min_revenue.*\.variables\(\{ min_revenue: \.\.\. \}\)/);
+    expect(standIn.queries.length).to.equal(sent);
+    await using conn = await engine.connect();
+    const refused = await failureOf(conn.all('SELECT * FROM SEMANTIC_VIEW("PROMO" METRICS "BIG_REVENUE")'));
+    expect(refused).to.be.instanceOf(WarehouseError);
+    expect(refused.message).to.match(/MIN_REVENUE.*has no default value/);
+  });
+
+  it("only declared variables and genuine values are accepted", () => {
+    const query = Promo.query().metrics(Promo.big_revenue);
+    // @ts-expect-error: not a variable of the view
+    expect(() => query.variables({ nope: 1 })).to.throw(
+      ValidationError,
+      /"nope" is not a variable of promo \(declared: min_revenue, bonus\)/,
+    );
+    // @ts-expect-error: a bigint variable takes numbers, not text
+    expect(() => query.variables({ min_revenue: "100" })).not.to.throw();
+    expect(() => query.variables({ min_revenue: Number.NaN })).to.throw(ValidationError, /min_revenue/);
+    // @ts-expect-error: null is no value
+    expect(() => query.variables({ min_revenue: null })).to.throw(ValidationError, /null is not a variable value/);
+    // Backend C has no variables.
+    expect(() => query.variables({ min_revenue: 1 }).compile({ dialect: "backend_c" })).to.throw(
+      ValidationError,
+      /backend C \(DuckDB semantic_views\) has no view variables/,
+    );
+  });
+});
