@@ -5,8 +5,10 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cac } from "cac";
+import { format } from "node:util";
+import { cac, type Command } from "cac";
 import { runCodegen, type CodegenOptions } from "./codegen.js";
+import { runMcpCommand, type McpFlags } from "./mcp-command.js";
 import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { environmentWithDotenv, type Environment } from "./codegen-settings.js";
@@ -28,6 +30,7 @@ interface CodegenFlags {
   readonly out?: unknown;
   readonly view?: unknown;
   readonly check?: unknown;
+  readonly format?: unknown;
   readonly fixture?: unknown;
   readonly sample?: unknown;
   readonly maxRows?: unknown;
@@ -62,17 +65,11 @@ export function packageVersion(): string {
 /** Runs the CLI on `argv` (without the node and script entries) and returns the exit status. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
   const cli = cac("lib");
-  cli
-    .command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas")
-    .option("--backend <backend>", `Backend to introspect: ${listBackends()} (required)`)
-    .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
-    .option(
-      "--config <path>",
-      "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])",
-    )
-    .option("--out <dir>", "Output directory", { default: "generated" })
-    .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
-    .option("--check", "Write nothing; exit 1 when the output directory is not current")
+  targetFlags(
+    cli.command("codegen", "Introspect semantic views and generate view classes and TypeBox DTO schemas"),
+    "Write nothing; list what changed in the model; exit 1 when a change can break a caller (or the files differ otherwise)",
+  )
+    .option("--format <format>", "With --check: text (default) or json")
     .option(
       "--fixture <path>",
       "Also write a backend C fixture module recreating the views' tables and views in-process",
@@ -89,6 +86,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     .example("  lib codegen --backend backend_a --check")
     .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated")
     .example("  lib codegen --backend backend_b --fixture test/fixtures/warehouse.ts --sample all --record --verify");
+  targetFlags(
+    cli.command(
+      "codegen-dto",
+      "Generate only the TypeBox DTO modules (<view>.dto.ts), as lib codegen writes them; other files are left alone",
+    ),
+  )
+    .action(() => undefined)
+    .example("  lib codegen-dto --backend backend_c --database demo.duckdb")
+    .example("  lib codegen-dto --backend backend_a --check");
+  cli
+    .command("mcp", "Serve generated semantic views to agents over MCP (stdio, or Streamable HTTP with --http)")
+    .option("--config <path>", "Connection configuration file (default: .lib.toml)")
+    .option("--connection <name>", "Connection section to serve, [connections.<name>] (default: default)")
+    .option("--views <module>", "Module exporting the view classes and row DTOs, e.g. generated/index.js (required)")
+    .option("--http <port>", "Serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio")
+    .option("--host <address>", "With --http: the address to bind (default: 127.0.0.1)")
+    .action(() => undefined)
+    .example("  lib mcp --config .lib.toml --views dist/generated/index.js")
+    .example("  lib mcp --connection analytics --views dist/generated/index.js --http 3333");
   cli.help((sections) => [
     ...sections,
     {
@@ -101,28 +117,37 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
   let parsed: { args: readonly string[]; options: Record<string, unknown> };
   try {
-    parsed = cli.parse(["node", "lib", ...argv], { run: false });
+    parsed = printingTo(io.stdout, () => cli.parse(["node", "lib", ...argv], { run: false }));
     // cac checks unknown flags and missing flag values only when it runs the matched command.
     if (cli.matchedCommand && !parsed.options["help"]) await cli.runMatchedCommand();
   } catch (error) {
     io.stderr(
-      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib codegen --help)`,
+      `lib: ${error instanceof Error ? error.message : String(error)}${flagHint(error, cli.matchedCommand?.options ?? [])} (see lib ${cli.matchedCommandName ?? "codegen"} --help)`,
     );
     return ExitCode.Usage;
   }
   if (parsed.options["help"] || parsed.options["version"]) return ExitCode.Ok;
-  if (cli.matchedCommandName !== "codegen") {
-    if (parsed.args.length > 0) io.stderr(`lib: unknown command "${parsed.args[0]}" (the command is lib codegen)`);
-    else cli.outputHelp();
+  const command = cli.matchedCommandName;
+  if (command === "mcp") {
+    if (parsed.args.length > 0) {
+      io.stderr(`lib mcp: unexpected argument "${parsed.args[0]}" (see lib mcp --help)`);
+      return ExitCode.Usage;
+    }
+    return runMcpCommand(parsed.options as McpFlags, io);
+  }
+  if (command !== "codegen" && command !== "codegen-dto") {
+    if (parsed.args.length > 0)
+      io.stderr(`lib: unknown command "${parsed.args[0]}" (the commands are lib codegen, lib codegen-dto and lib mcp)`);
+    else printingTo(io.stdout, () => cli.outputHelp());
     return ExitCode.Usage;
   }
   if (parsed.args.length > 0) {
-    io.stderr(`lib codegen: unexpected argument "${parsed.args[0]}" (see lib codegen --help)`);
+    io.stderr(`lib ${command}: unexpected argument "${parsed.args[0]}" (see lib ${command} --help)`);
     return ExitCode.Usage;
   }
   const flags = parsed.options as CodegenFlags;
   const usage = (message: string): ExitCodeValue => {
-    io.stderr(`lib codegen: ${message} (see lib codegen --help)`);
+    io.stderr(`lib ${command}: ${message} (see lib ${command} --help)`);
     return ExitCode.Usage;
   };
   if (flags.backend === undefined) return usage(`--backend is required: ${listBackends()}`);
@@ -136,6 +161,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   if (flags.config !== undefined && typeof flags.config !== "string") return usage("--config needs a file path");
   if (flags.check !== undefined && typeof flags.check !== "boolean") return usage("--check takes no value");
+  const format = flags.format === undefined ? "text" : String(flags.format);
+  if (format !== "text" && format !== "json") return usage(`--format takes text or json, got "${format}"`);
+  if (flags.format !== undefined && flags.check !== true) return usage("--format needs --check");
   if (flags.fixture !== undefined && (typeof flags.fixture !== "string" || flags.fixture === ""))
     return usage("--fixture needs one path");
   const fixtureFlags = fixtureFlagsOf(flags);
@@ -147,7 +175,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   try {
     env = environmentWithDotenv(io.cwd, io.env);
   } catch (error) {
-    io.stderr(`lib codegen: ${error instanceof Error ? error.message : String(error)}`);
+    io.stderr(`lib ${command}: ${error instanceof Error ? error.message : String(error)}`);
     return ExitCode.Usage;
   }
   return runCodegen(
@@ -158,8 +186,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       out: String(flags.out),
       views: views === undefined || views.length === 0 ? undefined : views,
       check: flags.check === true,
+      format,
       fixture: flags.fixture === undefined ? undefined : String(flags.fixture),
       ...fixtureFlags,
+      dtosOnly: command === "codegen-dto",
     },
     { ...io, env },
   );
@@ -210,6 +240,37 @@ function fixtureFlagsOf(
     record = { limit, queriesFile: flags.queries === undefined ? undefined : String(flags.queries) };
   }
   return { sample, allowPartial: flags.allowPartial === true, record, verify: flags.verify === true };
+}
+
+/** The flags both commands take: what to introspect, where to write, `--check`. */
+function targetFlags(
+  command: Command,
+  checkHelp = "Write nothing; exit 1 when the output directory is not current",
+): Command {
+  return command
+    .option("--backend <backend>", `Backend to introspect: ${listBackends()} (required)`)
+    .option("--database <path>", "Backend C database file (default: $BACKEND_C_DATABASE)")
+    .option(
+      "--config <path>",
+      "Connection configuration file (default: .lib.toml; backends A/B read [connections.<backend>])",
+    )
+    .option("--out <dir>", "Output directory", { default: "generated" })
+    .option("--view <name>", "Generate only this view (repeatable)", { type: [] })
+    .option("--check", checkHelp);
+}
+
+/**
+ * cac prints help and the version with console.info; route that to `io.stdout`, so a caller that
+ * runs the CLI in-process (tests, tools) gets all of its output through `io`. `fn` is synchronous.
+ */
+function printingTo<T>(write: (line: string) => void, fn: () => T): T {
+  const info = console.info;
+  console.info = (...args: unknown[]) => write(format(...args));
+  try {
+    return fn();
+  } finally {
+    console.info = info;
+  }
 }
 
 /** ` (did you mean --database?)` for cac's "Unknown option `--databse`", else "". */

@@ -16,6 +16,7 @@ import { ConnectFailure, engineConnector, type Connector, type IntrospectionConn
 import { DtoConfigError, type GenerateResult, type GeneratedFile } from "./emit/generated-file.js";
 import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { findDrift, writeOutput } from "./output.js";
+import { checkOutput, type CheckFormat } from "./drift/check.js";
 import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./codegen-settings.js";
 import {
   readFixture,
@@ -35,6 +36,8 @@ export interface CodegenOptions {
   /** Generate only these views (the output directory then holds only them). */
   readonly views?: readonly string[] | undefined;
   readonly check?: boolean | undefined;
+  /** With `check`: the summary as text (default) or one JSON document. */
+  readonly format?: CheckFormat | undefined;
   /** Also write a backend C fixture module to this path (relative to `cwd`). */
   readonly fixture?: string | undefined;
   /** With `fixture`: copy at most this many rows per base table, or every row (`--sample all`). */
@@ -45,7 +48,14 @@ export interface CodegenOptions {
   readonly record?: { readonly limit: number; readonly queriesFile?: string | undefined } | undefined;
   /** With `record`: replay the recorded queries on the fixture offline (exit 1 on a difference). */
   readonly verify?: boolean | undefined;
+  /**
+   * `lib codegen-dto`: write (or `--check`) only the DTO modules, `<view>.dto.ts`, exactly as
+   * `lib codegen` writes them, and manage only such files in the output directory.
+   */
+  readonly dtosOnly?: boolean | undefined;
 }
+
+const isDtoModule = (path: string): boolean => path.endsWith(".dto.ts");
 
 export interface CodegenIo {
   readonly cwd: string;
@@ -60,6 +70,8 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
   const configPath = resolve(io.cwd, options.config ?? ".lib.toml");
   const outDir = resolve(io.cwd, options.out ?? "generated");
   const shownOut = relative(io.cwd, outDir) || ".";
+  const command = options.dtosOnly ? "lib codegen-dto" : "lib codegen";
+  const owns = options.dtosOnly ? isDtoModule : () => true;
   let secrets: string[] = [];
   try {
     if (options.config !== undefined && !existsSync(configPath)) {
@@ -107,15 +119,20 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
       options.views === undefined
         ? dtos
         : dtos.filter((d) => [...selected].some((v) => v.toLowerCase() === d.view.toLowerCase()));
-    const { files, skipped, renamed } = await generateFiles(views, options.backend, wanted);
-    for (const note of skipped) io.stderr(`lib codegen: warning: left out ${note}`);
-    for (const note of renamed) io.stderr(`lib codegen: warning: renamed ${note}`);
-    if (options.check) return await check(outDir, shownOut, files, io);
-    const written = await write(outDir, shownOut, files, views.length, io);
-    return written === ExitCode.Ok ? fixtureExit : written;
+    const { files, renamed } = await generateFiles(views, options.backend, wanted);
+    for (const note of renamed) io.stderr(`${command}: warning: renamed ${note}`);
+    const output = { command, outDir, shownOut, owns, files: files.filter((f) => owns(f.path)) };
+    if (!options.check) {
+      const written = await write(output, views.length, io);
+      return written === ExitCode.Ok ? fixtureExit : written;
+    }
+    // lib codegen --check also classifies the model's changes (drift/check.ts); codegen-dto compares its files.
+    return options.dtosOnly
+      ? await check(output, io)
+      : await checkOutput(outDir, shownOut, files, options.format ?? "text", io);
   } catch (error) {
     const exit = toExit(error);
-    io.stderr(`lib codegen: ${redact(exit.message, secrets)}`);
+    io.stderr(`${command}: ${redact(exit.message, secrets)}`);
     return exit.exitCode;
   }
 }
@@ -182,37 +199,37 @@ async function generateFiles(
   }
 }
 
-async function check(
-  outDir: string,
-  shownOut: string,
-  files: readonly GeneratedFile[],
-  io: CodegenIo,
-): Promise<ExitCodeValue> {
-  const drift = await findDrift(outDir, files);
+/** What a run writes, where, and which files of that directory it manages. */
+interface Output {
+  readonly command: string;
+  readonly outDir: string;
+  readonly shownOut: string;
+  readonly owns: (path: string) => boolean;
+  readonly files: readonly GeneratedFile[];
+}
+
+async function check(output: Output, io: CodegenIo): Promise<ExitCodeValue> {
+  const { command, shownOut, files } = output;
+  const drift = await findDrift(output.outDir, files, output.owns);
   if (drift.length === 0) {
-    io.stdout(`lib codegen --check: ${shownOut}/ is current (${files.length} files)`);
+    io.stdout(`${command} --check: ${shownOut}/ is current (${files.length} files)`);
     return ExitCode.Ok;
   }
   const differ = drift.length === 1 ? "1 file differs" : `${drift.length} files differ`;
-  io.stdout(`lib codegen --check: ${shownOut}/ is stale (${differ} from the generated output):`);
+  io.stdout(`${command} --check: ${shownOut}/ is stale (${differ} from the generated output):`);
   for (const d of drift) io.stdout(`  ${d.status.padEnd(7)} ${shownOut}/${d.path}`);
   for (const d of drift) io.stdout(`\n${d.diff}`);
-  io.stdout(`\nRe-run lib codegen without --check to update ${shownOut}/.`);
+  io.stdout(`\nRe-run ${command} without --check to update ${shownOut}/.`);
   return ExitCode.Drift;
 }
 
-async function write(
-  outDir: string,
-  shownOut: string,
-  files: readonly GeneratedFile[],
-  viewCount: number,
-  io: CodegenIo,
-): Promise<ExitCodeValue> {
-  const summary = await writeOutput(outDir, files);
+async function write(output: Output, viewCount: number, io: CodegenIo): Promise<ExitCodeValue> {
+  const { command, shownOut } = output;
+  const summary = await writeOutput(output.outDir, output.files, output.owns);
   for (const path of summary.written) io.stdout(`  wrote   ${shownOut}/${path}`);
   for (const path of summary.removed) io.stdout(`  removed ${shownOut}/${path}`);
   io.stdout(
-    `lib codegen: ${viewCount} semantic view${viewCount === 1 ? "" : "s"} → ${shownOut}/ ` +
+    `${command}: ${viewCount} semantic view${viewCount === 1 ? "" : "s"} → ${shownOut}/ ` +
       `(${summary.written.length} written, ${summary.unchanged.length} unchanged, ${summary.removed.length} removed)`,
   );
   return ExitCode.Ok;

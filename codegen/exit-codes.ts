@@ -1,8 +1,8 @@
 /** The documented exit status of `lib codegen` (also printed by `lib codegen --help`). */
 export const ExitCode = Object.freeze({
-  /** Generated (or `--check`: output is current). */
+  /** Generated (or `--check`: output is current, or only changes no caller can notice, with a notice). */
   Ok: 0,
-  /** `--check`: the output directory differs from what would be generated. */
+  /** `--check`: a model change that can break a caller, or files that differ while the model did not change. */
   Drift: 1,
   /** `--verify`: the fixture answers a recorded query differently from the warehouse. */
   Different: 1,
@@ -32,9 +32,11 @@ export class CodegenExit extends Error {
 
 export const EXIT_CODE_HELP = [
   "Exit status:",
-  "  0  ok (with --check: generated files are current)",
-  "  1  --check found drift (files differ, are missing, or are stale), or --verify found a recorded",
-  "     query the fixture answers differently",
+  "  0  ok (with --check: generated files are current, or the model only gained members, views or",
+  "     allowed pairs: a notice lists them)",
+  "  1  --check found a change that can break a caller (a view or member removed or renamed, a value",
+  "     type changed, a metric-dimension pair no longer allowed), or files that differ otherwise;",
+  "     or --verify found a recorded query the fixture answers differently",
   "  2  usage or configuration error (unknown flag or backend, missing [connections.<backend>] section,",
   "     no backend C database path, invalid configuration), or --fixture could not translate some",
   "     construct (listed; --allow-partial writes it anyway) or --sample all met a table over --max-rows",

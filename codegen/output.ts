@@ -17,7 +17,8 @@ export interface Drift {
   readonly diff: string;
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
+/** The file's text, or undefined when it does not exist. */
+export async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, "utf8");
   } catch (error) {
@@ -26,8 +27,13 @@ async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-/** Generator-owned `.ts` files currently in `outDir` (relative paths). */
-async function ownedFiles(outDir: string): Promise<string[]> {
+/** Which of the directory's generated files a run manages (`lib codegen-dto`: only the DTO modules). */
+export type Owns = (path: string) => boolean;
+
+const ALL: Owns = () => true;
+
+/** Generator-owned `.ts` files currently in `outDir` (relative paths) that `owns` accepts. */
+async function ownedFiles(outDir: string, owns: Owns): Promise<string[]> {
   let entries: string[];
   try {
     entries = await readdir(outDir);
@@ -36,14 +42,19 @@ async function ownedFiles(outDir: string): Promise<string[]> {
     throw error;
   }
   const owned: string[] = [];
-  for (const entry of entries.filter((e) => e.endsWith(".ts")).sort()) {
+  for (const entry of entries.filter((e) => e.endsWith(".ts") && owns(e)).sort()) {
     const text = await readIfExists(join(outDir, entry));
     if (text?.startsWith(GENERATED_MARKER)) owned.push(entry);
   }
   return owned;
 }
 
-export async function findDrift(outDir: string, files: readonly GeneratedFile[], maxDiffLines = 20): Promise<Drift[]> {
+export async function findDrift(
+  outDir: string,
+  files: readonly GeneratedFile[],
+  owns: Owns = ALL,
+  maxDiffLines = 20,
+): Promise<Drift[]> {
   const drift: Drift[] = [];
   for (const file of files) {
     const current = await readIfExists(join(outDir, file.path));
@@ -55,7 +66,7 @@ export async function findDrift(outDir: string, files: readonly GeneratedFile[],
     });
   }
   const produced = new Set(files.map((f) => f.path));
-  for (const path of await ownedFiles(outDir)) {
+  for (const path of await ownedFiles(outDir, owns)) {
     if (produced.has(path)) continue;
     const current = (await readIfExists(join(outDir, path))) ?? "";
     drift.push({ path, status: "stale", diff: unifiedDiff(current, "", path, maxDiffLines) });
@@ -69,8 +80,12 @@ export interface WriteSummary {
   readonly removed: string[];
 }
 
-/** Writes the files (LF, UTF-8), leaving identical ones untouched, and removes stale generated files. */
-export async function writeOutput(outDir: string, files: readonly GeneratedFile[]): Promise<WriteSummary> {
+/** Writes the files (LF, UTF-8), leaving identical ones untouched, and removes stale generated files `owns` accepts. */
+export async function writeOutput(
+  outDir: string,
+  files: readonly GeneratedFile[],
+  owns: Owns = ALL,
+): Promise<WriteSummary> {
   await mkdir(outDir, { recursive: true });
   const summary: WriteSummary = { written: [], unchanged: [], removed: [] };
   for (const file of files) {
@@ -83,7 +98,7 @@ export async function writeOutput(outDir: string, files: readonly GeneratedFile[
     summary.written.push(file.path);
   }
   const produced = new Set(files.map((f) => f.path));
-  for (const path of await ownedFiles(outDir)) {
+  for (const path of await ownedFiles(outDir, owns)) {
     if (produced.has(path)) continue;
     await rm(join(outDir, path));
     summary.removed.push(path);

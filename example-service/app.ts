@@ -1,6 +1,7 @@
 /**
  * The Express 5 application of the example service, built by a factory so tests can start it on
- * an ephemeral port. Routes: `/` dashboard, `/revenue`, `/openapi.json`, `/docs`.
+ * an ephemeral port. Routes: `/` dashboard, `/explorer.html`, `/revenue`, `/api/...` (every generated
+ * view through `semanticRouter`), `/openapi.json`, `/docs`.
  */
 import { fileURLToPath } from "node:url";
 import express, { type Express } from "express";
@@ -11,6 +12,7 @@ import { join, normalize } from "node:path";
 import { errorResponder, methodNotAllowed, notFound } from "./http-errors.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { apiRouter, API_PATH } from "./api-route.js";
 import { revenueHandler } from "./revenue-route.js";
 
 export interface AppOptions {
@@ -35,12 +37,15 @@ function isResource(path: string): boolean {
 
 export function createApp(options: AppOptions = {}): Express {
   const logger = options.logger ?? consoleLogger;
-  const openApi = buildOpenApiDocument();
+  const api = apiRouter(options.engine, logger);
+  const openApi = buildOpenApiDocument(api.openApiDocument({ basePath: API_PATH }));
   const app = express();
   app.disable("x-powered-by");
   // Express 5's default, made explicit: repeated parameters become arrays, no nested objects.
   app.set("query parser", "simple");
 
+  // The semantic API answers its own methods (405s, problems) before the service's GET-only rule.
+  app.use(API_PATH, api);
   app.use(methodNotAllowed(isResource));
   app.get("/revenue", revenueHandler(options.engine));
   app.get("/openapi.json", (_req, res) => {

@@ -45,7 +45,32 @@ function problemResponse(description: string): JsonObject {
   return { description, content: { "application/problem+json": { schema: ref(Problem) } } };
 }
 
-export function buildOpenApiDocument(): JsonObject {
+/**
+ * The service's document; `api` (the semantic router's, paths under /api) adds its paths and schemas.
+ * Its `Problem` (with `errors[]`) describes the service's problems too: they are the same RFC 9457 shape.
+ */
+export function buildOpenApiDocument(api?: Record<string, unknown>): JsonObject {
+  const own = ownDocument();
+  if (api === undefined) return own;
+  const apiComponents = (api["components"] as { schemas: JsonObject }).schemas;
+  return {
+    ...own,
+    info: {
+      ...(own["info"] as JsonObject),
+      description: `${(own["info"] as JsonObject)["description"] as string} Every generated view is also served under \`/api\`.`,
+    },
+    paths: { ...(own["paths"] as JsonObject), ...(api["paths"] as JsonObject) },
+    components: {
+      schemas: {
+        ...apiComponents,
+        ...((own["components"] as JsonObject)["schemas"] as JsonObject),
+        Problem: apiComponents["Problem"]!,
+      },
+    },
+  };
+}
+
+function ownDocument(): JsonObject {
   return {
     openapi: "3.1.0",
     info: {

@@ -3,7 +3,11 @@
 
 import { Dimension, Metric, SemanticView } from "lib";
 
-/** Semantic view `sales`. */
+/**
+ * Semantic view `sales`.
+ *
+ * Every metric can be grouped by every dimension.
+ */
 export class Sales extends SemanticView("sales", {
   country: Dimension<string>(),
   region: Dimension<string>(),

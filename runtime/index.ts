@@ -1,9 +1,8 @@
 /**
  * `lib`: typed semantic-layer queries over Snowflake semantic views (backend A), Databricks metric
- * views (backend B) and DuckDB (backend C). This entry exports what ../shared/API.md lists, plus the
- * types needed to name its arguments and results; the rest is in the subpath entries `lib/express`
- * (./express/index.ts), `lib/config` (./config/index.ts) and `lib/dialects` (./dialects/index.ts)
- * (README "API tour"), or internal.
+ * views (backend B) and DuckDB (backend C). This entry exports the API contract, plus the types
+ * needed to name its arguments and results; the rest is in the subpath entries `lib/express`,
+ * `lib/config` and `lib/dialects` (README "API tour"), or internal.
  */
 export * from "./errors.js";
 export { Decimal, type DecimalInput, type DecimalDivideOptions, type RoundingMode } from "./values/decimal.js"; // a plain class; its schema helper is DecimalType()
@@ -50,6 +49,7 @@ export type {
 } from "./view/field.js";
 export { and, or, not, type Condition, type RowCondition } from "./query/condition.js";
 export type { Ordering, OrderingOptions } from "./query/ordering.js";
+export type { DateRangeOptions, DateUnit } from "./operation-node/date-range-node.js";
 export {
   SemanticQuery,
   type RowOf,

@@ -3,13 +3,24 @@
  * function of the metadata and options (sorted views, members in definition order, dimensions
  * before metrics, LF, no timestamps), so `--check` can compare bytes.
  */
-import { IndentationText, NewLineKind, Project, QuoteKind, type CodeBlockWriter, type SourceFile } from "ts-morph";
-import type { ValueKind } from "../../runtime/index.js";
-import type { MemberMetadata, VariableMetadata, ViewMetadata } from "../../runtime/internal.js";
-import { tsTypeOf, valueKindOf } from "../type-mapping.js";
-import { TAKEN_BY_IMPORTS, fileStem, isIdentifier, pascalCase, titleOf, uniqueNames } from "./naming.js";
+import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from "ts-morph";
+import type { ViewMetadata } from "../../runtime/internal.js";
+import { valueKindOf } from "../type-mapping.js";
+import {
+  TAKEN_BY_IMPORTS,
+  declaredViewName,
+  fileStem,
+  isIdentifier,
+  pascalCase,
+  titleOf,
+  uniqueNames,
+} from "./naming.js";
+import { groupableFields, type PlannedMember, type PlannedVariable, type PlannedView } from "./planned-view.js";
 import { memberNames, portableName } from "./portable-names.js";
 import { schemaOf } from "./schema-helpers.js";
+import { docText, viewModule, writeDoc } from "./view-module.js";
+import { MODEL_RECORD_FILE, recordOf, renderRecord } from "../drift/model-record.js";
+import { quoted, sourceText } from "./source-text.js";
 import {
   DtoConfigError,
   GENERATED_MARKER,
@@ -28,54 +39,18 @@ export {
   type GeneratedFile,
 };
 
-interface PlannedMember {
-  readonly member: MemberMetadata;
-  readonly kind: ValueKind;
-  /** The TypeScript field name. */
-  readonly field: string;
-  /** The warehouse name declared with `{ name }`, when it is not the field name. */
-  readonly declared: string | undefined;
-}
-
-/** A variable of the view, declared as `name: Variable<T>({ name?, optional? })`. */
-interface PlannedVariable {
-  readonly variable: VariableMetadata;
-  readonly kind: ValueKind;
-  readonly field: string;
-  readonly declared: string | undefined;
-}
-
-interface PlannedView {
-  readonly view: ViewMetadata;
-  /** The view name as declared (portable: backend A's folded upper case in lower case). */
-  readonly viewName: string;
-  readonly className: string;
-  readonly stem: string;
-  /** Dimensions, then metrics, then facts, each in definition order. */
-  readonly members: readonly PlannedMember[];
-  /** After the members, in definition order; their names share the members' namespace. */
-  readonly variables: readonly PlannedVariable[];
-  readonly rowDtoName: string;
-  readonly dtos: DtoSpec[];
-}
-
-const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$/;
+/** A view name `SemanticView()` can take as it is: one identifier (a listed name with a dot is one name). */
+const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const KIND_ORDER = ["dimension", "metric", "fact"] as const;
 
 export function generate(views: readonly ViewMetadata[], options: GenerateOptions): GenerateResult {
-  const skipped: string[] = [];
-  const usable = views.filter((v) => {
-    if (VIEW_NAME.test(v.name)) return true;
-    skipped.push(`view "${v.name}": its name is not an identifier (SemanticView() cannot declare it)`);
-    return false;
-  });
   const viewName = (v: ViewMetadata) =>
     v.name
       .split(".")
       .map((part) => portableName(options.backend, part))
       .join(".");
-  const sorted = [...usable].sort((a, b) => (viewName(a) < viewName(b) ? -1 : viewName(a) > viewName(b) ? 1 : 0));
+  const sorted = [...views].sort((a, b) => (viewName(a) < viewName(b) ? -1 : viewName(a) > viewName(b) ? 1 : 0));
   const viewNames = sorted.map(viewName);
   // Every export shares the index's namespace: classes first (a view keeps its natural class name),
   // then row DTOs, which step aside for classes and imports (`sales_row`'s class is `SalesRow`, so
@@ -89,6 +64,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     new Set([...TAKEN_BY_IMPORTS, ...classNames]),
   );
   const stems = uniqueNames(viewNames.map((n) => fileStem(n)));
+  const declaredNames = declaredViewNames(viewNames);
   const renamed = renameNotes(viewNames, classNames, rowNames);
   const plans: PlannedView[] = sorted.map((view, i) => {
     const ordered = KIND_ORDER.flatMap((kind) => view.members.filter((m) => m.kind === kind));
@@ -113,9 +89,12 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     return {
       view,
       viewName: viewNames[i]!,
+      declaredName: declaredNames[i]!,
+      warehouseName: VIEW_NAME.test(viewNames[i]!) ? undefined : viewNames[i]!,
       className: classNames[i]!,
       stem: stems[i]!,
       members,
+      groupableBy: groupableFields(members),
       variables,
       rowDtoName: rowNames[i]!,
       dtos: [],
@@ -137,15 +116,33 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
   for (const plan of plans) {
     files.push({
       path: `${plan.stem}.ts`,
-      text: print(viewModule(project, plan), header, `semantic view "${plan.viewName}"`),
+      text: print(viewModule(project, plan), header, `semantic view "${sourceText(plan.viewName)}"`),
     });
     files.push({
       path: `${plan.stem}.dto.ts`,
-      text: print(dtoModule(project, plan), header, `DTO schemas for "${plan.viewName}"`),
+      text: print(dtoModule(project, plan), header, `DTO schemas for "${sourceText(plan.viewName)}"`),
     });
   }
   files.push({ path: "index.ts", text: print(indexModule(project, plans), header, "index") });
-  return { files, skipped, renamed };
+  files.push({ path: MODEL_RECORD_FILE, text: renderRecord(recordOf(plans)) });
+  return { files, renamed };
+}
+
+/**
+ * The first argument of each `SemanticView()`: the view name when it is an identifier, else an identifier
+ * made from it (the warehouse's spelling goes into `{ name }`), suffixed where it would equal another
+ * declared name (declared names are compared exactly: they are type-level brands).
+ */
+function declaredViewNames(viewNames: readonly string[]): string[] {
+  const taken = new Set(viewNames.filter((n) => VIEW_NAME.test(n)));
+  return viewNames.map((name) => {
+    if (VIEW_NAME.test(name)) return name;
+    const base = declaredViewName(name);
+    let candidate = base;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}${n}`;
+    taken.add(candidate);
+    return candidate;
+  });
 }
 
 /** One note per export that did not get its natural name, saying which export has it. */
@@ -228,87 +225,20 @@ function dtoMember(plan: PlannedView, field: string): PlannedMember | undefined 
   return plan.members.find((m) => m.field === field) ?? plan.members.find((m) => m.member.name === field);
 }
 
-/** A TSDoc body: comment lines, never containing `*\/`. */
-function docText(lines: readonly (string | undefined)[]): string {
-  return lines
-    .filter((l): l is string => l !== undefined)
-    .join("\n\n")
-    .replaceAll("*/", "*\\/");
-}
-
-const FACTORY = { dimension: "Dimension", metric: "Metric", fact: "Fact" } as const;
-
-/**
- * The member's comment only: expressions and type texts are spelled differently by each warehouse
- * (`SUM(revenue)`, `NUMBER(38,0)`, `BIGINT`), and the generated files must not depend on the backend.
- */
-function memberDoc(planned: PlannedMember): string | undefined {
-  return planned.member.comment === undefined ? undefined : docText([planned.member.comment]);
-}
-
-function writeDoc(writer: CodeBlockWriter, text: string): void {
-  const lines = text.split("\n");
-  if (lines.length === 1) {
-    writer.writeLine(`/** ${lines[0]} */`);
-    return;
-  }
-  writer.writeLine("/**");
-  for (const line of lines) writer.writeLine(line === "" ? " *" : ` * ${line}`);
-  writer.writeLine(" */");
-}
-
-function viewModule(project: Project, plan: PlannedView): SourceFile {
-  const file = project.createSourceFile(`${plan.stem}.ts`, "", { overwrite: true });
-  const factories = [...plan.members.map((m) => FACTORY[m.member.kind]), ...plan.variables.map(() => "Variable")];
-  const named = ["SemanticView", ...new Set(factories)].sort();
-  file.addImportDeclaration({ namedImports: named, moduleSpecifier: "lib" });
-  if ([...plan.members, ...plan.variables].some((m) => m.kind === "decimal")) {
-    file.addImportDeclaration({ isTypeOnly: true, namedImports: ["Decimal"], moduleSpecifier: "lib" });
-  }
-  file.addStatements((writer) => {
-    writeDoc(writer, docText([plan.view.comment, `Semantic view \`${plan.viewName}\`.`]));
-    writer.writeLine(`export class ${plan.className} extends SemanticView(${JSON.stringify(plan.viewName)}, {`);
-    writer.indent(() => {
-      for (const planned of plan.members) {
-        const doc = memberDoc(planned);
-        if (doc !== undefined) writeDoc(writer, doc);
-        const type = tsTypeOf(planned.kind);
-        const typeArgument = type === "unknown" ? "" : `<${type}>`;
-        const options = planned.declared === undefined ? "" : `{ name: ${JSON.stringify(planned.declared)} }`;
-        writer.writeLine(`${planned.field}: ${FACTORY[planned.member.kind]}${typeArgument}(${options}),`);
-      }
-      for (const planned of plan.variables) {
-        if (planned.variable.comment !== undefined) writeDoc(writer, docText([planned.variable.comment]));
-        const type = tsTypeOf(planned.kind);
-        const typeArgument = type === "unknown" ? "" : `<${type}>`;
-        const options = [
-          ...(planned.declared === undefined ? [] : [`name: ${JSON.stringify(planned.declared)}`]),
-          ...(planned.variable.hasDefault ? ["optional: true"] : []),
-        ];
-        writer.writeLine(
-          `${planned.field}: Variable${typeArgument}(${options.length === 0 ? "" : `{ ${options.join(", ")} }`}),`,
-        );
-      }
-    });
-    writer.writeLine("}) {}");
-  });
-  return file;
-}
-
 function dtoModule(project: Project, plan: PlannedView): SourceFile {
   const file = project.createSourceFile(`${plan.stem}.dto.ts`, "", { overwrite: true });
   file.addImportDeclaration({ namedImports: ["Type"], moduleSpecifier: "typebox" });
   const libImports = new Set(plan.members.flatMap((m) => schemaOf(m.kind).libImports));
   if (libImports.size > 0) file.addImportDeclaration({ namedImports: [...libImports].sort(), moduleSpecifier: "lib" });
-  const dtos: { name: string; doc: string; members: PlannedMember[] }[] = [
+  const dtos: { name: string; doc: string[]; members: PlannedMember[] }[] = [
     {
       name: plan.rowDtoName,
-      doc: `One row of \`${plan.viewName}\` with every dimension and metric selected.`,
+      doc: docText([`One row of \`${plan.viewName}\` with every dimension and metric selected.`]),
       members: plan.members.filter((m) => m.member.kind !== "fact"),
     },
     ...plan.dtos.map((dto) => ({
       name: dto.name,
-      doc: `\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`,
+      doc: docText([`\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`]),
       members: dto.fields.map((f) => dtoMember(plan, f)!),
     })),
   ];
@@ -321,12 +251,12 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
         writer.indent(() => {
           for (const planned of dto.members) {
             const schema = schemaOf(planned.kind);
-            const options = [...schema.options, `title: ${JSON.stringify(titleOf(planned.field))}`].join(", ");
+            const options = [...schema.options, `title: ${quoted(titleOf(planned.field))}`].join(", ");
             writer.writeLine(`${planned.field}: ${schema.call}({ ${options} }),`);
           }
         });
         writer.writeLine("},");
-        writer.writeLine(`{ title: ${JSON.stringify(dto.name)} },`);
+        writer.writeLine(`{ title: ${quoted(dto.name)} },`);
       });
       writer.writeLine(");");
     });

@@ -18,8 +18,6 @@ export interface GenerateOptions {
 
 export interface GenerateResult {
   readonly files: GeneratedFile[];
-  /** Views and members left out because `SemanticView()` cannot declare them (invalid or reserved names). */
-  readonly skipped: string[];
   /** Exports that got a suffix because another generated export or an import has their natural name. */
   readonly renamed: string[];
 }

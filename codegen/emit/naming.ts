@@ -64,6 +64,16 @@ export function pascalCase(name: string): string {
   return result;
 }
 
+/** `Odd View` → `oddView`, `2024 kpis` → `view2024Kpis`: the declared name of a view whose name is not an identifier. */
+export function declaredViewName(name: string): string {
+  const camel = words(name)
+    .map((w, i) => (i === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1)))
+    .join("")
+    .slice(0, 240);
+  if (camel === "") return "view";
+  return /^[0-9]/.test(camel) ? `view${camel}` : camel;
+}
+
 /** `sales` → `sales`, `Order Facts` → `order-facts`: the module file stem. */
 export function fileStem(name: string): string {
   const stem = words(name)

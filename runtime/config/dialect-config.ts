@@ -1,7 +1,7 @@
 /**
  * A dialect's configuration, as data the configuration pipeline reads. `runtime/config/` knows no
- * dialect: whoever resolves a connection (`runtime/dialects/resolve-settings.ts`, which reads the
- * DIALECTS record) hands it the backend and the list of all backends.
+ * dialect: whoever resolves a connection (`loadConnectionSettings` in the dialects layer, which
+ * reads the DIALECTS record) hands it the backend and the list of all backends.
  */
 import type { EnvFallback, FieldSpec } from "./fields.js";
 import type { BackendRules } from "./resolved-values.js";

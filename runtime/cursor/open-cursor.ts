@@ -86,7 +86,9 @@ export async function openCursor<Row = Record<string, unknown>>(
     if (outcome.ok) {
       await outcome.stream.close().catch(() => undefined);
     }
-    await releaseQuietly(connection);
+    // In the background: the deadline is the caller's, while a driver may still be ending the
+    // cancelled statement (its reset waits for that before the pool hands the connection out again).
+    void releaseQuietly(connection);
     throw watch.error(outcome.ok ? undefined : outcome.error);
   }
   if (!outcome.ok) {

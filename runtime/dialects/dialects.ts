@@ -1,7 +1,7 @@
 /**
  * The one list of backends: adding a warehouse is one folder (`runtime/dialects/<warehouse>/`,
  * with its `<warehouse>-dialect.ts`) and one line here. Everything else that differs per backend
- * asks the record (`test/architecture/dialect-record.test.ts` keeps it so).
+ * asks the record (the repository's dialect-record architecture test keeps it so).
  */
 import type { Driver } from "../driver/driver.js";
 import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";

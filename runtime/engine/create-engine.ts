@@ -6,7 +6,8 @@
 import { resolveSettings } from "../dialects/resolve-settings.js";
 import type { BackendConfigObject } from "../dialects/resolve-settings.js";
 import type { Driver } from "../driver/driver.js";
-import { LibConnectionError } from "../errors.js";
+import { LibConnectionError, ValidationError } from "../errors.js";
+import { dateRangeOptionsProblem, type DateRangeOptions } from "../operation-node/date-range-node.js";
 import { createDriver, dialectOf, type ConnectionSettings, type DialectDriverOptions } from "../dialects/dialects.js";
 import { Engine } from "./engine.js";
 import type { EngineInternals } from "./engine.js";
@@ -25,6 +26,11 @@ export interface CreateEngineOptions {
    * recycle and pool wait of this engine (README "Logging and tracing"). Never given a secret.
    */
   readonly log?: EngineLogger;
+  /**
+   * Defaults for the relative date ranges of queries run on this engine (`inLast()`, `inCurrent()`, ...):
+   * `{ timeZone, weekStart, now }`; a condition's own options win. Built-in: UTC, Monday, the current instant.
+   */
+  readonly dateRanges?: DateRangeOptions;
 }
 
 /** Library-internal options (tests): an explicit driver, the dialect's driver options, pool tuning. */
@@ -47,7 +53,14 @@ export function createEngine(
 ): Engine {
   const { settings, connectionName } = resolveSettings(nameOrConfig, { configPath: options.configPath ?? ".lib.toml" });
   const name = options.register === true ? (connectionName ?? DEFAULT_ENGINE_NAME) : undefined;
-  return engineFromSettings(settings, { name, log: options.log });
+  const problem = dateRangeOptionsProblem(options.dateRanges);
+  if (problem !== undefined) {
+    throw new ValidationError(`createEngine(): dateRanges: ${problem}`, {
+      source: "createEngine()",
+      field: "dateRanges",
+    });
+  }
+  return engineFromSettings(settings, { name, log: options.log, dateRanges: options.dateRanges });
 }
 
 /**

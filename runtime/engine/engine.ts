@@ -17,6 +17,7 @@ import { isTraced, poolWaitChannel, traced } from "../observability/channels.js"
 import type { Dialect } from "../dialects/dialect.js";
 import { dialectOf, type BackendType, type ConnectionSettings } from "../dialects/dialects.js";
 import type { Observer } from "../observability/observer.js";
+import type { DateRangeOptions } from "../operation-node/date-range-node.js";
 
 const DEFAULT_DISPOSE_TIMEOUT_S = 10;
 
@@ -25,6 +26,8 @@ export interface EngineInternals {
   readonly pool?: Partial<Pick<PoolOptions, "createBackoffMs" | "maxCreateBackoffMs" | "prePingAttempts" | "now">>;
   /** Receives pool-wait events (the `log` option and the `lib:pool-wait` tracing channel). */
   readonly observer?: Observer;
+  /** Defaults for relative date ranges (`CreateEngineOptions.dateRanges`). */
+  readonly dateRanges?: DateRangeOptions | undefined;
 }
 
 /** Bounds on one checkout (`engine.connect(options)`); `execute()` passes its own. */
@@ -45,6 +48,8 @@ export class Engine implements AsyncDisposable {
    * on every new physical connection before it is handed out.
    */
   readonly _pool: ConnectionPool;
+  /** Defaults for relative date ranges of queries run on this engine (time zone, week start, clock). */
+  readonly dateRanges: DateRangeOptions;
   readonly #driver: Driver;
   readonly #disposeTimeoutMs: number;
   readonly #observer: Observer | undefined;
@@ -57,6 +62,7 @@ export class Engine implements AsyncDisposable {
     this.#driver = driver;
     this.#disposeTimeoutMs = (settings.disposeTimeout ?? DEFAULT_DISPOSE_TIMEOUT_S) * 1000;
     this.#observer = internals.observer;
+    this.dateRanges = Object.freeze({ ...internals.dateRanges });
     this._pool = new ConnectionPool(driver, {
       poolSize: settings.poolSize,
       // A private database per connection (in-memory DuckDB): an overflow connection would be empty.

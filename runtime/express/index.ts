@@ -6,3 +6,14 @@
 export { sendJson, jsonResponse, type JsonResponseTarget, type JsonResponseOptions } from "./express-json.js";
 export { jsonReplacerWritesNumbers } from "../values/json.js";
 export { toJsonSchema } from "../mapping/json-schema.js";
+export {
+  semanticRouter,
+  type SemanticRouter,
+  type SemanticRouterOptions,
+  type RouterRequest,
+  type Next,
+} from "./semantic-router.js";
+export { openApiDocument, type OpenApiOptions } from "./openapi-document.js";
+export { MEDIA_TYPES, negotiateFormat, type AnswerFormat } from "./content-negotiation.js";
+export { PROBLEM_TYPES, type Problem } from "./problem-details.js";
+export { TRUNCATED_TRAILER } from "./query-answer.js";

@@ -4,7 +4,7 @@
  * mismatching model fails before any row is converted, with every mismatched field listed.
  */
 import type { TSchema } from "typebox";
-import { Compile } from "typebox/compile";
+import { typeboxCompile } from "./typebox.js";
 import type { ColumnInfo } from "../driver/query-result.js";
 import { LibSchemaMismatchError, type SchemaMismatch } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
@@ -55,7 +55,7 @@ function setKey(target: Record<string, unknown>, key: string, value: unknown): v
 }
 
 function compileChecker(schema: TSchema): Pick<Step, "check" | "explain"> {
-  const validator = Compile(schema);
+  const validator = typeboxCompile().Compile(schema);
   return {
     check: (value) => validator.Check(value),
     explain: (value) =>

@@ -2,7 +2,8 @@
  * Reads what a model property expects from its TypeBox schema: the value type, whether null is
  * allowed, whether the property may be absent, and a readable label for error messages.
  */
-import { Type, type TSchema } from "typebox";
+import type { TSchema } from "typebox";
+import { typebox } from "./typebox.js";
 import { libTypeOf } from "./schema-types.js";
 
 /** The value types a model property can ask for. `unknown` takes anything; `other` is any other schema (arrays, objects, ...). */
@@ -91,7 +92,7 @@ export function describeProperty(name: string, schema: TSchema, required: boolea
     type = typeOf(schema);
     if (type === "unknown") nullable = true;
   }
-  const optional = !required || Type.IsOptional(schema);
+  const optional = !required || typebox().Type.IsOptional(schema);
   const label = LABELS[type] + (nullable && type !== "unknown" ? " | null" : "") + (optional ? " (optional)" : "");
   return { name, schema, type, nullable, optional, label };
 }

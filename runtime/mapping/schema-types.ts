@@ -4,7 +4,8 @@
  * Each schema carries an `x-lib-type` marker (how `into()` recognises it) and a TypeBox refinement, so
  * TypeBox's own `Compile(...)`/`Value.Check(...)` accept exactly the runtime values `lib` produces.
  */
-import { Type, type TSchema, type TUnsafe } from "typebox";
+import type { TSchema, TUnsafe } from "typebox";
+import { typebox } from "./typebox.js";
 import { Decimal } from "../values/decimal.js";
 
 /** The marker key `lib` puts on its own schemas. */
@@ -32,6 +33,7 @@ function libType<T>(
   check: (value: unknown) => boolean,
   what: string,
 ): TUnsafe<T> {
+  const { Type } = typebox();
   const schema = Type.Unsafe<T>({ ...options, [LIB_TYPE_KEY]: name } as unknown as TSchema);
   return Type.Refine(schema, check as (value: T) => boolean, () => `expected ${what}`) as unknown as TUnsafe<T>;
 }

@@ -1,5 +1,8 @@
 import type { FieldNode } from "./field-node.js";
 import type { FilterValue } from "./filter-value.js";
+import type { DateRangeNode } from "./date-range-node.js";
+
+export type { DateRangeNode } from "./date-range-node.js";
 
 /** Operation nodes of a filter condition. All frozen; build them with the factories below. */
 export type ComparisonOperator = "=" | "<>" | ">" | ">=" | "<" | "<=";
@@ -74,6 +77,7 @@ export type ConditionNode =
   | BetweenNode
   | LikeNode
   | NullCheckNode
+  | DateRangeNode
   | AndConditionNode
   | OrConditionNode
   | NotConditionNode

@@ -6,7 +6,13 @@ import type { VariableNode, VariableValueNode } from "./variable-node.js";
 /** The whole semantic query: what every dialect compiler is fed. Frozen; builders clone with changes. */
 export interface SemanticQueryNode {
   readonly kind: "SemanticQueryNode";
+  /** The view's declared name (what fields refer to), e.g. `sales` or `analytics.sales`. */
   readonly viewName: string;
+  /**
+   * The view's name in the warehouse (warehouse-name.ts syntax: dot-separated parts, a quoted part
+   * exact): what the compilers send. The declared name unless the view was declared with `{ name }`.
+   */
+  readonly warehouseName: string;
   readonly dimensions: readonly FieldNode[];
   readonly metrics: readonly FieldNode[];
   readonly facts: readonly FieldNode[];
@@ -21,13 +27,21 @@ export interface SemanticQueryNode {
   readonly variables: readonly VariableValueNode[];
 }
 
-export type SemanticQueryChanges = Partial<Omit<SemanticQueryNode, "kind" | "viewName" | "declaredVariables">>;
+export type SemanticQueryChanges = Partial<
+  Omit<SemanticQueryNode, "kind" | "viewName" | "warehouseName" | "declaredVariables">
+>;
 
 export const SemanticQueryNode = Object.freeze({
-  create(viewName: string, declaredVariables: readonly VariableNode[] = []): SemanticQueryNode {
+  /** `warehouseName`: the view's name in the warehouse (warehouse-name.ts syntax) when not `viewName`. */
+  create(
+    viewName: string,
+    declaredVariables: readonly VariableNode[] = [],
+    warehouseName: string = viewName,
+  ): SemanticQueryNode {
     return Object.freeze({
       kind: "SemanticQueryNode",
       viewName,
+      warehouseName,
       dimensions: Object.freeze([]),
       metrics: Object.freeze([]),
       facts: Object.freeze([]),

@@ -5,21 +5,8 @@
  * (identifier wrappers and sanitizing, parameter placeholders, `appendValue`, string literals).
  * A dialect overrides the hooks plus {@link SemanticQueryCompiler.semanticQueryToNode}.
  */
-import {
-  AndNode,
-  BinaryOperationNode,
-  DefaultQueryCompiler,
-  IdentifierNode,
-  OperatorNode,
-  OrNode,
-  ParensNode,
-  PrimitiveValueListNode,
-  RawNode,
-  UnaryOperationNode,
-  ValueNode,
-  createQueryId,
-  type OperationNode,
-} from "kysely";
+import type { AndNode, OperatorNode, OrNode, RawNode, OperationNode } from "kysely";
+import { KyselyQueryCompiler, kysely } from "./kysely.js";
 import { ValidationError } from "../errors.js";
 import { CompiledQuery } from "./compiled-query.js";
 import { LIKE_ESCAPE, RAW_LIKE_ESCAPE, type ConditionNode } from "../operation-node/condition-node.js";
@@ -34,7 +21,7 @@ import { validateSemanticQuery } from "./validate-semantic-query.js";
 
 const OPERATORS = { "=": "=", "<>": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=" } as const;
 
-export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
+export abstract class SemanticQueryCompiler extends KyselyQueryCompiler {
   /** The backend this compiler writes SQL for (its key in DIALECTS; the compiler layer never reads the record). */
   abstract readonly dialect: string;
 
@@ -42,7 +29,7 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
   compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {
     validateSemanticQuery(query);
     this.checkSelection(query);
-    const compiled = this.compileQuery(this.semanticQueryToNode(query), createQueryId());
+    const compiled = this.compileQuery(this.semanticQueryToNode(query), kysely().createQueryId());
     return CompiledQuery.create(this.dialect, query, compiled.sql, compiled.parameters);
   }
 
@@ -63,12 +50,12 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
 
   /** A member as referenced in a predicate or select list. */
   protected memberReference(field: FieldNode): OperationNode {
-    return IdentifierNode.create(plainWarehouseName(field.warehouseName));
+    return kysely().IdentifierNode.create(plainWarehouseName(field.warehouseName));
   }
 
   /** The name an output column gets: exactly the field name, so rows key the same on every backend. */
   protected columnAlias(field: FieldNode): OperationNode {
-    return IdentifierNode.create(field.name);
+    return kysely().IdentifierNode.create(field.name);
   }
 
   /** What an outer ORDER BY item refers to: the aliased output column. */
@@ -78,6 +65,15 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
 
   /** Lowers a condition to Kysely nodes. */
   protected conditionToNode(condition: ConditionNode): OperationNode {
+    const {
+      AndNode,
+      BinaryOperationNode,
+      OperatorNode,
+      ParensNode,
+      PrimitiveValueListNode,
+      UnaryOperationNode,
+      ValueNode,
+    } = kysely();
     switch (condition.kind) {
       case "ComparisonNode":
         return BinaryOperationNode.create(
@@ -117,6 +113,9 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
           OperatorNode.create(condition.negated ? "is not" : "is"),
           keyword("NULL"),
         );
+      case "DateRangeNode":
+        // The query executor replaces it with absolute bounds before compiling (date-range-bounds.ts).
+        throw new Error(`${condition.field.name}: a relative date range reached the compiler unresolved`);
       case "AndConditionNode":
         return this.#chain(condition.conditions, "and");
       case "OrConditionNode":
@@ -135,7 +134,7 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
   protected variableValueNode(assignment: VariableValueNode): OperationNode {
     const { variable, value } = assignment;
     const problem = describeInvalidFilterValue(value) ?? this.valueProblem(value);
-    if (problem === undefined) return ValueNode.create(value);
+    if (problem === undefined) return kysely().ValueNode.create(value);
     const label = `${variable.viewName}.${variable.name}`;
     throw new ValidationError(`${label}: ${problem}`, { source: label, field: variable.name });
   }
@@ -162,9 +161,10 @@ export abstract class SemanticQueryCompiler extends DefaultQueryCompiler {
       const node = this.conditionToNode(c);
       // Parenthesize a nested AND/OR so precedence never depends on the reader.
       const compound = c.kind === "AndConditionNode" || c.kind === "OrConditionNode";
-      return compound && c.conditions.length > 1 ? ParensNode.create(node) : node;
+      return compound && c.conditions.length > 1 ? kysely().ParensNode.create(node) : node;
     });
-    return nodes.reduce((left, right) => (op === "and" ? AndNode.create(left, right) : OrNode.create(left, right)));
+    // One flat list, not a left-deep AndNode/OrNode tree: visiting it never recurses per term.
+    return nodes.length === 1 ? nodes[0]! : joinNodes(nodes, op === "and" ? " AND " : " OR ");
   }
 
   /** ` ORDER BY x DESC NULLS LAST, ...` (NULLS LAST unless asked otherwise), or nothing. */

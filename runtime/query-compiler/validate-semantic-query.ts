@@ -1,5 +1,6 @@
 import { ValidationError } from "../errors.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+import { conditionShapeProblem } from "../operation-node/condition-shape.js";
 
 /** Checks what can only be checked once the whole query is known. */
 export function validateSemanticQuery(query: SemanticQueryNode): void {
@@ -11,6 +12,9 @@ export function validateSemanticQuery(query: SemanticQueryNode): void {
   if (query.metrics.length > 0 && query.facts.length > 0) {
     throw new ValidationError(`${source}: metrics and facts cannot be selected in the same query`, { source });
   }
+  // Nodes can be built without the combinators: the shape is checked again before anything recurses.
+  const tooLarge = query.where === undefined ? undefined : conditionShapeProblem(query.where);
+  if (tooLarge !== undefined) throw new ValidationError(`${source}.where(): ${tooLarge}`, { source });
   const set = new Set(query.variables.map((v) => v.variable.name));
   const missing = query.declaredVariables.filter((v) => v.required && !set.has(v.name)).map((v) => v.name);
   if (missing.length > 0) {

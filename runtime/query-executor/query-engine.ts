@@ -7,10 +7,13 @@ import { LibError } from "../errors.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { DEFAULT_ENGINE_NAME, getEngine } from "../engine/registry.js";
 import { isBackend, type BackendType } from "../dialects/dialects.js";
+import type { DateRangeOptions } from "../operation-node/date-range-node.js";
 
 /** The slice of an engine a query uses (an `Engine` from `createEngine()` is one). */
 export interface QueryEngine {
   readonly backend: BackendType;
+  /** Defaults for relative date ranges (`inLast()`, ...): time zone, week start, clock. */
+  readonly dateRanges?: DateRangeOptions | undefined;
   /** `signal` / `timeoutMs` bound the wait for a pooled connection too (a `QueryCancelledError` ends it). */
   connect(options?: {
     readonly signal?: AbortSignal | undefined;

@@ -16,6 +16,7 @@ import { Engine } from "../engine/engine.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
+import { resolveDateRanges } from "./date-range-bounds.js";
 
 export interface ExecuteOptions {
   /** Aborting cancels the wait for a connection or the running statement; the promise or read rejects with QueryCancelledError. */
@@ -83,14 +84,17 @@ export class DefaultQueryExecutor implements QueryExecutor {
   }
 
   compileQuery(node: SemanticQueryNode, dialect?: BackendType): CompiledQuery {
-    const engineDialect = dialect === undefined ? dialectOfEngine(resolveEngine(this.engine)) : dialectOf(dialect);
-    return compiledFor(engineDialect, node).compiled;
+    // With an explicit dialect no engine need exist: date-range defaults then come from a given engine only.
+    const engine =
+      dialect === undefined ? resolveEngine(this.engine) : typeof this.engine === "object" ? this.engine : undefined;
+    const engineDialect = dialect === undefined ? dialectOfEngine(engine!) : dialectOf(dialect);
+    return compiledFor(engineDialect, resolveDateRanges(node, engine?.dateRanges)).compiled;
   }
 
   async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {
     const openedAt = captureOpenSite(); // the caller's frame is still on the stack here
     const engine = resolveEngine(this.engine);
-    const compiled = compiledFor(dialectOfEngine(engine), node);
+    const compiled = compiledFor(dialectOfEngine(engine), resolveDateRanges(node, engine.dateRanges));
     if (options.signal?.aborted) {
       throw new QueryCancelledError("aborted", "The query was aborted before it started", {
         cause: options.signal.reason,
@@ -104,7 +108,11 @@ export class DefaultQueryExecutor implements QueryExecutor {
     try {
       return await openCursor<R>(connection, compiled, { signal: options.signal, timeoutMs, openedAt });
     } catch (error) {
-      await connection.release(); // idempotent: harmless if the cursor already released it
+      // Idempotent: harmless if the cursor already released it. A cancelled query's connection may
+      // still be ending its statement: its deadline is the caller's, so that goes on in the background.
+      const released = connection.release();
+      if (error instanceof QueryCancelledError) released.catch(() => undefined);
+      else await released;
       throw error;
     }
   }

@@ -2,10 +2,10 @@ import type { OrderingNode } from "../operation-node/ordering-node.js";
 
 declare const ORDERING_TYPE: unique symbol;
 
-/** One ordering (`Sales.revenue.desc()`), tied at the type level to its view. */
-export interface Ordering<V extends string = string> {
+/** One ordering (`Sales.revenue.desc()`), tied at the type level to its view and field name. */
+export interface Ordering<V extends string = string, N extends string = string> {
   readonly node: OrderingNode;
-  readonly [ORDERING_TYPE]: { readonly view: V };
+  readonly [ORDERING_TYPE]: { readonly view: V; readonly name: N };
 }
 
 export interface OrderingOptions {
@@ -13,8 +13,8 @@ export interface OrderingOptions {
   readonly nulls?: "first" | "last";
 }
 
-export function orderingOf<V extends string>(node: OrderingNode): Ordering<V> {
-  return Object.freeze({ node }) as unknown as Ordering<V>;
+export function orderingOf<V extends string, N extends string>(node: OrderingNode): Ordering<V, N> {
+  return Object.freeze({ node }) as unknown as Ordering<V, N>;
 }
 
 export function isOrdering(value: unknown): value is Ordering {

@@ -6,11 +6,12 @@
 import { ValidationError } from "../errors.js";
 import type { Cursor } from "../cursor/cursor.js";
 import { isBackend, type BackendType } from "../dialects/dialects.js";
-import type { AnyField, DimensionField, FactField, MetricField } from "../view/field.js";
+import type { AnyField } from "../view/field.js";
 import { isField } from "../view/field.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
-import { isCondition, type RowCondition } from "./condition.js";
+import { isCondition, type Condition } from "./condition.js";
 import { ConditionNode } from "../operation-node/condition-node.js";
+import { conditionShapeProblem } from "../operation-node/condition-shape.js";
 import type { FieldKind, FieldNode } from "../operation-node/field-node.js";
 import { OrderingNode } from "../operation-node/ordering-node.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
@@ -18,6 +19,19 @@ import { isOrdering, type Ordering } from "./ordering.js";
 import type { EngineRef } from "../query-executor/query-engine.js";
 import { DEFAULT_QUERY_EXECUTOR, type ExecuteOptions, type QueryExecutor } from "../query-executor/query-executor.js";
 import type { EmptyRow, WithFields } from "./row-type.js";
+import { groupingProblem, plainView, type DeclaredView } from "./declared-view.js";
+import type {
+  AnyShape,
+  EmptyShape,
+  NonNegativeInteger,
+  OrderCheck,
+  OrderedSelected,
+  QueryShape,
+  SelectCheck,
+  WhereCheck,
+  WithOrdered,
+  WithSelected,
+} from "./query-shape.js";
 import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import { VariableNode } from "../operation-node/variable-node.js";
 import type { NoVariables } from "../view/variable.js";
@@ -35,7 +49,12 @@ export type { ExecuteOptions } from "../query-executor/query-executor.js";
 export type QueryCursor<R> = Cursor<R>;
 
 /** The row type a query yields: `RowOf<typeof q>`. */
-export type RowOf<Q> = Q extends SemanticQuery<string, infer R, infer _P> ? R : never;
+export type RowOf<Q> = Q extends SemanticQuery<string, infer R, infer _P, infer _S> ? R : never;
+
+/** The arguments of `metrics()`/`dimensions()`/`facts()`, each checked against the query so far. */
+type Selection<F extends readonly AnyField[], Kind extends FieldKind, V extends string, S extends QueryShape> = {
+  [I in keyof F]: SelectCheck<F[I], I, F, Kind, V, S>;
+};
 
 export type { NoVariables } from "../view/variable.js";
 
@@ -73,22 +92,39 @@ const KIND_METHOD: Record<FieldKind, string> = { metric: "metrics", dimension: "
  *   where_clause := '"country" = ''US''') ORDER BY "revenue" DESC NULLS LAST LIMIT 100
  * ```
  */
-export class SemanticQuery<V extends string, R extends object = EmptyRow, P extends object = NoVariables> {
+export class SemanticQuery<
+  V extends string,
+  R extends object = EmptyRow,
+  P extends object = NoVariables,
+  S extends QueryShape = AnyShape,
+> {
   readonly #node: SemanticQueryNode;
+  readonly #view: DeclaredView;
   readonly #executor: QueryExecutor;
+  /** Type-level only: what the checker knows about the selection (see query-shape.ts). */
+  declare readonly "~shape"?: S;
 
-  private constructor(node: SemanticQueryNode, executor: QueryExecutor) {
+  private constructor(node: SemanticQueryNode, view: DeclaredView, executor: QueryExecutor) {
     this.#node = node;
+    this.#view = view;
     this.#executor = executor;
     Object.freeze(this);
   }
 
-  /** A new, empty query over `viewName` (use `View.query()`). */
+  /**
+   * A new, empty query over `viewName` (use `View.query()`); `view` carries the declaration's warehouse
+   * name and metric–dimension rules.
+   */
   static create<V extends string, P extends object = NoVariables>(
     viewName: V,
     variables: readonly VariableNode[] = [],
-  ): SemanticQuery<V, EmptyRow, P> {
-    return new SemanticQuery<V, EmptyRow, P>(SemanticQueryNode.create(viewName, variables), DEFAULT_QUERY_EXECUTOR);
+    view: DeclaredView = plainView(viewName),
+  ): SemanticQuery<V, EmptyRow, P, EmptyShape> {
+    return new SemanticQuery<V, EmptyRow, P, EmptyShape>(
+      SemanticQueryNode.create(viewName, variables, view.warehouseName),
+      view,
+      DEFAULT_QUERY_EXECUTOR,
+    );
   }
 
   /** The declared view's name. */
@@ -97,22 +133,40 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
   }
 
   /** Adds metrics to the selection (output columns follow the dimensions). */
-  metrics<const F extends readonly MetricField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>, P> {
+  metrics<const F extends readonly AnyField[]>(
+    ...fields: Selection<F, "metric", V, S>
+  ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "metric", F[number]>> {
     if (fields.length > 0 && this.#node.facts.length > 0) {
       throw this.#error("metrics", "metrics and facts cannot be selected in the same query");
     }
-    const metrics = [...this.#node.metrics, ...this.#fieldNodes("metrics", "metric", fields)];
-    return this.#with({ metrics });
+    const added = this.#fieldNodes("metrics", "metric", fields);
+    this.#checkGrouping(
+      "metrics",
+      added.map((f) => f.name),
+      this.#node.dimensions.map((f) => f.name),
+      "metric",
+    );
+    return this.#with({ metrics: [...this.#node.metrics, ...added] });
   }
 
   /** Adds dimensions to the selection (they come first in every row). */
-  dimensions<const F extends readonly DimensionField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>, P> {
-    const dimensions = [...this.#node.dimensions, ...this.#fieldNodes("dimensions", "dimension", fields)];
-    return this.#with({ dimensions });
+  dimensions<const F extends readonly AnyField[]>(
+    ...fields: Selection<F, "dimension", V, S>
+  ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "dimension", F[number]>> {
+    const added = this.#fieldNodes("dimensions", "dimension", fields);
+    this.#checkGrouping(
+      "dimensions",
+      this.#node.metrics.map((f) => f.name),
+      added.map((f) => f.name),
+      "dimension",
+    );
+    return this.#with({ dimensions: [...this.#node.dimensions, ...added] });
   }
 
   /** Adds row-level facts to the selection (no aggregation; not combinable with metrics). */
-  facts<const F extends readonly FactField<V>[]>(...fields: F): SemanticQuery<V, WithFields<R, F>, P> {
+  facts<const F extends readonly AnyField[]>(
+    ...fields: Selection<F, "fact", V, S>
+  ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "fact", F[number]>> {
     if (fields.length > 0 && this.#node.metrics.length > 0) {
       throw this.#error("facts", "metrics and facts cannot be selected in the same query");
     }
@@ -124,15 +178,17 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
    * Filters rows before aggregation, on dimensions and facts. `null`/`undefined` is a no-op;
    * repeated calls are ANDed.
    */
-  where(condition: RowCondition<V> | null | undefined): SemanticQuery<V, R, P> {
+  where<C extends Condition | null | undefined>(condition: WhereCheck<C, V>): SemanticQuery<V, R, P, S> {
     if (condition === null || condition === undefined) return this;
     if (!isCondition(condition)) throw this.#error("where", "expected a condition such as View.field.eq(value)");
+    const tooLarge = conditionShapeProblem(condition.node);
+    if (tooLarge !== undefined) throw this.#error("where", tooLarge);
     for (const field of ConditionNode.fields(condition.node)) {
       this.#checkView("where", field);
       if (field.fieldKind === "metric") {
         throw this.#error(
           "where",
-          `metric "${field.name}" cannot be filtered in where(): semantic layers filter dimensions and facts before aggregation`,
+          `metric "${field.name}" cannot be used in where(): filter dimensions and facts, before aggregation`,
           field.name,
         );
       }
@@ -145,15 +201,20 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
             ...(current.kind === "AndConditionNode" ? current.conditions : [current]),
             ...(condition.node.kind === "AndConditionNode" ? condition.node.conditions : [condition.node]),
           ]);
+    const together = conditionShapeProblem(where); // several where() calls add up
+    if (together !== undefined) throw this.#error("where", together);
     return this.#with({ where });
   }
 
   /**
    * Appends orderings (`View.field.desc()`, or a field for ascending). Ordered fields must be
-   * selected; that is checked when the query is compiled.
+   * selected by the time the query compiles (the order of builder calls does not matter); a field
+   * that never is makes `toSql()`/`compile()`/`execute()` a type error and a `ValidationError`.
    */
-  orderBy(...orderings: (Ordering<V> | AnyField<V>)[]): SemanticQuery<V, R, P> {
-    const nodes = orderings.map((o) => {
+  orderBy<const O extends readonly (Ordering | AnyField)[]>(
+    ...orderings: { [I in keyof O]: OrderCheck<O[I], V> }
+  ): SemanticQuery<V, R, P, WithOrdered<S, O[number]>> {
+    const nodes = (orderings as readonly unknown[]).map((o) => {
       if (isOrdering(o)) {
         this.#checkView("orderBy", o.node.field);
         return o.node;
@@ -167,16 +228,16 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
     return this.#with({ orderBy: [...this.#node.orderBy, ...nodes] });
   }
 
-  /** At most `n` rows; `n` is a positive integer. */
-  limit(n: number): SemanticQuery<V, R, P> {
-    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1) {
-      throw this.#error("limit", `expected a positive integer, got ${describe(n)}`);
+  /** At most `n` rows; `n` is a non-negative integer (`limit(0)`: no rows, just the columns). */
+  limit<const N extends number>(n: NonNegativeInteger<N, "limit">): SemanticQuery<V, R, P, S> {
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+      throw this.#error("limit", `expected a non-negative integer, got ${describe(n)}`);
     }
     return this.#with({ limit: n });
   }
 
   /** Skips the first `n` rows; `n` is a non-negative integer. */
-  offset(n: number): SemanticQuery<V, R, P> {
+  offset<const N extends number>(n: NonNegativeInteger<N, "offset">): SemanticQuery<V, R, P, S> {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
       throw this.#error("offset", `expected a non-negative integer, got ${describe(n)}`);
     }
@@ -189,7 +250,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
    * Repeated calls merge (a later value wins); `undefined` leaves a variable unset. A variable the view
    * gives no default must be set before the query compiles.
    */
-  variables(values: P): SemanticQuery<V, R, P> {
+  variables(values: P): SemanticQuery<V, R, P, S> {
     if (typeof values !== "object" || values === null || Array.isArray(values)) {
       throw this.#error("variables", "expected an object of variable values, such as { minAmount: 100 }");
     }
@@ -212,36 +273,38 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
   }
 
   /** Runs on this engine, or on the engine registered under this name (resolved at execution). */
-  using(engine: EngineRef): SemanticQuery<V, R, P> {
+  using(engine: EngineRef): SemanticQuery<V, R, P, S> {
     if (
       typeof engine !== "string" &&
       (typeof engine !== "object" || engine === null || typeof engine.connect !== "function")
     ) {
       throw this.#error("using", "expected an engine or a registered engine name");
     }
-    return new SemanticQuery<V, R, P>(this.#node, this.#executor.withEngine(engine));
+    return new SemanticQuery<V, R, P, S>(this.#node, this.#view, this.#executor.withEngine(engine));
   }
 
   /** The SQL for `dialect`, or for the resolved engine's dialect. */
-  toSql(options: CompileOptions = {}): string {
-    return this.compile(options).sql;
+  toSql(this: OrderedSelected<S>, options: CompileOptions = {}): string {
+    return (this as SemanticQuery<V, R, P, AnyShape>).compile(options).sql;
   }
 
   /** SQL plus parameters for `dialect`, or for the resolved engine's dialect. */
-  compile(options: CompileOptions = {}): CompiledQuery {
+  compile(this: OrderedSelected<S>, options: CompileOptions = {}): CompiledQuery {
+    const self = this as SemanticQuery<V, R, P, S>;
     const { dialect } = options;
     if (dialect !== undefined && !isBackend(dialect)) {
-      throw this.#error("compile", `unknown dialect ${describe(dialect)}`);
+      throw self.#error("compile", `unknown dialect ${describe(dialect)}`);
     }
-    return this.#executor.compileQuery(this.#node, dialect);
+    return self.#executor.compileQuery(self.#node, dialect);
   }
 
   /**
    * Runs the query on a pooled connection of the resolved engine and returns a cursor that owns
    * the connection (`await using cursor = await q.execute()`).
    */
-  execute(options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
-    return this.#executor.executeQuery<R>(this.#node, options);
+  execute(this: OrderedSelected<S>, options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
+    const self = this as SemanticQuery<V, R, P, S>;
+    return self.#executor.executeQuery<R>(self.#node, options);
   }
 
   /** The frozen operation node (what the dialect compilers consume). */
@@ -249,8 +312,14 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
     return this.#node;
   }
 
-  #with<R2 extends object>(changes: Parameters<typeof SemanticQueryNode.cloneWith>[1]): SemanticQuery<V, R2, P> {
-    return new SemanticQuery<V, R2, P>(SemanticQueryNode.cloneWith(this.#node, changes), this.#executor);
+  #with<R2 extends object, S2 extends QueryShape>(
+    changes: Parameters<typeof SemanticQueryNode.cloneWith>[1],
+  ): SemanticQuery<V, R2, P, S2> {
+    return new SemanticQuery<V, R2, P, S2>(
+      SemanticQueryNode.cloneWith(this.#node, changes),
+      this.#view,
+      this.#executor,
+    );
   }
 
   #fieldNodes(method: string, kind: FieldKind, fields: readonly unknown[]): FieldNode[] {
@@ -259,7 +328,7 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
       if (!isField(f)) throw this.#error(method, `expected fields of ${this.#node.viewName}, got ${describe(f)}`);
       this.#checkView(method, f.node);
       if (f.kind !== kind) {
-        throw this.#error(method, `"${f.name}" is a ${f.kind}; select it with .${KIND_METHOD[f.kind]}()`, f.name);
+        throw this.#error(method, `"${f.name}" is a ${f.kind}: select it with .${KIND_METHOD[f.kind]}()`, f.name);
       }
       if (taken.has(f.name)) throw this.#error(method, `"${f.name}" is already selected`, f.name);
       taken.add(f.name);
@@ -267,11 +336,22 @@ export class SemanticQuery<V extends string, R extends object = EmptyRow, P exte
     });
   }
 
+  #checkGrouping(
+    method: string,
+    metrics: readonly string[],
+    dimensions: readonly string[],
+    selected: "metric" | "dimension",
+  ): void {
+    const source = `${this.#node.viewName}.query().${method}()`;
+    const problem = groupingProblem(this.#view, metrics, dimensions, source, selected);
+    if (problem !== undefined) throw problem;
+  }
+
   #checkView(method: string, field: FieldNode): void {
     if (field.viewName !== this.#node.viewName) {
       throw this.#error(
         method,
-        `"${field.viewName}.${field.name}" belongs to view "${field.viewName}", not "${this.#node.viewName}"`,
+        `"${field.name}" is a field of view "${field.viewName}", not "${this.#node.viewName}"`,
         field.name,
       );
     }

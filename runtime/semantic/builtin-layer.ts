@@ -81,9 +81,7 @@ async function handle(session: SqlSession, statement: string): Promise<HandledSt
       changed = true;
     }
   }
-  const introspected = await rewriteIntrospectionCalls(session, sql, (nested) =>
-    executeSemanticStatement(session, nested),
-  );
+  const introspected = await rewriteIntrospectionCalls(session, sql);
   if (introspected !== null) {
     sql = introspected;
     changed = true;

@@ -73,14 +73,34 @@ function parseStored(json: unknown, schema: string, name: string): SemanticViewD
   }
 }
 
+/**
+ * A definition as read from the catalog of `database`: that is its database now, whatever name the
+ * file had when the view was created (a renamed or re-attached database file keeps working), and its
+ * tables resolved in its own database follow it. Tables in other databases keep their database.
+ */
+function inDatabase(def: SemanticViewDefinition, database: string): SemanticViewDefinition {
+  const stored = def.databaseName;
+  if (stored === database) return def;
+  const own = (name: string | undefined): boolean => name !== undefined && name.toLowerCase() === stored.toLowerCase();
+  return {
+    ...def,
+    databaseName: database,
+    tables: def.tables.map((t) =>
+      t.resolved !== undefined && own(t.resolved.database) ? { ...t, resolved: { ...t.resolved, database } } : t,
+    ),
+  };
+}
+
 /** Every stored definition (ordered by schema, name). Rows in a foreign JSON shape are skipped. */
 export async function listDefinitions(session: SqlSession): Promise<SemanticViewDefinition[]> {
   if (!(await catalogExists(session))) return [];
-  const { rows } = await session.query(`SELECT schema_name, name, definition FROM ${TABLE} ORDER BY schema_name, name`);
+  const { rows } = await session.query(
+    `SELECT schema_name, name, definition, current_database() FROM ${TABLE} ORDER BY schema_name, name`,
+  );
   const out: SemanticViewDefinition[] = [];
-  for (const [schema, name, json] of rows) {
+  for (const [schema, name, json, database] of rows) {
     const def = parseStored(json, String(schema), String(name));
-    if (def !== undefined) out.push(def);
+    if (def !== undefined) out.push(inDatabase(def, String(database)));
   }
   return out;
 }
@@ -138,7 +158,8 @@ export async function loadDefinition(
       candidates = rows.map(storedCandidate);
       if (candidates.length > 0) cache.set(key, candidates, readAt);
     }
-    return chooseCandidate(name, context, candidates);
+    const found = chooseCandidate(name, context, candidates);
+    return found === undefined ? undefined : inDatabase(found, context.database);
   }
   if (!(await catalogExists(session))) return undefined;
   // One round trip: the candidates plus the session context needed to choose among them.
@@ -148,11 +169,12 @@ export async function loadDefinition(
   );
   if (rows.length === 0) return undefined;
   const [, , , database, schema, searchPath] = rows[0]!;
-  return chooseCandidate(
+  const found = chooseCandidate(
     name,
     { database: String(database), schema: String(schema), searchPath: String(searchPath ?? "") },
     rows.map(storedCandidate),
   );
+  return found === undefined ? undefined : inDatabase(found, String(database));
 }
 
 interface ResolutionContext extends SessionContext {

@@ -29,6 +29,11 @@ export interface SqlSession {
    * session may use them: outside a transaction (see definition-cache.ts). Undefined: read the table.
    */
   readonly definitions?: DefinitionCache | undefined;
+  /**
+   * Called before each expansion: lets a due `timeoutMs` or abort fire (expansion is synchronous) and
+   * rejects when the statement was cancelled meanwhile. Absent: nothing to check.
+   */
+  readonly checkpoint?: (() => Promise<void>) | undefined;
 }
 
 /** Set in {@link SqlSession.memo} when a memoized fact depends on the open transaction. */

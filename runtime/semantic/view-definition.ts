@@ -37,6 +37,11 @@ export type Access = "public" | "private";
 /** A fact or dimension: a row-level expression over its own table. */
 export interface MemberDef {
   readonly name: string;
+  /**
+   * The name as written in the DDL when that differs from `name` (quoted: `"Order Date"`). The
+   * extension stores names as written and shows them so in SHOW, DESCRIBE, GET_DDL and YAML.
+   */
+  readonly written?: string | undefined;
   /** Alias of the table the member belongs to. */
   readonly table: string;
   /** SQL expression as written (may reference facts by name). */
@@ -89,6 +94,8 @@ export interface WindowSpec {
 /** A base metric (aggregate over its table) or a derived metric (expression over other metrics). */
 export interface MetricDef {
   readonly name: string;
+  /** The name as written, when quoted (see {@link MemberDef.written}). */
+  readonly written?: string | undefined;
   /** Alias of the metric's table; undefined for a derived metric. */
   readonly table?: string | undefined;
   readonly expr: string;
@@ -119,6 +126,10 @@ export interface MaterializationDef {
   /** Metric names, as declared in the view. */
   readonly metrics: readonly string[];
 }
+
+/** A member's name as the extension shows it in introspection: as written in the DDL. */
+export const shownName = (m: { readonly name: string; readonly written?: string | undefined }): string =>
+  m.written ?? m.name;
 
 export interface SemanticViewDefinition {
   /** The view name (folded to lower case, as the extension does). */

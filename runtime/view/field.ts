@@ -11,6 +11,15 @@ import { ConditionNode, escapeLikeText, type ComparisonOperator } from "../opera
 import { FieldNode, type FieldKind } from "../operation-node/field-node.js";
 import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import { OrderingNode } from "../operation-node/ordering-node.js";
+import {
+  createDateRangeNode,
+  dateRangeOptionsProblem,
+  dateRangeProblem,
+  type DateRangeKind,
+  type DateRangeOptions,
+  type DateUnit,
+} from "../operation-node/date-range-node.js";
+import type { QueryTypeError } from "../query/query-type-error.js";
 
 declare const FIELD_VALUE: unique symbol;
 
@@ -28,7 +37,19 @@ export type ValueInput<T> = T extends string
         ? Date
         : never;
 
-type IsMetric<K extends FieldKind> = K extends "metric" ? true : false;
+/**
+ * A relative date range takes a Date member; on a member of another value type its first argument is
+ * branded with the rule (still a subtype of `A`, so every field stays assignable to `AnyField`). `T` is
+ * only ever the checked type here, which keeps `Field` covariant in it.
+ */
+type ForDates<T, A, Method extends string> = [T] extends [Date | null]
+  ? A
+  : [T] extends [string | number | bigint | boolean | Decimal | null]
+    ? A & QueryTypeError<`${Method}() takes a Date dimension or fact (a relative date range)`>
+    : A;
+
+/** The metric names a condition on this field references: its own name for a metric, none otherwise. */
+type MetricName<K extends FieldKind, N extends string> = K extends "metric" ? N : never;
 
 export interface Field<
   K extends FieldKind = FieldKind,
@@ -50,31 +71,46 @@ export interface Field<
   readonly [FIELD_VALUE]: T;
 
   /** `= value`; `eq(null)` means IS NULL. */
-  eq(value: ValueInput<T> | null): Condition<V, IsMetric<K>>;
+  eq(value: ValueInput<T> | null): Condition<V, MetricName<K, N>>;
   /** `<> value`; `ne(null)` means IS NOT NULL. */
-  ne(value: ValueInput<T> | null): Condition<V, IsMetric<K>>;
-  gt(value: ValueInput<T>): Condition<V, IsMetric<K>>;
-  gte(value: ValueInput<T>): Condition<V, IsMetric<K>>;
-  lt(value: ValueInput<T>): Condition<V, IsMetric<K>>;
-  lte(value: ValueInput<T>): Condition<V, IsMetric<K>>;
+  ne(value: ValueInput<T> | null): Condition<V, MetricName<K, N>>;
+  gt(value: ValueInput<T>): Condition<V, MetricName<K, N>>;
+  gte(value: ValueInput<T>): Condition<V, MetricName<K, N>>;
+  lt(value: ValueInput<T>): Condition<V, MetricName<K, N>>;
+  lte(value: ValueInput<T>): Condition<V, MetricName<K, N>>;
   /** `IN (...)`; an empty list matches nothing; a `null` in the list also matches NULL. */
-  in(values: readonly (ValueInput<T> | null)[]): Condition<V, IsMetric<K>>;
+  in(values: readonly (ValueInput<T> | null)[]): Condition<V, MetricName<K, N>>;
   /** `NOT IN (...)`; an empty list matches everything; a `null` in the list also excludes NULL. */
-  notIn(values: readonly (ValueInput<T> | null)[]): Condition<V, IsMetric<K>>;
+  notIn(values: readonly (ValueInput<T> | null)[]): Condition<V, MetricName<K, N>>;
   /** `BETWEEN low AND high` (both ends included). */
-  between(low: ValueInput<T>, high: ValueInput<T>): Condition<V, IsMetric<K>>;
+  between(low: ValueInput<T>, high: ValueInput<T>): Condition<V, MetricName<K, N>>;
   /** `LIKE pattern`: `%` and `_` are wildcards, a backslash makes the next character literal (on every backend). */
-  like(pattern: string): Condition<V, IsMetric<K>>;
+  like(pattern: string): Condition<V, MetricName<K, N>>;
   /** Starts with `text`, taken literally (`%`, `_` escaped). */
-  startsWith(text: string): Condition<V, IsMetric<K>>;
+  startsWith(text: string): Condition<V, MetricName<K, N>>;
   /** Ends with `text`, taken literally. */
-  endsWith(text: string): Condition<V, IsMetric<K>>;
+  endsWith(text: string): Condition<V, MetricName<K, N>>;
   /** Contains `text`, taken literally. */
-  contains(text: string): Condition<V, IsMetric<K>>;
-  isNull(): Condition<V, IsMetric<K>>;
-  isNotNull(): Condition<V, IsMetric<K>>;
-  asc(options?: OrderingOptions): Ordering<V>;
-  desc(options?: OrderingOptions): Ordering<V>;
+  contains(text: string): Condition<V, MetricName<K, N>>;
+  /**
+   * The current `unit` and the `count - 1` before it, whole units on the zone's calendar: `>= start AND <
+   * end`, computed when the query compiles (`inLast(7, "day")`: today and the six days before).
+   */
+  inLast(
+    count: ForDates<T, number, "inLast">,
+    unit: DateUnit,
+    options?: DateRangeOptions,
+  ): Condition<V, MetricName<K, N>>;
+  /** The current `unit` (`inCurrent("month")`: this month, from its first instant to the next month's). */
+  inCurrent(unit: ForDates<T, DateUnit, "inCurrent">, options?: DateRangeOptions): Condition<V, MetricName<K, N>>;
+  /** The `unit` before the current one (`inPrevious("quarter")`: last quarter). */
+  inPrevious(unit: ForDates<T, DateUnit, "inPrevious">, options?: DateRangeOptions): Condition<V, MetricName<K, N>>;
+  /** From the start of the current `unit` up to now (`toDate("year")`: year to date). */
+  toDate(unit: ForDates<T, DateUnit, "toDate">, options?: DateRangeOptions): Condition<V, MetricName<K, N>>;
+  isNull(): Condition<V, MetricName<K, N>>;
+  isNotNull(): Condition<V, MetricName<K, N>>;
+  asc(options?: OrderingOptions): Ordering<V, N>;
+  desc(options?: OrderingOptions): Ordering<V, N>;
 }
 
 export type AnyField<V extends string = string> = Field<FieldKind, unknown, string, V>;
@@ -118,7 +154,7 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     return v;
   };
   const compare = (method: string, operator: ComparisonOperator, v: unknown) =>
-    conditionOf<V, IsMetric<K>>(ConditionNode.comparison(node, operator, value(method, v)));
+    conditionOf<V, MetricName<K, N>>(ConditionNode.comparison(node, operator, value(method, v)));
   const list = (method: string, values: unknown, negated: boolean) => {
     if (!Array.isArray(values)) {
       throw new ValidationError(`${label}.${method}(): expected an array of values`, {
@@ -128,16 +164,24 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     }
     const present = values.filter((v) => v !== null).map((v) => value(method, v));
     const inList = ConditionNode.inList(node, present, negated);
-    if (present.length === values.length) return conditionOf<V, IsMetric<K>>(inList);
+    if (present.length === values.length) return conditionOf<V, MetricName<K, N>>(inList);
     // SQL's IN never matches NULL; a null in the list means "or IS NULL" (eq(null) semantics).
     const nullCheck = ConditionNode.nullCheck(node, negated);
-    if (present.length === 0) return conditionOf<V, IsMetric<K>>(nullCheck);
-    return conditionOf<V, IsMetric<K>>(
+    if (present.length === 0) return conditionOf<V, MetricName<K, N>>(nullCheck);
+    return conditionOf<V, MetricName<K, N>>(
       negated ? ConditionNode.and([inList, nullCheck]) : ConditionNode.or([inList, nullCheck]),
     );
   };
+  const dateRange = (method: string, range: DateRangeKind, count: unknown, unit: unknown, options: unknown) => {
+    const problem = dateRangeProblem(range, count, unit) ?? dateRangeOptionsProblem(options);
+    if (problem !== undefined) {
+      throw new ValidationError(`${label}.${method}(): ${problem}`, { source: `${label}.${method}()`, field: name });
+    }
+    const rangeNode = createDateRangeNode(node, range, count as number, unit as DateUnit, options as DateRangeOptions);
+    return conditionOf<V, MetricName<K, N>>(rangeNode);
+  };
   const like = (pattern: string, escaped: boolean) =>
-    conditionOf<V, IsMetric<K>>(ConditionNode.like(node, pattern, escaped));
+    conditionOf<V, MetricName<K, N>>(ConditionNode.like(node, pattern, escaped));
   const ordering = (method: string, direction: "asc" | "desc", options: OrderingOptions | undefined) => {
     const nulls = options?.nulls;
     if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
@@ -146,7 +190,7 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
         field: name,
       });
     }
-    return orderingOf<V>(OrderingNode.create(node, direction, nulls));
+    return orderingOf<V, N>(OrderingNode.create(node, direction, nulls));
   };
 
   const field = {
@@ -170,6 +214,10 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     startsWith: (t: unknown) => like(`${escapeLikeText(text("startsWith", t))}%`, true),
     endsWith: (t: unknown) => like(`%${escapeLikeText(text("endsWith", t))}`, true),
     contains: (t: unknown) => like(`%${escapeLikeText(text("contains", t))}%`, true),
+    inLast: (count: unknown, unit: unknown, options?: unknown) => dateRange("inLast", "last", count, unit, options),
+    inCurrent: (unit: unknown, options?: unknown) => dateRange("inCurrent", "current", 1, unit, options),
+    inPrevious: (unit: unknown, options?: unknown) => dateRange("inPrevious", "previous", 1, unit, options),
+    toDate: (unit: unknown, options?: unknown) => dateRange("toDate", "toDate", 1, unit, options),
     isNull: () => conditionOf(ConditionNode.nullCheck(node, false)),
     isNotNull: () => conditionOf(ConditionNode.nullCheck(node, true)),
     asc: (options?: OrderingOptions) => ordering("asc", "asc", options),

@@ -5,7 +5,7 @@
  *
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
- * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, semantic-expansion.
+ * Benchmarks: revenue-by-country, compile, checkout, large-result, concurrency, http-revenue, streaming-memory, http-streaming, semantic-expansion, engine-scale.
  * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { runCheckout } from "./checkout.js";
 import { runCompile } from "./compile.js";
 import { runConcurrency } from "./concurrency.js";
+import { runEngineScale } from "./engine-scale.js";
 import { runExpansion, type ExpansionSummary } from "./expansion-bench.js";
 import { openFixture, type BenchFixture } from "./fixture.js";
 import { formatRatios, formatTime, printTable, type GroupResult } from "./bench-harness.js";
@@ -22,6 +23,7 @@ import { runHttpRevenue } from "./http-revenue.js";
 import { runLargeResult } from "./large-result.js";
 import { runRevenueByCountry } from "./revenue-by-country.js";
 import { runStreamingMemory } from "./streaming-memory.js";
+import { runHttpStreaming } from "./http-streaming.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 const BENCHMARKS = [
@@ -32,7 +34,9 @@ const BENCHMARKS = [
   "concurrency",
   "http-revenue",
   "streaming-memory",
+  "http-streaming",
   "semantic-expansion",
+  "engine-scale",
 ] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number];
 const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set([
@@ -42,6 +46,7 @@ const NEEDS_FIXTURE: ReadonlySet<BenchmarkName> = new Set([
   "concurrency",
   "http-revenue",
   "streaming-memory",
+  "http-streaming",
 ]);
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -156,11 +161,17 @@ async function main(): Promise<void> {
         case "streaming-memory":
           groups.push(...(await runStreamingMemory(fixture!, settings)));
           break;
+        case "http-streaming":
+          groups.push(...(await runHttpStreaming(fixture!, settings)));
+          break;
         case "semantic-expansion":
           // Its own in-memory star schema; the shared fixture is not needed any more.
           await fixture?.close();
           fixture = undefined;
           expansion = await runExpansion(settings.quick ? { rows: 300_000, runs: 3 } : { rows: 1_000_000, runs: 7 });
+          break;
+        case "engine-scale":
+          await runEngineScale(settings);
           break;
       }
     }

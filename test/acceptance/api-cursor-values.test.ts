@@ -27,7 +27,7 @@ import type { Engine } from "lib";
 import { jsonReplacerWritesNumbers, jsonResponse, sendJson } from "lib/express";
 import { failureOf } from "../support/failures.js";
 import { createSalesEngine } from "../support/sales-engine.js";
-import { type Equals, assertType, Sales, RevenueByCountry, BY_COUNTRY } from "./api-support.js";
+import { type Equals, assertType, Sales, RevenueByCountry, BY_COUNTRY } from "./support/api.js";
 
 describe("API.md contract (acceptance, backend C): Cursor and values", function () {
   this.timeout(60_000);

@@ -33,7 +33,7 @@ import {
   ValidationError,
   WarehouseError,
 } from "lib";
-import { type Equals, assertType, Sales } from "./api-support.js";
+import { type Equals, assertType, Sales } from "./support/api.js";
 
 describe("API.md contract (acceptance, backend C): Package, declarations, conditions", function () {
   this.timeout(60_000);
@@ -56,7 +56,7 @@ describe("API.md contract (acceptance, backend C): Package, declarations, condit
     it("is the ESM package `lib` whose exports point at the built runtime with types, bin.lib the CLI", () => {
       expect(pkg.name).to.equal("lib");
       expect(pkg.type).to.equal("module");
-      for (const entry of [".", "./express", "./config", "./dialects", "./testing"]) {
+      for (const entry of [".", "./express", "./config", "./dialects", "./request", "./mcp", "./testing"]) {
         expect(pkg.exports[entry]?.default, entry).to.match(/^\.\/dist\/.+\.js$/);
         expect(pkg.exports[entry]?.types, entry).to.match(/^\.\/dist\/.+\.d\.ts$/);
       }
@@ -87,7 +87,15 @@ describe("API.md contract (acceptance, backend C): Package, declarations, condit
         ].sort(),
       );
       expect(await exported("lib/express")).to.deep.equal(
-        ["jsonReplacerWritesNumbers", "jsonResponse", "sendJson", "toJsonSchema"].sort(),
+        [
+          ...["jsonReplacerWritesNumbers", "jsonResponse", "sendJson", "toJsonSchema"],
+          // The semantic router (README "Serving the model").
+          ...["semanticRouter", "openApiDocument", "negotiateFormat", "MEDIA_TYPES", "PROBLEM_TYPES"],
+          "TRUNCATED_TRAILER",
+        ].sort(),
+      );
+      expect(await exported("lib/mcp")).to.deep.equal(
+        ["createMcpServer", "serveMcp", "McpTools", "DEFAULT_MCP_LIMITS"].sort(),
       );
       expect(await exported("lib/dialects")).to.deep.equal(
         [

@@ -24,7 +24,7 @@ import {
 import type { Engine } from "lib";
 import { failureOf, thrownBy } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
-import { sleep, Sales } from "./api-support.js";
+import { sleep, Sales } from "./support/api.js";
 
 describe("API.md contract (acceptance, backend C): Engines, pools and the registry", function () {
   this.timeout(60_000);

@@ -25,7 +25,7 @@ import {
 } from "lib";
 import { failureOf, thrownBy } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
-import { Sales } from "./api-support.js";
+import { Sales } from "./support/api.js";
 
 describe("API.md contract (acceptance, backend C): Errors", function () {
   this.timeout(60_000);

@@ -18,7 +18,7 @@ import {
 import { Cursor } from "lib";
 import { failureOf, thrownBy } from "../support/failures.js";
 import { seedSales, createSalesEngine } from "../support/sales-engine.js";
-import { type Equals, assertType, Sales, TypedSales, Other, BY_COUNTRY } from "./api-support.js";
+import { type Equals, assertType, Sales, TypedSales, Other, BY_COUNTRY } from "./support/api.js";
 
 describe("API.md contract (acceptance, backend C): Query builder", function () {
   this.timeout(60_000);

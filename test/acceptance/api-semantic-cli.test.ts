@@ -1,11 +1,8 @@
 /** API.md acceptance: backend C semantic views and `lib codegen`. */
 import { expect } from "chai";
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, readdir, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Type } from "typebox";
 import {
   and,
@@ -22,8 +19,9 @@ import {
 } from "lib";
 import { failureOf, thrownBy } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
+import { runLib } from "../codegen/support/run-cli.js";
 import { seedSales } from "../support/sales-engine.js";
-import { Sales, BY_COUNTRY } from "./api-support.js";
+import { Sales, BY_COUNTRY } from "./support/api.js";
 
 describe("API.md contract (acceptance, backend C): Backend C semantic views and the CLI", function () {
   this.timeout(60_000);
@@ -92,26 +90,10 @@ describe("API.md contract (acceptance, backend C): Backend C semantic views and 
   describe("CLI: lib codegen", function () {
     this.timeout(120_000);
     const tmp = useTempDir();
-    const root = fileURLToPath(new URL("../../", import.meta.url));
 
+    /** `lib <args>` through the CLI's own entry, in-process (test/codegen/support/run-cli.ts). */
     function lib(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-      const env: Record<string, string> = {
-        PATH: process.env["PATH"] ?? "",
-        HOME: cwd,
-        TSX_TSCONFIG_PATH: join(root, "tsconfig.json"),
-        NO_COLOR: "1",
-      };
-      const argv = [
-        "--import",
-        pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
-        join(root, "codegen", "bin.ts"),
-        ...args,
-      ];
-      return new Promise((resolve) => {
-        execFile(process.execPath, argv, { cwd, env, timeout: 90_000 }, (error, stdout, stderr) => {
-          resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-        });
-      });
+      return runLib(args, { cwd, env: { HOME: cwd } });
     }
 
     it("backend_c: --check exits 1 when generated/ is stale and writes nothing; generating then --check exits 0", async () => {

@@ -15,12 +15,12 @@ import {
   createEngine,
   getEngine,
 } from "lib";
-import { runLib } from "../codegen/support/run-cli.js";
+import { runLib, runLibBinary } from "../codegen/support/run-cli.js";
 import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { SALES_ROWS } from "../support/sales-fixture.js";
 import { seedSales } from "../support/sales-engine.js";
-import { inDirectory, pause, seededFile, revenueQuery, ENV_KEYS } from "./spec-support.js";
+import { inDirectory, pause, seededFile, revenueQuery, ENV_KEYS } from "./support/spec.js";
 import { useIsolatedEnv, withEnv } from "../support/environment.js";
 
 describe("SPEC.md acceptance: Resources: configuration", function () {
@@ -142,7 +142,8 @@ describe("SPEC.md acceptance: Resources: configuration", function () {
       await using dir = await tempDir();
       const database = await seededFile(dir.path);
       await writeFile(join(dir.path, ".env"), `BACKEND_C_DATABASE=${database}\n`);
-      const result = await runLib(["codegen", "--backend", "backend_c"], { cwd: dir.path });
+      // The real binary: .env is read into the process's environment.
+      const result = await runLibBinary(["codegen", "--backend", "backend_c"], { cwd: dir.path });
       expect(result.code, result.stderr).to.equal(0);
       expect(await readFile(join(dir.path, "generated", "sales.ts"), "utf8")).to.contain('SemanticView("sales"');
     });
@@ -199,7 +200,8 @@ describe("SPEC.md acceptance: Resources: configuration", function () {
       }
     });
 
-    it("lib codegen --backend backend_c: no section; the database path comes from --database or BACKEND_C_DATABASE", async () => {
+    it("lib codegen --backend backend_c: no section; the database path comes from --database or BACKEND_C_DATABASE", async function () {
+      this.timeout(180_000); // three runs of the CLI: on a loaded 2-core machine each takes up to ~30 s
       await using dir = await tempDir();
       const database = await seededFile(dir.path);
       // A [connections.backend_c] section pointing elsewhere is not read.

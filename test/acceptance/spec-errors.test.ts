@@ -6,7 +6,7 @@ import { BackendCConfig, InternalError, LibConnectionError, WarehouseError, crea
 import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { withSalesEngine } from "../support/sales-engine.js";
-import { revenueQuery, ENV_KEYS } from "./spec-support.js";
+import { revenueQuery, ENV_KEYS } from "./support/spec.js";
 import { useIsolatedEnv } from "../support/environment.js";
 
 describe("SPEC.md acceptance: Errors", function () {

@@ -16,7 +16,7 @@ import type { Engine } from "lib";
 import { createApp } from "../../example-service/app.js";
 import { startService } from "../../example-service/lifespan.js";
 import { RevenueByCountry } from "../../example-service/model.js";
-import { listen, recordingLogger } from "../service/support.js";
+import { listen, recordingLogger } from "../service/support/service-harness.js";
 import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { withSalesEngine } from "../support/sales-engine.js";
@@ -27,7 +27,7 @@ import {
   seededFile,
   revenueQuery,
   ENV_KEYS,
-} from "./spec-support.js";
+} from "./support/spec.js";
 import { useIsolatedEnv } from "../support/environment.js";
 
 describe("SPEC.md acceptance: Endpoints: HTTP", function () {

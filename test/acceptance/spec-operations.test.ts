@@ -21,7 +21,7 @@ import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { SALES_VIEW_DDL } from "../support/sales-fixture.js";
 import { withSalesEngine } from "../support/sales-engine.js";
-import { Sales, BY_COUNTRY, inDirectory, seededFile, revenueQuery, ENV_KEYS, isRegistered } from "./spec-support.js";
+import { Sales, BY_COUNTRY, inDirectory, seededFile, revenueQuery, ENV_KEYS, isRegistered } from "./support/spec.js";
 import { useIsolatedEnv } from "../support/environment.js";
 
 describe("SPEC.md acceptance: Endpoints: programmatic and command line", function () {

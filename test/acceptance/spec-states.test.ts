@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { BackendCConfig, LibConnectionError, createEngine, getEngine, unregister } from "lib";
 import type { Engine } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { recordingLogger } from "../service/support.js";
+import { recordingLogger } from "../service/support/service-harness.js";
 import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { seedSales } from "../support/sales-engine.js";
-import { BY_COUNTRY, unregisteredSalesEngine, revenueQuery, ENV_KEYS, isRegistered } from "./spec-support.js";
+import { BY_COUNTRY, unregisteredSalesEngine, revenueQuery, ENV_KEYS, isRegistered } from "./support/spec.js";
 import { useIsolatedEnv } from "../support/environment.js";
 
 describe("SPEC.md acceptance: States and transitions", function () {

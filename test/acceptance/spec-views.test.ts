@@ -16,12 +16,12 @@ import { toJsonSchema } from "lib/express";
 import type { ConnectConnection, Engine } from "lib";
 import { createApp } from "../../example-service/app.js";
 import { RevenueByCountry } from "../../example-service/model.js";
-import { listen, recordingLogger } from "../service/support.js";
+import { listen, recordingLogger } from "../service/support/service-harness.js";
 import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { SALES_ROWS, SALES_TOTALS } from "../support/sales-fixture.js";
 import { seedSales, withSalesEngine } from "../support/sales-engine.js";
-import { Sales, BY_COUNTRY, unregisteredSalesEngine, revenueQuery, ENV_KEYS, isRegistered } from "./spec-support.js";
+import { Sales, BY_COUNTRY, unregisteredSalesEngine, revenueQuery, ENV_KEYS, isRegistered } from "./support/spec.js";
 import { useIsolatedEnv } from "../support/environment.js";
 
 describe("SPEC.md acceptance: Resources: views, typing and the test engine", function () {

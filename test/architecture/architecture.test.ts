@@ -4,7 +4,7 @@
  * name is unique in the repository. Each failure names the files to fix.
  */
 import { expect } from "chai";
-import { findCycle, importsOf, lineCount, listFiles, sourceFiles } from "./source-graph.js";
+import { findCycle, importsOf, lineCount, listFiles, sourceFiles } from "./support/source-graph.js";
 
 const SOURCE_FOLDERS = ["runtime", "codegen", "example-service", "scripts"] as const;
 const MAX_LINES = 450;

@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { findCycle, importsOf, REPO_ROOT, sourceFiles } from "./source-graph.js";
+import { findCycle, importsOf, REPO_ROOT, sourceFiles } from "./support/source-graph.js";
 
 /** Each runtime folder (and the root's `errors.ts`), with the layers it may import, lowest first. */
 const LAYERS = {
@@ -18,26 +18,44 @@ const LAYERS = {
   /** "Did you mean" suggestions. */
   text: [],
   values: ["errors"],
-  /** Lazy loading of the optional driver packages. */
+  /** Lazy loading of the optional driver packages, and of dependencies on their first use. */
   packages: ["errors"],
   /** The driver contract every warehouse implements, deadlines and cancellation. */
   driver: ["errors"],
   /** The built-in DuckDB semantic-view engine (its inner order: semantic-layers.test.ts). */
   semantic: ["text"],
-  mapping: ["errors", "values", "driver"],
+  mapping: ["errors", "values", "packages", "driver"],
   /** The configuration pipeline: fields, TOML, environment; it knows no dialect. */
   config: ["errors", "text", "driver"],
   "operation-node": ["values"],
-  "query-compiler": ["errors", "values", "operation-node"],
+  "query-compiler": ["errors", "values", "packages", "operation-node"],
   /** Everything per warehouse, the DIALECTS record and the lookups by backend name. */
   dialects: ["errors", "values", "packages", "driver", "semantic", "config", "operation-node", "query-compiler"],
   observability: ["driver", "dialects"],
-  engine: ["errors", "driver", "dialects", "observability"],
+  engine: ["errors", "driver", "dialects", "observability", "operation-node"],
   cursor: ["errors", "values", "driver", "mapping", "engine"],
-  "query-executor": ["errors", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
+  "query-executor": ["errors", "packages", "operation-node", "query-compiler", "dialects", "engine", "cursor"],
   query: ["errors", "operation-node", "query-compiler", "dialects", "query-executor", "cursor", "view"],
   view: ["errors", "values", "operation-node", "query"],
-  express: ["values", "mapping"],
+  /** The framework-free request core: JSON requests to builder queries, scope, limits, batches. */
+  request: [
+    "errors",
+    "text",
+    "values",
+    "driver",
+    "mapping",
+    "operation-node",
+    "query-compiler",
+    "dialects",
+    "query-executor",
+    "cursor",
+    "query",
+    "view",
+  ],
+  /** `lib/express`: lossless JSON responses and the semantic router over the request core. */
+  express: ["errors", "values", "mapping", "dialects", "engine", "request"],
+  /** `lib/mcp`: the MCP server over the request core (the SDK is an optional peer); `text` for tool-name suggestions. */
+  mcp: ["errors", "values", "text", "packages", "dialects", "engine", "query-compiler", "request"],
   /** The `lib/testing` entry's modules: on top like an entry (fixture engines, recorded queries, replay). */
   testing: ["errors", "values", "dialects", "engine", "query", "view"],
 } as const satisfies Record<string, readonly string[]>;

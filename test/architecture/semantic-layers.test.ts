@@ -6,7 +6,7 @@
  * Every import (type-only and lazy ones too) must point to the own layer or one the table allows.
  */
 import { expect } from "chai";
-import { importsOf, sourceFiles } from "./source-graph.js";
+import { importsOf, sourceFiles } from "./support/source-graph.js";
 
 const ROOT = "runtime/semantic/";
 

@@ -1,6 +1,6 @@
 /**
  * The full command for backends A and B, in process, with the connector replaced by recorded
- * metadata results (their drivers arrive in a later issue); plus the real binary's exit 4 when the
+ * metadata results (their drivers arrive in a later issue); plus exit 4 after a real connection attempt when the
  * backend A connection cannot be made, without printing the credentials.
  */
 import { expect } from "chai";
@@ -21,7 +21,7 @@ user = "app"
 [connections.backend_a]
 type = "backend_a"
 account = "acme-xy12345"
-# A closed loopback port, so the real binary's connection attempt never leaves 127.0.0.1.
+# A closed loopback port, so the real connection attempt never leaves 127.0.0.1.
 host = "127.0.0.1"
 port = 9
 protocol = "http"
@@ -65,6 +65,15 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
           ["METRIC", "MARGIN", "SALES_DATA", "DATA_TYPE", "NUMBER(38,4)"],
         ],
       },
+      ...Object.fromEntries(
+        ["REVENUE", "MARGIN"].map((metric) => [
+          `SHOW SEMANTIC DIMENSIONS IN "SALES" FOR METRIC "${metric}"`,
+          {
+            columns: ["table_name", "name", "data_type", "required", "synonyms", "comment"],
+            rows: [["SALES_DATA", "COUNTRY", "VARCHAR(16777216)", "false", "[]", ""]],
+          },
+        ]),
+      ),
       [`SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`]: {
         columns: ["GET_DDL"],
         rows: [
@@ -134,7 +143,7 @@ describe("lib codegen for backends A and B (recorded metadata)", function () {
     expect(result.stderr).not.to.contain("s3cret");
   });
 
-  it("the real binary exits 4 when the backend A connection cannot be made, without printing the password", async () => {
+  it("exits 4 when the backend A connection cannot be made (a real attempt), without printing the password", async () => {
     await using dir = await tempDir({ ".lib.toml": CONFIG_A });
     const result = await runLib(["codegen", "--backend", "backend_a"], { cwd: dir.path });
     expect(result.code, result.stderr).to.equal(4);

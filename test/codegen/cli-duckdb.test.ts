@@ -1,5 +1,5 @@
 /**
- * `lib codegen --backend backend_c` end to end: the real binary against real DuckDB files whose
+ * `lib codegen --backend backend_c` end to end: the CLI (in-process) against real DuckDB files whose
  * semantic views were created through the library (built-in semantic engine).
  */
 import { expect } from "chai";
@@ -29,10 +29,11 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
     await using dir = await tempDir({ ".lib.toml": DTO_CONFIG });
     const result = await runLib(["codegen", "--backend", "backend_c", "--database", database], { cwd: dir.path });
     expect(result.code, result.stderr).to.equal(0);
-    expect(result.stdout).to.contain("2 semantic views → generated/ (5 written, 0 unchanged, 0 removed)");
+    expect(result.stdout).to.contain("2 semantic views → generated/ (6 written, 0 unchanged, 0 removed)");
     const out = join(dir.path, "generated");
     expect((await readdir(out)).sort()).to.deep.equal([
       "index.ts",
+      "lib-model.json",
       "orders.dto.ts",
       "orders.ts",
       "sales.dto.ts",
@@ -67,10 +68,10 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
     expect((await runLib(args, { cwd: dir.path })).code).to.equal(0);
     const before = await readFile(join(dir.path, "src/gen/orders.ts"), "utf8");
     const again = await runLib(args, { cwd: dir.path });
-    expect(again.stdout).to.contain("(0 written, 5 unchanged, 0 removed)");
+    expect(again.stdout).to.contain("(0 written, 6 unchanged, 0 removed)");
     const check = await runLib([...args, "--check"], { cwd: dir.path });
     expect(check.code, check.stdout + check.stderr).to.equal(0);
-    expect(check.stdout).to.contain("src/gen/ is current (5 files)");
+    expect(check.stdout).to.contain("src/gen/ is current (6 files)");
     expect(await readFile(join(dir.path, "src/gen/orders.ts"), "utf8")).to.equal(before);
   });
 
@@ -111,6 +112,7 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
     expect((await readdir(out)).sort()).to.deep.equal([
       "helpers.ts",
       "index.ts",
+      "lib-model.json",
       "orders.dto.ts",
       "orders.ts",
       "sales.dto.ts",
@@ -135,7 +137,12 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
       cwd: dir.path,
     });
     expect(result.code, result.stderr).to.equal(0);
-    expect((await readdir(join(dir.path, "generated"))).sort()).to.deep.equal(["index.ts", "sales.dto.ts", "sales.ts"]);
+    expect((await readdir(join(dir.path, "generated"))).sort()).to.deep.equal([
+      "index.ts",
+      "lib-model.json",
+      "sales.dto.ts",
+      "sales.ts",
+    ]);
   });
 
   it("exits 3 when --view names a view that does not exist, listing the views", async () => {
@@ -181,11 +188,11 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
     expect(existsSync(join(dir.path, "generated", "sales.ts"))).to.equal(true);
   });
 
-  it("exits 0 with an index only for a database without semantic views", async () => {
+  it("exits 0 with an index (and an empty model record) only for a database without semantic views", async () => {
     await using dir = await tempDir();
     const empty = await createDatabase(dir.path, "empty.duckdb", ["CREATE TABLE t (x INTEGER)"]);
     const result = await runLib(["codegen", "--backend", "backend_c", "--database", empty], { cwd: dir.path });
     expect(result.code, result.stderr).to.equal(0);
-    expect(await readdir(join(dir.path, "generated"))).to.deep.equal(["index.ts"]);
+    expect((await readdir(join(dir.path, "generated"))).sort()).to.deep.equal(["index.ts", "lib-model.json"]);
   });
 });

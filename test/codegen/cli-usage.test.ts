@@ -1,6 +1,6 @@
 /**
  * CLI behaviour that needs no database: help, version, usage errors and the section rules of
- * SPEC.md "Which section is read", through the real binary.
+ * SPEC.md "Which section is read" (in-process: the binary itself runs in test/acceptance/spec-configuration.test.ts).
  */
 import { expect } from "chai";
 import { readFile } from "node:fs/promises";

@@ -24,7 +24,7 @@ const ORDERS: ViewMetadata = {
 
 function fileMap(views: readonly ViewMetadata[], dtos = [REVENUE_BY_COUNTRY]) {
   const result = generate(views, { backend: "backend_c", dtos });
-  return { files: new Map(result.files.map((f) => [f.path, f.text])), skipped: result.skipped };
+  return { files: new Map(result.files.map((f) => [f.path, f.text])) };
 }
 
 describe("codegen emission", () => {
@@ -37,7 +37,11 @@ describe("codegen emission", () => {
         "",
         'import { Dimension, Metric, SemanticView } from "lib";',
         "",
-        "/** Semantic view `sales`. */",
+        "/**",
+        " * Semantic view `sales`.",
+        " *",
+        " * Every metric can be grouped by every dimension.",
+        " */",
         'export class Sales extends SemanticView("sales", {',
         "  country: Dimension<string>(),",
         "  region: Dimension<string>(),",
@@ -71,7 +75,7 @@ describe("codegen emission", () => {
   });
 
   it("maps decimals, dates and facts, keeps TSDoc comments, and declares names that cannot be field names with { name }", () => {
-    const { files, skipped } = fileMap([ORDERS], []);
+    const { files } = fileMap([ORDERS], []);
     const view = files.get("order-facts.ts")!;
     expect(view).to.contain('import { Dimension, Fact, Metric, SemanticView } from "lib";');
     expect(view).to.contain('import type { Decimal } from "lib";');
@@ -83,7 +87,6 @@ describe("codegen emission", () => {
     expect(view).to.contain("  unit_price: Fact<number>(),");
     expect(view).to.contain('  nameField: Dimension<string>({ name: "name" }),');
     expect(view).to.contain('  orderMonth: Dimension<string>({ name: "order month" }),');
-    expect(skipped).to.deep.equal([]);
     const dto = files.get("order-facts.dto.ts")!;
     expect(dto).to.contain('import { DateType, DecimalType } from "lib";');
     expect(dto).to.contain('placed_on: DateType({ title: "Placed On" }),');
@@ -103,6 +106,7 @@ describe("codegen emission", () => {
       "sales.ts",
       "sales.dto.ts",
       "index.ts",
+      "lib-model.json",
     ]);
     const index = a.find((f) => f.path === "index.ts")!.text;
     expect(index.split("\n").slice(3)).to.deep.equal([
@@ -113,13 +117,14 @@ describe("codegen emission", () => {
       "",
     ]);
     for (const file of a) {
-      expect(file.text.startsWith(GENERATED_MARKER)).to.equal(true);
+      if (file.path.endsWith(".ts")) expect(file.text.startsWith(GENERATED_MARKER)).to.equal(true);
+      else expect((JSON.parse(file.text) as { generatedBy: string }).generatedBy).to.match(/^lib codegen: /);
       expect(file.text).not.to.contain("\r");
       expect(file.text.endsWith("\n")).to.equal(true);
     }
   });
 
-  it("suffixes colliding class and file names and skips views it cannot name", () => {
+  it("suffixes colliding class and file names; a view name that is not an identifier is declared with { name }", () => {
     const result = generate(
       [
         { ...SALES_VIEW, name: "SALES" },
@@ -131,19 +136,21 @@ describe("codegen emission", () => {
     expect(result.files.map((f) => f.path)).to.deep.equal([
       "sales.ts",
       "sales.dto.ts",
+      "sales-metrics.ts",
+      "sales-metrics.dto.ts",
       "sales2.ts",
       "sales2.dto.ts",
       "index.ts",
+      "lib-model.json",
     ]);
-    expect(result.files[2]!.text).to.contain('export class Sales2 extends SemanticView("sales", {');
-    expect(result.skipped).to.deep.equal([
-      'view "Sales Metrics": its name is not an identifier (SemanticView() cannot declare it)',
-    ]);
+    expect(result.files[4]!.text).to.contain('export class Sales2 extends SemanticView("sales", {');
+    expect(result.files[2]!.text).to.contain('export class SalesMetrics extends SemanticView("salesMetrics", {');
+    expect(result.files[2]!.text).to.contain('}, {\n  name: "Sales Metrics",\n}) {}\n');
   });
 
   it("emits an empty index when there are no views", () => {
     const { files } = generate([], { backend: "backend_c" });
-    expect(files.map((f) => f.path)).to.deep.equal(["index.ts"]);
+    expect(files.map((f) => f.path)).to.deep.equal(["index.ts", "lib-model.json"]);
     expect(files[0]!.text).to.contain("export {};");
   });
 

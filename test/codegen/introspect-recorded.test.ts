@@ -8,6 +8,9 @@ import { DuckDBIntrospector } from "../../runtime/dialects/duckdb/duckdb-introsp
 import { RecordedSource } from "./support/recorded-source.js";
 
 const DESCRIBE_COLUMNS = ["object_kind", "object_name", "parent_entity", "property", "property_value"];
+/** SHOW SEMANTIC DIMENSIONS ... FOR METRIC: Snowflake's documented columns (the extension has the first four). */
+const FOR_METRIC_A = ["table_name", "name", "data_type", "required", "synonyms", "comment"];
+const FOR_METRIC_C = ["table_name", "name", "data_type", "required"];
 
 describe("codegen introspection from recorded metadata", () => {
   describe("backend A (SHOW SEMANTIC VIEWS / DESCRIBE SEMANTIC VIEW)", () => {
@@ -43,6 +46,11 @@ describe("codegen introspection from recorded metadata", () => {
           ["FACT", "AMOUNT", "SALES_DATA", "DATA_TYPE", "NUMBER(9,0)"],
         ],
       },
+      'SHOW SEMANTIC DIMENSIONS IN "SALES" FOR METRIC "REVENUE"': {
+        columns: FOR_METRIC_A,
+        rows: [["SALES_DATA", "COUNTRY", "VARCHAR(16777216)", "false", "[]", "ISO country"]],
+      },
+      'SHOW SEMANTIC DIMENSIONS IN "SALES" FOR METRIC "MARGIN"': { columns: FOR_METRIC_A, rows: [] },
       [`SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`]: {
         columns: [`GET_DDL('SEMANTIC_VIEW', '"SALES"')`],
         rows: [
@@ -82,6 +90,7 @@ describe("codegen introspection from recorded metadata", () => {
           type: "NUMBER(38,0)",
           expression: "SUM(revenue)",
           comment: undefined,
+          groupableBy: [{ name: "COUNTRY", table: "SALES_DATA" }],
         },
         {
           name: "MARGIN",
@@ -90,6 +99,7 @@ describe("codegen introspection from recorded metadata", () => {
           type: "NUMBER(38,6)",
           expression: "SUM(revenue - cost) / 100",
           comment: undefined,
+          groupableBy: [],
         },
         {
           name: "AMOUNT",
@@ -193,8 +203,23 @@ describe("codegen introspection from recorded metadata", () => {
       ],
     };
 
+    const forMetric = {
+      'SHOW SEMANTIC DIMENSIONS IN "sales" FOR METRIC "revenue"': {
+        columns: FOR_METRIC_C,
+        rows: [
+          ["sales_data", "country", "", false],
+          ["sales_data", "region", "", false],
+        ],
+      },
+      'SHOW SEMANTIC DIMENSIONS IN "sales" FOR METRIC "margin"': {
+        columns: FOR_METRIC_C,
+        rows: [["sales_data", "country", "", false]],
+      },
+    };
+
     it("types members from one probe for dimensions and metrics and one for facts", async () => {
       const source = new RecordedSource({
+        ...forMetric,
         "SELECT name, comment FROM list_semantic_views()": { columns: ["name", "comment"], rows: [["sales", ""]] },
         "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('sales')":
           describe,
@@ -222,10 +247,74 @@ describe("codegen introspection from recorded metadata", () => {
         ["margin", "metric", "DECIMAL(38,2)"],
         ["unit_price", "fact", "DOUBLE"],
       ]);
+      // No table is reached by two relationships: the listings are taken as they are, without a query.
+      expect(view.members.map((m) => m.groupableBy?.map((d) => d.name))).to.deep.equal([
+        undefined,
+        undefined,
+        ["country", "region"],
+        ["country"],
+        undefined,
+      ]);
+    });
+
+    it("confirms the listings of a role-playing view with LIMIT 0 queries, one dimension at a time when needed", async () => {
+      const relationship = (name: string, column: string) => [
+        ["RELATIONSHIP", name, "flights", "TABLE", "flights"],
+        ["RELATIONSHIP", name, "flights", "REF_TABLE", "airports"],
+        ["RELATIONSHIP", name, "flights", "FOREIGN_KEY", `["${column}"]`],
+      ];
+      const listing = {
+        columns: FOR_METRIC_C,
+        rows: [
+          ["airports", "city", "", false],
+          ["flights", "carrier", "", false],
+        ],
+      };
+      const probe = (dimensions: string, metric: string) =>
+        `SELECT * FROM semantic_view('flights', dimensions := [${dimensions}], metrics := ['${metric}']) LIMIT 0`;
+      const empty = { columns: [], rows: [] };
+      const source = new RecordedSource({
+        "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('flights')":
+          {
+            columns: DESCRIBE_COLUMNS,
+            rows: [
+              ...relationship("dep_airport", "departure_code"),
+              ...relationship("arr_airport", "arrival_code"),
+              ["DIMENSION", "city", "airports", "EXPRESSION", "a.city"],
+              ["DIMENSION", "carrier", "flights", "EXPRESSION", "f.carrier"],
+              ["METRIC", "departure_count", "flights", "EXPRESSION", "COUNT(*)"],
+              ["DERIVED_METRIC", "total_flights", "", "EXPRESSION", "departure_count + arrival_count"],
+            ],
+          },
+        "SELECT * FROM semantic_view('flights', dimensions := ['city', 'carrier'], metrics := ['departure_count', 'total_flights']) LIMIT 0":
+          new Error("dimension 'city' is ambiguous"),
+        "SELECT * FROM semantic_view('flights', dimensions := ['city']) LIMIT 0": empty,
+        "SELECT * FROM semantic_view('flights', dimensions := ['carrier']) LIMIT 0": empty,
+        "SELECT * FROM semantic_view('flights', metrics := ['departure_count']) LIMIT 0": empty,
+        "SELECT * FROM semantic_view('flights', metrics := ['total_flights']) LIMIT 0": empty,
+        'SHOW SEMANTIC DIMENSIONS IN "flights" FOR METRIC "departure_count"': listing,
+        'SHOW SEMANTIC DIMENSIONS IN "flights" FOR METRIC "total_flights"': listing,
+        [probe("'city', 'carrier'", "departure_count")]: empty,
+        [probe("'city', 'carrier'", "total_flights")]: new Error("dimension 'city' is ambiguous"),
+        [probe("'city'", "total_flights")]: new Error("dimension 'city' is ambiguous"),
+        [probe("'carrier'", "total_flights")]: empty,
+      });
+      const view = await new DuckDBIntrospector(source).describeView({ name: "flights" });
+      expect(view.members.filter((m) => m.kind === "metric").map((m) => [m.name, m.groupableBy])).to.deep.equal([
+        [
+          "departure_count",
+          [
+            { name: "city", table: "airports" },
+            { name: "carrier", table: "flights" },
+          ],
+        ],
+        ["total_flights", [{ name: "carrier", table: "flights" }]],
+      ]);
     });
 
     it("falls back to one probe per member when the combined probe is rejected", async () => {
       const source = new RecordedSource({
+        ...forMetric,
         "SELECT object_kind, object_name, parent_entity, property, property_value FROM describe_semantic_view('sales')":
           describe,
         "SELECT * FROM semantic_view('sales', dimensions := ['country', 'region'], metrics := ['revenue', 'margin']) LIMIT 0":

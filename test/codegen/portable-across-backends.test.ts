@@ -1,8 +1,10 @@
 /**
  * One semantic model on every backend: the same `sales` model defined on the backend A stand-in
  * (Snowflake's folded upper-case names), the backend B stand-in (a metric view) and a backend C
- * DuckDB file generates byte-identical TypeScript, with one `.lib.toml` DTO declaration for all;
- * the generated form (a `{ name }` member included) then returns the same rows on all three.
+ * DuckDB file generates byte-identical TypeScript (and model record), with one `.lib.toml` DTO
+ * declaration for all; the generated form (a `{ name }` member included) then returns the same rows on
+ * all three. A second model with a fan trap, which backends A and C both refuse the same way (B's
+ * metric views cannot express one), generates the same `groupableBy` rules on A and C.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -38,8 +40,23 @@ const DTO_CONFIG = [
   "",
 ].join("\n");
 
+/** The fan-trap model of the extension's docs (how-to/fan-traps): order_count cannot be grouped by status. */
+const FAN_TABLES = [
+  "CREATE TABLE orders (id INTEGER, region VARCHAR)",
+  "CREATE TABLE line_items (id INTEGER, order_id INTEGER, extended_price DOUBLE, status VARCHAR)",
+];
+const FAN_DDL = [
+  ...FAN_TABLES,
+  `CREATE SEMANTIC VIEW fan AS
+    TABLES (o AS orders PRIMARY KEY (id), li AS line_items PRIMARY KEY (id))
+    RELATIONSHIPS (li_to_order AS li(order_id) REFERENCES o)
+    DIMENSIONS (o.region AS o.region, li.status AS li.status)
+    METRICS (li.revenue AS SUM(li.extended_price), o.order_count AS COUNT(*))`,
+];
+
 const DUCKDB_DDL = [
   ...TABLE,
+  ...FAN_DDL,
   `CREATE SEMANTIC VIEW sales COMMENT = '${COMMENT}' AS
     TABLES (s AS sales_data)
     DIMENSIONS (s.country AS s.country, s.region AS s.region)
@@ -107,8 +124,16 @@ describe("codegen: one model, byte-identical code from backends A, B and C", fun
   before(async () => {
     snowflake = await SnowflakeStandIn.start({
       users: { [USER]: PASSWORD },
-      seedSql: TABLE,
+      seedSql: [...TABLE, ...FAN_TABLES],
       semanticViews: [
+        {
+          name: "FAN",
+          table: "(SELECT * FROM line_items li JOIN orders o ON li.order_id = o.id)",
+          dimensions: { "ORDERS.REGION": "region", "LINE_ITEMS.STATUS": "status" },
+          metrics: { "LINE_ITEMS.REVENUE": "SUM(extended_price)", "ORDERS.ORDER_COUNT": "COUNT(*)" },
+          dataTypes: { "LINE_ITEMS.REVENUE": "FLOAT", "ORDERS.ORDER_COUNT": "NUMBER(18,0)" },
+          relationships: [["LINE_ITEMS", "ORDERS"]],
+        },
         {
           name: "SALES",
           table: "sales_data",
@@ -136,15 +161,29 @@ describe("codegen: one model, byte-identical code from backends A, B and C", fun
     const database = await createDatabase(cDir, "sales.duckdb", DUCKDB_DDL);
     const c = await generated(cDir, "backend_c", [], database);
 
-    expect([...a.keys()]).to.deep.equal(["index.ts", "sales.dto.ts", "sales.ts"]);
+    expect([...a.keys()]).to.deep.equal([
+      "fan.dto.ts",
+      "fan.ts",
+      "index.ts",
+      "lib-model.json",
+      "sales.dto.ts",
+      "sales.ts",
+    ]);
     for (const [path, text] of a) {
-      expect(b.get(path), `${path}: backend B differs from backend A`).to.equal(text);
       expect(c.get(path), `${path}: backend C differs from backend A`).to.equal(text);
+      if (path === "sales.ts" || path === "sales.dto.ts") {
+        expect(b.get(path), `${path}: backend B differs from backend A`).to.equal(text);
+      }
     }
     const view = a.get("sales.ts")!;
     expect(view).to.contain(
-      `/**\n * ${COMMENT}\n *\n * Semantic view \`sales\`.\n */\nexport class Sales extends SemanticView("sales", {`,
+      `/**\n * ${COMMENT}\n *\n * Semantic view \`sales\`.\n *\n * Every metric can be grouped by every dimension.\n */\n` +
+        `export class Sales extends SemanticView("sales", {`,
     );
+    expect(a.get("fan.ts")).to.contain('}, {\n  groupableBy: {\n    order_count: ["region"],\n  },\n}) {}\n');
+    const recordB = JSON.parse(b.get("lib-model.json")!) as { views: Record<string, unknown> };
+    const recordA = JSON.parse(a.get("lib-model.json")!) as { views: Record<string, unknown> };
+    expect(recordB.views["sales"], "the model record of sales").to.deep.equal(recordA.views["sales"]);
     for (const line of [
       "country: Dimension<string>(),",
       "region: Dimension<string>(),",

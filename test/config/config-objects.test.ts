@@ -10,15 +10,21 @@ import {
   type BackendBSettings,
   type BackendCConfigInput,
   type BackendCSettings,
-} from "./config-api.js";
-import { validationError } from "./config-fixtures.js";
+} from "./support/config-api.js";
+import { validationError } from "./support/config-fixtures.js";
 
 // Compile-time: the input types have exactly the settings' fields (minus `type`), with matching value types.
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Unwrap<T> = T extends Secret ? string : T extends number ? number : T;
 /** Durations are strings in the input and milliseconds in the settings. */
 type DurationKey =
-  "loginTimeout" | "requestTimeout" | "clientTimeout" | "heartbeatInterval" | "jwtExpireTimeout" | "socketTimeout";
+  | "loginTimeout"
+  | "requestTimeout"
+  | "clientTimeout"
+  | "heartbeatInterval"
+  | "jwtExpireTimeout"
+  | "socketTimeout"
+  | "connectTimeout";
 type InputFromSettings<S> = {
   readonly [K in Exclude<keyof S, "type">]?: (K extends DurationKey ? string : Unwrap<NonNullable<S[K]>>) | undefined;
 };

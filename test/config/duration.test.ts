@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { parseDuration } from "./config-api.js";
+import { parseDuration } from "./support/config-api.js";
 
 describe("config: duration strings", () => {
   const good: ReadonlyArray<readonly [string, number]> = [

@@ -4,8 +4,8 @@ import {
   type BackendASettings,
   type BackendBSettings,
   type BackendCSettings,
-} from "./config-api.js";
-import { section, TempConfigDir, validationError } from "./config-fixtures.js";
+} from "./support/config-api.js";
+import { section, TempConfigDir, validationError } from "./support/config-fixtures.js";
 
 describe("config: environment fallback", () => {
   let tmp: TempConfigDir;

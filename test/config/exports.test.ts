@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as lib from "lib";
 import * as libConfig from "lib/config";
-import * as api from "./config-api.js";
+import * as api from "./support/config-api.js";
 
 describe("config: public exports of lib and lib/config", () => {
   it('"lib" exports the config objects; "lib/config" the loader, resolver, durations and Secret', () => {

@@ -5,8 +5,8 @@ import {
   type BackendASettings,
   type BackendBSettings,
   type BackendCSettings,
-} from "./config-api.js";
-import { section, TempConfigDir } from "./config-fixtures.js";
+} from "./support/config-api.js";
+import { section, TempConfigDir } from "./support/config-fixtures.js";
 
 /** Settings with every Secret replaced by `{ secret: <value> }`, for deep comparison. */
 function revealed(settings: object): Record<string, unknown> {

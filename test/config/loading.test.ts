@@ -6,8 +6,8 @@ import {
   loadConnectionSettings,
   loadConnectionSettingsIfPresent,
   resolveSettings,
-} from "./config-api.js";
-import { section, TempConfigDir, validationError } from "./config-fixtures.js";
+} from "./support/config-api.js";
+import { section, TempConfigDir, validationError } from "./support/config-fixtures.js";
 
 describe("config: loading .lib.toml", () => {
   let tmp: TempConfigDir;

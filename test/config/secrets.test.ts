@@ -1,7 +1,13 @@
 import { inspect } from "node:util";
 import { expect } from "chai";
-import { BackendAConfig, BackendBConfig, BackendCConfig, loadConnectionSettings, Secret } from "./config-api.js";
-import { expectNoSecret, section, TempConfigDir, validationError } from "./config-fixtures.js";
+import {
+  BackendAConfig,
+  BackendBConfig,
+  BackendCConfig,
+  loadConnectionSettings,
+  Secret,
+} from "./support/config-api.js";
+import { expectNoSecret, section, TempConfigDir, validationError } from "./support/config-fixtures.js";
 
 /** Distinctive secret values, asserted absent from every error and printout. */
 const PW = "pw-Zq81x-SECRET";

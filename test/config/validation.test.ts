@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { loadConnectionSettings } from "./config-api.js";
-import { section, TempConfigDir, validationError } from "./config-fixtures.js";
+import { loadConnectionSettings } from "./support/config-api.js";
+import { section, TempConfigDir, validationError } from "./support/config-fixtures.js";
 
 /**
  * Every validation rule, through a TOML file: the message names the file, the section and the

@@ -9,7 +9,7 @@ import { ArrowTableBuilder } from "../../runtime/cursor/arrow-table.js";
 import { appendValidity } from "../../runtime/cursor/arrow-sinks.js";
 import { loadArrow } from "../../runtime/cursor/load-arrow.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
-import { plainEngine } from "../engine/helpers.js";
+import { plainEngine } from "../support/engines.js";
 
 const SQL = `SELECT
   CASE WHEN i % 7 = 0 THEN NULL ELSE i::INTEGER - 2500 END AS n,

@@ -87,12 +87,19 @@ describe("backend B: errors", function () {
       expect(mapped).to.be.instanceOf(ProgrammingError);
       expect(mapped.code).to.equal("42501");
       expect(mapped.message).to.not.include(TOKEN);
-      expect(mapped.cause).to.equal(statusError);
+      // The driver's error held the token: the cause is a redacted copy (name, message, code kept).
+      expect(mapped.cause).to.include({ name: "Status Error", code: 3 });
+      expect((mapped.cause as Error).message).to.equal(
+        "[INSUFFICIENT_PERMISSIONS] token [redacted] lacks USE SQLSTATE: 42501",
+      );
       const missing = Object.assign(new Error("x"), {
         errorCode: "ERROR",
         response: { sqlState: "42P01", errorMessage: "[TABLE_OR_VIEW_NOT_FOUND] nope" },
       });
       expect(mapDatabricksError(missing)).to.be.instanceOf(InternalError);
+      expect(mapDatabricksError(missing, [TOKEN]).cause, "an error without a secret is kept as it is").to.equal(
+        missing,
+      );
       const cancelled = Object.assign(new Error("The operation was canceled by a client"), { errorCode: "CANCELED" });
       expect(mapDatabricksError(cancelled).name).to.equal("OperationalError");
       expect(mapDatabricksError(new Error("[DIVIDE_BY_ZERO] SQLSTATE: 22012"))).to.be.instanceOf(DataError);

@@ -2,7 +2,7 @@
  * Backend B specifics of the query builder through the real `@databricks/sql` driver and the
  * loopback stand-in: the metric-view SQL and its typed ordinal parameters as the warehouse receives
  * them, in the configured catalog and schema. What every backend shares (rows, operators, value
- * types, into/iterInto) is in `test/shared/behaviour-suite.ts`.
+ * types, into/iterInto) is in `test/shared/support/behaviour-suite.ts`.
  */
 import { expect } from "chai";
 import type { LogEvent } from "lib";

@@ -9,21 +9,11 @@ import {
   useStandIn,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { Sales } from "../support/sales-fixture.js";
+import { captureWarnings } from "../support/warnings.js";
 
-/** The lib warnings emitted while `body` runs (process warnings arrive on a later tick). */
-async function warningsDuring(body: () => Promise<void>): Promise<Error[]> {
-  const seen: Error[] = [];
-  const listener = (warning: Error & { code?: string }) => {
-    if (warning.code === BACKEND_B_UNHONOURED_WARNING_CODE) seen.push(warning);
-  };
-  process.on("warning", listener);
-  try {
-    await body();
-    await new Promise((resolve) => setImmediate(resolve));
-  } finally {
-    process.off("warning", listener);
-  }
-  return seen;
+/** The unhonoured-field warnings emitted while `body` runs (captured: nothing is printed). */
+function warningsDuring(body: () => Promise<void>): Promise<Error[]> {
+  return captureWarnings(BACKEND_B_UNHONOURED_WARNING_CODE, body);
 }
 
 const PASSWORD = "hunter2-not-for-logs";

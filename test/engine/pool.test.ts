@@ -3,7 +3,7 @@ import { LibConnectionError, PoolTimeoutError } from "lib";
 import type { PooledConnection } from "lib";
 import { createRequire } from "node:module";
 import { DuckDBDriver } from "../../runtime/dialects/duckdb/duckdb-driver.js";
-import { FaultInjectingDriver, cSettings, plainEngine } from "./helpers.js";
+import { FaultInjectingDriver, cSettings, plainEngine } from "../support/engines.js";
 import { useTempDir } from "../support/temp-dir.js";
 
 const genericPoolErrors = createRequire(import.meta.url)("generic-pool/lib/errors") as {

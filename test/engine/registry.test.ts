@@ -14,7 +14,7 @@ import {
   register,
   unregister,
 } from "lib";
-import { isRegisteredForTest, plainEngine } from "./helpers.js";
+import { isRegisteredForTest, plainEngine } from "../support/engines.js";
 import { useTempDir } from "../support/temp-dir.js";
 
 function tomlFile(path: string, body: string): string {

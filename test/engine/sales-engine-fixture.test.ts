@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { register, unregister } from "lib";
 import type { Engine } from "lib";
-import { getEngine, isRegisteredForTest } from "./helpers.js";
+import { getEngine, isRegisteredForTest } from "../support/engines.js";
 import { useSalesEngine, withSalesEngine } from "../support/sales-engine.js";
 import { SALES_BY_COUNTRY, SALES_ROWS, SALES_TOTALS } from "../support/sales-fixture.js";
 

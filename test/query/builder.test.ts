@@ -1,7 +1,7 @@
 /** The immutable builder: immutability, selection rules, validation errors. */
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView, ValidationError, and, not, or, type QueryEngine } from "lib";
-import { Decimal, Orders, Sales } from "./fixtures.js";
+import { Decimal, Orders, Sales } from "./support/views.js";
 
 class Other extends SemanticView("other", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}
 
@@ -85,23 +85,23 @@ describe("query builder", () => {
       const q = Sales.query().metrics(Sales.revenue);
       throwsValidation(
         () => q.metrics(Other.revenue as never),
-        /"other.revenue" belongs to view "other", not "sales"/,
+        /"revenue" is a field of view "other", not "sales"/,
         "revenue",
       );
-      throwsValidation(() => q.dimensions(Other.country as never), /belongs to view "other"/);
-      throwsValidation(() => q.where(Other.country.eq("US") as never), /belongs to view "other"/);
+      throwsValidation(() => q.dimensions(Other.country as never), /is a field of view "other"/);
+      throwsValidation(() => q.where(Other.country.eq("US") as never), /is a field of view "other"/);
       throwsValidation(
         () => q.where(and(Sales.country.eq("US"), Other.country.eq("US")) as never),
-        /belongs to view "other"/,
+        /is a field of view "other"/,
       );
-      throwsValidation(() => q.orderBy(Other.revenue.desc() as never), /belongs to view "other"/);
+      throwsValidation(() => q.orderBy(Other.revenue.desc() as never), /is a field of view "other"/);
     });
 
     it("a metric inside where(), also nested", () => {
       const q = Sales.query().metrics(Sales.revenue);
       throwsValidation(
         () => q.where(Sales.revenue.gt(100n) as never),
-        /metric "revenue" cannot be filtered in where\(\)/,
+        /metric "revenue" cannot be used in where\(\)/,
         "revenue",
       );
       throwsValidation(
@@ -114,33 +114,37 @@ describe("query builder", () => {
     it("a field of the wrong kind, naming the right method", () => {
       throwsValidation(
         () => Sales.query().metrics(Sales.country as never),
-        /"country" is a dimension; select it with \.dimensions\(\)/,
+        /"country" is a dimension: select it with \.dimensions\(\)/,
         "country",
       );
       throwsValidation(
         () => Sales.query().dimensions(Sales.revenue as never),
-        /"revenue" is a metric; select it with \.metrics\(\)/,
+        /"revenue" is a metric: select it with \.metrics\(\)/,
       );
       throwsValidation(
         () => Orders.query().metrics(Orders.quantity as never),
-        /"quantity" is a fact; select it with \.facts\(\)/,
+        /"quantity" is a fact: select it with \.facts\(\)/,
       );
     });
 
     it("selecting a field twice", () => {
       throwsValidation(
+        // @ts-expect-error 'revenue' is already selected (a type error too)
         () => Sales.query().metrics(Sales.revenue).metrics(Sales.revenue),
         /"revenue" is already selected/,
       );
+      // @ts-expect-error 'country' is already selected (a type error too)
       throwsValidation(() => Sales.query().dimensions(Sales.country, Sales.country), /"country" is already selected/);
     });
 
     it("metrics together with facts", () => {
       throwsValidation(
+        // @ts-expect-error metrics and facts cannot be selected in the same query (a type error too)
         () => Orders.query().metrics(Orders.total).facts(Orders.quantity),
         /metrics and facts cannot be selected/,
       );
       throwsValidation(
+        // @ts-expect-error metrics and facts cannot be selected in the same query (a type error too)
         () => Orders.query().facts(Orders.quantity).metrics(Orders.total),
         /metrics and facts cannot be selected/,
       );
@@ -155,6 +159,7 @@ describe("query builder", () => {
 
     it("ordering by a field that is not selected (checked at compile time)", () => {
       const q = Sales.query().metrics(Sales.revenue).orderBy(Sales.cost.desc());
+      // @ts-expect-error orderBy(): 'cost' is not selected (a type error too, where the query compiles)
       throwsValidation(() => q.toSql({ dialect: "backend_a" }), /"cost" is not selected/, "cost");
       // ...but the order of builder calls does not matter:
       expect(Sales.query().orderBy(Sales.cost.desc()).metrics(Sales.cost).toSql({ dialect: "backend_c" })).to.equal(
@@ -162,11 +167,17 @@ describe("query builder", () => {
       );
     });
 
-    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, "10", 10n]) {
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, "10", 10n]) {
       it(`limit(${typeof bad === "bigint" ? `${bad}n` : (JSON.stringify(bad) ?? String(bad))})`, () => {
-        throwsValidation(() => Sales.query().limit(bad as number), /limit\(\): expected a positive integer/);
+        throwsValidation(() => Sales.query().limit(bad as number), /limit\(\): expected a non-negative integer/);
       });
     }
+
+    it("limit(0) is valid: no rows, just the columns", () => {
+      expect(Sales.query().metrics(Sales.revenue).limit(0).toSql({ dialect: "backend_c" })).to.equal(
+        `SELECT "revenue" AS "revenue" FROM semantic_view('sales', metrics := ['revenue']) LIMIT 0`,
+      );
+    });
 
     for (const bad of [-1, 0.5, Number.NaN, "1"]) {
       it(`offset(${JSON.stringify(bad) ?? String(bad)})`, () => {

@@ -1,8 +1,8 @@
 /** Golden SQL for every operator and combination, on all three dialects (exact SQL + parameters). */
 import { expect } from "chai";
 import { ValidationError, and, not, or } from "lib";
-import { expectSql } from "./golden.js";
-import { Analytics, Decimal, Orders, Sales } from "./fixtures.js";
+import { expectSql } from "./support/golden.js";
+import { Analytics, Decimal, Orders, Sales } from "./support/views.js";
 
 const byCountry = () => Sales.query().dimensions(Sales.country).metrics(Sales.revenue);
 const A_SALES = `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue"`;
@@ -391,7 +391,10 @@ describe("query compilers: golden SQL", () => {
         },
         backend_c:
           `SELECT "status" AS "status", "total" AS "total" FROM semantic_view('orders', dimensions := ['status'], metrics := ['total'], where_clause := ` +
-          `'"quantity" >= -1.5 AND "price" < 123.45 AND "isRush" = FALSE AND "orderedAt" >= TIMESTAMP ''2024-01-02 03:04:05.006'' AND "quantity" <= 9007199254740993')`,
+          // A fractional value is guarded so DuckDB never casts a wide column to DECIMAL(38, s) (duckdb-decimal-guard.ts).
+          `'(CASE WHEN TRY_CAST("quantity" AS DECIMAL(38,1)) IS NULL AND "quantity" IS NOT NULL THEN "quantity" > 0 ELSE "quantity" >= -1.5 END) ` +
+          `AND (CASE WHEN TRY_CAST("price" AS DECIMAL(38,2)) IS NULL AND "price" IS NOT NULL THEN "price" < 0 ELSE "price" < 123.45 END) ` +
+          `AND "isRush" = FALSE AND "orderedAt" >= TIMESTAMP ''2024-01-02 03:04:05.006'' AND "quantity" <= 9007199254740993')`,
       });
     });
     it("Decimal keeps its scale and sign exactly", () => {
@@ -408,7 +411,7 @@ describe("query compilers: golden SQL", () => {
             sql: "SELECT MEASURE(`total`) AS `total` FROM `orders` WHERE `price` = CAST(? AS DECIMAL(5,4))",
             parameters: ["-0.0100"],
           },
-          backend_c: `SELECT "total" AS "total" FROM semantic_view('orders', metrics := ['total'], where_clause := '"price" = -0.0100')`,
+          backend_c: `SELECT "total" AS "total" FROM semantic_view('orders', metrics := ['total'], where_clause := '(CASE WHEN TRY_CAST("price" AS DECIMAL(38,4)) IS NULL AND "price" IS NOT NULL THEN FALSE ELSE "price" = -0.0100 END)')`,
         },
       );
     });

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { Dimension, Fact, Metric, SemanticView, ValidationError } from "lib";
 import { RESERVED_FIELD_NAMES } from "../../runtime/view/names.js";
-import { Orders, Sales } from "./fixtures.js";
+import { Orders, Sales } from "./support/views.js";
 
 describe("semantic view declarations", () => {
   it("carries the view name and each field as a static member that knows its name, kind and view", () => {

@@ -6,8 +6,8 @@
  */
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { expect } from "chai";
-import { Sales } from "./fixtures.js";
-import { HOSTILE_VALUES } from "./hostile-values.js";
+import { Sales } from "./support/views.js";
+import { HOSTILE_VALUES } from "../support/hostile-values.js";
 
 const PLACEHOLDER_A = `SELECT * FROM SEMANTIC_VIEW("SALES" DIMENSIONS "COUNTRY" AS "country" METRICS "REVENUE" AS "revenue" WHERE "COUNTRY" = ?)`;
 const PLACEHOLDER_B =

@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView, ValidationError } from "lib";
-import { expectSql } from "./golden.js";
+import { expectSql } from "./support/golden.js";
 
 class Parties extends SemanticView("parties", {
   customerName: Dimension<string>({ name: "customer.name" }),

@@ -5,37 +5,33 @@
  * path the README names exists.
  */
 import { expect } from "chai";
-import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { README_PATH, markedBlock, readmeBlocks } from "../support/readme-blocks.js";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
 import { renderFixture } from "../../codegen/fixture/render-fixture.js";
+import { captureConsole } from "../support/console-output.js";
+import { checkProject } from "../support/typescript-check.js";
 
-const TSX = import.meta.resolve("tsx");
-const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
 const readme = readFileSync(README_PATH, "utf8");
 
-function run(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd, timeout: 180_000, env: { ...process.env, NO_COLOR: "1" } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** Hoists the blocks' `import { ... } from "m"` lines, merging the names per module, above their bodies. */
+/**
+ * Hoists the blocks' `import { ... } from "m"` lines, merging the names per module, above their
+ * bodies; default and namespace imports (`import express from "express"`, `import * as views from
+ * "m"`) are hoisted as they are.
+ */
 function asModule(blocks: readonly string[]): string {
   const named = new Map<string, Set<string>>();
+  const whole = new Set<string>();
   const bodies = blocks.map((code) =>
     code
       .split("\n")
       .filter((line) => {
+        if (/^import (\* as )?\w+ from "[^"]+";( \/\/.*)?$/.test(line)) {
+          whole.add(line.replace(/;( \/\/.*)$/, ";"));
+          return false;
+        }
         const m = /^import (type )?\{([^}]*)\} from "([^"]+)";$/.exec(line);
         if (m === null) return true;
         const names = named.get(m[3]!) ?? new Set<string>();
@@ -49,7 +45,10 @@ function asModule(blocks: readonly string[]): string {
       })
       .join("\n"),
   );
-  const imports = [...named].map(([module, names]) => `import { ${[...names].join(", ")} } from "${module}";`);
+  const imports = [
+    ...whole,
+    ...[...named].map(([module, names]) => `import { ${[...names].join(", ")} } from "${module}";`),
+  ];
   expect(bodies.join("\n")).to.not.match(
     /^import /m,
     "only `import { ... } from` lines are supported in README blocks",
@@ -61,8 +60,18 @@ describe("README.md runs as written", function () {
   this.timeout(300_000);
   const dir = join(REPO_ROOT, "test-output", `readme-${process.pid}`);
 
-  before(() => mkdirSync(dir, { recursive: true }));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  // The two README programs run in-process, as modules written beside the type-checked ones, their
+  // console output captured (the package test runs the example as a process, from the installed package).
+  const runProgram = (file: string, code: string) => {
+    writeFileSync(join(dir, file), code);
+    return captureConsole(() => import(pathToFileURL(join(dir, file)).href));
+  };
+  before(() => {
+    mkdirSync(dir, { recursive: true });
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("every TypeScript block type-checks", async () => {
     const blocks = readmeBlocks(readme).filter((b) => b.lang === "ts");
@@ -76,39 +85,65 @@ describe("README.md runs as written", function () {
       extends: join(REPO_ROOT, "tsconfig.json"),
       compilerOptions: { noEmit: true, noUnusedLocals: false },
       include: [],
-      files: ["tour.ts", "example.ts", "fixtures/warehouse.ts"],
+      files: ["tour.ts", "example.ts", "fixtures/warehouse.ts", "generated/index.ts"],
     };
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
     // The `--fixture` section imports what that command writes: render a real (empty) one there.
     mkdirSync(join(dir, "fixtures"), { recursive: true });
     const empty = { backend: "backend_c", tables: [], views: [], untranslated: [] };
     writeFileSync(join(dir, "fixtures", "warehouse.ts"), renderFixture(empty));
-    const result = await run([TSC, "-p", join(dir, "tsconfig.json")], dir);
-    expect(`${result.stdout}${result.stderr}`).to.equal("");
+    // "Serving the model" imports the generated index: the repository's own.
+    mkdirSync(join(dir, "generated"), { recursive: true });
+    writeFileSync(join(dir, "generated", "index.ts"), 'export * from "../../../generated/index.js";\n');
+    const result = checkProject(join(dir, "tsconfig.json"));
+    expect(result.output).to.equal("");
     expect(result.code).to.equal(0);
   });
 
   it("the end-to-end example prints the output shown under it", async () => {
-    writeFileSync(join(dir, "run-example.ts"), markedBlock("readme-example", readme).code);
-    const result = await run(["--import", TSX, join(dir, "run-example.ts")], REPO_ROOT);
+    const result = await runProgram("run-example.ts", markedBlock("readme-example", readme).code);
     expect(result.stderr).to.equal("");
     expect(result.stdout).to.equal(markedBlock("readme-example-output", readme).code);
   });
 
-  it("the SQL shown per dialect is what the compilers produce", async () => {
-    const print = `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
-  const { sql, parameters } = us.compile({ dialect });
+  it("the SQL shown per dialect, and for a relative date range, is what the compilers produce", async () => {
+    const print = (query: string) => `for (const dialect of ["backend_a", "backend_b", "backend_c"] as const) {
+  const { sql, parameters } = ${query}.compile({ dialect });
   console.log(\`-- \${dialect}, parameters \${JSON.stringify(parameters)}\\n\${sql}\`);
 }`;
     const code = asModule([
       markedBlock("readme-sales", readme).code,
       markedBlock("readme-dialects", readme).code,
-      print,
+      markedBlock("readme-date-ranges", readme).code,
+      print("us"),
+      'console.log("====");',
+      print("lastQuarter"),
     ]);
-    writeFileSync(join(dir, "dialects.ts"), code);
-    const result = await run(["--import", TSX, join(dir, "dialects.ts")], REPO_ROOT);
+    const result = await runProgram("dialects.ts", code);
     expect(result.stderr).to.equal("");
-    expect(result.stdout).to.equal(markedBlock("readme-dialects-sql", readme).code);
+    const [dialects, dateRanges] = result.stdout.split("====\n");
+    expect(dialects).to.equal(markedBlock("readme-dialects-sql", readme).code);
+    expect(dateRanges).to.equal(markedBlock("readme-date-ranges-sql", readme).code);
+  });
+
+  it("the Errors table names every error class lib exports, the base class LibError first", async () => {
+    const section = readme.slice(
+      readme.indexOf("\n### Errors\n"),
+      readme.indexOf("\n### ", readme.indexOf("\n### Errors\n") + 1),
+    );
+    const rows = section.split("\n").filter((line) => line.startsWith("| `"));
+    const named = new Set([...section.matchAll(/`(\w+Error)`/g)].map((m) => m[1]!));
+    const exported = Object.keys(await import("lib")).filter((name) => name.endsWith("Error"));
+    expect(exported).to.include("LibError");
+    expect(exported.filter((name) => !named.has(name))).to.deep.equal([]);
+    expect(rows[0]).to.match(/^\| `LibError` \|/);
+  });
+
+  it("the user-facing READMEs never point readers at the specification they do not have", () => {
+    for (const file of ["README.md", "example-service/README.md", "codegen/README.md"]) {
+      const text = readFileSync(join(REPO_ROOT, file), "utf8");
+      expect(text, file).to.not.match(/\bSPEC\b|\b(SPEC|API)\.md\b/);
+    }
   });
 
   it("names only files that are in the repository", () => {

@@ -19,9 +19,9 @@ import {
 } from "lib";
 import type { Engine, PooledConnection } from "lib";
 import { DuckDBDriver } from "../../runtime/dialects/duckdb/duckdb-driver.js";
-import { FaultInjectingDriver, cSettings, plainEngine } from "../engine/helpers.js";
+import { FaultInjectingDriver, cSettings, plainEngine } from "../support/engines.js";
 import { useTempDir } from "../support/temp-dir.js";
-import { seedDatabaseFile } from "../service/support.js";
+import { seedDatabaseFile } from "../service/support/service-harness.js";
 import { SALES_ROWS, SALES_TOTALS } from "../support/sales-fixture.js";
 
 class Sales extends SemanticView("sales", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}

@@ -22,7 +22,7 @@ import {
   useStandIn,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { Sales as SalesB, SALES_ROWS } from "../support/sales-fixture.js";
-import { recordingLogger, seedDatabaseFile } from "../service/support.js";
+import { recordingLogger, seedDatabaseFile } from "../service/support/service-harness.js";
 import { tempDir } from "../support/temp-dir.js";
 
 class SalesA extends SemanticView("SALES", { COUNTRY: Dimension<string>(), REVENUE: Metric<bigint>() }) {}

@@ -4,34 +4,14 @@
  * requests still in flight after its deadline. Outcomes only: the waits end while the
  * unresponsive party is still not answering.
  */
-import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { expect } from "chai";
 import { BackendBConfig, BackendCConfig, createEngine } from "lib";
 import { startService } from "../../example-service/lifespan.js";
-import { recordingLogger, seedDatabaseFile } from "../service/support.js";
+import { recordingLogger, seedDatabaseFile } from "../service/support/service-harness.js";
 import { SALES_ROWS } from "../support/sales-fixture.js";
 import { tempDir } from "../support/temp-dir.js";
-
-/** A TCP server on 127.0.0.1 that accepts connections and never sends a byte. */
-async function blackhole(): Promise<{ port: number; sockets: Set<Socket>; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as { port: number };
-  return {
-    port,
-    sockets,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { blackhole } from "../support/blackhole.js";
 
 describe("reliability: bounded shutdown (issue 9.6)", function () {
   this.timeout(20_000);

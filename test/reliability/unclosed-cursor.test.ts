@@ -9,6 +9,7 @@ import { expect } from "chai";
 import { Dimension, Metric, SemanticView } from "lib";
 import type { Engine } from "lib";
 import { closeSalesEngine, createSalesEngine } from "../support/sales-engine.js";
+import { captureWarnings } from "../support/warnings.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -32,19 +33,16 @@ describe("reliability: a cursor garbage-collected unclosed (issue 9.13)", functi
 
   it("returns its connection and warns once per opening site, naming it", async () => {
     const engine = createSalesEngine();
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error & { code?: string }): void => {
-      if (warning.code === "LIB_UNCLOSED_CURSOR") warnings.push(warning);
-    };
-    process.on("warning", onWarning);
     try {
-      for (let round = 0; round < 2; round++) {
-        await leakCursor(engine);
-        expect(engine._pool.borrowed, "the leaked cursor holds the only connection").to.equal(1);
-        await collectUntil(() => engine._pool.borrowed === 0);
-        expect(engine._pool.borrowed).to.equal(0);
-        await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
-      }
+      const warnings = await captureWarnings("LIB_UNCLOSED_CURSOR", async () => {
+        for (let round = 0; round < 2; round++) {
+          await leakCursor(engine);
+          expect(engine._pool.borrowed, "the leaked cursor holds the only connection").to.equal(1);
+          await collectUntil(() => engine._pool.borrowed === 0);
+          expect(engine._pool.borrowed).to.equal(0);
+          await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+        }
+      });
       expect(warnings).to.have.length(1);
       expect(warnings[0]!.message).to.match(/garbage-collected without being closed/);
       expect(warnings[0]!.message).to.contain("unclosed-cursor.test.ts");
@@ -52,7 +50,6 @@ describe("reliability: a cursor garbage-collected unclosed (issue 9.13)", functi
       await using cursor = await Sales.query().metrics(Sales.revenue).using(engine).execute();
       expect((await cursor.fetchAllRows()).length).to.equal(1);
     } finally {
-      process.off("warning", onWarning);
       await closeSalesEngine(engine);
     }
   });

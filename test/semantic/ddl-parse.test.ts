@@ -55,7 +55,7 @@ describe("semantic DDL parser", () => {
       )
       metrics (
         private o.net_sum as sum(o.net),
-        o.n_orders using (o_to_c) as count(*) comment 'count',
+        o.n_orders using (o_to_c) as count(*) comment = 'count',
         avg_net as net_sum / nullif(n_orders, 0) comment = 'mean, per order',
         o.weird as sum(case when o.x in (1, 2) then 1 else 0 end)
       )`);

@@ -90,10 +90,14 @@ describe("expandSemanticQuery", () => {
     const { sql } = expandSemanticQuery(view, { dimensions: ["name"], metrics: ["total"], facts: [] });
     expect(sql).to.equal(
       [
-        `SELECT c.name AS "name", (SUM((o.amount))) AS "total"`,
+        `SELECT`,
+        `    c.name AS "name",`,
+        `    (SUM((o.amount))) AS "total"`,
         `FROM "main"."orders" AS "o"`,
-        `LEFT JOIN "Customer Table" AS "c" ON "o"."customer_id" = "c"."id"`,
-        `GROUP BY 1`,
+        `LEFT JOIN "memory"."main"."Customer Table" AS "c"`,
+        `    ON "o"."customer_id" = "c"."id"`,
+        `GROUP BY`,
+        `    1`,
       ].join("\n"),
     );
   });
@@ -143,9 +147,9 @@ describe("expandSemanticQuery", () => {
     const { sql, columns } = expandSemanticQuery(view, { dimensions: ["name"], metrics: ["total", "n"], facts: [] });
     expect(columns).to.deep.equal(["name", "total", "n"]);
     expect(sql).to.match(/^WITH __sv_grain_0 AS \(/);
-    expect(sql).to.contain(`FROM "Customer Table" AS "c"\nGROUP BY 1`);
+    expect(sql).to.contain(`    FROM "memory"."main"."Customer Table" AS "c"\n    GROUP BY\n        1\n)`);
     expect(sql).to.contain(
-      `FULL OUTER JOIN __sv_grain_1 AS __sv_g1 ON __sv_g0."__sv_d0" IS NOT DISTINCT FROM __sv_g1."__sv_d0"`,
+      `FULL OUTER JOIN __sv_grain_1 AS __sv_g1\n    ON __sv_g0."__sv_d0" IS NOT DISTINCT FROM __sv_g1."__sv_d0"`,
     );
     expect(sql).to.contain(`COALESCE(__sv_g0."__sv_d0", __sv_g1."__sv_d0") AS "name"`);
   });
@@ -183,6 +187,6 @@ describe("where_clause hygiene", () => {
 
   it("drops comments so they cannot swallow generated SQL", () => {
     const { sql } = expand("d = ')' -- note");
-    expect(sql).to.equal(`SELECT DISTINCT t.d   AS "d"\nFROM "t" AS "t"\nWHERE ((t.d  ) = ')'  )`);
+    expect(sql).to.equal(`SELECT DISTINCT\n    t.d   AS "d"\nFROM "memory"."main"."t" AS "t"\nWHERE (t.d  ) = ')'  `);
   });
 });

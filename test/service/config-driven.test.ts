@@ -11,7 +11,7 @@ import { chooseEngine } from "../../example-service/choose-engine.js";
 import { startService } from "../../example-service/lifespan.js";
 import { PASSWORD, USER, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { recordingLogger } from "./support.js";
+import { recordingLogger } from "./support/service-harness.js";
 import { useTempDir } from "../support/temp-dir.js";
 import { failureOf } from "../support/failures.js";
 

@@ -1,7 +1,7 @@
 /** GET / serves the dashboard without a build step and without third-party resources. */
 import { expect } from "chai";
 import { createApp } from "../../example-service/app.js";
-import { listen, recordingLogger } from "./support.js";
+import { listen, recordingLogger } from "./support/service-harness.js";
 
 describe("example service: dashboard page", function () {
   it("serves the HTML, script and stylesheet from the service itself", async function () {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { BackendCConfig, createEngine } from "lib";
 import { createApp } from "../../example-service/app.js";
-import { listen, poolOf, recordingLogger, seededEngine } from "./support.js";
+import { listen, poolOf, recordingLogger, seededEngine } from "./support/service-harness.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const UNAVAILABLE = '{"detail":"Data warehouse is unavailable"}';

@@ -1,7 +1,7 @@
 /** Revenue above 2^53 travels as an exact JSON integer (not rounded, not a string). */
 import { expect } from "chai";
 import { createApp } from "../../example-service/app.js";
-import { listen, recordingLogger, seededEngine } from "./support.js";
+import { listen, recordingLogger, seededEngine } from "./support/service-harness.js";
 import { tempDir } from "../support/temp-dir.js";
 
 describe("example service: lossless revenue", function () {

@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { Value } from "typebox/value";
 import { createApp } from "../../example-service/app.js";
 import type { Engine } from "lib";
-import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support.js";
+import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support/service-harness.js";
 import { tempDir } from "../support/temp-dir.js";
 
 type Doc = {

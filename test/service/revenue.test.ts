@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { getEngine, register, unregister, type Engine } from "lib";
 import { createApp } from "../../example-service/app.js";
-import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support.js";
+import { EXPECTED_REVENUE, listen, recordingLogger, seededEngine, type RunningApp } from "./support/service-harness.js";
 import { tempDir } from "../support/temp-dir.js";
 
 describe("example service: GET /revenue", function () {

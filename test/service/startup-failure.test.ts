@@ -22,31 +22,44 @@ function startMain(env: Record<string, string>): Promise<{ code: number | null; 
   });
 }
 
+type Result = Awaited<ReturnType<typeof startMain>>;
+
 describe("example service: startup failures", function () {
   this.timeout(120_000);
+  // Both services are started up front and fail side by side; each test reads its own outcome.
+  const blocker = createServer();
+  let port: number;
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let portInUse: Promise<Result>;
+  let pathUnderFile: Promise<Result>;
+  let file: string;
+
+  before(async () => {
+    dir = await tempDir();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    port = (blocker.address() as AddressInfo).port;
+    portInUse = startMain({ PORT: String(port), BACKEND_C_DATABASE: join(dir.path, "demo.duckdb") });
+    file = join(dir.path, "not-a-directory");
+    await writeFile(file, "x");
+    pathUnderFile = startMain({ PORT: "0", BACKEND_C_DATABASE: join(file, "demo.duckdb") });
+  });
+  after(async () => {
+    await Promise.allSettled([portInUse, pathUnderFile]);
+    await new Promise((resolve) => blocker.close(resolve));
+    await dir[Symbol.asyncDispose]();
+  });
 
   it("a port in use: one line naming the port, exit 1", async () => {
-    await using dir = await tempDir();
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
-    const { port } = blocker.address() as AddressInfo;
-    try {
-      const result = await startMain({ PORT: String(port), BACKEND_C_DATABASE: join(dir.path, "demo.duckdb") });
-      expect(result.code).to.equal(1);
-      const lines = result.stderr.trim().split("\n");
-      expect(lines, result.stderr).to.have.length(1);
-      expect(lines[0]).to.contain("could not start").and.contain(`port ${port} is already in use`);
-      expect(result.stderr).to.not.match(/^\s+at /m);
-    } finally {
-      await new Promise((resolve) => blocker.close(resolve));
-    }
+    const result = await portInUse;
+    expect(result.code).to.equal(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines, result.stderr).to.have.length(1);
+    expect(lines[0]).to.contain("could not start").and.contain(`port ${port} is already in use`);
+    expect(result.stderr).to.not.match(/^\s+at /m);
   });
 
   it("a database path under a file: one line naming the path, exit 1", async () => {
-    await using dir = await tempDir();
-    const file = join(dir.path, "not-a-directory");
-    await writeFile(file, "x");
-    const result = await startMain({ PORT: "0", BACKEND_C_DATABASE: join(file, "demo.duckdb") });
+    const result = await pathUnderFile;
     expect(result.code).to.equal(1);
     const lines = result.stderr.trim().split("\n");
     expect(lines, result.stderr).to.have.length(1);

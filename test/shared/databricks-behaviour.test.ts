@@ -5,7 +5,7 @@ import {
   STAND_IN_OPTIONS,
   standInEngine,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
-import { behaviourSuite } from "./behaviour-suite.js";
+import { behaviourSuite } from "./support/behaviour-suite.js";
 
 const CA_CERT = "BACKEND_B_CA_CERT";
 let standIn: DatabricksStandIn | undefined;

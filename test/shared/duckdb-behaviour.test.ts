@@ -1,7 +1,7 @@
 /** The shared behaviour suite on backend C: the built-in semantic engine over in-memory DuckDB. */
 import type { Engine } from "lib";
-import { salesEngine } from "../support/duckdb-sales-engine.js";
-import { behaviourSuite } from "./behaviour-suite.js";
+import { createSalesEngine } from "../support/sales-engine.js";
+import { behaviourSuite } from "./support/behaviour-suite.js";
 
 let engine: Engine | undefined;
 
@@ -10,7 +10,7 @@ behaviourSuite({
   facts: { alone: "rows", withDimensions: "rows" },
   lastStatement: undefined,
   async start() {
-    engine = salesEngine(undefined, ""); // not registered: the suite passes the engine to using()
+    engine = createSalesEngine({ name: "", orders: true }); // not registered: the suite passes the engine to using()
     return engine;
   },
   async stop() {

@@ -2,7 +2,7 @@
 import type { Engine } from "lib";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import { standInEngine, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
-import { behaviourSuite } from "./behaviour-suite.js";
+import { behaviourSuite } from "./support/behaviour-suite.js";
 
 let standIn: SnowflakeStandIn | undefined;
 let engine: Engine | undefined;

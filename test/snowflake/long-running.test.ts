@@ -10,6 +10,7 @@ import { Sales } from "../support/sales-fixture.js";
 import { SALES_BY_COUNTRY } from "../support/sales-fixture.js";
 import { standInEngine, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
+import { eventually } from "../support/eventually.js";
 
 const revenueByCountry = () =>
   Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
@@ -34,11 +35,13 @@ describe("backend A: long-running statements (query-in-progress polling)", funct
   it("timeoutMs cancels a statement that is still running: abort-request, then the connection is reused", async () => {
     const standIn = await startStandIn({ inProgress: { match: /"SALES"/, polls: Infinity } });
     try {
-      await using engine = standInEngine(standIn);
+      // No overflow: the next checkout waits for the cancelled statement to end instead of opening another session.
+      await using engine = standInEngine(standIn, { maxOverflow: 0 });
       const error = await failureOf(revenueByCountry().using(engine).execute({ timeoutMs: 300 }));
       expect(error).to.be.instanceOf(QueryCancelledError);
       // Once the sdk knows the query id (from the 333333 answer) it aborts by query id.
       const running = standIn.queries.at(-1)!;
+      await eventually(() => standIn.aborts.length > 0); // sent in the background after the rejection
       expect(standIn.aborts).to.have.length(1);
       expect([running.requestId, running.queryId]).to.include(standIn.aborts[0]);
       expect(standIn.resultPolls).to.be.greaterThan(0);

@@ -43,7 +43,8 @@ describe("codegen for backend A against the stand-in", function () {
     );
     expect(err.join("\n")).to.equal("");
     expect(status).to.equal(0);
-    expect(standIn.queries.map((q) => q.sqlText)).to.have.members([
+    const statements = standIn.queries.map((q) => q.sqlText);
+    expect(statements.filter((sql) => !sql.startsWith("SHOW SEMANTIC DIMENSIONS"))).to.have.members([
       SESSION_SETUP,
       "SHOW SEMANTIC VIEWS IN SCHEMA",
       'DESCRIBE SEMANTIC VIEW "ORDERS"',
@@ -51,6 +52,8 @@ describe("codegen for backend A against the stand-in", function () {
       'DESCRIBE SEMANTIC VIEW "SALES"',
       `SELECT GET_DDL('SEMANTIC_VIEW', '"SALES"')`,
     ]);
+    // One listing per metric: the dimensions it can be grouped by.
+    expect(statements).to.include('SHOW SEMANTIC DIMENSIONS IN "SALES" FOR METRIC "REVENUE"');
     const files = await readdir(join(tmp.path, "generated"), { recursive: true });
     const all = (
       await Promise.all(

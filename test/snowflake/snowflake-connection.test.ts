@@ -6,6 +6,7 @@
 import { generateKeyPairSync, createPublicKey, verify } from "node:crypto";
 import { inspect } from "node:util";
 import { expect } from "chai";
+import { eventually } from "../support/eventually.js";
 import {
   LibConnectionError,
   OperationalError,
@@ -210,6 +211,7 @@ describe("backend A connections", function () {
       standIn.holdQueries = /SEMANTIC_VIEW/;
       const error = await failure(revenueByCountry().using(engine).execute({ timeoutMs: 200 }));
       expect(error).to.be.instanceOf(QueryCancelledError);
+      await eventually(() => standIn.aborts.length > 0); // sent in the background after the rejection
       expect(standIn.aborts).to.have.length(1);
       expect(standIn.aborts[0]).to.equal(standIn.queries.at(-1)!.requestId);
       standIn.holdQueries = undefined;

@@ -2,7 +2,7 @@
  * Backend A specifics, through the real snowflake-sdk and the loopback stand-in: the SEMANTIC_VIEW
  * statements and binds Snowflake receives, Snowflake's result types, date and time handling on
  * accounts with other formats and zones, and Snowflake error codes. What every backend shares (rows,
- * operators, value types, into/iterInto, cursors) is in `test/shared/behaviour-suite.ts`.
+ * operators, value types, into/iterInto, cursors) is in `test/shared/support/behaviour-suite.ts`.
  */
 import { expect } from "chai";
 import {

@@ -5,30 +5,68 @@
  * table, its rows, the `sales` semantic view, then COMMIT (connections run with autocommit off).
  * Leaving the scope unregisters "default", then disposes the engine.
  *
- * The rows and expected answers are the one sales fixture's (`sales-fixture.ts`).
+ * The rows and expected answers are the one sales fixture's (`sales-fixture.ts`). The one helper for
+ * every backend C engine over sales data: other rows, the `orders` view or another registered name
+ * are options of `createSalesEngine`.
  *
- * Use it as mocha hooks (`const sales = useSalesEngine();` then `sales.engine` inside tests) or
- * around one test body (`await withSalesEngine(async (engine) => { ... })`).
+ * Use it as mocha hooks (`const sales = useSalesEngine();` then `sales.engine` inside tests), around
+ * one test body (`await withSalesEngine(async (engine) => { ... })`), or with `await using`
+ * (`dispose()` unregisters, then closes the pool).
  */
-import { BackendCConfig, createEngine, unregister } from "lib";
+import { BackendCConfig, createEngine, register, unregister } from "lib";
 import type { Engine } from "lib";
-import { SALES_VIEW_DDL, salesTableSql } from "./sales-fixture.js";
+import {
+  ORDERS_VIEW_DDL,
+  SALES_VIEW_DDL,
+  ordersTableSql,
+  salesTableDdl,
+  salesTableSql,
+  type SalesRow,
+} from "./sales-fixture.js";
 
-/** Seeds one new connection (the SPEC's listener steps, in order): the `connect` listener. */
-export async function seedSales(conn: {
+interface SeededConnection {
   run(sql: string, parameters?: readonly unknown[]): Promise<void>;
-}): Promise<void> {
-  await conn.run("INSTALL semantic_views");
-  await conn.run("LOAD semantic_views");
-  for (const statement of salesTableSql()) await conn.run(statement);
-  await conn.run(SALES_VIEW_DDL);
-  await conn.run("COMMIT");
 }
 
-/** Creates the fixture engine, registered as "default". Prefer `withSalesEngine`/`useSalesEngine`. */
-export function createSalesEngine(): Engine {
-  const engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }), { register: true });
-  engine._pool.on("connect", seedSales);
+export interface SalesSeed {
+  /** `sales_data` rows other than the fixture's, bound as parameters (so any text works). */
+  readonly rows?: readonly SalesRow[];
+  /** Also create `orders_data` and the `orders` semantic view. */
+  readonly orders?: boolean;
+}
+
+/** A `connect` listener seeding one new connection (the SPEC's listener steps, in order). */
+export function salesSeeder(seed: SalesSeed = {}): (conn: SeededConnection) => Promise<void> {
+  return async (conn) => {
+    await conn.run("INSTALL semantic_views");
+    await conn.run("LOAD semantic_views");
+    if (seed.rows === undefined) for (const statement of salesTableSql()) await conn.run(statement);
+    else {
+      await conn.run(salesTableDdl());
+      for (const row of seed.rows) {
+        await conn.run("INSERT INTO sales_data VALUES (?, ?, ?, ?)", [row.revenue, row.cost, row.country, row.region]);
+      }
+    }
+    await conn.run(SALES_VIEW_DDL);
+    if (seed.orders === true) for (const statement of [...ordersTableSql(), ORDERS_VIEW_DDL]) await conn.run(statement);
+    await conn.run("COMMIT");
+  };
+}
+
+/** The SPEC's `connect` listener: the one sales fixture's rows and the `sales` view. */
+export const seedSales: (conn: SeededConnection) => Promise<void> = salesSeeder();
+
+export interface SalesEngineOptions extends SalesSeed {
+  /** The registry name (default "default"); "" leaves the engine unregistered. */
+  readonly name?: string;
+}
+
+/** Creates the fixture engine, registered as "default" unless told otherwise. Prefer `withSalesEngine`/`useSalesEngine`. */
+export function createSalesEngine(options: SalesEngineOptions = {}): Engine {
+  const { name = "default", ...seed } = options;
+  const engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }));
+  engine._pool.on("connect", salesSeeder(seed));
+  if (name !== "") register(name, engine);
   return engine;
 }
 

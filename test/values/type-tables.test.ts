@@ -25,7 +25,7 @@ import { agreesStrictly } from "../../runtime/mapping/coerce.js";
 import { describeProperty, type ModelType } from "../../runtime/mapping/model-type.js";
 import { schemaOf } from "../../codegen/emit/schema-helpers.js";
 import { tsTypeOf, valueKindOf } from "../../codegen/type-mapping.js";
-import { plainEngine } from "../engine/helpers.js";
+import { plainEngine } from "../support/engines.js";
 import {
   standInEngine as backendAEngine,
   startStandIn,

@@ -8,9 +8,11 @@
 import type { DBSQLClient } from "@databricks/sql";
 import type { BackendBSettings } from "./databricks-settings.js";
 import { withDeadline } from "../../driver/deadline.js";
+import { secretForms } from "../../driver/secret-redaction.js";
 import { importPeer, MissingPackageError } from "../../packages/peer-package.js";
 import type { DatabaseConnection } from "../../driver/database-connection.js";
 import type { Driver } from "../../driver/driver.js";
+import { boundConnects, DEFAULT_CONNECT_TIMEOUT_MS } from "./databricks-connect-deadline.js";
 import { DatabricksConnection, type DecimalParameterFactory } from "./databricks-connection.js";
 import { applyDecimalPrecisionPatch } from "./databricks-decimal-patch.js";
 import { connectionFailure, isDatabricksDisconnect, redact } from "./databricks-errors.js";
@@ -39,7 +41,7 @@ export class DatabricksDriver implements Driver {
   constructor(settings: BackendBSettings, options: DatabricksDriverOptions = {}) {
     this.#settings = settings;
     this.#options = options;
-    this.#secrets = secretsOf(settings);
+    this.#secrets = secretForms(secretsOf(settings));
   }
 
   async openConnection(): Promise<DatabaseConnection> {
@@ -105,6 +107,7 @@ export class DatabricksDriver implements Driver {
       // Errors the client emits outside a call (e.g. a failed background refresh) must not crash the process.
       client.on("error", () => undefined);
       await client.connect(options);
+      await boundConnects(client, this.#settings.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS);
       // The type carries precision and scale (`DECIMAL(12,3)`): a bare DECIMAL is DECIMAL(10,0) on the warehouse.
       const decimalParameter: DecimalParameterFactory = (text, sqlType) =>
         new DBSQLParameter({

@@ -12,10 +12,13 @@
  * InternalError); other 42xxx are `ProgrammingError`; 22xxx `DataError`; 23xxx `IntegrityError`;
  * 0A000 `NotSupportedError`; 08/40/53/54/57/58, cancellation, network failures (the warehouse went
  * away mid-statement) and an expired session `OperationalError`; XX `InternalError`.
- * Secret values are replaced by `[redacted]` in every message.
+ * Secrets are replaced by `[redacted]` in every message, in every form the driver may echo them
+ * (`secrets` holds those forms: driver/secret-redaction.ts), and a driver error holding one is
+ * kept as the cause only as a redacted copy.
  */
 import { InternalError, OperationalError, WarehouseError } from "../../errors.js";
 import { errorClassForSqlState, type WarehouseErrorClass } from "../../driver/sqlstate.js";
+import { redactText, withoutSecrets } from "../../driver/secret-redaction.js";
 
 /** Error classes whose SQLSTATE alone would say "programming error" but that mean a missing view. */
 const MISSING_VIEW_CLASSES = new Set(["TABLE_OR_VIEW_NOT_FOUND", "METRIC_VIEW_NOT_FOUND", "VIEW_NOT_FOUND"]);
@@ -79,11 +82,9 @@ export function isDatabricksDisconnect(error: unknown): boolean {
   return shape.sqlState === undefined && shape.driverCode !== undefined && DISCONNECT_CODES.test(shape.driverCode);
 }
 
-/** Replaces every secret in a text with `[redacted]`. */
+/** Replaces every form of a secret in a text with `[redacted]`. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join("[redacted]");
-  return out;
+  return redactText(text, secrets);
 }
 
 /** Wraps an error raised while running a statement. `WarehouseError`s pass through. */
@@ -93,7 +94,8 @@ export function mapDatabricksError(error: unknown, secrets: readonly string[] = 
   const ErrorClass = classFor(shape);
   const message = shape.driverCode === "CANCELED" ? "The statement was cancelled" : redact(shape.message, secrets);
   const code = shape.sqlState ?? shape.errorClass ?? shape.driverCode;
-  return new ErrorClass(message, code === undefined ? { cause: error } : { cause: error, code });
+  const cause = withoutSecrets(error, secrets);
+  return new ErrorClass(message, code === undefined ? { cause } : { cause, code });
 }
 
 /**
@@ -113,8 +115,6 @@ export function connectionFailure(error: unknown, endpoint: string, secrets: rea
     e.statusCode === 401 || e.statusCode === 403 ? ": authentication failed, check the token or OAuth client" : "";
   return new Error(
     redact(`Could not open a backend_b session at ${endpoint}${authHint}${status}${code}: ${detail}`, secrets),
-    {
-      cause: error,
-    },
+    { cause: withoutSecrets(error, secrets) },
   );
 }

@@ -29,6 +29,14 @@ export const BACKEND_B_FIELDS = [
       "Longest silence on a connection to the warehouse (opening a session, a statement, a fetch) before it fails",
   },
   {
+    toml: "connect_timeout",
+    camel: "connectTimeout",
+    kind: "duration",
+    defaultDoc: "`10s`",
+    description:
+      "Longest wait to establish a connection to the warehouse (TCP and TLS), separate from socket_timeout; `0s`: none",
+  },
+  {
     toml: "auth_type",
     camel: "authType",
     kind: "enum",

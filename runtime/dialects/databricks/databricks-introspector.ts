@@ -1,7 +1,9 @@
 /**
  * Backend B (cloud SQL warehouse): metric views. Candidates come from `information_schema.tables`
  * of the session's catalog and schema; `DESCRIBE TABLE EXTENDED v AS JSON` gives column types and,
- * in `view_text`, the metric view's YAML, which tells dimensions from measures.
+ * in `view_text`, the metric view's YAML, which tells dimensions from measures. No grouping rules are
+ * read: a metric view has one source and many-to-one joins from it, so every measure can be grouped by
+ * every dimension (members carry no `groupableBy`, and the generated class says so).
  */
 import { parse as parseYaml } from "yaml";
 import {

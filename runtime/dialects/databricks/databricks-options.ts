@@ -4,7 +4,7 @@
  * | setting | driver option |
  * |---|---|
  * | `host`, `port` (443), `httpPath` | `host`, `port`, `path` (HTTPS always: the driver hard-codes it) |
- * | `token` | `token` (auth type `access-token`, sent as `Authorization: Bearer`) |
+ * | `token` | `token` (auth type `access-token`, sent as `Authorization: Bearer`; edge whitespace trimmed) |
  * | `authType = "OAuthM2M"` + `clientId` + `clientSecret` | `authType: "databricks-oauth"`, `oauthClientId`, `oauthClientSecret` |
  * | `azureTenantId`, `useDatabricksOAuthInAzure` | the same driver options (Azure hosts: Entra tenant, or Databricks' own OAuth) |
  * | `authType = "OAuthU2M"` (+ optional `clientId`) | `authType: "databricks-oauth"` (browser flow) |
@@ -24,6 +24,7 @@
 import { readFileSync } from "node:fs";
 import type { ConnectionOptions, OpenSessionRequest } from "@databricks/sql/dist/contracts/IDBSQLClient.js";
 import { parseBackendBUri } from "./databricks-uri.js";
+import { trimSecret } from "../../driver/secret-redaction.js";
 import type { BackendBSettings } from "./databricks-settings.js";
 
 /** Environment variable naming a PEM file with an extra CA to trust (self-hosted proxies, test stand-ins). */
@@ -108,7 +109,8 @@ export function connectOptionsOf(settings: BackendBSettings, options: Databricks
   }
   const token = settings.token?.reveal() ?? tokenFromUri(settings);
   if (token === undefined) throw new Error("backend_b: no token configured");
-  return { ...common, authType: "access-token", token } as ConnectionOptions;
+  // Sent as `Authorization: Bearer <token>`: a header loses edge whitespace (a secrets file's final newline).
+  return { ...common, authType: "access-token", token: trimSecret(token) } as ConnectionOptions;
 }
 
 /**

@@ -15,7 +15,8 @@
  * bigint beyond BIGINT (the driver binds a bigint as BIGINT) as DECIMAL(38,0). A bigint or Decimal
  * beyond 38 digits is a ValidationError naming the field.
  */
-import { IdentifierNode, RawNode, type OperationNode } from "kysely";
+import type { OperationNode, RawNode } from "kysely";
+import { kysely } from "../../query-compiler/kysely.js";
 import { Decimal } from "../../values/decimal.js";
 import { decimalPrecision, decimalProblem } from "../../query-compiler/decimal-type.js";
 import type { FilterValue } from "../../operation-node/filter-value.js";
@@ -29,8 +30,9 @@ export class DatabricksQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_b" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
+    const { IdentifierNode } = kysely();
     const name = joinNodes(
-      warehouseNameParts(query.viewName).map((part) => IdentifierNode.create(part.text)),
+      warehouseNameParts(query.warehouseName).map((part) => IdentifierNode.create(part.text)),
       ".",
     );
     // Metric-view parameters: the view is called as a table-valued function with named arguments.

@@ -10,10 +10,19 @@ import { fieldIn, type FieldSpec } from "../../config/fields.js";
 import { BACKEND_B_ALL_FIELDS } from "./databricks-fields.js";
 import type { BackendRules, ResolvedValues } from "../../config/resolved-values.js";
 import { Secret } from "../../config/secret.js";
+import { trimSecret } from "../../driver/secret-redaction.js";
 
 const URI_DERIVED = ["host", "http_path", "token", "port"] as const;
 
 const field = (toml: string): FieldSpec => fieldIn(BACKEND_B_ALL_FIELDS, toml);
+
+/**
+ * The token travels in an HTTP header, which loses edge whitespace (the driver trims it: a secrets
+ * file's final newline is harmless) and cannot carry a control character at all.
+ */
+const HEADER_PROBLEM =
+  "holds a control character (NUL, or a line break inside the token) that no HTTP header can carry (value hidden: secret field)";
+const unsendable = (token: string): boolean => /[\x00-\x08\x0a-\x1f\x7f]/.test(trimSecret(token));
 
 export const databricksRules: BackendRules = {
   skipEnv(explicit: ReadonlySet<string>): ReadonlySet<string> {
@@ -58,10 +67,15 @@ export const databricksRules: BackendRules = {
           uri.origin,
         );
       }
+      if (unsendable(parts.token)) throw ctx.fail(uri.field, HEADER_PROBLEM, uri.origin);
       // The driver takes host/port/path/token; derive them so it never parses the uri itself.
       return { host: parts.host, port: parts.port, httpPath: parts.httpPath, token: new Secret(parts.token) };
     }
 
+    const token = values.entry("token");
+    if (token !== undefined && typeof token.value === "string" && unsendable(token.value)) {
+      throw ctx.fail(token.field, HEADER_PROBLEM, token.origin);
+    }
     const required = authType === undefined ? ["host", "http_path", "token"] : ["host", "http_path"];
     for (const toml of required) {
       if (!values.has(toml)) {

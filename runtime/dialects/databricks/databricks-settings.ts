@@ -15,6 +15,8 @@ export interface BackendBSettings extends CommonSettings {
   readonly catalog?: string | undefined;
   /** Milliseconds of silence on a connection before it fails (default 2 min). */
   readonly socketTimeout?: number | undefined;
+  /** Milliseconds to establish a connection (TCP and TLS) before it fails (default 10 s). */
+  readonly connectTimeout?: number | undefined;
   readonly authType?: BackendBAuthType | undefined;
   readonly clientId?: string | undefined;
   readonly clientSecret?: Secret | undefined;

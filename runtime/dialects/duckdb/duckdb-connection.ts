@@ -18,7 +18,10 @@ import { DuckDBSemanticSession } from "./duckdb-semantic-session.js";
 import { mayContainTransactionControl, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
+import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { toDuckDBParameters } from "./duckdb-values.js";
+
+type Values = DuckDBValue[] | undefined;
 
 const PING_TIMEOUT_MS = 5_000;
 /** How often a pending interrupt is repeated while the cancelled operation is still running. */
@@ -33,6 +36,8 @@ export interface DuckDBConnectionOptions {
   readonly isStale?: (() => boolean) | undefined;
   /** Committed semantic-view definitions shared by the instance's connections (default: private to this one). */
   readonly definitions?: DefinitionCache | undefined;
+  /** Text bytes of prepared statements this connection keeps (its share of the engine's budget). */
+  readonly statementBytes?: number | undefined;
 }
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
@@ -57,7 +62,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#connection = connection;
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
-    this.#statements = new StatementCache(connection);
+    this.#statements = new StatementCache(connection, { maxBytes: options.statementBytes });
     const definitions = options.definitions ?? new DefinitionCache();
     const transaction = new DuckDBTransaction(connection, this.#memo, definitions);
     this.#transaction = transaction;
@@ -69,8 +74,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             transaction,
             memo: this.#memo,
             definitions,
-            readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead),
+            readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead, true),
             executePlain: (sql, parameters) => this.#executePlain(sql, parameters),
+            executeRewritten: (sql, parameters) => this.#executeRewritten(sql, parameters),
             assertOpen: () => this.#assertOpen(),
             throwIfInterrupted: () => this.#throwIfInterrupted(),
           });
@@ -109,19 +115,20 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #stream(sql: string, parameters?: readonly unknown[]): Promise<ResultStream> {
     try {
       let statement = sql;
+      let single = false; // a rewritten call: exactly one statement (duckdb-one-statement.ts)
       const semantic = this.#semantic;
       if (semantic !== undefined && semantic.mayHandle(sql)) {
         const routed = await semantic.forStream(sql);
         if ("result" in routed) return resultStream(routed.result);
-        statement = routed.statement;
+        ({ statement, single } = routed);
       }
-      if (mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
+      if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
       const result = await this.#changingSession(statement, async () => {
         const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
-        return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead);
+        return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead, single);
       });
       return streamOfResult(result, (fn) => this.#operation(fn));
     } catch (error) {
@@ -220,36 +227,24 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   /**
    * Runs SQL and reads its whole result. An autocommit read reuses its cached prepared statement.
-   * Otherwise one statement with parameters is prepared directly: node-api's `run` would first split
-   * the text (extract_statements), one more native round trip.
+   * A script without parameters runs as written (one native call); one statement with parameters,
+   * and every `single` one (user-influenced text: duckdb-one-statement.ts), is prepared directly.
    */
-  async #readAll(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResultReader> {
+  async #readAll(sql: string, values: Values, autocommitRead: boolean, single = false): Promise<DuckDBResultReader> {
     const cached = autocommitRead ? await this.#statements.bound(sql, values) : undefined;
     if (cached !== undefined) return this.#runCached(sql, cached.runAndReadAll());
     if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
-    if (values === undefined || sql.includes(";")) return this.#connection.runAndReadAll(sql, values);
-    const prepared = await this.#connection.prepare(sql);
-    try {
-      prepared.bind(values);
-      return await prepared.runAndReadAll();
-    } finally {
-      prepared.destroySync();
-    }
+    if (!single && (values === undefined || sql.includes(";"))) return this.#connection.runAndReadAll(sql, values);
+    return readOneStatement(this.#connection, sql, values);
   }
 
   /** Starts a streamed result; one statement is prepared directly or reused (see #readAll). */
-  async #openStream(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResult> {
+  async #openStream(sql: string, values: Values, autocommitRead: boolean, single: boolean): Promise<DuckDBResult> {
     const cached = autocommitRead ? await this.#statements.bound(sql, values) : undefined;
     if (cached !== undefined) return this.#runCached(sql, cached.stream());
     if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
-    if (sql.includes(";")) return this.#connection.stream(sql, values);
-    const prepared = await this.#connection.prepare(sql);
-    try {
-      if (values !== undefined) prepared.bind(values);
-      return await prepared.stream();
-    } finally {
-      prepared.destroySync();
-    }
+    if (!single && sql.includes(";")) return this.#connection.stream(sql, values);
+    return streamOneStatement(this.#connection, sql, values);
   }
 
   /** A cached statement's execution; one that failed is prepared afresh next time. */
@@ -280,6 +275,15 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   /** Runs plain DuckDB SQL (one or more statements), keeping the transaction bookkeeping right. */
   #executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
     return this.#changingSession(sql, () => this.#executeStatements(sql, parameters));
+  }
+
+  /** Runs a rewritten semantic statement: exactly one statement, never split or run as a script. */
+  #executeRewritten(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
+    return this.#changingSession(sql, async () => {
+      const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
+      this.#throwIfInterrupted();
+      return readerToResult(await this.#readAll(sql, toDuckDBParameters(parameters), autocommitRead, true));
+    });
   }
 
   async #executeStatements(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {

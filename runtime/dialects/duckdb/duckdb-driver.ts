@@ -15,9 +15,10 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { explainCreatedFile } from "./created-file-hint.js";
 import { duckdb } from "./duckdb-api.js";
+import { ENGINE_STATEMENT_BYTES } from "./duckdb-statement-cache.js";
 import { DuckDBDatabaseConnection } from "./duckdb-connection.js";
-import { isDuckDBDisconnect } from "./duckdb-errors.js";
-import { forgetFileInstance, leaseFileInstance } from "./duckdb-instances.js";
+import { isDuckDBDisconnect, isDuckDBInvalidated } from "./duckdb-errors.js";
+import { forgetFileInstance, isInstanceDead, leaseFileInstance, markInstanceDead } from "./duckdb-instances.js";
 import { applyCurrentSchema } from "./duckdb-schema.js";
 import type { InstanceLease } from "./duckdb-instances.js";
 
@@ -43,6 +44,8 @@ export class DuckDBDriver implements Driver {
   #file: string | undefined;
   #destroyed = false;
   #createdFile: boolean | undefined;
+  /** The fatal error that invalidated the last instance, until the file is open again. */
+  #invalidatedBy: unknown;
 
   constructor(settings: BackendCSettings, options: DuckDBDriverOptions = {}) {
     this.#settings = settings;
@@ -60,6 +63,7 @@ export class DuckDBDriver implements Driver {
     let onClose: (() => void) | undefined;
     // Semantic-view definitions are cached per database instance: shared by every engine on a file.
     let definitions: DefinitionCache | undefined;
+    let fileInstance: DuckDBInstance | undefined;
     if (this.isMemory) {
       const instance = await duckdb().DuckDBInstance.create(MEMORY_DATABASE, options);
       try {
@@ -70,37 +74,77 @@ export class DuckDBDriver implements Driver {
       }
       onClose = () => instance.closeSync();
     } else {
-      this.#dropReplacedFile();
-      const exists = existsSync(resolve(this.#settings.database));
-      if (!exists && !this.#settings.createIfMissing) throw missingFileError(this.#settings);
-      // Whether this engine's file existed before DuckDB opened it (and so created it empty).
-      this.#createdFile ??= !exists;
-      this.#lease ??= leaseFileInstance(this.#settings.database, options);
-      const lease = this.#lease;
-      let instance: DuckDBInstance;
-      try {
-        instance = await lease.instance;
-      } catch (error) {
-        // Forget a failed open so the next attempt retries it.
-        if (this.#lease === lease) this.#lease = undefined;
-        lease.release();
-        throw error;
-      }
-      connection = await instance.connect();
-      this.#file ??= fileIdentity(this.#settings.database);
-      definitions = definitionCacheFor(instance);
+      const file = await this.#fileConnection(options);
+      connection = file.connection;
+      fileInstance = file.instance;
+      definitions = definitionCacheFor(file.instance);
     }
     try {
       const schema = this.#settings.schema;
       if (schema !== undefined) await applyCurrentSchema(connection, schema, this.isMemory);
       const semanticLayer = await this.#semanticLayerFor(connection);
-      const isStale = this.isMemory ? undefined : () => this.#fileChanged();
-      const opened = new DuckDBDatabaseConnection(connection, { semanticLayer, onClose, definitions, isStale });
+      const shared = fileInstance;
+      // Replaced at checkout once the file changed or DuckDB invalidated the instance.
+      const isStale = shared === undefined ? undefined : () => this.#fileChanged() || isInstanceDead(shared);
+      // The engine's prepared-statement budget, shared out among all the connections its pool may open.
+      const statementBytes = ENGINE_STATEMENT_BYTES / Math.max(1, this.#settings.poolSize + this.#settings.maxOverflow);
+      const opened = new DuckDBDatabaseConnection(connection, {
+        semanticLayer,
+        onClose,
+        definitions,
+        isStale,
+        statementBytes,
+      });
       return this.#createdFile === true ? explainCreatedFile(opened, resolve(this.#settings.database)) : opened;
     } catch (error) {
       connection.closeSync();
       onClose?.();
       throw error;
+    }
+  }
+
+  /**
+   * A connection to the file's shared instance. An instance DuckDB has invalidated after a fatal
+   * error (a failed checkpoint on a full disk) refuses every statement until it is restarted, so a
+   * dead one is dropped from the instance cache and the file opened afresh; while that fails, the
+   * open fails with both errors (and the next checkout tries again).
+   */
+  async #fileConnection(
+    options: Record<string, string>,
+  ): Promise<{ connection: DuckDBConnection; instance: DuckDBInstance }> {
+    this.#dropReplacedFile();
+    const exists = existsSync(resolve(this.#settings.database));
+    if (!exists && !this.#settings.createIfMissing) throw missingFileError(this.#settings);
+    // Whether this engine's file existed before DuckDB opened it (and so created it empty).
+    this.#createdFile ??= !exists;
+    for (let reopened = false; ; reopened = true) {
+      this.#lease ??= leaseFileInstance(this.#settings.database, options);
+      const lease = this.#lease;
+      let instance: DuckDBInstance;
+      let connection: DuckDBConnection;
+      try {
+        instance = await lease.instance;
+        connection = await instance.connect();
+      } catch (error) {
+        // Forget a failed open so the next attempt retries it.
+        if (this.#lease === lease) this.#lease = undefined;
+        lease.release();
+        const invalidated = this.#invalidatedBy;
+        throw invalidated === undefined ? error : reopenFailure(this.#settings.database, invalidated, error);
+      }
+      const fatal = await fatalErrorOf(connection);
+      if (fatal === undefined) {
+        this.#invalidatedBy = undefined;
+        this.#file ??= fileIdentity(this.#settings.database);
+        return { connection, instance };
+      }
+      connection.closeSync();
+      markInstanceDead(instance); // the connections other engines hold on it are stale now
+      lease.forget();
+      lease.release();
+      if (this.#lease === lease) this.#lease = undefined;
+      if (reopened) throw reopenFailure(this.#settings.database, this.#invalidatedBy, fatal);
+      this.#invalidatedBy = fatal;
     }
   }
 
@@ -183,6 +227,31 @@ function missingFileError(settings: BackendCSettings): Error {
     : "check the path, or set create_if_missing = true (createIfMissing: true in BackendCConfig, " +
       "BACKEND_C_CREATE_IF_MISSING=true) to create it";
   return new Error(`the database file ${path} does not exist; ${fix}`);
+}
+
+/** The error of an instance invalidated by a fatal error, or undefined when the connection answers. */
+async function fatalErrorOf(connection: DuckDBConnection): Promise<unknown> {
+  try {
+    await connection.run("SELECT 1");
+    return undefined;
+  } catch (error) {
+    if (isDuckDBInvalidated(error)) return error;
+    connection.closeSync();
+    throw error;
+  }
+}
+
+function reopenFailure(path: string, invalidated: unknown, error: unknown): Error {
+  // DuckDB's later refusals name the first fatal error as `Original error: "..."`.
+  const first = (e: unknown) => {
+    const text = e instanceof Error ? e.message : String(e);
+    return /Original error: "?([^"\n]*)/.exec(text)?.[1] ?? text.split("\n")[0];
+  };
+  return new Error(
+    `IO Error: the database ${resolve(path)} was invalidated by a fatal error (${first(invalidated)}) and ` +
+      `reopening it failed: ${first(error)}. The next checkout tries again.`,
+    { cause: error },
+  );
 }
 
 /** `device:inode` of a file, or undefined when it does not exist. */

@@ -60,6 +60,12 @@ const BY_SEMANTIC_KIND: Readonly<Record<SemanticViewError["kind"], WarehouseErro
   execution: OperationalError,
 };
 
+/** DuckDB refuses every statement on this instance: a fatal error invalidated the database. */
+export function isDuckDBInvalidated(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^FATAL Error: /i.test(message) || /database has been invalidated/i.test(message);
+}
+
 /**
  * SQLAlchemy's `is_disconnect` for backend C: the connection was closed under us, or the database
  * was invalidated by a fatal error (DuckDB refuses every further statement on that instance).

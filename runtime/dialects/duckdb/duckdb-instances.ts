@@ -15,11 +15,24 @@ interface SharedInstance {
 }
 
 const shared = new Map<string, SharedInstance>();
+/** Instances a fatal error invalidated: their connections are stale (replaced at checkout). */
+const dead = new WeakSet<DuckDBInstance>();
+
+/** Records that DuckDB invalidated `instance` (every statement on it fails until it is reopened). */
+export function markInstanceDead(instance: DuckDBInstance): void {
+  dead.add(instance);
+}
+
+export function isInstanceDead(instance: DuckDBInstance): boolean {
+  return dead.has(instance);
+}
 
 /** A handle on a shared instance; `release()` drops the reference (idempotent). */
 export interface InstanceLease {
   readonly instance: Promise<DuckDBInstance>;
   release(): void;
+  /** Stops handing this instance to new leases (it is dead): the next lease opens the file afresh. */
+  forget(): void;
 }
 
 export function leaseFileInstance(path: string, options: Record<string, string>): InstanceLease {
@@ -35,7 +48,7 @@ export function leaseFileInstance(path: string, options: Record<string, string>)
       ),
     );
     instance.catch(() => undefined);
-    return { instance, release: () => undefined };
+    return { instance, release: () => undefined, forget: () => undefined };
   }
   if (entry === undefined) {
     const created = Promise.resolve().then(() => duckdb().DuckDBInstance.create(key, options));
@@ -52,6 +65,9 @@ export function leaseFileInstance(path: string, options: Record<string, string>)
   let released = false;
   return {
     instance: lease.instance,
+    forget: () => {
+      if (shared.get(key) === lease) shared.delete(key);
+    },
     release: () => {
       if (released) return;
       released = true;

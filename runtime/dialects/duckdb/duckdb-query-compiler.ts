@@ -22,10 +22,13 @@
  *   a Decimal of more than 38 digits (read as a DOUBLE), -0, NaN, ±Infinity, any non-genuine value;
  * - Date: `TIMESTAMP 'YYYY-MM-DD HH:MM:SS.mmm'` in UTC (the instant as a naive UTC timestamp, which
  *   is how timestamps arrive as Dates); years outside 0000-9999 are rejected.
+ * A comparison with a fractional value is guarded so that DuckDB never casts the member to the
+ * literal's DECIMAL(38, s) and fails on wide rows (duckdb-decimal-guard.ts).
  * Columns come back dimensions first, then metrics or facts, each aliased to its field name (the
  * function alone would name them as the view spells them).
  */
-import { RawNode, ValueNode, createQueryId, type OperationNode } from "kysely";
+import type { OperationNode, RawNode } from "kysely";
+import { kysely } from "../../query-compiler/kysely.js";
 import { ValidationError } from "../../errors.js";
 import { Decimal } from "../../values/decimal.js";
 import { decimalProblem } from "../../query-compiler/decimal-type.js";
@@ -35,15 +38,21 @@ import { INT128, inexactNumberProblem, integerProblem } from "../../values/integ
 import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
 import type { ConditionNode } from "../../operation-node/condition-node.js";
+import { guardDecimalComparison } from "./duckdb-decimal-guard.js";
 import type { FieldNode } from "../../operation-node/field-node.js";
-import { plainWarehouseName } from "../../operation-node/warehouse-name.js";
+import { plainWarehouseName, warehouseNameParts } from "../../operation-node/warehouse-name.js";
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 
 export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const args: OperationNode[] = [ValueNode.createImmediate(plainWarehouseName(query.viewName))];
+    // A view part that is not an identifier is quoted, as member names are (a view declared with { name }).
+    const view = warehouseNameParts(query.warehouseName)
+      .map((part) => semanticViewMemberName(part.text))
+      .join(".");
+    const { ValueNode } = kysely();
+    const args: OperationNode[] = [ValueNode.createImmediate(view)];
     const list = (name: string, fields: readonly FieldNode[]) => {
       if (fields.length === 0) return;
       const names = fields.map((f) =>
@@ -80,7 +89,15 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   /** The predicate as SQL text with literals inlined (the first level of quoting). */
   private predicateSql(condition: ConditionNode): string {
     const inner = new DuckDBQueryCompiler();
+    const { RawNode, createQueryId } = kysely();
     return inner.compileQuery(RawNode.createWithChild(inner.conditionToNode(condition)), createQueryId()).sql;
+  }
+
+  /** A fractional value must not make DuckDB cast the member to DECIMAL(38, s) (duckdb-decimal-guard.ts). */
+  protected override conditionToNode(condition: ConditionNode): OperationNode {
+    const compared = super.conditionToNode(condition);
+    if (!("field" in condition)) return compared;
+    return guardDecimalComparison(condition, this.memberReference(condition.field), compared);
   }
 
   /** Bigints must fit HUGEINT and Decimals 38 digits (see the module comment). */

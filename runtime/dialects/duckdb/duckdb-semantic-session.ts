@@ -19,10 +19,15 @@ export interface SemanticSessionHost {
   /** The layer's per-connection memo (see SqlSession.memo). */
   readonly memo: Map<string, unknown>;
   readonly definitions: DefinitionCache;
-  /** Runs SQL and reads its whole result (an autocommit read may reuse a prepared statement). */
+  /**
+   * Runs the layer's own SQL, exactly one statement (it carries user-influenced text: never through a
+   * multi-statement call), and reads its whole result (an autocommit read may reuse a prepared statement).
+   */
   readAll(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResultReader>;
   /** Runs plain DuckDB SQL with the connection's transaction bookkeeping. */
   executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
+  /** Runs a rewritten semantic statement: exactly one statement, never split or run as a script. */
+  executeRewritten(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
   assertOpen(): void;
   throwIfInterrupted(): void;
 }
@@ -41,6 +46,10 @@ export class DuckDBSemanticSession {
       // Committed definitions serve only a session that sees exactly the committed state.
       get definitions() {
         return host.transaction.open ? undefined : host.definitions;
+      },
+      checkpoint: async () => {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        host.throwIfInterrupted();
       },
     };
   }
@@ -63,7 +72,7 @@ export class DuckDBSemanticSession {
           last = await this.#host.executePlain(statement, parameters);
           break;
         case "rewritten":
-          last = await this.#host.executePlain(handled.sql, parameters);
+          last = await this.#host.executeRewritten(handled.sql, parameters);
           break;
         case "result":
           last = normalizeRawResult(handled.columns, handled.rows);
@@ -73,15 +82,21 @@ export class DuckDBSemanticSession {
     return last;
   }
 
-  /** What `stream()` reads: the layer's whole answer, or the one statement to stream from DuckDB. */
-  async forStream(sql: string): Promise<{ readonly result: QueryResult } | { readonly statement: string }> {
+  /**
+   * What `stream()` reads: the layer's whole answer, or the one statement to stream from DuckDB
+   * (`single` when the layer rewrote it: it must run as exactly one statement).
+   */
+  async forStream(
+    sql: string,
+  ): Promise<{ readonly result: QueryResult } | { readonly statement: string; readonly single: boolean }> {
     const statements = this.#layer.splitStatements(sql);
     if (statements.length !== 1) {
       throw new ProgrammingError(`stream() takes exactly one statement, got ${statements.length}`);
     }
     const handled = await this.#layer.handle(this.#session, statements[0]!);
     if (handled.kind === "result") return { result: normalizeRawResult(handled.columns, handled.rows) };
-    return { statement: handled.kind === "rewritten" ? handled.sql : statements[0]! };
+    if (handled.kind === "rewritten") return { statement: handled.sql, single: true };
+    return { statement: statements[0]!, single: false };
   }
 
   /** The layer's caches for this session (probes holding whole statements) go with the connection. */
@@ -98,7 +113,7 @@ export class DuckDBSemanticSession {
     const reader =
       !host.transaction.open && isReadOnlyStatement(sql)
         ? await host.readAll(sql, values, true)
-        : await host.transaction.withTransaction((text) => host.readAll(text, values, false), sql);
+        : await host.transaction.withTransaction(() => host.readAll(sql, values, false));
     const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
     return { columns, rows: reader.getRows() };
   }

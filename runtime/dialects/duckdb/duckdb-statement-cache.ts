@@ -10,12 +10,39 @@
  * does not check is the session's settings (a statement bound under one `TimeZone` keeps it), so
  * every statement that may change settings or the search path, on any connection of the process,
  * empties every cache (`noteSessionChange`).
+ *
+ * Memory: a prepared statement holds its text several times over in DuckDB (parse tree, plan): a
+ * 1 MB literal costs ~4 MB. So the cache is bounded by text bytes as well as by count (the engine's
+ * budget, ENGINE_STATEMENT_BYTES, shared out among its connections), and a statement whose text
+ * carries a literal over MAX_LITERAL_BYTES is never kept: it carries a value, and another value is
+ * another text, so it would never be reused anyway.
  */
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue } from "@duckdb/node-api";
 
 /** Statements that may change settings, the search path or the attached databases. */
 const MAY_CHANGE_SESSION = /\b(?:USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET|PRAGMA|CALL)\b/i;
 const DEFAULT_CAPACITY = 32;
+/** Text bytes of prepared statements one engine keeps, over all its connections. */
+export const ENGINE_STATEMENT_BYTES = 8 * 1024 * 1024;
+/** A statement with a string literal longer than this is not kept. */
+export const MAX_LITERAL_BYTES = 4 * 1024;
+
+export interface StatementCacheLimits {
+  /** Statements kept (default 32). */
+  readonly maxEntries?: number;
+  /** Text bytes kept (default: the whole engine budget). */
+  readonly maxBytes?: number | undefined;
+  /** The longest string literal a kept statement may carry (default MAX_LITERAL_BYTES). */
+  readonly maxLiteralBytes?: number;
+}
+
+/** Text bytes of the statements every cache in the process keeps (tests, benchmarks). */
+let processBytes = 0;
+
+/** Text bytes of the prepared statements kept by every connection of the process. */
+export function preparedStatementBytes(): number {
+  return processBytes;
+}
 
 /** Bumped by every session-changing statement in the process; a cache that saw another value empties itself. */
 let sessionEpoch = 0;
@@ -33,22 +60,47 @@ export function noteSessionChange(): void {
 interface Entry {
   readonly statement: DuckDBPreparedStatement;
   readonly parameterCount: number;
+  readonly bytes: number;
+}
+
+/** Whether `sql` holds a '...' literal longer than `limit` characters (a cheap scan; '' is a quote). */
+export function carriesLongLiteral(sql: string, limit: number): boolean {
+  if (sql.length <= limit) return false;
+  let open = sql.indexOf("'");
+  while (open >= 0) {
+    let close = sql.indexOf("'", open + 1);
+    while (close >= 0 && sql[close + 1] === "'") close = sql.indexOf("'", close + 2);
+    if (close < 0) return sql.length - open > limit;
+    if (close - open - 1 > limit) return true;
+    open = sql.indexOf("'", close + 1);
+  }
+  return false;
 }
 
 export class StatementCache {
   readonly #connection: DuckDBConnection;
   readonly #capacity: number;
+  readonly #maxBytes: number;
+  readonly #maxLiteral: number;
   readonly #entries = new Map<string, Entry>();
+  #bytes = 0;
   #epoch = sessionEpoch;
 
-  constructor(connection: DuckDBConnection, capacity = DEFAULT_CAPACITY) {
+  constructor(connection: DuckDBConnection, limits: StatementCacheLimits = {}) {
     this.#connection = connection;
-    this.#capacity = capacity;
+    this.#capacity = limits.maxEntries ?? DEFAULT_CAPACITY;
+    this.#maxBytes = limits.maxBytes ?? ENGINE_STATEMENT_BYTES;
+    this.#maxLiteral = limits.maxLiteralBytes ?? MAX_LITERAL_BYTES;
   }
 
   /** Statements held (tests). */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Text bytes of the statements held. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /**
@@ -61,6 +113,9 @@ export class StatementCache {
     if (this.#epoch !== sessionEpoch) this.clear();
     let entry = this.#entries.get(sql);
     if (entry === undefined) {
+      const bytes = Buffer.byteLength(sql);
+      // Too big to keep, or carrying a value: run it uncached (prepared and destroyed by the caller).
+      if (bytes > this.#maxBytes || carriesLongLiteral(sql, this.#maxLiteral)) return undefined;
       const epoch = this.#epoch;
       let statement: DuckDBPreparedStatement;
       try {
@@ -68,14 +123,16 @@ export class StatementCache {
       } catch {
         return undefined;
       }
-      entry = { statement, parameterCount: statement.parameterCount };
+      entry = { statement, parameterCount: statement.parameterCount, bytes };
       // A session change while preparing: the statement may be bound to the old session.
       if (epoch !== sessionEpoch) {
         statement.destroySync();
         return undefined;
       }
       this.#entries.set(sql, entry);
-      if (this.#entries.size > this.#capacity) this.#evictOldest();
+      this.#bytes += bytes;
+      processBytes += bytes;
+      while (this.#entries.size > this.#capacity || this.#bytes > this.#maxBytes) this.#evictOldest();
     } else {
       // Most recently used last: a Map iterates in insertion order.
       this.#entries.delete(sql);
@@ -91,12 +148,16 @@ export class StatementCache {
     const entry = this.#entries.get(sql);
     if (entry === undefined) return;
     this.#entries.delete(sql);
+    this.#bytes -= entry.bytes;
+    processBytes -= entry.bytes;
     entry.statement.destroySync();
   }
 
   clear(): void {
     for (const entry of this.#entries.values()) entry.statement.destroySync();
     this.#entries.clear();
+    processBytes -= this.#bytes;
+    this.#bytes = 0;
     this.#epoch = sessionEpoch;
   }
 

@@ -33,16 +33,16 @@ export class DuckDBTransaction {
   }
 
   /**
-   * Runs the layer's own SQL inside our transaction. When none is open, BEGIN travels in the same
-   * call, saving a round trip on every semantic query (the catalog read is its first statement).
-   * Only for SQL the library writes: a user's syntax error would otherwise quote our BEGIN. If the
-   * call fails, whatever it opened is rolled back: the transaction held nothing else.
+   * Runs the layer's own SQL inside our transaction, opening one if needed. BEGIN is its own call:
+   * the layer's SQL carries user-influenced text and never travels in a multi-statement call. If the
+   * SQL fails, the transaction it opened is rolled back: it held nothing else.
    */
-  async withTransaction<T>(run: (sql: string) => Promise<T>, sql: string): Promise<T> {
-    if (this.#inTransaction) return run(sql);
+  async withTransaction<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#inTransaction) return run();
+    await this.#connection.run("BEGIN TRANSACTION");
     this.#inTransaction = true;
     try {
-      return await run(`BEGIN TRANSACTION; ${sql}`);
+      return await run();
     } catch (error) {
       this.#inTransaction = false;
       await this.#connection.run("ROLLBACK").catch(() => undefined); // nothing open after a parse error

@@ -21,6 +21,17 @@ export interface MemberMetadata {
   readonly expression?: string | undefined;
   /** The warehouse comment, when set. */
   readonly comment?: string | undefined;
+  /**
+   * A metric's dimensions it can be grouped by, as `SHOW SEMANTIC DIMENSIONS IN v FOR METRIC m` lists
+   * them (name and logical table); undefined when the warehouse groups every metric by every dimension.
+   */
+  readonly groupableBy?: readonly DimensionRef[] | undefined;
+}
+
+/** A dimension as a `... FOR METRIC` listing names it. */
+export interface DimensionRef {
+  readonly name: string;
+  readonly table?: string | undefined;
 }
 
 export interface ViewMetadata {

@@ -7,10 +7,11 @@
  *   request unless MULTI_STATEMENT_COUNT is set); the last one's result is returned. Parameters
  *   need a single statement, as on backend C. `stream()` takes one statement.
  * - The sdk retries query requests against an unreachable server for a very long time, so the
- *   driver keeps its own deadlines: `request_timeout` bounds a statement; while one runs, a
+ *   driver keeps its own deadlines: `request_timeout` (default 10 min) bounds a statement; while one runs, a
  *   heartbeat every `heartbeat_interval` (default 10 s) that goes unanswered for as long fails it with
  *   `OperationalError` (code `warehouse_unreachable`, a disconnect); `interrupt()` cancels
- *   (`statement.cancel()`, an abort-request) and gives up locally after a grace period, `ping()`
+ *   (`statement.cancel()`, an abort-request) and rejects the pending call at once; a statement the
+ *   warehouse has not ended after a grace period marks the connection broken. `ping()`
  *   (a heartbeat via `isValidAsync()`) and `close()` are bounded too. A connection that hit such a
  *   deadline or a network/session error is marked broken: `ping()` says false, so the pool replaces it.
  * - Transactions: Snowflake sessions autocommit. `commit()`/`rollback()` send COMMIT/ROLLBACK
@@ -22,7 +23,8 @@ import type { Readable } from "node:stream";
 import type { Connection, RowStatement } from "snowflake-sdk";
 import type { DatabaseConnection, StatementLabel, StreamOptions } from "../../driver/database-connection.js";
 import type { QueryResult, ResultStream } from "../../driver/query-result.js";
-import { OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
+import { InternalError, OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
+import { containment, type Guard } from "./snowflake-containment.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
 import { splitSnowflakeStatements } from "./snowflake-statements.js";
@@ -30,7 +32,7 @@ import { queryTagOf } from "./snowflake-query-tag.js";
 import { convertRow, snowflakeColumn, toSnowflakeBind, type SnowflakeColumn } from "./snowflake-values.js";
 
 export interface SnowflakeConnectionOptions {
-  /** Client-side deadline for one statement (ms); none when undefined. */
+  /** Client-side deadline for one statement (ms); none when undefined or 0. */
   readonly requestTimeoutMs?: number | undefined;
   /**
    * While a statement runs, its session is checked (a heartbeat, bounded by the same time) this
@@ -49,6 +51,10 @@ export interface SnowflakeConnectionOptions {
 
 interface Running {
   statement: RowStatement | undefined;
+  /** The sdk reported the statement's end (rows, an error, or the warehouse's "canceled"). */
+  ended?: boolean;
+  /** Called once when it ends (a cancellation waits for it). */
+  onEnded?: () => void;
   /** Gives up locally: rejects the pending call (or ends the stream) with this error. */
   abandon(error: Error): void;
   /** A result being streamed: the statement has finished, only the rows are still read. */
@@ -67,6 +73,8 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
   #inTransaction = false;
   #broken = false;
   #closed: Promise<void> | undefined;
+  /** A cancelled statement the warehouse has not ended yet: settles when it does, or after the grace period. */
+  #cancelling: Promise<void> | undefined;
 
   constructor(connection: Connection, options: SnowflakeConnectionOptions = {}) {
     this.#connection = connection;
@@ -93,10 +101,12 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
   }
 
   async stream(sql: string, parameters: readonly unknown[] = [], options: StreamOptions = {}): Promise<ResultStream> {
-    const { statement } = await this.#run(sql, parameters, true, options.label);
+    const { statement, guard, target } = await this.#run(sql, parameters, true, options.label);
     const columns = columnsOf(statement);
     const chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
-    const rows = statement.streamRows() as Readable;
+    // Created and read inside the statement's guard: the sdk reads rows in callbacks of its own.
+    const rows = guard(() => statement.streamRows() as Readable);
+    const rowIterator = guard(() => rows[Symbol.asyncIterator]());
     let closed = false;
     // Abandoning ends the readable without an error event (nobody may be listening) and
     // remembers why, so a reader still iterating gets the error.
@@ -110,6 +120,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       },
     };
     this.#running = reading;
+    target.current = reading;
     const close = async () => {
       if (closed) return;
       closed = true;
@@ -120,7 +131,10 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     async function* chunks(): AsyncGenerator<unknown[][]> {
       let chunk: unknown[][] = [];
       try {
-        for await (const row of rows) {
+        for (;;) {
+          const step = await guard(() => rowIterator.next());
+          if (step.done === true) break;
+          const row: unknown = step.value;
           if (closed) return;
           if (abandoned) throw abandoned;
           chunk.push(convertRow(columns, row as unknown[]));
@@ -162,16 +176,30 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     } catch {
       // the statement already finished
     }
-    const grace = setTimeout(() => {
-      // The warehouse never confirmed (e.g. it is unreachable and the sdk keeps retrying).
-      this.#broken = true;
-      running.abandon(
-        new OperationalError("The statement was cancelled; backend A did not confirm the cancellation in time", {
-          code: "000604",
-        }),
-      );
-    }, this.#options.cancelGraceMs ?? 3_000);
-    grace.unref();
+    // The caller's deadline is kept to the millisecond: the pending call rejects now, while the sdk
+    // may still be polling for the result; the cancellation goes on in the background, and the
+    // connection is handed out again (reset) only once it is over.
+    running.abandon(new OperationalError("The statement was cancelled", { code: "000604" }));
+    this.#cancelling ??= this.#untilEnded(running);
+  }
+
+  /** Settles when the warehouse ends the cancelled statement; after the grace period the session is broken. */
+  #untilEnded(running: Running): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(grace);
+        this.#cancelling = undefined;
+        resolve();
+      };
+      // The warehouse never ended it (e.g. unreachable, the sdk retrying): never reuse this session.
+      const grace = setTimeout(() => {
+        this.#broken = true;
+        done();
+      }, this.#options.cancelGraceMs ?? 3_000);
+      grace.unref();
+      if (running.ended === true) done();
+      else running.onEnded = done;
+    });
   }
 
   async ping(): Promise<boolean> {
@@ -207,6 +235,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
 
   async reset(): Promise<void> {
     if (this.#running?.streaming) this.#dropStream();
+    if (this.#cancelling !== undefined) await this.#cancelling;
     if (this.#broken) throw new OperationalError("The backend A connection is broken and cannot be reused");
     if (this.#inTransaction) await this.execute("ROLLBACK");
   }
@@ -271,7 +300,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     parameters: readonly unknown[],
     streamResult: boolean,
     label: StatementLabel | undefined,
-  ): Promise<{ statement: RowStatement; rows: unknown[] | undefined }> {
+  ): Promise<{ statement: RowStatement; rows: unknown[] | undefined; guard: Guard; target: { current: Running } }> {
     if (this.#closed !== undefined) return Promise.reject(new OperationalError("The backend A connection is closed"));
     // A stream its reader never closed: the connection has moved on (the pool hands it to one
     // user at a time), so end that stream.
@@ -306,6 +335,18 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
         settle();
       };
       this.#running = running;
+      // Whatever the sdk throws in its own callbacks fails this statement (or its stream), not the process.
+      const target = { current: running };
+      const guard = containment((error) => {
+        this.#broken = true;
+        const cause = SnowflakeDriverError.from(error, secrets);
+        target.current.abandon(
+          new InternalError(`Backend A's driver failed reading the warehouse's answer: ${cause.message}`, {
+            cause,
+            code: "driver_failure",
+          }),
+        );
+      });
       stopWatching = this.#watchLiveness(() => {
         this.#broken = true;
         try {
@@ -344,24 +385,28 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       }
       try {
         const tag = queryTagOf(this.#options.queryTag, label);
-        running.statement = this.#connection.execute({
-          sqlText: sql,
-          binds,
-          ...(tag === undefined ? {} : { parameters: { QUERY_TAG: tag } }),
-          rowMode: "array",
-          fetchAsString: ["Number"],
-          streamResult,
-          complete: (error, statement, rows) => {
-            if (error) {
-              if (isConnectionLevelError(error)) this.#broken = true;
-              finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));
-              return;
-            }
-            if (BEGIN.test(sql)) this.#inTransaction = true;
-            else if (END.test(sql)) this.#inTransaction = false;
-            finish(() => resolve({ statement: statement as RowStatement, rows }));
-          },
-        }) as RowStatement;
+        running.statement = guard(() =>
+          this.#connection.execute({
+            sqlText: sql,
+            binds,
+            ...(tag === undefined ? {} : { parameters: { QUERY_TAG: tag } }),
+            rowMode: "array",
+            fetchAsString: ["Number"],
+            streamResult,
+            complete: (error, statement, rows) => {
+              running.ended = true;
+              running.onEnded?.();
+              if (error) {
+                if (isConnectionLevelError(error)) this.#broken = true;
+                finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));
+                return;
+              }
+              if (BEGIN.test(sql)) this.#inTransaction = true;
+              else if (END.test(sql)) this.#inTransaction = false;
+              finish(() => resolve({ statement: statement as RowStatement, rows, guard, target }));
+            },
+          }),
+        ) as RowStatement;
       } catch (error) {
         // Bad arguments are thrown synchronously by the sdk.
         finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));

@@ -1,3 +1,5 @@
+import { redactText } from "../../driver/secret-redaction.js";
+
 /**
  * A copy of a snowflake-sdk error with only what is safe to keep: name, message, code, SQLSTATE and
  * query id. The sdk's own error objects may hold the HTTP exchange (request headers with the session
@@ -20,7 +22,7 @@ export class SnowflakeDriverError extends Error {
     this.queryId = fields.queryId;
   }
 
-  /** Copies the safe fields of an sdk error, redacting every given secret from its message. */
+  /** Copies the safe fields of an sdk error, redacting every given secret form (secretForms) from its message. */
   static from(error: unknown, secrets: readonly string[] = []): SnowflakeDriverError {
     if (error instanceof SnowflakeDriverError) return error;
     const e = (typeof error === "object" && error !== null ? error : {}) as {
@@ -31,7 +33,7 @@ export class SnowflakeDriverError extends Error {
       data?: { queryId?: unknown } | null;
     };
     let message = typeof e.message === "string" && e.message !== "" ? e.message : String(error);
-    for (const secret of secrets) if (secret.length > 0) message = message.split(secret).join("[redacted]");
+    message = redactText(message, secrets);
     const text = (value: unknown) =>
       value === undefined || value === null || value === "" ? undefined : String(value);
     const fields: { sdkName?: string; code?: string; sqlState?: string; queryId?: string } = {};

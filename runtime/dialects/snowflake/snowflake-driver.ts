@@ -6,10 +6,12 @@
  * `SnowflakeDriverError` (message scrubbed of secrets; the sdk's error is not kept because it may
  * carry the login request) and the pool surfaces it as `LibConnectionError`.
  */
+import { secretForms } from "../../driver/secret-redaction.js";
 import type { Connection } from "snowflake-sdk";
 import type { BackendASettings } from "./snowflake-settings.js";
 import type { DatabaseConnection } from "../../driver/database-connection.js";
 import type { Driver } from "../../driver/driver.js";
+import { loadContainment } from "./snowflake-containment.js";
 import { SnowflakeDatabaseConnection } from "./snowflake-connection.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isSnowflakeDisconnect } from "./snowflake-errors.js";
@@ -23,6 +25,8 @@ import { loadSnowflakeSdk, type SnowflakeSdk } from "./snowflake-sdk.js";
 
 /** How often a running statement's session is checked when heartbeat_interval is not set. */
 export const DEFAULT_LIVENESS_INTERVAL_MS = 10_000;
+/** `request_timeout` when unset: no statement waits for an answer longer than this (`0s`: no bound). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Run once per session, pinning what the account or user may have set otherwise:
@@ -46,14 +50,18 @@ export class SnowflakeDriver implements Driver {
   constructor(settings: BackendASettings) {
     this.#settings = settings;
     this.#options = snowflakeConnectionOptions(settings);
-    this.#secrets = [settings.password, settings.oauthToken, settings.privateKeyPem, settings.privateKeyPassphrase]
-      .filter((s) => s !== undefined)
-      .map((s) => s.reveal());
+    // Every form the sdk or a printer may echo (trimmed, escaped, encoded): driver/secret-redaction.ts.
+    this.#secrets = secretForms(
+      [settings.password, settings.oauthToken, settings.privateKeyPem, settings.privateKeyPassphrase].map((s) =>
+        s?.reveal(),
+      ),
+    );
   }
 
   async openConnection(): Promise<DatabaseConnection> {
     if (this.#destroyed) throw new Error("The backend A driver has been destroyed");
     const sdk = await loadSnowflakeSdk();
+    await loadContainment();
     applyGlobalSettings(sdk, this.#settings);
     let connection: Connection;
     try {
@@ -63,7 +71,7 @@ export class SnowflakeDriver implements Driver {
     }
     await this.#login(connection);
     const opened = new SnowflakeDatabaseConnection(connection, {
-      requestTimeoutMs: this.#settings.requestTimeout,
+      requestTimeoutMs: this.#settings.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
       queryTag: this.#settings.queryTag,
       livenessIntervalMs: this.#settings.heartbeatInterval ?? DEFAULT_LIVENESS_INTERVAL_MS,
       secrets: this.#secrets,

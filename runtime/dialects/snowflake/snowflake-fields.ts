@@ -22,7 +22,14 @@ export const BACKEND_A_FIELDS = [
     description: "Region, when it is not embedded in the account identifier",
   },
   { toml: "login_timeout", camel: "loginTimeout", kind: "duration", description: "Login retry timeout" },
-  { toml: "request_timeout", camel: "requestTimeout", kind: "duration", description: "Request retry timeout" },
+  {
+    toml: "request_timeout",
+    camel: "requestTimeout",
+    kind: "duration",
+    defaultDoc: "`10m`",
+    description:
+      "Longest a statement waits for its answer; then it is cancelled and fails with OperationalError (code `request_timeout`). `0s`: no bound",
+  },
   { toml: "client_timeout", camel: "clientTimeout", kind: "duration", description: "Network round-trip timeout" },
   {
     toml: "heartbeat_interval",

@@ -11,7 +11,7 @@
  * `"REVENUE"`), which resolves the same as the bare word and stays safe for reserved words. A name
  * with any upper-case letter is quoted exactly as declared (`countryCode` → `"countryCode"`). A name
  * created quoted in lower case is declared in double quotes and sent exactly (`'"revenue"'` →
- * `"revenue"`, `'"sales_v"'`; runtime/operation-node/warehouse-name.ts).
+ * `"revenue"`, `'"sales_v"'`; `warehouseNameParts` reads the parts).
  * A member declared with a warehouse name (`Dimension({ name: "customer.name" })`) is written as
  * its logical table and member, each part folded the same way (`"CUSTOMER"."NAME"`), which is how
  * Snowflake's SEMANTIC_VIEW tells apart members that several logical tables share.
@@ -27,12 +27,14 @@
  *
  * Values are bound as `?` parameters; bigint and Decimal are sent as exact strings cast to NUMBER
  * in the SQL (snowflake-sdk cannot bind a bigint, and a JS number would lose digits), a whole
- * number beyond ±(2^53-1) as its text cast to DOUBLE (the sdk would send it as an inexact FIXED
- * integer), and a bigint or Decimal beyond 38 digits is a ValidationError naming the field; a Date as
+ * number beyond ±(2^53-1) as its exact integer digits cast to NUMBER(38,0) (the sdk would send it
+ * as an inexact FIXED integer; beyond 38 digits cast to DOUBLE, which holds it exactly), and a
+ * bigint or Decimal beyond 38 digits is a ValidationError naming the field; a Date as
  * epoch milliseconds inside `TO_TIMESTAMP_NTZ(?, 3)` (the sdk binds dates as untyped text, which
  * Snowflake parses with the account's input format).
  */
-import { IdentifierNode, RawNode, type OperationNode } from "kysely";
+import type { OperationNode, RawNode } from "kysely";
+import { kysely } from "../../query-compiler/kysely.js";
 import { Decimal } from "../../values/decimal.js";
 import { decimalPrecision, decimalProblem } from "../../query-compiler/decimal-type.js";
 import type { FilterValue } from "../../operation-node/filter-value.js";
@@ -65,7 +67,7 @@ export function portableSnowflakeName(name: string): string {
 function snowflakeNameNode(name: string): OperationNode {
   return joinNodes(
     warehouseNameParts(name).map((part) =>
-      IdentifierNode.create(part.exact ? part.text : snowflakeIdentifier(part.text)),
+      kysely().IdentifierNode.create(part.exact ? part.text : snowflakeIdentifier(part.text)),
     ),
     ".",
   );
@@ -77,7 +79,7 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
   #selection: readonly FieldNode[] = [];
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
-    const view = snowflakeNameNode(query.viewName);
+    const view = snowflakeNameNode(query.warehouseName);
     const clauses: OperationNode[] = [];
     const clause = (name: string, fields: readonly FieldNode[], aliased: boolean) => {
       if (fields.length === 0) return;
@@ -153,9 +155,12 @@ export class SnowflakeQueryCompiler extends SemanticQueryCompiler {
    */
   protected override appendValue(value: unknown): void {
     if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      // Its exact integer digits (`2 ** 63` is 9223372036854775808, not the shortest text
+      // 9223372036854776000): NUMBER(38,0) when they fit, else DOUBLE, which holds this value exactly.
+      const digits = BigInt(value).toString();
       this.append("CAST(");
-      super.appendValue(String(value));
-      this.append(" AS DOUBLE)");
+      super.appendValue(digits);
+      this.append(digits.replace("-", "").length <= 38 ? " AS NUMBER(38,0))" : " AS DOUBLE)");
     } else if (typeof value === "bigint") {
       this.append("CAST(");
       super.appendValue(value.toString());

@@ -107,6 +107,7 @@ export async function typedSemanticQuery(
     return cached;
   }
   stats.misses++;
+  await session.checkpoint?.();
   const expanded = routeToMaterialization(def, request) ?? expandSemanticQuery(def, request);
   let probed: RawColumn[];
   try {

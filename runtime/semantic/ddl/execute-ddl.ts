@@ -18,7 +18,6 @@ import type {
   AlterSemanticViewStatement,
   CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
-  DraftTable,
   DropSemanticViewStatement,
 } from "./statements.js";
 import type { QualifiedName } from "../sql/parse-qualified-name.js";
@@ -26,6 +25,8 @@ import { validateCreate, type PhysicalTable } from "./validate.js";
 import { validateMaterializations } from "./validate-materializations.js";
 import { createFromYamlBody } from "./parse-create.js";
 import { readYamlFile } from "./yaml-file.js";
+import { physicalTables } from "./physical-tables.js";
+import { refuseNul } from "./refuse-nul.js";
 import type { MemberDef, MetricDef } from "../view-definition.js";
 
 export interface StatementResult {
@@ -47,37 +48,6 @@ function checkDatabase(name: QualifiedName, context: SessionContext): void {
       `semantic views live in the current database '${context.database}'; cannot use '${name.database}.${name.schema}.${name.name}'`,
     );
   }
-}
-
-/** Finds the physical table behind a TABLES entry the way DuckDB would resolve it, if it exists. */
-async function resolvePhysical(
-  session: SqlSession,
-  table: DraftTable,
-  context: SessionContext,
-): Promise<PhysicalTable | undefined> {
-  const parts = table.tableParts;
-  const tableName = parts[parts.length - 1]!;
-  const { rows } = await session.query(
-    "SELECT table_catalog, table_schema, table_name, column_name FROM information_schema.columns WHERE lower(table_name) = lower($1) ORDER BY table_catalog, table_schema, ordinal_position",
-    [tableName],
-  );
-  const groups = new Map<string, PhysicalTable & { columns: string[] }>();
-  for (const [db, schema, name, column] of rows) {
-    const key = `${String(db)}\u0000${String(schema)}`;
-    let g = groups.get(key);
-    if (g === undefined) {
-      g = { database: String(db), schema: String(schema), name: String(name), columns: [] };
-      groups.set(key, g);
-    }
-    g.columns.push(String(column));
-  }
-  const find = (db: string, schema: string): PhysicalTable | undefined =>
-    [...groups.values()].find(
-      (g) => g.database.toLowerCase() === db.toLowerCase() && g.schema.toLowerCase() === schema.toLowerCase(),
-    );
-  if (parts.length === 3) return find(parts[0]!, parts[1]!);
-  if (parts.length === 2) return find(context.database, parts[0]!) ?? find(parts[0]!, "main");
-  return find(context.database, context.schema) ?? find(context.database, "main") ?? find("temp", "main");
 }
 
 /** A schema-qualified view name must name an existing schema of the current database. */
@@ -109,13 +79,18 @@ export async function executeCreate(session: SqlSession, stmt: CreateSemanticVie
     );
   }
   const physical = new Map<string, PhysicalTable>();
+  // One catalog scan for every entry (and its alias, for the swapped-alias hint).
+  const resolvePhysical = await physicalTables(session, [
+    ...stmt.tables.map((t) => t.tableParts[t.tableParts.length - 1]!),
+    ...stmt.tables.map((t) => t.alias),
+  ]);
   for (const t of stmt.tables) {
-    const p = await resolvePhysical(session, t, context);
+    const p = resolvePhysical(t, context);
     if (p !== undefined) {
       physical.set(t.alias.toLowerCase(), p);
     } else if (t.alias.toLowerCase() !== t.tableParts[t.tableParts.length - 1]!.toLowerCase()) {
       // `orders AS o` written SQL-style: the alias is the existing table, the "table" is not.
-      const swapped = await resolvePhysical(session, { ...t, tableParts: [t.alias] }, context);
+      const swapped = resolvePhysical({ ...t, tableParts: [t.alias] }, context);
       if (swapped !== undefined) {
         throw new SemanticViewError(
           "invalid",
@@ -142,6 +117,7 @@ export async function executeCreate(session: SqlSession, stmt: CreateSemanticVie
     createdOn: nowUtc(),
     ...model,
   };
+  refuseNul(key.name, definition);
   await saveDefinition(session, definition);
   return result;
 }
@@ -151,8 +127,15 @@ function withOutputTypes<T extends MemberDef | MetricDef>(
   members: T[],
   drafts: readonly { name: string; outputType?: string | undefined }[],
 ): T[] {
+  // One lookup per member: a view may declare tens of thousands.
+  const types = new Map<string, string>();
+  for (const d of drafts) {
+    const key = d.name.toLowerCase();
+    if (d.outputType !== undefined && !types.has(key)) types.set(key, d.outputType);
+  }
+  if (types.size === 0) return members;
   return members.map((m) => {
-    const outputType = drafts.find((d) => d.name.toLowerCase() === m.name.toLowerCase())?.outputType;
+    const outputType = types.get(m.name.toLowerCase());
     return outputType === undefined ? m : { ...m, outputType };
   });
 }
@@ -205,14 +188,17 @@ export async function executeAlter(session: SqlSession, stmt: AlterSemanticViewS
     if (await definitionExists(session, target)) {
       throw new SemanticViewError("invalid", `semantic view '${target.name}' already exists`);
     }
+    const renamed = { ...definition, name: target.name, schemaName: target.schema };
+    refuseNul(definition.name, renamed);
     await deleteDefinition(session, { schema: definition.schemaName, name: definition.name });
-    await saveDefinition(session, { ...definition, name: target.name, schemaName: target.schema });
+    await saveDefinition(session, renamed);
     return { columns, rows: [[definition.name, target.name]] };
   }
   const columns = varchar("name", "status");
   if (definition === undefined) return { columns, rows: [] };
   const comment = change.action === "set_comment" ? change.comment : undefined;
   const updated: SemanticViewDefinition = { ...definition, comment };
+  refuseNul(definition.name, updated);
   await saveDefinition(session, updated);
   return { columns, rows: [[definition.name, change.action === "set_comment" ? "comment set" : "comment unset"]] };
 }

@@ -6,7 +6,7 @@
 import { aggregateCalled, opensWindow } from "../sql/function-classes.js";
 import { EXPRESSION_KEYWORDS } from "../sql/keywords.js";
 import { significant, tokenize } from "../sql/lexer.js";
-import { isName, isOp, isPunct, isTypePosition } from "../sql/tokens.js";
+import { isName, isOp, isPunct, isTypePosition, typesLiteral } from "../sql/tokens.js";
 
 export interface NameRef {
   /** The qualifier of `q.n`, undefined for a bare name. */
@@ -46,7 +46,7 @@ export function analyzeExpression(expr: string): ExpressionInfo {
       if (aggregate !== undefined) aggregates.push(aggregate);
       continue; // function call
     }
-    if (isTypePosition(prev)) continue;
+    if (isTypePosition(prev) || typesLiteral(t, next)) continue;
     if (isOp(next, ":=") || isOp(next, "=>")) continue; // named argument
     if (isOp(next, "->")) {
       lambdaParams.add(lower);

@@ -1,13 +1,12 @@
 /**
- * Parser for `CREATE [OR REPLACE] SEMANTIC VIEW ... AS TABLES (...) ...`. Member expressions are
- * captured as exact source text (they are SQL and stay SQL); everything around them is parsed
- * into draft entries that the validator turns into a SemanticViewDefinition.
+ * Parser for `CREATE [OR REPLACE] SEMANTIC VIEW ... AS TABLES (...) ...`: the statement head, the
+ * clause order, TABLES and RELATIONSHIPS entries, and the YAML forms. Members are parsed by
+ * `parse-member.ts` (their expressions stay exact SQL text); the validator turns the draft entries
+ * into a SemanticViewDefinition.
  */
-import type { Access } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
-import type { Token } from "../sql/lexer.js";
 import { closestName, didYouMean } from "../../text/suggest.js";
-import { isName, isOp, isPunct, keywordOf, nesting } from "../sql/tokens.js";
+import { isName, keywordOf } from "../sql/tokens.js";
 import type {
   CreateFromYamlFileStatement,
   CreateSemanticViewStatement,
@@ -15,19 +14,13 @@ import type {
   DraftMember,
   DraftRelationship,
   DraftTable,
-  MemberKind,
 } from "./statements.js";
 import { describe, TokenStream } from "../sql/token-stream.js";
 import { parseQualifiedName, type QualifiedName } from "../sql/parse-qualified-name.js";
 import { parseYamlBody } from "./parse-yaml.js";
 import { parseMaterialization } from "./parse-materializations.js";
-import {
-  misplacedNonAdditive,
-  NON_ADDITIVE_AFTER_AS,
-  parseNonAdditiveBy,
-  parseWindowExpression,
-} from "./parse-metric-modes.js";
-import type { NonAdditiveDim } from "../view-definition.js";
+import { once, parseComment, parseNameList, parseSynonyms } from "./parse-annotations.js";
+import { parseMember } from "./parse-member.js";
 
 export const CLAUSES = ["TABLES", "RELATIONSHIPS", "FACTS", "DIMENSIONS", "METRICS", "MATERIALIZATIONS"] as const;
 type Clause = (typeof CLAUSES)[number];
@@ -58,6 +51,7 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
   const metrics: DraftMember[] = [];
   const materializations: DraftMaterialization[] = [];
   let last = -1;
+  const seen = new Set<Clause>();
   while (!ts.atEnd() && !ts.isKeyword("COMMENT") && !ts.isPunct(";")) {
     const token = ts.next();
     const word = keywordOf(token);
@@ -79,8 +73,14 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
       );
     }
     last = index;
+    seen.add(word as Clause);
     ts.expectPunct("(", `after ${word}`);
-    if (ts.isPunct(")")) throw ts.error(`${word} must list at least one entry`);
+    // An empty list is a clause with no entries (`DIMENSIONS ()`), as in the extension; TABLES needs one.
+    if (ts.isPunct(")")) {
+      if (word === "TABLES") throw ts.error(`${word} must list at least one entry`);
+      ts.next();
+      continue;
+    }
     for (;;) {
       switch (word as Clause) {
         case "TABLES":
@@ -101,14 +101,16 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
         default:
           materializations.push(parseMaterialization(ts));
       }
-      if (ts.acceptPunct(",")) continue;
+      // One trailing comma is tolerated (`METRICS (a AS x, )`), as in the extension.
+      if (ts.acceptPunct(",") && !ts.isPunct(")")) continue;
       if (ts.acceptPunct(")")) break;
       if (ts.atEnd()) throw ts.error(`Unclosed '(' for clause '${word}'.`);
       throw ts.error(`expected ',' or ')' in ${word}, found ${describe(ts.peek())}`);
     }
   }
   if (last < 0) throw ts.error("Missing required clause 'TABLES'.");
-  if (dimensions.length === 0 && metrics.length === 0) {
+  // The extension's rule is about the clauses being present, not their entries.
+  if (!seen.has("DIMENSIONS") && !seen.has("METRICS")) {
     throw ts.error("At least one of 'DIMENSIONS' or 'METRICS' is required.", ts.tokens[0]);
   }
   if (ts.isKeyword("COMMENT")) {
@@ -136,36 +138,6 @@ export function parseCreate(ts: TokenStream): CreateSemanticViewStatement | Crea
   };
 }
 
-/** `COMMENT [=] '...'` */
-function parseComment(ts: TokenStream): string {
-  ts.expectKeyword("COMMENT");
-  ts.acceptOp("=");
-  return ts.expectString("comment text").value;
-}
-
-/** `WITH SYNONYMS [=] ('a', ...)`, stream at WITH. */
-function parseSynonyms(ts: TokenStream): string[] {
-  ts.expectKeyword("WITH");
-  ts.expectKeyword("SYNONYMS");
-  ts.acceptOp("=");
-  ts.expectPunct("(", "after WITH SYNONYMS");
-  const synonyms: string[] = [];
-  do synonyms.push(ts.expectString("synonym").value);
-  while (ts.acceptPunct(","));
-  ts.expectPunct(")", "after the synonyms");
-  return synonyms;
-}
-
-/** `(name, ...)` */
-function parseNameList(ts: TokenStream, what: string): string[] {
-  ts.expectPunct("(", `before the ${what}`);
-  const names: string[] = [];
-  do names.push(ts.expectName(what).value);
-  while (ts.acceptPunct(","));
-  ts.expectPunct(")", `after the ${what}`);
-  return names;
-}
-
 function parseTable(ts: TokenStream): DraftTable {
   const position = ts.peek()?.start ?? ts.sql.length;
   let alias: string | undefined;
@@ -180,6 +152,7 @@ function parseTable(ts: TokenStream): DraftTable {
   const unique: string[][] = [];
   let comment: string | undefined;
   let synonyms: string[] = [];
+  const annotated = new Set<string>();
   while (!ts.isPunct(",") && !ts.isPunct(")")) {
     if (ts.acceptKeyword("PRIMARY")) {
       ts.expectKeyword("KEY", "after PRIMARY");
@@ -188,8 +161,10 @@ function parseTable(ts: TokenStream): DraftTable {
     } else if (ts.acceptKeyword("UNIQUE")) {
       unique.push(parseNameList(ts, "unique columns"));
     } else if (ts.isKeyword("COMMENT")) {
+      once(ts, annotated, "COMMENT", `table '${alias}'`);
       comment = parseComment(ts);
     } else if (ts.isKeywords("WITH", "SYNONYMS")) {
+      once(ts, annotated, "WITH SYNONYMS", `table '${alias}'`);
       synonyms = parseSynonyms(ts);
     } else {
       const token = ts.peek();
@@ -221,129 +196,6 @@ function parseRelationship(ts: TokenStream): DraftRelationship {
     );
   }
   return { name: name ?? `${fromAlias}_to_${toAlias}`, fromAlias, fkColumns, toAlias, refColumns, position };
-}
-
-/** True when the stream is at an annotation that ends a member expression. */
-function atAnnotation(ts: TokenStream): boolean {
-  if (ts.isKeyword("COMMENT")) {
-    const next = ts.peek(1);
-    return isOp(next, "=") || next?.kind === "string";
-  }
-  if (ts.isKeywords("WITH", "SYNONYMS")) return true;
-  if (ts.isKeyword("LABELS")) return ts.isOp("=", 1) || ts.isPunct("(", 1);
-  if (ts.isKeyword("USING")) return ts.isPunct("(", 1);
-  if (ts.isKeywords("NON", "ADDITIVE", "BY")) return true;
-  return false;
-}
-
-/** `LABELS [=] (FILTER)` */
-function parseLabels(ts: TokenStream, kind: MemberKind, name: string): boolean {
-  const at = ts.next();
-  if (kind === "metric")
-    throw ts.error(`LABELS is not valid on a metric; it applies to facts and dimensions (metric '${name}').`, at);
-  ts.acceptOp("=");
-  ts.expectPunct("(", "after LABELS");
-  do {
-    const label = ts.expectName("label");
-    if (label.value.toUpperCase() !== "FILTER") {
-      throw ts.error(
-        `unknown label '${label.value}' on ${kind} '${name}'; the only label is FILTER.${didYouMean(label.value.toUpperCase(), ["FILTER"])}`,
-        label,
-      );
-    }
-  } while (ts.acceptPunct(","));
-  ts.expectPunct(")", "after the labels");
-  return true;
-}
-
-function parseMember(ts: TokenStream, kind: MemberKind): DraftMember {
-  const position = ts.peek()?.start ?? ts.sql.length;
-  let access: Access | undefined;
-  const first = ts.peek();
-  if ((ts.isKeyword("PRIVATE") || ts.isKeyword("PUBLIC")) && isName(ts.peek(1))) {
-    access = ts.next().value.toLowerCase() as Access;
-  }
-  const head = ts.expectName(`${kind} name`);
-  let table: string | undefined;
-  let name = head.value;
-  if (ts.acceptPunct(".")) {
-    table = head.value;
-    name = ts.expectName(`${kind} name after '${head.value}.'`).value;
-  } else if (kind !== "metric") {
-    throw ts.error(`${kind} '${name}' must be qualified with its table alias (alias.${name})`, head);
-  }
-  if (access === "private" && kind === "dimension") {
-    throw ts.error(`dimension '${name}' cannot be PRIVATE (only facts and metrics can)`, first);
-  }
-  let using: string[] = [];
-  let isFilter = false;
-  let nonAdditiveBy: NonAdditiveDim[] | undefined;
-  for (;;) {
-    if (ts.isKeyword("USING")) {
-      if (kind !== "metric") throw ts.error(`USING is allowed only on metrics, not on ${kind} '${name}'`);
-      if (table === undefined)
-        throw ts.error(`derived metric '${name}' cannot have USING (it inherits the USING of its metrics)`);
-      ts.next();
-      using = parseNameList(ts, "relationship names");
-    } else if (ts.isKeywords("NON", "ADDITIVE")) {
-      if (kind !== "metric") throw ts.error(`NON ADDITIVE BY is allowed only on metrics, not on ${kind} '${name}'`);
-      if (table === undefined)
-        throw ts.error(
-          `derived metric '${name}' cannot have NON ADDITIVE BY (only qualified metrics alias.${name} can)`,
-        );
-      nonAdditiveBy = parseNonAdditiveBy(ts, name);
-    } else if (ts.isKeyword("LABELS")) {
-      isFilter = parseLabels(ts, kind, name);
-    } else break;
-  }
-  ts.expectKeyword("AS", `after ${kind} '${table ? `${table}.` : ""}${name}'`);
-  const { expr, exprPosition } = captureExpression(ts, kind, name);
-  let comment: string | undefined;
-  let synonyms: string[] = [];
-  while (atAnnotation(ts)) {
-    if (ts.isKeyword("COMMENT")) comment = parseComment(ts);
-    else if (ts.isKeyword("WITH")) synonyms = parseSynonyms(ts);
-    else if (ts.isKeyword("LABELS")) isFilter = parseLabels(ts, kind, name);
-    else if (ts.isKeyword("NON")) throw ts.error(NON_ADDITIVE_AFTER_AS);
-    else throw ts.error(`USING must come before AS in metric '${name}'`);
-  }
-  if (misplacedNonAdditive(expr)) throw ts.error(NON_ADDITIVE_AFTER_AS, ts.tokens[ts.index - 1]);
-  const window = kind === "metric" ? parseWindowExpression(expr, name, ts.sql, exprPosition) : undefined;
-  return {
-    kind,
-    table,
-    name,
-    expr,
-    exprPosition,
-    access,
-    using,
-    comment,
-    synonyms,
-    isFilter,
-    position,
-    nonAdditiveBy,
-    window,
-  };
-}
-
-/** The expression's exact source text, up to a top-level ',' or ')', or an annotation keyword. */
-function captureExpression(ts: TokenStream, kind: MemberKind, name: string): { expr: string; exprPosition: number } {
-  const startIndex = ts.index;
-  let depth = 0;
-  while (!ts.atEnd()) {
-    const token = ts.peek()!;
-    const step = nesting(token);
-    if (step < 0 && depth === 0) break; // the ')' closing the clause
-    depth += step;
-    if (depth === 0 && (isPunct(token, ",") || isPunct(token, ";") || (token.kind === "ident" && atAnnotation(ts))))
-      break;
-    ts.index++;
-  }
-  if (ts.index === startIndex) throw ts.error(`missing expression after AS for ${kind} '${name}'`);
-  if (depth > 0) throw ts.error(`unbalanced parentheses in the expression of ${kind} '${name}'`);
-  const first = ts.tokens[startIndex]!;
-  const last = ts.tokens[ts.index - 1]!;
-  return { expr: ts.sql.slice(first.start, last.end), exprPosition: first.start };
 }
 
 /** `... FROM YAML $$ body $$` (or `$tag$ ... $tag$`, or a quoted string), or `FROM YAML FILE '<path>'`. */

@@ -17,7 +17,8 @@ const FRAME_STARTS = ["ROWS", "RANGE", "GROUPS"];
 
 /**
  * Shared by NON ADDITIVE BY and window ORDER BY: `[ASC|DESC] [NULLS FIRST|LAST]` after a name.
- * Unless written, NULLS is LAST, or follows the direction (DESC → FIRST) when `nullsFollowOrder`.
+ * Unless written, NULLS is LAST, or follows the direction (DESC → FIRST) when `nullsFollowOrder`
+ * (both clauses do, as the extension's parser).
  */
 function sortSpec(
   peek: (offset: number) => Token | undefined,
@@ -49,7 +50,14 @@ export function parseNonAdditiveBy(ts: TokenStream, metric: string): NonAdditive
   ts.expectPunct("(", "after NON ADDITIVE BY");
   const out: NonAdditiveDim[] = [];
   do {
-    const dimension = ts.expectName(`NON ADDITIVE BY dimension of metric '${metric}'`).value;
+    // Kept as written (`o."order date"`), as the extension stores and shows it.
+    const first = ts.expectName(`NON ADDITIVE BY dimension of metric '${metric}'`);
+    let last = first;
+    if (ts.isPunct(".") && isName(ts.peek(1))) {
+      ts.next();
+      last = ts.next();
+    }
+    const dimension = ts.sql.slice(first.start, last.end);
     const spec = sortSpec(
       (o) => ts.peek(o),
       () => void ts.next(),
@@ -121,13 +129,18 @@ export function parseWindowExpression(expr: string, metric: string, sql?: string
   if (!isKeyword(tokens[i], "OVER") || !isPunct(tokens[i + 1], "(")) fail(shape);
   i += 2;
 
+  /** A dimension reference, `[alias.]name`, kept as written. */
+  const reference = (what: string): string => {
+    if (!isName(tokens[i])) fail(`expected a dimension name in ${what}, found ${describe(tokens[i])}`);
+    const first = tokens[i]!;
+    i++;
+    if (isPunct(tokens[i], ".") && isName(tokens[i + 1])) i += 2;
+    return expr.slice(first.start, tokens[i - 1]!.end);
+  };
   const names = (what: string): string[] => {
     const out: string[] = [];
-    do {
-      if (!isName(tokens[i])) fail(`expected a dimension name in ${what}, found ${describe(tokens[i])}`);
-      out.push(tokens[i]!.value);
-      i++;
-    } while (acceptComma());
+    do out.push(reference(what));
+    while (acceptComma());
     return out;
   };
   let excludingDims: string[] = [];
@@ -149,13 +162,12 @@ export function parseWindowExpression(expr: string, metric: string, sql?: string
     if (!isKeyword(tokens[i], "BY")) fail(`expected BY after ORDER, found ${describe(tokens[i])}`);
     i++;
     do {
-      if (!isName(tokens[i])) fail(`expected a dimension name in ORDER BY, found ${describe(tokens[i])}`);
-      const dimension = tokens[i]!.value;
-      i++;
+      const dimension = reference("ORDER BY");
       const spec = sortSpec(
         (o) => tokens[i + o],
         () => void i++,
         (message) => fail(`${message} in ORDER BY`),
+        true,
       );
       orderBy.push({ dimension, ...spec });
     } while (acceptComma());
@@ -178,5 +190,5 @@ export function parseWindowExpression(expr: string, metric: string, sql?: string
   }
   i++;
   if (i < tokens.length) fail(shape);
-  return { function: fn!.value, innerMetric: inner!.value, extraArgs, excludingDims, partitionDims, orderBy, frame };
+  return { function: fn!.value, innerMetric: inner!.text, extraArgs, excludingDims, partitionDims, orderBy, frame };
 }

@@ -5,6 +5,7 @@
  */
 import { SemanticViewError } from "../semantic-error.js";
 import { checkNearMiss } from "./near-miss.js";
+import { expectCommentEquals } from "./parse-annotations.js";
 import { parseCreate } from "./parse-create.js";
 import { parseQualifiedName } from "../sql/parse-qualified-name.js";
 import type { AlterAction, SemanticStatement, ShowMembersStatement, ShowSemanticViewsStatement } from "./statements.js";
@@ -63,7 +64,7 @@ function parseAlter(ts: TokenStream): SemanticStatement {
     change = { action: "rename", newName: parseQualifiedName(ts, "new semantic view name").name };
   } else if (ts.acceptKeyword("SET")) {
     ts.expectKeyword("COMMENT", "after SET");
-    ts.acceptOp("=");
+    expectCommentEquals(ts);
     change = { action: "set_comment", comment: ts.expectString("comment text").value };
   } else if (ts.acceptKeyword("UNSET")) {
     ts.expectKeyword("COMMENT", "after UNSET");

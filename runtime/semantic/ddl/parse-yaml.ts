@@ -6,6 +6,7 @@
 import { parse as parseYamlText } from "yaml";
 import { SemanticViewError } from "../semantic-error.js";
 import { splitTableReference } from "../sql/quote.js";
+import { parseMemberReference } from "../sql/member-reference.js";
 import { qualifiersOf } from "../sql/references.js";
 import type { DraftMaterialization, DraftMember, DraftRelationship, DraftTable, MemberKind } from "./statements.js";
 import { parseWindowExpression } from "./parse-metric-modes.js";
@@ -63,12 +64,6 @@ function strings(o: Obj, key: string, where: string): string[] {
   });
 }
 
-function checkKeys(o: Obj, allowed: readonly string[], where: string): void {
-  for (const key of Object.keys(o)) {
-    if (!allowed.includes(key)) fail(`${where}: unknown key '${key}' (expected one of ${allowed.join(", ")})`);
-  }
-}
-
 /**
  * A fact or dimension without `source_table` (optional in the schema) belongs to the one table its
  * expression qualifies, else to the base table.
@@ -86,27 +81,14 @@ function inferSourceTable(expr: string, aliases: readonly string[], where: strin
 function member(value: unknown, kind: MemberKind, index: number, aliases: readonly string[]): DraftMember {
   const where = `${kind === "fact" ? "facts" : kind === "dimension" ? "dimensions" : "metrics"}[${index}]`;
   const o = asObject(value, where);
-  checkKeys(
-    o,
-    [
-      "name",
-      "expr",
-      "source_table",
-      "comment",
-      "synonyms",
-      "access",
-      "using_relationships",
-      "non_additive_by",
-      "window_spec",
-      "is_filter",
-      "output_type",
-    ],
-    where,
-  );
-  const name = str(o, "name", where, true);
-  const written = str(o, "source_table", where);
+  const spelled = str(o, "name", where, true);
+  // A quoted name (`'"Order Date"'`, as the extension exports one) is that name, shown as written.
+  const quoted = /^\s*".*"\s*$/s.test(spelled) ? parseMemberReference(spelled) : undefined;
+  const name = quoted?.qualifier === undefined && quoted !== undefined ? quoted.name : spelled;
+  const written = name === spelled ? undefined : spelled.trim();
+  const source = str(o, "source_table", where);
   const table =
-    written ?? (kind === "metric" ? undefined : inferSourceTable(str(o, "expr", where, true), aliases, where, name));
+    source ?? (kind === "metric" ? undefined : inferSourceTable(str(o, "expr", where, true), aliases, where, name));
   // serde writes `Public` / `Private`; any case is accepted.
   const access = str(o, "access", where)?.toLowerCase();
   if (access !== undefined && access !== "public" && access !== "private")
@@ -128,6 +110,7 @@ function member(value: unknown, kind: MemberKind, index: number, aliases: readon
     kind,
     table,
     name,
+    written,
     expr,
     exprPosition: -1,
     access: access as DraftMember["access"],
@@ -159,7 +142,6 @@ const CARDINALITIES = new Set(["manytoone", "onetoone"]);
 function materialization(value: unknown, index: number): DraftMaterialization {
   const where = `materializations[${index}]`;
   const o = asObject(value, where);
-  checkKeys(o, ["name", "table", "dimensions", "metrics"], where);
   const name = str(o, "name", where, true);
   const dimensions = strings(o, "dimensions", where);
   const metrics = strings(o, "metrics", where);
@@ -194,17 +176,12 @@ function parseDocument(text: string): YamlBody {
     fail((e as Error).message.split("\n")[0]!);
   }
   const root = asObject(doc, "the document");
-  checkKeys(
-    root,
-    ["tables", "joins", "relationships", "facts", "dimensions", "metrics", "materializations", "comment"],
-    "the document",
-  );
-  // As the extension's schema: both member lists must be present (`[]` when a view has none).
-  for (const key of ["tables", "dimensions", "metrics"]) if (!(key in root)) fail(`missing field \`${key}\``);
+  // As the extension's serde schema: unknown keys are ignored (stored definitions of older versions
+  // carry fields such as `base_table`); both member lists must be present (`[]` when a view has none).
+  for (const key of ["dimensions", "metrics"]) if (!(key in root)) fail(`missing field \`${key}\``);
   const tables = asList(root["tables"], "tables").map((value, i): DraftTable => {
     const where = `tables[${i}]`;
     const o = asObject(value, where);
-    checkKeys(o, ["alias", "table", "pk_columns", "unique_constraints", "comment", "synonyms"], where);
     const table = str(o, "table", where, true);
     const parts = splitTableReference(table);
     const unique = asList(o["unique_constraints"], `${where}: 'unique_constraints'`).map((u, j) => {
@@ -223,12 +200,11 @@ function parseDocument(text: string): YamlBody {
     };
   });
   if (tables.length === 0) fail("'tables' must list at least one table");
-  const relationships = asList(root["joins"] ?? root["relationships"], "joins").map((value, i): DraftRelationship => {
+  const relationships = asList(root["joins"], "joins").map((value, i): DraftRelationship => {
     const where = `joins[${i}]`;
     const o = asObject(value, where);
-    checkKeys(o, ["name", "from_alias", "table", "to_alias", "fk_columns", "ref_columns", "cardinality"], where);
     const fromAlias = str(o, "from_alias", where) ?? "";
-    const toAlias = str(o, "table", where) ?? str(o, "to_alias", where, true);
+    const toAlias = str(o, "table", where, true);
     const cardinality = str(o, "cardinality", where);
     if (cardinality !== undefined && !CARDINALITIES.has(cardinality.replace(/_/g, "").toLowerCase())) {
       fail(`${where}: cardinality must be ManyToOne or OneToOne, found '${cardinality}'`);

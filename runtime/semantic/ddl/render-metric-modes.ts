@@ -1,28 +1,36 @@
 /**
  * Text forms of `NON ADDITIVE BY (...)` entries and window metric expressions, for get_ddl and the
- * DESCRIBE properties NON_ADDITIVE_BY / WINDOW_SPEC. Defaults are left out (ASC; NULLS LAST, or
- * NULLS FIRST after DESC in NON ADDITIVE BY), so the text parses back to the same entries.
+ * DESCRIBE properties NON_ADDITIVE_BY / WINDOW_SPEC, as the extension renders them: dimension and
+ * metric references as written (`o."order date"`), DESC when descending (ASC left out), and NULLS
+ * always explicit.
  */
 import type { NonAdditiveDim, WindowOrderBy, WindowSpec } from "../view-definition.js";
+import { parseMemberReference } from "../sql/member-reference.js";
+import { quoteIdent } from "../sql/quote.js";
 
-type Ident = (name: string) => string;
-
-function sortText(e: NonAdditiveDim | WindowOrderBy, defaultNulls: "first" | "last"): string {
-  return `${e.order === "desc" ? " DESC" : ""}${e.nulls === defaultNulls ? "" : ` NULLS ${e.nulls.toUpperCase()}`}`;
+/** A stored reference as written; one stored unquoted by an older version is quoted when it needs it. */
+function reference(text: string): string {
+  const ref = parseMemberReference(text);
+  return ref.qualifier === undefined && ref.name === text.trim() && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(ref.name)
+    ? quoteIdent(ref.name)
+    : text;
 }
 
-/** `report_date DESC, period NULLS FIRST` (without the parentheses). */
-export function renderNonAdditiveBy(entries: readonly NonAdditiveDim[], ident: Ident): string {
-  return entries.map((e) => `${ident(e.dimension)}${sortText(e, e.order === "desc" ? "first" : "last")}`).join(", ");
+function sortText(e: NonAdditiveDim | WindowOrderBy): string {
+  return `${reference(e.dimension)}${e.order === "desc" ? " DESC" : ""} NULLS ${e.nulls.toUpperCase()}`;
 }
 
-/** `AVG(total_qty) OVER (PARTITION BY EXCLUDING date ORDER BY date)`. */
-export function renderWindow(w: WindowSpec, ident: Ident): string {
+/** `report_date DESC NULLS FIRST, period NULLS LAST` (without the parentheses). */
+export function renderNonAdditiveBy(entries: readonly NonAdditiveDim[]): string {
+  return entries.map(sortText).join(", ");
+}
+
+/** `AVG(total_qty) OVER (PARTITION BY EXCLUDING date ORDER BY date NULLS LAST)`. */
+export function renderWindow(w: WindowSpec): string {
   const over: string[] = [];
-  if (w.excludingDims.length > 0) over.push(`PARTITION BY EXCLUDING ${w.excludingDims.map(ident).join(", ")}`);
-  if (w.partitionDims.length > 0) over.push(`PARTITION BY ${w.partitionDims.map(ident).join(", ")}`);
-  if (w.orderBy.length > 0)
-    over.push(`ORDER BY ${w.orderBy.map((o) => `${ident(o.dimension)}${sortText(o, "last")}`).join(", ")}`);
+  if (w.excludingDims.length > 0) over.push(`PARTITION BY EXCLUDING ${w.excludingDims.map(reference).join(", ")}`);
+  else if (w.partitionDims.length > 0) over.push(`PARTITION BY ${w.partitionDims.map(reference).join(", ")}`);
+  if (w.orderBy.length > 0) over.push(`ORDER BY ${w.orderBy.map(sortText).join(", ")}`);
   if (w.frame !== undefined) over.push(w.frame);
-  return `${w.function}(${[ident(w.innerMetric), ...w.extraArgs].join(", ")}) OVER (${over.join(" ")})`;
+  return `${w.function}(${[reference(w.innerMetric), ...w.extraArgs].join(", ")}) OVER (${over.join(" ")})`;
 }

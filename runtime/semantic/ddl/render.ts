@@ -2,7 +2,14 @@
  * `get_ddl('SEMANTIC_VIEW', v)`: renders a stored definition back to a CREATE OR REPLACE statement
  * that parses to the same definition (expressions are emitted exactly as written).
  */
-import type { MaterializationDef, MemberDef, MetricDef, SemanticViewDefinition, TableDef } from "../view-definition.js";
+import {
+  shownName,
+  type MaterializationDef,
+  type MemberDef,
+  type MetricDef,
+  type SemanticViewDefinition,
+  type TableDef,
+} from "../view-definition.js";
 import { quoteIdent, quoteLiteral } from "../sql/quote.js";
 import { renderNonAdditiveBy, renderWindow } from "./render-metric-modes.js";
 
@@ -77,6 +84,9 @@ export function renderIdent(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !RESERVED.has(name.toLowerCase()) ? name : quoteIdent(name);
 }
 
+/** A member's name as written in its DDL (quoted names keep their quotes), else rendered. */
+const memberName = (m: MemberDef | MetricDef): string => (m.written !== undefined ? shownName(m) : renderIdent(m.name));
+
 const list = (names: readonly string[]): string => `(${names.map(renderIdent).join(", ")})`;
 
 function annotations(m: {
@@ -100,18 +110,18 @@ function table(t: TableDef): string {
 
 function member(m: MemberDef): string {
   const access = m.access === "private" ? "PRIVATE " : "";
-  return `${access}${renderIdent(m.table)}.${renderIdent(m.name)} AS ${m.expr}${annotations(m)}`;
+  return `${access}${renderIdent(m.table)}.${memberName(m)} AS ${m.expr}${annotations(m)}`;
 }
 
 function metric(m: MetricDef): string {
   const access = m.access === "private" ? "PRIVATE " : "";
-  const head = m.table === undefined ? renderIdent(m.name) : `${renderIdent(m.table)}.${renderIdent(m.name)}`;
+  const head = m.table === undefined ? memberName(m) : `${renderIdent(m.table)}.${memberName(m)}`;
   const using = m.using.length > 0 ? ` USING ${list(m.using)}` : "";
   const na =
     m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0
-      ? ` NON ADDITIVE BY (${renderNonAdditiveBy(m.nonAdditiveBy, renderIdent)})`
+      ? ` NON ADDITIVE BY (${renderNonAdditiveBy(m.nonAdditiveBy)})`
       : "";
-  const expr = m.window === undefined ? m.expr : renderWindow(m.window, renderIdent);
+  const expr = m.window === undefined ? m.expr : renderWindow(m.window);
   return `${access}${head}${using}${na} AS ${expr}${annotations(m)}`;
 }
 
@@ -127,10 +137,22 @@ function clause(name: string, entries: string[]): string {
   return entries.length === 0 ? "" : `\n${name} (\n    ${entries.join(",\n    ")}\n)`;
 }
 
-export function renderDdl(def: SemanticViewDefinition, fullyQualified = false): string {
-  const name = fullyQualified
-    ? `${renderIdent(def.databaseName)}.${renderIdent(def.schemaName)}.${renderIdent(def.name)}`
-    : renderIdent(def.name);
+/** A view-name part bare when it reads back the same (`[a-z_][a-z0-9_]*`), else quoted, as the extension renders it. */
+const viewNamePart = (part: string): string => (/^[a-z_][a-z0-9_]*$/.test(part) ? part : quoteIdent(part));
+
+/**
+ * `CREATE OR REPLACE SEMANTIC VIEW <name> ...`. The name is qualified as far as `qualifiers` says:
+ * `schema` (the reference named a schema), `database` (it named a database too, or the caller asked
+ * for the fully qualified form), so the statement recreates the view where it was found.
+ */
+export function renderDdl(def: SemanticViewDefinition, qualifiers: "none" | "schema" | "database" = "none"): string {
+  const parts =
+    qualifiers === "database"
+      ? [def.databaseName, def.schemaName, def.name]
+      : qualifiers === "schema"
+        ? [def.schemaName, def.name]
+        : [def.name];
+  const name = parts.map(viewNamePart).join(".");
   const comment = def.comment === undefined ? "" : ` COMMENT = ${quoteLiteral(def.comment)}`;
   return (
     `CREATE OR REPLACE SEMANTIC VIEW ${name}${comment} AS` +

@@ -33,6 +33,8 @@ export interface DraftMember {
   /** Table alias as written; undefined for a derived metric. */
   readonly table?: string | undefined;
   readonly name: string;
+  /** The name token as written when it was quoted (`"Order Date"`). */
+  readonly written?: string | undefined;
   readonly expr: string;
   /** Offset of the expression in the statement. */
   readonly exprPosition: number;

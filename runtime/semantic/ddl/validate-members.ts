@@ -126,6 +126,7 @@ export function validateFact(ctx: ValidationContext, m: DraftMember): MemberDef 
   rowLevel(ctx, m);
   return {
     name: m.name,
+    written: m.written,
     table: m.table!,
     expr: m.expr,
     access: m.access ?? "public",
@@ -139,6 +140,7 @@ export function validateDimension(ctx: ValidationContext, m: DraftMember): Membe
   rowLevel(ctx, m);
   return {
     name: m.name,
+    written: m.written,
     table: m.table!,
     expr: m.expr,
     access: "public",

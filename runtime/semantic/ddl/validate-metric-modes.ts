@@ -3,6 +3,7 @@
  * extension's messages. Names are checked against the declared dimensions and metrics.
  */
 import { didYouMean } from "../../text/suggest.js";
+import { findReferenced } from "../sql/member-reference.js";
 import type { ExpressionInfo } from "./expression-refs.js";
 import type { DraftMember } from "./statements.js";
 
@@ -18,7 +19,7 @@ export interface MetricModeContext {
 /** Checks a metric's NON ADDITIVE BY / OVER parts and that it does not compose a window metric. */
 export function checkMetricModes(m: DraftMember, info: ExpressionInfo, ctx: MetricModeContext): void {
   const dimNames = ctx.dimensions.map((d) => d.name);
-  const hasDim = (name: string): boolean => dimNames.some((d) => lower(d) === lower(name));
+  const hasDim = (reference: string): boolean => findReferenced(ctx.dimensions, reference) !== undefined;
   const qualified = m.table === undefined ? m.name : `${m.table}.${m.name}`;
   const na = m.nonAdditiveBy ?? [];
   if (m.window !== undefined && na.length > 0) {
@@ -69,8 +70,9 @@ export function checkMetricModes(m: DraftMember, info: ExpressionInfo, ctx: Metr
   const where = `Window metric '${m.name}'`;
   if (!PLAIN_FUNCTION.test(w.function))
     ctx.fail(`${where}: window function name '${w.function}' must be a plain identifier`, m.exprPosition);
-  const metricNames = ctx.metrics.filter((x) => x !== m).map((x) => x.name);
-  if (!metricNames.some((x) => lower(x) === lower(w.innerMetric))) {
+  const others = ctx.metrics.filter((x) => x !== m);
+  const metricNames = others.map((x) => x.name);
+  if (findReferenced(others, w.innerMetric) === undefined) {
     ctx.fail(
       `${where}: inner metric '${w.innerMetric}' not found in semantic view metrics.${didYouMean(w.innerMetric, metricNames)}`,
       m.exprPosition,

@@ -22,6 +22,7 @@ export function validateMetric(ctx: ValidationContext, m: DraftMember, rels: rea
   }
   return {
     name: m.name,
+    written: m.written,
     table: m.table,
     expr: m.expr,
     access: m.access ?? "public",

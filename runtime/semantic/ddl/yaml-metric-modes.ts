@@ -3,7 +3,7 @@
  *   non_additive_by: [{dimension, order: Asc|Desc, nulls: Last|First}]
  *   window_spec: {window_function, inner_metric, extra_args, excluding_dims, partition_dims,
  *                 order_by: [{expr, order, nulls}], frame_clause}
- * Read for `FROM YAML`, written for `read_yaml_from_semantic_view()`.
+ * Read for `FROM YAML` (unknown keys ignored, as serde does), written for `read_yaml_from_semantic_view()`.
  */
 import type { NonAdditiveDim, NullsOrder, SortOrder, WindowOrderBy, WindowSpec } from "../view-definition.js";
 
@@ -28,11 +28,6 @@ function text(o: Obj, key: string, where: string, fail: YamlFail, required = fal
   return String(v);
 }
 
-function keys(o: Obj, allowed: readonly string[], where: string, fail: YamlFail): void {
-  for (const k of Object.keys(o))
-    if (!allowed.includes(k)) fail(`${where}: unknown key '${k}' (expected one of ${allowed.join(", ")})`);
-}
-
 function sort(o: Obj, where: string, fail: YamlFail): { order: SortOrder; nulls: NullsOrder } {
   const order = (text(o, "order", where, fail) ?? "Asc").toLowerCase();
   const nulls = (text(o, "nulls", where, fail) ?? "Last").toLowerCase();
@@ -50,7 +45,6 @@ export function nonAdditiveFromYaml(value: unknown, where: string, fail: YamlFai
   return list(value, `${where}: 'non_additive_by'`, fail).map((entry, i) => {
     const at = `${where}: non_additive_by[${i}]`;
     const o = object(entry, at, fail);
-    keys(o, ["dimension", "order", "nulls"], at, fail);
     return { dimension: text(o, "dimension", at, fail, true)!, ...sort(o, at, fail) };
   });
 }
@@ -59,15 +53,8 @@ export function windowFromYaml(value: unknown, where: string, fail: YamlFail): W
   if (value === undefined || value === null) return undefined;
   const at = `${where}: window_spec`;
   const o = object(value, at, fail);
-  keys(
-    o,
-    ["window_function", "inner_metric", "extra_args", "excluding_dims", "partition_dims", "order_by", "frame_clause"],
-    at,
-    fail,
-  );
   const orderBy = list(o["order_by"], `${at}: 'order_by'`, fail).map((entry, i): WindowOrderBy => {
     const e = object(entry, `${at}: order_by[${i}]`, fail);
-    keys(e, ["expr", "order", "nulls"], `${at}: order_by[${i}]`, fail);
     return {
       dimension: text(e, "expr", `${at}: order_by[${i}]`, fail, true)!,
       ...sort(e, `${at}: order_by[${i}]`, fail),

@@ -7,6 +7,8 @@ import { JoinGraph } from "./join-graph.js";
 export interface Requirement {
   readonly table: string;
   readonly label: string;
+  /** What an ambiguity error names, when shorter than the label (`dimension 'd'`). */
+  readonly subject?: string | undefined;
 }
 
 export class ExpandContext {

@@ -6,6 +6,7 @@
  */
 import type { MemberDef, MetricDef } from "../view-definition.js";
 import { quoteIdent } from "../sql/quote.js";
+import { baseColumn, layerDerivedMetrics } from "./derived-layers.js";
 import { emitSelect, type SelectSpec } from "./emit.js";
 import { dimColumn, grainAlias, groupByGrain, joinGrains, metricColumn, type Grain } from "./grains.js";
 import { keyOf } from "./join-graph.js";
@@ -22,24 +23,30 @@ export function emitGrainCtes(plan: ExpansionPlan): string {
   grains.forEach((g, gi) => g.bases.forEach((b) => grainOf.set(b, gi)));
   const cell = (b: MetricDef): string =>
     `${grainAlias(grainOf.get(b)!)}.${quoteIdent(metricColumn(baseIndex.get(b)!))}`;
-  return joinGrains({
+  const members = plan.members;
+  const shared = members.sharing === "shared" && plan.metrics.some((m) => m.table === undefined);
+  const dimNames = dims.map((d) => d.name);
+  const core = joinGrains({
     ctes: grains.map((g) => grainCte(plan, g, baseIndex)),
-    dimNames: dims.map((d) => d.name),
-    metricItems: plan.metrics.map((m) => ({ name: m.name, sql: plan.members.renderMetric(m, cell) })),
+    dimNames,
+    metricItems: shared
+      ? bases.map((b, i) => ({ name: baseColumn(i), sql: cell(b) }))
+      : plan.metrics.map((m) => ({ name: m.name, sql: members.renderMetric(m, cell) })),
   });
+  return shared ? layerDerivedMetrics({ core, dimNames, metrics: plan.metrics, bases, members }) : core;
 }
 
 /**
- * Per grain, only a queried dimension's expression is re-pointed at a role-played table's scoped
- * alias; a filter, fact or metric sitting on one stays an error, as in the extension.
+ * Per grain, only a dimension's expression — queried, or the unqueried NON ADDITIVE BY dimension of
+ * a snapshot, scoped by its metric's USING — is re-pointed at a role-played table's scoped alias; a
+ * filter, fact or metric sitting on one stays an error, as in the extension.
  */
 function checkNoRoleBoundGrain(plan: ExpansionPlan): void {
   const { ctx } = plan;
   const graph = ctx.graph;
-  const roleBound = [
-    ...plan.rowReqs.filter((r) => !r.label.startsWith("dimension ")),
-    ...plan.bases.flatMap((b) => plan.metricReqs.get(b)!),
-  ].find((r) => graph.roleTables.has(r.table));
+  const roleBound = [...plan.rowReqs, ...plan.bases.flatMap((b) => plan.metricReqs.get(b)!)]
+    .filter((r) => !r.label.startsWith("dimension "))
+    .find((r) => graph.roleTables.has(r.table));
   if (roleBound !== undefined) {
     ctx.fail(
       `fan trap detected -- ${roleBound.label} uses role-playing table '${graph.table(roleBound.table).alias}', which a query over metrics at different grains cannot scope; query it with metrics at a single grain`,
@@ -54,6 +61,7 @@ function grainCte(plan: ExpansionPlan, g: Grain, baseIndex: ReadonlyMap<MetricDe
     emitSelect(ctx, {
       tree: plan.treeAt(g.anchor),
       aliasOf: plan.aliasOf,
+      layers: plan.members.layers,
       items,
       needed: [
         g.anchor,

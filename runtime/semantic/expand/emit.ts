@@ -4,7 +4,10 @@ import { quoteIdent } from "../sql/quote.js";
 import { isName, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "../sql/references.js";
+import { layeredTable } from "./fact-layers.js";
 import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
+import type { LayerColumn } from "./members.js";
+import { groupByLines, onLine, selectLines } from "./sql-layout.js";
 
 export interface SelectSpec {
   readonly tree: JoinTree;
@@ -16,6 +19,8 @@ export interface SelectSpec {
   readonly distinct: boolean;
   /** The first `groupCount` items are the GROUP BY keys (by ordinal). */
   readonly groupCount: number;
+  /** Shared facts: table key → the fact columns its layered projection adds. */
+  readonly layers: ReadonlyMap<string, readonly LayerColumn[]>;
 }
 
 /** `"alias"."pk"` for a table's first key column, or undefined when it has no key. */
@@ -41,9 +46,13 @@ export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
   const joined = joinedTables(ctx, tree, spec.needed);
   // Emit joins in breadth-first order so every ON refers to an already joined table.
   const order = [...joined].sort((a, b) => depth(tree, a) - depth(tree, b));
+  const source = (k: string): string => layeredTable(tableRef(ctx, k), ctx.graph.table(k).alias, spec.layers.get(k));
   const lines = [
-    `SELECT ${spec.distinct ? "DISTINCT " : ""}${spec.items.map((i) => `${i.sql} AS ${quoteIdent(i.name)}`).join(", ")}`,
-    `FROM ${tableRef(ctx, tree.anchor)} AS ${quoteIdent(aliasOf(tree.anchor))}`,
+    ...selectLines(
+      spec.items.map((i) => `${i.sql} AS ${quoteIdent(i.name)}`),
+      spec.distinct,
+    ),
+    `FROM ${source(tree.anchor)} AS ${quoteIdent(aliasOf(tree.anchor))}`,
   ];
   for (const k of order) {
     if (k === tree.anchor) continue;
@@ -53,16 +62,18 @@ export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
     const on = rel.fkColumns.map(
       (fk, i) => `${fromAlias}.${quoteIdent(fk)} = ${toAlias}.${quoteIdent(rel.refColumns[i] ?? fk)}`,
     );
-    lines.push(`LEFT JOIN ${tableRef(ctx, k)} AS ${quoteIdent(aliasOf(k))} ON ${on.join(" AND ")}`);
+    lines.push(`LEFT JOIN ${source(k)} AS ${quoteIdent(aliasOf(k))}`, onLine(on.join(" AND ")));
   }
   if (spec.conditions.length > 0) lines.push(`WHERE ${spec.conditions.join(" AND ")}`);
-  if (spec.groupCount > 0) {
-    lines.push(`GROUP BY ${Array.from({ length: spec.groupCount }, (_, i) => i + 1).join(", ")}`);
-  }
+  lines.push(...groupByLines(spec.groupCount));
   return lines.join("\n");
 }
 
-/** The physical table reference as written, re-quoted part by part. */
+/**
+ * The physical table, qualified as the definition resolved it: a reference written with a schema
+ * (or database) keeps its parts; a bare name gets the database and schema it was found in at CREATE
+ * (else the view's database and resolution schema), so the view answers from any session context.
+ */
 function tableRef(ctx: ExpandContext, key: string): string {
   const t = ctx.graph.table(key);
   const unsupported = (): never => ctx.fail(`table '${t.alias}' has an unsupported table reference '${t.table}'`);
@@ -78,7 +89,11 @@ function tableRef(ctx: ExpandContext, key: string): string {
     parts.push(quoteIdent(tok.value));
   }
   if (parts.length === 0 || tokens.length % 2 === 0) unsupported();
-  return parts.join(".");
+  if (parts.length > 1) return parts.join(".");
+  const def = ctx.def;
+  const database = t.resolved?.database ?? def.databaseName;
+  const schema = t.resolved?.schema ?? def.resolutionSchemaName ?? def.schemaName;
+  return [quoteIdent(database), quoteIdent(schema), parts[0]!].join(".");
 }
 
 /** The table a tree step leads to (the end of the relationship that is not its parent). */

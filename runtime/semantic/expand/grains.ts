@@ -5,6 +5,7 @@
  */
 import type { MetricDef } from "../view-definition.js";
 import { quoteIdent } from "../sql/quote.js";
+import { onLine, selectLines, withCtes } from "./sql-layout.js";
 
 export interface Grain {
   /** Key of the table the grain's CTE is anchored at. */
@@ -47,17 +48,17 @@ export function joinGrains(opts: {
     ...dimNames.map((d, i) => `${coalesced(ctes.length, i)} AS ${quoteIdent(d)}`),
     ...opts.metricItems.map((m) => `${m.sql} AS ${quoteIdent(m.name)}`),
   ];
-  let from = `__sv_grain_0 AS ${g(0)}`;
+  const lines = [...selectLines(selectList), `FROM __sv_grain_0 AS ${g(0)}`];
   for (let gi = 1; gi < ctes.length; gi++) {
     if (dimNames.length === 0) {
-      from += `\nCROSS JOIN __sv_grain_${gi} AS ${g(gi)}`;
+      lines.push(`CROSS JOIN __sv_grain_${gi} AS ${g(gi)}`);
       continue;
     }
     const on = dimNames.map((_, i) => `${coalesced(gi, i)} IS NOT DISTINCT FROM ${col(gi, i)}`);
-    from += `\nFULL OUTER JOIN __sv_grain_${gi} AS ${g(gi)} ON ${on.join(" AND ")}`;
+    lines.push(`FULL OUTER JOIN __sv_grain_${gi} AS ${g(gi)}`, onLine(on.join(" AND ")));
   }
-  return (
-    `WITH ${ctes.map((c, i) => `__sv_grain_${i} AS (\n${c}\n)`).join(",\n")}\n` +
-    `SELECT ${selectList.join(", ")}\nFROM ${from}`
+  return withCtes(
+    ctes.map((body, i) => ({ name: `__sv_grain_${i}`, body })),
+    lines.join("\n"),
   );
 }

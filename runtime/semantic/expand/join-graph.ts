@@ -53,6 +53,26 @@ export class JoinGraph {
     return keyOf(this.def.tables[0]!.alias);
   }
 
+  /**
+   * True when `key` sits below `target`: following foreign keys (referencing side to referenced
+   * side) from `key` reaches `target`, so `key` is at a finer grain.
+   */
+  below(key: string, target: string): boolean {
+    const seen = new Set<string>();
+    const queue = [key];
+    while (queue.length > 0) {
+      const current = queue.shift()!;
+      if (seen.has(current)) continue;
+      seen.add(current);
+      for (const r of this.outgoing.get(current) ?? []) {
+        const next = keyOf(r.toAlias);
+        if (next === target) return true;
+        queue.push(next);
+      }
+    }
+    return false;
+  }
+
   table(key: string): TableDef {
     const t = this.tables.get(key);
     if (t === undefined) throw new Error(`unknown table alias '${key}'`);

@@ -9,6 +9,7 @@ import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-defin
 import { quoteIdent, splitTableReference } from "../sql/quote.js";
 import type { ExpandedQuery, SemanticQueryRequest } from "./expand.js";
 import { resolveMembers } from "./resolve.js";
+import { selectLines } from "./sql-layout.js";
 
 export interface RoutedQuery extends ExpandedQuery {
   /** The materialization the request was routed to. */
@@ -23,7 +24,7 @@ const sameSet = (a: Set<string>, b: Set<string>): boolean => a.size === b.size &
 
 function column(m: MemberDef | MetricDef): string {
   const name = quoteIdent(m.name);
-  return m.outputType === undefined ? `    ${name}` : `    CAST(${name} AS ${m.outputType}) AS ${name}`;
+  return m.outputType === undefined ? name : `CAST(${name} AS ${m.outputType}) AS ${name}`;
 }
 
 /**
@@ -62,7 +63,6 @@ export function routeToMaterialization(
   if (hit === undefined) return undefined;
   const table = qualifiedTable(def, hit.table);
   // A dimensions-only request is SELECT DISTINCT when expanded; a routed one keeps that meaning.
-  const select = metrics.length === 0 ? "SELECT DISTINCT" : "SELECT";
-  const sql = `${select}\n${[...dims, ...metrics].map(column).join(",\n")}\nFROM ${table}`;
+  const sql = [...selectLines([...dims, ...metrics].map(column), metrics.length === 0), `FROM ${table}`].join("\n");
   return { sql, columns: [...dims, ...metrics].map((m) => m.name), materialization: hit.name };
 }

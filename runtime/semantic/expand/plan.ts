@@ -6,16 +6,16 @@
  */
 import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-definition.js";
 import { identEquals, quoteIdent } from "../sql/quote.js";
-import { qualifiersOf, rewriteQualifiers } from "../sql/references.js";
+import { rewriteQualifiers } from "../sql/references.js";
 import { ExpandContext, type Requirement } from "./context.js";
 import { joinedTables, keySql } from "./emit.js";
 import { checkFanTraps } from "./fan-trap.js";
 import { guardAggregates } from "./guard-aggregates.js";
 import { keyOf, type JoinTree } from "./join-graph.js";
-import { MemberSql } from "./members.js";
+import { MemberSql, type MemberSharing } from "./members.js";
 import { resolveMembers } from "./resolve.js";
 import { RolePaths } from "./roles.js";
-import { isActiveSemiAdditive, unqueriedSnapshotDims } from "./semi-additive.js";
+import { isActiveSemiAdditive, refuseSnapshotDependency, unqueriedSnapshotDims } from "./semi-additive.js";
 import { whereSql } from "./where-clause.js";
 
 export interface SemanticQueryRequest {
@@ -80,7 +80,12 @@ export interface ExpansionPlan extends ResolvedRequest {
 }
 
 /** Finds the requested members; rejects empty, mixed and duplicate requests. */
-export function resolveRequest(def: SemanticViewDefinition, request: SemanticQueryRequest): ResolvedRequest {
+export function resolveRequest(
+  def: SemanticViewDefinition,
+  request: SemanticQueryRequest,
+  sharing: MemberSharing = "inline",
+  memberBudget = Number.POSITIVE_INFINITY,
+): ResolvedRequest {
   const ctx = new ExpandContext(def);
   if (request.facts.length > 0 && request.metrics.length > 0) {
     ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
@@ -98,7 +103,7 @@ export function resolveRequest(def: SemanticViewDefinition, request: SemanticQue
   if (columns.length === 0) emptyRequest();
   const clash = columns.find((c, i) => columns.findIndex((d) => identEquals(c, d)) !== i);
   if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
-  return { ctx, dims, metrics, facts, columns, members: new MemberSql(ctx) };
+  return { ctx, dims, metrics, facts, columns, members: new MemberSql(ctx, sharing, memberBudget) };
 }
 
 /** Plans an aggregate or row request (window metrics are planned by `window-metrics.ts`). */
@@ -111,22 +116,25 @@ export function planExpansion(resolved: ResolvedRequest, whereClause: string | u
 
   const bases: MetricDef[] = [];
   for (const m of metrics) for (const b of members.baseMetricsOf(m)) if (!bases.includes(b)) bases.push(b);
+  for (const m of metrics) if (m.table === undefined) refuseSnapshotDependency(ctx, m, members.baseMetricsOf(m), dims);
   const roles = new RolePaths(ctx, members, metrics);
 
+  const memberReqs = (m: MemberDef, label: string, subject?: string): Requirement[] =>
+    requirementsOf(ctx, members.tablesOf(m.expr, m.table, [m]), label, subject);
   const rowReqs: Requirement[] = [
-    ...dims.flatMap((d, i) => requirementsOf(ctx, d.table, dimSql[i]!, `dimension '${d.name}'`)),
-    ...facts.flatMap((f, i) => requirementsOf(ctx, f.table, factSql[i]!, `fact '${f.name}'`)),
+    ...dims.flatMap((d) => memberReqs(d, `dimension '${d.name}'`)),
+    ...facts.flatMap((f) => memberReqs(f, `fact '${f.name}'`)),
     ...(where === undefined ? [] : where.tables.map((t) => ({ table: t, label: "where_clause" }))),
   ];
   const baseSql = new Map(bases.map((b) => [b, members.inlineFacts(b.expr, b.table!, [])]));
   const snapshotReqs = (b: MetricDef): Requirement[] =>
     unqueriedSnapshotDims(ctx.def, b, dims).flatMap((d) =>
-      requirementsOf(ctx, d.table, members.of(d), `dimension '${d.name}' (NON ADDITIVE BY of metric '${b.name}')`),
+      memberReqs(d, `dimension '${d.name}' (NON ADDITIVE BY of metric '${b.name}')`, `dimension '${d.name}'`),
     );
   const metricReqs = new Map(
     bases.map((b) => [
       b,
-      [...requirementsOf(ctx, b.table!, baseSql.get(b)!, `metric '${b.name}'`), ...snapshotReqs(b)],
+      [...requirementsOf(ctx, members.tablesOf(b.expr, b.table), `metric '${b.name}'`), ...snapshotReqs(b)],
     ]),
   );
   roles.check([...rowReqs, ...[...metricReqs.values()].flat()]);
@@ -171,7 +179,7 @@ export function planExpansion(resolved: ResolvedRequest, whereClause: string | u
     allTables,
     dimItems: dims.map((d, i) => ({ sql: scoped(dimSql[i]!), name: d.name })),
     factItems: facts.map((f, i) => ({ sql: scoped(factSql[i]!), name: f.name })),
-    conditions: where === undefined ? [] : [`(${scoped(where.sql)})`],
+    conditions: where === undefined ? [] : [scoped(where.sql)],
     aliasOf,
     scoped,
     treeAt,
@@ -200,14 +208,17 @@ function modeOf(plan: Omit<ExpansionPlan, "mode">): ExpansionMode {
   return single ? "single-grain" : "grain-ctes";
 }
 
-/** Tables an expression needs: its owner plus every table alias it qualifies columns with. */
-function requirementsOf(ctx: ExpandContext, owner: string | undefined, sql: string, label: string): Requirement[] {
+/** The view tables among `aliases` (qualifiers of struct fields and the like are not tables). */
+function requirementsOf(
+  ctx: ExpandContext,
+  aliases: readonly string[],
+  label: string,
+  subject?: string,
+): Requirement[] {
   const out: Requirement[] = [];
-  const add = (alias: string): void => {
+  for (const alias of aliases) {
     const k = keyOf(alias);
-    if (ctx.graph.tables.has(k) && !out.some((r) => r.table === k)) out.push({ table: k, label });
-  };
-  if (owner !== undefined) add(owner);
-  for (const q of qualifiersOf(sql)) add(q);
+    if (ctx.graph.tables.has(k) && !out.some((r) => r.table === k)) out.push({ table: k, label, subject });
+  }
   return out;
 }

@@ -4,7 +4,7 @@
  * rejected (wildcard overlaps are folded), PRIVATE metrics and facts refused.
  */
 import { identEquals } from "../sql/quote.js";
-import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-definition.js";
+import { shownName, type MemberDef, type MetricDef, type SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, type Token } from "../sql/lexer.js";
 import { isName, isOp } from "../sql/tokens.js";
@@ -97,11 +97,12 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
         identEquals(m.name, parsed.name) && (parsed.qualifier === undefined || identEquals(m.table, parsed.qualifier)),
     );
     if (match === undefined) {
-      const names = visible.map((m) => m.name);
+      // The public names (as the docs' error-messages page lists them), a suggestion only when one is close.
+      const names = visible.map((m) => shownName(m));
       const hint = didYouMean(parsed.name, names);
       throw new SemanticViewError(
         "invalid",
-        `semantic view '${def.name}': unknown ${kind} '${raw}'. Available: [${names.join(", ")}].${hint}`,
+        `semantic view '${def.name}': unknown ${kind} '${raw}'. Available: [${names.join(", ")}]${hint === "" ? "" : `.${hint}`}`,
       );
     }
     if (match.access === "private") {
@@ -111,10 +112,7 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
       );
     }
     if (explicit.has(match)) {
-      throw new SemanticViewError(
-        "invalid",
-        `semantic view '${def.name}': duplicate ${kind} '${match.name}' in the request`,
-      );
+      throw new SemanticViewError("invalid", `semantic view '${def.name}': duplicate ${kind} '${match.name}'`);
     }
     explicit.add(match);
     if (!seen.has(match)) {

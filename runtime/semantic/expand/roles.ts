@@ -104,7 +104,7 @@ export class RolePaths {
     const alias = this.ctx.graph.table(roleKey).alias;
     const rels = this.ctx.graph.roleTables.get(roleKey)!.map((r) => r.name);
     this.ctx.fail(
-      `${req.label} is ambiguous -- table '${alias}' is reached via multiple relationships: [${rels.join(", ")}]. Specify a metric with USING to disambiguate, or use a dimension from a non-ambiguous table.`,
+      `${req.subject ?? req.label} is ambiguous -- table '${alias}' is reached via multiple relationships: [${rels.join(", ")}]. Specify a metric with USING to disambiguate, or use a dimension from a non-ambiguous table.`,
     );
   }
 }

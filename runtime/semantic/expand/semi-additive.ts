@@ -20,12 +20,14 @@
 import type { MemberDef, MetricDef, NonAdditiveDim } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant } from "../sql/lexer.js";
-import { identEquals, quoteIdent } from "../sql/quote.js";
+import { findReferenced, refersTo } from "../sql/member-reference.js";
+import { quoteIdent } from "../sql/quote.js";
 import { closingParen, isKeyword, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "../sql/references.js";
 import { keyOf } from "./join-graph.js";
 import { dimColumn, metricColumn } from "./grains.js";
+import { groupByLines, indented, selectLines } from "./sql-layout.js";
 
 /** The metric's NON ADDITIVE BY entries, or an empty list. */
 function nonAdditiveBy(m: MetricDef): readonly NonAdditiveDim[] {
@@ -34,7 +36,7 @@ function nonAdditiveBy(m: MetricDef): readonly NonAdditiveDim[] {
 
 /** True when the metric takes snapshot selection for a query grouped by `queried`. */
 export function isActiveSemiAdditive(m: MetricDef, queried: readonly MemberDef[]): boolean {
-  return nonAdditiveBy(m).some((na) => !queried.some((d) => identEquals(d.name, na.dimension)));
+  return nonAdditiveBy(m).some((na) => !queried.some((d) => refersTo(na.dimension, d)));
 }
 
 /** NON ADDITIVE BY dimensions of an active metric that the query does not select (they must be joined). */
@@ -46,8 +48,8 @@ export function unqueriedSnapshotDims(
   if (!isActiveSemiAdditive(m, queried)) return [];
   const out: MemberDef[] = [];
   for (const na of nonAdditiveBy(m)) {
-    if (queried.some((d) => identEquals(d.name, na.dimension))) continue;
-    const dim = def.dimensions.find((d) => identEquals(d.name, na.dimension));
+    if (queried.some((d) => refersTo(na.dimension, d))) continue;
+    const dim = findReferenced(def.dimensions, na.dimension);
     if (dim !== undefined && !out.includes(dim)) out.push(dim);
   }
   return out;
@@ -137,8 +139,8 @@ export function snapshotGrainSql(
       throw new SemanticViewError(
         "invalid",
         isActive
-          ? `semantic view '${view}': semi-additive metric '${m.metric.name}' (${m.sql}) must be a single SUM/COUNT/AVG/MIN/MAX(<expression>) call for snapshot selection: ${parts}`
-          : `semantic view '${view}': metric '${m.metric.name}' (${m.sql}) cannot be co-queried with semi-additive metric '${firstActive}' on the same table: ${parts}. Query them separately, or write it as a single aggregate over a column (e.g. COUNT(<key column>))`,
+          ? `semantic view '${view}': semi-additive metric '${m.metric.name}' (expression: ${m.sql}) cannot be expanded: ${parts}. NON ADDITIVE BY snapshot expansion requires the metric to be a single aggregate call SUM/COUNT/AVG/MIN/MAX(<expression>) without '*' or DISTINCT.`
+          : `semantic view '${view}': metric '${m.metric.name}' (expression: ${m.sql}) cannot be co-queried with semi-additive metric '${firstActive}': ${parts}. Snapshot expansion for NON ADDITIVE BY requires every co-queried metric to be a single aggregate call SUM/COUNT/AVG/MIN/MAX(<expression>) without '*', DISTINCT, or surrounding expression text. Query '${m.metric.name}' and '${firstActive}' separately.`,
       );
     }
     const arg = `__sv_a${m.index}`;
@@ -147,10 +149,9 @@ export function snapshotGrainSql(
     outer.push(`${parts.fn}(${value}) AS ${quoteIdent(metricColumn(m.index))}`);
   }
   groups.forEach((g, k) => {
-    const naNames = g.na.map((na) => na.dimension.toLowerCase());
-    const partition = grain.dims.filter((d) => !naNames.includes(d.member.name.toLowerCase())).map((d) => d.sql);
+    const partition = grain.dims.filter((d) => !g.na.some((na) => refersTo(na.dimension, d.member))).map((d) => d.sql);
     const order = g.na.map((na) => {
-      const dim = grain.viewDimensions.find((d) => identEquals(d.name, na.dimension));
+      const dim = findReferenced(grain.viewDimensions, na.dimension);
       if (dim === undefined)
         throw new SemanticViewError(
           "invalid",
@@ -162,6 +163,30 @@ export function snapshotGrainSql(
     const over = `${partition.length > 0 ? `PARTITION BY ${partition.join(", ")} ` : ""}ORDER BY ${order.join(", ")}`;
     items.push({ sql: `RANK() OVER (${over})`, name: `__sv_rn${k}` });
   });
-  const groupBy = grain.dims.length > 0 ? `\nGROUP BY ${grain.dims.map((_, i) => i + 1).join(", ")}` : "";
-  return `SELECT ${outer.join(", ")}\nFROM (\n${rowSelect(items)}\n) AS ${quoteIdent("__sv_snapshot")}${groupBy}`;
+  return [
+    ...selectLines(outer),
+    "FROM (",
+    indented(rowSelect(items)),
+    `) AS ${quoteIdent("__sv_snapshot")}`,
+    ...groupByLines(grain.dims.length),
+  ].join("\n");
+}
+
+/**
+ * A metric built over an active semi-additive metric (a derived metric, or a window metric's inner
+ * metric) is refused, as in the extension: the snapshot answers the semi-additive metric itself, and
+ * composing it with an outer expression is not defined.
+ */
+export function refuseSnapshotDependency(
+  ctx: ExpandContext,
+  metric: MetricDef,
+  bases: readonly MetricDef[],
+  dims: readonly MemberDef[],
+): void {
+  const semi = bases.find((b) => b !== metric && isActiveSemiAdditive(b, dims));
+  if (semi === undefined) return;
+  const na = (semi.nonAdditiveBy ?? []).map((d) => d.dimension).join(", ");
+  ctx.fail(
+    `metric '${metric.name}' depends on semi-additive metric '${semi.name}' (NON ADDITIVE BY ${na}), whose snapshot is taken in this query; a metric composed over a snapshot is not supported. Query '${semi.name}' directly, or include its NON ADDITIVE BY dimensions (${na}) in the query.`,
+  );
 }

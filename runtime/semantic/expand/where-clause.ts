@@ -4,7 +4,7 @@
  */
 import { identEquals } from "../sql/quote.js";
 import { type ExpandContext } from "./context.js";
-import { qualifiersOf, rewriteReferences, tokensOf } from "../sql/references.js";
+import { rewriteReferences, tokensOf } from "../sql/references.js";
 import { keyOf } from "./join-graph.js";
 import type { MemberSql } from "./members.js";
 
@@ -18,11 +18,17 @@ export function whereSql(ctx: ExpandContext, members: MemberSql, raw: string | u
   if (raw === undefined || raw.trim() === "") return undefined;
   checkPredicateShape(ctx, raw);
   const rowMembers = [...ctx.def.dimensions, ...ctx.def.facts];
+  const aliases: string[] = [];
   const sql = rewriteReferences(raw, (ref) => {
     const member = rowMembers.find(
       (m) => identEquals(m.name, ref.name) && (ref.qualifier === undefined || identEquals(m.table, ref.qualifier)),
     );
-    if (member !== undefined) return `(${members.of(member)})`;
+    if (member !== undefined) {
+      // The member's own table is joined even when its expression names columns bare.
+      aliases.push(...members.tablesOf(member.expr, member.table, [member]));
+      return `(${members.of(member)})`;
+    }
+    if (ref.qualifier !== undefined) aliases.push(ref.qualifier);
     const metric = members.metricRef(ref.qualifier, ref.name);
     if (metric !== undefined) {
       ctx.fail(
@@ -32,8 +38,8 @@ export function whereSql(ctx: ExpandContext, members: MemberSql, raw: string | u
     return undefined;
   });
   const tables: string[] = [];
-  for (const q of qualifiersOf(sql)) {
-    const k = keyOf(q);
+  for (const alias of aliases) {
+    const k = keyOf(alias);
     if (ctx.graph.tables.has(k) && !tables.includes(k)) tables.push(k);
   }
   return { sql, tables };

@@ -12,7 +12,11 @@
  */
 import type { MemberDef, MetricDef, SemanticViewDefinition, WindowSpec } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
-import { identEquals, quoteIdent } from "../sql/quote.js";
+import { findReferenced, parseMemberReference, refersTo } from "../sql/member-reference.js";
+import { quoteIdent } from "../sql/quote.js";
+import { ExpandContext } from "./context.js";
+import { refuseSnapshotDependency } from "./semi-additive.js";
+import { selectLines, withCtes } from "./sql-layout.js";
 
 export interface InnerRequest {
   readonly dimensions: readonly string[];
@@ -63,7 +67,7 @@ export function expandWindowMetrics(
       `cannot mix window function metrics [${windowed.map((m) => m.name).join(", ")}] with aggregate metrics [${aggregates.join(", ")}] in the same query`,
     );
   }
-  const queried = (name: string): MemberDef | undefined => dims.find((d) => identEquals(d.name, name));
+  const queried = (reference: string): MemberDef | undefined => findReferenced(dims, reference);
   const inner: MetricDef[] = [];
   for (const m of windowed) {
     const spec = m.window!;
@@ -74,7 +78,7 @@ export function expandWindowMetrics(
         );
       }
     }
-    const target = def.metrics.find((x) => identEquals(x.name, spec.innerMetric));
+    const target = findReferenced(def.metrics, spec.innerMetric);
     if (target === undefined)
       fail(`window metric '${m.name}': inner metric '${spec.innerMetric}' not found in semantic view metrics`);
     if (target!.window !== undefined) {
@@ -82,6 +86,7 @@ export function expandWindowMetrics(
         `window metric '${m.name}': inner metric '${target!.name}' is itself a window metric; the inner metric must be a base or derived metric`,
       );
     }
+    refuseSnapshotDependency(new ExpandContext(def), m, helpers.baseMetricsOf(target!), dims);
     if (!inner.includes(target!)) inner.push(target!);
   }
   // The window runs over one grouped relation: inner aggregates at different grains would have to be
@@ -111,18 +116,18 @@ export function expandWindowMetrics(
     ...dims.map((d) => `${quoteIdent(d.name)} AS ${quoteIdent(d.name)}`),
     ...windowed.map((m) => `${windowCall(m.window!, dims, inner)} AS ${quoteIdent(m.name)}`),
   ];
-  return `WITH __sv_agg AS (\n${aggregated.sql}\n)\nSELECT ${items.join(", ")}\nFROM __sv_agg`;
+  return withCtes([{ name: "__sv_agg", body: aggregated.sql }], [...selectLines(items), "FROM __sv_agg"].join("\n"));
 }
 
 /** `FUNC("inner", args) OVER (...)` over the `__sv_agg` columns (named after the members). */
 function windowCall(spec: WindowSpec, dims: readonly MemberDef[], inner: readonly MetricDef[]): string {
-  const column = (name: string, pool: readonly { name: string }[]): string =>
-    quoteIdent(pool.find((x) => identEquals(x.name, name))?.name ?? name);
+  const column = (reference: string, pool: readonly { name: string; table?: string | undefined }[]): string =>
+    quoteIdent(findReferenced(pool, reference)?.name ?? parseMemberReference(reference).name);
   const args = [column(spec.innerMetric, inner), ...spec.extraArgs];
   const partition =
     spec.partitionDims.length > 0
       ? spec.partitionDims.map((d) => column(d, dims))
-      : dims.filter((d) => !spec.excludingDims.some((x) => identEquals(x, d.name))).map((d) => quoteIdent(d.name));
+      : dims.filter((d) => !spec.excludingDims.some((x) => refersTo(x, d))).map((d) => quoteIdent(d.name));
   const over: string[] = [];
   if (partition.length > 0) over.push(`PARTITION BY ${partition.join(", ")}`);
   if (spec.orderBy.length > 0) {

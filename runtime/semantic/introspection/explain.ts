@@ -6,7 +6,7 @@
  */
 import { expandSemanticQuery } from "../expand/expand.js";
 import { routeToMaterialization } from "../expand/materialization.js";
-import type { MemberDef, MetricDef } from "../view-definition.js";
+import { shownName, type MemberDef, type MetricDef } from "../view-definition.js";
 import { parseSemanticViewArguments } from "../call/call-arguments.js";
 import { resolveMembers } from "../expand/resolve.js";
 import type { SqlSession } from "../semantic-layer.js";
@@ -22,10 +22,15 @@ export async function explainSemanticView(session: SqlSession, args: readonly To
   const def = await requireDefinition(session, view);
   const routed = routeToMaterialization(def, request);
   const expanded = routed ?? expandSemanticQuery(def, request);
-  const names = (kind: "dimension" | "metric" | "fact", requested: readonly string[]): string =>
-    resolveMembers<MemberDef | MetricDef>(def, kind, requested)
-      .map((m) => m.name)
-      .join(", ");
+  // As the extension prints them: explicit names as requested, `alias.*` expanded to the declared names.
+  const names = (kind: "dimension" | "metric" | "fact", requested: readonly string[]): string => {
+    const out: string[] = [];
+    for (const raw of requested) {
+      if (!/\.\s*\*\s*$/.test(raw)) out.push(raw.trim());
+      else for (const m of resolveMembers<MemberDef | MetricDef>(def, kind, [raw])) out.push(shownName(m));
+    }
+    return out.join(", ");
+  };
   const lines = [
     `-- Semantic View: ${def.name}`,
     `-- Dimensions: ${names("dimension", request.dimensions)}`,

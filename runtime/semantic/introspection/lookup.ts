@@ -5,6 +5,7 @@ import type { SemanticViewDefinition } from "../view-definition.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { didYouMean } from "../../text/suggest.js";
+import { findReferenced } from "../sql/member-reference.js";
 
 /** Loads a view for introspection; a missing view is a not_found error. */
 export async function requireDefinition(
@@ -23,12 +24,14 @@ export async function requireDefinition(
 export function requireMetric(def: SemanticViewDefinition, value: string | boolean | undefined, fn: string): string {
   if (typeof value !== "string")
     throw new SemanticViewError("invalid", `${fn}() expects the metric name as its second argument`);
-  const names = def.metrics.map((m) => m.name);
-  if (!names.some((n) => n.toLowerCase() === value.toLowerCase())) {
+  // Bare, quoted or `alias.`-qualified, as the extension resolves a metric reference.
+  const metric = findReferenced(def.metrics, value);
+  if (metric === undefined) {
+    const names = def.metrics.map((m) => m.name);
     throw new SemanticViewError(
       "invalid",
       `metric '${value}' not found in semantic view '${def.name}'.${didYouMean(value, names)}`,
     );
   }
-  return value;
+  return metric.name;
 }

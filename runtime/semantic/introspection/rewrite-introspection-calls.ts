@@ -1,13 +1,12 @@
 /**
  * Rewrites introspection function calls inside arbitrary SQL: each table function call (and
- * `explain_semantic_view(...)`, and SHOW / DESCRIBE written as a subquery) becomes a subquery over
+ * `explain_semantic_view(...)`) becomes a subquery over
  * literal rows (so `SELECT name FROM list_semantic_views() WHERE ...` works as plain SQL), and
  * `get_ddl('SEMANTIC_VIEW', 'v')` becomes a string literal. Values are escaped literals.
  */
-import { listDefinitions } from "../catalog.js";
+import { listDefinitions, parseViewReference } from "../catalog.js";
 import { parseSemanticStatement } from "../ddl/parse-statement.js";
 import type { SemanticStatement } from "../ddl/statements.js";
-import type { StatementResult } from "./execute-introspection.js";
 import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
@@ -17,6 +16,7 @@ import { closingParen, isKeyword, isName, isPunct } from "../sql/tokens.js";
 import { requireDefinition, requireMetric } from "./lookup.js";
 import { definitionToYaml } from "./yaml.js";
 import { explainSemanticView } from "./explain.js";
+import { getDdlPerRow } from "./get-ddl-per-row.js";
 import { showMaterializations } from "./materializations.js";
 import {
   describeView,
@@ -112,18 +112,35 @@ function parseCall(tokens: Token[], i: number): Call {
 
 const INTROSPECTION_NAME = /semantic_view|show_semantic_|get_ddl|\(\s*(?:desc|describe|show)\s/i;
 
-/** Runs a SHOW / DESCRIBE statement written as a subquery, e.g. `FROM (DESCRIBE SEMANTIC VIEW v)`. */
-export type NestedStatementRunner = (statement: SemanticStatement) => Promise<StatementResult>;
+/** SHOW / DESCRIBE semantic statements and the table function each one runs, for the subquery error. */
+const STATEMENT_FUNCTIONS: Partial<Record<SemanticStatement["type"], string>> = {
+  show_views: "list_semantic_views() / list_terse_semantic_views()",
+  show_members: "show_semantic_dimensions|metrics|facts|materializations('v') (or ..._all())",
+  show_columns: "show_columns_in_semantic_view('v')",
+  describe: "describe_semantic_view('v')",
+};
 
-const NESTABLE = new Set<SemanticStatement["type"]>(["show_views", "show_members", "show_columns", "describe"]);
+/** `get_ddl(kind, <name>, ...)` whose name argument is anything but one string literal. */
+function computedViewName(tokens: readonly Token[], open: number): boolean {
+  const close = closingParen(tokens, open);
+  if (close === undefined) return false;
+  const view = splitArguments(tokens, open, close)[1];
+  return view !== undefined && !(view.length === 1 && view[0]!.kind === "string");
+}
 
-/** A statement result as a literal relation (booleans as "true" / "false"). */
-function resultRelation(result: StatementResult): Relation {
-  return {
-    columns: result.columns.map((c) => c.name),
-    types: result.columns.map((c) => (c.type === "BOOLEAN" ? "BOOLEAN" : "VARCHAR")),
-    rows: result.rows.map((row) => row.map((v) => String(v))),
-  };
+/** The top-level comma-separated arguments between `(` at `open` and its `)` at `close`. */
+function splitArguments(tokens: readonly Token[], open: number, close: number): Token[][] {
+  const args: Token[][] = [[]];
+  for (let k = open + 1; k < close; k++) {
+    const tok = tokens[k]!;
+    if (isPunct(tok, "(")) {
+      const end = closingParen(tokens, k) ?? close;
+      args[args.length - 1]!.push(...tokens.slice(k, end + 1));
+      k = end;
+    } else if (isPunct(tok, ",")) args.push([]);
+    else args[args.length - 1]!.push(tok);
+  }
+  return args.filter((a) => a.length > 0);
 }
 
 /** Index of the `)` matching the `(` at `open` (significant tokens). */
@@ -141,32 +158,24 @@ function withAlias(text: string, following: Token | undefined, name: string): st
 }
 
 /** Returns the rewritten SQL, or null when the statement calls no introspection function. */
-export async function rewriteIntrospectionCalls(
-  session: SqlSession,
-  sql: string,
-  nested?: NestedStatementRunner,
-): Promise<string | null> {
+export async function rewriteIntrospectionCalls(session: SqlSession, sql: string): Promise<string | null> {
   if (!INTROSPECTION_NAME.test(sql)) return null; // skip tokenizing e.g. expanded semantic_view() SQL
   const tokens = significant(tokenize(sql));
   const edits: { start: number; end: number; text: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const inner = tokens[i + 1];
-    if (
-      nested !== undefined &&
-      isPunct(t, "(") &&
-      (isKeyword(inner, "DESC") || isKeyword(inner, "DESCRIBE") || isKeyword(inner, "SHOW"))
-    ) {
+    if (isPunct(t, "(") && (isKeyword(inner, "DESC") || isKeyword(inner, "DESCRIBE") || isKeyword(inner, "SHOW"))) {
+      // The extension's SHOW SEMANTIC ... and DESCRIBE SEMANTIC VIEW are statements its parser hook
+      // rewrites whole; written as a subquery they reach DuckDB's parser and fail there.
       const close = closeOf(tokens, i, "subquery");
-      const first = inner!;
-      const statement = parseSemanticStatement(sql.slice(first.start, tokens[close - 1]!.end));
-      if (statement !== null && NESTABLE.has(statement.type)) {
-        edits.push({
-          start: t.start,
-          end: tokens[close]!.end,
-          text: relationSql(resultRelation(await nested(statement))),
-        });
-        i = close;
+      const statement = parseSemanticStatement(sql.slice(inner!.start, tokens[close - 1]!.end));
+      const fn = statement === null ? undefined : STATEMENT_FUNCTIONS[statement.type];
+      if (fn !== undefined) {
+        throw new SemanticViewError(
+          "parse",
+          `syntax error at or near "SEMANTIC": ${inner!.value.toUpperCase()} SEMANTIC ... is a statement and cannot be a subquery; select from the table function instead: ${fn}`,
+        );
       }
       continue;
     }
@@ -187,6 +196,20 @@ export async function rewriteIntrospectionCalls(
         text: withAlias(relationSql(relation), tokens[close + 1], name),
       });
       i = close;
+    } else if (name === "get_ddl" && computedViewName(tokens, i + 1)) {
+      // A view name computed per row (a column, an expression): resolved by the database per row.
+      const close = closeOf(tokens, i + 1, name);
+      const args = splitArguments(tokens, i + 1, close);
+      const [kind, view, qualified] = args.map((a) => sql.slice(a[0]!.start, a[a.length - 1]!.end));
+      if (kind?.toUpperCase() !== "'SEMANTIC_VIEW'" || view === undefined || args.length > 3) {
+        throw new SemanticViewError(
+          "invalid",
+          "get_ddl('SEMANTIC_VIEW', name [, fully_qualified]) expects the view name",
+        );
+      }
+      const fullyQualified = qualified !== undefined && qualified.toUpperCase() === "TRUE";
+      edits.push({ start: t.start, end: tokens[close]!.end, text: await getDdlPerRow(session, view, fullyQualified) });
+      i = close;
     } else if (name === "get_ddl") {
       const call = parseCall(tokens, i);
       const [kind, view, qualified] = call.args;
@@ -199,7 +222,8 @@ export async function rewriteIntrospectionCalls(
       if (typeof view !== "string")
         throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
       const def = await requireDefinition(session, view);
-      edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, qualified === true)) });
+      const reference = parseViewReference(view);
+      edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, reference, qualified === true)) });
       i = call.after - 1;
     } else if (name === "read_yaml_from_semantic_view") {
       const call = parseCall(tokens, i);

@@ -2,12 +2,14 @@
  * The introspection relations (column names as the extension's table functions), computed from
  * stored definitions. Every column is VARCHAR; absent values are `''`, as in the extension.
  */
-import type { SemanticViewDefinition, TableDef } from "../view-definition.js";
+import { shownName, type MemberDef, type SemanticViewDefinition, type TableDef } from "../view-definition.js";
 import { renderDdl } from "../ddl/render.js";
+import type { QualifiedName } from "../sql/parse-qualified-name.js";
 import { analyzeExpression } from "../ddl/expression-refs.js";
 import { splitTableReference } from "../sql/quote.js";
 import { renderNonAdditiveBy, renderWindow } from "../ddl/render-metric-modes.js";
 import { requiredWindowDimensions } from "../expand/window-metrics.js";
+import { refersTo } from "../sql/member-reference.js";
 
 export interface Relation {
   readonly columns: readonly string[];
@@ -109,46 +111,34 @@ export function describeView(def: SemanticViewDefinition): Relation {
   const rowLevel = (kind: "FACT" | "DIMENSION", members: SemanticViewDefinition["facts"]): void => {
     for (const m of members) {
       const parent = tableName(def, m.table);
-      add(kind, m.name, parent, "TABLE", parent);
-      add(kind, m.name, parent, "EXPRESSION", m.expr);
-      add(kind, m.name, parent, "DATA_TYPE", m.outputType ?? "");
-      optional(kind, m.name, parent, m);
-      if (m.isFilter === true) add(kind, m.name, parent, "LABELS", json(["FILTER"]));
-      if (kind === "FACT") add(kind, m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
+      const name = shownName(m);
+      add(kind, name, parent, "TABLE", parent);
+      add(kind, name, parent, "EXPRESSION", m.expr);
+      add(kind, name, parent, "DATA_TYPE", m.outputType ?? "");
+      optional(kind, name, parent, m);
+      if (m.isFilter === true) add(kind, name, parent, "LABELS", json(["FILTER"]));
+      if (kind === "FACT") add(kind, name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
     }
   };
   rowLevel("FACT", def.facts);
   rowLevel("DIMENSION", def.dimensions);
   for (const m of def.metrics) {
+    const name = shownName(m);
     if (m.table === undefined) {
-      add("DERIVED_METRIC", m.name, "", "EXPRESSION", m.expr);
-      add("DERIVED_METRIC", m.name, "", "DATA_TYPE", m.outputType ?? "");
-      optional("DERIVED_METRIC", m.name, "", m);
-      add("DERIVED_METRIC", m.name, "", "ACCESS_MODIFIER", m.access.toUpperCase());
+      add("DERIVED_METRIC", name, "", "EXPRESSION", m.expr);
+      add("DERIVED_METRIC", name, "", "DATA_TYPE", m.outputType ?? "");
+      optional("DERIVED_METRIC", name, "", m);
+      add("DERIVED_METRIC", name, "", "ACCESS_MODIFIER", m.access.toUpperCase());
     } else {
       const parent = tableName(def, m.table);
-      add("METRIC", m.name, parent, "TABLE", parent);
-      add("METRIC", m.name, parent, "EXPRESSION", m.expr);
-      add("METRIC", m.name, parent, "DATA_TYPE", m.outputType ?? "");
-      optional("METRIC", m.name, parent, m);
-      add("METRIC", m.name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
-      if (m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0) {
-        add(
-          "METRIC",
-          m.name,
-          parent,
-          "NON_ADDITIVE_BY",
-          renderNonAdditiveBy(m.nonAdditiveBy, (n) => n),
-        );
-      }
-      if (m.window !== undefined)
-        add(
-          "METRIC",
-          m.name,
-          parent,
-          "WINDOW_SPEC",
-          renderWindow(m.window, (n) => n),
-        );
+      add("METRIC", name, parent, "TABLE", parent);
+      add("METRIC", name, parent, "EXPRESSION", m.expr);
+      add("METRIC", name, parent, "DATA_TYPE", m.outputType ?? "");
+      optional("METRIC", name, parent, m);
+      add("METRIC", name, parent, "ACCESS_MODIFIER", m.access.toUpperCase());
+      if (m.nonAdditiveBy !== undefined && m.nonAdditiveBy.length > 0)
+        add("METRIC", name, parent, "NON_ADDITIVE_BY", renderNonAdditiveBy(m.nonAdditiveBy));
+      if (m.window !== undefined) add("METRIC", name, parent, "WINDOW_SPEC", renderWindow(m.window));
     }
   }
   for (const m of def.materializations ?? []) {
@@ -167,14 +157,14 @@ export function showColumns(def: SemanticViewDefinition): Relation {
   const rows: string[][] = [];
   const base = [def.databaseName, def.schemaName, def.name];
   for (const f of def.facts)
-    if (f.access === "public") rows.push([...base, f.name, f.outputType ?? "", "FACT", f.expr, f.comment ?? ""]);
+    if (f.access === "public") rows.push([...base, shownName(f), f.outputType ?? "", "FACT", f.expr, f.comment ?? ""]);
   for (const d of def.dimensions)
-    rows.push([...base, d.name, d.outputType ?? "", "DIMENSION", d.expr, d.comment ?? ""]);
+    rows.push([...base, shownName(d), d.outputType ?? "", "DIMENSION", d.expr, d.comment ?? ""]);
   for (const m of def.metrics) {
     if (m.access !== "public") continue;
     rows.push([
       ...base,
-      m.name,
+      shownName(m),
       m.outputType ?? "",
       m.table === undefined ? "DERIVED_METRIC" : "METRIC",
       m.expr,
@@ -203,7 +193,7 @@ export function showMembers(defs: readonly SemanticViewDefinition[], kind: Membe
         def.schemaName,
         def.name,
         tableName(def, m.table),
-        m.name,
+        shownName(m),
         m.outputType ?? "",
         json(m.synonyms),
         m.comment ?? "",
@@ -214,8 +204,18 @@ export function showMembers(defs: readonly SemanticViewDefinition[], kind: Membe
   return { columns: [...MEMBER_COLUMNS], rows };
 }
 
-export function getDdl(def: SemanticViewDefinition, fullyQualified = false): string {
-  return renderDdl(def, fullyQualified);
+/**
+ * `get_ddl('SEMANTIC_VIEW', reference[, fully_qualified])`: the view named as the reference named it
+ * (`analytics.sales` keeps its schema, `"my schema"."my view"` its quotes), or fully qualified.
+ */
+export function getDdl(def: SemanticViewDefinition, reference: QualifiedName, fullyQualified = false): string {
+  const qualifiers =
+    fullyQualified || reference.database !== undefined
+      ? "database"
+      : reference.schema !== undefined
+        ? "schema"
+        : "none";
+  return renderDdl(def, qualifiers);
 }
 
 /**
@@ -267,12 +267,11 @@ export function dimensionsForMetric(def: SemanticViewDefinition, metricName: str
     return out;
   };
   const tables = tablesFor(metric, new Set()) ?? new Set<string>();
-  const required = new Set(
-    metric.window === undefined ? [] : requiredWindowDimensions(metric.window).map((r) => lower(r.dimension)),
-  );
+  const required = metric.window === undefined ? [] : requiredWindowDimensions(metric.window);
+  const isRequired = (d: MemberDef): boolean => required.some((r) => refersTo(r.dimension, d));
   const rows = def.dimensions
     .filter((d) => tables.has(lower(d.table)))
-    .map((d) => [tableName(def, d.table), d.name, d.outputType ?? "", String(required.has(lower(d.name)))])
+    .map((d) => [tableName(def, d.table), shownName(d), d.outputType ?? "", String(isRequired(d))])
     .sort((a, b) => byteOrder(a[0]!, b[0]!) || byteOrder(a[1]!, b[1]!));
   return { columns: FOR_METRIC_COLUMNS, rows, types: FOR_METRIC_TYPES };
 }

@@ -4,7 +4,7 @@
  * created_on / database_name / schema_name.
  */
 import { stringify } from "yaml";
-import type { SemanticViewDefinition } from "../view-definition.js";
+import { shownName, type SemanticViewDefinition } from "../view-definition.js";
 import { nonAdditiveToYaml, windowToYaml } from "../ddl/yaml-metric-modes.js";
 
 const optional = <T>(value: T | undefined, empty: (v: T) => boolean = () => false): T | undefined =>
@@ -35,7 +35,7 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
     ),
     facts: optional(
       def.facts.map((f) => ({
-        name: f.name,
+        name: shownName(f),
         expr: f.expr,
         source_table: f.table,
         comment: f.comment,
@@ -48,7 +48,7 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
     ),
     // Always written, `[]` when empty: the import schema requires both keys.
     dimensions: def.dimensions.map((d) => ({
-      name: d.name,
+      name: shownName(d),
       expr: d.expr,
       source_table: d.table,
       comment: d.comment,
@@ -57,7 +57,7 @@ export function definitionToYaml(def: SemanticViewDefinition): string {
       is_filter: d.isFilter === true ? true : undefined,
     })),
     metrics: def.metrics.map((m) => ({
-      name: m.name,
+      name: shownName(m),
       expr: m.expr,
       source_table: m.table,
       comment: m.comment,

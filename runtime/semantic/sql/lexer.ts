@@ -2,7 +2,10 @@
  * A small SQL lexer for the statements the semantic layer inspects. It must agree with DuckDB's
  * scanner about token boundaries (every quoted form in ./literals.ts, nested comments, `--` up to
  * CR or LF, operators cut before a comment) so that the single-statement guard, splitting, keyword
- * matching and expression capture never look inside a literal or comment, nor miss one.
+ * matching and expression capture never look inside a literal or comment, nor miss one. It reads
+ * the text DuckDB's scanner reads (./unicode-spaces.ts: the Unicode spaces the parser replaces first)
+ * with the scanner's character classes, so whitespace and identifiers split where DuckDB splits them;
+ * token texts stay exact slices of the input, values are what DuckDB reads.
  */
 import {
   positionOf,
@@ -12,6 +15,7 @@ import {
   scanUnicodeQuoted,
   unterminated,
 } from "./literals.js";
+import { isIdentPartCode, isIdentStartCode, isScannerSpace, scannerText } from "./unicode-spaces.js";
 
 export { positionOf };
 
@@ -59,21 +63,6 @@ const MULTI_OPS = [
 ];
 const SINGLE_OPS = new Set(["+", "-", "*", "/", "%", "=", "<", ">", "!", "~", "^", "&", "|", "@", "#", ":", "?", "$"]);
 
-// Character classes by code unit (the lexer runs on every semantic statement and expression).
-const isIdentStartCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80;
-const isIdentPartCode = (c: number): boolean => isIdentStartCode(c) || (c >= 48 && c <= 57) || c === 36;
-const isSpaceCode = (c: number): boolean =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  c === 0xa0 ||
-  c === 0xfeff ||
-  (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x3000 ||
-  c === 0x1680 ||
-  c === 0x202f ||
-  c === 0x205f;
 const isIdentStart = (c: string): boolean => c !== "" && isIdentStartCode(c.charCodeAt(0));
 const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 
@@ -83,20 +72,21 @@ function startsComment(sql: string, from: number, to: number): boolean {
   return false;
 }
 
-export function tokenize(sql: string): Token[] {
+export function tokenize(source: string): Token[] {
+  const sql = scannerText(source);
   const tokens: Token[] = [];
   const n = sql.length;
   let i = 0;
   const push = (kind: TokenKind, start: number, end: number, value?: string): void => {
-    const text = sql.slice(start, end);
-    tokens.push({ kind, text, value: value ?? text, start, end });
+    const text = source.slice(start, end);
+    tokens.push({ kind, text, value: value ?? sql.slice(start, end), start, end });
   };
   while (i < n) {
     const c = sql[i]!;
     const start = i;
     // whitespace
-    if (isSpaceCode(sql.charCodeAt(i))) {
-      while (i < n && isSpaceCode(sql.charCodeAt(i))) i++;
+    if (isScannerSpace(sql.charCodeAt(i))) {
+      while (i < n && isScannerSpace(sql.charCodeAt(i))) i++;
       push("whitespace", start, i);
       continue;
     }

@@ -13,6 +13,7 @@ import {
   isTypePosition,
   nextSignificantIndex,
   previousSignificant,
+  typesLiteral,
 } from "./tokens.js";
 
 /**
@@ -84,7 +85,14 @@ export function rewriteReferences(expr: string, replace: (ref: Reference) => str
       k += 3;
       continue;
     }
-    if (isName(tok) && !isDot(prev) && !isDot(next) && !isOpenParen(next) && !isTypePosition(prev)) {
+    if (
+      isName(tok) &&
+      !isDot(prev) &&
+      !isDot(next) &&
+      !isOpenParen(next) &&
+      !isTypePosition(prev) &&
+      !typesLiteral(tok, next)
+    ) {
       const replacement = replace({ qualifier: undefined, name: tok.value });
       out += replacement ?? tok.text;
       k += 1;

@@ -81,6 +81,9 @@ export class TokenStream {
   /** An identifier (plain or quoted); returns its name (quotes stripped). */
   expectName(what: string): Token {
     const token = this.peek();
+    // `""` names nothing: the extension rejects it in every name and alias slot.
+    if (token?.kind === "quoted_ident" && token.value === "")
+      throw this.error(`empty quoted identifier ("") is not a valid ${what}`);
     if (isName(token)) return this.next();
     throw this.error(`expected ${what}, found ${describe(token)}`);
   }

@@ -24,6 +24,13 @@ export const isInsignificant = (t: Token): boolean => t.kind === "whitespace" ||
 /** `x::date`, `CAST(x AS date)`: the token after `prev` names a type, never a member. */
 export const isTypePosition = (prev: Token | undefined): boolean => isOp(prev, "::") || isKeyword(prev, "AS");
 
+/**
+ * `DATE '2020-01-01'`, `TIMESTAMP '...'`, `INTERVAL '1 day'`: an unquoted word directly followed by
+ * a string literal types the literal; it is never a column or member reference.
+ */
+export const typesLiteral = (t: Token | undefined, next: Token | undefined): boolean =>
+  t?.kind === "ident" && next?.kind === "string";
+
 /** Index of the `)` matching the `(` at `open`, or undefined when it is never closed. */
 export function closingParen(tokens: readonly Token[], open: number): number | undefined {
   let depth = 0;

@@ -1,10 +1,16 @@
 /**
- * Runs the real `lib` binary (codegen/bin.ts through tsx) as a child process in a temporary
- * working directory, with a controlled environment (no BACKEND_* variables leak in from the host).
+ * Runs the `lib` command line for tests, in a temporary working directory, with a controlled
+ * environment (no BACKEND_* variables leak in from the host).
+ *
+ * `runLib` calls the CLI in-process (`runCli`, what codegen/bin.ts calls), which is what nearly
+ * every CLI test is about: flags, files, exit status, output. `runLibBinary` spawns the real
+ * executable for the few tests whose subject is the process itself (exit status of the process,
+ * `.env` read into its environment, what it prints); each spawn costs seconds of startup.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runCli } from "../../../codegen/cli.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const BIN = join(REPO_ROOT, "codegen", "bin.ts");
@@ -16,17 +22,36 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runLib(
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<CliResult> {
-  const env: Record<string, string> = {
+export interface CliOptions {
+  readonly cwd: string;
+  readonly env?: Record<string, string>;
+}
+
+function environment(options: CliOptions): Record<string, string> {
+  return {
     PATH: process.env["PATH"] ?? "",
     HOME: process.env["HOME"] ?? options.cwd,
-    TSX_TSCONFIG_PATH: join(REPO_ROOT, "tsconfig.json"),
     NO_COLOR: "1",
     ...options.env,
   };
+}
+
+/** `lib <args>` in-process: the CLI's own entry with this environment; output as the binary prints it. */
+export async function runLib(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, {
+    cwd: options.cwd,
+    env: environment(options),
+    stdout: (line) => (stdout += `${line}\n`),
+    stderr: (line) => (stderr += `${line}\n`),
+  });
+  return { code, stdout, stderr };
+}
+
+/** `lib <args>` as a child process: the real executable (codegen/bin.ts through tsx). */
+export function runLibBinary(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  const env = { ...environment(options), TSX_TSCONFIG_PATH: join(REPO_ROOT, "tsconfig.json") };
   return new Promise((resolve) => {
     execFile(
       process.execPath,

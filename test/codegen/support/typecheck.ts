@@ -1,43 +1,26 @@
 /**
- * Type-checks generated modules plus a usage file with the repository's TypeScript, in a temporary
- * project whose `lib` resolves to runtime/index.ts (as in the repo's own tsconfig).
+ * Type-checks generated modules plus a usage file with the repository's TypeScript (in-process, see
+ * `test/support/typescript-check.ts`), in a temporary project under the repository's tsconfig, so
+ * `lib` resolves to runtime/index.ts.
  */
-import { execFile } from "node:child_process";
 import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { REPO_ROOT } from "./run-cli.js";
+import { checkProject, type CheckResult } from "../../support/typescript-check.js";
 
-export async function typecheck(dir: string, files: readonly string[]): Promise<{ code: number; output: string }> {
+export async function typecheck(dir: string, files: readonly string[]): Promise<CheckResult> {
+  // The repository's own settings (strict, nodenext, ...), with `lib` resolving to runtime/index.ts.
   const tsconfig = {
-    compilerOptions: {
-      target: "es2022",
-      lib: ["es2023", "esnext.disposable", "dom"],
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      strict: true,
-      verbatimModuleSyntax: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: ["node"],
-      paths: { lib: [join(REPO_ROOT, "runtime", "index.ts")] },
-    },
+    extends: join(REPO_ROOT, "tsconfig.json"),
+    compilerOptions: { noEmit: true },
+    include: [],
     files: files.map((f) => join(dir, f)),
   };
   await writeFile(join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
   // The generated code imports "typebox" like an application would: from its node_modules.
   await symlink(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [tsc, "-p", join(dir, "tsconfig.json")],
-      { cwd: dir, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, output: `${stdout}${stderr}` });
-      },
-    );
-  });
+  return checkProject(join(dir, "tsconfig.json"));
 }
 
 /** Uses the generated `Sales` and `RevenueByCountry` the way the example service does; type errors fail the check. */

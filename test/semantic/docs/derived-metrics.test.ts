@@ -36,8 +36,7 @@ describe("docs: how-to/derived-metrics", () => {
   });
   after(() => db.close());
 
-  const text = async (sql: string): Promise<unknown[][]> =>
-    (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
+  const text = (sql: string): Promise<unknown[][]> => db.text(sql);
 
   it("queries base and derived metrics together", async () => {
     expect(

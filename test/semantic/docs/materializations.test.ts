@@ -193,7 +193,7 @@ describe("docs/how-to/materializations", () => {
     expect(shown.rows.map((r) => r[3])).to.deep.equal(["region_agg", "region_status_agg", "same_as_region_agg"]);
     const described = await runStatement(
       runner,
-      "SELECT object_kind, object_name, property, property_value FROM (DESCRIBE SEMANTIC VIEW order_metrics) WHERE object_kind = 'MATERIALIZATION' AND object_name = 'region_agg'",
+      "SELECT object_kind, object_name, property, property_value FROM describe_semantic_view('order_metrics') WHERE object_kind = 'MATERIALIZATION' AND object_name = 'region_agg'",
     );
     expect(described.rows).to.deep.equal([
       ["MATERIALIZATION", "region_agg", "TABLE", "daily_revenue_by_region"],

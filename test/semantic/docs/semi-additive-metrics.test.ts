@@ -77,26 +77,37 @@ describe("docs: how-to/semi-additive-metrics", () => {
     ]);
   });
 
-  it("regular metrics in the same query aggregate every row; derived metrics use the snapshot", async () => {
+  it("regular metrics in the same query aggregate every row", async () => {
     expect(
       await rows(
         `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'],
-           metrics := ['total_balance', 'row_count', 'opening_balance', 'double_balance']) ORDER BY ALL`,
+           metrics := ['total_balance', 'row_count', 'opening_balance']) ORDER BY ALL`,
       ),
     ).to.deep.equal([
-      ["ACME", 550n, 2n, 500n, 1100n],
-      ["Globex", 280n, 2n, 300n, 560n],
+      ["ACME", 550n, 2n, 500n],
+      ["Globex", 280n, 2n, 300n],
     ]);
   });
 
-  it("a window metric over a semi-additive metric runs over the snapshot totals", async () => {
+  it("a derived or window metric over an active snapshot is refused, as in the extension; additive it answers", async () => {
+    for (const metric of ["double_balance", "running_balance"]) {
+      const error = await session.error(
+        `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['${metric}'])`,
+      );
+      expect(error.message, metric).to.contain(
+        `metric '${metric}' depends on semi-additive metric 'total_balance' (NON ADDITIVE BY report_date)`,
+      );
+    }
+    // With the NON ADDITIVE BY dimension queried the metric is additive, and composing it is fine.
     expect(
       await rows(
-        `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['running_balance']) ORDER BY ALL`,
+        `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id', 'report_date'], metrics := ['double_balance']) ORDER BY ALL`,
       ),
     ).to.deep.equal([
-      ["ACME", 550n],
-      ["Globex", 830n],
+      ["ACME", new Date("2026-04-10"), 1000n],
+      ["ACME", new Date("2026-04-11"), 1100n],
+      ["Globex", new Date("2026-04-10"), 600n],
+      ["Globex", new Date("2026-04-11"), 560n],
     ]);
   });
 
@@ -133,7 +144,8 @@ describe("docs: how-to/semi-additive-metrics", () => {
     );
     expect(error.message)
       .to.contain("semi-additive metric 'scaled_balance'")
-      .and.contain("must be a single SUM/COUNT/AVG/MIN/MAX(<expression>) call");
+      .and.contain("cannot be expanded")
+      .and.contain("requires the metric to be a single aggregate call SUM/COUNT/AVG/MIN/MAX(<expression>)");
     expect(
       await rows(
         `SELECT * FROM semantic_view('account_metrics', dimensions := ['report_date'], metrics := ['scaled_balance']) ORDER BY ALL`,
@@ -239,13 +251,18 @@ describe("docs: how-to/semi-additive-metrics", () => {
       expect(
         (
           await s.run(
-            `SELECT * FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance', 'customers', 'per_customer']) ORDER BY ALL`,
+            `SELECT * FROM semantic_view('bank', dimensions := ['region'], metrics := ['balance', 'customers']) ORDER BY ALL`,
           )
         ).rows,
       ).to.deep.equal([
-        ["North", 180n, 2n, 90],
-        ["South", 500n, 1n, 500],
+        ["North", 180n, 2n],
+        ["South", 500n, 1n],
       ]);
+      // A derived metric over the snapshot is refused (the extension does not compose snapshots).
+      const error = await s.error(
+        `SELECT * FROM semantic_view('bank', dimensions := ['region'], metrics := ['per_customer'])`,
+      );
+      expect(error.message).to.contain("metric 'per_customer' depends on semi-additive metric 'balance'");
     });
 
     it("role-played dimensions follow each metric's USING", async () => {
@@ -331,17 +348,19 @@ describe("docs: how-to/semi-additive-metrics", () => {
       const describe = await rows(
         `SELECT object_name, property_value FROM describe_semantic_view('account_metrics') WHERE property = 'NON_ADDITIVE_BY' ORDER BY ALL`,
       );
+      // The page's example omits the defaults; the extension's renderer (shared with GET_DDL) always
+      // writes NULLS, and NULLS follows the direction unless written.
       expect(describe).to.deep.equal([
-        ["opening_balance", "report_date DESC"],
-        ["scaled_balance", "report_date"],
-        ["total_balance", "report_date"],
+        ["opening_balance", "report_date DESC NULLS FIRST"],
+        ["scaled_balance", "report_date NULLS LAST"],
+        ["total_balance", "report_date NULLS LAST"],
       ]);
       const query = `SELECT * FROM semantic_view('account_metrics', dimensions := ['customer_id'], metrics := ['total_balance', 'opening_balance']) ORDER BY ALL`;
       const before = await rows(query);
       const [[ddl]] = (await rows(`SELECT get_ddl('SEMANTIC_VIEW', 'account_metrics')`)) as [[string]];
       const [[yaml]] = (await rows(`SELECT read_yaml_from_semantic_view('account_metrics')`)) as [[string]];
-      expect(ddl).to.contain("a.total_balance NON ADDITIVE BY (report_date) AS SUM(a.balance)");
-      expect(ddl).to.contain("a.opening_balance NON ADDITIVE BY (report_date DESC) AS SUM(a.balance)");
+      expect(ddl).to.contain("a.total_balance NON ADDITIVE BY (report_date NULLS LAST) AS SUM(a.balance)");
+      expect(ddl).to.contain("a.opening_balance NON ADDITIVE BY (report_date DESC NULLS FIRST) AS SUM(a.balance)");
       await session.run(ddl);
       expect(await rows(query)).to.deep.equal(before);
       expect(await rows(`SELECT get_ddl('SEMANTIC_VIEW', 'account_metrics')`)).to.deep.equal([[ddl]]);

@@ -71,7 +71,7 @@ describe("docs/reference/SHOW SEMANTIC DIMENSIONS", () => {
   it("composes as a subquery; DuckDB's own (SHOW TABLES) is left alone", async () => {
     const r = await runStatement(
       runner,
-      "SELECT count(*) AS n FROM (SHOW SEMANTIC DIMENSIONS IN orders_sv) WHERE table_name = 'customers'",
+      "SELECT count(*) AS n FROM show_semantic_dimensions('orders_sv') WHERE table_name = 'customers'",
     );
     expect(r.rows).to.deep.equal([[2n]]);
     const tables = await runStatement(runner, "SELECT name FROM (SHOW TABLES) WHERE name = 'orders'");

@@ -239,13 +239,16 @@ describe("docs: how-to/window-metrics", () => {
     const spec = await session.run(
       `SELECT property_value FROM describe_semantic_view('sales') WHERE object_name = 'rolling_avg' AND property = 'WINDOW_SPEC'`,
     );
-    expect(spec.rows).to.deep.equal([["AVG(total_qty) OVER (PARTITION BY EXCLUDING date ORDER BY date)"]]);
+    // The page's example omits NULLS; the extension's renderer (shared with GET_DDL) always writes it.
+    expect(spec.rows).to.deep.equal([["AVG(total_qty) OVER (PARTITION BY EXCLUDING date ORDER BY date NULLS LAST)"]]);
     const all = ["rolling_avg", "store_avg", "rolling_avg_2d", "prev_qty", "next_qty_desc", "running", "prev_double"];
     const before = await q(["store", "date", "region"], all);
     const [[ddl]] = (await session.run(`SELECT get_ddl('SEMANTIC_VIEW', 'sales')`)).rows as [[string]];
     const [[yaml]] = (await session.run(`SELECT read_yaml_from_semantic_view('sales')`)).rows as [[string]];
-    expect(ddl).to.contain("s.store_avg AS AVG(total_qty) OVER (PARTITION BY store ORDER BY date)");
-    expect(ddl).to.contain("s.prev_qty AS LAG(total_qty, 1) OVER (PARTITION BY EXCLUDING date ORDER BY date)");
+    expect(ddl).to.contain("s.store_avg AS AVG(total_qty) OVER (PARTITION BY store ORDER BY date NULLS LAST)");
+    expect(ddl).to.contain(
+      "s.prev_qty AS LAG(total_qty, 1) OVER (PARTITION BY EXCLUDING date ORDER BY date NULLS LAST)",
+    );
     await session.run(ddl);
     expect(await q(["store", "date", "region"], all)).to.deep.equal(before);
     await session.run(`CREATE OR REPLACE SEMANTIC VIEW sales FROM YAML $$${yaml}$$`);

@@ -19,8 +19,9 @@ export class DocsRunner {
 
   private constructor(readonly session: TestSession) {}
 
-  static async open(): Promise<DocsRunner> {
-    return new DocsRunner(await TestSession.open());
+  /** An in-memory database, or the file at `path` opened with DuckDB `options` (`access_mode`, ...). */
+  static async open(path?: string, options?: Record<string, string>): Promise<DocsRunner> {
+    return new DocsRunner(await TestSession.open(path, options));
   }
 
   /** Runs every statement of `script`; returns the last one's result. */
@@ -38,6 +39,11 @@ export class DocsRunner {
   async rows(sql: string): Promise<unknown[][]> {
     const { rows } = await this.run(sql);
     return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
+
+  /** A query's rows with every value as text (DECIMAL, DATE and the like compare as DuckDB prints them). */
+  async text(sql: string): Promise<unknown[][]> {
+    return (await this.run(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`)).rows;
   }
 
   /** Column name → DuckDB type of a query's result. */

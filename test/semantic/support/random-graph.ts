@@ -6,7 +6,9 @@
  * - when every metric table reaches every joined table without such a step, the answer is one
  *   base-anchored LEFT JOIN grouped by the dimensions (aggregates skip NULL-extended rows);
  * - otherwise each metric is aggregated over its own table and the dimension groups of all grains
- *   are united, a grain without rows for a group giving NULL.
+ *   are united, a grain without rows for a group giving NULL;
+ * - members listed (dimensions, or dimensions and metric tables) all on one table below the base
+ *   count only that table's real rows: a base row without rows there is no row, no group.
  */
 import { quoteLiteral } from "../../../runtime/semantic/sql/quote.js";
 import { pick } from "./random-choice.js";
@@ -130,6 +132,30 @@ function path(g: RandomGraph, from: number, to: number): Step[] {
 
 const fans = (g: RandomGraph, from: number, to: number): boolean => path(g, from, to).some((s) => s.fans);
 
+/** True when following foreign keys from `t` reaches `base` (t is at a finer grain). */
+function below(g: RandomGraph, t: number, base: number): boolean {
+  const seen = new Set<number>();
+  const queue = [t];
+  while (queue.length > 0) {
+    const cur = queue.shift()!;
+    if (seen.has(cur)) continue;
+    seen.add(cur);
+    for (const e of g.edges) {
+      if (e.from !== cur) continue;
+      if (e.to === base) return true;
+      queue.push(e.to);
+    }
+  }
+  return false;
+}
+
+/** ` WHERE t.id IS NOT NULL` when the listed tables are one table below the base, else "". */
+function phantomGuard(g: RandomGraph, base: number, listed: readonly number[]): string {
+  const only = new Set(listed);
+  const [t] = [...only];
+  return only.size === 1 && t !== base && below(g, t!, base) ? ` WHERE ${alias(t!)}.id IS NOT NULL` : "";
+}
+
 /** FROM clause anchored at `anchor`, joining every table on the way to `needed`. */
 function fromClause(g: RandomGraph, anchor: number, needed: readonly number[]): string {
   const joined: Step[] = [];
@@ -181,8 +207,7 @@ export function oracle(g: RandomGraph, req: RandomRequest): { fanTrap: true } | 
   const select = (items: string[]): string => items.join(", ");
 
   if (req.metrics.length === 0) {
-    const only = new Set(req.dims);
-    const where = only.size === 1 && !only.has(base) ? ` WHERE ${alias([...only][0]!)}.id IS NOT NULL` : "";
+    const where = phantomGuard(g, base, req.dims);
     return {
       fanTrap: false,
       sql: `SELECT DISTINCT ${select(dimSql)} ${fromClause(g, base, req.dims)}${where} ORDER BY ALL`,
@@ -195,9 +220,10 @@ export function oracle(g: RandomGraph, req: RandomRequest): { fanTrap: true } | 
   const singleGrain = metricTables.every((m) => [...joined].every((t) => !fans(g, m, t)));
   if (singleGrain) {
     const group = req.dims.length > 0 ? ` GROUP BY ${dimSql.join(", ")}` : "";
+    const where = phantomGuard(g, base, needed);
     return {
       fanTrap: false,
-      sql: `SELECT ${select([...dimSql, ...req.metrics.map((m) => compose(m, (b) => baseAggregate(b, base)))])} ${fromClause(g, base, needed)}${group} ORDER BY ALL`,
+      sql: `SELECT ${select([...dimSql, ...req.metrics.map((m) => compose(m, (b) => baseAggregate(b, base)))])} ${fromClause(g, base, needed)}${where}${group} ORDER BY ALL`,
     };
   }
 

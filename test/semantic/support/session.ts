@@ -11,9 +11,9 @@ export class TestSession implements SqlSession, AsyncDisposable {
     readonly connection: DuckDBConnection,
   ) {}
 
-  /** Opens `path` (default in-memory) and connects once. */
-  static async open(path = ":memory:"): Promise<TestSession> {
-    const instance = await DuckDBInstance.create(path);
+  /** Opens `path` (default in-memory) and connects once; `options` are DuckDB settings (`access_mode`, ...). */
+  static async open(path = ":memory:", options?: Record<string, string>): Promise<TestSession> {
+    const instance = await DuckDBInstance.create(path, options);
     const connection = await instance.connect();
     return new TestSession(instance, connection);
   }

@@ -54,6 +54,21 @@ export class StandInSemanticEngine {
     throw new Error("the stand-in expected a query, not a semantic-view statement");
   }
 
+  /** Whether the view answers `metric` grouped by `dimension` (a LIMIT 0 probe; a refused pair throws). */
+  async groupable(view: string, metric: string, dimension: string): Promise<boolean> {
+    const member = (name: string) => quote(`"${name.replaceAll('"', '""')}"`);
+    try {
+      await this.#session.query(
+        await this.rewrite(
+          `SELECT * FROM semantic_view(${quote(view)}, dimensions := [${member(dimension)}], metrics := [${member(metric)}]) LIMIT 0`,
+        ),
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The view's public members in definition order, each with the type its values arrive in. */
   async members(view: string): Promise<ModelMember[]> {
     const described = await this.#session.query(

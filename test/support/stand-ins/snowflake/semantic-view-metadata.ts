@@ -3,6 +3,7 @@
  * views, in Snowflake's row shapes (lower-case column names; DESCRIBE rows are
  * object_kind/object_name/parent_entity/property/property_value, view-level rows with NULL kind).
  */
+import { answerDimensionsForMetric } from "./semantic-view-grain.js";
 import type { StandInSemanticView } from "./semantic-view-sql.js";
 import { StandInSqlError } from "./semantic-view-sql.js";
 import { identifierOf, tokenize } from "./sql-tokens.js";
@@ -31,6 +32,8 @@ export function answerMetadataStatement(
   sql: string,
   views: ReadonlyMap<string, StandInSemanticView>,
 ): TextResult | undefined {
+  const forMetric = answerDimensionsForMetric(sql, views);
+  if (forMetric !== undefined) return { rowtype: forMetric.columns.map(textColumn), rowset: forMetric.rows };
   if (/^\s*SHOW\s+SEMANTIC\s+VIEWS\b/i.test(sql)) {
     const columns = ["created_on", "name", "database_name", "schema_name", "comment", "owner"];
     return {

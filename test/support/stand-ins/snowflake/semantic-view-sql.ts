@@ -6,6 +6,7 @@
  * Snowflake it refuses an alias on a FACTS item (001003).
  * Semantic views are registered as a map from member name to a DuckDB expression.
  */
+import { checkGrain } from "./semantic-view-grain.js";
 import {
   backslashStringToDuckDB,
   identifierOf,
@@ -34,6 +35,8 @@ export interface StandInSemanticView {
   readonly comment?: string;
   /** Member name → Snowflake DATA_TYPE reported by DESCRIBE (default NUMBER(38,0) for metrics, VARCHAR(16777216) otherwise). */
   readonly dataTypes?: Readonly<Record<string, string>>;
+  /** Many-to-one relationships between logical tables (`[ORDERS, CUSTOMERS]`): see semantic-view-grain.ts. */
+  readonly relationships?: readonly (readonly [from: string, to: string])[];
   /** Variable name (upper case unless created quoted) → its type and default (semantic-view-variables.ts). */
   readonly variables?: Readonly<Record<string, StandInVariable>>;
 }
@@ -165,6 +168,7 @@ function semanticViewQuery(
     ]),
   );
   const select: { clause: Clause; expression: string; alias: string }[] = [];
+  const selected: Record<"DIMENSIONS" | "METRICS", string[]> = { DIMENSIONS: [], METRICS: [] };
   let where = "";
   while (i < tokens.length) {
     const keyword = tokens[i]!.text.toUpperCase() as Clause | "WHERE";
@@ -196,6 +200,7 @@ function semanticViewQuery(
       if (expression === undefined) {
         throw new StandInSqlError(`SQL compilation error:\ninvalid identifier '${member}'`, "000904", "42000");
       }
+      if (keyword === "DIMENSIONS" || keyword === "METRICS") selected[keyword].push(member);
       i++;
       if (isKeyword(tokens[i], "AS")) {
         // Snowflake's grammar: `FACTS <fact_expr> [, ...]`, aliases only on DIMENSIONS and METRICS.
@@ -210,6 +215,7 @@ function semanticViewQuery(
       i++;
     }
   }
+  checkGrain(view, selected.METRICS, selected.DIMENSIONS);
   return { sql: groupedSelect(select, view.table, where, behaviour), columns: select.map((c) => c.alias) };
 }
 

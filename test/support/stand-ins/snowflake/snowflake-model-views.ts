@@ -24,6 +24,8 @@ export interface SnowflakeModelView {
 
 export interface LoadedModelView extends SnowflakeModelView {
   readonly members: readonly ModelMember[];
+  /** Per metric (upper case), the dimensions it can be grouped by, as the backend C engine answers them. */
+  readonly groupable: ReadonlyMap<string, readonly ModelMember[]>;
 }
 
 /** Snowflake's DATA_TYPE for a DuckDB result type. */
@@ -66,6 +68,30 @@ export function answerModelViewStatement(
   const ddlModel = ddlName === undefined ? undefined : models.get(ddlName);
   if (ddlModel !== undefined) {
     return { rowtype: [textColumn(`GET_DDL('SEMANTIC_VIEW', '${getDdl![1]!}')`)], rowset: [[ddlModel.getDdl]] };
+  }
+  const forMetric =
+    /^\s*SHOW\s+SEMANTIC\s+DIMENSIONS\s+IN\s+("(?:[^"]|"")+"|[\w$]+)\s+FOR\s+METRIC\s+("(?:[^"]|"")+"|[\w$]+)\s*$/i.exec(
+      sql,
+    );
+  const metricModel = forMetric ? models.get(identifierOf(tokenize(forMetric[1]!)[0]!)!) : undefined;
+  if (metricModel !== undefined) {
+    // SHOW SEMANTIC DIMENSIONS ... FOR METRIC: Snowflake's documented columns.
+    const metric = identifierOf(tokenize(forMetric![2]!)[0]!)!.toUpperCase();
+    const dimensions = metricModel.groupable.get(metric);
+    if (dimensions === undefined) {
+      throw new StandInSqlError(`SQL compilation error:\ninvalid identifier '${metric}'`, "000904", "42000");
+    }
+    return {
+      rowtype: ["table_name", "name", "data_type", "required", "synonyms", "comment"].map(textColumn),
+      rowset: dimensions.map((d) => [
+        d.table.toUpperCase(),
+        d.name.toUpperCase(),
+        snowflakeType(d.type),
+        "false",
+        "[]",
+        "",
+      ]),
+    };
   }
   const describe = /^\s*DESCRIBE\s+SEMANTIC\s+VIEW\s+("(?:[^"]|"")+"|[\w$]+)\s*$/i.exec(sql);
   const model = describe ? models.get(identifierOf(tokenize(describe[1]!)[0]!)!) : undefined;
@@ -172,7 +198,17 @@ export async function loadModelViews(
   const loaded = new Map<string, LoadedModelView>();
   for (const model of models) {
     await engine.define(model.engineDdl);
-    loaded.set(model.name, { ...model, members: await engine.members(model.name.toLowerCase()) });
+    const view = model.name.toLowerCase();
+    const members = await engine.members(view);
+    const groupable = new Map<string, ModelMember[]>();
+    for (const metric of members.filter((m) => m.kind === "metric")) {
+      const dimensions: ModelMember[] = [];
+      for (const d of members.filter((m) => m.kind === "dimension")) {
+        if (await engine.groupable(view, metric.name, d.name)) dimensions.push(d);
+      }
+      groupable.set(metric.name.toUpperCase(), dimensions);
+    }
+    loaded.set(model.name, { ...model, members, groupable });
   }
   return loaded;
 }

@@ -5,7 +5,9 @@
  * shape over registered views (see semantic-view-sql.ts). Listens on 127.0.0.1 only.
  *
  * Tests inspect what arrived (`logins`, `queries`, `aborts`, `heartbeats`) and inject failures:
- * `holdQueries` (a matching statement waits until it is aborted), `dropSessions()` (the open
+ * `holdQueries` (a matching statement waits until it is aborted), `stallQueries` (a matching
+ * statement is never answered, not even after an abort, while heartbeats are), `malformAnswers`
+ * (rewrites result data, a warehouse answering nonsense), `dropSessions()` (the open
  * sessions are gone: heartbeats and queries answer 390111), `expireSessionTokens()` (390112, which
  * the sdk answers with a token renewal), `chunkRows` (large results as chunks on separate storage,
  * chunk-storage.ts), `inProgress` (statements answered "in progress" until polled enough times) and
@@ -141,6 +143,12 @@ export class SnowflakeStandIn {
   sessionDeletes = 0;
   /** Statements whose text matches wait until an abort-request arrives for them. */
   holdQueries: RegExp | undefined;
+  /** Statements whose text matches are never answered (until close), aborted or not. */
+  stallQueries: RegExp | undefined;
+  /** Rewrites the data of successful answers to matching statements (a warehouse sending a malformed result). */
+  malformAnswers:
+    | { readonly match: RegExp; readonly rewrite: (data: Record<string, unknown>) => Record<string, unknown> }
+    | undefined;
 
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
@@ -150,6 +158,7 @@ export class SnowflakeStandIn {
   #models: ReadonlyMap<string, LoadedModelView> = new Map();
   readonly #sessions = new Map<string, Session>();
   readonly #held = new Map<string, () => void>();
+  readonly #stalled = new Set<() => void>();
   readonly #dropped = new Set<string>();
   #storage: ChunkStorage | undefined;
   /** Started on the first chunked result (one server even when two results need it at once). */
@@ -240,8 +249,9 @@ export class SnowflakeStandIn {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const release of this.#held.values()) release();
+    for (const release of [...this.#held.values(), ...this.#stalled]) release();
     this.#held.clear();
+    this.#stalled.clear();
     this.#inProgress.clear();
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();
@@ -436,6 +446,10 @@ export class SnowflakeStandIn {
       queryId,
       queryTag: typeof statementTag === "string" ? statementTag : session.settings.queryTag,
     });
+    if (this.stallQueries?.test(sqlText)) {
+      await new Promise<void>((resolve) => this.#stalled.add(resolve));
+      return sqlError(queryId, new StandInSqlError("stand-in closed", "000604", "57014"));
+    }
     if (this.holdQueries?.test(sqlText) && requestId !== undefined) {
       await new Promise<void>((resolve) => this.#held.set(requestId, resolve));
       this.#held.delete(requestId);
@@ -488,31 +502,29 @@ export class SnowflakeStandIn {
           chunks.push({ ...this.#storage.put(rows), rowCount: rows.length });
         }
       }
-      return {
-        success: true,
-        code: null,
-        message: null,
-        data: {
-          parameters: session.parameters,
-          rowtype: result.rowtype,
-          rowset: inline,
-          ...(chunks.length > 0 ? { chunks, qrmk: this.#storage!.qrmk } : {}),
-          total: result.rowset.length,
-          returned: result.rowset.length,
-          queryId,
-          databaseProvider: null,
-          finalDatabaseName: session.login.query.databaseName ?? null,
-          finalSchemaName: session.login.query.schemaName ?? null,
-          finalWarehouseName: session.login.query.warehouse ?? null,
-          finalRoleName: session.login.query.roleName ?? null,
-          numberOfBinds: bindings ? Object.keys(bindings).length : 0,
-          arrayBindSupported: false,
-          statementTypeId: 4096,
-          version: 1,
-          sendResultTime: Date.now(),
-          queryResultFormat: "json",
-        },
+      const data: Record<string, unknown> = {
+        parameters: session.parameters,
+        rowtype: result.rowtype,
+        rowset: inline,
+        ...(chunks.length > 0 ? { chunks, qrmk: this.#storage!.qrmk } : {}),
+        total: result.rowset.length,
+        returned: result.rowset.length,
+        queryId,
+        databaseProvider: null,
+        finalDatabaseName: session.login.query.databaseName ?? null,
+        finalSchemaName: session.login.query.schemaName ?? null,
+        finalWarehouseName: session.login.query.warehouse ?? null,
+        finalRoleName: session.login.query.roleName ?? null,
+        numberOfBinds: bindings ? Object.keys(bindings).length : 0,
+        arrayBindSupported: false,
+        statementTypeId: 4096,
+        version: 1,
+        sendResultTime: Date.now(),
+        queryResultFormat: "json",
       };
+      const malform = this.malformAnswers;
+      const sent = malform?.match.test(sqlText) === true ? malform.rewrite(data) : data;
+      return { success: true, code: null, message: null, data: sent };
     } catch (error) {
       return sqlError(queryId, error instanceof StandInSqlError ? error : duckdbToSnowflake(error));
     }

@@ -1,0 +1,69 @@
+/**
+ * Runs SQL that must be exactly one statement: a rewritten `semantic_view()` call and the semantic
+ * layer's own SQL (probes, EXPLAIN, catalog reads), which carry user-influenced text such as a raw
+ * `where_clause`. The layer's lexer already refuses a second statement; this is the second wall, in
+ * case a lexer and DuckDB ever disagree again: the text goes to DuckDB's `prepare`, which refuses
+ * several statements, never to `run`, which would execute them all.
+ *
+ * One exception keeps a DuckDB feature: DuckDB itself expands a PIVOT without an IN list into two
+ * statements it cannot prepare at once. Such text runs through the multi-statement call only when
+ * it holds no `;` at all: without one DuckDB's grammar cannot read a second statement written in
+ * the text, so whatever runs is the expansion of the one statement written.
+ */
+import type {
+  DuckDBConnection,
+  DuckDBPreparedStatement,
+  DuckDBResult,
+  DuckDBResultReader,
+  DuckDBValue,
+} from "@duckdb/node-api";
+import { ProgrammingError } from "../../errors.js";
+
+const MULTIPLE_STATEMENTS = /Cannot prepare multiple statements/i;
+
+/** The statement prepared, or undefined for a `;`-free text DuckDB expands into several (see above). */
+async function prepareOne(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement | undefined> {
+  try {
+    return await connection.prepare(sql);
+  } catch (error) {
+    if (!(error instanceof Error) || !MULTIPLE_STATEMENTS.test(error.message)) throw error;
+    if (!sql.includes(";")) return undefined;
+    throw new ProgrammingError(
+      "Refused to run SQL built from a semantic-view statement: DuckDB reads more than one statement in it. " +
+        "A semantic_view() call, its where_clause included, must stay one statement.",
+      { cause: error, code: "multiple_statements" },
+    );
+  }
+}
+
+/** Runs one statement and reads its whole result. */
+export async function readOneStatement(
+  connection: DuckDBConnection,
+  sql: string,
+  values: DuckDBValue[] | undefined,
+): Promise<DuckDBResultReader> {
+  const prepared = await prepareOne(connection, sql);
+  if (prepared === undefined) return connection.runAndReadAll(sql, values);
+  try {
+    if (values !== undefined) prepared.bind(values);
+    return await prepared.runAndReadAll();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/** Starts one statement's streamed result. */
+export async function streamOneStatement(
+  connection: DuckDBConnection,
+  sql: string,
+  values: DuckDBValue[] | undefined,
+): Promise<DuckDBResult> {
+  const prepared = await prepareOne(connection, sql);
+  if (prepared === undefined) return connection.stream(sql, values);
+  try {
+    if (values !== undefined) prepared.bind(values);
+    return await prepared.stream();
+  } finally {
+    prepared.destroySync();
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Reads a result in batches for the streamed answers, on what cursors offer today: `fetchMany()`
+ * pulls one driver chunk at a time, so memory stays bounded by a batch however long the result; an
+ * Arrow record batch is built per batch with `fetchArrow()`'s column rules. This file is the one
+ * switch to make when cursors stream rows and Arrow record batches themselves.
+ */
+import type { RecordBatch, Schema } from "apache-arrow";
+import { ArrowTableBuilder } from "../cursor/arrow-table.js";
+import type { Cursor } from "../cursor/cursor.js";
+import { loadArrow } from "../cursor/load-arrow.js";
+import type { ColumnInfo } from "../driver/query-result.js";
+
+/** Rows per batch: DuckDB's vector size, and a few hundred KB of JSON. */
+export const BATCH_ROWS = 2048;
+
+type Row = Record<string, unknown>;
+
+/**
+ * Batches of row objects from `cursor`, at most `cap` rows in all (the query asked for one more, so
+ * reading it means the answer was cut: `truncated`). Leaving the loop early closes the cursor.
+ */
+export class RowBatches implements AsyncIterable<Row[]> {
+  readonly #cursor: Cursor<Row>;
+  readonly #cap: number;
+  #delivered = 0;
+  #truncated = false;
+
+  constructor(cursor: Cursor<Row>, cap: number | undefined) {
+    this.#cursor = cursor;
+    this.#cap = cap ?? Number.POSITIVE_INFINITY;
+  }
+
+  get columns(): readonly ColumnInfo[] {
+    return this.#cursor.columns;
+  }
+
+  /** Rows handed out so far. */
+  get delivered(): number {
+    return this.#delivered;
+  }
+
+  /** True once a row beyond the cap was seen. */
+  get truncated(): boolean {
+    return this.#truncated;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Row[], void, undefined> {
+    try {
+      for (;;) {
+        const rows = await this.#cursor.fetchMany(BATCH_ROWS);
+        if (rows.length === 0) return;
+        const room = this.#cap - this.#delivered;
+        if (rows.length > room) {
+          this.#truncated = true;
+          if (room > 0) {
+            this.#delivered += room;
+            yield rows.slice(0, room);
+          }
+          return;
+        }
+        this.#delivered += rows.length;
+        yield rows;
+      }
+    } finally {
+      await this.#cursor.close();
+    }
+  }
+}
+
+/** Every row of `batches` in one array (a JSON page, bounded by its cap). */
+export async function collectRows(batches: RowBatches): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const batch of batches) for (const row of batch) rows.push(row);
+  return rows;
+}
+
+/**
+ * Arrow record batches with one schema for the whole result (the IPC stream's). The first
+ * builder is made before any row is read, so a column without an Arrow mapping fails before a
+ * response starts.
+ */
+export async function arrowBatches(
+  batches: RowBatches,
+): Promise<{ schema: Schema; batches: AsyncIterable<RecordBatch> }> {
+  const api = await loadArrow();
+  const columns = batches.columns;
+  const names = columns.map((c) => c.name);
+  const schema = new ArrowTableBuilder(columns).finish().schema;
+  async function* records(): AsyncGenerator<RecordBatch, void, undefined> {
+    for await (const rows of batches) {
+      const builder = new ArrowTableBuilder(columns);
+      builder.appendChunk(rows.map((row) => names.map((n) => row[n])));
+      for (const batch of builder.finish().batches) yield new api.RecordBatch(schema, batch.data);
+    }
+  }
+  return { schema, batches: records() };
+}

@@ -1,0 +1,173 @@
+/**
+ * The views a request may name: built from the generated `index.ts` exports (view classes and their
+ * `<View>Row` DTOs) or from a list. Each member carries what the view class alone cannot say at run
+ * time — the type its values have, read from the row DTO — so request values can be parsed exactly
+ * (a JSON string into a `bigint`, `Decimal` or `Date`) and the OpenAPI and MCP schemas can name it.
+ */
+import { ValidationError } from "../errors.js";
+import type { FieldKind } from "../operation-node/field-node.js";
+import { isField, type AnyField } from "../view/field.js";
+import type { SemanticViewStatics } from "../view/semantic-view.js";
+import { memberTypeOf, type MemberType } from "./member-type.js";
+
+/** A declared view class (`class Sales extends SemanticView(...)`), as the registry sees it. */
+export type ViewClass = SemanticViewStatics<string> & { readonly name: string };
+
+/** An object schema (a TypeBox `Type.Object`), read structurally so TypeBox is not loaded here. */
+export interface RowSchema {
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly title?: string;
+}
+
+/** A view with its row DTO given explicitly (when the export names do not pair them). */
+export interface ViewWithRow {
+  readonly view: ViewClass;
+  readonly row?: RowSchema | undefined;
+}
+
+/** What a registry is made from: a module namespace (`import * as views from "./generated/index.js"`) or a list. */
+export type ViewSource = Readonly<Record<string, unknown>> | readonly (ViewClass | ViewWithRow)[];
+
+export interface MemberInfo {
+  /** The field name: what requests name and rows are keyed by. */
+  readonly name: string;
+  readonly kind: FieldKind;
+  /** The type its values have (from the row DTO; `"unknown"` without one). */
+  readonly type: MemberType;
+  /** True when the DTO allows null. */
+  readonly nullable: boolean;
+  readonly description: string | undefined;
+  /** The bound field the builder takes. */
+  readonly field: AnyField;
+}
+
+export interface ViewEntry {
+  /** The declared view name (`Sales.viewName`): what requests and URLs name. */
+  readonly name: string;
+  /** The class's name (`Sales`). */
+  readonly className: string;
+  readonly viewClass: ViewClass;
+  /** Members in declaration order. */
+  readonly members: readonly MemberInfo[];
+  /** The row DTO the member types came from, if any. */
+  readonly rowSchema: RowSchema | undefined;
+  member(name: string): MemberInfo | undefined;
+}
+
+function isViewClass(value: unknown): value is ViewClass {
+  return (
+    typeof value === "function" &&
+    typeof (value as { viewName?: unknown }).viewName === "string" &&
+    typeof (value as { query?: unknown }).query === "function"
+  );
+}
+
+function isRowSchema(value: unknown): value is RowSchema {
+  if (typeof value !== "object" || value === null) return false;
+  const { type, properties } = value as { type?: unknown; properties?: unknown };
+  return type === "object" && typeof properties === "object" && properties !== null;
+}
+
+/** The view's fields in declaration order (`for...in` walks the statics the base class defined). */
+function fieldsOf(viewClass: ViewClass): AnyField[] {
+  const fields: AnyField[] = [];
+  for (const key in viewClass) {
+    const value = (viewClass as unknown as Record<string, unknown>)[key];
+    if (isField(value) && value.viewName === viewClass.viewName) fields.push(value);
+  }
+  return fields;
+}
+
+/** A row DTO describes a view when it has a property for each of its fields and nothing else. */
+function describesView(schema: RowSchema, fields: readonly AnyField[]): boolean {
+  const keys = Object.keys(schema.properties);
+  return keys.length === fields.length && fields.every((f) => Object.hasOwn(schema.properties, f.name));
+}
+
+function entryOf(viewClass: ViewClass, row: RowSchema | undefined): ViewEntry {
+  const fields = fieldsOf(viewClass);
+  if (row !== undefined && !describesView(row, fields)) {
+    throw new ValidationError(
+      `view registry: the row schema given for "${viewClass.viewName}" does not have exactly its fields (${fields.map((f) => f.name).join(", ")})`,
+      { source: "view registry", field: viewClass.viewName },
+    );
+  }
+  const members = fields.map((field): MemberInfo => {
+    const typed = memberTypeOf(row?.properties[field.name]);
+    return Object.freeze({ name: field.name, kind: field.kind, ...typed, field });
+  });
+  const byName = new Map(members.map((m) => [m.name, m]));
+  return Object.freeze({
+    name: viewClass.viewName,
+    className: viewClass.name,
+    viewClass,
+    members: Object.freeze(members),
+    rowSchema: row,
+    member: (name: string) => byName.get(name),
+  });
+}
+
+/** View classes and their row DTOs from a module namespace: `<Class>Row` first, else any DTO with exactly its fields. */
+function fromModule(exports: Readonly<Record<string, unknown>>): ViewWithRow[] {
+  const schemas = Object.entries(exports).filter((e): e is [string, RowSchema] => isRowSchema(e[1]));
+  return Object.entries(exports)
+    .filter((e): e is [string, ViewClass] => isViewClass(e[1]))
+    .map(([exportName, view]) => {
+      const fields = fieldsOf(view);
+      const named = schemas.find(([name]) => name === `${exportName}Row`)?.[1];
+      const row = named !== undefined && describesView(named, fields) ? named : undefined;
+      return { view, row: row ?? schemas.find(([, schema]) => describesView(schema, fields))?.[1] };
+    });
+}
+
+/** The views a request core serves, by declared view name. */
+export class ViewRegistry {
+  readonly #entries: ReadonlyMap<string, ViewEntry>;
+
+  private constructor(entries: ReadonlyMap<string, ViewEntry>) {
+    this.#entries = entries;
+    Object.freeze(this);
+  }
+
+  /** From a module namespace of generated exports, or from view classes (optionally with their row DTOs). */
+  static from(source: ViewSource): ViewRegistry {
+    const list: ViewWithRow[] = Array.isArray(source)
+      ? (source as readonly (ViewClass | ViewWithRow)[]).map((item) => (isViewClass(item) ? { view: item } : item))
+      : fromModule(source as Readonly<Record<string, unknown>>);
+    const entries = new Map<string, ViewEntry>();
+    for (const { view, row } of list) {
+      if (!isViewClass(view)) {
+        throw new ValidationError("view registry: expected view classes made with SemanticView()", {
+          source: "view registry",
+        });
+      }
+      const existing = entries.get(view.viewName);
+      if (existing !== undefined && existing.viewClass !== view) {
+        throw new ValidationError(
+          `view registry: two classes declare view "${view.viewName}" (${existing.className} and ${view.name})`,
+          { source: "view registry", field: view.viewName },
+        );
+      }
+      entries.set(view.viewName, entryOf(view, row));
+    }
+    if (entries.size === 0) {
+      throw new ValidationError("view registry: no view classes found (pass the generated index's exports)", {
+        source: "view registry",
+      });
+    }
+    return new ViewRegistry(entries);
+  }
+
+  /** The declared view names, in registration order. */
+  get names(): readonly string[] {
+    return [...this.#entries.keys()];
+  }
+
+  get entries(): readonly ViewEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  get(name: string): ViewEntry | undefined {
+    return this.#entries.get(name);
+  }
+}

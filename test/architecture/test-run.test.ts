@@ -1,0 +1,97 @@
+/**
+ * `npm test` (scripts/test.ts) runs the type check and the format check beside the mocha suite, at a
+ * lower priority, and fails when any of the three fails. The runner is exercised with small `node -e`
+ * programs standing in for tsc, prettier and mocha.
+ */
+import { expect } from "chai";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CHECKS, MOCHA_ARGS, PACKAGE_INSTALLS_ENV, runTests, TEST_FILES, type Command } from "../../scripts/test.js";
+import { REPO_ROOT } from "./support/source-graph.js";
+import { useTempDir } from "../support/temp-dir.js";
+
+const node = (name: string, program: string): Command => ({
+  name,
+  command: process.execPath,
+  args: ["-e", program, "--"],
+});
+
+async function runQuietly(plan: Parameters<typeof runTests>[0], extraArgs: string[] = []) {
+  let printed = "";
+  const code = await runTests(plan, extraArgs, (text) => (printed += text));
+  return { code, printed };
+}
+
+describe("architecture: npm test runs the checks beside the suite", () => {
+  const tmp = useTempDir();
+
+  it("package.json's test script is the runner, whose checks are the typecheck and format:check scripts", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts["test"]).to.equal("tsx scripts/test.ts");
+    for (const check of CHECKS) expect(pkg.scripts[check.name]).to.equal([check.command, ...check.args].join(" "));
+    expect(pkg.scripts["coverage"]).to.contain(`mocha "${TEST_FILES}"`);
+    expect(MOCHA_ARGS).to.include.members(["--parallel", TEST_FILES]);
+  });
+
+  it("starts the checks before the suite ends, at a lower CPU priority, and prints their output after it", async () => {
+    const started = join(tmp.path, "started");
+    const check = node(
+      "slow-check",
+      `const os = require("node:os");
+       const t = Date.now();
+       while (os.getPriority() === 0 && Date.now() - t < 10000);
+       require("node:fs").writeFileSync(${JSON.stringify(started)}, "");
+       console.log("priority " + os.getPriority());`,
+    );
+    // The suite ends only once the check has run: the two overlap.
+    const suite = node(
+      "mocha",
+      `const t = Date.now();
+       const wait = () => require("node:fs").existsSync(${JSON.stringify(started)}) ? process.exit(0)
+         : Date.now() - t > 20000 ? process.exit(9) : setTimeout(wait, 20);
+       wait();`,
+    );
+    const { code, printed } = await runQuietly({ checks: [check], mocha: suite });
+    expect(code).to.equal(0);
+    expect(printed).to.equal("\n> slow-check: ok\npriority 10\n");
+  });
+
+  it("fails with the suite's exit code, else a failing check's, and prints what the check said", async () => {
+    const ok = node("fine", "");
+    const bad = node("bad", 'console.error("src/x.ts: error"); process.exit(3)');
+    expect(await runQuietly({ checks: [ok, bad], mocha: node("mocha", "") })).to.deep.equal({
+      code: 3,
+      printed: "\n> fine: ok\n\n> bad: FAILED (exit 3)\nsrc/x.ts: error\n",
+    });
+    expect((await runQuietly({ checks: [bad], mocha: node("mocha", "process.exit(2)") })).code).to.equal(2);
+  });
+
+  it("starts the setup first with a fresh folder that mocha learns from the environment, and removes it after", async () => {
+    const seen = join(tmp.path, "seen.json");
+    const setup = node("setup", `require("node:fs").writeFileSync(process.argv[1] + "/ready", "yes")`);
+    const suite = node(
+      "mocha",
+      `const fs = require("node:fs");
+       const folder = process.env.${PACKAGE_INSTALLS_ENV};
+       const t = Date.now();
+       const wait = () => fs.existsSync(folder + "/ready") ? done() : Date.now() - t > 20000 ? process.exit(9) : setTimeout(wait, 20);
+       const done = () => { fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify(folder)); process.exit(0); };
+       wait();`,
+    );
+    expect(await runQuietly({ checks: [], setup, mocha: suite })).to.deep.equal({ code: 0, printed: "" });
+    const folder = JSON.parse(readFileSync(seen, "utf8")) as string;
+    expect(folder).to.be.a("string").and.not.equal("");
+    expect(existsSync(folder), "the setup folder is removed").to.equal(false);
+    // With arguments for mocha there is no setup: a test that needs it prepares its own.
+    const noSetup = node("mocha", `process.exit(process.env.${PACKAGE_INSTALLS_ENV} === undefined ? 0 : 4)`);
+    expect((await runQuietly({ checks: [], setup, mocha: noSetup }, ["--grep", "x"])).code).to.equal(0);
+  });
+
+  it("passes its arguments to mocha (npm test -- --grep pool)", async () => {
+    const suite = node("mocha", "process.exit(process.argv[1] === '--grep' && process.argv[2] === 'pool' ? 0 : 5)");
+    expect((await runQuietly({ checks: [], mocha: suite }, ["--grep", "pool"])).code).to.equal(0);
+    expect((await runQuietly({ checks: [], mocha: suite })).code).to.equal(5);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * scripts/build.ts: `--if-changed` (what prepare and prepack run) skips the build only when dist/
+ * carries the stamp of exactly the current sources, configs and TypeScript version.
+ */
+import { expect } from "chai";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { build, buildStamp, STAMP_FILE } from "../../scripts/build.js";
+import { REPO_ROOT } from "../codegen/support/run-cli.js";
+import { useTempDir } from "../support/temp-dir.js";
+
+describe("package: the build stamp of scripts/build.ts", () => {
+  const tmp = useTempDir();
+
+  function checkout(): string {
+    const root = tmp.path;
+    for (const folder of ["runtime", "codegen", "dist"]) mkdirSync(join(root, folder));
+    writeFileSync(join(root, "runtime", "index.ts"), "export const a = 1;\n");
+    writeFileSync(join(root, "codegen", "bin.ts"), "export {};\n");
+    for (const file of ["tsconfig.json", "tsconfig.build.json", "package.json"])
+      writeFileSync(join(root, file), "{}\n");
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
+    return root;
+  }
+
+  it("changes with any source or config, and only then", () => {
+    const root = checkout();
+    const first = buildStamp(root);
+    expect(buildStamp(root)).to.equal(first);
+    writeFileSync(join(root, "runtime", "index.ts"), "export const a = 2;\n");
+    const edited = buildStamp(root);
+    expect(edited).to.not.equal(first);
+    mkdirSync(join(root, "runtime", "deeper"));
+    writeFileSync(join(root, "runtime", "deeper", "new.ts"), "export {};\n");
+    const added = buildStamp(root);
+    expect(added).to.not.equal(edited);
+    writeFileSync(join(root, "tsconfig.build.json"), '{ "compilerOptions": {} }\n');
+    expect(buildStamp(root)).to.not.equal(added);
+  });
+
+  it("--if-changed leaves a dist/ stamped with the current sources alone", () => {
+    const root = checkout();
+    writeFileSync(join(root, "dist", STAMP_FILE), buildStamp(root));
+    writeFileSync(join(root, "dist", "kept.js"), "");
+    expect(build({ ifChanged: true, root })).to.equal("current");
+  });
+});
