@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format } from "node:util";
 import { cac, type Command } from "cac";
-import { runCodegen } from "./codegen.js";
+import { runCodegen, type CodegenOptions } from "./codegen.js";
 import { runMcpCommand, type McpFlags } from "./mcp-command.js";
 import type { Connector } from "./connect.js";
 import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
@@ -33,8 +33,18 @@ interface CodegenFlags {
   readonly format?: unknown;
   readonly fixture?: unknown;
   readonly sample?: unknown;
+  readonly maxRows?: unknown;
   readonly allowPartial?: unknown;
+  readonly record?: unknown;
+  readonly recordLimit?: unknown;
+  readonly queries?: unknown;
+  readonly verify?: unknown;
 }
+
+/** `--max-rows` default: the largest table `--sample all` copies. */
+export const DEFAULT_MAX_ROWS = 100_000;
+/** `--record-limit` default. */
+export const DEFAULT_RECORD_LIMIT = 200;
 
 /** The version of the `lib` package this CLI belongs to (found above this file, as source or built). */
 export function packageVersion(): string {
@@ -64,12 +74,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       "--fixture <path>",
       "Also write a backend C fixture module recreating the views' tables and views in-process",
     )
-    .option("--sample <n>", "With --fixture: copy at most n rows per base table (default: none)")
+    .option("--sample <n|all>", "With --fixture: copy at most n rows per base table, or every row (default: none)")
+    .option("--max-rows <n>", `With --sample all: refuse a table with more rows (default ${DEFAULT_MAX_ROWS})`)
     .option("--allow-partial", "With --fixture: write it even when some constructs cannot be translated")
+    .option("--record", "With --fixture --sample all: store the warehouse's answers to semantic queries")
+    .option("--record-limit <n>", `With --record: at most n queries (default ${DEFAULT_RECORD_LIMIT})`)
+    .option("--queries <file>", "With --record: also record these query descriptors (a JSON array)")
+    .option("--verify", "With --record: replay the recorded queries on the fixture; exit 1 on a difference")
     .action(() => undefined)
     .example("  lib codegen --backend backend_c --database demo.duckdb")
     .example("  lib codegen --backend backend_a --check")
-    .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated");
+    .example("  lib codegen --backend backend_c --database demo.duckdb --view sales --out src/generated")
+    .example("  lib codegen --backend backend_b --fixture test/fixtures/warehouse.ts --sample all --record --verify");
   targetFlags(
     cli.command(
       "codegen-dto",
@@ -150,11 +166,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   if (flags.format !== undefined && flags.check !== true) return usage("--format needs --check");
   if (flags.fixture !== undefined && (typeof flags.fixture !== "string" || flags.fixture === ""))
     return usage("--fixture needs one path");
-  const sample = flags.sample === undefined ? undefined : Number(flags.sample);
-  if (sample !== undefined && (!Number.isInteger(sample) || sample < 0))
-    return usage(`--sample needs a non-negative integer, got ${String(flags.sample)}`);
-  if ((sample !== undefined || flags.allowPartial !== undefined) && flags.fixture === undefined)
-    return usage("--sample and --allow-partial need --fixture");
+  const fixtureFlags = fixtureFlagsOf(flags);
+  if (typeof fixtureFlags === "string") return usage(fixtureFlags);
   const views = flags.view === undefined ? undefined : (flags.view as unknown[]).map(String);
   if (views?.some((v) => v === "" || v === "true")) return usage("--view needs a view name");
 
@@ -175,12 +188,58 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       check: flags.check === true,
       format,
       fixture: flags.fixture === undefined ? undefined : String(flags.fixture),
-      sample,
-      allowPartial: flags.allowPartial === true,
+      ...fixtureFlags,
       dtosOnly: command === "codegen-dto",
     },
     { ...io, env },
   );
+}
+
+/** A whole number ≥ `min` from a flag's text, or undefined. */
+function wholeNumber(value: unknown, min: number): number | undefined {
+  const n =
+    typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n >= min ? n : undefined;
+}
+
+/** The `--fixture` family of flags as codegen options, or the usage message that refuses them. */
+function fixtureFlagsOf(
+  flags: CodegenFlags,
+): Pick<CodegenOptions, "sample" | "allowPartial" | "record" | "verify"> | string {
+  const given = (name: keyof CodegenFlags) => flags[name] !== undefined;
+  let sample: CodegenOptions["sample"];
+  if (flags.sample !== undefined) {
+    if (String(flags.sample).trim().toLowerCase() === "all") {
+      const maxRows = flags.maxRows === undefined ? DEFAULT_MAX_ROWS : wholeNumber(flags.maxRows, 1);
+      if (maxRows === undefined) return `--max-rows needs a positive integer, got ${String(flags.maxRows)}`;
+      sample = { kind: "all", maxRows };
+    } else {
+      const rows = wholeNumber(flags.sample, 0);
+      if (rows === undefined) return `--sample needs a non-negative integer or "all", got ${String(flags.sample)}`;
+      sample = { kind: "rows", rows };
+    }
+  }
+  if (given("maxRows") && sample?.kind !== "all") return "--max-rows applies only to --sample all";
+  const fixtureOnly = (["sample", "allowPartial", "record"] as const).filter(given);
+  if (fixtureOnly.length > 0 && flags.fixture === undefined) {
+    return `${fixtureOnly.map((f) => `--${f.replace(/([A-Z])/g, "-$1").toLowerCase()}`).join(" and ")} need --fixture`;
+  }
+  const recordOnly = (["recordLimit", "queries", "verify"] as const).filter(given);
+  if (recordOnly.length > 0 && flags.record === undefined) {
+    return `${recordOnly.map((f) => `--${f.replace(/([A-Z])/g, "-$1").toLowerCase()}`).join(" and ")} need --record`;
+  }
+  let record: CodegenOptions["record"];
+  if (flags.record !== undefined) {
+    if (sample?.kind !== "all") {
+      return `--record needs --sample all: recorded answers are the warehouse's answers over every row, and a fixture with ${sample === undefined ? "no rows" : `at most ${sample.rows} rows per table`} answers from other rows`;
+    }
+    const limit = flags.recordLimit === undefined ? DEFAULT_RECORD_LIMIT : wholeNumber(flags.recordLimit, 1);
+    if (limit === undefined) return `--record-limit needs a positive integer, got ${String(flags.recordLimit)}`;
+    if (flags.queries !== undefined && (typeof flags.queries !== "string" || flags.queries === ""))
+      return "--queries needs a file path";
+    record = { limit, queriesFile: flags.queries === undefined ? undefined : String(flags.queries) };
+  }
+  return { sample, allowPartial: flags.allowPartial === true, record, verify: flags.verify === true };
 }
 
 /** The flags both commands take: what to introspect, where to write, `--check`. */

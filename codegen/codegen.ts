@@ -3,13 +3,12 @@
  * connect, introspect, generate, then write or `--check`. The CLI is a thin layer over `runCodegen`.
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { type BackendType, Secret } from "../runtime/config/index.js";
 import {
-  type FixtureModel,
   dialectOf,
   type IntrospectionSource,
+  type SampleRows,
   type ViewMetadata,
   type ViewSummary,
 } from "../runtime/internal.js";
@@ -19,6 +18,13 @@ import { CodegenExit, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { findDrift, writeOutput } from "./output.js";
 import { checkOutput, type CheckFormat } from "./drift/check.js";
 import { readDtoSpecs, resolveTarget, type CodegenTarget, type Environment } from "./codegen-settings.js";
+import {
+  readFixture,
+  readQueriesFile,
+  writeFixtureModule,
+  type FixtureOptions,
+  type ReadFixture,
+} from "./fixture/fixture-flow.js";
 
 export interface CodegenOptions {
   readonly backend: BackendType;
@@ -34,10 +40,14 @@ export interface CodegenOptions {
   readonly format?: CheckFormat | undefined;
   /** Also write a backend C fixture module to this path (relative to `cwd`). */
   readonly fixture?: string | undefined;
-  /** With `fixture`: copy at most this many rows per base table. */
-  readonly sample?: number | undefined;
+  /** With `fixture`: copy at most this many rows per base table, or every row (`--sample all`). */
+  readonly sample?: SampleRows | undefined;
   /** With `fixture`: write it even when constructs could not be translated (else exit 2). */
   readonly allowPartial?: boolean | undefined;
+  /** With `fixture` and every row: run these queries on the warehouse and store their answers. */
+  readonly record?: { readonly limit: number; readonly queriesFile?: string | undefined } | undefined;
+  /** With `record`: replay the recorded queries on the fixture offline (exit 1 on a difference). */
+  readonly verify?: boolean | undefined;
   /**
    * `lib codegen-dto`: write (or `--check`) only the DTO modules, `<view>.dto.ts`, exactly as
    * `lib codegen` writes them, and manage only such files in the output directory.
@@ -77,14 +87,20 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
       cwd: io.cwd,
     });
     secrets = secretsOf(target);
-    let fixture: FixtureModel | undefined;
-    const views = await introspect(target, options.views, io.connector ?? engineConnector, async (source, names) => {
-      if (options.fixture === undefined) return;
-      // Loaded only when asked for, like the generator (it pulls in the DuckDB literal writer).
-      fixture = await dialectOf(options.backend).codegen.readFixture(source, names, options.sample);
-    });
-    if (fixture !== undefined && options.fixture !== undefined && !options.check) {
-      await writeFixture(resolve(io.cwd, options.fixture), fixture, options, io);
+    const fixtureOptions = await fixtureOptionsOf(options, io.cwd);
+    let fixture: ReadFixture | undefined;
+    const views = await introspect(
+      target,
+      options.views,
+      io.connector ?? engineConnector,
+      async (source, described) => {
+        if (fixtureOptions === undefined) return;
+        fixture = await readFixture(options.backend, source, described, fixtureOptions);
+      },
+    );
+    let fixtureExit: ExitCodeValue = ExitCode.Ok;
+    if (fixture !== undefined && fixtureOptions !== undefined && !options.check) {
+      fixtureExit = await writeFixtureModule(fixture, fixtureOptions, io);
     }
     const selected = new Set(views.map((v) => v.name));
     for (const dto of dtos) {
@@ -106,7 +122,10 @@ export async function runCodegen(options: CodegenOptions, io: CodegenIo): Promis
     const { files, renamed } = await generateFiles(views, options.backend, wanted);
     for (const note of renamed) io.stderr(`${command}: warning: renamed ${note}`);
     const output = { command, outDir, shownOut, owns, files: files.filter((f) => owns(f.path)) };
-    if (!options.check) return await write(output, views.length, io);
+    if (!options.check) {
+      const written = await write(output, views.length, io);
+      return written === ExitCode.Ok ? fixtureExit : written;
+    }
     // lib codegen --check also classifies the model's changes (drift/check.ts); codegen-dto compares its files.
     return options.dtosOnly
       ? await check(output, io)
@@ -122,7 +141,7 @@ async function introspect(
   target: CodegenTarget,
   only: readonly string[] | undefined,
   connector: Connector,
-  alsoRead: (source: IntrospectionSource, views: readonly string[]) => Promise<void>,
+  alsoRead: (source: IntrospectionSource, views: readonly ViewMetadata[]) => Promise<void>,
 ): Promise<ViewMetadata[]> {
   let connection: IntrospectionConnection;
   try {
@@ -140,10 +159,7 @@ async function introspect(
     const unique = [...new Map(chosen.map((v) => [v.name, v])).values()];
     const views: ViewMetadata[] = [];
     for (const view of unique) views.push(await introspector.describeView(view));
-    await alsoRead(
-      connection.source,
-      views.map((v) => v.name),
-    );
+    await alsoRead(connection.source, views);
     return views;
   } catch (error) {
     if (error instanceof CodegenExit) throw error;
@@ -219,21 +235,29 @@ async function write(output: Output, viewCount: number, io: CodegenIo): Promise<
   return ExitCode.Ok;
 }
 
-/** Writes the fixture module, or exits 2 listing what could not be translated (unless --allow-partial). */
-async function writeFixture(path: string, model: FixtureModel, options: CodegenOptions, io: CodegenIo): Promise<void> {
-  for (const note of model.untranslated) io.stderr(`lib codegen --fixture: not translated: ${note}`);
-  if (model.untranslated.length > 0 && !options.allowPartial) {
-    throw new CodegenExit(
-      ExitCode.Usage,
-      `--fixture: ${model.untranslated.length} construct(s) could not be translated (listed above); pass --allow-partial to write the fixture without them`,
-    );
-  }
-  await mkdir(dirname(path), { recursive: true });
-  const { renderFixture } = await import("./fixture/render-fixture.js");
-  await writeFile(path, renderFixture(model, options.sample), "utf8");
-  io.stdout(
-    `  wrote   ${relative(io.cwd, path)} (fixture: ${model.tables.length} tables, ${model.views.length} semantic views)`,
-  );
+/** The fixture settings of a run, or undefined without `--fixture`; reads `--queries` before connecting. */
+async function fixtureOptionsOf(options: CodegenOptions, cwd: string): Promise<FixtureOptions | undefined> {
+  if (options.fixture === undefined) return undefined;
+  const record = options.record;
+  return {
+    path: resolve(cwd, options.fixture),
+    sample: options.sample,
+    allowPartial: options.allowPartial === true,
+    record:
+      record === undefined
+        ? undefined
+        : {
+            limit: record.limit,
+            queries:
+              record.queriesFile === undefined
+                ? []
+                : await readQueriesFile(
+                    resolve(cwd, record.queriesFile),
+                    relative(cwd, resolve(cwd, record.queriesFile)),
+                  ),
+          },
+    verify: options.verify === true,
+  };
 }
 
 function toExit(error: unknown): CodegenExit {

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { BackendCConfig, createEngine, type Engine } from "lib";
-import { seedDemoDatabase } from "../scripts/seed-demo.js";
+import { DEFAULT_DEMO_DATABASE, seedDemoDatabase } from "../scripts/seed-demo.js";
 
 export interface ChosenEngine {
   readonly engine: Engine;
@@ -28,8 +28,10 @@ export async function chooseEngine({ env, cwd }: ChooseEngineOptions): Promise<C
   }
   // A configuration the user named must exist; only the implicit .lib.toml may be absent.
   if (explicit) throw new Error(`LIB_CONFIG names ${configPath}, which does not exist`);
-  const database = resolve(cwd, env["BACKEND_C_DATABASE"] || "demo-data/demo.duckdb");
-  const seeded = await seedDemoDatabase(database).catch((error: unknown) => {
+  const given = env["BACKEND_C_DATABASE"] || undefined;
+  const database = resolve(cwd, given ?? DEFAULT_DEMO_DATABASE);
+  // Only the demo default gets its directory created; a BACKEND_C_DATABASE in a missing one fails.
+  const seeded = await seedDemoDatabase(database, { createDirectory: given === undefined }).catch((error: unknown) => {
     // Name the path: DuckDB's own message may not say which file it could not open.
     throw new Error(`cannot open the demo database ${database}`, { cause: error });
   });

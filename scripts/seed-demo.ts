@@ -4,7 +4,11 @@
  * table is kept as is; the view is (re)defined with CREATE OR REPLACE, which is a no-op in effect.
  *
  *   npx tsx scripts/seed-demo.ts [path]     (default: BACKEND_C_DATABASE or demo-data/demo.duckdb)
+ *
+ * Only the default path gets its missing directory created: a path someone gave must be in an
+ * existing directory (a mistyped one fails instead of growing a tree).
  */
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -49,10 +53,25 @@ export function insertStatements(rows: readonly SalesRow[], chunk = 1000): strin
   return statements;
 }
 
-export async function seedDemoDatabase(path: string): Promise<SeedResult> {
+/** The demo database when nothing names another, relative to the working directory. */
+export const DEFAULT_DEMO_DATABASE = "demo-data/demo.duckdb";
+
+export interface SeedOptions {
+  /** Create the file's missing directories (for the default path only). Default false. */
+  readonly createDirectory?: boolean;
+}
+
+export async function seedDemoDatabase(path: string, options: SeedOptions = {}): Promise<SeedResult> {
   const database = resolve(path);
-  await mkdir(dirname(database), { recursive: true });
-  await using engine = createEngine(new BackendCConfig({ database, poolSize: 1 }));
+  const directory = dirname(database);
+  if (options.createDirectory === true) await mkdir(directory, { recursive: true });
+  else if (!existsSync(directory)) {
+    throw new Error(
+      `the directory ${directory} does not exist: create it first (only the default ${DEFAULT_DEMO_DATABASE} gets its directory created)`,
+    );
+  }
+  // Seeding is what creates the file.
+  await using engine = createEngine(new BackendCConfig({ database, poolSize: 1, createIfMissing: true }));
   await using conn = await engine.connect();
   try {
     const [existing] = await conn.all(
@@ -76,8 +95,9 @@ export async function seedDemoDatabase(path: string): Promise<SeedResult> {
 
 // Run as a script (not when imported). No top-level await: test runners may require() this module.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const target = process.argv[2] ?? (process.env.BACKEND_C_DATABASE || "demo-data/demo.duckdb");
-  seedDemoDatabase(target).then(
+  const given = process.argv[2] ?? (process.env.BACKEND_C_DATABASE || undefined);
+  const target = given ?? DEFAULT_DEMO_DATABASE;
+  seedDemoDatabase(target, { createDirectory: given === undefined }).then(
     (result) =>
       console.log(
         result.created

@@ -31,3 +31,20 @@ export function quoted(text: string): string {
 export function commentLines(text: string): string[] {
   return text.split(/\r\n|[\n\r\u2028\u2029]/).map(sourceText);
 }
+
+/**
+ * A JSON value (as `JSON.stringify` writes it, compact) as a TypeScript expression whose every
+ * string, key included, is written by `quoted`: JSON leaves U+2028/9, bidirectional controls and
+ * `*\/` as they are.
+ */
+export function jsonSource(value: unknown): string {
+  if (typeof value === "string") return quoted(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : jsonSource(v))).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${entries.map(([k, v]) => `${quoted(k)}:${jsonSource(v)}`).join(",")}}`;
+  }
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined) throw new TypeError(`jsonSource: ${typeof value} is not a JSON value`);
+  return text;
+}

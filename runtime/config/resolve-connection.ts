@@ -47,7 +47,7 @@ export function resolveConnection(
     values.set(field, convertEnv(field, text, variable, ctx), { kind: "env", variable });
   }
 
-  rules.applyDefaults?.(values);
+  rules.applyDefaults?.(values, ctx);
   for (const field of fields) {
     if (!values.has(field.toml) && field.default !== undefined) values.set(field, field.default, { kind: "default" });
   }

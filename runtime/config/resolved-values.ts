@@ -48,8 +48,11 @@ export class ResolvedValues {
 export interface BackendRules {
   /** TOML names whose environment fallback is skipped, given the fields the input set explicitly. */
   skipEnv?(explicit: ReadonlySet<string>): ReadonlySet<string>;
-  /** Defaults that depend on other values (backend C `pool_size`), applied before the table defaults. */
-  applyDefaults?(values: ResolvedValues): void;
+  /**
+   * Defaults that depend on other values or on where they came from (backend C `pool_size`,
+   * `create_if_missing`), applied before the table defaults.
+   */
+  applyDefaults?(values: ResolvedValues, ctx: ConfigContext): void;
   /** Cross-field validation; may return settings derived from the values (backend B `uri`). */
   validate(values: ResolvedValues, ctx: ConfigContext): Readonly<Record<string, unknown>> | void;
 }

@@ -3,7 +3,7 @@
  * reads semantic-view metadata and base tables, and spells warehouse names on the TypeScript side.
  * Only the CLI reads it; the engine never does.
  */
-import type { FixtureModel } from "./fixture/fixture-model.js";
+import type { FixtureModel, FixtureReadOptions } from "./fixture/fixture-model.js";
 import type { IntrospectionSource, Introspector } from "./introspect/metadata.js";
 
 /** How `lib codegen` reaches the warehouse. */
@@ -24,7 +24,11 @@ export interface DialectCodegen {
   /** Reads semantic-view metadata over an open connection. */
   createIntrospector(source: IntrospectionSource): Introspector;
   /** Reads the views and their base tables as a DuckDB fixture model (`lib codegen --fixture`). */
-  readFixture(source: IntrospectionSource, views: readonly string[], sample: number | undefined): Promise<FixtureModel>;
+  readFixture(
+    source: IntrospectionSource,
+    views: readonly string[],
+    options: FixtureReadOptions,
+  ): Promise<FixtureModel>;
   /** A warehouse name as the TypeScript side spells it (backend A: folded upper case → lower case). */
   portableName(name: string): string;
 }

@@ -1,8 +1,8 @@
 /**
  * The one implementation of `PooledConnection` (Kysely's `…Impl` convention): SQL on one physical
  * connection, rows as objects keyed by column name. Checked out by `engine.connect()`, it goes
- * back to its pool (reset first) on `release()` or at `await using` scope exit, and reports every
- * error to the pool (a disconnect invalidates it). A `connect` listener gets one without a pool,
+ * back to its pool (reset first) on `release()` or at `await using` scope exit, once the calls still
+ * running on it have settled, and reports every error to the pool (a disconnect invalidates it). A `connect` listener gets one without a pool,
  * typed as `ConnectConnection`: SQL on the brand-new connection before anyone uses it.
  */
 import type { DatabaseConnection, StreamOptions } from "../driver/database-connection.js";
@@ -23,6 +23,13 @@ export class PooledConnectionImpl implements PooledConnection {
   readonly #owner: ConnectionOwner | undefined;
   #released = false;
   #releasing: Promise<void> | undefined;
+  /**
+   * Calls not yet settled. `return conn.all(...)` from an `await using` block releases the
+   * connection while that call runs: resetting it (or handing it to the next borrower) under the
+   * running statement would roll back what the block wrote, or hang DuckDB with two statements on
+   * one connection. So release waits for them.
+   */
+  readonly #running = new Set<Promise<unknown>>();
 
   /** `owner`: the pool it was checked out of; none for the connection a `connect` listener gets. */
   constructor(connection: DatabaseConnection, owner?: ConnectionOwner) {
@@ -44,12 +51,23 @@ export class PooledConnectionImpl implements PooledConnection {
     if (this.#released) {
       throw new LibError("This pooled connection has been released; check out a new one with engine.connect()");
     }
-    try {
-      return await run();
-    } catch (error) {
-      this.#owner?.noteError(error);
-      throw error;
-    }
+    const call = (async () => {
+      try {
+        return await run();
+      } catch (error) {
+        this.#owner?.noteError(error);
+        throw error;
+      }
+    })();
+    this.#running.add(call);
+    const settled = () => this.#running.delete(call);
+    call.then(settled, settled);
+    return call;
+  }
+
+  /** Resolves once no call runs on the connection (none can start: it is released). */
+  async #settled(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled(this.#running);
   }
 
   async run(sql: string, parameters?: readonly unknown[]): Promise<void> {
@@ -82,9 +100,12 @@ export class PooledConnectionImpl implements PooledConnection {
     await this.#call(() => this.#connection.rollback());
   }
 
+  /** Returns the connection to its pool once the calls still running on it have settled. */
   release(): Promise<void> {
     this.#released = true;
-    this.#releasing ??= this.#owner?.release(this.#connection) ?? Promise.resolve();
+    const owner = this.#owner;
+    this.#releasing ??=
+      owner === undefined ? Promise.resolve() : this.#settled().then(() => owner.release(this.#connection));
     return this.#releasing;
   }
 

@@ -56,7 +56,7 @@ describe("API.md contract (acceptance, backend C): Package, declarations, condit
     it("is the ESM package `lib` whose exports point at the built runtime with types, bin.lib the CLI", () => {
       expect(pkg.name).to.equal("lib");
       expect(pkg.type).to.equal("module");
-      for (const entry of [".", "./express", "./config", "./dialects", "./request", "./mcp"]) {
+      for (const entry of [".", "./express", "./config", "./dialects", "./request", "./mcp", "./testing"]) {
         expect(pkg.exports[entry]?.default, entry).to.match(/^\.\/dist\/.+\.js$/);
         expect(pkg.exports[entry]?.types, entry).to.match(/^\.\/dist\/.+\.d\.ts$/);
       }
@@ -101,6 +101,12 @@ describe("API.md contract (acceptance, backend C): Package, declarations, condit
         [
           ...["DIALECTS", "BACKENDS", "isBackend", "compilerFor", "SemanticQueryCompiler"],
           ...["SnowflakeQueryCompiler", "DatabricksQueryCompiler", "DuckDBQueryCompiler"],
+        ].sort(),
+      );
+      expect(await exported("lib/testing")).to.deep.equal(
+        [
+          ...["createFixtureEngine", "withFixtureEngine", "useFixtureEngine", "verifyFixture", "formatFixtureReport"],
+          ...["QueryDescriptorSchema", "parseQueryDescriptors"],
         ].sort(),
       );
       expect(await exported("lib/config")).to.deep.equal(

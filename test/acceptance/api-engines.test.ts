@@ -58,7 +58,8 @@ describe("API.md contract (acceptance, backend C): Engines, pools and the regist
       const database = join(tmp.path, "analytics.duckdb");
       await writeFile(
         configPath,
-        `[connections.analytics]\ntype = "backend_c"\ndatabase = ${JSON.stringify(database)}\npool_size = 2\n`,
+        // A path from a configuration file must exist unless create_if_missing asks to create it.
+        `[connections.analytics]\ntype = "backend_c"\ndatabase = ${JSON.stringify(database)}\npool_size = 2\ncreate_if_missing = true\n`,
       );
       const e2 = createEngine("analytics", { configPath, register: true }); // registered as "analytics"
       expect(getEngine("analytics")).to.equal(e2);

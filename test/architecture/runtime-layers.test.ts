@@ -69,6 +69,8 @@ const LAYERS = {
   express: ["errors", "values", "mapping", "dialects", "engine", "request"],
   /** `lib/mcp`: the MCP server over the request core (the SDK is an optional peer); `text` for tool-name suggestions. */
   mcp: ["errors", "values", "text", "packages", "dialects", "engine", "query-compiler", "request"],
+  /** The `lib/testing` entry's modules: on top like an entry (fixture engines, recorded queries, replay). */
+  testing: ["errors", "values", "dialects", "engine", "query", "view"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Layer = keyof typeof LAYERS;

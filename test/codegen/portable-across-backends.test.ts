@@ -19,12 +19,10 @@ import {
   standInTomlLines,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import {
-  CATALOG,
-  SCHEMA,
-  STAND_IN_HTTP_PATH,
   TOKEN,
   standInEngine as databricksEngine,
   useStandIn,
+  standInTomlLines as databricksTomlLines,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { createDatabase } from "./support/databases.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -158,16 +156,7 @@ describe("codegen: one model, byte-identical code from backends A, B and C", fun
       "backend_a",
       standInTomlLines(snowflake.port, ['database = "ANALYTICS"', 'schema = "PUBLIC"']),
     );
-    const b = await generated(await subdir(dirs.path, "b"), "backend_b", [
-      "[connections.backend_b]",
-      'type = "backend_b"',
-      'host = "127.0.0.1"',
-      `port = ${databricks.standIn.port}`,
-      `http_path = "${STAND_IN_HTTP_PATH}"`,
-      `token = "${TOKEN}"`,
-      `catalog = "${CATALOG}"`,
-      `schema = "${SCHEMA}"`,
-    ]);
+    const b = await generated(await subdir(dirs.path, "b"), "backend_b", databricksTomlLines(databricks.standIn));
     const cDir = await subdir(dirs.path, "c");
     const database = await createDatabase(cDir, "sales.duckdb", DUCKDB_DDL);
     const c = await generated(cDir, "backend_c", [], database);

@@ -56,6 +56,7 @@ describe("config: config objects", () => {
       prePing: false,
       database: ":memory:",
       readOnly: false,
+      createIfMissing: false,
       semanticViews: "auto",
     });
   });

@@ -78,6 +78,7 @@ describe("config: fields and defaults per backend (TOML)", () => {
         prePing: false,
         database: ":memory:",
         readOnly: false,
+        createIfMissing: false,
         semanticViews: "auto",
       });
     });
@@ -321,6 +322,7 @@ describe("config: fields and defaults per backend (TOML)", () => {
         port: 1,
         protocol: "http",
         readOnly: true,
+        createIfMissing: false,
         semanticViews: "builtin",
       });
     });

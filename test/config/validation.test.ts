@@ -75,7 +75,7 @@ describe("config: validation errors (TOML)", () => {
       fails(
         section("default", "backend_c", "zzzzzzzzzzzz = 1"),
         "zzzzzzzzzzzz",
-        /known fields: type, pool_size, .*read_only, semantic_views/,
+        /known fields: type, pool_size, .*read_only, create_if_missing, semantic_views/,
       );
     });
     it("a nested table is an unknown field", () => {

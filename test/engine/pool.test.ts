@@ -281,6 +281,33 @@ describe("engine: pool", () => {
     expect(engine._pool.borrowed).to.equal(0);
   });
 
+  it("a call returned un-awaited from an `await using` block finishes before the connection is reset and handed on", async () => {
+    await using engine = plainEngine({ database: tmp.file(), poolSize: 1, maxOverflow: 0, timeout: 30 });
+    {
+      await using conn = await engine.connect();
+      await conn.run("CREATE TABLE t (x INTEGER)");
+      await conn.commit();
+    }
+    const countAfterInsert = async () => {
+      await using conn = await engine.connect();
+      await conn.run("INSERT INTO t VALUES (1)");
+      return conn.all("SELECT count(*) AS n FROM t"); // not awaited: the scope exits while it runs
+    };
+    // The count sees the block's own uncommitted row: the release's rollback waited for it.
+    expect(await countAfterInsert()).to.deep.equal([{ n: 1n }]);
+    expect(await Promise.all([countAfterInsert(), countAfterInsert()])).to.deep.equal([[{ n: 1n }], [{ n: 1n }]]);
+
+    const conn = await engine.connect();
+    const settled: string[] = [];
+    const running = conn.all("SELECT count(*) AS n FROM range(3000000)").then(() => settled.push("call"));
+    await conn.release().then(() => settled.push("release"));
+    await running;
+    expect(settled).to.deep.equal(["call", "release"]);
+    expect(engine._pool.borrowed).to.equal(0);
+    await using after = await engine.connect();
+    expect(await after.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 0n }]);
+  });
+
   it("dispose closes every physical connection, also ones still checked out", async () => {
     const engine = plainEngine({ database: tmp.file(), poolSize: 2, maxOverflow: 1 });
     const a = await engine.connect();

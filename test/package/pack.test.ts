@@ -91,9 +91,12 @@ const SUBPATHS = [
   'import { parseDuration, type BackendCSettings } from "lib/config";',
   'import { sendJson, toJsonSchema } from "lib/express";',
   'import { BACKENDS, type Dialect } from "lib/dialects";',
+  'import { withFixtureEngine, type FixtureModule } from "lib/testing";',
   "const dialects: readonly Dialect[] = [];",
   'const settings: Pick<BackendCSettings, "database"> = { database: ":memory:" };',
-  'console.log(JSON.stringify([parseDuration("1m30s"), typeof sendJson, typeof toJsonSchema, settings.database, BACKENDS, dialects.length]));',
+  'const fixture: FixtureModule = { FIXTURE_STATEMENTS: ["CREATE TABLE t (x INTEGER)", "INSERT INTO t VALUES (1), (2)"] };',
+  'const rows = await withFixtureEngine(fixture, async (engine) => { await using conn = await engine.connect(); return conn.all("SELECT count(*) AS n FROM t"); });',
+  'console.log(JSON.stringify([parseDuration("1m30s"), typeof sendJson, typeof toJsonSchema, settings.database, BACKENDS, dialects.length, String(rows[0]?.["n"])]));',
 ].join("\n");
 
 /** A consumer's strict settings, without skipLibCheck: the package's declarations are checked too. */
@@ -178,6 +181,8 @@ describe("package: installed as a user installs it", function () {
         "package/dist/runtime/config/index.js",
         "package/dist/runtime/config/index.d.ts",
         "package/dist/runtime/dialects/index.js",
+        "package/dist/runtime/testing/index.js",
+        "package/dist/runtime/testing/index.d.ts",
         "package/dist/codegen/bin.js",
         "package/LICENSE",
         "package/README.md",
@@ -306,7 +311,7 @@ describe("package: installed as a user installs it", function () {
         expect(result.stdout).to.equal(`${markedBlock("readme-example-output").code}`);
       });
 
-      it("the subpath entries lib/express, lib/config and lib/dialects resolve, with types", async () => {
+      it("the subpath entries lib/express, lib/config, lib/dialects and lib/testing resolve, with types", async () => {
         const project = projectOf(prepared);
         await compileConsumers(project);
         const result = must(await run(process.execPath, ["out/subpaths.js"], project), "node out/subpaths.js");
@@ -317,6 +322,7 @@ describe("package: installed as a user installs it", function () {
           ":memory:",
           ["backend_a", "backend_b", "backend_c"],
           0,
+          "2",
         ]);
       });
 

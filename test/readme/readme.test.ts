@@ -91,7 +91,7 @@ describe("README.md runs as written", function () {
     // The `--fixture` section imports what that command writes: render a real (empty) one there.
     mkdirSync(join(dir, "fixtures"), { recursive: true });
     const empty = { backend: "backend_c", tables: [], views: [], untranslated: [] };
-    writeFileSync(join(dir, "fixtures", "warehouse.ts"), renderFixture(empty, undefined));
+    writeFileSync(join(dir, "fixtures", "warehouse.ts"), renderFixture(empty));
     // "Serving the model" imports the generated index: the repository's own.
     mkdirSync(join(dir, "generated"), { recursive: true });
     writeFileSync(join(dir, "generated", "index.ts"), 'export * from "../../../generated/index.js";\n');

@@ -14,9 +14,10 @@ import { runInNewContext } from "node:vm";
 import { expect } from "chai";
 import ts from "typescript";
 import { generate } from "../../codegen/emit/generate.js";
-import { commentLines, quoted, sourceText } from "../../codegen/emit/source-text.js";
+import { commentLines, jsonSource, quoted, sourceText } from "../../codegen/emit/source-text.js";
 import { fixtureStatements, renderFixture } from "../../codegen/fixture/render-fixture.js";
 import type { FixtureModel } from "../../runtime/dialects/fixture/fixture-model.js";
+import type { RecordedQuery } from "../../runtime/testing/recorded-query.js";
 import type { ViewMetadata } from "../../runtime/dialects/introspect/metadata.js";
 import { runCodegen } from "../../codegen/codegen.js";
 import { BackendCConfig, createEngine } from "lib";
@@ -61,8 +62,22 @@ const MODEL: FixtureModel = {
   views: [
     `CREATE SEMANTIC VIEW v AS TABLES (t0) DIMENSIONS (t0.c AS c) COMMENT = '${HOSTILE.join("").replaceAll("'", "''")}'`,
   ],
-  untranslated: HOSTILE.map((text) => `view "v": filter "${text}" (semantic_views has no view filter)`),
+  untranslated: HOSTILE.map((text) => ({
+    note: `view "v": filter "${text}" (semantic_views has no view filter)`,
+    views: [`v ${text}`],
+    members: [`m ${text}`],
+  })),
 };
+
+/** Recorded answers (`--record`) hold warehouse names and values too. */
+// (The schema's static type of `op` is `never`, hence the cast.)
+const RECORDED = HOSTILE.map((text) => ({
+  view: `v ${text}`,
+  dimensions: [`d ${text}`],
+  where: [{ member: `d ${text}`, op: "eq", value: text }],
+  columns: [`d ${text}`],
+  rows: [[text], [{ $decimal: "1.5" }]],
+})) as unknown as RecordedQuery[];
 
 /** Every string literal in a source file, in order. */
 function stringLiterals(file: ts.SourceFile): string[] {
@@ -93,6 +108,7 @@ function checkModule(path: string, text: string): string[] {
     ts.isClassDeclaration(s) ||
     ts.isVariableStatement(s) ||
     ts.isInterfaceDeclaration(s) ||
+    ts.isTypeAliasDeclaration(s) ||
     ts.isFunctionDeclaration(s);
   const others = file.statements.filter((s) => !declares(s)).map((s) => s.getText(file));
   expect(others, `${path}: top-level statements other than declarations`).to.deep.equal([]);
@@ -120,6 +136,9 @@ describe("reliability: warehouse text in generated code", () => {
       expect(JSON.parse(quoted(text).replaceAll("\\/", "/"))).to.equal(text);
       expect(runInNewContext(quoted(text))).to.equal(text);
       expect(sourceText(text)).to.not.match(/[\n\r\u2028\u2029\u0000\u202e\u200b\ufeff]|\*\//);
+      const value = { [text]: [text, 1, null, true, { $bigint: text }] };
+      expect(runInNewContext(`(${jsonSource(value)})`)).to.deep.equal(value);
+      expect(jsonSource(value)).to.not.match(/[\n\r\u2028\u2029\u0000\u202e\u200b\ufeff]|\*\//);
     }
     expect(commentLines("a\r\nb\u2028c*/")).to.deep.equal(["a", "b", "c*\\/"]);
   });
@@ -153,12 +172,19 @@ describe("reliability: warehouse text in generated code", () => {
     }
   });
 
-  it("the fixture module: compiles, declares only, runs nothing, replays exactly the statements", () => {
-    const text = renderFixture(MODEL, 1);
-    const literals = checkModule("fixture.ts", text);
-    expect(literals.slice(-fixtureStatements(MODEL).length)).to.deep.equal(fixtureStatements(MODEL));
-    for (const note of MODEL.untranslated) expect(text).to.include(`//   - ${sourceText(note)}\n`);
+  it("the fixture module: compiles, declares only, runs nothing, reads back exactly (statements, notes, recorded answers)", () => {
+    const text = renderFixture(MODEL, { sample: { kind: "rows", rows: 1 }, recorded: RECORDED });
+    checkModule("fixture.ts", text);
+    for (const note of MODEL.untranslated) expect(text).to.include(`//   - ${sourceText(note.note)}\n`);
     expect(text.split("\n").filter((line) => line.startsWith("// Rows:"))).to.have.length(1);
+    // The module's exports read back exactly: statements, untranslated constructs, recorded answers.
+    const exports: Record<string, unknown> = {};
+    runInNewContext(ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText, {
+      exports,
+    });
+    expect(exports["FIXTURE_STATEMENTS"]).to.deep.equal(fixtureStatements(MODEL));
+    expect(exports["UNTRANSLATED"]).to.deep.equal(MODEL.untranslated);
+    expect(exports["RECORDED_QUERIES"]).to.deep.equal(RECORDED);
   });
 
   it("end to end: `lib codegen --fixture --sample` from a DuckDB table whose name holds a line break", async function () {
@@ -173,7 +199,7 @@ describe("reliability: warehouse text in generated code", () => {
     ]);
     const err: string[] = [];
     const exit = await runCodegen(
-      { backend: "backend_c", database, fixture: "fixture.ts", sample: 10 },
+      { backend: "backend_c", database, fixture: "fixture.ts", sample: { kind: "rows", rows: 10 } },
       { cwd: dir.path, env: {}, stdout: () => {}, stderr: (line) => err.push(line) },
     );
     expect([exit, err]).to.deep.equal([0, []]);

@@ -3,6 +3,7 @@
  * `LIB_CONFIG` or `.lib.toml` (here backend A's stand-in, through the real snowflake-sdk), else the
  * seeded demo DuckDB file; the startup line says which.
  */
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
@@ -60,9 +61,9 @@ describe("example service: engine from the configuration file", function () {
     }
   });
 
-  it("no configuration file: the demo DuckDB file is seeded and used, and the choice is named", async () => {
-    const database = join(tmp.path, "demo.duckdb");
-    const chosen = await chooseEngine({ env: { BACKEND_C_DATABASE: database }, cwd: tmp.path });
+  it("no configuration file: the demo DuckDB file is seeded (its default directory created) and used, and the choice is named", async () => {
+    const database = join(tmp.path, "demo-data", "demo.duckdb");
+    const chosen = await chooseEngine({ env: {}, cwd: tmp.path });
     try {
       expect(chosen.engine.backend).to.equal("backend_c");
       expect(chosen.description).to.match(
@@ -71,6 +72,16 @@ describe("example service: engine from the configuration file", function () {
     } finally {
       await chosen.engine.dispose();
     }
+  });
+
+  it("a BACKEND_C_DATABASE in a directory that does not exist is an error naming it; nothing is created", async () => {
+    const directory = join(tmp.path, "tpyo");
+    const error = await failureOf(
+      chooseEngine({ env: { BACKEND_C_DATABASE: join(directory, "demo.duckdb") }, cwd: tmp.path }),
+    );
+    expect(error.message).to.equal(`cannot open the demo database ${join(directory, "demo.duckdb")}`);
+    expect((error.cause as Error).message).to.contain(`the directory ${directory} does not exist`);
+    expect(existsSync(directory)).to.equal(false);
   });
 
   it("a LIB_CONFIG that does not exist is an error, not a silent fallback", async () => {

@@ -126,7 +126,8 @@ describe("example service: npm start entry point", function () {
 
   it("as the README's container CMD: seeds, serves, exits 0 on SIGINT; then npm start: exits 0 on SIGTERM to npm, after disposing the engine", async function () {
     await using dir = await tempDir();
-    const database = join(dir.path, "demo", "demo.duckdb");
+    // A file in an existing directory: the service creates only its default demo-data/ directory.
+    const database = join(dir.path, "demo.duckdb");
     const first = await start(database, containerCommand());
     try {
       expect(first.output()).to.include(`seeded demo database ${database} (6000 sales rows)`);

@@ -1,9 +1,11 @@
 /** scripts/seed-demo.ts: the demo database codegen and `npm start` rely on (schema, data, idempotence). */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { BackendCConfig, createEngine } from "lib";
 import { DEMO_COUNTRIES, generateSalesRows } from "../../scripts/seed-demo-data.js";
 import { seedDemoDatabase } from "../../scripts/seed-demo.js";
+import { failureOf } from "../support/failures.js";
 import { tempDir } from "../support/temp-dir.js";
 
 describe("demo database seed", function () {
@@ -23,7 +25,7 @@ describe("demo database seed", function () {
   it("creates sales_data with SPEC.md's schema and the sales view, once", async function () {
     await using dir = await tempDir();
     const database = join(dir.path, "nested", "demo.duckdb");
-    const first = await seedDemoDatabase(database);
+    const first = await seedDemoDatabase(database, { createDirectory: true });
     expect(first).to.deep.equal({ database, created: true, rows: 6000 });
     const again = await seedDemoDatabase(database);
     expect(again).to.deep.equal({ database, created: false, rows: 6000 });
@@ -48,5 +50,13 @@ describe("demo database seed", function () {
     expect(viaView).to.have.length(6);
     expect(viaView.reduce((sum, r) => sum + BigInt(r.revenue as bigint), 0n)).to.equal(BigInt(direct!.total as bigint));
     expect(Number(direct!.countries)).to.equal(36);
+  });
+
+  it("creates a missing directory only when asked (the service's demo default): otherwise it fails naming it", async function () {
+    await using dir = await tempDir();
+    const directory = join(dir.path, "missing");
+    const error = await failureOf(seedDemoDatabase(join(directory, "demo.duckdb")));
+    expect(error.message).to.contain(`the directory ${directory} does not exist: create it first`);
+    expect(existsSync(directory)).to.equal(false);
   });
 });

@@ -12,7 +12,10 @@ import { DUCKDB_TYPES } from "./duckdb-types.js";
 const REFERENCE_NOTES =
   'With `database = ":memory:"` every connection is its own database: `pool_size` defaults to 1 and a larger value is rejected,\n' +
   "an explicit `max_overflow` above 0 is rejected (the default 3 is not applied); `read_only = true` needs a database file.\n" +
-  "`schema` becomes every connection's current schema (`SET schema`); an in-memory database creates it, a database file must have it.";
+  "`schema` becomes every connection's current schema (`SET schema`); an in-memory database creates it, a database file must have it.\n" +
+  "A `database` file from a configuration file or `BACKEND_C_DATABASE` must exist unless `create_if_missing = true`: opening a\n" +
+  "missing one fails with `LibConnectionError` naming the path (a mistyped path is never created empty). A config object that\n" +
+  "names its `database` in code creates it (`createIfMissing: false` refuses); `create_if_missing = true` with `read_only = true` is rejected.";
 
 export const duckdbDialect: Dialect<"backend_c", BackendCSettings, DuckDBDriverOptions> = {
   name: "backend_c",

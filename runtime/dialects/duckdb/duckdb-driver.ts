@@ -1,6 +1,7 @@
 /**
  * The backend C driver on `@duckdb/node-api`. `:memory:` gives every physical connection its own
- * database (its own instance); a file path shares one instance per file across connections.
+ * database (its own instance); a file path shares one instance per file across connections and
+ * must exist unless `create_if_missing` is set.
  * Extensions are never downloaded (`autoinstall_known_extensions = false`).
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
@@ -126,8 +127,10 @@ export class DuckDBDriver implements Driver {
     options: Record<string, string>,
   ): Promise<{ connection: DuckDBConnection; instance: DuckDBInstance }> {
     this.#dropReplacedFile();
+    const exists = existsSync(resolve(this.#settings.database));
+    if (!exists && !this.#settings.createIfMissing) throw missingFileError(this.#settings);
     // Whether this engine's file existed before DuckDB opened it (and so created it empty).
-    this.#createdFile ??= !existsSync(resolve(this.#settings.database));
+    this.#createdFile ??= !exists;
     for (let reopened = false; ; reopened = true) {
       this.#lease ??= leaseFileInstance(this.#settings.database, options);
       const lease = this.#lease;
@@ -226,6 +229,19 @@ export class DuckDBDriver implements Driver {
     });
     return this.#layer;
   }
+}
+
+/**
+ * A missing database file is not created unless asked: a mistyped path would otherwise become an
+ * empty database that answers "table does not exist" later.
+ */
+function missingFileError(settings: BackendCSettings): Error {
+  const path = resolve(settings.database);
+  const fix = settings.readOnly
+    ? "a read-only open needs an existing file: check the path"
+    : "check the path, or set create_if_missing = true (createIfMissing: true in BackendCConfig, " +
+      "BACKEND_C_CREATE_IF_MISSING=true) to create it";
+  return new Error(`the database file ${path} does not exist; ${fix}`);
 }
 
 /** The error of an instance invalidated by a fatal error, or undefined when the connection answers. */

@@ -19,6 +19,15 @@ export const BACKEND_C_FIELDS = [
     description: "Open the database in read-only mode",
   },
   {
+    toml: "create_if_missing",
+    camel: "createIfMissing",
+    kind: "boolean",
+    default: false,
+    description:
+      "Create the database file when it does not exist; otherwise opening a missing file fails, naming the path. " +
+      "Default `false` for a path from a configuration file or the environment, `true` for one a config object gives",
+  },
+  {
     toml: "semantic_views",
     camel: "semanticViews",
     kind: "enum",

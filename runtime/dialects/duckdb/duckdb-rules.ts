@@ -1,4 +1,4 @@
-/** Backend C: the pool size and overflow of an in-memory database, and read-only needing a file. */
+/** Backend C: the pool size and overflow of an in-memory database, read-only needing a file and never creating one. */
 import type { ConfigContext } from "../../config/config-context.js";
 import { fieldIn, type FieldSpec } from "../../config/fields.js";
 import { BACKEND_C_ALL_FIELDS } from "./duckdb-fields.js";
@@ -9,11 +9,21 @@ export const IN_MEMORY = ":memory:";
 const field = (toml: string): FieldSpec => fieldIn(BACKEND_C_ALL_FIELDS, toml);
 
 export const duckdbRules: BackendRules = {
-  applyDefaults(values: ResolvedValues): void {
+  applyDefaults(values: ResolvedValues, ctx: ConfigContext): void {
     // Every physical connection to :memory: is its own database, so the pool holds exactly one.
     if (!values.has("pool_size")) {
       const inMemory = (values.string("database") ?? IN_MEMORY) === IN_MEMORY;
       values.set(field("pool_size"), inMemory ? 1 : 5, { kind: "default" });
+    }
+    // A path typed into a configuration file or the environment is where typos happen: it must
+    // name an existing file. A path a program passes in a config object is its own database,
+    // created as DuckDB creates it (unless opened read-only, which never creates).
+    if (!values.has("create_if_missing")) {
+      const database = values.entry("database");
+      const fromCode = ctx.naming === "camel" && database?.origin.kind === "input" && database.value !== IN_MEMORY;
+      if (fromCode && values.get("read_only") !== true) {
+        values.set(field("create_if_missing"), true, { kind: "default" });
+      }
     }
   },
 
@@ -24,6 +34,19 @@ export const duckdbRules: BackendRules = {
         database.field,
         `must be a database file path or ":memory:", got an empty string`,
         database.origin,
+      );
+    }
+    const createIfMissing = values.entry("create_if_missing");
+    if (
+      createIfMissing?.value === true &&
+      createIfMissing.origin.kind !== "default" &&
+      values.get("read_only") === true
+    ) {
+      throw ctx.fail(
+        createIfMissing.field,
+        `= true cannot be combined with ${values.describe(field("read_only"), ctx)} = true: a read-only open never ` +
+          `creates the database file. Create it first, or drop one of the two.`,
+        createIfMissing.origin,
       );
     }
     if (values.get("database") !== IN_MEMORY) return;

@@ -10,5 +10,7 @@ export interface BackendCSettings extends CommonSettings {
   /** A database file path, or `:memory:`. */
   readonly database: string;
   readonly readOnly: boolean;
+  /** Create a missing database file (otherwise opening it fails); unused for `:memory:`. */
+  readonly createIfMissing: boolean;
   readonly semanticViews: SemanticViewsMode;
 }

@@ -78,8 +78,10 @@ export interface SourceColumn {
  * the backend A/B parsers feed recorded results through it.
  */
 export interface IntrospectionSource {
+  /** `parameters` are bound as a query's are (recording semantic queries passes them). */
   execute(
     sql: string,
+    parameters?: readonly unknown[],
   ): Promise<{ readonly columns: readonly SourceColumn[]; readonly rows: readonly (readonly unknown[])[] }>;
 }
 

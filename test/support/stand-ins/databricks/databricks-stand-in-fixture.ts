@@ -109,3 +109,20 @@ export function standInTomlLines(standIn: { readonly port: number }, token: stri
     `schema = "${SCHEMA}"`,
   ];
 }
+
+/** Runs `fn` with a stand-in started from `options` whose certificate is trusted meanwhile; closes it after. */
+export async function withStandIn<T>(
+  options: StandInOptions,
+  fn: (standIn: DatabricksStandIn) => Promise<T>,
+): Promise<T> {
+  const standIn = await DatabricksStandIn.start(options);
+  const previous = process.env["BACKEND_B_CA_CERT"];
+  process.env["BACKEND_B_CA_CERT"] = standIn.certPath;
+  try {
+    return await fn(standIn);
+  } finally {
+    if (previous === undefined) delete process.env["BACKEND_B_CA_CERT"];
+    else process.env["BACKEND_B_CA_CERT"] = previous;
+    await standIn.close();
+  }
+}

@@ -33,6 +33,14 @@ import {
   type MetricViewDefinition,
 } from "./metric-view-sql.js";
 import { createStandInCertificate, type StandInCertificate } from "./tls-cert.js";
+import { withInformationSchema } from "./databricks-catalogs.js";
+import {
+  loadDatabricksModels,
+  translateModelViewSql,
+  type DatabricksModelView,
+  type LoadedDatabricksModel,
+} from "./databricks-model-views.js";
+import { StandInSemanticEngine } from "../semantic-engine.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the Thrift runtime is untyped JS */
 const require = createRequire(import.meta.url);
@@ -48,6 +56,8 @@ export interface StandInOptions {
   /** SQL run once on the DuckDB database at start (tables and rows). */
   readonly setupSql?: readonly string[];
   readonly metricViews?: readonly MetricViewDefinition[];
+  /** Multi-table metric views answered by the built-in semantic engine (databricks-model-views.ts). */
+  readonly modelViews?: readonly DatabricksModelView[];
   /** Serve with this certificate (e.g. another stand-in's, already trusted) instead of a new one; not disposed here. */
   readonly certificate?: StandInCertificate;
   /** Listen on this port (e.g. a restarted warehouse on its old address); default: a free one. */
@@ -129,6 +139,7 @@ export class DatabricksStandIn {
   readonly #options: StandInOptions;
   #storage: CloudStorage | undefined;
   readonly #views = new Map<string, MetricViewDefinition>();
+  #models: ReadonlyMap<string, LoadedDatabricksModel> = new Map();
   readonly #sourceColumns = new Map<string, string[]>();
   /** `DESCRIBE TABLE EXTENDED ... AS JSON` documents, by lower-cased view name. */
   readonly #describe = new Map<string, string>();
@@ -265,6 +276,8 @@ export class DatabricksStandIn {
       );
       this.#describe.set(view.name.toLowerCase(), describeJson(view, types));
     }
+    this.#models = await loadDatabricksModels(new StandInSemanticEngine(this.#db), this.#db, options.modelViews ?? []);
+    for (const model of this.#models.values()) this.#describe.set(model.name.toLowerCase(), model.describeJson);
     this.#storage = await CloudStorage.start(this.#certificate.key, this.#certificate.cert);
     const server = createServer({ key: this.#certificate.key, cert: this.#certificate.cert }, (req, res) =>
       this.#onRequest(req, res),
@@ -378,6 +391,7 @@ export class DatabricksStandIn {
           directRows: req.getDirectResults == null ? undefined : rowCount(req.getDirectResults.maxRows),
         });
         let duckSql: string;
+        let prepare: ((sql: string) => Promise<string>) | undefined;
         let bound: ReceivedStatement["parameters"] = parameters;
         try {
           const described = describeTarget(req.statement);
@@ -396,11 +410,18 @@ export class DatabricksStandIn {
             duckSql = this.#listingSql();
             bound = [];
           } else {
-            duckSql = translateMetricViewSql(
-              req.statement,
-              this.#views,
-              (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? [],
-            );
+            duckSql = req.statement;
+            const namespace = { catalog: session.catalog ?? "main", schema: session.schema ?? "default" };
+            // Inside the statement queue: the catalogs' columns are read, and model views expanded, on the one connection.
+            prepare = async (sql) => {
+              const translated = translateMetricViewSql(
+                await withInformationSchema(sql, this.#db!, namespace),
+                this.#views,
+                (v) => this.#sourceColumns.get(v.name.toLowerCase()) ?? [],
+              );
+              const modelled = translateModelViewSql(translated, this.#models);
+              return modelled === translated ? translated : new StandInSemanticEngine(this.#db!).rewrite(modelled);
+            };
           }
         } catch (error) {
           const e = error as StandInSqlError;
@@ -420,7 +441,7 @@ export class DatabricksStandIn {
           if (this.holdStatements) await new Promise<void>((resolve) => (op.release = resolve));
           if (op.state !== T.TOperationState.RUNNING_STATE) return;
           try {
-            const result = await this.#query(duckSql, bound, session.timeZone);
+            const result = await this.#query(duckSql, bound, session.timeZone, prepare);
             if (op.state !== T.TOperationState.RUNNING_STATE) return;
             op.columns = result.columns;
             op.rows = result.rows;
@@ -512,7 +533,9 @@ export class DatabricksStandIn {
   /** The registered metric views as `information_schema.tables` rows (table_name, comment). */
   #listingSql(): string {
     const literal = (v: string | undefined) => (v === undefined ? "NULL::VARCHAR" : `'${v.replaceAll("'", "''")}'`);
-    const rows = [...this.#views.values()].map((v) => `(${literal(v.name)}, ${literal(v.comment)})`);
+    const rows = [...this.#views.values(), ...this.#models.values()].map(
+      (v) => `(${literal(v.name)}, ${literal(v.comment)})`,
+    );
     if (rows.length === 0) return "SELECT NULL::VARCHAR AS table_name, NULL::VARCHAR AS comment WHERE false";
     return `SELECT table_name, comment FROM (VALUES ${rows.join(", ")}) AS t(table_name, comment) ORDER BY table_name`;
   }
@@ -522,11 +545,13 @@ export class DatabricksStandIn {
     sql: string,
     parameters: ReceivedStatement["parameters"],
     timeZone: string,
+    prepare?: (sql: string) => Promise<string>,
   ): Promise<{ columns: StandInColumn[]; rows: unknown[][] }> {
     const run = async () => {
       await this.#db!.run(`SET TimeZone = '${timeZone.replaceAll("'", "''")}'`);
       const values = parameters.map((p) => toDuckDBValue(p, timeZone));
-      const reader = await this.#db!.runAndReadAll(sql, values.length > 0 ? values : undefined);
+      const text = prepare === undefined ? sql : await prepare(sql);
+      const reader = await this.#db!.runAndReadAll(text, values.length > 0 ? values : undefined);
       const columns = reader.columnTypes().map((type, i) => columnFor(reader.columnName(i), type));
       return { columns, rows: reader.getRows() as unknown[][] };
     };

@@ -13,7 +13,8 @@ interface TextResult {
   readonly rowset: (string | null)[][];
 }
 
-const textColumn = (name: string) => ({
+/** A text column of Snowflake's result metadata (`rowtype` entry). */
+export const textColumn = (name: string) => ({
   name,
   type: "text",
   length: 16777216,
@@ -98,18 +99,19 @@ export function answerMetadataStatement(
 
 /**
  * GET_DDL's text for a registered view (one base table, members over its columns), in Snowflake's
- * layout; the base table is unqualified here (Snowflake qualifies it) because the stand-in's DuckDB
- * has no ANALYTICS.PUBLIC.
+ * layout: the base table qualified by database and schema (ANALYTICS.PUBLIC, where the stand-in's
+ * sessions work) as Snowflake writes it.
  */
 function semanticViewDdl(view: StandInSemanticView): string {
   const table = view.table.toUpperCase();
+  const qualified = /^[A-Z_][A-Z0-9_$]*$/.test(table) ? `ANALYTICS.PUBLIC.${table}` : table;
   const members = (entries: Readonly<Record<string, string>> | undefined) =>
     Object.entries(entries ?? {})
       .map(([name, expression]) => `${name.includes(".") ? name : `${table}.${name}`} as ${expression}`)
       .join(", ");
   const clauses = [
     `create or replace semantic view ${view.name}`,
-    `\ttables (${table} as ${table} with synonyms=('base'))`,
+    `\ttables (${table} as ${qualified} with synonyms=('base'))`,
     // CREATE SEMANTIC VIEW's grammar: VARIABLES after RELATIONSHIPS, before FACTS (variables docs).
     view.variables === undefined
       ? undefined

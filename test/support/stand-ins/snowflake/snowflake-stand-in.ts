@@ -29,6 +29,15 @@ import { answerMetadataStatement } from "./semantic-view-metadata.js";
 import { INPUT_FORMATS, runWithBindings } from "./bind-values.js";
 import { ChunkStorage } from "./chunk-storage.js";
 import { duckdbToSnowflake, inProgressReply, sqlError, statusResult, type Reply, type WireResult } from "./replies.js";
+import { useStandInNamespace, withInformationSchema } from "./snowflake-namespace.js";
+import {
+  answerModelViewStatement,
+  extractModelViewCalls,
+  loadModelViews,
+  type LoadedModelView,
+  type SnowflakeModelView,
+} from "./snowflake-model-views.js";
+import { StandInSemanticEngine } from "../semantic-engine.js";
 import {
   alterSessionAssignments,
   applySessionParameters,
@@ -45,6 +54,8 @@ export interface SnowflakeStandInOptions {
   /** SQL run once on the DuckDB database before the first request. */
   readonly seedSql?: readonly string[];
   readonly semanticViews?: readonly StandInSemanticView[];
+  /** Multi-table semantic views answered by the built-in semantic engine (snowflake-model-views.ts). */
+  readonly modelViews?: readonly SnowflakeModelView[];
   /**
    * Rows sent inline and per chunk: larger results are split into result chunks the sdk downloads
    * from separate storage (gzip, SSE-C headers from `qrmk`), as Snowflake does. Default: all inline.
@@ -146,6 +157,7 @@ export class SnowflakeStandIn {
   readonly #instance: DuckDBInstance;
   readonly #options: SnowflakeStandInOptions;
   readonly #views = new Map<string, StandInSemanticView>();
+  #models: ReadonlyMap<string, LoadedModelView> = new Map();
   readonly #sessions = new Map<string, Session>();
   readonly #held = new Map<string, () => void>();
   readonly #stalled = new Set<() => void>();
@@ -180,7 +192,9 @@ export class SnowflakeStandIn {
     const standIn = new SnowflakeStandIn(instance, options);
     const seed = await instance.connect();
     try {
+      await useStandInNamespace(seed);
       for (const sql of options.seedSql ?? []) await seed.run(sql);
+      standIn.#models = await loadModelViews(new StandInSemanticEngine(seed), options.modelViews ?? []);
     } finally {
       seed.closeSync();
     }
@@ -478,8 +492,9 @@ export class SnowflakeStandIn {
       // QUOTED_IDENTIFIERS_IGNORE_CASE: quoted identifiers resolve (and aliases name columns) in upper case.
       const text = session.settings.quotedIdentifiersIgnoreCase ? foldQuotedIdentifiers(sqlText) : sqlText;
       const result =
+        answerModelViewStatement(text, this.#views, this.#models) ??
         answerMetadataStatement(text, this.#views) ??
-        (await runOnDuckDB(session, text, bindings, this.#views, this.#options));
+        (await runOnDuckDB(session, text, bindings, this.#views, this.#models, this.#options));
       const chunkRows = this.#options.chunkRows;
       const inline = chunkRows === undefined ? result.rowset : result.rowset.slice(0, chunkRows);
       const chunks: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
@@ -529,6 +544,7 @@ class LazyConnection {
   ) {}
   get(): Promise<DuckDBConnection> {
     this.#connection ??= this.instance.connect().then(async (c) => {
+      await useStandInNamespace(c);
       await c.run(`SET TimeZone = '${this.timeZone.replaceAll("'", "''")}'`);
       return c;
     });
@@ -554,6 +570,7 @@ async function runOnDuckDB(
   sqlText: string,
   bindings: QueryRecord["bindings"],
   views: ReadonlyMap<string, StandInSemanticView>,
+  models: ReadonlyMap<string, LoadedModelView>,
   behaviour: SnowflakeBehaviour,
 ): Promise<WireResult> {
   const lazy = session.connection;
@@ -563,9 +580,14 @@ async function runOnDuckDB(
     if (session.settings.timeZone !== lazy.timeZone) await lazy.setTimeZone(session.settings.timeZone);
   }
   if (STATUS_ONLY.test(sqlText)) return statusResult("Statement executed successfully.");
-  // Binds as $1, $2, ...: a variable's value may be substituted into several member expressions.
-  const sql = translateSnowflakeSql(numberPlaceholders(sqlText), views, behaviour);
   const connection = await lazy.get();
+  // Binds as $1, $2, ...: a variable's value may be substituted into several member expressions.
+  const numbered = numberPlaceholders(sqlText);
+  const withModels = extractModelViewCalls(await withInformationSchema(numbered, connection), models);
+  const translated = translateSnowflakeSql(withModels.sql, views, behaviour);
+  const restored = withModels.restore(translated);
+  // A model view's semantic_view() call is expanded by the built-in engine over this session's tables.
+  const sql = restored === translated ? translated : await new StandInSemanticEngine(connection).rewrite(restored);
   const reader = await runWithBindings(connection, sql, bindings);
   const rows = reader.getRows() as DuckDBValue[][];
   const columns = reader.columnNames().map((name, i) =>
