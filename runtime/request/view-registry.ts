@@ -25,7 +25,7 @@ export interface ViewWithRow {
   readonly row?: RowSchema | undefined;
 }
 
-/** What a registry is made from: a module namespace (`import * as views from "./generated/index.js"`) or a list. */
+/** What a registry is made from: a module namespace (`import * as views from` the generated index module) or a list. */
 export type ViewSource = Readonly<Record<string, unknown>> | readonly (ViewClass | ViewWithRow)[];
 
 export interface MemberInfo {

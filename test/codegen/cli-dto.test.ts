@@ -56,6 +56,7 @@ describe("lib codegen-dto CLI (backend C)", function () {
     expect(again.stdout).to.contain("(0 written, 1 unchanged, 1 removed)");
     expect((await readdir(join(dir.path, "generated"))).sort()).to.deep.equal([
       "index.ts",
+      "lib-model.json",
       "orders.ts",
       "sales.dto.ts",
       "sales.ts",
@@ -109,7 +110,13 @@ describe("lib codegen-dto CLI (backend C)", function () {
     expect(help.code).to.equal(0);
     for (const text of ["$ lib codegen-dto", "--backend <backend>", "--database <path>", "--config <path>"])
       expect(help.stdout).to.contain(text);
-    for (const text of ["--out <dir>", "--view <name>", "--check", "Exit status:", "1  --check found drift"])
+    for (const text of [
+      "--out <dir>",
+      "--view <name>",
+      "--check",
+      "Exit status:",
+      "1  --check found a change that can break a caller",
+    ])
       expect(help.stdout).to.contain(text);
     expect(help.stdout).to.not.contain("--fixture");
   });

@@ -50,7 +50,9 @@ describe("backend A: names created quoted in lower case", function () {
 
   it("codegen declares them in the exact quoted form", async () => {
     const source = await codegenModuleFrom(standIn, tmp.path, "sales-v");
-    expect(source).to.contain('export class SalesV extends SemanticView("\\"sales_v\\"", {\n');
+    // A view name that is not an identifier is declared under a portable name, with the warehouse's as { name }.
+    expect(source).to.contain('export class SalesV extends SemanticView("salesV", {\n');
+    expect(source).to.contain('}, {\n  name: "\\"sales_v\\"",\n}) {}\n');
     expect(source).to.contain('  orderRegion: Dimension<string>({ name: "\\"order region\\"" }),\n');
     expect(source).to.contain("  country: Dimension<string>(),\n");
     expect(source).to.contain('  revenue: Metric<bigint>({ name: "\\"revenue\\"" }),\n');
