@@ -70,19 +70,33 @@ function withoutSuffix(base: string, suffixes: readonly string[]): string {
   return base;
 }
 
+/** Distinct type texts remembered per table (forgotten all at once beyond it: struct types can vary without end). */
+const MAX_REMEMBERED_TYPES = 1_000;
+
 export function defineTypeTable(input: TypeTableInput): TypeTable {
   const types = Object.freeze({ ...input.types });
   const suffixes = Object.freeze([...(input.ignoredSuffixes ?? [])]);
+  const known = new Map<string, ValueKind>();
+  const parsedKind = (typeText: string): ValueKind => {
+    const { base, params } = parseTypeText(typeText);
+    const name = withoutSuffix(base, suffixes);
+    const rule = Object.hasOwn(types, name) ? types[name] : undefined;
+    if (rule === undefined) return "other";
+    return typeof rule === "string" ? rule : fixedPointKind(rule.fixedPoint, params);
+  };
   return Object.freeze({
     warehouse: input.warehouse,
     types,
     ignoredSuffixes: suffixes,
     kindOf(typeText: string): ValueKind {
-      const { base, params } = parseTypeText(typeText);
-      const name = withoutSuffix(base, suffixes);
-      const rule = Object.hasOwn(types, name) ? types[name] : undefined;
-      if (rule === undefined) return "other";
-      return typeof rule === "string" ? rule : fixedPointKind(rule.fixedPoint, params);
+      // Every result asks for each of its columns; a handful of distinct texts covers an application.
+      let kind = known.get(typeText);
+      if (kind === undefined) {
+        kind = parsedKind(typeText);
+        if (known.size >= MAX_REMEMBERED_TYPES) known.clear();
+        known.set(typeText, kind);
+      }
+      return kind;
     },
   });
 }

@@ -12,12 +12,12 @@ export const MAX_CONDITION_DEPTH = 100;
 /** Comparisons, IN lists, LIKEs, null checks and constants in one condition. */
 export const MAX_CONDITION_TERMS = 10_000;
 
-interface Shape {
+export interface ConditionShape {
   readonly depth: number;
   readonly terms: number;
 }
 
-const shapes = new WeakMap<ConditionNode, Shape>();
+const shapes = new WeakMap<ConditionNode, ConditionShape>();
 
 function childrenOf(node: ConditionNode): readonly ConditionNode[] {
   switch (node.kind) {
@@ -32,7 +32,7 @@ function childrenOf(node: ConditionNode): readonly ConditionNode[] {
 }
 
 /** Depth and term count of `node`, or undefined once either is over its limit (measured iteratively). */
-function shapeOf(root: ConditionNode): Shape | undefined {
+export function conditionShape(root: ConditionNode): ConditionShape | undefined {
   const stack: { node: ConditionNode; level: number; expanded: boolean }[] = [
     { node: root, level: 0, expanded: false },
   ];
@@ -66,11 +66,16 @@ function shapeOf(root: ConditionNode): Shape | undefined {
   return shapes.get(root);
 }
 
-/** Why `node` is too deep or too large to compile, or undefined when it is not. */
-export function conditionShapeProblem(node: ConditionNode): string | undefined {
-  if (shapeOf(node) !== undefined) return undefined;
+/** Why a condition of this shape is too deep or too large to compile, or undefined when it is not. */
+export function conditionShapeLimitProblem(shape: ConditionShape): string | undefined {
+  if (shape.depth <= MAX_CONDITION_DEPTH && shape.terms <= MAX_CONDITION_TERMS) return undefined;
   return (
     `the condition is too large: at most ${MAX_CONDITION_DEPTH} levels of and/or/not and ` +
     `${MAX_CONDITION_TERMS} terms (use in([...]) for many values of one field)`
   );
+}
+
+/** Why `node` is too deep or too large to compile, or undefined when it is not. */
+export function conditionShapeProblem(node: ConditionNode): string | undefined {
+  return conditionShapeLimitProblem(conditionShape(node) ?? { depth: Infinity, terms: Infinity });
 }

@@ -34,6 +34,7 @@ import type {
 } from "./query-shape.js";
 import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import { VariableNode } from "../operation-node/variable-node.js";
+import { appendWhere, whereCondition, type WhereChain } from "./where-chain.js";
 import type { NoVariables } from "../view/variable.js";
 
 export type { EmptyRow } from "./row-type.js";
@@ -98,14 +99,23 @@ export class SemanticQuery<
   P extends object = NoVariables,
   S extends QueryShape = AnyShape,
 > {
+  /** Everything but the where() conditions, which `#where` holds until the node is first needed. */
   readonly #node: SemanticQueryNode;
+  readonly #where: WhereChain | undefined;
+  #built: SemanticQueryNode | undefined;
   readonly #view: DeclaredView;
   readonly #executor: QueryExecutor;
   /** Type-level only: what the checker knows about the selection (see query-shape.ts). */
   declare readonly "~shape"?: S;
 
-  private constructor(node: SemanticQueryNode, view: DeclaredView, executor: QueryExecutor) {
+  private constructor(
+    node: SemanticQueryNode,
+    view: DeclaredView,
+    executor: QueryExecutor,
+    where: WhereChain | undefined = undefined,
+  ) {
     this.#node = node;
+    this.#where = where;
     this.#view = view;
     this.#executor = executor;
     Object.freeze(this);
@@ -193,17 +203,9 @@ export class SemanticQuery<
         );
       }
     }
-    const current = this.#node.where;
-    const where =
-      current === undefined
-        ? condition.node
-        : ConditionNode.and([
-            ...(current.kind === "AndConditionNode" ? current.conditions : [current]),
-            ...(condition.node.kind === "AndConditionNode" ? condition.node.conditions : [condition.node]),
-          ]);
-    const together = conditionShapeProblem(where); // several where() calls add up
-    if (together !== undefined) throw this.#error("where", together);
-    return this.#with({ where });
+    const where = appendWhere(this.#where, condition.node);
+    if (typeof where === "string") throw this.#error("where", where); // several where() calls add up
+    return new SemanticQuery<V, R, P, S>(this.#node, this.#view, this.#executor, where);
   }
 
   /**
@@ -280,7 +282,7 @@ export class SemanticQuery<
     ) {
       throw this.#error("using", "expected an engine or a registered engine name");
     }
-    return new SemanticQuery<V, R, P, S>(this.#node, this.#view, this.#executor.withEngine(engine));
+    return new SemanticQuery<V, R, P, S>(this.#node, this.#view, this.#executor.withEngine(engine), this.#where);
   }
 
   /** The SQL for `dialect`, or for the resolved engine's dialect. */
@@ -295,7 +297,7 @@ export class SemanticQuery<
     if (dialect !== undefined && !isBackend(dialect)) {
       throw self.#error("compile", `unknown dialect ${describe(dialect)}`);
     }
-    return self.#executor.compileQuery(self.#node, dialect);
+    return self.#executor.compileQuery(self.toOperationNode(), dialect);
   }
 
   /**
@@ -304,12 +306,14 @@ export class SemanticQuery<
    */
   execute(this: OrderedSelected<S>, options: ExecuteOptions = {}): Promise<QueryCursor<R>> {
     const self = this as SemanticQuery<V, R, P, S>;
-    return self.#executor.executeQuery<R>(self.#node, options);
+    return self.#executor.executeQuery<R>(self.toOperationNode(), options);
   }
 
   /** The frozen operation node (what the dialect compilers consume). */
   toOperationNode(): SemanticQueryNode {
-    return this.#node;
+    if (this.#where === undefined) return this.#node;
+    this.#built ??= SemanticQueryNode.cloneWith(this.#node, { where: whereCondition(this.#where) });
+    return this.#built;
   }
 
   #with<R2 extends object, S2 extends QueryShape>(
@@ -319,6 +323,7 @@ export class SemanticQuery<
       SemanticQueryNode.cloneWith(this.#node, changes),
       this.#view,
       this.#executor,
+      this.#where,
     );
   }
 

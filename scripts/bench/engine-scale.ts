@@ -8,47 +8,8 @@
 import { BackendCConfig, createEngine, type PooledConnection } from "lib";
 import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
 import type { SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
-import { median, printTable } from "./bench-harness.js";
+import { printCurve, timed, type Point } from "./scale-curve.js";
 import type { BenchSettings } from "./bench-settings.js";
-
-interface Point {
-  readonly size: number;
-  readonly ms: number;
-  readonly extra?: string;
-}
-
-async function timed(runs: number, body: () => Promise<void>): Promise<number> {
-  const samples: number[] = [];
-  await body(); // warm-up: the first call pays for compilation, not for the size
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await body();
-    samples.push(performance.now() - started);
-  }
-  return median(samples);
-}
-
-function printCurve(title: string, unit: string, points: readonly Point[], extraHeader?: string): void {
-  console.log(`\n${title}`);
-  const rows = points.map((p, i) => {
-    const prev = points[i - 1];
-    const step = prev === undefined ? "" : `x${(p.ms / prev.ms).toFixed(2)} for x${(p.size / prev.size).toFixed(1)}`;
-    return [
-      p.size.toLocaleString("en-US"),
-      `${p.ms.toFixed(1)} ms`,
-      `${((p.ms * 1000) / p.size).toFixed(1)} us`,
-      ...(extraHeader === undefined ? [] : [p.extra ?? ""]),
-      step,
-    ];
-  });
-  printTable([unit, "time", `per ${unit}`, ...(extraHeader === undefined ? [] : [extraHeader]), "step"], rows);
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  const growth = last.ms / last.size / (first.ms / first.size);
-  console.log(
-    `  per-${unit} cost from smallest to largest: x${growth.toFixed(2)} (${growth <= 2 ? "linear" : "SUPER-LINEAR"})`,
-  );
-}
 
 async function createMembers(conn: PooledConnection, sizes: readonly number[], runs: number): Promise<Point[]> {
   await conn.run("CREATE OR REPLACE TABLE scale_w (id INTEGER PRIMARY KEY, a INTEGER)");

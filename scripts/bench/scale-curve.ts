@@ -1,0 +1,48 @@
+/**
+ * Scale curves (issue 25): a table of size → time, time per unit and the step from the previous size,
+ * then a linear-fit check: the per-unit cost from the smallest to the largest size may at most double.
+ */
+import { formatTime, median, printTable } from "./bench-harness.js";
+
+export interface Point {
+  readonly size: number;
+  readonly ms: number;
+  readonly extra?: string;
+}
+
+/** Median of `runs` timed calls of `body`, after one warm-up call (which pays for compilation, not for the size). */
+export async function timed(runs: number, body: () => Promise<void> | void): Promise<number> {
+  const samples: number[] = [];
+  await body();
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await body();
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+}
+
+/** Prints the curve; returns whether it passed the linear-fit check. */
+export function printCurve(title: string, unit: string, points: readonly Point[], extraHeader?: string): boolean {
+  console.log(`\n${title}`);
+  const rows = points.map((p, i) => {
+    const prev = points[i - 1];
+    const step = prev === undefined ? "" : `x${(p.ms / prev.ms).toFixed(2)} for x${(p.size / prev.size).toFixed(1)}`;
+    return [
+      p.size.toLocaleString("en-US"),
+      formatTime(p.ms * 1000),
+      formatTime((p.ms * 1000) / p.size),
+      ...(extraHeader === undefined ? [] : [p.extra ?? ""]),
+      step,
+    ];
+  });
+  printTable([unit, "time", `per ${unit}`, ...(extraHeader === undefined ? [] : [extraHeader]), "step"], rows);
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  const growth = last.ms / last.size / (first.ms / first.size);
+  const linear = growth <= 2;
+  console.log(
+    `  per-${unit} cost from smallest to largest: x${growth.toFixed(2)} (${linear ? "linear" : "SUPER-LINEAR"})`,
+  );
+  return linear;
+}
