@@ -266,10 +266,10 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
 
 function indexModule(project: Project, plans: readonly PlannedView[]): SourceFile {
   const file = project.createSourceFile("index.ts", "", { overwrite: true });
-  for (const plan of plans) {
-    file.addExportDeclaration({ moduleSpecifier: `./${plan.stem}.js` });
-    file.addExportDeclaration({ moduleSpecifier: `./${plan.stem}.dto.js` });
-  }
+  // One insertion: ts-morph re-parses the file after each, which made 100 views cost ~0.6 s here.
+  file.addExportDeclarations(
+    plans.flatMap((plan) => [{ moduleSpecifier: `./${plan.stem}.js` }, { moduleSpecifier: `./${plan.stem}.dto.js` }]),
+  );
   if (plans.length === 0) file.addStatements("export {};");
   return file;
 }

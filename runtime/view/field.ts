@@ -42,10 +42,10 @@ export type ValueInput<T> = T extends string
  * branded with the rule (still a subtype of `A`, so every field stays assignable to `AnyField`). `T` is
  * only ever the checked type here, which keeps `Field` covariant in it.
  */
-type ForDates<T, A, Method extends string> = [T] extends [Date | null]
+type ForDates<T, A, Method extends string, What extends string = "a relative date range"> = [T] extends [Date | null]
   ? A
   : [T] extends [string | number | bigint | boolean | Decimal | null]
-    ? A & QueryTypeError<`${Method}() takes a Date dimension or fact (a relative date range)`>
+    ? A & QueryTypeError<`${Method}() takes a Date dimension or fact (${What})`>
     : A;
 
 /** The metric names a condition on this field references: its own name for a metric, none otherwise. */
@@ -107,6 +107,11 @@ export interface Field<
   inPrevious(unit: ForDates<T, DateUnit, "inPrevious">, options?: DateRangeOptions): Condition<V, MetricName<K, N>>;
   /** From the start of the current `unit` up to now (`toDate("year")`: year to date). */
   toDate(unit: ForDates<T, DateUnit, "toDate">, options?: DateRangeOptions): Condition<V, MetricName<K, N>>;
+  /**
+   * `>= start AND < end`: the half-open range from `start` up to `end`, excluded, the same on every
+   * backend (`between()` stays SQL's BETWEEN, both ends included). `end` may equal `start` (matches nothing).
+   */
+  inRange(start: ForDates<T, Date, "inRange", "a half-open date range">, end: Date): Condition<V, MetricName<K, N>>;
   isNull(): Condition<V, MetricName<K, N>>;
   isNotNull(): Condition<V, MetricName<K, N>>;
   asc(options?: OrderingOptions): Ordering<V, N>;
@@ -180,6 +185,29 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     const rangeNode = createDateRangeNode(node, range, count as number, unit as DateUnit, options as DateRangeOptions);
     return conditionOf<V, MetricName<K, N>>(rangeNode);
   };
+  const instant = (argument: "start" | "end", v: unknown): Date => {
+    if (!(v instanceof Date) || Number.isNaN(v.getTime())) {
+      const got = v instanceof Date ? "an invalid Date" : v === null ? "null" : typeof v;
+      throw new ValidationError(`${label}.inRange(): ${argument} must be a valid Date, got ${got}`, {
+        source: `${label}.inRange()`,
+        field: name,
+      });
+    }
+    return new Date(v.getTime());
+  };
+  const inRange = (startValue: unknown, endValue: unknown) => {
+    const start = instant("start", startValue);
+    const end = instant("end", endValue);
+    if (end.getTime() < start.getTime()) {
+      throw new ValidationError(
+        `${label}.inRange(): end (${end.toISOString()}) is before start (${start.toISOString()}); swap the arguments`,
+        { source: `${label}.inRange()`, field: name },
+      );
+    }
+    return conditionOf<V, MetricName<K, N>>(
+      ConditionNode.and([ConditionNode.comparison(node, ">=", start), ConditionNode.comparison(node, "<", end)]),
+    );
+  };
   const like = (pattern: string, escaped: boolean) =>
     conditionOf<V, MetricName<K, N>>(ConditionNode.like(node, pattern, escaped));
   const ordering = (method: string, direction: "asc" | "desc", options: OrderingOptions | undefined) => {
@@ -218,6 +246,7 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
     inCurrent: (unit: unknown, options?: unknown) => dateRange("inCurrent", "current", 1, unit, options),
     inPrevious: (unit: unknown, options?: unknown) => dateRange("inPrevious", "previous", 1, unit, options),
     toDate: (unit: unknown, options?: unknown) => dateRange("toDate", "toDate", 1, unit, options),
+    inRange,
     isNull: () => conditionOf(ConditionNode.nullCheck(node, false)),
     isNotNull: () => conditionOf(ConditionNode.nullCheck(node, true)),
     asc: (options?: OrderingOptions) => ordering("asc", "asc", options),

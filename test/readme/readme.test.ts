@@ -118,12 +118,15 @@ describe("README.md runs as written", function () {
       print("us"),
       'console.log("====");',
       print("lastQuarter"),
+      'console.log("====");',
+      print("firstQuarter"),
     ]);
     const result = await runProgram("dialects.ts", code);
     expect(result.stderr).to.equal("");
-    const [dialects, dateRanges] = result.stdout.split("====\n");
+    const [dialects, dateRanges, fixedRange] = result.stdout.split("====\n");
     expect(dialects).to.equal(markedBlock("readme-dialects-sql", readme).code);
     expect(dateRanges).to.equal(markedBlock("readme-date-ranges-sql", readme).code);
+    expect(fixedRange).to.equal(markedBlock("readme-date-range-fixed-sql", readme).code);
   });
 
   it("the Errors table names every error class lib exports, the base class LibError first", async () => {

@@ -433,3 +433,14 @@ Shop.orderedOn.toDate("month", { timeZone: 1 });
 Shop.orderedOn.inCurrent("day", { zone: "UTC" });
 // @ts-expect-error -> metric 'revenue' cannot be used in where()
 revenueQuery.where(and(Shop.orderedOn.inLast(3, "month"), Shop.revenue.gt(0)));
+
+// ---- half-open date ranges: inRange(start, end) on Date members, Date arguments ----
+
+const firstQuarter = revenueQuery.where(Shop.orderedOn.inRange(d, d)).where(Shop.shippedAt.inRange(d, d));
+assertType<Equals<RowOf<typeof firstQuarter>, { revenue: bigint }>>();
+// @ts-expect-error -> inRange() takes a Date dimension or fact (a half-open date range)
+Shop.country.inRange(d, d);
+// @ts-expect-error -> inRange() takes a Date dimension or fact (a half-open date range)
+Shop.units.inRange(d, d);
+// @ts-expect-error -> not assignable to parameter of type 'Date'
+Shop.orderedOn.inRange(d, "2024-04-01");

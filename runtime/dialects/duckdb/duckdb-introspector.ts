@@ -98,7 +98,8 @@ export class DuckDBIntrospector implements Introspector {
   }
 
   /**
-   * Types all `members` with one probe; if the view rejects the combination (fan trap, ...), one by one,
+   * Types all `members` with one probe; if the view rejects the combination (fan trap, ...), the
+   * dimensions together and the metrics together, then what is left one by one,
    * and a dimension the view refuses alone (a role-playing one is ambiguous without a metric) together
    * with each metric in turn until one accepts it.
    */
@@ -110,7 +111,16 @@ export class DuckDBIntrospector implements Introspector {
   ): Promise<void> {
     if (members.length === 0) return;
     if (await this.#tryProbe(view, members, into)) return;
-    for (const member of members) {
+    // Dimensions alone and metrics alone meet no fan trap: two probes type most refused combinations.
+    const left = new Set(members);
+    for (const group of [
+      members.filter((m) => m.kind === "dimension"),
+      members.filter((m) => m.kind !== "dimension"),
+    ]) {
+      if (group.length < 2 || group.length === members.length) continue;
+      if (await this.#tryProbe(view, group, into)) for (const member of group) left.delete(member);
+    }
+    for (const member of left) {
       if (await this.#tryProbe(view, [member], into)) continue;
       if (member.kind !== "dimension") continue;
       for (const metric of metrics) if (await this.#tryProbe(view, [member, metric], into, [member])) break;
