@@ -118,6 +118,9 @@ describe("lib codegen-dto CLI (backend C)", function () {
       "1  --check found a change that can break a caller",
     ])
       expect(help.stdout).to.contain(text);
-    expect(help.stdout).to.not.contain("--fixture");
+    // Its options are the target flags only (the shared exit-status table still names lib codegen's fixture flags).
+    const options = help.stdout.slice(help.stdout.indexOf("Options:"), help.stdout.indexOf("Exit status:"));
+    expect(options).to.contain("--backend").and.not.contain("--fixture");
+    expect(options).to.not.contain("--verify");
   });
 });
