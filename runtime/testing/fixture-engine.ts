@@ -10,7 +10,7 @@ import type { Engine } from "../engine/engine.js";
 import { BackendCConfig } from "../dialects/duckdb/duckdb-config.js";
 import type { UntranslatedConstruct } from "../dialects/fixture/fixture-model.js";
 
-/** What a fixture module exports (`import * as warehouse from "./fixtures/warehouse.js"`). */
+/** What a fixture module exports (the namespace of the module `lib codegen --fixture` wrote). */
 export interface FixtureModule {
   /** Base tables, their rows and the semantic views, in the order they are created. */
   readonly FIXTURE_STATEMENTS: readonly string[];

@@ -72,7 +72,7 @@ describe("engine: createEngine, registry and scopes", () => {
     const db = tmp.file("analytics.duckdb");
     const configPath = tomlFile(
       tmp.file("lib.toml"),
-      `[connections.analytics]\ntype = "backend_c"\ndatabase = ${JSON.stringify(db)}\npool_size = 3\nmax_overflow = 0\n`,
+      `[connections.analytics]\ntype = "backend_c"\ndatabase = ${JSON.stringify(db)}\ncreate_if_missing = true\npool_size = 3\nmax_overflow = 0\n`,
     );
     const engine = createEngine("analytics", { configPath, register: true });
     expect(engine.name).to.equal("analytics");
