@@ -14,6 +14,7 @@ import type { Dialect } from "../dialects/dialect.js";
 import { dialectOf, type BackendType, type ConnectionSettings } from "../dialects/dialects.js";
 import { Engine } from "../engine/engine.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
+import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
 import { cachedRequestFor, type QueryCacheOption } from "./cache-options.js";
@@ -71,7 +72,7 @@ function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntr
   if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
   let entry = byDialect.get(dialect);
   if (entry === undefined) {
-    const compiled = dialect.createQueryCompiler().compileSemanticQuery(node);
+    const compiled = compileWithIdleCompiler(dialect, node);
     const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
     entry = Object.freeze({
       compiled,
@@ -86,6 +87,26 @@ function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntr
     byDialect.set(dialect, entry);
   }
   return entry;
+}
+
+/**
+ * Idle compilers per dialect. Building one is far dearer than a compile (Kysely's visitor binds
+ * its whole visitor table per instance), and Kysely's compiler resets its state at each
+ * `compileQuery`, so one is reused once its compile has returned; a compile that starts while
+ * another runs (a nested one) takes another compiler.
+ */
+const idleCompilers = new WeakMap<AnyDialect, SemanticQueryCompiler[]>();
+const MAX_IDLE_COMPILERS = 4;
+
+function compileWithIdleCompiler(dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery {
+  let idle = idleCompilers.get(dialect);
+  if (idle === undefined) idleCompilers.set(dialect, (idle = []));
+  const compiler = idle.pop() ?? dialect.createQueryCompiler();
+  try {
+    return compiler.compileSemanticQuery(node);
+  } finally {
+    if (idle.length < MAX_IDLE_COMPILERS) idle.push(compiler);
+  }
 }
 
 function requestInfo(node: SemanticQueryNode): SemanticRequestInfo {
