@@ -223,7 +223,11 @@ export async function rewriteIntrospectionCalls(session: SqlSession, sql: string
         throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
       const def = await requireDefinition(session, view);
       const reference = parseViewReference(view);
-      edits.push({ start: call.start, end: call.end, text: textExpression(getDdl(def, reference, qualified === true)) });
+      edits.push({
+        start: call.start,
+        end: call.end,
+        text: textExpression(getDdl(def, reference, qualified === true)),
+      });
       i = call.after - 1;
     } else if (name === "read_yaml_from_semantic_view") {
       const call = parseCall(tokens, i);
