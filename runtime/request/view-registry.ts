@@ -85,24 +85,23 @@ function isRowSchema(value: unknown): value is RowSchema {
   return type === "object" && typeof properties === "object" && properties !== null;
 }
 
-/** The view's fields in declaration order (`for...in` walks the statics the base class defined). */
-function fieldsOf(viewClass: ViewClass): AnyField[] {
-  const fields: AnyField[] = [];
+/** The view's own statics that `is` accepts, in declaration order (`for...in` walks what the base class defined). */
+function staticsOf<T extends { readonly viewName: string }>(
+  viewClass: ViewClass,
+  is: (value: unknown) => value is T,
+): T[] {
+  const found: T[] = [];
   for (const key in viewClass) {
     const value = (viewClass as unknown as Record<string, unknown>)[key];
-    if (isField(value) && value.viewName === viewClass.viewName) fields.push(value);
+    if (is(value) && value.viewName === viewClass.viewName) found.push(value);
   }
-  return fields;
+  return found;
 }
 
-function variablesOf(viewClass: ViewClass): ViewVariable[] {
-  const variables: ViewVariable[] = [];
-  for (const key in viewClass) {
-    const value = (viewClass as unknown as Record<string, unknown>)[key];
-    if (isViewVariable(value) && value.viewName === viewClass.viewName) variables.push(value);
-  }
-  return variables;
-}
+/** The view's fields (members) in declaration order. */
+const fieldsOf = (viewClass: ViewClass): AnyField[] => staticsOf(viewClass, isField);
+/** The view's variables in declaration order. */
+const variablesOf = (viewClass: ViewClass): ViewVariable[] => staticsOf(viewClass, isViewVariable);
 
 /** A variables DTO describes a view's variables when its properties are exactly their names. */
 function describesVariables(schema: RowSchema, variables: readonly ViewVariable[]): boolean {
