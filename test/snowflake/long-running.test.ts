@@ -33,7 +33,8 @@ describe("backend A: long-running statements (query-in-progress polling)", funct
     await withSnowflakeStandIn({ inProgress: { match: /"SALES"/, polls: Infinity } }, async (standIn) => {
       // No overflow: the next checkout waits for the cancelled statement to end instead of opening another session.
       await using engine = standInEngine(standIn, { maxOverflow: 0 });
-      const error = await failureOf(revenueByCountry().using(engine).execute({ timeoutMs: 300 }));
+      // Long enough for the sdk's first result poll even on a loaded machine (300 ms was not, at load ~25).
+      const error = await failureOf(revenueByCountry().using(engine).execute({ timeoutMs: 1_000 }));
       expect(error).to.be.instanceOf(QueryCancelledError);
       // Once the sdk knows the query id (from the 333333 answer) it aborts by query id.
       const running = standIn.queries.at(-1)!;
