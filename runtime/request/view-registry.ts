@@ -109,10 +109,17 @@ function describesVariables(schema: RowSchema, variables: readonly ViewVariable[
   return keys.length === variables.length && variables.every((v) => Object.hasOwn(schema.properties, v.name));
 }
 
-/** A row DTO describes a view when it has a property for each of its fields and nothing else. */
+/**
+ * A row DTO describes a view when it has a property for each of its dimensions and metrics, facts
+ * optional (codegen's `<View>Row` leaves facts out: they are never selected with the others; a fact
+ * it does not type is typed unknown), and nothing else.
+ */
 function describesView(schema: RowSchema, fields: readonly AnyField[]): boolean {
-  const keys = Object.keys(schema.properties);
-  return keys.length === fields.length && fields.every((f) => Object.hasOwn(schema.properties, f.name));
+  const names = new Set(fields.map((f) => f.name));
+  return (
+    Object.keys(schema.properties).every((key) => names.has(key)) &&
+    fields.every((f) => f.kind === "fact" || Object.hasOwn(schema.properties, f.name))
+  );
 }
 
 function entryOf(viewClass: ViewClass, row: RowSchema | undefined, variablesDto?: RowSchema): ViewEntry {
@@ -134,7 +141,7 @@ function entryOf(viewClass: ViewClass, row: RowSchema | undefined, variablesDto?
   );
   if (row !== undefined && !describesView(row, fields)) {
     throw new ValidationError(
-      `view registry: the row schema given for "${viewClass.viewName}" does not have exactly its fields (${fields.map((f) => f.name).join(", ")})`,
+      `view registry: the row schema given for "${viewClass.viewName}" does not have exactly its fields (${fields.map((f) => f.name).join(", ")}; facts may be left out)`,
       { source: "view registry", field: viewClass.viewName },
     );
   }
