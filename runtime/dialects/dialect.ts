@@ -31,7 +31,7 @@ export interface Dialect<
   readonly config: DialectConfig;
   /** A driver for these settings; `options` are library-internal (tests inject DuckDB's semantic layer). */
   createDriver(settings: Settings, options?: DriverOptions): Driver;
-  /** A fresh compiler (a compiler holds per-compilation state, so none is shared). */
+  /** A new compiler. It holds the state of the compile it runs, so one compile at a time; Kysely resets it at each compile, so it may be reused after one returns. */
   createQueryCompiler(): SemanticQueryCompiler;
   /** Capabilities the engine and messages ask (Kysely's `DialectAdapter`). */
   readonly adapter: DialectAdapter<Settings>;

@@ -10,16 +10,15 @@ import { QueryCancelledError } from "../errors.js";
 import { openCursor, type CursorQuery } from "../cursor/open-cursor.js";
 import type { Cursor } from "../cursor/cursor.js";
 import { captureOpenSite } from "../cursor/unclosed-cursor.js";
-import type { Dialect } from "../dialects/dialect.js";
-import { dialectOf, type BackendType, type ConnectionSettings } from "../dialects/dialects.js";
+import { dialectOf, type BackendType } from "../dialects/dialects.js";
 import { Engine } from "../engine/engine.js";
 import type { CompiledQuery } from "../query-compiler/compiled-query.js";
-import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+import { compiledFor, compiledQueryFor, type AnyDialect } from "./compiled-entry.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
 import { cachedRequestFor, type QueryCacheOption } from "./cache-options.js";
 import { executeCached } from "./cached-execution.js";
 import type { QueryScope } from "../result-cache/query-scope.js";
-import type { SemanticRequestInfo } from "../driver/database-connection.js";
 import { resolveDateRanges } from "./date-range-bounds.js";
 
 export interface ExecuteOptions {
@@ -51,54 +50,6 @@ export interface QueryExecutor {
   withEngine(engine: EngineRef): QueryExecutor;
 }
 
-type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
-
-/**
- * Compiled SQL per query node and dialect. Nodes are frozen and compiling is pure, so a query run
- * again (a dashboard's) skips the compiler; a failed compile is not kept and throws again.
- */
-const compiledQueries = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledEntry>>();
-
-/**
- * The compiled query, plus what the cursor needs besides SQL and parameters: the field names that key
- * the rows by position, and what the driver is told about the statement: its label (view and fields,
- * never values) for QUERY_TAG and the semantic request, for backend C's materialization routing.
- */
-type CompiledEntry = CursorQuery & { readonly compiled: CompiledQuery };
-
-function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
-  let byDialect = compiledQueries.get(node);
-  if (byDialect === undefined) compiledQueries.set(node, (byDialect = new Map()));
-  let entry = byDialect.get(dialect);
-  if (entry === undefined) {
-    const compiled = dialect.createQueryCompiler().compileSemanticQuery(node);
-    const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
-    entry = Object.freeze({
-      compiled,
-      sql: compiled.sql,
-      parameters: compiled.parameters,
-      columnNames,
-      statement: Object.freeze({
-        label: Object.freeze({ view: node.viewName, fields: columnNames }),
-        semantic: requestInfo(node),
-      }),
-    });
-    byDialect.set(dialect, entry);
-  }
-  return entry;
-}
-
-function requestInfo(node: SemanticQueryNode): SemanticRequestInfo {
-  const names = (fields: SemanticQueryNode["dimensions"]) => Object.freeze(fields.map((f) => f.warehouseName));
-  return Object.freeze({
-    view: node.viewName,
-    dimensions: names(node.dimensions),
-    metrics: names(node.metrics),
-    facts: names(node.facts),
-    filtered: node.where !== undefined,
-  });
-}
-
 /** An engine from `createEngine()` carries its dialect; any other `QueryEngine` gets its backend's. */
 function dialectOfEngine(engine: QueryEngine): AnyDialect {
   return engine instanceof Engine ? engine.dialect : dialectOf(engine.backend);
@@ -117,7 +68,7 @@ export class DefaultQueryExecutor implements QueryExecutor {
     const engine =
       dialect === undefined ? resolveEngine(this.engine) : typeof this.engine === "object" ? this.engine : undefined;
     const engineDialect = dialect === undefined ? dialectOfEngine(engine!) : dialectOf(dialect);
-    return compiledFor(engineDialect, resolveDateRanges(node, engine?.dateRanges)).compiled;
+    return compiledQueryFor(engineDialect, resolveDateRanges(node, engine?.dateRanges));
   }
 
   async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {

@@ -54,7 +54,7 @@ const COUNTRIES = [
 export interface BenchFixture {
   readonly file: string;
   readonly rows: number;
-  /** Registered as "default", pool of 2 (the machine has 2 cores). */
+  /** Registered as "default" (unless opened with `register: false`), pool of 2 (the machine has 2 cores). */
   readonly engine: Engine;
   /** The shared DuckDB instance (for raw connect-per-call). */
   readonly instance: DuckDBInstance;
@@ -99,7 +99,8 @@ async function generate(raw: DuckDBConnection, rows: number): Promise<void> {
   await raw.run("CHECKPOINT");
 }
 
-export async function openFixture(rows: number): Promise<BenchFixture> {
+/** `register: false` leaves the engine unregistered (a second fixture beside the one registered as "default"). */
+export async function openFixture(rows: number, options: { readonly register?: boolean } = {}): Promise<BenchFixture> {
   const dir = await mkdtemp(join(tmpdir(), "lib-bench-"));
   const file = join(dir, "bench.duckdb");
   let lease: InstanceLease | undefined;
@@ -121,7 +122,7 @@ export async function openFixture(rows: number): Promise<BenchFixture> {
     const t0 = Date.now();
     await generate(raw, rows);
     const seedSeconds = (Date.now() - t0) / 1000;
-    engine = createEngine(new BackendCConfig({ database: file, poolSize: 2 }), { register: true });
+    engine = createEngine(new BackendCConfig({ database: file, poolSize: 2 }), { register: options.register ?? true });
     {
       await using conn = await engine.connect();
       await conn.run("INSTALL semantic_views");

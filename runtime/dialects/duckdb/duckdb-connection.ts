@@ -15,7 +15,7 @@ import type { SemanticLayer } from "../../semantic/semantic-layer.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { EMPTY_RESULT, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
 import { DuckDBSemanticSession } from "./duckdb-semantic-session.js";
-import { mayContainTransactionControl, splitSqlStatements } from "./duckdb-statements.js";
+import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
@@ -24,6 +24,7 @@ import { toDuckDBParameters } from "./duckdb-values.js";
 type Values = DuckDBValue[] | undefined;
 
 const PING_TIMEOUT_MS = 5_000;
+const changesSession = rememberedPerText(maySessionChange);
 /** How often a pending interrupt is repeated while the cancelled operation is still running. */
 const INTERRUPT_REPEAT_MS = 20;
 
@@ -268,7 +269,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
    * memoized about them forgotten, before (nothing is cached while it runs) and after.
    */
   async #changingSession<T>(sql: string, run: () => Promise<T>): Promise<T> {
-    if (!maySessionChange(sql)) return run();
+    if (!changesSession(sql)) return run();
     this.#memo.clear();
     noteSessionChange();
     this.#onChange();

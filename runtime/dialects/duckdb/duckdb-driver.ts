@@ -11,7 +11,7 @@ import type { Driver } from "../../driver/driver.js";
 import { createBuiltinSemanticLayer } from "../../semantic/builtin-layer.js";
 import { definitionCacheFor, type DefinitionCache } from "../../semantic/definition-cache.js";
 import type { SemanticLayer } from "../../semantic/semantic-layer.js";
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { explainCreatedFile } from "./created-file-hint.js";
 import { duckdb } from "./duckdb-api.js";
@@ -22,6 +22,7 @@ import { ChangeFeed, fileChangeFeed } from "./duckdb-change-feed.js";
 import { forgetFileInstance, isInstanceDead, leaseFileInstance, markInstanceDead } from "./duckdb-instances.js";
 import { applyCurrentSchema } from "./duckdb-schema.js";
 import type { InstanceLease } from "./duckdb-instances.js";
+import { FileIdentity } from "./duckdb-file-identity.js";
 
 export const MEMORY_DATABASE = ":memory:";
 
@@ -41,8 +42,8 @@ export class DuckDBDriver implements Driver {
   readonly #layerSource: SemanticLayerSource;
   #layer: Promise<SemanticLayer | undefined> | undefined;
   #lease: InstanceLease | undefined;
-  /** The database file (device + inode) the current lease opened; unset before the first open. */
-  #file: string | undefined;
+  /** The database file the current lease opened (its device + inode), watched for a replacement. */
+  readonly #file: FileIdentity | undefined;
   #destroyed = false;
   #createdFile: boolean | undefined;
   /** The fatal error that invalidated the last instance, until the file is open again. */
@@ -54,6 +55,7 @@ export class DuckDBDriver implements Driver {
     this.#settings = settings;
     this.#layerSource = options.semanticLayer === undefined ? loadBuiltinSemanticLayer : options.semanticLayer;
     this.#changes = this.isMemory ? new ChangeFeed() : fileChangeFeed(settings.database);
+    this.#file = this.isMemory ? undefined : new FileIdentity(settings.database);
   }
 
   /** Every commit, DDL or session change through the library on this database (any engine on the file). */
@@ -149,7 +151,7 @@ export class DuckDBDriver implements Driver {
       const fatal = await fatalErrorOf(connection);
       if (fatal === undefined) {
         this.#invalidatedBy = undefined;
-        this.#file ??= fileIdentity(this.#settings.database);
+        this.#file?.opened();
         return { connection, instance };
       }
       connection.closeSync();
@@ -171,11 +173,12 @@ export class DuckDBDriver implements Driver {
     this.#destroyed = true;
     this.#lease?.release();
     this.#lease = undefined;
+    this.#file?.close();
   }
 
   /** True when the database file this driver opened was deleted or replaced (another inode). */
   #fileChanged(): boolean {
-    return this.#file !== undefined && fileIdentity(this.#settings.database) !== this.#file;
+    return this.#file?.changed() === true;
   }
 
   /**
@@ -190,10 +193,10 @@ export class DuckDBDriver implements Driver {
     this.#lease = undefined;
     forgetFileInstance(path);
     this.#changes.notify(); // another file is at the path now
-    if (fileIdentity(path) === undefined) {
+    if (this.#file?.current() === undefined) {
       throw new Error(`IO Error: the database file ${resolve(path)} was deleted while the engine was using it`);
     }
-    this.#file = undefined;
+    this.#file.forget();
   }
 
   #instanceOptions(): Record<string, string> {
@@ -267,12 +270,6 @@ function reopenFailure(path: string, invalidated: unknown, error: unknown): Erro
       `reopening it failed: ${first(error)}. The next checkout tries again.`,
     { cause: error },
   );
-}
-
-/** `device:inode` of a file, or undefined when it does not exist. */
-function fileIdentity(path: string): string | undefined {
-  const stats = statSync(path, { throwIfNoEntry: false });
-  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`;
 }
 
 /**

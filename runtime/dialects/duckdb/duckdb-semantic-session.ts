@@ -15,6 +15,7 @@ import { EMPTY_RESULT, normalizeRawResult } from "./duckdb-results.js";
 import { isReadOnlyStatement } from "./duckdb-statements.js";
 import type { DuckDBTransaction } from "./duckdb-transaction.js";
 import { toDuckDBParameters } from "./duckdb-values.js";
+import { LruCache, stringBytes } from "../../semantic/lru-cache.js";
 
 /** What the session needs from its connection. */
 export interface SemanticSessionHost {
@@ -33,6 +34,37 @@ export interface SemanticSessionHost {
   executeRewritten(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
   assertOpen(): void;
   throwIfInterrupted(): void;
+}
+
+/** The one statement `stream()` runs for a semantic query, and whether a materialization answers it. */
+export interface StreamRoute {
+  readonly statement: string;
+  /** A rewritten call: it must run as exactly one statement (duckdb-one-statement.ts). */
+  readonly single: boolean;
+  readonly servedFrom?: "materialization" | undefined;
+}
+
+interface RouteEntry {
+  /** The committed catalog's generation it was read under. */
+  readonly generation: number;
+  readonly request: SemanticRequestInfo | undefined;
+  readonly route: StreamRoute;
+}
+
+const STREAM_ROUTES = "duckdb.stream-routes";
+
+/** The same request (a query compiled again gives an equal, not the same, object). */
+function sameRequest(a: SemanticRequestInfo | undefined, b: SemanticRequestInfo | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  return (
+    a.view === b.view &&
+    a.filtered === b.filtered &&
+    same(a.dimensions, b.dimensions) &&
+    same(a.metrics, b.metrics) &&
+    same(a.facts, b.facts)
+  );
 }
 
 export class DuckDBSemanticSession {
@@ -90,17 +122,11 @@ export class DuckDBSemanticSession {
    * (`single` when the layer rewrote it: it must run as exactly one statement); with the semantic
    * request it was compiled from, whether the layer answers it from a materialization.
    */
-  async forStream(
-    sql: string,
-    request?: SemanticRequestInfo,
-  ): Promise<
-    | { readonly result: QueryResult }
-    | {
-        readonly statement: string;
-        readonly single: boolean;
-        readonly servedFrom?: "materialization" | undefined;
-      }
-  > {
+  async forStream(sql: string, request?: SemanticRequestInfo): Promise<{ readonly result: QueryResult } | StreamRoute> {
+    const routes = this.#routes();
+    const known = routes?.get(sql);
+    const readAt = this.#host.definitions.generation;
+    if (known !== undefined && known.generation === readAt && sameRequest(known.request, request)) return known.route;
     const statements = this.#layer.splitStatements(sql);
     if (statements.length !== 1) {
       throw new ProgrammingError(`stream() takes exactly one statement, got ${statements.length}`);
@@ -109,7 +135,34 @@ export class DuckDBSemanticSession {
     if (handled.kind === "result") return { result: normalizeRawResult(handled.columns, handled.rows) };
     if (handled.kind === "passthrough") return { statement: statements[0]!, single: false };
     const routed = request !== undefined && (await this.#routesToMaterialization(request));
-    return { statement: handled.sql, single: true, servedFrom: routed ? "materialization" : undefined };
+    const route: StreamRoute = Object.freeze({
+      statement: handled.sql,
+      single: true,
+      servedFrom: routed ? "materialization" : undefined,
+    });
+    routes?.set(sql, { generation: readAt, request, route });
+    return route;
+  }
+
+  /**
+   * What a semantic query streamed on this connection was rewritten to and where it is answered
+   * from, so running it again skips splitting, the layer's lookups and the routing. Kept in the
+   * connection's memo (cleared by USE/SET and the like, as the layer's own rewrite cache is) and
+   * only outside a transaction; an entry counts only under the committed catalog it was read from.
+   */
+  #routes(): LruCache<string, RouteEntry> | undefined {
+    const host = this.#host;
+    if (host.transaction.open) return undefined;
+    let routes = host.memo.get(STREAM_ROUTES) as LruCache<string, RouteEntry> | undefined;
+    if (routes === undefined) {
+      routes = new LruCache<string, RouteEntry>({
+        maxEntries: 256,
+        maxBytes: 8 * 1024 * 1024,
+        sizeOf: (sql, entry) => stringBytes(sql) + stringBytes(entry.route.statement),
+      });
+      host.memo.set(STREAM_ROUTES, routes);
+    }
+    return routes;
   }
 
   /**

@@ -26,9 +26,31 @@ const WRITE_WORD =
  * conservative: any `;`, or a word that could write (even inside a literal), says no, and the
  * statement then runs in the connection's transaction as every other statement does.
  */
-export function isReadOnlyStatement(sql: string): boolean {
+export const isReadOnlyStatement = rememberedPerText((sql: string): boolean => {
   const text = stripLeadingComments(sql);
   return READ_ONLY_START.test(text) && !text.includes(";") && !WRITE_WORD.test(text);
+});
+
+/** Texts remembered per test, and the longest one remembered (a long literal is another text per value). */
+const REMEMBERED_TEXTS = 256;
+const REMEMBERED_TEXT_LENGTH = 16 * 1024;
+
+/**
+ * A pure test of statement text, remembered for recent texts: a query run again is tested again
+ * on every run, and its text (a rewritten semantic query) runs to kilobytes.
+ */
+export function rememberedPerText(test: (sql: string) => boolean): (sql: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (sql) => {
+    if (sql.length > REMEMBERED_TEXT_LENGTH) return test(sql);
+    let answer = answers.get(sql);
+    if (answer === undefined) {
+      answer = test(sql);
+      if (answers.size >= REMEMBERED_TEXTS) answers.clear();
+      answers.set(sql, answer);
+    }
+    return answer;
+  };
 }
 
 /** Splits a script into statements (trimmed, empty ones dropped). */

@@ -1,0 +1,132 @@
+/**
+ * A query node compiled for a dialect, with what the cursor and the driver need besides SQL and
+ * parameters, computed once: per node (nodes are frozen and compiling is pure, so a query run again
+ * skips the compiler) and, for nodes without filter values or variables, per shape (an application
+ * that builds the same query per request, as the example service does, compiles it once). A failed
+ * compile is not kept and throws again.
+ */
+import type { CursorQuery } from "../cursor/open-cursor.js";
+import type { Dialect } from "../dialects/dialect.js";
+import type { BackendType, ConnectionSettings } from "../dialects/dialects.js";
+import type { SemanticRequestInfo } from "../driver/database-connection.js";
+import type { FieldNode } from "../operation-node/field-node.js";
+import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
+import { CompiledQuery } from "../query-compiler/compiled-query.js";
+import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
+
+export type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
+
+/**
+ * The compiled query, plus what the cursor needs besides SQL and parameters: the field names that key
+ * the rows by position, and what the driver is told about the statement: its label (view and fields,
+ * never values) for QUERY_TAG and the semantic request, for backend C's materialization routing.
+ */
+export type CompiledEntry = CursorQuery & { readonly compiled: CompiledQuery };
+
+const byNode = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledEntry>>();
+const byShape = new WeakMap<AnyDialect, Map<string, CompiledEntry>>();
+/** Shapes kept per dialect (the oldest goes first): an application has a bounded set of queries. */
+export const MAX_SHAPES = 512;
+
+export function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
+  let forNode = byNode.get(node);
+  if (forNode === undefined) byNode.set(node, (forNode = new Map()));
+  let entry = forNode.get(dialect);
+  if (entry !== undefined) return entry;
+  const key = shapeKey(node);
+  let shapes = byShape.get(dialect);
+  if (shapes === undefined) byShape.set(dialect, (shapes = new Map()));
+  entry = key === undefined ? undefined : shapes.get(key);
+  if (entry === undefined) {
+    entry = compileEntry(dialect, node);
+    if (key !== undefined) {
+      shapes.set(key, entry);
+      if (shapes.size > MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
+    }
+  }
+  forNode.set(dialect, entry);
+  return entry;
+}
+
+/** Compiled queries handed out by `compile()` for nodes that share another node's entry. */
+const ownCompiled = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledQuery>>();
+
+/** `compile()`'s answer: the same frozen object for a node each time, naming that node. */
+export function compiledQueryFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery {
+  const { compiled } = compiledFor(dialect, node);
+  if (compiled.query === node) return compiled;
+  let forNode = ownCompiled.get(node);
+  if (forNode === undefined) ownCompiled.set(node, (forNode = new Map()));
+  let own = forNode.get(dialect);
+  if (own === undefined) {
+    own = CompiledQuery.create(compiled.dialect, node, compiled.sql, compiled.parameters);
+    forNode.set(dialect, own);
+  }
+  return own;
+}
+
+/**
+ * What the compilers read of a node without a filter or variables, as text: equal keys compile to
+ * equal SQL. Undefined for a node that carries values (a filter, variables), which is compiled
+ * afresh. A node, field or ordering property added later must be added here (a test checks).
+ */
+export function shapeKey(node: SemanticQueryNode): string | undefined {
+  if (node.where !== undefined || node.variables.length > 0 || node.declaredVariables.length > 0) return undefined;
+  const field = (f: FieldNode) => [f.viewName, f.name, f.warehouseName, f.fieldKind];
+  return JSON.stringify([
+    node.viewName,
+    node.warehouseName,
+    node.dimensions.map(field),
+    node.metrics.map(field),
+    node.facts.map(field),
+    node.orderBy.map((o) => [field(o.field), o.direction, o.nulls ?? null]),
+    node.limit ?? null,
+    node.offset ?? null,
+  ]);
+}
+
+function compileEntry(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
+  const compiled = compileWithIdleCompiler(dialect, node);
+  const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
+  return Object.freeze({
+    compiled,
+    sql: compiled.sql,
+    parameters: compiled.parameters,
+    columnNames,
+    statement: Object.freeze({
+      label: Object.freeze({ view: node.viewName, fields: columnNames }),
+      semantic: requestInfo(node),
+    }),
+  });
+}
+
+/**
+ * Idle compilers per dialect. Building one is far dearer than a compile (Kysely's visitor binds
+ * its whole visitor table per instance), and Kysely's compiler resets its state at each
+ * `compileQuery`, so one is reused once its compile has returned; a compile that starts while
+ * another runs (a nested one) takes another compiler.
+ */
+const idleCompilers = new WeakMap<AnyDialect, SemanticQueryCompiler[]>();
+const MAX_IDLE_COMPILERS = 4;
+
+function compileWithIdleCompiler(dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery {
+  let idle = idleCompilers.get(dialect);
+  if (idle === undefined) idleCompilers.set(dialect, (idle = []));
+  const compiler = idle.pop() ?? dialect.createQueryCompiler();
+  try {
+    return compiler.compileSemanticQuery(node);
+  } finally {
+    if (idle.length < MAX_IDLE_COMPILERS) idle.push(compiler);
+  }
+}
+
+function requestInfo(node: SemanticQueryNode): SemanticRequestInfo {
+  const names = (fields: SemanticQueryNode["dimensions"]) => Object.freeze(fields.map((f) => f.warehouseName));
+  return Object.freeze({
+    view: node.viewName,
+    dimensions: names(node.dimensions),
+    metrics: names(node.metrics),
+    facts: names(node.facts),
+    filtered: node.where !== undefined,
+  });
+}

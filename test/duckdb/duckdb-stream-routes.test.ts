@@ -1,0 +1,103 @@
+/**
+ * A semantic query streamed again on the same connection reuses what it was rewritten to (and
+ * whether a materialization answers it) without asking the built-in layer. That memo must never
+ * answer stale: not after the view was replaced and committed (by this engine or another on the
+ * file), not inside a transaction holding uncommitted DDL, and not for a new materialization.
+ */
+import { expect } from "chai";
+import type { Engine } from "lib";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
+import type { SemanticLayer } from "../../runtime/semantic/semantic-layer.js";
+import { engineFromSettings } from "../../runtime/engine/create-engine.js";
+import { cSettings } from "../support/engines.js";
+import { byCountry, ORDERS_DDL } from "../result-cache/support/cached-engine.js";
+
+const view = (metric: string, materializations = "") => `CREATE OR REPLACE SEMANTIC VIEW orders_v AS
+  TABLES (orders)
+  DIMENSIONS (orders.country AS country)
+  METRICS (orders.revenue AS ${metric}, orders.boom AS MAX(error('boom')))${materializations}`;
+
+describe("engine: backend C reuses a streamed semantic query's rewrite per connection", () => {
+  let engine: Engine;
+  let handled: number;
+
+  beforeEach(async () => {
+    const layer = createBuiltinSemanticLayer();
+    handled = 0;
+    const counting: SemanticLayer = {
+      ...layer,
+      handle: (session, statement) => {
+        handled++;
+        return layer.handle(session, statement);
+      },
+    };
+    engine = engineFromSettings(cSettings({ database: ":memory:", poolSize: 1 }), {
+      driverOptions: { semanticLayer: counting },
+    });
+    await using conn = await engine.connect();
+    for (const statement of ORDERS_DDL) await conn.run(statement);
+    await conn.commit();
+  });
+  afterEach(() => engine.dispose());
+
+  const run = async () => {
+    await using cursor = await byCountry.using(engine).execute();
+    return { rows: await cursor.fetchAllRows(), servedFrom: cursor.servedFrom };
+  };
+
+  it("runs the layer once for a query run again, and again after the view was replaced", async () => {
+    const before = handled;
+    const first = await run();
+    expect(first.rows).to.deep.equal([
+      { country: "DE", revenue: 150n },
+      { country: "US", revenue: 80n },
+    ]);
+    expect((await run()).rows).to.deep.equal(first.rows);
+    expect(await run()).to.deep.equal(first);
+    expect(handled - before, "asked once, then remembered").to.equal(1);
+
+    {
+      await using conn = await engine.connect();
+      await conn.run(view("SUM(amount) * 2"));
+      await conn.commit();
+    }
+    expect((await run()).rows, "the committed replacement answers").to.deep.equal([
+      { country: "DE", revenue: 300n },
+      { country: "US", revenue: 160n },
+    ]);
+  });
+
+  it("inside a transaction the uncommitted view answers; after the rollback the committed one again", async () => {
+    expect((await run()).rows[0]).to.deep.equal({ country: "DE", revenue: 150n });
+    const sql = byCountry.using(engine).compile().sql;
+    {
+      await using conn = await engine.connect();
+      await conn.run(view("SUM(amount) + 1"));
+      const rows: unknown[][] = [];
+      for await (const chunk of await conn.stream(sql)) rows.push(...chunk);
+      expect(rows[0]).to.deep.equal(["DE", 151n]);
+      await conn.rollback();
+    }
+    expect((await run()).rows[0]).to.deep.equal({ country: "DE", revenue: 150n });
+  });
+
+  it("a materialization declared later is used by the query remembered before", async () => {
+    expect((await run()).servedFrom).to.equal("warehouse");
+    {
+      await using conn = await engine.connect();
+      await conn.run(
+        "CREATE TABLE revenue_by_country AS SELECT country, SUM(amount)::BIGINT AS revenue FROM orders GROUP BY country",
+      );
+      await conn.run(
+        view(
+          "SUM(amount)",
+          "\n  MATERIALIZATIONS (by_country AS (TABLE revenue_by_country, DIMENSIONS (country), METRICS (revenue)))",
+        ),
+      );
+      await conn.commit();
+    }
+    const routed = await run();
+    expect(routed.servedFrom).to.equal("materialization");
+    expect(routed.rows[0]).to.deep.equal({ country: "DE", revenue: 150n });
+  });
+});
