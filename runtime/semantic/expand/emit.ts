@@ -1,4 +1,4 @@
-/** SQL emission: one SELECT over a join tree, LEFT JOINed outward from its anchor. */
+/** SQL emission: one SELECT over a join tree, LEFT JOINed outward from its anchor (`join-layout.ts`). */
 import { significant } from "../sql/lexer.js";
 import { quoteIdent } from "../sql/quote.js";
 import { isName, isPunct } from "../sql/tokens.js";
@@ -7,7 +7,8 @@ import { tokensOf } from "../sql/references.js";
 import { layeredTable } from "./fact-layers.js";
 import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
 import type { LayerColumn } from "./members.js";
-import { groupByLines, onLine, selectLines } from "./sql-layout.js";
+import { fromLines } from "./join-layout.js";
+import { groupByLines, selectLines } from "./sql-layout.js";
 
 export interface SelectSpec {
   readonly tree: JoinTree;
@@ -47,23 +48,21 @@ export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
   // Emit joins in breadth-first order so every ON refers to an already joined table.
   const order = [...joined].sort((a, b) => depth(tree, a) - depth(tree, b));
   const source = (k: string): string => layeredTable(tableRef(ctx, k), ctx.graph.table(k).alias, spec.layers.get(k));
+  const onOf = (k: string): string => {
+    const rel = tree.steps.get(k)!.rel;
+    const fromAlias = quoteIdent(aliasOf(keyOf(rel.fromAlias)));
+    const toAlias = quoteIdent(aliasOf(keyOf(rel.toAlias)));
+    return rel.fkColumns
+      .map((fk, i) => `${fromAlias}.${quoteIdent(fk)} = ${toAlias}.${quoteIdent(rel.refColumns[i] ?? fk)}`)
+      .join(" AND ");
+  };
   const lines = [
     ...selectLines(
       spec.items.map((i) => `${i.sql} AS ${quoteIdent(i.name)}`),
       spec.distinct,
     ),
-    `FROM ${source(tree.anchor)} AS ${quoteIdent(aliasOf(tree.anchor))}`,
+    ...fromLines({ tree, order, source: (k) => `${source(k)} AS ${quoteIdent(aliasOf(k))}`, on: onOf }, ctx.joinLayout),
   ];
-  for (const k of order) {
-    if (k === tree.anchor) continue;
-    const rel = tree.steps.get(k)!.rel;
-    const fromAlias = quoteIdent(aliasOf(keyOf(rel.fromAlias)));
-    const toAlias = quoteIdent(aliasOf(keyOf(rel.toAlias)));
-    const on = rel.fkColumns.map(
-      (fk, i) => `${fromAlias}.${quoteIdent(fk)} = ${toAlias}.${quoteIdent(rel.refColumns[i] ?? fk)}`,
-    );
-    lines.push(`LEFT JOIN ${source(k)} AS ${quoteIdent(aliasOf(k))}`, onLine(on.join(" AND ")));
-  }
   if (spec.conditions.length > 0) lines.push(`WHERE ${spec.conditions.join(" AND ")}`);
   lines.push(...groupByLines(spec.groupCount));
   return lines.join("\n");

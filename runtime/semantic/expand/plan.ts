@@ -12,6 +12,7 @@ import { joinedTables, keySql } from "./emit.js";
 import { checkFanTraps } from "./fan-trap.js";
 import { guardAggregates } from "./guard-aggregates.js";
 import { keyOf, type JoinTree } from "./join-graph.js";
+import type { JoinLayout } from "./join-layout.js";
 import { MemberSql, type MemberSharing } from "./members.js";
 import { resolveMembers } from "./resolve.js";
 import { RolePaths } from "./roles.js";
@@ -85,8 +86,9 @@ export function resolveRequest(
   request: SemanticQueryRequest,
   sharing: MemberSharing = "inline",
   memberBudget = Number.POSITIVE_INFINITY,
+  joins: JoinLayout = "tree",
 ): ResolvedRequest {
-  const ctx = new ExpandContext(def);
+  const ctx = new ExpandContext(def, joins);
   if (request.facts.length > 0 && request.metrics.length > 0) {
     ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
   }
