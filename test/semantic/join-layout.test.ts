@@ -113,4 +113,17 @@ describe("semantic_view(): nested joins answer as the extension's chained joins"
       expect(tree.answer).not.to.have.property("error");
     }
   });
+
+  it("explain_semantic_view prints the chain (the extension's layout)", async () => {
+    const snapshot = views.find((v) => v.name === "regional_snapshot")!;
+    const request = { dimensions: ["region_name"], metrics: ["net_revenue"], facts: [] };
+    const { rows } = await db.run(
+      "SELECT * FROM explain_semantic_view('regional_snapshot', dimensions := ['region_name'], metrics := ['net_revenue'])",
+    );
+    const lines = rows.map((r) => String(r[0]));
+    const sql = lines.slice(lines.indexOf("-- Expanded SQL:") + 1, lines.indexOf("-- DuckDB Plan:") - 1).join("\n");
+    expect(sql).to.equal(expandSemanticQuery(snapshot, request, { joins: "chain" }).sql);
+    expect(sql).not.to.contain("LEFT JOIN (");
+    expect(expandSemanticQuery(snapshot, request).sql).to.contain("LEFT JOIN (");
+  });
 });
