@@ -4,9 +4,9 @@ import { quoteIdent } from "../sql/quote.js";
 import { isName, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "../sql/references.js";
-import { layeredTable } from "./fact-layers.js";
+import { lateralLines, layeredTable } from "./fact-layers.js";
 import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
-import type { LayerColumn } from "./members.js";
+import type { LateralColumn, LayerColumn } from "./members.js";
 import { fromLines } from "./join-layout.js";
 import { groupByLines, selectLines } from "./sql-layout.js";
 
@@ -20,8 +20,17 @@ export interface SelectSpec {
   readonly distinct: boolean;
   /** The first `groupCount` items are the GROUP BY keys (by ordinal). */
   readonly groupCount: number;
-  /** Shared facts: table key → the fact columns its layered projection adds. */
+  /** Shared facts (`MemberSql` in shared mode; empty when members are inlined). */
+  readonly shared: SharedColumns;
+  /** An expression with role-played qualifiers re-pointed at their scoped aliases. */
+  readonly scoped: (sql: string) => string;
+}
+
+export interface SharedColumns {
+  /** Table key → the fact columns its layered projection adds. */
   readonly layers: ReadonlyMap<string, readonly LayerColumn[]>;
+  /** Facts over several tables, computed after the joins. */
+  readonly laterals: readonly LateralColumn[];
 }
 
 /** `"alias"."pk"` for a table's first key column, or undefined when it has no key. */
@@ -47,7 +56,8 @@ export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
   const joined = joinedTables(ctx, tree, spec.needed);
   // Emit joins in breadth-first order so every ON refers to an already joined table.
   const order = [...joined].sort((a, b) => depth(tree, a) - depth(tree, b));
-  const source = (k: string): string => layeredTable(tableRef(ctx, k), ctx.graph.table(k).alias, spec.layers.get(k));
+  const source = (k: string): string =>
+    layeredTable(tableRef(ctx, k), ctx.graph.table(k).alias, spec.shared.layers.get(k));
   const onOf = (k: string): string => {
     const rel = tree.steps.get(k)!.rel;
     const fromAlias = quoteIdent(aliasOf(keyOf(rel.fromAlias)));
@@ -62,6 +72,7 @@ export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
       spec.distinct,
     ),
     ...fromLines({ tree, order, source: (k) => `${source(k)} AS ${quoteIdent(aliasOf(k))}`, on: onOf }, ctx.joinLayout),
+    ...lateralLines(spec.shared.laterals, joined, spec.scoped),
   ];
   if (spec.conditions.length > 0) lines.push(`WHERE ${spec.conditions.join(" AND ")}`);
   lines.push(...groupByLines(spec.groupCount));
