@@ -5,7 +5,7 @@ import { isName, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "../sql/references.js";
 import { lateralLines, layeredTable } from "./fact-layers.js";
-import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
+import { keyOf, type JoinTree } from "./join-graph.js";
 import type { LateralColumn, LayerColumn } from "./members.js";
 import { fromLines } from "./join-layout.js";
 import { groupByLines, selectLines } from "./sql-layout.js";
@@ -40,22 +40,34 @@ export function keySql(ctx: ExpandContext, key: string, sqlAlias: string): strin
   return column === undefined ? undefined : `${quoteIdent(sqlAlias)}.${quoteIdent(column)}`;
 }
 
-/** Tables on the tree paths from the anchor to each needed table. */
-export function joinedTables(ctx: ExpandContext, tree: JoinTree, needed: readonly string[]): Set<string> {
+/**
+ * Tables on the tree paths from the anchor to each needed table (an unreachable one adds nothing),
+ * each path in order from the anchor down. A path is walked up only until a table already joined.
+ */
+export function joinedTables(tree: JoinTree, needed: readonly string[]): Set<string> {
   const out = new Set<string>([tree.anchor]);
+  const pending: string[] = [];
   for (const t of needed) {
-    const path = ctx.graph.path(tree, t);
-    if (path === undefined) continue;
-    for (const s of path) out.add(stepChild(s));
+    pending.length = 0;
+    let cur = t;
+    while (!out.has(cur)) {
+      const step = tree.steps.get(cur);
+      if (step === undefined) break;
+      pending.push(cur);
+      cur = step.parent;
+    }
+    if (!out.has(cur)) continue;
+    for (let i = pending.length - 1; i >= 0; i--) out.add(pending[i]!);
   }
   return out;
 }
 
 export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
   const { tree, aliasOf } = spec;
-  const joined = joinedTables(ctx, tree, spec.needed);
+  const joined = joinedTables(tree, spec.needed);
   // Emit joins in breadth-first order so every ON refers to an already joined table.
-  const order = [...joined].sort((a, b) => depth(tree, a) - depth(tree, b));
+  const depth = (k: string): number => tree.depth.get(k) ?? Number.MAX_SAFE_INTEGER;
+  const order = [...joined].sort((a, b) => depth(a) - depth(b));
   const source = (k: string): string =>
     layeredTable(tableRef(ctx, k), ctx.graph.table(k).alias, spec.shared.layers.get(k));
   const onOf = (k: string): string => {
@@ -104,22 +116,4 @@ function tableRef(ctx: ExpandContext, key: string): string {
   const database = t.resolved?.database ?? def.databaseName;
   const schema = t.resolved?.schema ?? def.resolutionSchemaName ?? def.schemaName;
   return [quoteIdent(database), quoteIdent(schema), parts[0]!].join(".");
-}
-
-/** The table a tree step leads to (the end of the relationship that is not its parent). */
-export function stepChild(step: TreeStep): string {
-  const from = keyOf(step.rel.fromAlias);
-  return from === step.parent ? keyOf(step.rel.toAlias) : from;
-}
-
-function depth(tree: JoinTree, key: string): number {
-  let d = 0;
-  let cur = key;
-  while (cur !== tree.anchor) {
-    const s = tree.steps.get(cur);
-    if (s === undefined) return Number.MAX_SAFE_INTEGER;
-    cur = s.parent;
-    d++;
-  }
-  return d;
 }
