@@ -6,8 +6,8 @@
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
  * Benchmarks: the keys of REGISTRY below (revenue-by-country, compile, checkout, large-result, concurrency,
- * http-revenue, streaming-memory, http-streaming, cache-hit, dashboard-cache, semantic-expansion, engine-scale,
- * builder-scale).
+ * http-revenue, streaming-memory, http-streaming, cache-hit, dashboard-cache, semantic-expansion, join-shape,
+ * engine-scale, builder-scale).
  * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -28,6 +28,7 @@ import { runCacheHit } from "./cache-hit.js";
 import { runDashboardCache } from "./dashboard-cache.js";
 import { runHttpStreaming } from "./http-streaming.js";
 import { runEngineScale } from "./engine-scale.js";
+import { runJoinShape } from "./join-shape.js";
 import { runBuilderScale } from "./builder-scale.js";
 import type { BenchSettings } from "./bench-settings.js";
 
@@ -52,6 +53,7 @@ const REGISTRY = {
   "cache-hit": { fixture: true, run: (f, s) => runCacheHit(f!, s) },
   "dashboard-cache": { fixture: true, run: (f, s) => runDashboardCache(f!, s) },
   "semantic-expansion": { fixture: false, run: async (_f, s) => ((expansion = await runExpansionFor(s)), []) },
+  "join-shape": { fixture: false, run: async (_f, s) => (await runJoinShape(s), []) },
   "engine-scale": { fixture: false, run: async (_f, s) => (await runEngineScale(s), []) },
   "builder-scale": { fixture: false, run: async (_f, s) => (await runBuilderScale(s), []) },
 } satisfies Record<string, Benchmark>;

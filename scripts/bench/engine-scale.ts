@@ -8,6 +8,7 @@
 import { BackendCConfig, createEngine, type PooledConnection } from "lib";
 import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
 import type { SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
+import { median } from "./bench-harness.js";
 import { printCurve, timed, type Point } from "./scale-curve.js";
 import type { BenchSettings } from "./bench-settings.js";
 
@@ -78,6 +79,92 @@ async function expansionDepth(levels: readonly number[], runs: number): Promise<
   return points;
 }
 
+/** An N-table chain t0 → t1 → ... (each references the next: the deepest tree N tables make), a dimension per table. */
+function chainViewSql(n: number): string {
+  const tables = Array.from({ length: n }, (_, i) => `t${i} AS scale_j${i} PRIMARY KEY (id)`).join(", ");
+  const rels = Array.from({ length: n - 1 }, (_, i) => `r${i} AS t${i} (next_id) REFERENCES t${i + 1}`).join(", ");
+  const dims = Array.from({ length: n }, (_, i) => `t${i}.d${i} AS t${i}.v`).join(", ");
+  return `CREATE OR REPLACE SEMANTIC VIEW scale_chain AS TABLES (${tables}) RELATIONSHIPS (${rels}) DIMENSIONS (${dims}) METRICS (t0.n AS COUNT(*), t0.total AS SUM(t0.v))`;
+}
+
+/**
+ * A view joining N tables: its CREATE, the first query after it (definition load, expansion, type
+ * probe, prepare), the same query repeated (the connection's memo), and the expansion alone.
+ */
+async function joinGraph(conn: PooledConnection, sizes: readonly number[], runs: number) {
+  const curves = { create: [] as Point[], first: [] as Point[], repeated: [] as Point[], expand: [] as Point[] };
+  let made = 0;
+  for (const n of sizes) {
+    for (; made < n; made++) {
+      await conn.run(`CREATE OR REPLACE TABLE scale_j${made} (id INTEGER PRIMARY KEY, next_id INTEGER, v INTEGER)`);
+      await conn.run(`INSERT INTO scale_j${made} SELECT i, i, i FROM range(1, 11) t(i)`);
+    }
+    const create = chainViewSql(n);
+    const dims = Array.from({ length: n }, (_, i) => `'d${i}'`).join(", ");
+    const query = `SELECT * FROM semantic_view('scale_chain', dimensions := [${dims}], metrics := ['n', 'total'])`;
+    const first: number[] = [];
+    const repeated: number[] = [];
+    for (let i = 0; i <= runs; i++) {
+      await conn.run(create);
+      await conn.commit();
+      let started = performance.now();
+      await conn.all(query);
+      if (i > 0) first.push(performance.now() - started); // the first round warms up
+      started = performance.now();
+      await conn.all(query);
+      if (i > 0) repeated.push(performance.now() - started);
+    }
+    curves.create.push({ size: n, ms: await timed(runs, () => conn.run(create)) });
+    curves.first.push({ size: n, ms: median(first) });
+    curves.repeated.push({ size: n, ms: median(repeated) });
+    const def = chainDefinition(n);
+    const request = { dimensions: def.dimensions.map((d) => d.name), metrics: ["n", "total"], facts: [] };
+    let bytes = 0;
+    const ms = await timed(Math.max(runs, 5), () => {
+      bytes = expandSemanticQuery(def, request).sql.length;
+    });
+    curves.expand.push({ size: n, ms, extra: `${bytes.toLocaleString("en-US")} B` });
+  }
+  return curves;
+}
+
+function chainDefinition(n: number): SemanticViewDefinition {
+  const member = (i: number) => ({
+    name: `d${i}`,
+    table: `t${i}`,
+    expr: `t${i}.v`,
+    access: "public" as const,
+    synonyms: [],
+  });
+  return {
+    name: "scale_chain",
+    databaseName: "memory",
+    schemaName: "main",
+    createdOn: "2026-01-01T00:00:00Z",
+    tables: Array.from({ length: n }, (_, i) => ({
+      alias: `t${i}`,
+      table: `scale_j${i}`,
+      primaryKey: ["id"],
+      unique: [],
+      synonyms: [],
+    })),
+    relationships: Array.from({ length: n - 1 }, (_, i) => ({
+      name: `r${i}`,
+      fromAlias: `t${i}`,
+      fkColumns: ["next_id"],
+      toAlias: `t${i + 1}`,
+      refColumns: ["id"],
+      cardinality: "many_to_one" as const,
+    })),
+    facts: [],
+    dimensions: Array.from({ length: n }, (_, i) => member(i)),
+    metrics: [
+      { name: "n", table: "t0", expr: "COUNT(*)", access: "public", using: [], synonyms: [] },
+      { name: "total", table: "t0", expr: "SUM(t0.v)", access: "public", using: [], synonyms: [] },
+    ],
+  };
+}
+
 export async function runEngineScale(settings: BenchSettings): Promise<void> {
   const runs = settings.quick ? 1 : 3;
   console.log(`\nengine-scale (built-in semantic engine; median of ${runs} run(s) per size)`);
@@ -92,6 +179,12 @@ export async function runEngineScale(settings: BenchSettings): Promise<void> {
       "table",
       await createInWideDatabase(conn, tableSizes, runs),
     );
+    const chainSizes = settings.quick ? [10, 50] : [10, 25, 50, 100, 200];
+    const joins = await joinGraph(conn, chainSizes, runs);
+    printCurve("CREATE of a view over a chain of N tables (a dimension each)", "table", joins.create);
+    printCurve("First query joining all N tables (after CREATE: load, expand, probe, run)", "table", joins.first);
+    printCurve("The same query repeated", "table", joins.repeated);
+    printCurve("Expansion alone of that request (N dimensions, N tables)", "table", joins.expand, "sql");
   } finally {
     await engine.dispose();
   }

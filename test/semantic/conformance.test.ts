@@ -123,11 +123,25 @@ describe("semantic_view() conformance", () => {
     it("joins only the tables the request needs", () => {
       const { sql } = expandSemanticQuery(shopView, { dimensions: ["status"], metrics: ["revenue"], facts: [] });
       expect(sql).not.to.match(/JOIN/);
-      const snow = expandSemanticQuery(shopView, { dimensions: ["region_name"], metrics: ["revenue"], facts: [] });
+      const request = { dimensions: ["region_name"], metrics: ["revenue"], facts: [] };
+      // The extension's layout (explain_semantic_view): one LEFT JOIN per table, chained.
+      const snow = expandSemanticQuery(shopView, request, { joins: "chain" });
       expect(snow.sql).to.contain(`LEFT JOIN "memory"."main"."customers" AS "c"`);
       expect(snow.sql).to.contain(`LEFT JOIN "memory"."main"."regions" AS "r"`);
       expect(snow.sql).not.to.contain(`"products"`);
       expect(snow.sql).to.match(/GROUP BY\n {4}1$/);
+      // What runs: the customers-regions subtree nested, so DuckDB joins it first.
+      expect(expandSemanticQuery(shopView, request).sql).to.contain(
+        [
+          `FROM "memory"."main"."orders" AS "o"`,
+          `LEFT JOIN (`,
+          `    "memory"."main"."customers" AS "c"`,
+          `    LEFT JOIN "memory"."main"."regions" AS "r"`,
+          `        ON "c"."region_id" = "r"."id"`,
+          `)`,
+          `    ON "o"."customer_id" = "c"."id"`,
+        ].join("\n"),
+      );
     });
 
     it("a metric on a joined table counts its key and ignores phantom rows", async () => {

@@ -2,6 +2,7 @@
 import type { SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { JoinGraph } from "./join-graph.js";
+import type { JoinLayout } from "./join-layout.js";
 
 /** A table a query needs joined, and who needs it (for error messages). */
 export interface Requirement {
@@ -14,7 +15,11 @@ export interface Requirement {
 export class ExpandContext {
   readonly graph: JoinGraph;
 
-  constructor(readonly def: SemanticViewDefinition) {
+  constructor(
+    readonly def: SemanticViewDefinition,
+    /** How each SELECT writes its LEFT JOINs: nested (what runs) or the extension's chain (explain). */
+    readonly joinLayout: JoinLayout = "tree",
+  ) {
     this.graph = new JoinGraph(def);
   }
 

@@ -61,7 +61,8 @@ function grainCte(plan: ExpansionPlan, g: Grain, baseIndex: ReadonlyMap<MetricDe
     emitSelect(ctx, {
       tree: plan.treeAt(g.anchor),
       aliasOf: plan.aliasOf,
-      layers: plan.members.layers,
+      shared: plan.members,
+      scoped: plan.scoped,
       items,
       needed: [
         g.anchor,

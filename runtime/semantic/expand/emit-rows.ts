@@ -25,7 +25,8 @@ export function emitRows(plan: ExpansionPlan): string {
   return emitSelect(ctx, {
     tree: plan.treeAt(base),
     aliasOf: plan.aliasOf,
-    layers: plan.members.layers,
+    shared: plan.members,
+    scoped: plan.scoped,
     items: [...plan.dimItems, ...plan.factItems],
     needed: rowReqs.map((r) => r.table),
     conditions,

@@ -20,7 +20,8 @@ export function emitSingleGrain(plan: ExpansionPlan): string {
   const core = emitSelect(ctx, {
     tree: plan.treeAt(base),
     aliasOf: plan.aliasOf,
-    layers: members.layers,
+    shared: plan.members,
+    scoped: plan.scoped,
     items: [...plan.dimItems, ...metricItems],
     needed: plan.allTables,
     // A grouped query whose dimensions and metrics all sit on one table below the base has no

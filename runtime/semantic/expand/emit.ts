@@ -1,13 +1,14 @@
-/** SQL emission: one SELECT over a join tree, LEFT JOINed outward from its anchor. */
+/** SQL emission: one SELECT over a join tree, LEFT JOINed outward from its anchor (`join-layout.ts`). */
 import { significant } from "../sql/lexer.js";
 import { quoteIdent } from "../sql/quote.js";
 import { isName, isPunct } from "../sql/tokens.js";
 import type { ExpandContext } from "./context.js";
 import { tokensOf } from "../sql/references.js";
-import { layeredTable } from "./fact-layers.js";
-import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
-import type { LayerColumn } from "./members.js";
-import { groupByLines, onLine, selectLines } from "./sql-layout.js";
+import { lateralLines, layeredTable } from "./fact-layers.js";
+import { keyOf, type JoinTree } from "./join-graph.js";
+import type { LateralColumn, LayerColumn } from "./members.js";
+import { fromLines } from "./join-layout.js";
+import { groupByLines, selectLines } from "./sql-layout.js";
 
 export interface SelectSpec {
   readonly tree: JoinTree;
@@ -19,8 +20,17 @@ export interface SelectSpec {
   readonly distinct: boolean;
   /** The first `groupCount` items are the GROUP BY keys (by ordinal). */
   readonly groupCount: number;
-  /** Shared facts: table key → the fact columns its layered projection adds. */
+  /** Shared facts (`MemberSql` in shared mode; empty when members are inlined). */
+  readonly shared: SharedColumns;
+  /** An expression with role-played qualifiers re-pointed at their scoped aliases. */
+  readonly scoped: (sql: string) => string;
+}
+
+export interface SharedColumns {
+  /** Table key → the fact columns its layered projection adds. */
   readonly layers: ReadonlyMap<string, readonly LayerColumn[]>;
+  /** Facts over several tables, computed after the joins. */
+  readonly laterals: readonly LateralColumn[];
 }
 
 /** `"alias"."pk"` for a table's first key column, or undefined when it has no key. */
@@ -30,40 +40,52 @@ export function keySql(ctx: ExpandContext, key: string, sqlAlias: string): strin
   return column === undefined ? undefined : `${quoteIdent(sqlAlias)}.${quoteIdent(column)}`;
 }
 
-/** Tables on the tree paths from the anchor to each needed table. */
-export function joinedTables(ctx: ExpandContext, tree: JoinTree, needed: readonly string[]): Set<string> {
+/**
+ * Tables on the tree paths from the anchor to each needed table (an unreachable one adds nothing),
+ * each path in order from the anchor down. A path is walked up only until a table already joined.
+ */
+export function joinedTables(tree: JoinTree, needed: readonly string[]): Set<string> {
   const out = new Set<string>([tree.anchor]);
+  const pending: string[] = [];
   for (const t of needed) {
-    const path = ctx.graph.path(tree, t);
-    if (path === undefined) continue;
-    for (const s of path) out.add(stepChild(s));
+    pending.length = 0;
+    let cur = t;
+    while (!out.has(cur)) {
+      const step = tree.steps.get(cur);
+      if (step === undefined) break;
+      pending.push(cur);
+      cur = step.parent;
+    }
+    if (!out.has(cur)) continue;
+    for (let i = pending.length - 1; i >= 0; i--) out.add(pending[i]!);
   }
   return out;
 }
 
 export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
   const { tree, aliasOf } = spec;
-  const joined = joinedTables(ctx, tree, spec.needed);
+  const joined = joinedTables(tree, spec.needed);
   // Emit joins in breadth-first order so every ON refers to an already joined table.
-  const order = [...joined].sort((a, b) => depth(tree, a) - depth(tree, b));
-  const source = (k: string): string => layeredTable(tableRef(ctx, k), ctx.graph.table(k).alias, spec.layers.get(k));
+  const depth = (k: string): number => tree.depth.get(k) ?? Number.MAX_SAFE_INTEGER;
+  const order = [...joined].sort((a, b) => depth(a) - depth(b));
+  const source = (k: string): string =>
+    layeredTable(tableRef(ctx, k), ctx.graph.table(k).alias, spec.shared.layers.get(k));
+  const onOf = (k: string): string => {
+    const rel = tree.steps.get(k)!.rel;
+    const fromAlias = quoteIdent(aliasOf(keyOf(rel.fromAlias)));
+    const toAlias = quoteIdent(aliasOf(keyOf(rel.toAlias)));
+    return rel.fkColumns
+      .map((fk, i) => `${fromAlias}.${quoteIdent(fk)} = ${toAlias}.${quoteIdent(rel.refColumns[i] ?? fk)}`)
+      .join(" AND ");
+  };
   const lines = [
     ...selectLines(
       spec.items.map((i) => `${i.sql} AS ${quoteIdent(i.name)}`),
       spec.distinct,
     ),
-    `FROM ${source(tree.anchor)} AS ${quoteIdent(aliasOf(tree.anchor))}`,
+    ...fromLines({ tree, order, source: (k) => `${source(k)} AS ${quoteIdent(aliasOf(k))}`, on: onOf }, ctx.joinLayout),
+    ...lateralLines(spec.shared.laterals, joined, spec.scoped),
   ];
-  for (const k of order) {
-    if (k === tree.anchor) continue;
-    const rel = tree.steps.get(k)!.rel;
-    const fromAlias = quoteIdent(aliasOf(keyOf(rel.fromAlias)));
-    const toAlias = quoteIdent(aliasOf(keyOf(rel.toAlias)));
-    const on = rel.fkColumns.map(
-      (fk, i) => `${fromAlias}.${quoteIdent(fk)} = ${toAlias}.${quoteIdent(rel.refColumns[i] ?? fk)}`,
-    );
-    lines.push(`LEFT JOIN ${source(k)} AS ${quoteIdent(aliasOf(k))}`, onLine(on.join(" AND ")));
-  }
   if (spec.conditions.length > 0) lines.push(`WHERE ${spec.conditions.join(" AND ")}`);
   lines.push(...groupByLines(spec.groupCount));
   return lines.join("\n");
@@ -94,22 +116,4 @@ function tableRef(ctx: ExpandContext, key: string): string {
   const database = t.resolved?.database ?? def.databaseName;
   const schema = t.resolved?.schema ?? def.resolutionSchemaName ?? def.schemaName;
   return [quoteIdent(database), quoteIdent(schema), parts[0]!].join(".");
-}
-
-/** The table a tree step leads to (the end of the relationship that is not its parent). */
-export function stepChild(step: TreeStep): string {
-  const from = keyOf(step.rel.fromAlias);
-  return from === step.parent ? keyOf(step.rel.toAlias) : from;
-}
-
-function depth(tree: JoinTree, key: string): number {
-  let d = 0;
-  let cur = key;
-  while (cur !== tree.anchor) {
-    const s = tree.steps.get(cur);
-    if (s === undefined) return Number.MAX_SAFE_INTEGER;
-    cur = s.parent;
-    d++;
-  }
-  return d;
 }

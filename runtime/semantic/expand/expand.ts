@@ -15,6 +15,7 @@ import { SemanticViewError } from "../semantic-error.js";
 import { emitGrainCtes } from "./emit-grain-ctes.js";
 import { emitRows } from "./emit-rows.js";
 import { emitSingleGrain } from "./emit-single-grain.js";
+import type { JoinLayout } from "./join-layout.js";
 import { ExpansionTooLarge, type MemberSharing } from "./members.js";
 import {
   planExpansion,
@@ -26,6 +27,7 @@ import {
 import { expandWindowMetrics } from "./window-metrics.js";
 
 export type { ExpandedQuery, SemanticQueryRequest } from "./plan.js";
+export type { JoinLayout } from "./join-layout.js";
 
 /** The largest expanded SQL a request may produce (8 MiB). */
 export const MAX_EXPANDED_SQL_BYTES = 8 * 1024 * 1024;
@@ -37,6 +39,12 @@ export interface ExpandOptions {
   readonly sharing?: "auto" | MemberSharing;
   /** Overrides `MAX_EXPANDED_SQL_BYTES`. */
   readonly maxBytes?: number;
+  /**
+   * `tree` (default, what `semantic_view()` runs): each joined table's subtree nested so DuckDB joins
+   * the small tables first; `chain`: the extension's layout, which `explain_semantic_view` prints.
+   * Both answer identically (`join-layout.ts`).
+   */
+  readonly joins?: JoinLayout;
 }
 
 const EMITTERS: Record<ExpansionPlan["mode"], (plan: ExpansionPlan) => string> = {
@@ -78,7 +86,7 @@ function expandWith(
   options: ExpandOptions,
   maxBytes = memberBudget,
 ): ExpandedQuery {
-  const resolved = resolveRequest(def, request, sharing, memberBudget);
+  const resolved = resolveRequest(def, request, sharing, memberBudget, options.joins);
   const { dims, metrics, members, columns } = resolved;
   const windowed = expandWindowMetrics(
     def,

@@ -6,7 +6,7 @@ import { identEquals } from "../sql/quote.js";
 import type { MetricDef, RelationshipDef } from "../view-definition.js";
 import { type ExpandContext, type Requirement } from "./context.js";
 import { rewriteReferences } from "../sql/references.js";
-import { keyOf, type JoinTree } from "./join-graph.js";
+import { firstFan, keyOf, type JoinTree } from "./join-graph.js";
 import type { RolePaths } from "./roles.js";
 
 /** The extension's fan-trap error: the metric, its table, who needs the join, and the edge. */
@@ -29,11 +29,11 @@ export function checkFanTraps(
   for (const b of bases) {
     const tree = treeAt(keyOf(b.table!));
     for (const req of rowReqs) {
-      const fan = roles.reach(tree, req).find((s) => s.fans);
+      const fan = roles.fanOnTheWay(tree, req);
       if (fan !== undefined) fanTrapError(ctx, b, req, fan.rel);
     }
     for (const req of metricReqs.get(b)!) {
-      const fan = roles.reach(tree, req).find((s) => s.fans);
+      const fan = roles.fanOnTheWay(tree, req);
       if (fan !== undefined) factAcrossFanOut(ctx, b, req.table, fan.rel);
     }
   }
@@ -62,8 +62,8 @@ function factAcrossFanOut(ctx: ExpandContext, metric: MetricDef, table: string, 
 export function checkFactPaths(ctx: ExpandContext, treeAt: (key: string) => JoinTree, tables: readonly string[]): void {
   const unique = [...new Set(tables)];
   const monotone = (from: string, to: string): boolean => {
-    const path = ctx.graph.path(treeAt(from), to);
-    return path !== undefined && !path.some((s) => s.fans);
+    const tree = treeAt(from);
+    return tree.depth.has(to) && firstFan(tree, to) === undefined;
   };
   for (let i = 0; i < unique.length; i++) {
     for (let j = i + 1; j < unique.length; j++) {

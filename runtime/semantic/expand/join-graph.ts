@@ -22,6 +22,42 @@ export interface TreeStep {
 export interface JoinTree {
   readonly anchor: string;
   readonly steps: ReadonlyMap<string, TreeStep>;
+  /** Steps from the anchor to each table it reaches (0 for the anchor itself). */
+  readonly depth: ReadonlyMap<string, number>;
+}
+
+/** Per tree: table key → the first fanning step on the way from the anchor (null: none). Filled lazily. */
+const firstFans = new WeakMap<JoinTree, Map<string, TreeStep | null>>();
+
+/**
+ * The first step on the way from the tree's anchor to `key` that can multiply the anchor's rows, or
+ * undefined when there is none (or `key` is not reached). Memoized per tree, so asking it of every
+ * table costs the size of the tree, not tables × depth.
+ */
+export function firstFan(tree: JoinTree, key: string): TreeStep | undefined {
+  let memo = firstFans.get(tree);
+  if (memo === undefined) firstFans.set(tree, (memo = new Map()));
+  const pending: string[] = [];
+  let cur = key;
+  let found: TreeStep | null = null;
+  for (;;) {
+    const known = memo.get(cur);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    if (cur === tree.anchor) break;
+    const step = tree.steps.get(cur);
+    if (step === undefined) return undefined;
+    pending.push(cur);
+    cur = step.parent;
+  }
+  for (let i = pending.length - 1; i >= 0; i--) {
+    const step = tree.steps.get(pending[i]!)!;
+    if (found === null && step.fans) found = step;
+    memo.set(pending[i]!, found);
+  }
+  return found ?? undefined;
 }
 
 export class JoinGraph {
@@ -31,6 +67,9 @@ export class JoinGraph {
   /** Relationships per table where it holds the FK, and where it is referenced. */
   private readonly outgoing = new Map<string, RelationshipDef[]>();
   private readonly incoming = new Map<string, RelationshipDef[]>();
+  /** The base-anchored tree taking any role, and each table's role-played ancestor in it (memo). */
+  private anyRoleTree: JoinTree | undefined;
+  private readonly roleAncestors = new Map<string, string | undefined>();
 
   constructor(readonly def: SemanticViewDefinition) {
     for (const t of def.tables) {
@@ -86,21 +125,21 @@ export class JoinGraph {
    */
   tree(anchor: string, choices: ReadonlyMap<string, string>): JoinTree {
     const steps = new Map<string, TreeStep>();
-    const visited = new Set([anchor]);
+    const depth = new Map([[anchor, 0]]);
     const queue = [anchor];
-    while (queue.length > 0) {
-      const node = queue.shift()!;
+    for (let head = 0; head < queue.length; head++) {
+      const node = queue[head]!;
       for (const rel of [...(this.outgoing.get(node) ?? []), ...(this.incoming.get(node) ?? [])]) {
         if (!this.usable(rel, choices)) continue;
         const forward = keyOf(rel.fromAlias) === node;
         const other = forward ? keyOf(rel.toAlias) : keyOf(rel.fromAlias);
-        if (visited.has(other)) continue;
-        visited.add(other);
+        if (depth.has(other)) continue;
+        depth.set(other, depth.get(node)! + 1);
         steps.set(other, { parent: node, rel, fans: !forward && rel.cardinality !== "one_to_one" });
         queue.push(other);
       }
     }
-    return { anchor, steps };
+    return { anchor, steps, depth };
   }
 
   private usable(rel: RelationshipDef, choices: ReadonlyMap<string, string>): boolean {
@@ -116,26 +155,20 @@ export class JoinGraph {
    */
   roleAncestor(key: string): string | undefined {
     if (this.roleTables.size === 0) return undefined;
-    const anyRole = new Map([...this.roleTables].map(([k, rels]) => [k, rels[0]!.name]));
-    const tree = this.tree(this.baseKey, anyRole);
-    let cur = tree.steps.get(key)?.parent;
-    while (cur !== undefined && cur !== tree.anchor) {
-      if (this.roleTables.has(cur)) return cur;
-      cur = tree.steps.get(cur)?.parent;
+    const known = this.roleAncestors.get(key);
+    if (known !== undefined || this.roleAncestors.has(key)) return known;
+    if (this.anyRoleTree === undefined) {
+      const anyRole = new Map([...this.roleTables].map(([k, rels]) => [k, rels[0]!.name]));
+      this.anyRoleTree = this.tree(this.baseKey, anyRole);
     }
-    return undefined;
-  }
-
-  /** Steps from the anchor down to `key` (empty for the anchor), or undefined if unreachable. */
-  path(tree: JoinTree, key: string): TreeStep[] | undefined {
-    const out: TreeStep[] = [];
-    let cur = key;
-    while (cur !== tree.anchor) {
-      const step = tree.steps.get(cur);
-      if (step === undefined) return undefined;
-      out.unshift(step);
-      cur = step.parent;
-    }
-    return out;
+    const parent = this.anyRoleTree.steps.get(key)?.parent;
+    const found =
+      parent === undefined || parent === this.anyRoleTree.anchor
+        ? undefined
+        : this.roleTables.has(parent)
+          ? parent
+          : this.roleAncestor(parent);
+    this.roleAncestors.set(key, found);
+    return found;
   }
 }

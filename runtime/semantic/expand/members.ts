@@ -5,7 +5,9 @@
  * Inlining copies a member's text at every use, so a chain where each member uses the previous one
  * twice doubles per level. `sharing: "shared"` computes each fact once instead: a fact that uses
  * only its own table becomes a column of that table's layered projection (`fact-layers.ts`) and is
- * referenced as `alias."__sv_f<i>"`; derived metrics are then evaluated by `derived-layers.ts`, one
+ * referenced as `alias."__sv_f<i>"`; a fact that uses another table's facts is computed over the
+ * joined row, once, in a single-row `CROSS JOIN LATERAL` per dependency level
+ * (`"__sv_j<level>"."__sv_f<i>"`); derived metrics are then evaluated by `derived-layers.ts`, one
  * projection per dependency level. In both modes a member's text may not exceed `budget` bytes
  * (`ExpansionTooLarge`).
  */
@@ -33,6 +35,15 @@ export interface LayerColumn {
   readonly level: number;
 }
 
+/** A fact over several tables, computed once per joined row in its level's lateral projection. */
+export interface LateralColumn extends LayerColumn {
+  /** Keys of the tables its expression needs (a SELECT that joins them all computes it). */
+  readonly tables: readonly string[];
+}
+
+/** The alias of the lateral projection computing the cross-table facts of one dependency level. */
+export const lateralAlias = (level: number): string => `__sv_j${level}`;
+
 export class MemberSql {
   private readonly factSql = new Map<MemberDef, string>();
   private readonly factTables = new Map<MemberDef, string[]>();
@@ -40,8 +51,14 @@ export class MemberSql {
   private readonly layerOf = new Map<MemberDef, LayerColumn>();
   private readonly factsByName = new Map<string, MemberDef[]>();
   private readonly metricsByName = new Map<string, MetricDef[]>();
+  private readonly lateralOf = new Map<MemberDef, LateralColumn>();
+  /** Column → level, of the table layers and of the laterals (levels are counted separately). */
+  private readonly layerLevels = new Map<string, number>();
+  private readonly lateralLevels = new Map<string, number>();
   /** Table key → facts computed as columns of its layered projection, in dependency order (shared mode). */
   readonly layers = new Map<string, LayerColumn[]>();
+  /** Facts over several tables, in dependency order (shared mode). */
+  readonly laterals: LateralColumn[] = [];
 
   constructor(
     private readonly ctx: ExpandContext,
@@ -69,7 +86,11 @@ export class MemberSql {
       // `s.x AS s.x`: the fact names its own column.
       if (stack[stack.length - 1] === fact) return undefined;
       if (stack.includes(fact)) this.ctx.fail(`cycle in facts through '${fact.name}'`);
-      if (this.sharing === "shared" && this.isLocal(fact)) {
+      if (this.sharing === "shared") {
+        if (!this.isLocal(fact)) {
+          const column = this.lateral(fact, stack);
+          return `${quoteIdent(lateralAlias(column.level))}.${quoteIdent(column.column)}`;
+        }
         return `${quoteIdent(this.ctx.graph.table(keyOf(fact.table)).alias)}.${quoteIdent(this.layered(fact, stack).column)}`;
       }
       let sql = this.factSql.get(fact);
@@ -104,12 +125,42 @@ export class MemberSql {
     const columns = this.layers.get(key) ?? [];
     this.layers.set(key, columns);
     const sql = this.inlineFacts(fact.expr, fact.table, [...stack, fact]);
-    let level = 0;
-    for (const c of columns) if (sql.includes(quoteIdent(c.column))) level = Math.max(level, c.level + 1);
-    const layer = { column: `__sv_f${this.layerOf.size}`, sql, level };
+    const layer = { column: this.nextColumn(), sql, level: this.levelAbove(sql) };
     this.layerOf.set(fact, layer);
+    this.layerLevels.set(layer.column, layer.level);
     columns.push(layer);
     return layer;
+  }
+
+  /** The cross-table fact's lateral column, added (after the facts it uses) on first use. */
+  private lateral(fact: MemberDef, stack: readonly MemberDef[]): LateralColumn {
+    const known = this.lateralOf.get(fact);
+    if (known !== undefined) return known;
+    const sql = this.inlineFacts(fact.expr, fact.table, [...stack, fact]);
+    // Its level counts lateral levels only: the table layers are all computed before any lateral.
+    const level = this.levelAbove(sql, this.lateralLevels);
+    const tables = this.tablesOf(fact.expr, fact.table, [fact])
+      .map(keyOf)
+      .filter((k) => this.ctx.graph.tables.has(k));
+    const column = { column: this.nextColumn(), sql, level, tables };
+    this.lateralLevels.set(column.column, level);
+    this.lateralOf.set(fact, column);
+    this.laterals.push(column);
+    return column;
+  }
+
+  private nextColumn(): string {
+    return `__sv_f${this.layerOf.size + this.lateralOf.size}`;
+  }
+
+  /** 0 when `sql` uses none of `levels`' columns, else one more than the deepest it uses. */
+  private levelAbove(sql: string, levels: ReadonlyMap<string, number> = this.layerLevels): number {
+    let level = 0;
+    for (const [, column] of sql.matchAll(/"(__sv_f\d+)"/g)) {
+      const used = levels.get(column!);
+      if (used !== undefined) level = Math.max(level, used + 1);
+    }
+    return level;
   }
 
   /**

@@ -11,7 +11,8 @@ import { ExpandContext, type Requirement } from "./context.js";
 import { joinedTables, keySql } from "./emit.js";
 import { checkFanTraps } from "./fan-trap.js";
 import { guardAggregates } from "./guard-aggregates.js";
-import { keyOf, type JoinTree } from "./join-graph.js";
+import { firstFan, keyOf, type JoinTree } from "./join-graph.js";
+import type { JoinLayout } from "./join-layout.js";
 import { MemberSql, type MemberSharing } from "./members.js";
 import { resolveMembers } from "./resolve.js";
 import { RolePaths } from "./roles.js";
@@ -85,8 +86,9 @@ export function resolveRequest(
   request: SemanticQueryRequest,
   sharing: MemberSharing = "inline",
   memberBudget = Number.POSITIVE_INFINITY,
+  joins: JoinLayout = "tree",
 ): ResolvedRequest {
-  const ctx = new ExpandContext(def);
+  const ctx = new ExpandContext(def, joins);
   if (request.facts.length > 0 && request.metrics.length > 0) {
     ctx.fail("cannot combine facts and metrics in the same query. Use facts := [...] OR metrics := [...], not both.");
   }
@@ -101,8 +103,11 @@ export function resolveRequest(
   const columns = [...dims, ...metrics, ...facts].map((m) => m.name);
   // Wildcards that expand to nothing leave an empty request, as in the extension.
   if (columns.length === 0) emptyRequest();
-  const clash = columns.find((c, i) => columns.findIndex((d) => identEquals(c, d)) !== i);
-  if (clash !== undefined) ctx.fail(`duplicate output column '${clash}'`);
+  const taken = new Set<string>();
+  for (const c of columns) {
+    if (taken.has(c.toLowerCase())) ctx.fail(`duplicate output column '${c}'`);
+    taken.add(c.toLowerCase());
+  }
   return { ctx, dims, metrics, facts, columns, members: new MemberSql(ctx, sharing, memberBudget) };
 }
 
@@ -197,13 +202,10 @@ function modeOf(plan: Omit<ExpansionPlan, "mode">): ExpansionMode {
   if (plan.metrics.length === 0) return "rows";
   const { ctx, bases, dims } = plan;
   if (bases.some((b) => isActiveSemiAdditive(b, dims))) return "grain-ctes";
-  const joined = joinedTables(ctx, plan.treeAt(ctx.graph.baseKey), plan.allTables);
+  const joined = joinedTables(plan.treeAt(ctx.graph.baseKey), plan.allTables);
   const single = bases.every((b) => {
     const tree = plan.treeAt(keyOf(b.table!));
-    return [...joined].every((t) => {
-      const path = ctx.graph.path(tree, t);
-      return path !== undefined && !path.some((s) => s.fans);
-    });
+    return [...joined].every((t) => tree.depth.has(t) && firstFan(tree, t) === undefined);
   });
   return single ? "single-grain" : "grain-ctes";
 }

@@ -59,6 +59,26 @@ function candidates(def: SemanticViewDefinition, kind: MemberKind): readonly (Me
   return kind === "dimension" ? def.dimensions : kind === "metric" ? def.metrics : def.facts;
 }
 
+/** Per definition and kind: lower-cased name → the members of that name, in definition order. */
+const indexes = new WeakMap<SemanticViewDefinition, Map<MemberKind, Map<string, (MemberDef | MetricDef)[]>>>();
+
+/** Members named `name` (any case), in definition order: one lookup, not a scan of the view. */
+function named(def: SemanticViewDefinition, kind: MemberKind, name: string): readonly (MemberDef | MetricDef)[] {
+  let byKind = indexes.get(def);
+  if (byKind === undefined) indexes.set(def, (byKind = new Map()));
+  let index = byKind.get(kind);
+  if (index === undefined) {
+    byKind.set(kind, (index = new Map()));
+    for (const m of candidates(def, kind)) {
+      const key = m.name.toLowerCase();
+      const list = index.get(key);
+      if (list === undefined) index.set(key, [m]);
+      else list.push(m);
+    }
+  }
+  return index.get(name.toLowerCase()) ?? [];
+}
+
 /**
  * Resolves one list. Returns members in request order; wildcards expand in definition order and
  * skip PRIVATE members; an explicitly requested PRIVATE member is an error.
@@ -68,8 +88,7 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
   kind: MemberKind,
   requested: readonly string[],
 ): M[] {
-  const all = candidates(def, kind) as readonly M[];
-  const visible = all.filter((m) => m.access !== "private");
+  const visible = (): M[] => (candidates(def, kind) as readonly M[]).filter((m) => m.access !== "private");
   const result: M[] = [];
   const explicit = new Set<M>();
   const seen = new Set<M>();
@@ -84,7 +103,7 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
           `semantic view '${def.name}': unknown table alias '${parsed.qualifier}' in wildcard '${raw}'. Available aliases: [${tableAliases.join(", ")}].${didYouMean(parsed.qualifier!, tableAliases)}`,
         );
       }
-      for (const m of visible) {
+      for (const m of visible()) {
         if (identEquals(m.table, alias) && !seen.has(m)) {
           seen.add(m);
           result.push(m);
@@ -92,13 +111,12 @@ export function resolveMembers<M extends MemberDef | MetricDef>(
       }
       continue;
     }
-    const match = all.find(
-      (m) =>
-        identEquals(m.name, parsed.name) && (parsed.qualifier === undefined || identEquals(m.table, parsed.qualifier)),
+    const match = (named(def, kind, parsed.name) as readonly M[]).find(
+      (m) => parsed.qualifier === undefined || identEquals(m.table, parsed.qualifier),
     );
     if (match === undefined) {
       // The public names (as the docs' error-messages page lists them), a suggestion only when one is close.
-      const names = visible.map((m) => shownName(m));
+      const names = visible().map((m) => shownName(m));
       const hint = didYouMean(parsed.name, names);
       throw new SemanticViewError(
         "invalid",

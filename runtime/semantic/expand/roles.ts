@@ -5,7 +5,7 @@
 import { identEquals } from "../sql/quote.js";
 import type { MetricDef } from "../view-definition.js";
 import { type ExpandContext, type Requirement } from "./context.js";
-import { keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
+import { firstFan, keyOf, type JoinTree, type TreeStep } from "./join-graph.js";
 import type { MemberSql } from "./members.js";
 
 export class RolePaths {
@@ -53,7 +53,7 @@ export class RolePaths {
     for (const req of reqs) {
       this.checkRowMember(req);
       if (graph.roleTables.has(req.table)) this.checkRole(req.table, req);
-      if (graph.path(tree, req.table) !== undefined) continue;
+      if (tree.depth.has(req.table)) continue;
       // Unreachable: some role-played table on the way has no unique path.
       for (const rk of graph.roleTables.keys()) if (!this.choices.has(rk)) this.checkRole(rk, req);
     }
@@ -78,14 +78,16 @@ export class RolePaths {
     if (!req.label.startsWith("dimension ") && graph.roleTables.has(req.table)) this.ambiguous(req.table, req);
   }
 
-  /** The path to a requirement from a tree's anchor; unreachable means an unresolved role-play. */
-  reach(tree: JoinTree, req: Requirement): TreeStep[] {
-    const path = this.ctx.graph.path(tree, req.table);
-    if (path === undefined) {
+  /**
+   * The first fanning step on the way from a tree's anchor to a requirement (undefined: none);
+   * unreachable means an unresolved role-play.
+   */
+  fanOnTheWay(tree: JoinTree, req: Requirement): TreeStep | undefined {
+    if (!tree.depth.has(req.table)) {
       for (const rk of this.ctx.graph.roleTables.keys()) this.checkRole(rk, req);
       this.ctx.fail(`${req.label} (table '${req.table}') is not reachable through the relationships`);
     }
-    return path;
+    return firstFan(tree, req.table);
   }
 
   private checkRole(roleKey: string, req: Requirement): void {

@@ -1,8 +1,8 @@
 /**
  * `explain_semantic_view('v', dimensions := [...], metrics := [...], facts := [...], where_clause := '...')`:
  * the same parameters as `semantic_view()`, answered with one VARCHAR column `explain_output`,
- * one row per line: a header (view, members, routing decision), the expanded SQL, and DuckDB's
- * plan for it. The data query itself is not run.
+ * one row per line: a header (view, members, routing decision), the expanded SQL in the extension's
+ * layout, and DuckDB's plan for the SQL `semantic_view()` runs. The data query itself is not run.
  */
 import { expandSemanticQuery } from "../expand/expand.js";
 import { routeToMaterialization } from "../expand/materialization.js";
@@ -21,7 +21,10 @@ export async function explainSemanticView(session: SqlSession, args: readonly To
   const { view, request } = parseSemanticViewArguments(args);
   const def = await requireDefinition(session, view);
   const routed = routeToMaterialization(def, request);
-  const expanded = routed ?? expandSemanticQuery(def, request);
+  // The extension's layout (LEFT JOINs chained) is printed; the plan is of the SQL semantic_view()
+  // runs, whose joins are nested (same answer, see expand/join-layout.ts).
+  const expanded = routed ?? expandSemanticQuery(def, request, { joins: "chain" });
+  const executed = routed ?? expandSemanticQuery(def, request);
   // As the extension prints them: explicit names as requested, `alias.*` expanded to the declared names.
   const names = (kind: "dimension" | "metric" | "fact", requested: readonly string[]): string => {
     const out: string[] = [];
@@ -43,7 +46,7 @@ export async function explainSemanticView(session: SqlSession, args: readonly To
     "-- Expanded SQL:",
     ...expanded.sql.split("\n"),
   );
-  lines.push("", "-- DuckDB Plan:", ...(await planLines(session, expanded.sql)));
+  lines.push("", "-- DuckDB Plan:", ...(await planLines(session, executed.sql)));
   return { columns: [...EXPLAIN_COLUMNS], rows: lines.map((line) => [line]) };
 }
 

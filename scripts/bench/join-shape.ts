@@ -1,0 +1,133 @@
+/**
+ * "join-shape" (issue 25, expanded SQL shape): a star schema with a 2,000,000-row fact table
+ * (`--quick`: 400,000) — orders → customers (100,000) → regions (20), orders → products (5,000) —
+ * queried through lib's engine (`semantic_view()` on a pooled connection, nested joins) against the
+ * same question written by hand with nested LEFT JOINs and with chained LEFT JOINs, plus the SQL the
+ * engine ran before (the extension's chained layout, as `explain_semantic_view` prints it). All four
+ * run interleaved on one connection (the starting one rotates); medians and ratios per case.
+ */
+import { BackendCConfig, createEngine, type PooledConnection } from "lib";
+import { median, printTable, formatTime } from "./bench-harness.js";
+import type { BenchSettings } from "./bench-settings.js";
+
+const VIEW = `CREATE SEMANTIC VIEW shape AS
+  TABLES (o AS js_orders PRIMARY KEY (id), c AS js_customers PRIMARY KEY (id), r AS js_regions PRIMARY KEY (id),
+          p AS js_products PRIMARY KEY (id))
+  RELATIONSHIPS (oc AS o(customer_id) REFERENCES c, cr AS c(region_id) REFERENCES r, op AS o(product_id) REFERENCES p)
+  DIMENSIONS (c.segment AS c.segment, r.region_name AS r.name, p.category AS p.category, o.status AS o.status)
+  METRICS (o.revenue AS SUM(o.amount), o.order_count AS COUNT(*))`;
+
+const C = "LEFT JOIN js_customers c ON o.customer_id = c.id";
+const R = "LEFT JOIN js_regions r ON c.region_id = r.id";
+const P = "LEFT JOIN js_products p ON o.product_id = p.id";
+const CR = "LEFT JOIN (js_customers c LEFT JOIN js_regions r ON c.region_id = r.id) ON o.customer_id = c.id";
+
+interface ShapeCase {
+  readonly label: string;
+  readonly args: string;
+  /** The hand-written query with `{joins}` where its FROM's joins go. */
+  readonly hand: string;
+  readonly chain: string;
+  readonly nested: string;
+}
+
+const CASES: ShapeCase[] = [
+  {
+    label: "filter on a two-hop dimension",
+    args: `dimensions := ['segment'], metrics := ['revenue', 'order_count'], where_clause := 'region_name = ''region_3'''`,
+    hand: `SELECT c.segment, SUM(o.amount), COUNT(*) FROM js_orders o {joins} WHERE r.name = 'region_3' GROUP BY 1`,
+    chain: `${C} ${R}`,
+    nested: CR,
+  },
+  {
+    label: "two-hop filter, rows (DISTINCT)",
+    args: `dimensions := ['status', 'category'], where_clause := 'region_name IN (''region_3'', ''region_4'')'`,
+    hand: `SELECT DISTINCT o.status, p.category FROM js_orders o {joins} WHERE r.name IN ('region_3', 'region_4')`,
+    chain: `${C} ${P} ${R}`,
+    nested: `${CR} ${P}`,
+  },
+  {
+    label: "group by a two-hop dimension",
+    args: `dimensions := ['region_name'], metrics := ['revenue']`,
+    hand: `SELECT r.name, SUM(o.amount) FROM js_orders o {joins} GROUP BY 1`,
+    chain: `${C} ${R}`,
+    nested: CR,
+  },
+];
+
+async function seed(conn: PooledConnection, rows: number): Promise<void> {
+  await conn.run(`CREATE TABLE js_regions AS SELECT i AS id, 'region_' || i AS name FROM range(1, 21) t(i)`);
+  await conn.run(
+    `CREATE TABLE js_customers AS SELECT i AS id, ['A','B','C','D'][1 + (i % 4)] AS segment,
+       CASE WHEN i % 97 = 0 THEN NULL ELSE 1 + (i % 20) END AS region_id FROM range(1, 100001) t(i)`,
+  );
+  await conn.run(`CREATE TABLE js_products AS SELECT i AS id, 'cat_' || (i % 25) AS category FROM range(1, 5001) t(i)`);
+  await conn.run(
+    `CREATE TABLE js_orders AS SELECT i AS id,
+       CASE WHEN i % 101 = 0 THEN NULL ELSE 1 + (hash(i) % 100000)::INTEGER END AS customer_id,
+       1 + (hash(i * 7) % 5000)::INTEGER AS product_id,
+       ((hash(i * 17) % 100000) / 100.0)::DECIMAL(12,2) AS amount,
+       ['open','done','void'][1 + (i % 3)] AS status
+     FROM range(1, ${rows + 1}) t(i)`,
+  );
+  await conn.run(VIEW);
+  // Committed rows are scanned with their statistics (zone maps, dynamic filters); uncommitted ones are not.
+  await conn.commit();
+}
+
+/** The expanded SQL as explain_semantic_view prints it: the engine's previous (chained) layout. */
+async function chainedExpansion(conn: PooledConnection, args: string): Promise<string> {
+  const lines = (await conn.all(`SELECT explain_output FROM explain_semantic_view('shape', ${args})`)).map((r) =>
+    String(r["explain_output"]),
+  );
+  return lines.slice(lines.indexOf("-- Expanded SQL:") + 1, lines.indexOf("-- DuckDB Plan:") - 1).join("\n");
+}
+
+export async function runJoinShape(settings: BenchSettings): Promise<void> {
+  const rows = settings.quick ? 400_000 : 2_000_000;
+  const runs = settings.quick ? 5 : 9;
+  console.log(
+    `\njoin-shape (${rows.toLocaleString("en-US")} order rows → 100,000 customers → 20 regions, 5,000 products; median of ${runs} interleaved runs)`,
+  );
+  const engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }));
+  try {
+    await using conn = await engine.connect();
+    await seed(conn, rows);
+    const table: string[][] = [];
+    for (const c of CASES) {
+      const variants = [
+        { name: "lib (nested)", sql: `SELECT * FROM semantic_view('shape', ${c.args})` },
+        { name: "lib before (chain)", sql: await chainedExpansion(conn, c.args) },
+        { name: "hand nested", sql: c.hand.replace("{joins}", c.nested) },
+        { name: "hand chain", sql: c.hand.replace("{joins}", c.chain) },
+      ];
+      const samples = variants.map(() => [] as number[]);
+      for (const v of variants) await conn.all(v.sql); // warm-up
+      for (let i = 0; i < runs; i++) {
+        for (let j = 0; j < variants.length; j++) {
+          const k = (i + j) % variants.length;
+          const started = performance.now();
+          await conn.all(variants[k]!.sql);
+          samples[k]!.push(performance.now() - started);
+        }
+      }
+      const [lib, before, nested, chain] = samples.map(median) as [number, number, number, number];
+      table.push([
+        c.label,
+        formatTime(lib * 1000),
+        formatTime(before * 1000),
+        formatTime(nested * 1000),
+        formatTime(chain * 1000),
+        `${(lib / nested).toFixed(2)}x`,
+        `${(before / nested).toFixed(2)}x`,
+        `${(chain / nested).toFixed(2)}x`,
+      ]);
+    }
+    printTable(
+      ["case", "lib", "lib before", "hand nested", "hand chain", "lib/nested", "before/nested", "chain/nested"],
+      table,
+    );
+  } finally {
+    await engine.dispose();
+  }
+}
