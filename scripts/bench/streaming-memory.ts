@@ -101,8 +101,15 @@ function reads(fixture: BenchFixture): Read[] {
   ];
 }
 
-/** Runs one read over `sql`, returning its time and peak RSS growth over a collected baseline. */
-async function measureRead(read: Read, sql: string, size: number): Promise<{ seconds: number; growthMb: number }> {
+interface Measured {
+  readonly seconds: number;
+  /** Process CPU time (every thread, DuckDB's included): steadier than wall time on a shared machine. */
+  readonly cpuSeconds: number;
+  readonly growthMb: number;
+}
+
+/** Runs one read over `sql`, returning its wall and CPU time and peak RSS growth over a collected baseline. */
+async function measureRead(read: Read, sql: string, size: number): Promise<Measured> {
   gc();
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
@@ -111,11 +118,13 @@ async function measureRead(read: Read, sql: string, size: number): Promise<{ sec
     if (++samples % 8 === 0) peak = Math.max(peak, process.memoryUsage.rss());
   };
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const n = await read.run(sql, sample);
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   peak = Math.max(peak, process.memoryUsage.rss());
   if (n !== size) throw new Error(`streaming-memory: ${read.name} read ${n} rows, expected ${size}`);
-  return { seconds, growthMb: (peak - baseline) / MB };
+  return { seconds, cpuSeconds: (used.user + used.system) / 1e6, growthMb: (peak - baseline) / MB };
 }
 
 /** Warm-up rows per read (loads apache-arrow once and warms the code paths; not measured). */
@@ -127,7 +136,7 @@ export async function runStreamingMemory(fixture: BenchFixture, settings: BenchS
   const sql = sqlFor(size);
   for (const read of reads(fixture)) await measureRead(read, sqlFor(WARM_UP_ROWS), WARM_UP_ROWS);
   // Interleaved rounds: time is the median, memory the largest growth any round saw.
-  const runs = new Map<string, { seconds: number; growthMb: number }[]>();
+  const runs = new Map<string, Measured[]>();
   for (let round = 0; round < rounds; round++) {
     for (const read of reads(fixture)) {
       const list = runs.get(read.name) ?? [];
@@ -135,10 +144,11 @@ export async function runStreamingMemory(fixture: BenchFixture, settings: BenchS
       runs.set(read.name, list);
     }
   }
-  const measured = new Map<string, { seconds: number; growthMb: number }>();
+  const measured = new Map<string, Measured>();
   for (const [name, list] of runs) {
     measured.set(name, {
       seconds: median(list.map((r) => r.seconds)),
+      cpuSeconds: median(list.map((r) => r.cpuSeconds)),
       growthMb: Math.max(...list.map((r) => r.growthMb)),
     });
   }
@@ -148,11 +158,13 @@ export async function runStreamingMemory(fixture: BenchFixture, settings: BenchS
     const m = measured.get(read.name)!;
     const base = read.baseline === undefined ? undefined : measured.get(read.baseline)!;
     const ratio = base === undefined ? undefined : m.seconds / base.seconds;
+    const cpuRatio = base === undefined ? undefined : m.cpuSeconds / base.cpuSeconds;
     rows.push([
       `${read.role} ${read.name}`,
       `${m.seconds.toFixed(2)} s`,
+      `${m.cpuSeconds.toFixed(2)} s`,
       `${m.growthMb.toFixed(1)} MB`,
-      ratio === undefined ? "-" : `${ratio.toFixed(2)}× ${read.baseline}`,
+      ratio === undefined ? "-" : `${ratio.toFixed(2)}× (CPU ${cpuRatio!.toFixed(2)}×) ${read.baseline}`,
     ]);
     cases.push(
       wholeRunCase(
@@ -161,20 +173,26 @@ export async function runStreamingMemory(fixture: BenchFixture, settings: BenchS
         m.seconds * 1e6,
         ratio === undefined ? [] : [{ baseline: read.baseline!, value: ratio }],
       ),
+      wholeRunCase(
+        `${read.name}: CPU time`,
+        "info",
+        m.cpuSeconds * 1e6,
+        cpuRatio === undefined ? [] : [{ baseline: `${read.baseline!} (CPU)`, value: cpuRatio }],
+      ),
       wholeRunCase(`${read.name}: peak RSS growth (MB, in the µs field)`, "info", m.growthMb, []),
     );
   }
   console.log(
     `\nstreaming-memory: ${size.toLocaleString("en-US")} rows × 3 columns, end to end, median of ${rounds} interleaved rounds after a warm-up (goals: ≤ 1.05× the raw chunk read, ≤ 64 MB RSS growth)`,
   );
-  printTable(["case", "time", "peak RSS growth", "lib/raw"], rows);
+  printTable(["case", "time", "CPU time", "peak RSS growth", "lib/raw"], rows);
   return [
     {
       benchmark: "streaming-memory",
       key: "streaming-memory",
       title: `streaming ${size.toLocaleString("en-US")} rows`,
       rowsPerOp: size,
-      note: rows.map((r) => `${r[0]}: ${r[1]}, ${r[2]}`).join("; "),
+      note: rows.map((r) => `${r[0]}: ${r[1]} (CPU ${r[2]}), ${r[3]}`).join("; "),
       cases,
     },
   ];
