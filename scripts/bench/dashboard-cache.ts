@@ -32,7 +32,7 @@ class Sales extends SemanticView("sales", {
 }) {}
 
 /** The page's 10 panels: distinct dimensions, metrics, filters and orders. */
-const PANELS = [
+export const PANELS = [
   Sales.query().dimensions(Sales.country).metrics(Sales.revenue).orderBy(Sales.revenue.desc()),
   Sales.query().dimensions(Sales.country).metrics(Sales.cost).orderBy(Sales.country),
   Sales.query().dimensions(Sales.country).metrics(Sales.revenue, Sales.cost).orderBy(Sales.country),
