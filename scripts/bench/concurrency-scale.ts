@@ -9,13 +9,11 @@
 import { BackendCConfig, createEngine } from "lib";
 import type { BenchFixture } from "./fixture.js";
 import { openRawPool } from "./raw-pool.js";
-import { libQuery, RAW_SQL, RAW_SQL_FILTERED, RevenueByCountry } from "./revenue-by-country.js";
+import { revenueQueries } from "./concurrency.js";
 import { printCurve, timed, type Point } from "./scale-curve.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 const SIZES = [1, 8, 32, 128, 512] as const;
-const FILTERS = ["DE", "US", "FR", "JP", "GB", "IT", "ES"] as const;
-const countryOf = (i: number): string | undefined => (i % 4 === 0 ? undefined : FILTERS[i % FILTERS.length]);
 
 export async function runConcurrencyScale(fixture: BenchFixture, settings: BenchSettings): Promise<boolean> {
   const runs = settings.quick ? 3 : 5;
@@ -24,19 +22,7 @@ export async function runConcurrencyScale(fixture: BenchFixture, settings: Bench
   );
   const raw = await openRawPool(fixture.instance, 8);
   try {
-    const queries = new Map<string | undefined, ReturnType<typeof libQuery>>([undefined, ...FILTERS].map((country) => [country, libQuery(country).using(engine)]));
-    const libOne = async (i: number) => {
-      await using cursor = await queries.get(countryOf(i))!.execute();
-      return await cursor.into(RevenueByCountry);
-    };
-    const rawOne = (i: number) => {
-      const country = countryOf(i);
-      return raw.use(async (conn) =>
-        (
-          await conn.runAndReadAll(country ? RAW_SQL_FILTERED : RAW_SQL, country ? [country] : undefined)
-        ).getRowObjects(),
-      );
-    };
+    const { libOne, rawOne } = revenueQueries(engine, raw);
     const burst = (size: number, one: (i: number) => Promise<unknown>) => async () => {
       await Promise.all(Array.from({ length: size }, (_, i) => one(i)));
     };
