@@ -183,7 +183,8 @@ export class ArrowTableBuilder {
     this.#names = columns.map((c) => c.name);
     this.#sinks = columns.map(sinkFor);
     const { Field, Schema } = arrow();
-    this.schema = options.schema ?? new Schema(this.#sinks.map((sink, i) => new Field(this.#names[i]!, sink.type, true)));
+    this.schema =
+      options.schema ?? new Schema(this.#sinks.map((sink, i) => new Field(this.#names[i]!, sink.type, true)));
     if (options.rows !== undefined) for (const sink of this.#sinks) sink.reserve(options.rows);
   }
 
@@ -212,7 +213,10 @@ export class ArrowTableBuilder {
     const { makeData, RecordBatch, Struct } = arrow();
     const children = this.#sinks.map((sink) => sink.finish());
     const length = children[0]?.length ?? 0;
-    return new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children }));
+    return new RecordBatch(
+      this.schema,
+      makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children }),
+    );
   }
 
   /** Everything appended, as a table of one record batch. */

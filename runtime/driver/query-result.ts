@@ -68,7 +68,8 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
  */
 export interface TypedColumn {
   readonly typed: true;
-  readonly values: Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | BigInt64Array | Float32Array | Float64Array;
+  readonly values:
+    Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | BigInt64Array | Float32Array | Float64Array;
   readonly validity: Uint8Array | null;
   readonly length: number;
 }
