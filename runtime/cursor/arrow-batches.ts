@@ -22,7 +22,7 @@ export async function* arrowBatches(
   }
   const columnar = stream.preferColumns?.({ typedArrays: true }) === true;
   let yielded = false;
-  let builder = new ArrowTableBuilder(columns);
+  let builder = new ArrowTableBuilder(columns, { rows: BATCH_CAPACITY });
   let rows = 0;
   for await (const chunk of chunks) {
     if (columnar) {
@@ -35,17 +35,20 @@ export async function* arrowBatches(
     }
     if (rows >= BATCH_ROWS) {
       yielded = true;
-      yield* builder.finish().batches;
-      builder = new ArrowTableBuilder(columns);
+      yield builder.finishBatch();
+      builder = new ArrowTableBuilder(columns, { rows: BATCH_CAPACITY, schema: builder.schema });
       rows = 0;
     }
   }
   // The rest; and with no rows at all, one empty batch, so a writer still learns the schema.
-  if (rows > 0 || !yielded) yield* builder.finish().batches;
+  if (rows > 0 || !yielded) yield builder.finishBatch();
 }
 
 /** Rows per batch a stream aims for: 32 DuckDB chunks; a few MB for typical columns. */
 export const BATCH_ROWS = 65_536;
+
+/** A batch's buffers, allocated once: a batch ends with the chunk that reaches BATCH_ROWS (DuckDB's chunks hold 2,048). */
+const BATCH_CAPACITY = BATCH_ROWS + 2_048;
 
 function lengthOf(column: readonly unknown[] | TypedColumn): number {
   return isTypedColumn(column) ? column.length : column.length;

@@ -2,7 +2,7 @@
  * Where the Arrow table builder puts one column's values: fixed-width columns fill typed arrays
  * directly, strings are UTF-8 encoded straight into one growing buffer, the rest use Arrow builders.
  */
-import type { Builder, DataType, Vector } from "apache-arrow";
+import type { Builder, Data, DataType, Utf8 } from "apache-arrow";
 import type { TypedColumn } from "../driver/query-result.js";
 import { arrow } from "./load-arrow.js";
 import { LibError } from "../errors.js";
@@ -14,25 +14,33 @@ export type TypedCopy = (values: FixedArray, at: number, column: TypedColumn) =>
 
 /** Where one column's values go: fixed-width columns fill typed arrays directly, the rest use Arrow builders. */
 export interface ColumnSink {
+  /** The Arrow type of the column's values. */
+  readonly type: DataType;
   /** Appends one chunk's values of this column. */
   append(values: readonly unknown[]): void;
-  finish(): Vector;
+  /** Makes room for `rows` more rows at once (a batch of known size grows no buffer row by row). */
+  reserve(rows: number): void;
+  /** The column's values as Arrow data. */
+  finish(): Data;
 }
 
 export class BuilderSink implements ColumnSink {
   readonly #builder: Builder;
   constructor(
-    type: DataType,
+    readonly type: DataType,
     readonly toArrow: (value: unknown) => unknown,
   ) {
     this.#builder = arrow().makeBuilder({ type, nullValues: [null, undefined] });
+  }
+  reserve(): void {
+    // Arrow builders grow their own buffers.
   }
   append(values: readonly unknown[]): void {
     const builder = this.#builder;
     for (const v of values) builder.append(v === null || v === undefined ? null : this.toArrow(v));
   }
-  finish(): Vector {
-    return this.#builder.finish().toVector();
+  finish(): Data {
+    return this.#builder.finish().flush();
   }
 }
 
@@ -42,7 +50,7 @@ export class BuilderSink implements ColumnSink {
  */
 export class FixedSink implements ColumnSink {
   #values: FixedArray;
-  #validity = new Uint8Array(128);
+  #validity = new Uint8Array(0);
   #length = 0;
   #nulls = 0;
   constructor(
@@ -52,10 +60,10 @@ export class FixedSink implements ColumnSink {
     readonly write: (values: FixedArray, at: number, value: unknown) => void,
     readonly copy?: TypedCopy,
   ) {
-    this.#values = make(1024 * stride);
+    this.#values = make(0);
   }
   /** Room for `rows` more rows (values and validity bits). */
-  #reserve(rows: number): void {
+  reserve(rows: number): void {
     const needed = (this.#length + rows) * this.stride;
     if (needed > this.#values.length) {
       const grown = this.make(Math.max(needed, this.#values.length * 2));
@@ -68,13 +76,13 @@ export class FixedSink implements ColumnSink {
   /** Appends a typed column (only sinks made with a `copy` take them). */
   appendTyped(column: TypedColumn): void {
     if (this.copy === undefined) throw new LibError(`fetchArrow(): no typed copy into ${String(this.type)}`);
-    this.#reserve(column.length);
+    this.reserve(column.length);
     this.copy(this.#values, this.#length * this.stride, column);
     this.#nulls += appendValidity(this.#validity, this.#length, column.validity, column.length);
     this.#length += column.length;
   }
   append(rows: readonly unknown[]): void {
-    this.#reserve(rows.length);
+    this.reserve(rows.length);
     const values = this.#values;
     const validity = this.#validity;
     let i = this.#length;
@@ -88,17 +96,15 @@ export class FixedSink implements ColumnSink {
     }
     this.#length = i;
   }
-  finish(): Vector {
+  finish(): Data {
     const length = this.#length;
-    return arrow().makeVector(
-      arrow().makeData({
-        type: this.type,
-        length,
-        nullCount: this.#nulls,
-        nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),
-        data: this.#values.subarray(0, length * this.stride),
-      } as never),
-    );
+    return arrow().makeData({
+      type: this.type,
+      length,
+      nullCount: this.#nulls,
+      nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),
+      data: this.#values.subarray(0, length * this.stride),
+    } as never) as Data;
   }
 }
 
@@ -107,19 +113,24 @@ const MAX_UTF8_BYTES = 2 ** 31 - 1;
 
 /** A `Utf8` column: strings encoded with Buffer.write (no per-value allocation) plus offsets and validity. */
 export class Utf8Sink implements ColumnSink {
-  #offsets = new Int32Array(1025);
+  #offsets = new Int32Array(1);
   #bytes: Buffer = Buffer.allocUnsafe(1 << 16);
-  #validity = new Uint8Array(128);
+  #validity = new Uint8Array(0);
   #length = 0;
   #byteLength = 0;
   #nulls = 0;
+  readonly type: Utf8 = new (arrow().Utf8)();
   constructor(readonly toString: (value: unknown) => string) {}
 
-  append(values: readonly unknown[]): void {
-    const rows = this.#length + values.length;
+  reserve(more: number): void {
+    const rows = this.#length + more;
     if (rows + 1 > this.#offsets.length) this.#offsets = grown(this.#offsets, rows + 1, (n) => new Int32Array(n));
     if (Math.ceil(rows / 8) > this.#validity.length)
       this.#validity = grown(this.#validity, Math.ceil(rows / 8), (n) => new Uint8Array(n));
+  }
+
+  append(values: readonly unknown[]): void {
+    this.reserve(values.length);
     const offsets = this.#offsets;
     const validity = this.#validity;
     let i = this.#length;
@@ -147,19 +158,17 @@ export class Utf8Sink implements ColumnSink {
     return next;
   }
 
-  finish(): Vector {
+  finish(): Data {
     const length = this.#length;
     const bytes = this.#bytes.subarray(0, this.#byteLength);
-    return arrow().makeVector(
-      arrow().makeData({
-        type: new (arrow().Utf8)(),
-        length,
-        nullCount: this.#nulls,
-        nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),
-        valueOffsets: this.#offsets.subarray(0, length + 1),
-        data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      }),
-    );
+    return arrow().makeData({
+      type: this.type,
+      length,
+      nullCount: this.#nulls,
+      nullBitmap: this.#nulls === 0 ? new Uint8Array(0) : this.#validity.subarray(0, Math.ceil(length / 8)),
+      valueOffsets: this.#offsets.subarray(0, length + 1),
+      data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    });
   }
 }
 

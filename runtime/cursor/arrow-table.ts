@@ -7,7 +7,7 @@
  *   date → DateDay, timestamp → TimestampMillisecond (timezone "UTC" for zoned types; values are JS
  *   `Date`s, which hold milliseconds).
  */
-import type { Table, Vector } from "apache-arrow";
+import type { RecordBatch, Schema, Table } from "apache-arrow";
 import { isTypedColumn, type ColumnInfo, type TypedColumn } from "../driver/query-result.js";
 import { LibError } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
@@ -155,12 +155,23 @@ function sinkFor(column: ColumnInfo): ColumnSink {
   }
 }
 
-/** Accumulates chunks column by column, then assembles the `Table`. */
+/**
+ * Accumulates chunks column by column, then assembles a `RecordBatch` or a `Table`. Every field is
+ * nullable (as DuckDB's own Arrow export marks result columns), whatever a batch holds, so all the
+ * batches of one result share one schema: an IPC writer given a batch whose schema differs would
+ * start a new stream.
+ */
 export class ArrowTableBuilder {
-  readonly #columns: ColumnInfo[];
   readonly #sinks: ColumnSink[];
+  readonly #names: string[];
+  /** The result's schema; pass it on to the next batch's builder (`{ schema }`) to share it. */
+  readonly schema: Schema;
 
-  constructor(columns: readonly ColumnInfo[]) {
+  /**
+   * With `rows`, every column's buffers are sized for that many rows up front (a stream's batch);
+   * with `schema` (a previous builder's, same columns), batches share that schema object.
+   */
+  constructor(columns: readonly ColumnInfo[], options: { readonly rows?: number; readonly schema?: Schema } = {}) {
     const seen = new Set<string>();
     for (const c of columns) {
       if (seen.has(c.name))
@@ -169,8 +180,12 @@ export class ArrowTableBuilder {
         );
       seen.add(c.name);
     }
-    this.#columns = [...columns];
+    this.#names = columns.map((c) => c.name);
     this.#sinks = columns.map(sinkFor);
+    const { Field, Schema } = arrow();
+    this.schema =
+      options.schema ?? new Schema(this.#sinks.map((sink, i) => new Field(this.#names[i]!, sink.type, true)));
+    if (options.rows !== undefined) for (const sink of this.#sinks) sink.reserve(options.rows);
   }
 
   /** Appends a chunk of row arrays. */
@@ -189,14 +204,23 @@ export class ArrowTableBuilder {
       const column = columns[i]!;
       if (!isTypedColumn(column)) sink.append(column);
       else if (sink instanceof FixedSink) sink.appendTyped(column);
-      else
-        throw new LibError(`fetchArrow(): column ${JSON.stringify(this.#columns[i]!.name)} cannot take typed values`);
+      else throw new LibError(`fetchArrow(): column ${JSON.stringify(this.#names[i])} cannot take typed values`);
     });
   }
 
+  /** Everything appended, as one record batch of `schema`. */
+  finishBatch(): RecordBatch {
+    const { makeData, RecordBatch, Struct } = arrow();
+    const children = this.#sinks.map((sink) => sink.finish());
+    const length = children[0]?.length ?? 0;
+    return new RecordBatch(
+      this.schema,
+      makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children }),
+    );
+  }
+
+  /** Everything appended, as a table of one record batch. */
   finish(): Table {
-    const vectors: Record<string, Vector> = {};
-    this.#columns.forEach((c, i) => (vectors[c.name] = this.#sinks[i]!.finish()));
-    return new (arrow().Table)(vectors);
+    return new (arrow().Table)(this.schema, this.finishBatch());
   }
 }

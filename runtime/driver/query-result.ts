@@ -58,16 +58,18 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
 }
 
 /**
- * One column of a columnar chunk copied straight from the driver's memory, no value converted:
- * `values` holds one value per row in the representation of the column's kind — integer (types
- * within 32 bits): Int32Array; bigint (64-bit signed only): BigInt64Array; float: Float64Array;
- * date: Int32Array of days since 1970-01-01; decimal: the unscaled values at the type's scale,
- * Int32Array or BigInt64Array. `validity` has bit `i % 8` of byte `i >> 3` set when row `i` is not
- * null (Arrow's layout); null when no row is null. Values under a null are unspecified.
+ * One column of a columnar chunk as the driver holds it, no value converted: `values` holds one
+ * value per row in the representation of the column's kind — integer (types within 32 bits): an
+ * 8-, 16- or 32-bit integer array; bigint (64-bit signed only): BigInt64Array; float: Float32Array
+ * or Float64Array; date: Int32Array of days since 1970-01-01; decimal: the unscaled values at the
+ * type's scale, a 16-, 32- or 64-bit integer array. `validity` has bit `i % 8` of byte `i >> 3` set
+ * when row `i` is not null (Arrow's layout); null when no row is null. Values under a null are
+ * unspecified. Both may be views of the driver's buffers: read them, never write or keep them.
  */
 export interface TypedColumn {
   readonly typed: true;
-  readonly values: Int32Array | BigInt64Array | Float64Array;
+  readonly values:
+    Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | BigInt64Array | Float32Array | Float64Array;
   readonly validity: Uint8Array | null;
   readonly length: number;
 }

@@ -6,8 +6,8 @@
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
  * Benchmarks: the keys of REGISTRY below (revenue-by-country, compile, checkout, large-result, concurrency,
- * http-revenue, streaming-memory, http-streaming, cache-hit, dashboard-cache, semantic-expansion, join-shape,
- * engine-scale, builder-scale).
+ * concurrency-scale, http-revenue, streaming-memory, http-streaming, cache-hit, dashboard-cache, semantic-expansion,
+ * join-shape, engine-scale, builder-scale).
  * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { runCheckout } from "./checkout.js";
 import { runCompile } from "./compile.js";
 import { runConcurrency } from "./concurrency.js";
+import { runConcurrencyScale } from "./concurrency-scale.js";
 import { runExpansion, type ExpansionSummary } from "./expansion-bench.js";
 import { openFixture, type BenchFixture } from "./fixture.js";
 import { formatRatios, formatTime, printTable, type GroupResult } from "./bench-harness.js";
@@ -47,6 +48,7 @@ const REGISTRY = {
   checkout: { fixture: true, run: (f, s) => runCheckout(f!, s) },
   "large-result": { fixture: true, run: (f, s) => runLargeResult(f!, s) },
   concurrency: { fixture: true, run: (f, s) => runConcurrency(f!, s) },
+  "concurrency-scale": { fixture: true, run: async (f, s) => (await runConcurrencyScale(f!, s), []) },
   "http-revenue": { fixture: true, run: (f, s) => runHttpRevenue(f!, s) },
   "streaming-memory": { fixture: true, run: (f, s) => runStreamingMemory(f!, s) },
   "http-streaming": { fixture: true, run: (f, s) => runHttpStreaming(f!, s) },

@@ -7,15 +7,39 @@
  * lib/raw ratio is of burst times (throughput ratio = its inverse). `--quick` fires 200 per burst.
  */
 import { deepStrictEqual } from "node:assert/strict";
-import { BackendCConfig, createEngine } from "lib";
+import { BackendCConfig, createEngine, type Engine } from "lib";
 import type { BenchFixture } from "./fixture.js";
 import { measureGroup, type GroupResult } from "./bench-harness.js";
-import { openRawPool } from "./raw-pool.js";
+import { openRawPool, type RawPool } from "./raw-pool.js";
 import { libQuery, RAW_SQL, RAW_SQL_FILTERED, RevenueByCountry } from "./revenue-by-country.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 const FILTERS = ["DE", "US", "FR", "JP", "GB", "IT", "ES"] as const;
 const countryOf = (i: number): string | undefined => (i % 4 === 0 ? undefined : FILTERS[i % FILTERS.length]);
+
+/**
+ * Query number `i` of a burst, on each side: every fourth unfiltered, the others filtered on a
+ * cycling country. lib: `execute().into()`; raw: `runAndReadAll` on one of the raw connections.
+ */
+export function revenueQueries(engine: Engine, raw: RawPool) {
+  const queries = new Map<string | undefined, ReturnType<typeof libQuery>>(
+    [undefined, ...FILTERS].map((country) => [country, libQuery(country).using(engine)]),
+  );
+  return {
+    libOne: async (i: number) => {
+      await using cursor = await queries.get(countryOf(i))!.execute();
+      return await cursor.into(RevenueByCountry);
+    },
+    rawOne: (i: number) => {
+      const country = countryOf(i);
+      return raw.use(async (conn) =>
+        (
+          await conn.runAndReadAll(country ? RAW_SQL_FILTERED : RAW_SQL, country ? [country] : undefined)
+        ).getRowObjects(),
+      );
+    },
+  };
+}
 
 export async function runConcurrency(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const burst = settings.quick ? 200 : 2_000;
@@ -25,21 +49,7 @@ export async function runConcurrency(fixture: BenchFixture, settings: BenchSetti
   );
   const raw = await openRawPool(fixture.instance, 8);
   try {
-    const queries = new Map<string | undefined, ReturnType<typeof libQuery>>(
-      [undefined, ...FILTERS].map((country) => [country, libQuery(country).using(engine)]),
-    );
-    const libOne = async (i: number) => {
-      await using cursor = await queries.get(countryOf(i))!.execute();
-      return await cursor.into(RevenueByCountry);
-    };
-    const rawOne = (i: number) => {
-      const country = countryOf(i);
-      return raw.use(async (conn) =>
-        (
-          await conn.runAndReadAll(country ? RAW_SQL_FILTERED : RAW_SQL, country ? [country] : undefined)
-        ).getRowObjects(),
-      );
-    };
+    const { libOne, rawOne } = revenueQueries(engine, raw);
     // The same, streamed as lib's cursor reads (prepare + stream + fetchChunk): DuckDB's streaming
     // execution costs more than a materialized result for a small aggregate, whoever asks for it.
     const rawStreamedOne = (i: number) => {

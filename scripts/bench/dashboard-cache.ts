@@ -4,7 +4,8 @@
  * JSON) on an engine with the result cache (TTL 60 s), on one without it, and by a hand-written handler
  * that holds its own precomputed answers (the floor: no query at all). Twice: on backend C (the
  * fixture's DuckDB file) and on backend A through the Snowflake stand-in with 50 ms per statement (a
- * remote warehouse). Counts the warehouse statements the cached side sent (log events).
+ * remote warehouse; the stand-in runs in a worker thread, off the measured event loop). Counts the
+ * warehouse statements the cached side sent (log events).
  */
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
@@ -13,8 +14,8 @@ import autocannon from "autocannon";
 import express from "express";
 import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Engine, type LogEvent } from "lib";
 import { sendJson } from "lib/express";
-import { SnowflakeStandIn } from "../../test/support/stand-ins/snowflake/snowflake-stand-in.js";
-import { standInConfig, standInOptions } from "../../test/support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import { standInConfig } from "../../test/support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import { startStandInWorker } from "./stand-in-worker.js";
 import type { BenchFixture } from "./fixture.js";
 import { median, printTable, wholeRunCase, type CaseResult, type GroupResult } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
@@ -32,7 +33,7 @@ class Sales extends SemanticView("sales", {
 }) {}
 
 /** The page's 10 panels: distinct dimensions, metrics, filters and orders. */
-const PANELS = [
+export const PANELS = [
   Sales.query().dimensions(Sales.country).metrics(Sales.revenue).orderBy(Sales.revenue.desc()),
   Sales.query().dimensions(Sales.country).metrics(Sales.cost).orderBy(Sales.country),
   Sales.query().dimensions(Sales.country).metrics(Sales.revenue, Sales.cost).orderBy(Sales.country),
@@ -180,7 +181,8 @@ export async function runDashboardCache(fixture: BenchFixture, settings: BenchSe
     (cache, log) => createEngine(new BackendCConfig({ database: fixture.file, ...poolSettings(cache) }), { log }),
     settings,
   );
-  const standIn = await SnowflakeStandIn.start(standInOptions({ statementLatencyMs: STAND_IN_LATENCY_MS }));
+  // In a worker thread: a remote warehouse's work does not run on the measured process's event loop.
+  const standIn = await startStandInWorker(STAND_IN_LATENCY_MS);
   try {
     const onA = await measure(
       `backend A stand-in, ${STAND_IN_LATENCY_MS} ms per statement`,

@@ -22,8 +22,17 @@ export async function timed(runs: number, body: () => Promise<void> | void): Pro
   return median(samples);
 }
 
-/** Prints the curve; returns whether it passed the linear-fit check. */
-export function printCurve(title: string, unit: string, points: readonly Point[], extraHeader?: string): boolean {
+/**
+ * Prints the curve; returns whether it passed the linear-fit check, made from point `checkFrom` on
+ * (a curve whose first point measures something else, e.g. one query's latency before a burst's throughput).
+ */
+export function printCurve(
+  title: string,
+  unit: string,
+  points: readonly Point[],
+  extraHeader?: string,
+  checkFrom = 0,
+): boolean {
   console.log(`\n${title}`);
   const rows = points.map((p, i) => {
     const prev = points[i - 1];
@@ -37,12 +46,12 @@ export function printCurve(title: string, unit: string, points: readonly Point[]
     ];
   });
   printTable([unit, "time", `per ${unit}`, ...(extraHeader === undefined ? [] : [extraHeader]), "step"], rows);
-  const first = points[0]!;
+  const first = points[checkFrom]!;
   const last = points[points.length - 1]!;
   const growth = last.ms / last.size / (first.ms / first.size);
   const linear = growth <= 2;
   console.log(
-    `  per-${unit} cost from smallest to largest: x${growth.toFixed(2)} (${linear ? "linear" : "SUPER-LINEAR"})`,
+    `  per-${unit} cost from ${first.size.toLocaleString("en-US")} to largest: x${growth.toFixed(2)} (${linear ? "linear" : "SUPER-LINEAR"})`,
   );
   return linear;
 }

@@ -4,7 +4,7 @@
  * nulls, null counts, negative decimals and chunk boundaries included.
  */
 import { expect } from "chai";
-import type { Table } from "apache-arrow";
+import { RecordBatchStreamWriter, Table, tableFromIPC, type RecordBatch } from "apache-arrow";
 import { ArrowTableBuilder } from "../../runtime/cursor/arrow-table.js";
 import { appendValidity } from "../../runtime/cursor/arrow-sinks.js";
 import { loadArrow } from "../../runtime/cursor/load-arrow.js";
@@ -20,7 +20,10 @@ const SQL = `SELECT
   CASE WHEN i % 5 = 0 THEN NULL ELSE (-i * 1.125 + 2000)::DECIMAL(18,3) END AS d18,
   (i * 7 - 9000)::DECIMAL(12,0) AS d12z, (i % 90)::DECIMAL(5,0) AS d5z,
   CASE WHEN i % 17 = 0 THEN NULL ELSE DATE '1969-12-25' + (i - 2500)::INTEGER END AS dt,
-  (i % 2 = 0) AS ok, 'row ' || i AS s
+  (i % 2 = 0) AS ok, 'row ' || i AS s,
+  CASE WHEN i % 19 = 0 THEN NULL ELSE (i - 2500)::HUGEINT * 3000000000000 END AS hi,
+  CASE WHEN i % 23 = 0 THEN NULL ELSE TIMESTAMP '1969-12-31 23:59:58.250' + INTERVAL (i * 997) SECOND END AS ts,
+  ((i - 2500) * 1.000000001)::DECIMAL(38,9) AS d38
   FROM range(5000) t(i)`;
 
 function expectSameTable(actual: Table, expected: Table): void {
@@ -36,7 +39,7 @@ function expectSameTable(actual: Table, expected: Table): void {
 }
 
 describe("cursor: fetchArrow() from DuckDB's typed vectors", () => {
-  it("equals the table built value by value, for every fixed-width type, nulls and chunk boundaries", async () => {
+  it("equals the table built value by value, for every fixed-width type, nulls and chunk boundaries; so do streamArrow()'s batches", async () => {
     await using engine = plainEngine();
     let expected: Table;
     {
@@ -51,6 +54,10 @@ describe("cursor: fetchArrow() from DuckDB's typed vectors", () => {
     await using cursor = await openCursor(await engine.connect(), { sql: SQL, parameters: [] });
     expectSameTable(await cursor.fetchArrow(), expected);
     expect(expected.getChild("n")!.nullCount).to.equal(715);
+    await using streamed = await openCursor(await engine.connect(), { sql: SQL, parameters: [] });
+    const batches: RecordBatch[] = [];
+    for await (const batch of streamed.streamArrow()) batches.push(batch);
+    expectSameTable(new Table(batches), expected);
   });
 
   it("typed chunks after a row chunk of odd length land at the right bits", async () => {
@@ -68,6 +75,23 @@ describe("cursor: fetchArrow() from DuckDB's typed vectors", () => {
     expect(stream.preferColumns?.({ typedArrays: true })).to.equal(true);
     for await (const chunk of stream) mixed.appendColumns(chunk as never);
     expectSameTable(mixed.finish(), fromRows.finish());
+  });
+
+  it("every batch of a stream has the same schema, so an IPC writer keeps one stream when nulls start late", async () => {
+    // No null in the first batch, nulls in the second: a schema inferred per batch would differ in
+    // nullability and make RecordBatchStreamWriter end its stream and start another.
+    const sql = `SELECT CASE WHEN i > 70000 AND i % 3 = 0 THEN NULL ELSE i END AS n FROM range(80000) t(i)`;
+    await using engine = plainEngine();
+    await using cursor = await openCursor(await engine.connect(), { sql, parameters: [] });
+    const batches: RecordBatch[] = [];
+    for await (const batch of cursor.streamArrow()) batches.push(batch);
+    expect(batches.length).to.equal(2);
+    const fields = (b: RecordBatch) => b.schema.fields.map((f) => `${f.name}:${String(f.type)}:${f.nullable}`);
+    expect(fields(batches[1]!)).to.deep.equal(fields(batches[0]!));
+    const read = tableFromIPC(RecordBatchStreamWriter.writeAll(batches).toUint8Array(true));
+    expect(read.numRows).to.equal(80_000);
+    expect(read.getChild("n")!.nullCount).to.equal(3_333);
+    expect(read.schema.fields[0]!.nullable).to.equal(true);
   });
 
   it("appendValidity writes bits at any offset, counts nulls and leaves nothing set past the end", () => {

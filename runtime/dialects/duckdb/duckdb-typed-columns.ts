@@ -1,98 +1,78 @@
 /**
- * Columnar chunks for `preferColumns({ typedArrays: true })`: fixed-width DuckDB vectors are copied
- * as typed arrays plus their validity bits (`TypedColumn`), one memory copy per column and chunk
- * instead of one JavaScript value per row; other columns are read per value as in duckdb-chunk-rows.
- * Copies, not views: a view would point into the chunk's native memory, freed with the chunk.
+ * Columnar chunks for `preferColumns({ typedArrays: true })`: fixed-width DuckDB vectors are handed
+ * over as typed arrays plus their validity bits (`TypedColumn`) instead of one JavaScript value per
+ * row; other columns are read per value as in duckdb-chunk-rows.
+ *
+ * One copy only: the binding copies each vector's data and validity into a JS-owned buffer
+ * (`Napi::Buffer::NewOrCopy`, built without external buffers), and the typed arrays are views of
+ * those, valid however long they are kept. The bytes come from the C API directly (duckdb-bindings.ts):
+ * node-api's typed vector, logical-type and validity objects per column and chunk cost more than
+ * the copy. Narrow integers and floats stay narrow; the Arrow sinks widen them while copying.
  */
-import type { DuckDBType, DuckDBVector } from "@duckdb/node-api";
+import type { DuckDBDataChunk, DuckDBType } from "@duckdb/node-api";
 import type { TypedColumn } from "../../driver/query-result.js";
 import { duckdb } from "./duckdb-api.js";
+import { duckdbBindings, type DuckDBBindings } from "./duckdb-bindings.js";
 import { readerFor, type ChunkReader } from "./duckdb-chunk-rows.js";
 
-type Reader = (vector: DuckDBVector, count: number) => unknown;
+/** Reads column `column` of a chunk of `count` rows. */
+type Reader = (chunk: DuckDBDataChunk, column: number, count: number) => unknown;
 type ValuesArray = TypedColumn["values"];
+type ArrayKind = (new (buffer: ArrayBuffer, byteOffset: number, length: number) => ValuesArray) & {
+  readonly BYTES_PER_ELEMENT: number;
+};
 
-/** What node-api's fixed-width vectors hold (the typed items, or a DataView for decimals). */
-interface RawVector {
-  readonly items?: ArrayBufferView;
-  readonly dataView?: DataView;
-  readonly validity: { readonly data: BigUint64Array | null; readonly offset: number };
+/** `bytes` as `count` values of `Kind` (a view; a copy only if the bytes were misaligned). */
+function valuesOf(bytes: Uint8Array, count: number, Kind: ArrayKind): ValuesArray {
+  const size = Kind.BYTES_PER_ELEMENT;
+  if (bytes.byteOffset % size === 0) return new Kind(bytes.buffer as ArrayBuffer, bytes.byteOffset, count);
+  return new Kind(bytes.slice(0, count * size).buffer, 0, count);
 }
 
-/** The vector's bytes (`count` values of `bytesPer` bytes), copied into a fresh, aligned buffer. */
-function copiedBytes(vector: DuckDBVector, count: number, bytesPer: number): ArrayBuffer {
-  const raw = vector as unknown as RawVector;
-  const view = raw.items ?? raw.dataView!;
-  return new Uint8Array(view.buffer, view.byteOffset, count * bytesPer).slice().buffer;
-}
-
-function validityOf(vector: DuckDBVector, count: number): Uint8Array | null {
-  const { data, offset } = (vector as unknown as RawVector).validity;
-  if (data === null) return null;
-  if (offset !== 0) {
-    // A sliced vector (never from a fetched chunk): realign bit by bit.
-    const bits = new Uint8Array(Math.ceil(count / 8));
-    for (let i = 0; i < count; i++) {
-      const bit = offset + i;
-      if ((data[bit >> 6]! >> BigInt(bit & 63)) & 1n) bits[i >> 3]! |= 1 << (i & 7);
-    }
-    return bits;
-  }
-  return new Uint8Array(data.buffer, data.byteOffset, Math.ceil(count / 8)).slice();
-}
-
-/** A reader copying `count` values of `bytesPer` bytes, widened to 32 or 64 bits when narrower. */
-function typed(
-  bytesPer: number,
-  view: (buffer: ArrayBuffer) => ArrayBufferView,
-  widen?: (narrow: ArrayBufferView, count: number) => ValuesArray,
-): Reader {
-  return (vector, count): TypedColumn => {
-    const narrow = view(copiedBytes(vector, count, bytesPer));
-    const values = widen === undefined ? (narrow as ValuesArray) : widen(narrow, count);
-    return { typed: true, values, validity: validityOf(vector, count), length: count };
+function typed(api: DuckDBBindings, Kind: ArrayKind): Reader {
+  const size = Kind.BYTES_PER_ELEMENT;
+  return (chunk, column, count): TypedColumn => {
+    const vector = api.data_chunk_get_vector(chunk.chunk, column);
+    // DuckDB's validity is 64-bit little-endian words: the same bits as Arrow's byte layout.
+    const validity = api.vector_get_validity(vector, Math.ceil(count / 64) * 8);
+    return {
+      typed: true,
+      values: valuesOf(api.vector_get_data(vector, count * size), count, Kind),
+      validity: validity === null ? null : validity.subarray(0, Math.ceil(count / 8)),
+      length: count,
+    };
   };
 }
 
-const toInt32 = (narrow: ArrayBufferView, count: number): Int32Array => {
-  const out = new Int32Array(count);
-  out.set(narrow as unknown as ArrayLike<number>);
-  return out;
-};
-const toFloat64 = (narrow: ArrayBufferView, count: number): Float64Array => {
-  const out = new Float64Array(count);
-  out.set(narrow as unknown as ArrayLike<number>);
-  return out;
-};
-
 function typedReaderFor(type: DuckDBType): Reader | undefined {
   const { DuckDBTypeId } = duckdb();
+  const api = duckdbBindings();
   switch (type.typeId) {
     case DuckDBTypeId.TINYINT:
-      return typed(1, (b) => new Int8Array(b), toInt32);
+      return typed(api, Int8Array);
     case DuckDBTypeId.UTINYINT:
-      return typed(1, (b) => new Uint8Array(b), toInt32);
+      return typed(api, Uint8Array);
     case DuckDBTypeId.SMALLINT:
-      return typed(2, (b) => new Int16Array(b), toInt32);
+      return typed(api, Int16Array);
     case DuckDBTypeId.USMALLINT:
-      return typed(2, (b) => new Uint16Array(b), toInt32);
+      return typed(api, Uint16Array);
     case DuckDBTypeId.INTEGER:
     case DuckDBTypeId.DATE: // days since 1970-01-01, as Arrow's DateDay
-      return typed(4, (b) => new Int32Array(b));
+      return typed(api, Int32Array);
     case DuckDBTypeId.BIGINT:
-      return typed(8, (b) => new BigInt64Array(b));
+      return typed(api, BigInt64Array);
     case DuckDBTypeId.FLOAT:
-      return typed(4, (b) => new Float32Array(b), toFloat64);
+      return typed(api, Float32Array);
     case DuckDBTypeId.DOUBLE:
-      return typed(8, (b) => new Float64Array(b));
+      return typed(api, Float64Array);
     case DuckDBTypeId.DECIMAL:
       // Stored as 16-, 32- or 64-bit unscaled integers up to width 18; wider ones need 128 bits.
       // Scale 0 is the bigint kind, whose typed values are 64-bit.
       if (type.width > 18) return undefined;
-      if (type.width > 9) return typed(8, (b) => new BigInt64Array(b));
+      if (type.width > 9) return typed(api, BigInt64Array);
       if (type.scale === 0) return undefined;
-      if (type.width <= 4) return typed(2, (b) => new Int16Array(b), toInt32);
-      return typed(4, (b) => new Int32Array(b));
+      if (type.width <= 4) return typed(api, Int16Array);
+      return typed(api, Int32Array);
     default:
       return undefined;
   }
@@ -100,9 +80,14 @@ function typedReaderFor(type: DuckDBType): Reader | undefined {
 
 /** Plans a result's columns once: typed arrays where the type allows, normalized values elsewhere. */
 export function planTypedColumns(types: readonly DuckDBType[]): ChunkReader {
-  const readers = types.map((type): Reader => typedReaderFor(type) ?? readerFor(type));
+  const readers = types.map((type): Reader => {
+    const typedReader = typedReaderFor(type);
+    if (typedReader !== undefined) return typedReader;
+    const read = readerFor(type);
+    return (chunk, column, count) => read(chunk.getColumnVector(column), count);
+  });
   return (chunk) => {
     const count = chunk.rowCount;
-    return readers.map((read, c) => read(chunk.getColumnVector(c), count)) as unknown[][];
+    return readers.map((read, c) => read(chunk, c, count)) as unknown[][];
   };
 }
