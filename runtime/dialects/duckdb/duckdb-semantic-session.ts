@@ -10,7 +10,7 @@ import { loadDefinition } from "../../semantic/catalog.js";
 import { routeToMaterialization } from "../../semantic/expand/materialization.js";
 import { ProgrammingError } from "../../errors.js";
 import type { DefinitionCache } from "../../semantic/definition-cache.js";
-import type { RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
+import type { BoundParameter, RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
 import { EMPTY_RESULT, normalizeRawResult } from "./duckdb-results.js";
 import { isReadOnlyStatement } from "./duckdb-statements.js";
 import type { DuckDBTransaction } from "./duckdb-transaction.js";
@@ -29,8 +29,17 @@ export interface SemanticSessionHost {
   readAll(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResultReader>;
   /** Runs plain DuckDB SQL with the connection's transaction bookkeeping. */
   executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
-  /** Runs a rewritten semantic statement: exactly one statement, never split or run as a script. */
-  executeRewritten(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
+  /**
+   * Runs a rewritten semantic statement: exactly one statement, never split or run as a script; with
+   * `bound` (the where_clause values the layer lifted) instead of the caller's parameters when given.
+   */
+  executeRewritten(
+    sql: string,
+    parameters: readonly unknown[] | undefined,
+    bound: readonly BoundParameter[] | undefined,
+  ): Promise<QueryResult>;
+  /** SqlSession.parameterTypes, answered by preparing `sql` (kept for its run). */
+  parameterTypes(sql: string): Promise<readonly string[] | undefined>;
   assertOpen(): void;
   throwIfInterrupted(): void;
 }
@@ -50,6 +59,7 @@ export class DuckDBSemanticSession {
       get definitions() {
         return host.transaction.open ? undefined : host.definitions;
       },
+      parameterTypes: (sql) => host.parameterTypes(sql),
       checkpoint: async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
         host.throwIfInterrupted();
@@ -68,14 +78,15 @@ export class DuckDBSemanticSession {
       throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
     }
     let last = EMPTY_RESULT;
+    const bindValues = parameters === undefined || parameters.length === 0;
     for (const statement of statements) {
-      const handled = await this.#layer.handle(this.#session, statement);
+      const handled = await this.#layer.handle(this.#session, statement, { bindValues });
       switch (handled.kind) {
         case "passthrough":
           last = await this.#host.executePlain(statement, parameters);
           break;
         case "rewritten":
-          last = await this.#host.executeRewritten(handled.sql, parameters);
+          last = await this.#host.executeRewritten(handled.sql, parameters, handled.parameters);
           break;
         case "result":
           last = normalizeRawResult(handled.columns, handled.rows);
@@ -88,28 +99,37 @@ export class DuckDBSemanticSession {
   /**
    * What `stream()` reads: the layer's whole answer, or the one statement to stream from DuckDB
    * (`single` when the layer rewrote it: it must run as exactly one statement); with the semantic
-   * request it was compiled from, whether the layer answers it from a materialization.
+   * request it was compiled from, whether the layer answers it from a materialization. `bindValues`:
+   * the caller has no parameters of its own (see SemanticLayer.handle).
    */
   async forStream(
     sql: string,
-    request?: SemanticRequestInfo,
+    request: SemanticRequestInfo | undefined,
+    bindValues: boolean,
   ): Promise<
     | { readonly result: QueryResult }
     | {
         readonly statement: string;
         readonly single: boolean;
         readonly servedFrom?: "materialization" | undefined;
+        /** The where_clause values the layer lifted out of the statement, to bind with their own types. */
+        readonly bound?: readonly BoundParameter[] | undefined;
       }
   > {
     const statements = this.#layer.splitStatements(sql);
     if (statements.length !== 1) {
       throw new ProgrammingError(`stream() takes exactly one statement, got ${statements.length}`);
     }
-    const handled = await this.#layer.handle(this.#session, statements[0]!);
+    const handled = await this.#layer.handle(this.#session, statements[0]!, { bindValues });
     if (handled.kind === "result") return { result: normalizeRawResult(handled.columns, handled.rows) };
     if (handled.kind === "passthrough") return { statement: statements[0]!, single: false };
     const routed = request !== undefined && (await this.#routesToMaterialization(request));
-    return { statement: handled.sql, single: true, servedFrom: routed ? "materialization" : undefined };
+    return {
+      statement: handled.sql,
+      single: true,
+      servedFrom: routed ? "materialization" : undefined,
+      bound: handled.parameters,
+    };
   }
 
   /**
