@@ -194,6 +194,9 @@ describe("where_clause values bound as parameters (built-in engine)", () => {
     for (let n = 0; n < 25; n++) answers.push(await conn.all(call(where(n * 3, `name ${n} '"`))));
     expect(semanticQueryCacheStats().misses - probes, "type probes").to.equal(0);
     expect(statementCachePrepares() - prepares, "prepares").to.equal(0);
+    const streamed: unknown[][] = [];
+    for await (const chunk of await conn.stream(call(where(3, `name 1 '"`)))) streamed.push(...chunk);
+    expect(streamed.map(([k, n]) => ({ k, n }))).to.deep.equal(answers[1]); // stream() binds them too
     for (const [n, rows] of answers.entries()) {
       expect(rows).to.deep.equal(await conn.all(asWritten(where(n * 3, `name ${n} '"`)), [1]));
     }
