@@ -10,7 +10,7 @@ import { cac, type Command } from "cac";
 import { runCodegen, type CodegenOptions } from "./codegen.js";
 import { runMcpCommand, type McpFlags } from "./mcp-command.js";
 import type { Connector } from "./connect.js";
-import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from "./exit-codes.js";
+import { EXIT_CODE_HELP, ExitCode, type CommandWithExitCodes, type ExitCodeValue } from "./exit-codes.js";
 import { environmentWithDotenv, type Environment } from "./codegen-settings.js";
 import { isBackend } from "../runtime/dialects/index.js";
 import { listBackends, closestFieldName } from "../runtime/internal.js";
@@ -111,7 +111,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       title: "Reads",
       body: "  .env in the current directory (values already in the environment win;\n  a value in the configuration file wins over both)",
     },
-    { body: EXIT_CODE_HELP },
+    ...exitStatusSection(cli.matchedCommandName),
   ]);
   cli.version(packageVersion());
 
@@ -271,6 +271,13 @@ function printingTo<T>(write: (line: string) => void, fn: () => T): T {
   } finally {
     console.info = info;
   }
+}
+
+/** The matched command's own exit-status table; without a command, where to find them. */
+function exitStatusSection(command: string | undefined): { body: string }[] {
+  if (command !== undefined && Object.hasOwn(EXIT_CODE_HELP, command))
+    return [{ body: EXIT_CODE_HELP[command as CommandWithExitCodes] }];
+  return [{ body: "Exit status: each command lists its own (lib <command> --help)" }];
 }
 
 /** ` (did you mean --database?)` for cac's "Unknown option `--databse`", else "". */

@@ -75,6 +75,7 @@ export {
   type TDate,
   type TBigIntValue,
   type LibTypeOptions,
+  type DateTypeOptions,
 } from "./mapping/schema-types.js";
 export { toJson, jsonReplacer } from "./values/json.js";
 // Engines, pools and the registry.

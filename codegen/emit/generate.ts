@@ -4,6 +4,7 @@
  * before metrics, LF, no timestamps), so `--check` can compare bytes.
  */
 import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from "ts-morph";
+import type { ValueKind } from "../../runtime/index.js";
 import type { ViewMetadata } from "../../runtime/internal.js";
 import { valueKindOf } from "../type-mapping.js";
 import {
@@ -63,6 +64,11 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     classNames.map((c) => `${c}Row`),
     new Set([...TAKEN_BY_IMPORTS, ...classNames]),
   );
+  // The values `.variables()` takes, for the request core (views with variables only).
+  const variablesNames = uniqueNames(
+    classNames.map((c) => `${c}Variables`),
+    new Set([...TAKEN_BY_IMPORTS, ...classNames, ...rowNames]),
+  );
   const stems = uniqueNames(viewNames.map((n) => fileStem(n)));
   const declaredNames = declaredViewNames(viewNames);
   const renamed = renameNotes(viewNames, classNames, rowNames);
@@ -97,6 +103,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
       groupableBy: groupableFields(members),
       variables,
       rowDtoName: rowNames[i]!,
+      variablesDtoName: variables.length === 0 ? undefined : variablesNames[i]!,
       dtos: [],
     };
   });
@@ -191,6 +198,8 @@ function attachDtos(plans: PlannedView[], dtos: readonly DtoSpec[]): void {
   for (const p of plans) {
     owners.set(p.className.toLowerCase(), `the class of view "${p.viewName}"`);
     owners.set(p.rowDtoName.toLowerCase(), `the row DTO of view "${p.viewName}"`);
+    if (p.variablesDtoName !== undefined)
+      owners.set(p.variablesDtoName.toLowerCase(), `the variables DTO of view "${p.viewName}"`);
   }
   for (const dto of dtos) {
     if (!isIdentifier(dto.name))
@@ -225,12 +234,19 @@ function dtoMember(plan: PlannedView, field: string): PlannedMember | undefined 
   return plan.members.find((m) => m.field === field) ?? plan.members.find((m) => m.member.name === field);
 }
 
+/** A property of an emitted DTO: a member, or a variable (optional when the view defines a default). */
+interface DtoProperty {
+  readonly field: string;
+  readonly kind: ValueKind;
+  readonly optional?: boolean;
+}
+
 function dtoModule(project: Project, plan: PlannedView): SourceFile {
   const file = project.createSourceFile(`${plan.stem}.dto.ts`, "", { overwrite: true });
   file.addImportDeclaration({ namedImports: ["Type"], moduleSpecifier: "typebox" });
-  const libImports = new Set(plan.members.flatMap((m) => schemaOf(m.kind).libImports));
+  const libImports = new Set([...plan.members, ...plan.variables].flatMap((m) => schemaOf(m.kind).libImports));
   if (libImports.size > 0) file.addImportDeclaration({ namedImports: [...libImports].sort(), moduleSpecifier: "lib" });
-  const dtos: { name: string; doc: string[]; members: PlannedMember[] }[] = [
+  const dtos: { name: string; doc: string[]; members: readonly DtoProperty[] }[] = [
     {
       name: plan.rowDtoName,
       doc: docText([`One row of \`${plan.viewName}\` with every dimension and metric selected.`]),
@@ -241,6 +257,17 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
       doc: docText([`\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`]),
       members: dto.fields.map((f) => dtoMember(plan, f)!),
     })),
+    ...(plan.variablesDtoName === undefined
+      ? []
+      : [
+          {
+            name: plan.variablesDtoName,
+            doc: docText([
+              `The variables of \`${plan.viewName}\`, as \`.variables()\` and a request's \`variables\` take them (optional: the view defines a default).`,
+            ]),
+            members: plan.variables.map((v) => ({ field: v.field, kind: v.kind, optional: v.variable.hasDefault })),
+          },
+        ]),
   ];
   for (const dto of dtos) {
     file.addStatements((writer) => {
@@ -252,7 +279,8 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
           for (const planned of dto.members) {
             const schema = schemaOf(planned.kind);
             const options = [...schema.options, `title: ${quoted(titleOf(planned.field))}`].join(", ");
-            writer.writeLine(`${planned.field}: ${schema.call}({ ${options} }),`);
+            const call = `${schema.call}({ ${options} })`;
+            writer.writeLine(`${planned.field}: ${planned.optional === true ? `Type.Optional(${call})` : call},`);
           }
         });
         writer.writeLine("},");

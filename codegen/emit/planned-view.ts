@@ -40,6 +40,8 @@ export interface PlannedView {
   /** After the members, in definition order; their names share the members' namespace. */
   readonly variables: readonly PlannedVariable[];
   readonly rowDtoName: string;
+  /** `<Class>Variables`: the TypeBox object of the view's variables; undefined without variables. */
+  readonly variablesDtoName: string | undefined;
   readonly dtos: DtoSpec[];
 }
 

@@ -19,5 +19,5 @@ export interface SchemaExpression {
 
 export function schemaOf(kind: ValueKind): SchemaExpression {
   const typing = KIND_TYPINGS[kind];
-  return { call: typing.schema, options: [], libImports: typing.libImports };
+  return { call: typing.schema, options: typing.schemaOptions ?? [], libImports: typing.libImports };
 }

@@ -7,6 +7,7 @@
  */
 import type { SemanticApi } from "../request/semantic-api.js";
 import { requestSchema, rowSchema, whereSchema, type JsonSchema } from "../request/request-schema.js";
+import { MEMBER_TYPES } from "../request/member-type.js";
 import type { ViewEntry } from "../request/view-registry.js";
 import { MEDIA_TYPES } from "./content-negotiation.js";
 import { TRUNCATED_TRAILER } from "./query-answer.js";
@@ -61,14 +62,24 @@ const MEMBER_SCHEMA: JsonSchema = {
         properties: {
           name: { type: "string" },
           kind: { type: "string", enum: ["metric", "dimension", "fact"] },
-          type: {
-            type: "string",
-            enum: ["string", "integer", "number", "bigint", "decimal", "boolean", "date", "unknown"],
-          },
+          type: { type: "string", enum: [...MEMBER_TYPES] },
           nullable: { type: "boolean" },
           description: { type: "string" },
         },
         required: ["name", "kind", "type", "nullable"],
+      },
+    },
+    variables: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          type: { type: "string", enum: [...MEMBER_TYPES] },
+          required: { type: "boolean" },
+          description: { type: "string" },
+        },
+        required: ["name", "type", "required"],
       },
     },
   },

@@ -1,6 +1,7 @@
 /**
  * The GET form of a query: `?metrics=revenue,cost&dimensions=country&orderBy=-revenue&limit=10`
- * (lists comma-separated or repeated), `where` as a URL-encoded JSON condition tree. It becomes the
+ * (lists comma-separated or repeated), `where` as a URL-encoded JSON condition tree and `variables`
+ * as a URL-encoded JSON object (`?variables={"minRevenue":"100"}`). It becomes the
  * same request object a POST body carries, so the core validates both alike; values stay strings and
  * the members' declared types parse them exactly.
  */
@@ -8,7 +9,9 @@ import { InvalidRequestError } from "../request/invalid-request-error.js";
 import { parseRequestJson } from "../request/request-json.js";
 
 const LISTS = new Set(["metrics", "dimensions", "facts", "orderBy"]);
-const SINGLE = new Set(["limit", "offset", "view", "where"]);
+const SINGLE = new Set(["limit", "offset", "view", "where", "variables"]);
+/** Parameters whose value is JSON text. */
+const JSON_PARAMETERS = new Set(["where", "variables"]);
 
 /** The request a query string stands for (unknown parameters are kept, so the core names them). */
 export function requestFromQueryString(search: URLSearchParams): Record<string, unknown> {
@@ -26,7 +29,7 @@ export function requestFromQueryString(search: URLSearchParams): Record<string, 
           { field: key, code: "invalid_value", message: `"${key}" is given ${values.length} times` },
         ]);
       }
-      request[key] = key === "where" ? parseWhereParameter(values[0]!) : values[0];
+      request[key] = JSON_PARAMETERS.has(key) ? parseJsonParameter(key, values[0]!) : values[0];
     } else {
       request[key] = values;
     }
@@ -34,12 +37,12 @@ export function requestFromQueryString(search: URLSearchParams): Record<string, 
   return request;
 }
 
-function parseWhereParameter(text: string): unknown {
+function parseJsonParameter(key: string, text: string): unknown {
   try {
     return parseRequestJson(text);
   } catch (error) {
     if (error instanceof InvalidRequestError) {
-      throw new InvalidRequestError([{ ...error.errors[0]!, field: "where", code: "invalid_value" }]);
+      throw new InvalidRequestError([{ ...error.errors[0]!, field: key, code: "invalid_value" }]);
     }
     throw error;
   }

@@ -96,7 +96,7 @@ function queryString(request: Record<string, unknown>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(request)) {
     if (key === "view" || value === undefined) continue;
-    if (key === "where") search.set(key, toJson(value));
+    if (key === "where" || key === "variables") search.set(key, toJson(value));
     else if (key === "orderBy") {
       const items = (value as unknown[]).map((o) =>
         typeof o === "string"

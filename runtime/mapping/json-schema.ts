@@ -2,7 +2,8 @@
  * The JSON Schema of what `toJson` writes for values of a model: `lib`'s own schemas and TypeBox's
  * `bigint` type have no JSON Schema meaning, so for OpenAPI documents they are rewritten to the
  * wire form — Decimal → `number` (exact digits), bigint → `integer` (`format: "int64"` unless the
- * schema says otherwise), Date → `string` with `format: "date-time"`. Everything else is copied as is.
+ * schema says otherwise), Date → `string` with `format: "date-time"` (or the schema's own `"date"`).
+ * Everything else is copied as is.
  */
 import { libTypeOf } from "./schema-types.js";
 

@@ -11,6 +11,8 @@ export interface KindTyping {
   readonly tsType: string;
   /** The TypeBox schema call codegen emits for it, e.g. `Type.Integer`, `BigIntType`. */
   readonly schema: string;
+  /** Options the emitted call always carries (before `title`), e.g. `format: "date"`. */
+  readonly schemaOptions?: readonly string[];
   /** Names that schema needs from `lib`. */
   readonly libImports: readonly string[];
   /** What `into()` reads that schema as; `into()` strict agrees with the kind under it. */
@@ -25,7 +27,13 @@ export const KIND_TYPINGS: Readonly<Record<ValueKind, KindTyping>> = Object.free
   float: { tsType: "number", schema: "Type.Number", libImports: [], model: "number" },
   string: { tsType: "string", schema: "Type.String", libImports: [], model: "string" },
   boolean: { tsType: "boolean", schema: "Type.Boolean", libImports: [], model: "boolean" },
-  date: { tsType: "Date", schema: "DateType", libImports: ["DateType"], model: "date" },
+  date: {
+    tsType: "Date",
+    schema: "DateType",
+    schemaOptions: ['format: "date"'],
+    libImports: ["DateType"],
+    model: "date",
+  },
   timestamp: { tsType: "Date", schema: "DateType", libImports: ["DateType"], model: "date" },
   other: { tsType: "unknown", schema: "Type.Unknown", libImports: [], model: "unknown" },
 });

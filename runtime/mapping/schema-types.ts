@@ -48,9 +48,28 @@ export function BigIntType(options: LibTypeOptions = {}): TBigIntValue {
   return libType<bigint>("bigint", options, (v) => typeof v === "bigint", "a bigint");
 }
 
-/** Schema of a date or timestamp property: values are valid `Date` objects. */
-export function DateType(options: LibTypeOptions = {}): TDate {
-  return libType<Date>("date", options, (v) => v instanceof Date && !Number.isNaN(v.getTime()), "a valid Date");
+/** `DateType()` options: JSON Schema's `format` says whether the values are instants or calendar dates. */
+export interface DateTypeOptions extends LibTypeOptions {
+  /**
+   * `"date-time"` (the default): a TIMESTAMP's instants. `"date"`: a DATE column's calendar days, which
+   * `lib` delivers as the day's first instant in UTC; a Date at any other time of day is refused.
+   */
+  readonly format?: "date" | "date-time" | undefined;
+}
+
+const isValidDate = (v: unknown): v is Date => v instanceof Date && !Number.isNaN(v.getTime());
+const DAY_MS = 86_400_000;
+
+/** Schema of a timestamp property, or with `{ format: "date" }` of a date property: values are valid `Date` objects. */
+export function DateType(options: DateTypeOptions = {}): TDate {
+  if (options.format === "date") {
+    const day = (v: unknown) => isValidDate(v) && v.getTime() % DAY_MS === 0;
+    return libType<Date>("date", options, day, "a valid Date at midnight UTC (a calendar date)");
+  }
+  if (options.format !== undefined && options.format !== "date-time") {
+    throw new TypeError(`DateType({ format }): "date" or "date-time", got ${JSON.stringify(options.format)}`);
+  }
+  return libType<Date>("date", options, isValidDate, "a valid Date");
 }
 
 /**

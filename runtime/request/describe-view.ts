@@ -15,10 +15,21 @@ export interface MemberDescription {
   readonly description?: string;
 }
 
+/** A variable the view takes (`variables` in a request), when it declares any. */
+export interface VariableDescription {
+  readonly name: string;
+  readonly type: MemberType;
+  /** The view defines no default: a request must set it. */
+  readonly required: boolean;
+  readonly description?: string;
+}
+
 export interface ViewDescription {
   readonly name: string;
   readonly description?: string;
   readonly members: readonly MemberDescription[];
+  /** Present only for a view with variables. */
+  readonly variables?: readonly VariableDescription[];
 }
 
 export interface ViewSummary {
@@ -41,5 +52,15 @@ export function describeView(entry: ViewEntry): ViewDescription {
       nullable: m.nullable,
       ...(m.description === undefined ? {} : { description: m.description }),
     })),
+    ...(entry.variables.length === 0
+      ? {}
+      : {
+          variables: entry.variables.map((v) => ({
+            name: v.name,
+            type: v.type,
+            required: v.required,
+            ...(v.description === undefined ? {} : { description: v.description }),
+          })),
+        }),
   };
 }

@@ -21,10 +21,11 @@ export {
   type ViewWithRow,
   type ViewEntry,
   type MemberInfo,
+  type VariableInfo,
   type RowSchema,
 } from "./view-registry.js";
 export type { MemberType } from "./member-type.js";
-export type { ViewDescription, MemberDescription, ViewSummary } from "./describe-view.js";
+export type { ViewDescription, MemberDescription, VariableDescription, ViewSummary } from "./describe-view.js";
 export { InvalidRequestError, type RequestIssue, type RequestIssueCode } from "./invalid-request-error.js";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./request-limits.js";
 export {

@@ -6,7 +6,9 @@
  */
 import { libTypeOf } from "../mapping/schema-types.js";
 
-export type MemberType = "string" | "integer" | "number" | "bigint" | "decimal" | "boolean" | "date" | "unknown";
+/** `date`: a calendar date (DATE; `format: "date"`); `timestamp`: an instant (TIMESTAMP; `format: "date-time"`). */
+export type MemberType =
+  "string" | "integer" | "number" | "bigint" | "decimal" | "boolean" | "date" | "timestamp" | "unknown";
 
 export const MEMBER_TYPES: readonly MemberType[] = Object.freeze([
   "string",
@@ -16,6 +18,7 @@ export const MEMBER_TYPES: readonly MemberType[] = Object.freeze([
   "decimal",
   "boolean",
   "date",
+  "timestamp",
   "unknown",
 ]);
 
@@ -27,6 +30,8 @@ export interface TypedMember {
 
 function plainType(schema: Record<string, unknown>): MemberType {
   const lib = libTypeOf(schema);
+  // DateType({ format: "date" }) is a DATE column's; DateType() without it an instant's.
+  if (lib === "date") return schema["format"] === "date" ? "date" : "timestamp";
   if (lib !== undefined) return lib;
   switch (schema["type"]) {
     case "string":

@@ -5,6 +5,7 @@
  * where it is exact. Anything of the wrong kind is refused with the reason, never coerced.
  */
 import type { FilterValue } from "../operation-node/filter-value.js";
+import { MAX_DECIMAL_PRECISION } from "../query-compiler/decimal-type.js";
 import { Decimal } from "../values/decimal.js";
 import type { MemberType } from "./member-type.js";
 import { ExactNumber } from "./request-json.js";
@@ -38,12 +39,24 @@ function numericText(value: unknown): string | undefined {
   return typeof value === "string" ? value.trim() : undefined;
 }
 
-function parseDate(text: string): ParsedValue {
+/**
+ * A `date` member (a DATE column: JSON Schema's `format: "date"`) takes a calendar date only: a
+ * date-time would compare the day with an instant inside it. A `timestamp` member takes an ISO
+ * date-time, or a date meaning its first instant (UTC).
+ */
+function parseDate(text: string, type: "date" | "timestamp"): ParsedValue {
   const date = DATE.exec(text);
   const time = date === null ? DATE_TIME.exec(text) : null;
   const parts = date ?? time;
+  if (type === "date" && date === null) {
+    return no(
+      time === null
+        ? `${JSON.stringify(text)} is not an ISO 8601 date (2024-02-29)`
+        : `${JSON.stringify(text)} is a date-time, but this member is a date: send the day alone (${text.slice(0, 10)})`,
+    );
+  }
   if (parts === null) {
-    return no(`${JSON.stringify(text)} is not an ISO 8601 date (2024-02-29) or date-time (2024-02-29T12:00:00Z)`);
+    return no(`${JSON.stringify(text)} is not an ISO 8601 date-time (2024-02-29T12:00:00Z) or date (2024-02-29)`);
   }
   const [year, month, day, hour = 0, minute = 0, second = 0] = parts.slice(1, 7).map((p) => Number(p ?? 0));
   const fraction = time?.[7] ?? "";
@@ -117,7 +130,14 @@ export function parseMemberValue(type: MemberType, value: unknown): ParsedValue 
       if (text === undefined) return wrongKind(type, value, "a decimal number (a number or a string of digits)");
       if (!FLOAT.test(text)) return notANumber(text);
       try {
-        return ok(Decimal.parse(text));
+        const decimal = Decimal.parse(text);
+        // Every warehouse holds at most 38 digits; refused here, the problem names the value's path.
+        if (decimal.precision > MAX_DECIMAL_PRECISION) {
+          return no(
+            `${text} has ${decimal.precision} digits; a decimal holds at most ${MAX_DECIMAL_PRECISION} (DECIMAL(38, s) on every backend)`,
+          );
+        }
+        return ok(decimal);
       } catch (error) {
         return no(error instanceof Error ? error.message : String(error));
       }
@@ -127,7 +147,13 @@ export function parseMemberValue(type: MemberType, value: unknown): ParsedValue 
       if (value === "true" || value === "false") return ok(value === "true");
       return wrongKind(type, value, "true or false");
     case "date":
-      return typeof value === "string" ? parseDate(value.trim()) : wrongKind(type, value, "an ISO 8601 date string");
+      return typeof value === "string"
+        ? parseDate(value.trim(), type)
+        : wrongKind(type, value, "an ISO 8601 date string (2024-02-29)");
+    case "timestamp":
+      return typeof value === "string"
+        ? parseDate(value.trim(), type)
+        : wrongKind(type, value, "an ISO 8601 date-time string (2024-02-29T12:00:00Z)");
     case "unknown":
       if (typeof value === "string" || typeof value === "boolean") return ok(value);
       if (typeof value === "number" && Number.isFinite(value)) return ok(value);

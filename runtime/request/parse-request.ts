@@ -8,6 +8,8 @@ import type { FieldKind } from "../operation-node/field-node.js";
 import type { Condition } from "../query/condition.js";
 import { closestName } from "../text/suggest.js";
 import { IssueList } from "./invalid-request-error.js";
+import type { FilterValue } from "../operation-node/filter-value.js";
+import { parseVariables } from "./parse-variables.js";
 import { parseWhere } from "./parse-where.js";
 import { limitOf, type RequestLimits } from "./request-limits.js";
 import { ExactNumber } from "./request-json.js";
@@ -66,6 +68,8 @@ export interface ParsedRequest {
   readonly orderBy: readonly ParsedOrdering[];
   readonly limit: number | undefined;
   readonly offset: number;
+  /** Values for the view's variables, by declared name (parsed by their declared types). */
+  readonly variables: Readonly<Record<string, FilterValue>>;
 }
 
 export interface ParseOptions {
@@ -305,6 +309,7 @@ export function parseRequest(registry: ViewRegistry, body: unknown, options: Par
     );
   }
   const where = parseWhere(entry!, request["where"], options.limits, issues);
+  const variables = parseVariables(entry!, request["variables"], issues);
   const orderBy = orderings(entry!, request, new Map(selected.map((m) => [m.name, m])), options.limits, issues);
   const limit = wholeNumber(
     request,
@@ -324,5 +329,6 @@ export function parseRequest(registry: ViewRegistry, body: unknown, options: Par
     orderBy,
     limit,
     offset,
+    variables,
   };
 }

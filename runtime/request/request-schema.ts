@@ -18,7 +18,8 @@ const VALUE_SCHEMAS: Readonly<Record<MemberType, JsonSchema>> = {
   bigint: { type: "integer", description: "exact integer (64-bit or wider)" },
   decimal: { type: "number", description: "exact decimal" },
   boolean: { type: "boolean" },
-  date: { type: "string", format: "date-time" },
+  date: { type: "string", format: "date" },
+  timestamp: { type: "string", format: "date-time" },
   unknown: {},
 };
 
@@ -125,7 +126,23 @@ export function requestSchema(
       ],
     },
   };
+  if (entry.variables.length > 0) {
+    const required = entry.variables.filter((v) => v.required).map((v) => v.name);
+    properties["variables"] = {
+      type: "object",
+      description: "Values for the view's variables (bound as parameters); required ones have no default in the view",
+      properties: Object.fromEntries(
+        entry.variables.map((v) => [
+          v.name,
+          { ...valueSchema(v.type, false), ...(v.description === undefined ? {} : { description: v.description }) },
+        ]),
+      ),
+      ...(required.length > 0 ? { required } : {}),
+      additionalProperties: false,
+    };
+  }
   properties["limit"] = { type: "integer", minimum: 1, ...(Number.isFinite(maxLimit) ? { maximum: maxLimit } : {}) };
   properties["offset"] = { type: "integer", minimum: 0, maximum: limits.maxOffset };
-  return { type: "object", title: `${entry.className}Query`, properties, additionalProperties: false };
+  const required = entry.variables.some((v) => v.required) ? { required: ["variables"] } : {};
+  return { type: "object", title: `${entry.className}Query`, properties, ...required, additionalProperties: false };
 }

@@ -91,6 +91,7 @@ function canonical(body: Record<string, unknown>, parsed: ParsedRequest): Record
     facts: names(parsed.facts),
     where: body["where"],
     orderBy: body["orderBy"],
+    variables: body["variables"],
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
@@ -204,7 +205,9 @@ function asRequestError<T>(body: () => T): T {
     return body();
   } catch (error) {
     if (error instanceof ValidationError && !(error instanceof InvalidRequestError)) {
-      throw new InvalidRequestError([{ field: error.field ?? "body", code: "invalid_query", message: error.message }], {
+      // A compiler's refusal of variables (backend C has none) names the request's `variables`.
+      const field = error.source?.endsWith(".variables()") ? "variables" : (error.field ?? "body");
+      throw new InvalidRequestError([{ field, code: "invalid_query", message: error.message }], {
         cause: error,
       });
     }
@@ -218,6 +221,7 @@ function build(parsed: ParsedRequest, scope: Condition | undefined, rowCap: numb
     if (parsed.dimensions.length > 0) query = query.dimensions(...parsed.dimensions.map((m) => m.field as never));
     if (parsed.metrics.length > 0) query = query.metrics(...parsed.metrics.map((m) => m.field as never));
     if (parsed.facts.length > 0) query = query.facts(...parsed.facts.map((m) => m.field as never));
+    if (Object.keys(parsed.variables).length > 0) query = query.variables(parsed.variables as never);
     // The scope first, the client's condition beside it: where() ANDs them, so nothing the client sends can widen the scope.
     query = query.where(scope as RowCondition | undefined).where(parsed.where as RowCondition | undefined);
     const orderings = parsed.orderBy.map(({ member, direction, nulls }) =>

@@ -58,6 +58,12 @@ export interface SemanticRequest {
   readonly orderBy?: readonly (string | OrderByJson)[];
   readonly limit?: number;
   readonly offset?: number;
+  /**
+   * Values for the view's variables (`Variable<T>()`: backend A's semantic-view VARIABLES, backend
+   * B's metric-view parameters), by declared name; bound as parameters. Required for a variable the
+   * view gives no default. Backend C has no variables.
+   */
+  readonly variables?: Readonly<Record<string, unknown>>;
 }
 
 /** The top-level keys a request may have. */
@@ -70,4 +76,5 @@ export const REQUEST_KEYS: readonly (keyof SemanticRequest)[] = Object.freeze([
   "orderBy",
   "limit",
   "offset",
+  "variables",
 ]);

@@ -7,6 +7,7 @@
 import { ValidationError } from "../errors.js";
 import type { FieldKind } from "../operation-node/field-node.js";
 import { isField, type AnyField } from "../view/field.js";
+import { isViewVariable, type ViewVariable } from "../view/variable.js";
 import type { SemanticViewStatics } from "../view/semantic-view.js";
 import { memberTypeOf, type MemberType } from "./member-type.js";
 
@@ -19,10 +20,12 @@ export interface RowSchema {
   readonly title?: string;
 }
 
-/** A view with its row DTO given explicitly (when the export names do not pair them). */
+/** A view with its row DTO (and variables DTO) given explicitly (when the export names do not pair them). */
 export interface ViewWithRow {
   readonly view: ViewClass;
   readonly row?: RowSchema | undefined;
+  /** The `<View>Variables` DTO codegen writes for a view with variables: the type of each variable's values. */
+  readonly variables?: RowSchema | undefined;
 }
 
 /** What a registry is made from: a module namespace (`import * as views from` the generated index module) or a list. */
@@ -41,6 +44,18 @@ export interface MemberInfo {
   readonly field: AnyField;
 }
 
+/** A variable the view declares (`Variable<T>()`), as a request's `variables` sets it. */
+export interface VariableInfo {
+  /** The declared name: what `variables` keys name. */
+  readonly name: string;
+  /** The type its values have (from the variables DTO; `"unknown"` without one). */
+  readonly type: MemberType;
+  /** The view defines no default: every request must set it. */
+  readonly required: boolean;
+  readonly description: string | undefined;
+  readonly variable: ViewVariable;
+}
+
 export interface ViewEntry {
   /** The declared view name (`Sales.viewName`): what requests and URLs name. */
   readonly name: string;
@@ -51,6 +66,8 @@ export interface ViewEntry {
   readonly members: readonly MemberInfo[];
   /** The row DTO the member types came from, if any. */
   readonly rowSchema: RowSchema | undefined;
+  /** Declared variables in declaration order (backends A and B; none on most views). */
+  readonly variables: readonly VariableInfo[];
   member(name: string): MemberInfo | undefined;
 }
 
@@ -78,14 +95,44 @@ function fieldsOf(viewClass: ViewClass): AnyField[] {
   return fields;
 }
 
+function variablesOf(viewClass: ViewClass): ViewVariable[] {
+  const variables: ViewVariable[] = [];
+  for (const key in viewClass) {
+    const value = (viewClass as unknown as Record<string, unknown>)[key];
+    if (isViewVariable(value) && value.viewName === viewClass.viewName) variables.push(value);
+  }
+  return variables;
+}
+
+/** A variables DTO describes a view's variables when its properties are exactly their names. */
+function describesVariables(schema: RowSchema, variables: readonly ViewVariable[]): boolean {
+  const keys = Object.keys(schema.properties);
+  return keys.length === variables.length && variables.every((v) => Object.hasOwn(schema.properties, v.name));
+}
+
 /** A row DTO describes a view when it has a property for each of its fields and nothing else. */
 function describesView(schema: RowSchema, fields: readonly AnyField[]): boolean {
   const keys = Object.keys(schema.properties);
   return keys.length === fields.length && fields.every((f) => Object.hasOwn(schema.properties, f.name));
 }
 
-function entryOf(viewClass: ViewClass, row: RowSchema | undefined): ViewEntry {
+function entryOf(viewClass: ViewClass, row: RowSchema | undefined, variablesDto?: RowSchema): ViewEntry {
   const fields = fieldsOf(viewClass);
+  const declared = variablesOf(viewClass);
+  if (variablesDto !== undefined && !describesVariables(variablesDto, declared)) {
+    throw new ValidationError(
+      `view registry: the variables schema given for "${viewClass.viewName}" does not have exactly its variables (${declared.map((v) => v.name).join(", ") || "none"})`,
+      { source: "view registry", field: viewClass.viewName },
+    );
+  }
+  const variables = declared.map((variable): VariableInfo =>
+    Object.freeze({
+      name: variable.name,
+      ...memberTypeOf(variablesDto?.properties[variable.name]),
+      required: !variable.optional,
+      variable,
+    }),
+  );
   if (row !== undefined && !describesView(row, fields)) {
     throw new ValidationError(
       `view registry: the row schema given for "${viewClass.viewName}" does not have exactly its fields (${fields.map((f) => f.name).join(", ")})`,
@@ -103,6 +150,7 @@ function entryOf(viewClass: ViewClass, row: RowSchema | undefined): ViewEntry {
     viewClass,
     members: Object.freeze(members),
     rowSchema: row,
+    variables: Object.freeze(variables),
     member: (name: string) => byName.get(name),
   });
 }
@@ -116,7 +164,16 @@ function fromModule(exports: Readonly<Record<string, unknown>>): ViewWithRow[] {
       const fields = fieldsOf(view);
       const named = schemas.find(([name]) => name === `${exportName}Row`)?.[1];
       const row = named !== undefined && describesView(named, fields) ? named : undefined;
-      return { view, row: row ?? schemas.find(([, schema]) => describesView(schema, fields))?.[1] };
+      const declared = variablesOf(view);
+      const variables = schemas.find(([name]) => name === `${exportName}Variables`)?.[1];
+      return {
+        view,
+        row: row ?? schemas.find(([, schema]) => describesView(schema, fields))?.[1],
+        variables:
+          declared.length > 0 && variables !== undefined && describesVariables(variables, declared)
+            ? variables
+            : undefined,
+      };
     });
 }
 
@@ -135,7 +192,7 @@ export class ViewRegistry {
       ? (source as readonly (ViewClass | ViewWithRow)[]).map((item) => (isViewClass(item) ? { view: item } : item))
       : fromModule(source as Readonly<Record<string, unknown>>);
     const entries = new Map<string, ViewEntry>();
-    for (const { view, row } of list) {
+    for (const { view, row, variables } of list) {
       if (!isViewClass(view)) {
         throw new ValidationError("view registry: expected view classes made with SemanticView()", {
           source: "view registry",
@@ -148,7 +205,7 @@ export class ViewRegistry {
           { source: "view registry", field: view.viewName },
         );
       }
-      entries.set(view.viewName, entryOf(view, row));
+      entries.set(view.viewName, entryOf(view, row, variables));
     }
     if (entries.size === 0) {
       throw new ValidationError("view registry: no view classes found (pass the generated index's exports)", {

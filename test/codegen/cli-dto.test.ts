@@ -115,12 +115,12 @@ describe("lib codegen-dto CLI (backend C)", function () {
       "--view <name>",
       "--check",
       "Exit status:",
-      "1  --check found a change that can break a caller",
+      "1  --check found a DTO module that differs",
     ])
       expect(help.stdout).to.contain(text);
-    // Its options are the target flags only (the shared exit-status table still names lib codegen's fixture flags).
-    const options = help.stdout.slice(help.stdout.indexOf("Options:"), help.stdout.indexOf("Exit status:"));
-    expect(options).to.contain("--backend").and.not.contain("--fixture");
-    expect(options).to.not.contain("--verify");
+    // Its options are the target flags only, and its own exit-status table names none of the others
+    // (test/codegen/cli-help.test.ts checks the table line by line).
+    expect(help.stdout).to.contain("--backend").and.not.contain("--fixture");
+    expect(help.stdout).to.not.contain("--verify");
   });
 });

@@ -89,11 +89,26 @@ describe("codegen emission", () => {
     expect(view).to.contain('  orderMonth: Dimension<string>({ name: "order month" }),');
     const dto = files.get("order-facts.dto.ts")!;
     expect(dto).to.contain('import { DateType, DecimalType } from "lib";');
-    expect(dto).to.contain('placed_on: DateType({ title: "Placed On" }),');
+    // A DATE column's schema says so (JSON Schema's format "date"); a TIMESTAMP's is a date-time (below).
+    expect(dto).to.contain('placed_on: DateType({ format: "date", title: "Placed On" }),');
     expect(dto).to.contain('amount: DecimalType({ title: "Amount" }),');
     expect(dto).to.contain('weird: Type.Unknown({ title: "Weird" }),');
     expect(dto).not.to.contain("unit_price");
     expect(dto).to.contain('orderMonth: Type.String({ title: "OrderMonth" }),');
+  });
+
+  it("tells DATE from TIMESTAMP columns in the DTO: format date vs the date-time default", () => {
+    const stamped: ViewMetadata = {
+      name: "stamped",
+      members: [
+        { name: "placed_on", kind: "dimension", type: "DATE" },
+        { name: "placed_at", kind: "dimension", type: "TIMESTAMP" },
+        { name: "n", kind: "metric", type: "BIGINT", expression: "COUNT(*)" },
+      ],
+    };
+    const dto = fileMap([stamped], []).files.get("stamped.dto.ts")!;
+    expect(dto).to.contain('placed_on: DateType({ format: "date", title: "Placed On" }),');
+    expect(dto).to.contain('placed_at: DateType({ title: "Placed At" }),');
   });
 
   it("sorts views, writes an index, marks every file as generated, and is deterministic", () => {

@@ -12,24 +12,35 @@ describe("toJsonSchema: wire schemas for OpenAPI", () => {
         total: DecimalType({ title: "Total", description: "money" }),
         count: Type.BigInt({ minimum: 0n }),
         big: BigIntType(),
-        day: DateType({ title: "Day" }),
+        at: DateType({ title: "At" }),
+        day: DateType({ format: "date", title: "Day" }),
         note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
       },
       { title: "Report" },
     );
     expect(toJsonSchema(Model)).to.deep.equal({
       type: "object",
-      required: ["country", "revenue", "total", "count", "big", "day"],
+      required: ["country", "revenue", "total", "count", "big", "at", "day"],
       properties: {
         country: { type: "string", title: "Country" },
         revenue: { type: "integer", title: "Revenue" },
         total: { type: "number", title: "Total", description: "money", "x-lib-type": "decimal" },
         count: { type: "integer", minimum: 0, format: "int64" },
         big: { type: "integer", format: "int64" },
-        day: { type: "string", format: "date-time", title: "Day" },
+        at: { type: "string", format: "date-time", title: "At" },
+        day: { type: "string", format: "date", title: "Day" },
         note: { anyOf: [{ type: "string" }, { type: "null" }] },
       },
       title: "Report",
     });
+  });
+
+  it('DateType({ format: "date" }) accepts calendar days only (midnight UTC, as DATE values arrive)', async () => {
+    const { Value } = await import("typebox/value");
+    const day = DateType({ format: "date" });
+    expect(Value.Check(day, new Date("2024-02-29T00:00:00Z"))).to.equal(true);
+    expect(Value.Check(day, new Date("2024-02-29T12:00:00Z"))).to.equal(false);
+    expect(Value.Check(DateType(), new Date("2024-02-29T12:00:00Z"))).to.equal(true);
+    expect(() => DateType({ format: "time" as "date" })).to.throw(TypeError, /"date" or "date-time", got "time"/);
   });
 });

@@ -41,8 +41,10 @@ describe("request core: values by declared type", () => {
     expect(ok("bigint", new ExactNumber("9007199254740993"))).to.equal(9007199254740993n);
     expect((ok("decimal", "12.50") as Decimal).toString()).to.equal("12.50");
     expect((ok("date", "2024-02-29") as Date).toISOString()).to.equal("2024-02-29T00:00:00.000Z");
-    expect((ok("date", "2024-02-29T12:00:00+02:00") as Date).toISOString()).to.equal("2024-02-29T10:00:00.000Z");
-    expect((ok("date", "2024-02-29 12:34:56.789") as Date).toISOString()).to.equal("2024-02-29T12:34:56.789Z");
+    expect((ok("timestamp", "2024-02-29T12:00:00+02:00") as Date).toISOString()).to.equal("2024-02-29T10:00:00.000Z");
+    expect((ok("timestamp", "2024-02-29 12:34:56.789") as Date).toISOString()).to.equal("2024-02-29T12:34:56.789Z");
+    // A timestamp also takes a day alone (its first instant, UTC).
+    expect((ok("timestamp", "2024-02-29") as Date).toISOString()).to.equal("2024-02-29T00:00:00.000Z");
     expect(ok("integer", "42")).to.equal(42);
     expect(ok("boolean", "false")).to.equal(false);
   });
@@ -54,7 +56,9 @@ describe("request core: values by declared type", () => {
       ["bigint", "12x"],
       ["decimal", "1,5"],
       ["date", "2023-02-29"],
-      ["date", "2024-02-29T12:00:00.0001Z"],
+      ["timestamp", "2024-02-29T12:00:00.0001Z"],
+      ["date", "2024-02-29T00:00:00Z"],
+      ["timestamp", 1709164800000],
       ["date", 1709164800000],
       ["string", 5],
       ["boolean", "yes"],

@@ -9,6 +9,8 @@ import { expect } from "chai";
 import { BackendCConfig, createEngine, type Engine } from "lib";
 import { createSemanticApi, InvalidRequestError, type RequestIssue, type SemanticApi } from "lib/request";
 import { parseMemberValue } from "../../runtime/request/member-values.js";
+import { rowSchema } from "../../runtime/request/request-schema.js";
+import { rowJsonWriter } from "../../runtime/request/row-json.js";
 import * as views from "../support/served-views.js";
 
 describe("request core: errors a client can act on", () => {
@@ -175,7 +177,7 @@ describe("request core: errors a client can act on", () => {
     // Years 0–99 are years 0–99 (Date.UTC would read 1950).
     const early = value("date", "0050-03-01");
     expect(early.ok && (early.value as Date).toISOString()).to.equal("0050-03-01T00:00:00.000Z");
-    const earlyTime = value("date", "0099-12-31T23:59:59.999Z");
+    const earlyTime = value("timestamp", "0099-12-31T23:59:59.999Z");
     expect(earlyTime.ok && (earlyTime.value as Date).toISOString()).to.equal("0099-12-31T23:59:59.999Z");
     expect(value("date", "0050-02-29")).to.deep.equal({
       ok: false,
@@ -207,5 +209,66 @@ describe("request core: errors a client can act on", () => {
     });
     const exact = value("decimal", "12345678901234567890.123456789012345678");
     expect(exact.ok && String(exact.value)).to.equal("12345678901234567890.123456789012345678");
+  });
+
+  it("a decimal over 38 digits is refused at its JSON path, not named by the member", async () => {
+    const digits39 = "123456789012345678901234567890.123456789";
+    const [top] = await issues({ facts: ["price"], where: { field: "price", op: "eq", value: digits39 } }, "orders");
+    expect(top).to.deep.include({ field: "where.value", code: "invalid_value" });
+    expect(top!.message).to.equal(
+      `price: ${digits39} has 39 digits; a decimal holds at most 38 (DECIMAL(38, s) on every backend)`,
+    );
+    const nested = await issues(
+      {
+        facts: ["price"],
+        where: {
+          and: [
+            { field: "status", op: "eq", value: "open" },
+            { field: "price", op: "in", value: ["1", digits39] },
+          ],
+        },
+      },
+      "orders",
+    );
+    expect(nested.map((i) => i.field)).to.deep.equal(["where.and[1].value[1]"]);
+    // 38 digits pass.
+    await api.prepare(
+      { facts: ["price"], where: { field: "price", op: "eq", value: digits39.slice(1) } },
+      {
+        context: undefined,
+        view: "orders",
+      },
+    );
+  });
+
+  it("DATE and TIMESTAMP members differ: format date vs date-time, in schemas, filters and rows", async () => {
+    const described = api.describeView("orders").members;
+    expect(described.find((m) => m.name === "orderedOn")!.type).to.equal("date");
+    expect(described.find((m) => m.name === "orderedAt")!.type).to.equal("timestamp");
+    const row = rowSchema(api.registry.get("orders")!) as { properties: Record<string, { format?: string }> };
+    expect(row.properties["orderedOn"]!.format).to.equal("date");
+    expect(row.properties["orderedAt"]!.format).to.equal("date-time");
+    // A date-time on a DATE member is refused (it would compare the day with an instant), with the day to send.
+    const [issue] = await issues(
+      { metrics: ["total"], where: { field: "orderedOn", op: "gte", value: "2024-02-29T12:00:00Z" } },
+      "orders",
+    );
+    expect(issue).to.deep.include({ field: "where.value", code: "invalid_value" });
+    expect(issue!.message).to.equal(
+      'orderedOn: "2024-02-29T12:00:00Z" is a date-time, but this member is a date: send the day alone (2024-02-29)',
+    );
+    // A timestamp takes a date-time, or a day meaning its first instant.
+    for (const value of ["2024-02-29T12:00:00Z", "2024-02-29"])
+      await api.prepare(
+        { metrics: ["total"], where: { field: "orderedAt", op: "gte", value } },
+        { context: undefined, view: "orders" },
+      );
+    // Rows: a DATE column's value is the ISO day, a TIMESTAMP's the ISO date-time.
+    const write = rowJsonWriter([
+      { name: "on", kind: "date", type: "DATE" },
+      { name: "at", kind: "timestamp", type: "TIMESTAMP" },
+    ] as never);
+    const instant = new Date("2024-02-29T00:00:00Z");
+    expect(write({ on: instant, at: instant })).to.equal('{"on":"2024-02-29","at":"2024-02-29T00:00:00.000Z"}');
   });
 });

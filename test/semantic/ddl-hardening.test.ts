@@ -1,7 +1,8 @@
 /**
  * Issue 22 item 8, the engine's parts: NUL in names and comments refused at CREATE (one such view
  * broke the listing of every view), FROM YAML FILE refusing non-regular files before reading (a FIFO
- * hung the statement), and a wide CREATE keeping each member's YAML output_type.
+ * hung the statement), and a wide CREATE keeping each member's YAML output_type; definitions stored
+ * with NUL by older versions (before the refusal) listed without breaking any listing.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -70,6 +71,58 @@ describe("semantic DDL hardening (issue 22 item 8)", () => {
     for (const [sql, message] of cases) expect((await failure(sql)).message, sql).to.match(message);
     // Nothing was stored: the listing of every view still works.
     expect(await listedViews()).to.deep.equal([["good"]]);
+  });
+
+  it("definitions stored with NUL by older versions never break a listing: every listing shows them exactly", async () => {
+    await layer.handle(
+      session,
+      "CREATE SEMANTIC VIEW good AS TABLES (o AS orders PRIMARY KEY (id)) METRICS (o.n AS COUNT(*))",
+    );
+    await layer.handle(
+      session,
+      "CREATE SEMANTIC VIEW old COMMENT = 'view~' AS TABLES (o AS orders PRIMARY KEY (id)) " +
+        "DIMENSIONS (o.d AS o.id COMMENT = 'day~one' WITH SYNONYMS = ('s~')) METRICS (o.n AS COUNT(*) COMMENT = '~')",
+    );
+    // What an older version wrote: the same definition with NUL where "~" is (JSON's \u0000 escape).
+    await session.query(
+      "UPDATE semantic_layer._definitions SET definition = replace(definition, '~', '\\u0000') WHERE name = 'old'",
+    );
+    const run = async (sql: string): Promise<unknown[][]> => {
+      const handled = await layer.handle(session, sql);
+      if (handled.kind === "result") return handled.rows;
+      expect(handled.kind, sql).to.equal("rewritten");
+      return (await session.query((handled as { sql: string }).sql)).rows;
+    };
+    expect(await listedViews()).to.deep.equal([["good"], ["old"]]);
+    const listings: [string, (rows: unknown[][]) => void][] = [
+      [
+        "SELECT name, comment FROM list_semantic_views() ORDER BY 1",
+        (r) => expect(r[1]).to.deep.equal(["old", "view\u0000"]),
+      ],
+      ["SHOW SEMANTIC VIEWS", (r) => expect(r).to.have.length(2)],
+      ["SHOW TERSE SEMANTIC VIEWS", (r) => expect(r).to.have.length(2)],
+      ["SHOW SEMANTIC DIMENSIONS", (r) => expect(r.flat()).to.include("day\u0000one")],
+      [
+        "SELECT name, comment FROM show_semantic_dimensions('old')",
+        (r) => expect(r).to.deep.equal([["d", "day\u0000one"]]),
+      ],
+      ["SELECT * FROM show_semantic_dimensions_all()", (r) => expect(r.flat()).to.include("day\u0000one")],
+      [
+        "SELECT name, comment FROM show_semantic_metrics() ORDER BY all",
+        (r) => expect(r).to.deep.include(["n", "\u0000"]),
+      ],
+      ["DESCRIBE SEMANTIC VIEW old", (r) => expect(r.flat()).to.include("day\u0000one")],
+      ["SELECT * FROM describe_semantic_view('old')", (r) => expect(r.flat()).to.include("day\u0000one")],
+      [
+        "SELECT get_ddl('SEMANTIC_VIEW', 'old')",
+        (r) => expect(String(r[0]![0])).to.contain("COMMENT = 'day\u0000one'"),
+      ],
+      [
+        "SELECT name, get_ddl('SEMANTIC_VIEW', name) FROM list_semantic_views() ORDER BY 1",
+        (r) => expect(String(r[1]![1])).to.contain("WITH SYNONYMS = ('s\u0000')"),
+      ],
+    ];
+    for (const [sql, check] of listings) check(await run(sql));
   });
 
   it("FROM YAML FILE refuses a FIFO and a directory before reading them", async function () {

@@ -5,8 +5,22 @@
  * `SEMANTIC_VIEW(... VARIABLES "NAME" => ?)` with the value bound, and a variable without a default that
  * the query does not set is a ValidationError before anything is sent (Snowflake would fail the query).
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { expect } from "chai";
-import { Dimension, Metric, SemanticView, ValidationError, Variable, WarehouseError } from "lib";
+import { Type } from "typebox";
+import {
+  BackendCConfig,
+  BigIntType,
+  createEngine,
+  Dimension,
+  Metric,
+  SemanticView,
+  ValidationError,
+  Variable,
+  WarehouseError,
+} from "lib";
+import { createSemanticApi, InvalidRequestError, type RequestIssue } from "lib/request";
 import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
   PASSWORD,
@@ -55,6 +69,18 @@ describe("backend A: semantic-view variables", function () {
     expect(source).to.contain('import { Dimension, Metric, SemanticView, Variable } from "lib";');
     expect(source).to.contain("  min_revenue: Variable<bigint>(),\n");
     expect(source).to.contain("  bonus: Variable<bigint>({ optional: true }),\n");
+    // The DTO module types them for the request core: PromoVariables, optional where the view has a default.
+    const dto = await readFile(join(tmp.path, "generated", "promo.dto.ts"), "utf8");
+    expect(dto).to.contain(
+      [
+        "export const PromoVariables = Type.Object(",
+        "  {",
+        '    min_revenue: BigIntType({ title: "Min Revenue" }),',
+        '    bonus: Type.Optional(BigIntType({ title: "Bonus" })),',
+        "  },",
+        '  { title: "PromoVariables" },',
+      ].join("\n"),
+    );
     expect(standIn.queries.map((q) => q.sqlText)).to.include(`SELECT GET_DDL('SEMANTIC_VIEW', '"PROMO"')`);
   });
 
@@ -116,5 +142,85 @@ describe("backend A: semantic-view variables", function () {
       ValidationError,
       /backend C \(DuckDB semantic_views\) has no view variables/,
     );
+  });
+
+  describe("a request's variables (lib/request, the HTTP and MCP front doors)", () => {
+    const PromoRow = Type.Object({ country: Type.String(), big_revenue: BigIntType() });
+    const PromoVariables = Type.Object({ min_revenue: BigIntType(), bonus: Type.Optional(BigIntType()) });
+    const views = { Promo, PromoRow, PromoVariables };
+
+    async function issues(api: ReturnType<typeof createSemanticApi>, body: object): Promise<RequestIssue[]> {
+      try {
+        await api.prepare(body, { context: undefined, view: "promo" });
+      } catch (error) {
+        if (error instanceof InvalidRequestError) return [...error.errors];
+        throw error;
+      }
+      throw new Error(`accepted: ${JSON.stringify(body)}`);
+    }
+
+    it("are typed by the generated DTO, bound as parameters, and answered by the view", async () => {
+      await using engine = standInEngine(standIn);
+      const api = createSemanticApi({ views, engine });
+      expect(api.describeView("promo").variables).to.deep.equal([
+        { name: "min_revenue", type: "bigint", required: true },
+        { name: "bonus", type: "bigint", required: false },
+      ]);
+      const body = {
+        dimensions: ["country"],
+        metrics: ["big_revenue"],
+        variables: { min_revenue: "100", bonus: 1 },
+        orderBy: ["country"],
+      };
+      const prepared = await api.prepare(body, { context: undefined, view: "promo" });
+      expect(prepared.compile()).to.deep.include({ parameters: ["100", "1"] }); // both bigint, as the DTO says
+      expect(prepared.compile().sql).to.contain(
+        'VARIABLES "MIN_REVENUE" => CAST(? AS NUMBER(38,0)), "BONUS" => CAST(? AS NUMBER(38,0)))',
+      );
+      await using cursor = await prepared.execute();
+      expect((await cursor.fetchAllRows()).map((r) => r["big_revenue"])).to.deep.equal([422n, 0n, 0n, 352n]);
+      // The continuing request repeats them.
+      expect(prepared.next(2)).to.deep.include({ variables: body.variables, offset: 2 });
+    });
+
+    it("are refused with the path of each problem before any SQL exists; text stays a value", async () => {
+      await using engine = standInEngine(standIn);
+      const api = createSemanticApi({ views, engine });
+      const sent = standIn.queries.length;
+      expect(await issues(api, { metrics: ["big_revenue"] })).to.deep.equal([
+        {
+          field: "variables.min_revenue",
+          code: "missing",
+          message: 'view "promo" requires variable "min_revenue" (the view defines no default)',
+        },
+      ]);
+      const [unknown] = await issues(api, { metrics: ["big_revenue"], variables: { min_revenue: 1, bonnus: 2 } });
+      expect(unknown).to.deep.include({ field: "variables.bonnus", code: "unknown_parameter", suggestion: "bonus" });
+      const [wrong] = await issues(api, { metrics: ["big_revenue"], variables: { min_revenue: "1; DROP TABLE x" } });
+      expect(wrong).to.deep.include({ field: "variables.min_revenue", code: "invalid_value" });
+      expect(wrong!.message).to.equal('min_revenue: "1; DROP TABLE x" is not an integer');
+      const [none] = await issues(api, { metrics: ["big_revenue"], variables: { min_revenue: null } });
+      expect(none).to.deep.include({ field: "variables.min_revenue", code: "invalid_value" });
+      const [list] = await issues(api, { metrics: ["big_revenue"], variables: [1] });
+      expect(list).to.deep.include({ field: "variables", code: "invalid_value" });
+      expect(standIn.queries.length).to.equal(sent);
+      // The request schema (OpenAPI, MCP tool input) states them.
+      const { requestSchema } = await import("../../runtime/request/request-schema.js");
+      const schema = requestSchema(api.registry.get("promo")!, "#/$defs/Where", api.limits);
+      expect(schema["required"]).to.deep.equal(["variables"]);
+      expect((schema["properties"] as Record<string, unknown>)["variables"]).to.deep.include({
+        required: ["min_revenue"],
+        additionalProperties: false,
+      });
+    });
+
+    it("backend C refuses them with a clear error naming variables", async () => {
+      await using engine = createEngine(new BackendCConfig({ database: ":memory:" }), { register: false });
+      const api = createSemanticApi({ views, engine });
+      const [issue, ...rest] = await issues(api, { metrics: ["big_revenue"], variables: { min_revenue: 1 } });
+      expect(rest).to.deep.equal([]);
+      expect(issue).to.deep.include({ field: "variables", code: "invalid_query" });
+      expect(issue!.message).to.contain('backend C (DuckDB semantic_views) has no view variables: "min_revenue"');
+    });
   });
 });

@@ -25,7 +25,7 @@ export const OrdersRow = Type.Object(
     orderCount: BigIntType({ title: "Order Count" }),
     status: Type.String({ title: "Status" }),
     orderedAt: DateType({ title: "Ordered At" }),
-    orderedOn: DateType({ title: "Ordered On" }),
+    orderedOn: DateType({ format: "date", title: "Ordered On" }),
     isRush: Type.Boolean({ title: "Is Rush" }),
     quantity: Type.Integer({ title: "Quantity" }),
     price: DecimalType({ title: "Price" }),

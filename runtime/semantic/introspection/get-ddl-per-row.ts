@@ -7,7 +7,7 @@
  */
 import { listDefinitions } from "../catalog.js";
 import type { SqlSession } from "../semantic-layer.js";
-import { quoteLiteral } from "../sql/quote.js";
+import { textExpression } from "../sql/quote.js";
 import { getDdl } from "./tables.js";
 
 /** The SQL replacing the call; `nameSql` is the argument as written, `fullyQualified` the third argument. */
@@ -23,7 +23,7 @@ export async function getDdlPerRow(session: SqlSession, nameSql: string, fullyQu
       },
     ];
     for (const { key, reference } of references) {
-      rows.push(`(${quoteLiteral(key.toLowerCase())}, ${quoteLiteral(getDdl(def, reference, fullyQualified))})`);
+      rows.push(`(${textExpression(key.toLowerCase())}, ${textExpression(getDdl(def, reference, fullyQualified))})`);
     }
   }
   const name = `(${nameSql})`;

@@ -11,7 +11,7 @@ import type { SqlSession } from "../semantic-layer.js";
 import { SemanticViewError } from "../semantic-error.js";
 import { significant, tokenize, type Token } from "../sql/lexer.js";
 import { CLAUSE_WORDS } from "../sql/keywords.js";
-import { quoteIdent, quoteLiteral } from "../sql/quote.js";
+import { quoteIdent, textExpression } from "../sql/quote.js";
 import { closingParen, isKeyword, isName, isPunct } from "../sql/tokens.js";
 import { requireDefinition, requireMetric } from "./lookup.js";
 import { definitionToYaml } from "./yaml.js";
@@ -75,7 +75,7 @@ export function relationSql(r: Relation): string {
   const cols = r.columns.map(quoteIdent);
   const type = (i: number): string => r.types?.[i] ?? "VARCHAR";
   if (r.rows.length === 0) return `(SELECT ${cols.map((c, i) => `NULL::${type(i)} AS ${c}`).join(", ")} WHERE false)`;
-  const values = r.rows.map((row) => `(${row.map(quoteLiteral).join(", ")})`).join(", ");
+  const values = r.rows.map((row) => `(${row.map(textExpression).join(", ")})`).join(", ");
   return `(SELECT ${cols.map((c, i) => `${c}::${type(i)} AS ${c}`).join(", ")} FROM (VALUES ${values}) AS __sv_rows(${cols.join(", ")}))`;
 }
 
@@ -223,12 +223,16 @@ export async function rewriteIntrospectionCalls(session: SqlSession, sql: string
         throw new SemanticViewError("invalid", "get_ddl('SEMANTIC_VIEW', name) expects the view name");
       const def = await requireDefinition(session, view);
       const reference = parseViewReference(view);
-      edits.push({ start: call.start, end: call.end, text: quoteLiteral(getDdl(def, reference, qualified === true)) });
+      edits.push({
+        start: call.start,
+        end: call.end,
+        text: textExpression(getDdl(def, reference, qualified === true)),
+      });
       i = call.after - 1;
     } else if (name === "read_yaml_from_semantic_view") {
       const call = parseCall(tokens, i);
       const def = await requireDefinition(session, viewArg(call.args, name));
-      edits.push({ start: call.start, end: call.end, text: quoteLiteral(definitionToYaml(def)) });
+      edits.push({ start: call.start, end: call.end, text: textExpression(definitionToYaml(def)) });
       i = call.after - 1;
     }
   }

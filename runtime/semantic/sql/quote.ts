@@ -15,6 +15,17 @@ export function quoteLiteral(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
+/**
+ * A SQL string expression holding `text` exactly, for SQL that runs (listing rows, `get_ddl` results):
+ * a quoted literal, or, when the text holds NUL (U+0000, which ends DuckDB's statement text and which
+ * definitions stored by older versions may contain), the pieces joined by `chr(0)`. DDL text keeps
+ * {@link quoteLiteral}: it is shown, never run with a NUL in it.
+ */
+export function textExpression(text: string): string {
+  if (!text.includes("\u0000")) return quoteLiteral(text);
+  return `(${text.split("\u0000").map(quoteLiteral).join(" || chr(0) || ")})`;
+}
+
 /** Splits a written table reference like `main."My Table"` into its unquoted parts. */
 export function splitTableReference(ref: string): string[] {
   const parts: string[] = [];
