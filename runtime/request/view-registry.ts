@@ -85,24 +85,23 @@ function isRowSchema(value: unknown): value is RowSchema {
   return type === "object" && typeof properties === "object" && properties !== null;
 }
 
-/** The view's fields in declaration order (`for...in` walks the statics the base class defined). */
-function fieldsOf(viewClass: ViewClass): AnyField[] {
-  const fields: AnyField[] = [];
+/** The view's own statics that `is` accepts, in declaration order (`for...in` walks what the base class defined). */
+function staticsOf<T extends { readonly viewName: string }>(
+  viewClass: ViewClass,
+  is: (value: unknown) => value is T,
+): T[] {
+  const found: T[] = [];
   for (const key in viewClass) {
     const value = (viewClass as unknown as Record<string, unknown>)[key];
-    if (isField(value) && value.viewName === viewClass.viewName) fields.push(value);
+    if (is(value) && value.viewName === viewClass.viewName) found.push(value);
   }
-  return fields;
+  return found;
 }
 
-function variablesOf(viewClass: ViewClass): ViewVariable[] {
-  const variables: ViewVariable[] = [];
-  for (const key in viewClass) {
-    const value = (viewClass as unknown as Record<string, unknown>)[key];
-    if (isViewVariable(value) && value.viewName === viewClass.viewName) variables.push(value);
-  }
-  return variables;
-}
+/** The view's fields (members) in declaration order. */
+const fieldsOf = (viewClass: ViewClass): AnyField[] => staticsOf(viewClass, isField);
+/** The view's variables in declaration order. */
+const variablesOf = (viewClass: ViewClass): ViewVariable[] => staticsOf(viewClass, isViewVariable);
 
 /** A variables DTO describes a view's variables when its properties are exactly their names. */
 function describesVariables(schema: RowSchema, variables: readonly ViewVariable[]): boolean {
@@ -110,10 +109,17 @@ function describesVariables(schema: RowSchema, variables: readonly ViewVariable[
   return keys.length === variables.length && variables.every((v) => Object.hasOwn(schema.properties, v.name));
 }
 
-/** A row DTO describes a view when it has a property for each of its fields and nothing else. */
+/**
+ * A row DTO describes a view when it has a property for each of its dimensions and metrics, facts
+ * optional (codegen's `<View>Row` leaves facts out: they are never selected with the others; a fact
+ * it does not type is typed unknown), and nothing else.
+ */
 function describesView(schema: RowSchema, fields: readonly AnyField[]): boolean {
-  const keys = Object.keys(schema.properties);
-  return keys.length === fields.length && fields.every((f) => Object.hasOwn(schema.properties, f.name));
+  const names = new Set(fields.map((f) => f.name));
+  return (
+    Object.keys(schema.properties).every((key) => names.has(key)) &&
+    fields.every((f) => f.kind === "fact" || Object.hasOwn(schema.properties, f.name))
+  );
 }
 
 function entryOf(viewClass: ViewClass, row: RowSchema | undefined, variablesDto?: RowSchema): ViewEntry {
@@ -135,7 +141,7 @@ function entryOf(viewClass: ViewClass, row: RowSchema | undefined, variablesDto?
   );
   if (row !== undefined && !describesView(row, fields)) {
     throw new ValidationError(
-      `view registry: the row schema given for "${viewClass.viewName}" does not have exactly its fields (${fields.map((f) => f.name).join(", ")})`,
+      `view registry: the row schema given for "${viewClass.viewName}" does not have exactly its fields (${fields.map((f) => f.name).join(", ")}; facts may be left out)`,
       { source: "view registry", field: viewClass.viewName },
     );
   }

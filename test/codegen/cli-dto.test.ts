@@ -7,28 +7,17 @@ import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createDatabase, ORDERS_DDL, SALES_DDL } from "./support/databases.js";
+import { REVENUE_DTO_CONFIG as DTO_CONFIG, useShopDatabase } from "./support/databases.js";
 import { runLib } from "./support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
-const DTO_CONFIG = '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfields = ["country", "revenue"]\n';
-
 describe("lib codegen-dto CLI (backend C)", function () {
   this.timeout(120_000);
-  let fixtures: Awaited<ReturnType<typeof tempDir>>;
-  let database: string;
-
-  before(async () => {
-    fixtures = await tempDir();
-    database = await createDatabase(fixtures.path, "shop.duckdb", [...SALES_DDL, ...ORDERS_DDL]);
-  });
-  after(async () => {
-    await fixtures[Symbol.asyncDispose]();
-  });
+  const shop = useShopDatabase();
 
   it("writes one DTO module per view and nothing else, byte for byte what lib codegen writes (exit 0)", async () => {
     await using dir = await tempDir({ ".lib.toml": DTO_CONFIG });
-    const target = ["--backend", "backend_c", "--database", database];
+    const target = ["--backend", "backend_c", "--database", shop.path];
     const dtos = await runLib(["codegen-dto", ...target, "--out", "dtos"], { cwd: dir.path });
     expect(dtos.code, dtos.stderr).to.equal(0);
     expect(dtos.stdout).to.contain("lib codegen-dto: 2 semantic views → dtos/ (2 written, 0 unchanged, 0 removed)");
@@ -46,7 +35,7 @@ describe("lib codegen-dto CLI (backend C)", function () {
 
   it("shares lib codegen's directory: --check is current there, and a run leaves the view classes and index alone", async () => {
     await using dir = await tempDir();
-    const target = ["--backend", "backend_c", "--database", database];
+    const target = ["--backend", "backend_c", "--database", shop.path];
     expect((await runLib(["codegen", ...target], { cwd: dir.path })).code).to.equal(0);
     const check = await runLib(["codegen-dto", ...target, "--check"], { cwd: dir.path });
     expect(check.code, check.stdout + check.stderr).to.equal(0);
@@ -65,7 +54,7 @@ describe("lib codegen-dto CLI (backend C)", function () {
 
   it("--check exits 1 naming changed, missing and stale DTO modules, ignores the other files, writes nothing", async () => {
     await using dir = await tempDir();
-    const args = ["codegen-dto", "--backend", "backend_c", "--database", database];
+    const args = ["codegen-dto", "--backend", "backend_c", "--database", shop.path];
     expect((await runLib(args, { cwd: dir.path })).code).to.equal(0);
     const out = join(dir.path, "generated");
     const sales = join(out, "sales.dto.ts");
@@ -89,7 +78,7 @@ describe("lib codegen-dto CLI (backend C)", function () {
 
   it("takes lib codegen's flags and exit status: --view, --config, 3 for an unknown view, 2 for usage", async () => {
     await using dir = await tempDir({ "dto.toml": DTO_CONFIG });
-    const target = ["--backend", "backend_c", "--database", database];
+    const target = ["--backend", "backend_c", "--database", shop.path];
     const one = await runLib(["codegen-dto", ...target, "--view", "SALES", "--config", "dto.toml"], { cwd: dir.path });
     expect(one.code, one.stderr).to.equal(0);
     expect(await readdir(join(dir.path, "generated"))).to.deep.equal(["sales.dto.ts"]);

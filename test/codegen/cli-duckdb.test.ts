@@ -6,28 +6,17 @@ import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createDatabase, ORDERS_DDL, SALES_DDL } from "./support/databases.js";
+import { createDatabase, REVENUE_DTO_CONFIG as DTO_CONFIG, useShopDatabase } from "./support/databases.js";
 import { runLib } from "./support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
-const DTO_CONFIG = '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfields = ["country", "revenue"]\n';
-
 describe("lib codegen CLI against DuckDB files (backend C)", function () {
   this.timeout(120_000);
-  let fixtures: Awaited<ReturnType<typeof tempDir>>;
-  let database: string;
-
-  before(async () => {
-    fixtures = await tempDir();
-    database = await createDatabase(fixtures.path, "shop.duckdb", [...SALES_DDL, ...ORDERS_DDL]);
-  });
-  after(async () => {
-    await fixtures[Symbol.asyncDispose]();
-  });
+  const shop = useShopDatabase();
 
   it("writes one module and one DTO module per view plus an index (exit 0)", async () => {
     await using dir = await tempDir({ ".lib.toml": DTO_CONFIG });
-    const result = await runLib(["codegen", "--backend", "backend_c", "--database", database], { cwd: dir.path });
+    const result = await runLib(["codegen", "--backend", "backend_c", "--database", shop.path], { cwd: dir.path });
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.contain("2 semantic views → generated/ (6 written, 0 unchanged, 0 removed)");
     const out = join(dir.path, "generated");
@@ -64,7 +53,7 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
 
   it("is byte-for-byte repeatable: a second run writes nothing and --check passes (exit 0)", async () => {
     await using dir = await tempDir();
-    const args = ["codegen", "--backend", "backend_c", "--database", database, "--out", "src/gen"];
+    const args = ["codegen", "--backend", "backend_c", "--database", shop.path, "--out", "src/gen"];
     expect((await runLib(args, { cwd: dir.path })).code).to.equal(0);
     const before = await readFile(join(dir.path, "src/gen/orders.ts"), "utf8");
     const again = await runLib(args, { cwd: dir.path });
@@ -77,7 +66,7 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
 
   it("--check exits 1 naming changed, missing and stale files with a diff, and writes nothing", async () => {
     await using dir = await tempDir();
-    const args = ["codegen", "--backend", "backend_c", "--database", database];
+    const args = ["codegen", "--backend", "backend_c", "--database", shop.path];
     expect((await runLib(args, { cwd: dir.path })).code).to.equal(0);
     const out = join(dir.path, "generated");
     const sales = join(out, "sales.ts");
@@ -123,7 +112,7 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
 
   it("--check against a missing output directory exits 1 and does not create it", async () => {
     await using dir = await tempDir();
-    const check = await runLib(["codegen", "--backend", "backend_c", "--database", database, "--check"], {
+    const check = await runLib(["codegen", "--backend", "backend_c", "--database", shop.path, "--check"], {
       cwd: dir.path,
     });
     expect(check.code).to.equal(1);
@@ -133,7 +122,7 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
 
   it("--view limits the output to the named views", async () => {
     await using dir = await tempDir();
-    const result = await runLib(["codegen", "--backend", "backend_c", "--database", database, "--view", "SALES"], {
+    const result = await runLib(["codegen", "--backend", "backend_c", "--database", shop.path, "--view", "SALES"], {
       cwd: dir.path,
     });
     expect(result.code, result.stderr).to.equal(0);
@@ -148,7 +137,7 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
   it("exits 3 when --view names a view that does not exist, listing the views", async () => {
     await using dir = await tempDir();
     const result = await runLib(
-      ["codegen", "--backend", "backend_c", "--database", database, "--view", "sales", "--view", "profit"],
+      ["codegen", "--backend", "backend_c", "--database", shop.path, "--view", "sales", "--view", "profit"],
       {
         cwd: dir.path,
       },
@@ -160,12 +149,12 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
 
   it("exits 3 when a DTO names a view that does not exist, and 2 when it names an unknown field", async () => {
     await using dir = await tempDir({ ".lib.toml": '[codegen.dtos.Profit]\nview = "profit"\nfields = ["country"]\n' });
-    const noView = await runLib(["codegen", "--backend", "backend_c", "--database", database], { cwd: dir.path });
+    const noView = await runLib(["codegen", "--backend", "backend_c", "--database", shop.path], { cwd: dir.path });
     expect(noView.code).to.equal(3);
     expect(noView.stderr).to.contain('DTO Profit names semantic view "profit", which was not found');
     await writeFile(join(dir.path, "bad.toml"), '[codegen.dtos.Profit]\nview = "sales"\nfields = ["profit"]\n');
     const noField = await runLib(
-      ["codegen", "--backend", "backend_c", "--database", database, "--config", "bad.toml"],
+      ["codegen", "--backend", "backend_c", "--database", shop.path, "--config", "bad.toml"],
       { cwd: dir.path },
     );
     expect(noField.code).to.equal(2);
@@ -182,7 +171,7 @@ describe("lib codegen CLI against DuckDB files (backend C)", function () {
   });
 
   it("takes the database from BACKEND_C_DATABASE in .env", async () => {
-    await using dir = await tempDir({ ".env": `BACKEND_C_DATABASE=${database}\n` });
+    await using dir = await tempDir({ ".env": `BACKEND_C_DATABASE=${shop.path}\n` });
     const result = await runLib(["codegen", "--backend", "backend_c", "--view", "sales"], { cwd: dir.path });
     expect(result.code, result.stderr).to.equal(0);
     expect(existsSync(join(dir.path, "generated", "sales.ts"))).to.equal(true);

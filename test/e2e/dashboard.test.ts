@@ -6,52 +6,27 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
-import type { BrowserContext } from "playwright-core";
 import { createApp } from "../../example-service/app.js";
 import { BackendCConfig, createEngine } from "lib";
 import { listen, recordingLogger, seededEngine } from "../service/support/service-harness.js";
 import { tempDir } from "../support/temp-dir.js";
-import {
-  demoInChromium,
-  EXECUTABLE_PATH,
-  OUTPUT_DIR,
-  skipWithoutChromium,
-  type DemoInChromium,
-} from "./support/chromium.js";
+import { OUTPUT_DIR, useDemoInChromium } from "./support/chromium.js";
 
 const outputDir = OUTPUT_DIR;
-const executablePath = EXECUTABLE_PATH;
 
 describe("e2e: dashboard and docs in headless Chromium", function () {
   this.timeout(120_000);
-  let demo: DemoInChromium | undefined;
-  let app: { url: string } | undefined;
-  let context: BrowserContext | undefined;
-
-  before(async function () {
-    if (executablePath === undefined) return;
-    demo = await demoInChromium(1100);
-    ({ context } = demo);
-    app = demo;
-  });
-
-  after(async function () {
-    await demo?.[Symbol.asyncDispose]();
-  });
-
-  beforeEach(function () {
-    skipWithoutChromium(this);
-  });
+  const demo = useDemoInChromium(1100);
 
   it("renders one bar per country with the exact revenue, and filters by country", async function () {
-    const page = await context!.newPage();
+    const page = await demo.context.newPage();
     const consoleErrors: string[] = [];
     page.on("console", (m) => void (m.type() === "error" && consoleErrors.push(m.text())));
     page.on("pageerror", (e) => void consoleErrors.push(e.message));
-    const expected = (await (await fetch(`${app!.url}/revenue`)).json()) as { country: string; revenue: number }[];
+    const expected = (await (await fetch(`${demo.url}/revenue`)).json()) as { country: string; revenue: number }[];
     expect(expected).to.have.length(36);
 
-    await page.goto(`${app!.url}/`);
+    await page.goto(`${demo.url}/`);
     await page.waitForSelector("body[data-state=ready]");
     const bars = page.locator("svg#chart rect.bar");
     expect(await bars.count()).to.equal(expected.length);
@@ -78,7 +53,7 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
     await page.screenshot({ path: join(outputDir, "dashboard-filtered.png"), fullPage: true });
 
     // A country typed in another case (a shared link) finds the data's spelling.
-    await page.goto(`${app!.url}/?country=${picked.country.toLowerCase()}`);
+    await page.goto(`${demo.url}/?country=${picked.country.toLowerCase()}`);
     await page.waitForFunction(
       () => document.body.dataset.state === "ready" && document.querySelectorAll("rect.bar").length === 1,
     );
@@ -86,7 +61,7 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
     expect(await picker.inputValue()).to.equal(picked.country);
 
     // No data: an empty state instead of an empty chart frame.
-    await page.goto(`${app!.url}/?country=XX`);
+    await page.goto(`${demo.url}/?country=XX`);
     await page.waitForFunction(() => document.body.dataset.state === "ready");
     expect(await page.locator("#empty").isVisible()).to.equal(true);
     expect(await page.locator("#empty").textContent()).to.include("No revenue for “XX”");
@@ -98,9 +73,9 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
   });
 
   it("is readable on a 390 px wide phone: text at its CSS size, nothing wider than the screen", async function () {
-    const page = await context!.newPage();
+    const page = await demo.context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${app!.url}/`);
+    await page.goto(`${demo.url}/`);
     await page.waitForSelector("body[data-state=ready]");
     const layout = await page.evaluate(() => {
       const label = document.querySelector("svg#chart text.label")!.getBoundingClientRect();
@@ -137,7 +112,7 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
     );
     try {
       await using bigApp = await listen(createApp({ engine: bigEngine, logger: recordingLogger() }));
-      const page = await context!.newPage();
+      const page = await demo.context.newPage();
       await page.goto(`${bigApp.url}/`);
       await page.waitForSelector("body[data-state=ready]");
       expect(await page.locator("#table tbody tr").first().getAttribute("data-revenue")).to.equal("9007199254740993");
@@ -156,7 +131,7 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
     const brokenEngine = createEngine(new BackendCConfig({ database, poolSize: 1 }));
     try {
       await using brokenApp = await listen(createApp({ engine: brokenEngine, logger: recordingLogger() }));
-      const page = await context!.newPage();
+      const page = await demo.context.newPage();
       await page.goto(`${brokenApp.url}/`);
       await page.waitForSelector("body[data-state=error]");
       expect(await page.getByRole("alert").textContent()).to.equal(
@@ -171,8 +146,8 @@ describe("e2e: dashboard and docs in headless Chromium", function () {
   });
 
   it("renders the API docs with the RevenueByCountry schema", async function () {
-    const page = await context!.newPage();
-    await page.goto(`${app!.url}/docs/`);
+    const page = await demo.context.newPage();
+    await page.goto(`${demo.url}/docs/`);
     await page.waitForSelector(".swagger-ui .opblock-summary-path");
     expect(await page.locator(".opblock-summary-path").first().textContent()).to.include("/revenue");
     // The "Schemas" section lists the component models by title.

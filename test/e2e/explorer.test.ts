@@ -6,14 +6,8 @@
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { expect } from "chai";
-import type { BrowserContext, Page } from "playwright-core";
-import {
-  demoInChromium,
-  EXECUTABLE_PATH,
-  OUTPUT_DIR,
-  skipWithoutChromium,
-  type DemoInChromium,
-} from "./support/chromium.js";
+import type { Page } from "playwright-core";
+import { OUTPUT_DIR, useDemoInChromium } from "./support/chromium.js";
 
 /** How many distinct byte values a PNG's decoded scanlines hold: a blank image has a handful. */
 function pixelVariety(png: Buffer): number {
@@ -28,30 +22,15 @@ function pixelVariety(png: Buffer): number {
 
 describe("e2e: the explorer in headless Chromium", function () {
   this.timeout(120_000);
-  let demo: DemoInChromium | undefined;
-  let app: { url: string } | undefined;
-  let context: BrowserContext | undefined;
-
-  before(async function () {
-    if (EXECUTABLE_PATH === undefined) return;
-    demo = await demoInChromium(1280);
-    ({ context } = demo);
-    app = demo;
-  });
-  after(async function () {
-    await demo?.[Symbol.asyncDispose]();
-  });
-  beforeEach(function () {
-    skipWithoutChromium(this);
-  });
+  const demo = useDemoInChromium(1280);
 
   async function open(query: string, width = 1280): Promise<{ page: Page; errors: string[] }> {
-    const page = await context!.newPage();
+    const page = await demo.context.newPage();
     await page.setViewportSize({ width, height: 900 });
     const errors: string[] = [];
     page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
     page.on("pageerror", (e) => void errors.push(e.message));
-    await page.goto(`${app!.url}/explorer.html${query}`);
+    await page.goto(`${demo.url}/explorer.html${query}`);
     return { page, errors };
   }
 
@@ -72,7 +51,7 @@ describe("e2e: the explorer in headless Chromium", function () {
       await new Promise((r) => setTimeout(r, 300));
       await route.continue();
     });
-    await page.goto(`${app!.url}/explorer.html?view=sales&metrics=revenue,cost&dimensions=region&orderBy=-revenue`);
+    await page.goto(`${demo.url}/explorer.html?view=sales&metrics=revenue,cost&dimensions=region&orderBy=-revenue`);
     await page.waitForSelector("body[data-state=loading]");
     expect(await page.locator("main").getAttribute("aria-busy")).to.equal("true");
     await page.waitForSelector("body[data-state=ready]");
@@ -125,7 +104,7 @@ describe("e2e: the explorer in headless Chromium", function () {
     await page.waitForSelector("body[data-state=ready]");
     expect(await page.locator("#empty").isVisible()).to.equal(true);
     expect(await page.locator("#table-section").isVisible()).to.equal(false);
-    await page.goto(`${app!.url}/explorer.html?view=sales&metrics=revenue&limit=100000`);
+    await page.goto(`${demo.url}/explorer.html?view=sales&metrics=revenue&limit=100000`);
     await page.waitForSelector("body[data-state=error]");
     expect(await page.getByRole("alert").textContent()).to.include("limit: at most 10000");
     await page.screenshot({ path: join(OUTPUT_DIR, "explorer-error.png"), fullPage: true });

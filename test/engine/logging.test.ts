@@ -20,7 +20,11 @@ import {
 } from "lib";
 import { resolveSettings } from "../../runtime/dialects/resolve-settings.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
-import { PASSWORD, standInConfig, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import {
+  PASSWORD,
+  standInConfig,
+  useSnowflakeStandIn,
+} from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 
 class Shop extends SemanticView("shop", { revenue: Metric<bigint>(), country: Dimension<string>() }) {}
@@ -183,19 +187,13 @@ describe("engine log option and diagnostics channels", () => {
   });
 
   describe("secrets (backend A stand-in)", () => {
-    let standIn: SnowflakeStandIn;
-    before(async () => {
-      standIn = await startStandIn();
-    });
-    after(async () => {
-      await standIn.close();
-    });
+    const stand = useSnowflakeStandIn();
 
     it("no event carries the password, whether the login fails or succeeds", async () => {
       const canary = "canary-Pa55word-9f3k";
       const r = recorder();
       for (const password of [canary, PASSWORD]) {
-        await using engine = createEngine(standInConfig(standIn, { password }), { log: r.log });
+        await using engine = createEngine(standInConfig(stand.standIn, { password }), { log: r.log });
         try {
           await using conn = await engine.connect();
           await conn.all("SELECT 1 AS one");

@@ -18,7 +18,7 @@ import {
   driverSettings,
   useStandIn,
 } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
-import { standInConfig, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import { standInConfig, useSnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 
 /** Everything printing `value` could show. */
@@ -159,11 +159,7 @@ describe("reliability: secrets in every form stay out of errors and log events",
 
   describe("backend A (the real snowflake-sdk against the stand-in)", function () {
     this.timeout(20_000);
-    let standIn: SnowflakeStandIn;
-    before(async () => {
-      standIn = await startStandIn();
-    });
-    after(() => standIn.close());
+    const stand = useSnowflakeStandIn();
 
     for (const [field, secret] of [
       ["password", "pw-wrong-5566778899\n"],
@@ -176,7 +172,7 @@ describe("reliability: secrets in every form stay out of errors and log events",
           field === "password"
             ? { password: secret }
             : { authType: "auth_oauth", oauthToken: secret, password: undefined };
-        await using engine = createEngine(standInConfig(standIn, extra as never), {
+        await using engine = createEngine(standInConfig(stand.standIn, extra as never), {
           log: (event) => events.push(event),
         });
         const error = await failureOf(() => engine.connect());

@@ -94,6 +94,21 @@ describe("request core: the view registry", () => {
     expect(() => ViewRegistry.from({})).to.throw(ValidationError, /no view classes found/);
   });
 
+  it("pairs a row DTO that leaves the facts out, as codegen's <View>Row does (facts typed unknown)", () => {
+    const { quantity: _q, price: _p, statusCode: _s, ...withoutFacts } = views.OrdersRow.properties;
+    const OrdersRow = { ...views.OrdersRow, properties: withoutFacts };
+    const registry = ViewRegistry.from({ Orders: views.Orders, OrdersRow });
+    const orders = registry.get("orders")!;
+    expect(orders.rowSchema).to.equal(OrdersRow);
+    expect(orders.member("total")!.type).to.equal("decimal");
+    expect(orders.member("orderedOn")!.type).to.equal("date");
+    expect(orders.member("price")!.type).to.equal("unknown");
+    const { total: _t, ...missingMetric } = withoutFacts;
+    expect(() =>
+      ViewRegistry.from([{ view: views.Orders, row: { ...OrdersRow, properties: missingMetric } }]),
+    ).to.throw(ValidationError, /does not have exactly its fields/);
+  });
+
   it("refuses unknown or non-positive limits", () => {
     expect(() => createSemanticApi({ views, limits: { maxRow: 5 } as never })).to.throw(
       ValidationError,

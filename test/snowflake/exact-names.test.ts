@@ -7,12 +7,10 @@
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView, ValidationError, WarehouseError } from "lib";
 import { getDdlSql } from "../../runtime/dialects/snowflake/snowflake-introspector.js";
-import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
-  PASSWORD,
-  USER,
   codegenModuleFrom,
   standInEngine,
+  useSnowflakeStandIn,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { salesTableSql } from "../support/sales-fixture.js";
 import { failureOf } from "../support/failures.js";
@@ -27,29 +25,21 @@ class SalesV extends SemanticView('"sales_v"', {
 
 describe("backend A: names created quoted in lower case", function () {
   this.timeout(30_000);
-  let standIn: SnowflakeStandIn;
+  const stand = useSnowflakeStandIn({
+    seedSql: salesTableSql("DECIMAL(38,0)"),
+    semanticViews: [
+      {
+        name: "sales_v",
+        table: "sales_data",
+        dimensions: { "order region": "region", COUNTRY: "country" },
+        metrics: { revenue: "SUM(revenue)" },
+      },
+    ],
+  });
   const tmp = useTempDir("all");
 
-  before(async () => {
-    standIn = await SnowflakeStandIn.start({
-      users: { [USER]: PASSWORD },
-      seedSql: salesTableSql("DECIMAL(38,0)"),
-      semanticViews: [
-        {
-          name: "sales_v",
-          table: "sales_data",
-          dimensions: { "order region": "region", COUNTRY: "country" },
-          metrics: { revenue: "SUM(revenue)" },
-        },
-      ],
-    });
-  });
-  after(async () => {
-    await standIn?.close();
-  });
-
   it("codegen declares them in the exact quoted form", async () => {
-    const source = await codegenModuleFrom(standIn, tmp.path, "sales-v");
+    const source = await codegenModuleFrom(stand.standIn, tmp.path, "sales-v");
     // A view name that is not an identifier is declared under a portable name, with the warehouse's as { name }.
     expect(source).to.contain('export class SalesV extends SemanticView("salesV", {\n');
     expect(source).to.contain('}, {\n  name: "\\"sales_v\\"",\n}) {}\n');
@@ -59,7 +49,7 @@ describe("backend A: names created quoted in lower case", function () {
   });
 
   it("the compiler sends the quoted names verbatim and the rows come back", async () => {
-    await using engine = standInEngine(standIn);
+    await using engine = standInEngine(stand.standIn);
     const query = SalesV.query()
       .dimensions(SalesV.orderRegion)
       .metrics(SalesV.revenue)
@@ -79,13 +69,13 @@ describe("backend A: names created quoted in lower case", function () {
 
   it("a bare lower-case declaration means the folded name, which Snowflake does not find", async () => {
     class Folded extends SemanticView("sales_v", { revenue: Metric<bigint>() }) {}
-    await using engine = standInEngine(standIn);
+    await using engine = standInEngine(stand.standIn);
     const error = await failureOf(Folded.query().metrics(Folded.revenue).using(engine).execute());
     expect(error.message).to.match(/SALES_V/);
   });
 
   it("GET_DDL is asked for the quoted name; unquoted, the name folds and is not found", async () => {
-    await using engine = standInEngine(standIn);
+    await using engine = standInEngine(stand.standIn);
     await using conn = await engine.connect();
     expect(getDdlSql("sales_v")).to.equal(`SELECT GET_DDL('SEMANTIC_VIEW', '"sales_v"')`);
     const [row] = await conn.all(getDdlSql("sales_v"));

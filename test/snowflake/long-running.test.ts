@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { QueryCancelledError } from "lib";
 import { Sales } from "../support/sales-fixture.js";
 import { SALES_BY_COUNTRY } from "../support/sales-fixture.js";
-import { standInEngine, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import { standInEngine, withSnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 import { eventually } from "../support/eventually.js";
 
@@ -19,25 +19,22 @@ describe("backend A: long-running statements (query-in-progress polling)", funct
   this.timeout(20_000);
 
   it("a statement answered 'in progress' is polled until its rows are there", async () => {
-    const standIn = await startStandIn({ inProgress: { match: /SEMANTIC_VIEW/, polls: 3 } });
-    try {
+    await withSnowflakeStandIn({ inProgress: { match: /SEMANTIC_VIEW/, polls: 3 } }, async (standIn) => {
       await using engine = standInEngine(standIn);
       await using cursor = await revenueByCountry().using(engine).execute();
       expect(await cursor.fetchAllRows()).to.deep.equal(
         SALES_BY_COUNTRY.map(({ country, revenue }) => ({ country, revenue })),
       );
       expect(standIn.resultPolls).to.equal(3);
-    } finally {
-      await standIn.close();
-    }
+    });
   });
 
   it("timeoutMs cancels a statement that is still running: abort-request, then the connection is reused", async () => {
-    const standIn = await startStandIn({ inProgress: { match: /"SALES"/, polls: Infinity } });
-    try {
+    await withSnowflakeStandIn({ inProgress: { match: /"SALES"/, polls: Infinity } }, async (standIn) => {
       // No overflow: the next checkout waits for the cancelled statement to end instead of opening another session.
       await using engine = standInEngine(standIn, { maxOverflow: 0 });
-      const error = await failureOf(revenueByCountry().using(engine).execute({ timeoutMs: 300 }));
+      // Long enough for the sdk's first result poll even on a loaded machine (300 ms was not, at load ~25).
+      const error = await failureOf(revenueByCountry().using(engine).execute({ timeoutMs: 1_000 }));
       expect(error).to.be.instanceOf(QueryCancelledError);
       // Once the sdk knows the query id (from the 333333 answer) it aborts by query id.
       const running = standIn.queries.at(-1)!;
@@ -48,8 +45,6 @@ describe("backend A: long-running statements (query-in-progress polling)", funct
       await using conn = await engine.connect();
       expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
       expect(standIn.logins).to.have.length(1);
-    } finally {
-      await standIn.close();
-    }
+    });
   });
 });

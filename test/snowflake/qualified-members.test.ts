@@ -5,12 +5,10 @@
  */
 import { expect } from "chai";
 import { Dimension, Fact, Metric, SemanticView } from "lib";
-import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
-  PASSWORD,
-  USER,
   codegenModuleFrom,
   standInEngine,
+  useSnowflakeStandIn,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { useTempDir } from "../support/temp-dir.js";
 import { failureOf } from "../support/failures.js";
@@ -30,51 +28,43 @@ class Deliveries extends SemanticView("deliveries_v", {
 
 describe("backend A: members shared by several logical tables", function () {
   this.timeout(30_000);
-  let standIn: SnowflakeStandIn;
+  const stand = useSnowflakeStandIn({
+    seedSql: [
+      "CREATE TABLE deliveries (customer_name VARCHAR, supplier_name VARCHAR, amount INTEGER)",
+      "INSERT INTO deliveries VALUES ('Ann', 'Acme', 5), ('Ann', 'Bolt', 7), ('Bob', 'Acme', 11)",
+    ],
+    semanticViews: [
+      {
+        name: "PARTIES",
+        table: "deliveries",
+        dimensions: { "CUSTOMER.NAME": "customer_name", "SUPPLIER.NAME": "supplier_name" },
+        metrics: { TOTAL: "SUM(amount)" },
+        // Snowflake groups a metric only by dimensions of related logical tables (many deliveries per party).
+        relationships: [
+          ["DELIVERIES", "CUSTOMER"],
+          ["DELIVERIES", "SUPPLIER"],
+        ],
+      },
+      {
+        name: "DELIVERIES_V",
+        table: "deliveries",
+        dimensions: {},
+        metrics: {},
+        facts: { "SUPPLIER.NAME": "supplier_name", "CUSTOMER.NAME": "customer_name", AMOUNT: "amount" },
+      },
+    ],
+  });
   const tmp = useTempDir("all");
 
-  before(async () => {
-    standIn = await SnowflakeStandIn.start({
-      users: { [USER]: PASSWORD },
-      seedSql: [
-        "CREATE TABLE deliveries (customer_name VARCHAR, supplier_name VARCHAR, amount INTEGER)",
-        "INSERT INTO deliveries VALUES ('Ann', 'Acme', 5), ('Ann', 'Bolt', 7), ('Bob', 'Acme', 11)",
-      ],
-      semanticViews: [
-        {
-          name: "PARTIES",
-          table: "deliveries",
-          dimensions: { "CUSTOMER.NAME": "customer_name", "SUPPLIER.NAME": "supplier_name" },
-          metrics: { TOTAL: "SUM(amount)" },
-          // Snowflake groups a metric only by dimensions of related logical tables (many deliveries per party).
-          relationships: [
-            ["DELIVERIES", "CUSTOMER"],
-            ["DELIVERIES", "SUPPLIER"],
-          ],
-        },
-        {
-          name: "DELIVERIES_V",
-          table: "deliveries",
-          dimensions: {},
-          metrics: {},
-          facts: { "SUPPLIER.NAME": "supplier_name", "CUSTOMER.NAME": "customer_name", AMOUNT: "amount" },
-        },
-      ],
-    });
-  });
-  after(async () => {
-    await standIn?.close();
-  });
-
   it("codegen declares each shared member qualified, under its own field", async () => {
-    const source = await codegenModuleFrom(standIn, tmp.path, "parties");
+    const source = await codegenModuleFrom(stand.standIn, tmp.path, "parties");
     expect(source).to.contain('  customerName: Dimension<string>({ name: "customer.name" }),\n');
     expect(source).to.contain('  supplierName: Dimension<string>({ name: "supplier.name" }),\n');
     expect(source).to.contain("  total: Metric<bigint>(),\n");
   });
 
   it('selects and filters both members, sent as "TABLE"."MEMBER"', async () => {
-    await using engine = standInEngine(standIn);
+    await using engine = standInEngine(stand.standIn);
     const query = Parties.query()
       .dimensions(Parties.customerName, Parties.supplierName)
       .metrics(Parties.total)
@@ -91,7 +81,7 @@ describe("backend A: members shared by several logical tables", function () {
   });
 
   it("two facts of different logical tables with one name: selected with *, ordered and named by position", async () => {
-    await using engine = standInEngine(standIn);
+    await using engine = standInEngine(stand.standIn);
     const query = Deliveries.query()
       .facts(Deliveries.supplierName, Deliveries.customerName, Deliveries.amount)
       .orderBy(Deliveries.customerName.desc(), Deliveries.amount.asc());

@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { ProgrammingError, createEngine, type LogEvent } from "lib";
 import { Sales } from "../support/sales-fixture.js";
 import type { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
-import { standInConfig, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import { standInConfig, useSnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 import { QUERY_CHANNEL, type QueryTraceContext } from "../../runtime/observability/channels.js";
 
@@ -18,23 +18,16 @@ const byCountry = () => Sales.query().metrics(Sales.revenue).dimensions(Sales.co
 
 describe("backend A: QUERY_TAG and query ids", function () {
   this.timeout(20_000);
-  let standIn: SnowflakeStandIn;
-
-  before(async () => {
-    standIn = await startStandIn();
-  });
-  after(async () => {
-    await standIn.close();
-  });
+  const stand = useSnowflakeStandIn();
 
   it("by default each statement is tagged with lib, the view and the field names, never a value", async () => {
-    await using engine = createEngine(standInConfig(standIn));
-    const from = standIn.queries.length;
+    await using engine = createEngine(standInConfig(stand.standIn));
+    const from = stand.standIn.queries.length;
     {
       await using cursor = await byCountry().using(engine).execute();
       expect(await cursor.fetchAllRows()).to.have.length(1);
     }
-    const sent = standIn.queries.slice(from);
+    const sent = stand.standIn.queries.slice(from);
     expect(sent.map((q) => q.queryTag)).to.deep.equal([
       '{"app":"lib"}', // the session setup
       '{"app":"lib","view":"sales","fields":["country","revenue"]}',
@@ -42,26 +35,29 @@ describe("backend A: QUERY_TAG and query ids", function () {
     expect(sent[1]!.queryTag).not.to.contain("US");
     await using conn = await engine.connect();
     await conn.all("SELECT 1 AS one");
-    expect(standIn.queries.at(-1)!.queryTag).to.equal('{"app":"lib"}');
+    expect(stand.standIn.queries.at(-1)!.queryTag).to.equal('{"app":"lib"}');
   });
 
   it("query_tag replaces the tag on every statement; an empty query_tag sends none", async () => {
     {
-      await using engine = createEngine(standInConfig(standIn, { queryTag: "team=finance" }));
-      const from = standIn.queries.length;
+      await using engine = createEngine(standInConfig(stand.standIn, { queryTag: "team=finance" }));
+      const from = stand.standIn.queries.length;
       await using cursor = await byCountry().using(engine).execute();
       await cursor.fetchAllRows();
-      expect(standIn.queries.slice(from).map((q) => q.queryTag)).to.deep.equal(["team=finance", "team=finance"]);
+      expect(stand.standIn.queries.slice(from).map((q) => q.queryTag)).to.deep.equal(["team=finance", "team=finance"]);
     }
-    await using engine = createEngine(standInConfig(standIn, { queryTag: "" }));
-    const from = standIn.queries.length;
+    await using engine = createEngine(standInConfig(stand.standIn, { queryTag: "" }));
+    const from = stand.standIn.queries.length;
     await using cursor = await byCountry().using(engine).execute();
     await cursor.fetchAllRows();
-    expect(standIn.queries.slice(from).map((q) => q.parameters?.["QUERY_TAG"])).to.deep.equal([undefined, undefined]);
+    expect(stand.standIn.queries.slice(from).map((q) => q.parameters?.["QUERY_TAG"])).to.deep.equal([
+      undefined,
+      undefined,
+    ]);
   });
 
   it("a query_tag longer than Snowflake's 2000 characters is a ValidationError naming the field", () => {
-    expect(() => standInConfig(standIn, { queryTag: "x".repeat(2001) })).to.throw(/query_?[tT]ag.*2000/);
+    expect(() => standInConfig(stand.standIn, { queryTag: "x".repeat(2001) })).to.throw(/query_?[tT]ag.*2000/);
   });
 
   it("log and tracing events carry the warehouse's query id, also for a failed statement", async () => {
@@ -78,16 +74,16 @@ describe("backend A: QUERY_TAG and query ids", function () {
     };
     channel.subscribe(handlers);
     try {
-      await using engine = createEngine(standInConfig(standIn), { log: (event) => events.push(event) });
+      await using engine = createEngine(standInConfig(stand.standIn), { log: (event) => events.push(event) });
       {
         await using cursor = await byCountry().using(engine).execute();
         await cursor.fetchAllRows();
       }
-      const done = standIn.queries.at(-1)!;
+      const done = stand.standIn.queries.at(-1)!;
       await using conn = await engine.connect();
       const error = await failureOf(conn.all("SELEC 1"));
       expect(error).to.be.instanceOf(ProgrammingError);
-      const failed = standIn.queries.at(-1)!;
+      const failed = stand.standIn.queries.at(-1)!;
       expect((error as ProgrammingError).queryId).to.equal(failed.queryId);
       const queries = events.filter((e) => e.type === "query" || e.type === "query-error");
       expect(queries.map((e) => [e.type, e.queryId])).to.deep.include.members([

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { ProgrammingError } from "lib";
 import { splitSnowflakeStatements } from "../../runtime/dialects/snowflake/snowflake-statements.js";
-import { standInEngine, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
+import { standInEngine, withSnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { failureOf } from "../support/failures.js";
 
 describe("backend A statements", function () {
@@ -23,8 +23,7 @@ describe("backend A statements", function () {
   });
 
   it("execute() runs several statements one request each and returns the last result", async () => {
-    const standIn = await startStandIn();
-    try {
+    await withSnowflakeStandIn({}, async (standIn) => {
       await using engine = standInEngine(standIn);
       await using conn = await engine.connect();
       const rows = await conn.all(
@@ -38,8 +37,6 @@ describe("backend A statements", function () {
       ]);
       const error = await failureOf(conn.all("SELECT ?; SELECT ?", [1, 2]));
       expect(error).to.be.instanceOf(ProgrammingError);
-    } finally {
-      await standIn.close();
-    }
+    });
   });
 });

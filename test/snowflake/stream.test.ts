@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import { Sales } from "../support/sales-fixture.js";
 import {
   standInEngine,
-  startStandIn,
+  withSnowflakeStandIn,
   useStandInEngine,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 
@@ -59,8 +59,7 @@ describe("backend A streaming", function () {
   });
 
   it("a large result arrives in result chunks the sdk downloads; streamed and fully read alike", async () => {
-    const chunked = await startStandIn({ chunkRows: 700 });
-    try {
+    await withSnowflakeStandIn({ chunkRows: 700 }, async (chunked) => {
       await using chunkedEngine = standInEngine(chunked);
       await using conn = await chunkedEngine.connect();
       const sql =
@@ -81,9 +80,7 @@ describe("backend A streaming", function () {
       expect(count).to.equal(5000);
       expect(chunked.chunkDownloads).to.equal(14);
       expect(chunked.refusedChunkRequests).to.deep.equal([]);
-    } finally {
-      await chunked.close();
-    }
+    });
   });
 
   it("a cursor iterates a semantic query into models", async () => {

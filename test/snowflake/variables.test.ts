@@ -21,12 +21,10 @@ import {
   WarehouseError,
 } from "lib";
 import { createSemanticApi, InvalidRequestError, type RequestIssue } from "lib/request";
-import { SnowflakeStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in.js";
 import {
-  PASSWORD,
-  USER,
   codegenModuleFrom,
   standInEngine,
+  useSnowflakeStandIn,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { salesTableSql } from "../support/sales-fixture.js";
 import { failureOf } from "../support/failures.js";
@@ -42,30 +40,22 @@ class Promo extends SemanticView("promo", {
 
 describe("backend A: semantic-view variables", function () {
   this.timeout(30_000);
-  let standIn: SnowflakeStandIn;
+  const stand = useSnowflakeStandIn({
+    seedSql: salesTableSql("DECIMAL(38,0)"),
+    semanticViews: [
+      {
+        name: "PROMO",
+        table: "sales_data",
+        dimensions: { COUNTRY: "country" },
+        metrics: { BIG_REVENUE: "SUM(CASE WHEN revenue >= MIN_REVENUE THEN revenue + BONUS ELSE 0 END)" },
+        variables: { MIN_REVENUE: { type: "NUMBER(38,0)" }, BONUS: { type: "NUMBER(38,0)", default: "0" } },
+      },
+    ],
+  });
   const tmp = useTempDir("all");
 
-  before(async () => {
-    standIn = await SnowflakeStandIn.start({
-      users: { [USER]: PASSWORD },
-      seedSql: salesTableSql("DECIMAL(38,0)"),
-      semanticViews: [
-        {
-          name: "PROMO",
-          table: "sales_data",
-          dimensions: { COUNTRY: "country" },
-          metrics: { BIG_REVENUE: "SUM(CASE WHEN revenue >= MIN_REVENUE THEN revenue + BONUS ELSE 0 END)" },
-          variables: { MIN_REVENUE: { type: "NUMBER(38,0)" }, BONUS: { type: "NUMBER(38,0)", default: "0" } },
-        },
-      ],
-    });
-  });
-  after(async () => {
-    await standIn?.close();
-  });
-
   it("codegen declares each variable with its type; one with a default is optional", async () => {
-    const source = await codegenModuleFrom(standIn, tmp.path, "promo");
+    const source = await codegenModuleFrom(stand.standIn, tmp.path, "promo");
     expect(source).to.contain('import { Dimension, Metric, SemanticView, Variable } from "lib";');
     expect(source).to.contain("  min_revenue: Variable<bigint>(),\n");
     expect(source).to.contain("  bonus: Variable<bigint>({ optional: true }),\n");
@@ -81,11 +71,11 @@ describe("backend A: semantic-view variables", function () {
         '  { title: "PromoVariables" },',
       ].join("\n"),
     );
-    expect(standIn.queries.map((q) => q.sqlText)).to.include(`SELECT GET_DDL('SEMANTIC_VIEW', '"PROMO"')`);
+    expect(stand.standIn.queries.map((q) => q.sqlText)).to.include(`SELECT GET_DDL('SEMANTIC_VIEW', '"PROMO"')`);
   });
 
   it("values are sent as VARIABLES with binds, never as SQL text, and the view computes with them", async () => {
-    await using engine = standInEngine(standIn);
+    await using engine = standInEngine(stand.standIn);
     const query = Promo.query()
       .dimensions(Promo.country)
       .metrics(Promo.big_revenue)
@@ -107,18 +97,18 @@ describe("backend A: semantic-view variables", function () {
     // A later call replaces the values it names: the optional variable joins.
     await using cursor = await query.variables({ min_revenue: 100n, bonus: 1 }).using(engine).execute();
     expect((await cursor.fetchAllRows()).map((r) => r.big_revenue)).to.deep.equal([422n, 0n, 0n, 352n]);
-    const sent = standIn.queries.at(-1)!;
+    const sent = stand.standIn.queries.at(-1)!;
     expect(sent.sqlText).to.contain('VARIABLES "MIN_REVENUE" => CAST(? AS NUMBER(38,0)), "BONUS" => ?)');
     expect(sent.bindings).to.deep.equal({ "1": { type: "TEXT", value: "100" }, "2": { type: "FIXED", value: "1" } });
   });
 
   it("a required variable left unset is a ValidationError naming it, before anything is sent; Snowflake fails such a query", async () => {
-    await using engine = standInEngine(standIn);
-    const sent = standIn.queries.length;
+    await using engine = standInEngine(stand.standIn);
+    const sent = stand.standIn.queries.length;
     const error = await failureOf(Promo.query().metrics(Promo.big_revenue).using(engine).execute());
     expect(error).to.be.instanceOf(ValidationError);
     expect(error.message).to.match(/promo requires variable min_revenue.*\.variables\(\{ min_revenue: \.\.\. \}\)/);
-    expect(standIn.queries.length).to.equal(sent);
+    expect(stand.standIn.queries.length).to.equal(sent);
     await using conn = await engine.connect();
     const refused = await failureOf(conn.all('SELECT * FROM SEMANTIC_VIEW("PROMO" METRICS "BIG_REVENUE")'));
     expect(refused).to.be.instanceOf(WarehouseError);
@@ -160,7 +150,7 @@ describe("backend A: semantic-view variables", function () {
     }
 
     it("are typed by the generated DTO, bound as parameters, and answered by the view", async () => {
-      await using engine = standInEngine(standIn);
+      await using engine = standInEngine(stand.standIn);
       const api = createSemanticApi({ views, engine });
       expect(api.describeView("promo").variables).to.deep.equal([
         { name: "min_revenue", type: "bigint", required: true },
@@ -184,9 +174,9 @@ describe("backend A: semantic-view variables", function () {
     });
 
     it("are refused with the path of each problem before any SQL exists; text stays a value", async () => {
-      await using engine = standInEngine(standIn);
+      await using engine = standInEngine(stand.standIn);
       const api = createSemanticApi({ views, engine });
-      const sent = standIn.queries.length;
+      const sent = stand.standIn.queries.length;
       expect(await issues(api, { metrics: ["big_revenue"] })).to.deep.equal([
         {
           field: "variables.min_revenue",
@@ -203,7 +193,7 @@ describe("backend A: semantic-view variables", function () {
       expect(none).to.deep.include({ field: "variables.min_revenue", code: "invalid_value" });
       const [list] = await issues(api, { metrics: ["big_revenue"], variables: [1] });
       expect(list).to.deep.include({ field: "variables", code: "invalid_value" });
-      expect(standIn.queries.length).to.equal(sent);
+      expect(stand.standIn.queries.length).to.equal(sent);
       // The request schema (OpenAPI, MCP tool input) states them.
       const { requestSchema } = await import("../../runtime/request/request-schema.js");
       const schema = requestSchema(api.registry.get("promo")!, "#/$defs/Where", api.limits);

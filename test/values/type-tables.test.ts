@@ -28,7 +28,7 @@ import { tsTypeOf, valueKindOf } from "../../codegen/type-mapping.js";
 import { plainEngine } from "../support/engines.js";
 import {
   standInEngine as backendAEngine,
-  startStandIn,
+  withSnowflakeStandIn,
 } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import {
   standInEngine as backendBEngine,
@@ -404,13 +404,10 @@ describe("type tables: every type through the driver, codegen and into()", () =>
 
     it("values through snowflake-sdk and the stand-in: kinds, values and the codegen DTO under strict into()", async function () {
       this.timeout(30_000);
-      const standIn = await startStandIn();
-      try {
+      await withSnowflakeStandIn({}, async (standIn) => {
         await using engine = backendAEngine(standIn);
         await expectStandInAgreement("backend_a", SNOWFLAKE_TYPES, engine);
-      } finally {
-        await standIn.close();
-      }
+      });
     });
   });
 

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { BackendCConfig, createEngine } from "lib";
+import { tempDir } from "../../support/temp-dir.js";
 
 export const ORDERS_DDL = [
   "CREATE TABLE order_lines (id INTEGER, amount DECIMAL(12,2), placed_on DATE, qty SMALLINT, channel VARCHAR, express BOOLEAN, price DOUBLE)",
@@ -34,4 +35,30 @@ export async function createDatabase(dir: string, file: string, statements: read
   // Pooled connections run inside a transaction; commit so other connections see the views.
   await conn.commit();
   return database;
+}
+
+/** A `.lib.toml` declaring one DTO of the sales view: `RevenueByCountry` (country, revenue). */
+export const REVENUE_DTO_CONFIG = '[codegen.dtos.RevenueByCountry]\nview = "sales"\nfields = ["country", "revenue"]\n';
+
+/**
+ * Mocha hooks: a DuckDB file with the `sales` and `orders` views (`shop.duckdb` in a temporary
+ * folder) for the whole `describe`, removed afterwards. `path` is readable inside its tests.
+ */
+export function useShopDatabase(): { readonly path: string } {
+  let folder: Awaited<ReturnType<typeof tempDir>> | undefined;
+  let database: string | undefined;
+  before(async () => {
+    folder = await tempDir();
+    database = await createDatabase(folder.path, "shop.duckdb", [...SALES_DDL, ...ORDERS_DDL]);
+  });
+  after(async () => {
+    await folder?.[Symbol.asyncDispose]();
+    folder = database = undefined;
+  });
+  return {
+    get path() {
+      if (database === undefined) throw new Error("useShopDatabase(): the database exists only inside the describe");
+      return database;
+    },
+  };
 }

@@ -84,3 +84,33 @@ export async function demoInChromium(viewportWidth: number): Promise<DemoInChrom
     },
   };
 }
+
+/**
+ * Mocha hooks: {@link demoInChromium} for the whole `describe` (disposed after), and every test
+ * skipped loudly when no Chromium is installed. `context` and `url` are readable inside its tests.
+ */
+export function useDemoInChromium(viewportWidth: number): { readonly context: BrowserContext; readonly url: string } {
+  let demo: DemoInChromium | undefined;
+  before(async () => {
+    if (EXECUTABLE_PATH !== undefined) demo = await demoInChromium(viewportWidth);
+  });
+  after(async () => {
+    await demo?.[Symbol.asyncDispose]();
+    demo = undefined;
+  });
+  beforeEach(function () {
+    skipWithoutChromium(this);
+  });
+  const current = (): DemoInChromium => {
+    if (demo === undefined) throw new Error("useDemoInChromium(): the demo runs only inside the describe");
+    return demo;
+  };
+  return {
+    get context() {
+      return current().context;
+    },
+    get url() {
+      return current().url;
+    },
+  };
+}

@@ -49,7 +49,44 @@ export function standInEngine(standIn: { port: number }, extra: BackendAConfigIn
   return createEngine(standInConfig(standIn, extra), { register });
 }
 
-/** Mocha hooks: one stand-in and one engine on it for the whole `describe`, both closed afterwards. */
+/**
+ * Runs `fn` with a stand-in started from `extra` (over the sales fixture and the test user, as
+ * {@link startStandIn}); closes it after, whatever `fn` does. Like Databricks' `withStandIn()`.
+ */
+export async function withSnowflakeStandIn<T>(
+  extra: SnowflakeStandInOptions,
+  fn: (standIn: SnowflakeStandIn) => Promise<T>,
+): Promise<T> {
+  const standIn = await startStandIn(extra);
+  try {
+    return await fn(standIn);
+  } finally {
+    await standIn.close();
+  }
+}
+
+/**
+ * Mocha hooks: one stand-in started from `extra` (over the sales fixture and the test user) for the
+ * whole `describe`, closed afterwards. `standIn` is readable inside the describe's tests and hooks.
+ */
+export function useSnowflakeStandIn(extra: SnowflakeStandInOptions = {}): { readonly standIn: SnowflakeStandIn } {
+  let running: SnowflakeStandIn | undefined;
+  before(async () => {
+    running = await startStandIn(extra);
+  });
+  after(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  return {
+    get standIn() {
+      if (running === undefined) throw new Error("useSnowflakeStandIn(): the stand-in runs only inside the describe");
+      return running;
+    },
+  };
+}
+
+/** Mocha hooks: one stand-in and one engine on it for the whole `describe`; the engine is disposed before the stand-in closes. */
 export function useStandInEngine(): { readonly standIn: SnowflakeStandIn; readonly engine: Engine } {
   let running: { standIn: SnowflakeStandIn; engine: Engine } | undefined;
   before(async () => {
