@@ -26,10 +26,11 @@ import {
 import { rewriteIntrospectionCalls } from "./introspection/rewrite-introspection-calls.js";
 import { rewriteSemanticViewCalls } from "./call/rewrite-semantic-view-calls.js";
 import { releaseSemanticQueryCache } from "./call/typed-query.js";
-import type { HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
+import type { BoundParameter, HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
-import type { DefinitionCache } from "./definition-cache.js";
-import { LruCache, stringBytes } from "./lru-cache.js";
+import { RewriteCache, type RewrittenStatement } from "./rewrite-cache.js";
+import { liftWhereClauseValues } from "./call/lift-where-values.js";
+import { bindLifted } from "./call/bind-lifted.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {
@@ -61,17 +62,38 @@ const SEMANTIC_VIEW_CALL = /\bsemantic_view\s*\(/i;
 /** Semantic SQL, or a statement that may be misspelled semantic DDL (answered with "Did you mean"). */
 const mayHandleAny = (sql: string): boolean => mayHandle(sql) || NEAR_MISS_CANDIDATE.test(sql);
 
-async function handle(session: SqlSession, statement: string): Promise<HandledStatement> {
+async function handle(
+  session: SqlSession,
+  statement: string,
+  options?: { readonly bindValues?: boolean },
+): Promise<HandledStatement> {
   if (!mayHandleAny(statement)) return { kind: "passthrough" };
+  const bindValues = options?.bindValues === true && session.parameterTypes !== undefined;
   const rewrites = rewriteCacheOf(session);
   const cached = rewrites?.get(statement);
-  if (cached !== undefined) return { kind: "rewritten", sql: cached };
+  if (cached !== undefined && (bindValues || cached.parameters === undefined)) return cached;
   const readAt = session.definitions?.generation;
   const parsed = parseSemanticStatement(statement);
   if (parsed !== null) {
     const result = await executeSemanticStatement(session, parsed);
     return { kind: "result", columns: result.columns, rows: result.rows };
   }
+  if (bindValues && rewrites !== undefined && readAt !== undefined && SEMANTIC_VIEW_CALL.test(statement)) {
+    const bound = await boundRewrite(session, statement, rewrites, readAt);
+    if (bound !== undefined) {
+      rewrites.set(statement, bound, readAt);
+      return bound;
+    }
+  }
+  const sql = await rewriteStatement(session, statement);
+  if (sql === undefined) return { kind: "passthrough" };
+  const rewritten: RewrittenStatement = { kind: "rewritten", sql };
+  if (readAt !== undefined) rewrites?.set(statement, rewritten, readAt);
+  return rewritten;
+}
+
+/** The statement with its semantic_view() and introspection calls rewritten, or undefined when it has none. */
+async function rewriteStatement(session: SqlSession, statement: string): Promise<string | undefined> {
   let sql = statement;
   let changed = false;
   if (SEMANTIC_VIEW_CALL.test(sql)) {
@@ -86,17 +108,49 @@ async function handle(session: SqlSession, statement: string): Promise<HandledSt
     sql = introspected;
     changed = true;
   }
-  if (!changed) return { kind: "passthrough" };
-  if (readAt !== undefined) rewrites?.set(statement, sql, readAt);
-  return { kind: "rewritten", sql };
+  return changed ? sql : undefined;
+}
+
+/**
+ * The statement rewritten once per where_clause shape, its values bound (call/lift-where-values.ts,
+ * call/bind-lifted.ts); undefined when a value cannot be bound exactly or the shape cannot be built:
+ * the statement is then rewritten with its literals, as written (which also reports any error).
+ */
+async function boundRewrite(
+  session: SqlSession,
+  statement: string,
+  rewrites: RewriteCache,
+  readAt: number,
+): Promise<RewrittenStatement | undefined> {
+  const lifted = liftWhereClauseValues(statement);
+  if (lifted === undefined) return undefined;
+  let shape = rewrites.shape(lifted.shape);
+  if (shape === undefined) {
+    try {
+      const sql = await rewriteStatement(session, lifted.shape);
+      const types = sql === undefined ? undefined : await session.parameterTypes?.(sql);
+      shape = sql !== undefined && types?.length === lifted.literals.length ? { sql, types } : null;
+    } catch {
+      return undefined; // not remembered: the literal form raises the error (or was interrupted)
+    }
+    rewrites.setShape(lifted.shape, shape, readAt);
+  }
+  if (shape === null) return undefined;
+  const parameters: BoundParameter[] = [];
+  for (const [i, literal] of lifted.literals.entries()) {
+    const parameter = bindLifted(literal, shape.types[i]!);
+    if (parameter === undefined) return undefined;
+    parameters.push(parameter);
+  }
+  return { kind: "rewritten", sql: shape.sql, parameters };
 }
 
 const REWRITES = "semantic_layer.rewrites";
 
 /**
- * Rewritten statements of this connection (the memo: temp tables and the session context are the
- * connection's own; USE/SET clear it), valid while the committed catalog is unchanged: usable only
- * outside a transaction, and dropped by any commit in the process (the definitions' generation).
+ * Rewritten statements and shapes of this connection (the memo: temp tables and the session context
+ * are the connection's own; USE/SET clear it), valid while the committed catalog is unchanged: usable
+ * only outside a transaction, and dropped by any commit in the process (the definitions' generation).
  */
 function rewriteCacheOf(session: SqlSession): RewriteCache | undefined {
   const definitions = session.definitions;
@@ -104,23 +158,6 @@ function rewriteCacheOf(session: SqlSession): RewriteCache | undefined {
   let cache = session.memo.get(REWRITES) as RewriteCache | undefined;
   if (cache === undefined) session.memo.set(REWRITES, (cache = new RewriteCache(definitions)));
   return cache;
-}
-
-class RewriteCache {
-  // Statements carry their filter values: bounded by bytes too (8 MB per connection; released on close with the memo).
-  readonly #entries = new LruCache<string, { readonly generation: number; readonly sql: string }>({
-    maxEntries: 256,
-    maxBytes: 8 * 1024 * 1024,
-    sizeOf: (statement, entry) => stringBytes(statement) + stringBytes(entry.sql),
-  });
-  constructor(readonly definitions: DefinitionCache) {}
-  get(statement: string): string | undefined {
-    const entry = this.#entries.get(statement);
-    return entry !== undefined && entry.generation === this.definitions.generation ? entry.sql : undefined;
-  }
-  set(statement: string, sql: string, readAt: number): void {
-    if (readAt === this.definitions.generation) this.#entries.set(statement, { generation: readAt, sql });
-  }
 }
 
 export function createBuiltinSemanticLayer(): SemanticLayer {

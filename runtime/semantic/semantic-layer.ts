@@ -34,7 +34,28 @@ export interface SqlSession {
    * rejects when the statement was cancelled meanwhile. Absent: nothing to check.
    */
   readonly checkpoint?: (() => Promise<void>) | undefined;
+  /**
+   * The types DuckDB resolves for the `$1..$n` parameters of `sql` when it prepares it (type texts
+   * such as `INTEGER`, `DECIMAL(10,2)`), or undefined when it cannot say (a parameter without a
+   * type, a statement that does not prepare). Absent: where_clause values are never bound.
+   */
+  readonly parameterTypes?: ((sql: string) => Promise<readonly string[] | undefined>) | undefined;
 }
+
+/**
+ * A where_clause value the layer lifted out of the statement text, converted exactly to the type
+ * DuckDB resolved for its parameter (call/bind-lifted.ts); the driver binds it with that type.
+ */
+export type BoundParameter =
+  | { readonly kind: "varchar"; readonly value: string }
+  | { readonly kind: "boolean"; readonly value: boolean }
+  /** TINYINT..UINTEGER and DOUBLE: a JS number. */
+  | { readonly kind: "number"; readonly value: number }
+  /** BIGINT, UBIGINT, HUGEINT, UHUGEINT. */
+  | { readonly kind: "bigint"; readonly value: bigint }
+  | { readonly kind: "decimal"; readonly unscaled: bigint; readonly width: number; readonly scale: number }
+  | { readonly kind: "date"; readonly days: number }
+  | { readonly kind: "timestamp" | "timestamptz"; readonly micros: bigint };
 
 /** Set in {@link SqlSession.memo} when a memoized fact depends on the open transaction. */
 export const UNCOMMITTED_MEMO_KEY = "transaction.uncommitted";
@@ -42,8 +63,11 @@ export const UNCOMMITTED_MEMO_KEY = "transaction.uncommitted";
 export type HandledStatement =
   /** Nothing semantic in the statement: run it as it is. */
   | { readonly kind: "passthrough" }
-  /** Run this plain DuckDB SQL instead (with the caller's parameters). */
-  | { readonly kind: "rewritten"; readonly sql: string }
+  /**
+   * Run this plain DuckDB SQL instead: with the caller's parameters, or with `parameters` (the
+   * where_clause values the layer lifted out, bound with their parameters' own types) when present.
+   */
+  | { readonly kind: "rewritten"; readonly sql: string; readonly parameters?: readonly BoundParameter[] }
   /** Already executed by the layer; this is its result. */
   | { readonly kind: "result"; readonly columns: RawColumn[]; readonly rows: unknown[][] };
 
@@ -52,7 +76,15 @@ export interface SemanticLayer {
   splitStatements(sql: string): string[];
   /** Cheap check the driver uses to skip splitting for ordinary SQL. */
   mayHandle(sql: string): boolean;
-  handle(session: SqlSession, statement: string): Promise<HandledStatement>;
+  /**
+   * `bindValues`: the caller passes no parameters of its own, so the layer may lift the literal
+   * values of a `where_clause` into bound parameters (one rewritten statement per shape, not per value).
+   */
+  handle(
+    session: SqlSession,
+    statement: string,
+    options?: { readonly bindValues?: boolean },
+  ): Promise<HandledStatement>;
   /** Forgets what the layer cached for `session`; the driver calls it when the connection closes. */
   release?(session: SqlSession): void;
 }

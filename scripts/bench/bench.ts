@@ -6,9 +6,9 @@
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
  * Benchmarks: the keys of REGISTRY below (revenue-by-country, compile, checkout, large-result, concurrency,
- * concurrency-scale, http-revenue, streaming-memory, http-streaming, cache-hit, dashboard-cache, semantic-expansion,
- * join-shape, engine-scale, builder-scale).
- * Full run: about 4–5 minutes on 2 cores; --quick: about 35 s.
+ * concurrency-scale, http-revenue, streaming-memory, http-streaming, distinct-values, cache-hit, dashboard-cache,
+ * semantic-expansion, join-shape, engine-scale, builder-scale).
+ * Full run: several minutes on 2 cores; --quick: about 2–3 minutes.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -31,6 +31,7 @@ import { runHttpStreaming } from "./http-streaming.js";
 import { runEngineScale } from "./engine-scale.js";
 import { runJoinShape } from "./join-shape.js";
 import { runBuilderScale } from "./builder-scale.js";
+import { runDistinctValues } from "./distinct-values.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 interface Benchmark {
@@ -52,6 +53,7 @@ const REGISTRY = {
   "http-revenue": { fixture: true, run: (f, s) => runHttpRevenue(f!, s) },
   "streaming-memory": { fixture: true, run: (f, s) => runStreamingMemory(f!, s) },
   "http-streaming": { fixture: true, run: (f, s) => runHttpStreaming(f!, s) },
+  "distinct-values": { fixture: true, run: (f, s) => runDistinctValues(f!, s) },
   "cache-hit": { fixture: true, run: (f, s) => runCacheHit(f!, s) },
   "dashboard-cache": { fixture: true, run: (f, s) => runDashboardCache(f!, s) },
   "semantic-expansion": { fixture: false, run: async (_f, s) => ((expansion = await runExpansionFor(s)), []) },

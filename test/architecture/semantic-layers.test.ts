@@ -32,6 +32,7 @@ const ROOT_FILES: Record<string, Layer> = {
   "view-definition.ts": "model",
   "lru-cache.ts": "model",
   "definition-cache.ts": "model",
+  "rewrite-cache.ts": "model",
   "catalog.ts": "catalog",
   "builtin-layer.ts": "dispatch",
 };

@@ -11,15 +11,15 @@ import type { DatabaseConnection, StreamOptions } from "../../driver/database-co
 import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
-import type { SemanticLayer } from "../../semantic/semantic-layer.js";
+import type { BoundParameter, SemanticLayer } from "../../semantic/semantic-layer.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { EMPTY_RESULT, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
 import { DuckDBSemanticSession } from "./duckdb-semantic-session.js";
 import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
-import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
+import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
-import { toDuckDBParameters } from "./duckdb-values.js";
+import { boundParameterValue, toDuckDBParameters } from "./duckdb-values.js";
 
 type Values = DuckDBValue[] | undefined;
 
@@ -81,7 +81,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             definitions,
             readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead, true),
             executePlain: (sql, parameters) => this.#executePlain(sql, parameters),
-            executeRewritten: (sql, parameters) => this.#executeRewritten(sql, parameters),
+            executeRewritten: (sql, parameters, bound) => this.#executeRewritten(sql, parameters, bound),
+            parameterTypes: (sql) => this.#parameterTypes(sql),
             assertOpen: () => this.#assertOpen(),
             throwIfInterrupted: () => this.#throwIfInterrupted(),
           });
@@ -122,11 +123,12 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       let statement = sql;
       let single = false; // a rewritten call: exactly one statement (duckdb-one-statement.ts)
       let servedFrom: "materialization" | undefined;
+      let bound: readonly BoundParameter[] | undefined; // where_clause values the layer lifted
       const semantic = this.#semantic;
       if (semantic !== undefined && semantic.mayHandle(sql)) {
-        const routed = await semantic.forStream(sql, options?.semantic);
+        const routed = await semantic.forStream(sql, options?.semantic, (parameters?.length ?? 0) === 0);
         if ("result" in routed) return resultStream(routed.result);
-        ({ statement, single } = routed);
+        ({ statement, single, bound } = routed);
         servedFrom = routed.servedFrom;
       }
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
@@ -135,7 +137,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       const result = await this.#changingSession(statement, async () => {
         const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
-        return this.#openStream(statement, toDuckDBParameters(parameters), autocommitRead, single);
+        const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
+        return this.#openStream(statement, values, autocommitRead, single, bound !== undefined);
       });
       return streamOfResult(result, (fn) => this.#operation(fn), servedFrom);
     } catch (error) {
@@ -237,21 +240,47 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
    * A script without parameters runs as written (one native call); one statement with parameters,
    * and every `single` one (user-influenced text: duckdb-one-statement.ts), is prepared directly.
    */
-  async #readAll(sql: string, values: Values, autocommitRead: boolean, single = false): Promise<DuckDBResultReader> {
-    const cached = autocommitRead ? await this.#statements.bound(sql, values) : undefined;
+  async #readAll(
+    sql: string,
+    values: Values,
+    autocommitRead: boolean,
+    single = false,
+    ownTypes = false,
+  ): Promise<DuckDBResultReader> {
+    const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
     if (cached !== undefined) return this.#runCached(sql, cached.runAndReadAll());
     if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
     if (!single && (values === undefined || sql.includes(";"))) return this.#connection.runAndReadAll(sql, values);
-    return readOneStatement(this.#connection, sql, values);
+    return readOneStatement(this.#connection, sql, values, ownTypes);
   }
 
   /** Starts a streamed result; one statement is prepared directly or reused (see #readAll). */
-  async #openStream(sql: string, values: Values, autocommitRead: boolean, single: boolean): Promise<DuckDBResult> {
-    const cached = autocommitRead ? await this.#statements.bound(sql, values) : undefined;
+  async #openStream(
+    sql: string,
+    values: Values,
+    autocommitRead: boolean,
+    single: boolean,
+    ownTypes: boolean,
+  ): Promise<DuckDBResult> {
+    const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
     if (cached !== undefined) return this.#runCached(sql, cached.stream());
     if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
     if (!single && sql.includes(";")) return this.#connection.stream(sql, values);
-    return streamOneStatement(this.#connection, sql, values);
+    return streamOneStatement(this.#connection, sql, values, ownTypes);
+  }
+
+  /** The parameter types DuckDB resolves for `sql` (SqlSession.parameterTypes); its prepare is kept for the run. */
+  async #parameterTypes(sql: string): Promise<string[] | undefined> {
+    const cached = await this.#statements.prepared(sql);
+    const statement = cached ?? (await this.#connection.prepare(sql).catch(() => undefined));
+    if (statement === undefined) return undefined;
+    try {
+      return parameterTypesOf(statement).map((type) => type.toString());
+    } catch {
+      return undefined; // a parameter DuckDB could not type
+    } finally {
+      if (cached === undefined) statement.destroySync();
+    }
   }
 
   /** A cached statement's execution; one that failed is prepared afresh next time. */
@@ -286,12 +315,20 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     return this.#changingSession(sql, () => this.#executeStatements(sql, parameters));
   }
 
-  /** Runs a rewritten semantic statement: exactly one statement, never split or run as a script. */
-  #executeRewritten(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
+  /**
+   * Runs a rewritten semantic statement: exactly one statement, never split or run as a script; with
+   * the where_clause values the layer lifted (`bound`, bound with their parameters' types) if any.
+   */
+  #executeRewritten(
+    sql: string,
+    parameters: readonly unknown[] | undefined,
+    bound: readonly BoundParameter[] | undefined,
+  ): Promise<QueryResult> {
     return this.#changingSession(sql, async () => {
       const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
-      return readerToResult(await this.#readAll(sql, toDuckDBParameters(parameters), autocommitRead, true));
+      const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
+      return readerToResult(await this.#readAll(sql, values, autocommitRead, true, bound !== undefined));
     });
   }
 

@@ -18,6 +18,7 @@ import type {
   DuckDBValue,
 } from "@duckdb/node-api";
 import { ProgrammingError } from "../../errors.js";
+import { parameterTypesOf } from "./duckdb-statement-cache.js";
 
 const MULTIPLE_STATEMENTS = /Cannot prepare multiple statements/i;
 
@@ -36,16 +37,22 @@ async function prepareOne(connection: DuckDBConnection, sql: string): Promise<Du
   }
 }
 
+/** Binds `values`, with the statement's own parameter types when `ownTypes` (duckdb-statement-cache.ts). */
+function bind(prepared: DuckDBPreparedStatement, values: DuckDBValue[] | undefined, ownTypes: boolean): void {
+  if (values !== undefined) prepared.bind(values, ownTypes ? parameterTypesOf(prepared) : undefined);
+}
+
 /** Runs one statement and reads its whole result. */
 export async function readOneStatement(
   connection: DuckDBConnection,
   sql: string,
   values: DuckDBValue[] | undefined,
+  ownTypes = false,
 ): Promise<DuckDBResultReader> {
   const prepared = await prepareOne(connection, sql);
   if (prepared === undefined) return connection.runAndReadAll(sql, values);
   try {
-    if (values !== undefined) prepared.bind(values);
+    bind(prepared, values, ownTypes);
     return await prepared.runAndReadAll();
   } finally {
     prepared.destroySync();
@@ -57,11 +64,12 @@ export async function streamOneStatement(
   connection: DuckDBConnection,
   sql: string,
   values: DuckDBValue[] | undefined,
+  ownTypes = false,
 ): Promise<DuckDBResult> {
   const prepared = await prepareOne(connection, sql);
   if (prepared === undefined) return connection.stream(sql, values);
   try {
-    if (values !== undefined) prepared.bind(values);
+    bind(prepared, values, ownTypes);
     return await prepared.stream();
   } finally {
     prepared.destroySync();

@@ -11,7 +11,8 @@
  * literals, escaped twice: first as a literal inside the predicate (`'US'`), then the whole predicate
  * as a string literal (`'"country" = ''US'''`). Both levels double single quotes; DuckDB strings
  * have no backslash escapes. Members in the predicate are quoted identifiers (`"country"`). The
- * parameter list is always empty. Literals:
+ * parameter list is always empty (the library's built-in engine binds these literals itself, one
+ * statement per filter shape). Literals:
  * - string: `'...'`; a NUL character (which DuckDB's parser cannot take inside a literal) becomes
  *   `chr(0)` concatenated in: `('a' || chr(0) || 'b')`;
  * - number: shortest round-trip text (`1.5`, `1e+21`), except a whole number beyond ±(2^53-1) and

@@ -10,7 +10,7 @@ import { loadDefinition } from "../../semantic/catalog.js";
 import { routeToMaterialization } from "../../semantic/expand/materialization.js";
 import { ProgrammingError } from "../../errors.js";
 import type { DefinitionCache } from "../../semantic/definition-cache.js";
-import type { RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
+import type { BoundParameter, RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
 import { EMPTY_RESULT, normalizeRawResult } from "./duckdb-results.js";
 import { isReadOnlyStatement } from "./duckdb-statements.js";
 import type { DuckDBTransaction } from "./duckdb-transaction.js";
@@ -30,8 +30,17 @@ export interface SemanticSessionHost {
   readAll(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResultReader>;
   /** Runs plain DuckDB SQL with the connection's transaction bookkeeping. */
   executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
-  /** Runs a rewritten semantic statement: exactly one statement, never split or run as a script. */
-  executeRewritten(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
+  /**
+   * Runs a rewritten semantic statement: exactly one statement, never split or run as a script; with
+   * `bound` (the where_clause values the layer lifted) instead of the caller's parameters when given.
+   */
+  executeRewritten(
+    sql: string,
+    parameters: readonly unknown[] | undefined,
+    bound: readonly BoundParameter[] | undefined,
+  ): Promise<QueryResult>;
+  /** SqlSession.parameterTypes, answered by preparing `sql` (kept for its run). */
+  parameterTypes(sql: string): Promise<readonly string[] | undefined>;
   assertOpen(): void;
   throwIfInterrupted(): void;
 }
@@ -42,6 +51,8 @@ export interface StreamRoute {
   /** A rewritten call: it must run as exactly one statement (duckdb-one-statement.ts). */
   readonly single: boolean;
   readonly servedFrom?: "materialization" | undefined;
+  /** The where_clause values the layer lifted out of the statement, to bind with their own types. */
+  readonly bound?: readonly BoundParameter[] | undefined;
 }
 
 interface RouteEntry {
@@ -82,6 +93,7 @@ export class DuckDBSemanticSession {
       get definitions() {
         return host.transaction.open ? undefined : host.definitions;
       },
+      parameterTypes: (sql) => host.parameterTypes(sql),
       checkpoint: async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
         host.throwIfInterrupted();
@@ -100,14 +112,15 @@ export class DuckDBSemanticSession {
       throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
     }
     let last = EMPTY_RESULT;
+    const bindValues = parameters === undefined || parameters.length === 0;
     for (const statement of statements) {
-      const handled = await this.#layer.handle(this.#session, statement);
+      const handled = await this.#layer.handle(this.#session, statement, { bindValues });
       switch (handled.kind) {
         case "passthrough":
           last = await this.#host.executePlain(statement, parameters);
           break;
         case "rewritten":
-          last = await this.#host.executeRewritten(handled.sql, parameters);
+          last = await this.#host.executeRewritten(handled.sql, parameters, handled.parameters);
           break;
         case "result":
           last = normalizeRawResult(handled.columns, handled.rows);
@@ -120,10 +133,17 @@ export class DuckDBSemanticSession {
   /**
    * What `stream()` reads: the layer's whole answer, or the one statement to stream from DuckDB
    * (`single` when the layer rewrote it: it must run as exactly one statement); with the semantic
-   * request it was compiled from, whether the layer answers it from a materialization.
+   * request it was compiled from, whether the layer answers it from a materialization. `bindValues`:
+   * the caller has no parameters of its own (see SemanticLayer.handle).
    */
-  async forStream(sql: string, request?: SemanticRequestInfo): Promise<{ readonly result: QueryResult } | StreamRoute> {
-    const routes = this.#routes();
+  async forStream(
+    sql: string,
+    request: SemanticRequestInfo | undefined,
+    bindValues: boolean,
+  ): Promise<{ readonly result: QueryResult } | StreamRoute> {
+    // Routes are remembered only for statements whose where_clause values the layer may bind (the
+    // caller has no parameters of its own): then the route, bound values included, follows from the text.
+    const routes = bindValues ? this.#routes() : undefined;
     const known = routes?.get(sql);
     const readAt = this.#host.definitions.generation;
     if (known !== undefined && known.generation === readAt && sameRequest(known.request, request)) return known.route;
@@ -131,7 +151,7 @@ export class DuckDBSemanticSession {
     if (statements.length !== 1) {
       throw new ProgrammingError(`stream() takes exactly one statement, got ${statements.length}`);
     }
-    const handled = await this.#layer.handle(this.#session, statements[0]!);
+    const handled = await this.#layer.handle(this.#session, statements[0]!, { bindValues });
     if (handled.kind === "result") return { result: normalizeRawResult(handled.columns, handled.rows) };
     if (handled.kind === "passthrough") return { statement: statements[0]!, single: false };
     const routed = request !== undefined && (await this.#routesToMaterialization(request));
@@ -139,6 +159,7 @@ export class DuckDBSemanticSession {
       statement: handled.sql,
       single: true,
       servedFrom: routed ? "materialization" : undefined,
+      bound: handled.parameters,
     });
     routes?.set(sql, { generation: readAt, request, route });
     return route;
@@ -158,7 +179,9 @@ export class DuckDBSemanticSession {
       routes = new LruCache<string, RouteEntry>({
         maxEntries: 256,
         maxBytes: 8 * 1024 * 1024,
-        sizeOf: (sql, entry) => stringBytes(sql) + stringBytes(entry.route.statement),
+        // Bound values come from the literals of the key's text: counting the key again bounds them.
+        sizeOf: (sql, entry) =>
+          stringBytes(sql) * (entry.route.bound === undefined ? 1 : 2) + stringBytes(entry.route.statement),
       });
       host.memo.set(STREAM_ROUTES, routes);
     }

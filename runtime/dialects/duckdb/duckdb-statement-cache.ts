@@ -17,7 +17,7 @@
  * carries a literal over MAX_LITERAL_BYTES is never kept: it carries a value, and another value is
  * another text, so it would never be reused anyway.
  */
-import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from "@duckdb/node-api";
 
 /** Statements that may change settings, the search path or the attached databases. */
 const MAY_CHANGE_SESSION = /\b(?:USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET|PRAGMA|CALL)\b/i;
@@ -44,6 +44,13 @@ export function preparedStatementBytes(): number {
   return processBytes;
 }
 
+/** Statements the caches of the process have prepared so far (tests: one per statement shape). */
+let processPrepares = 0;
+
+export function statementCachePrepares(): number {
+  return processPrepares;
+}
+
 /** Bumped by every session-changing statement in the process; a cache that saw another value empties itself. */
 let sessionEpoch = 0;
 
@@ -61,6 +68,13 @@ interface Entry {
   readonly statement: DuckDBPreparedStatement;
   readonly parameterCount: number;
   readonly bytes: number;
+  /** Its parameters' types as DuckDB resolved them, read once (see `bound`'s `ownTypes`). */
+  types?: DuckDBType[];
+}
+
+/** A prepared statement's parameter types as DuckDB resolved them (throws for one it could not type). */
+export function parameterTypesOf(statement: DuckDBPreparedStatement): DuckDBType[] {
+  return Array.from({ length: statement.parameterCount }, (_, i) => statement.parameterType(i + 1));
 }
 
 /** Whether `sql` holds a '...' literal longer than `limit` characters (a cheap scan; '' is a quote). */
@@ -107,9 +121,29 @@ export class StatementCache {
    * The statement for `sql` with `values` bound, prepared now if it is not cached. Undefined when it
    * cannot be reused: the values do not match its parameters (a missing one must fail as before, not
    * reuse an earlier binding), or DuckDB cannot prepare it (PIVOT expands to several statements; a
-   * statement that is wrong fails the same way when the caller then runs it uncached).
+   * statement that is wrong fails the same way when the caller then runs it uncached). `ownTypes`:
+   * bind each value with its parameter's resolved type (the semantic layer's lifted values).
    */
-  async bound(sql: string, values: readonly DuckDBValue[] | undefined): Promise<DuckDBPreparedStatement | undefined> {
+  async bound(
+    sql: string,
+    values: readonly DuckDBValue[] | undefined,
+    ownTypes = false,
+  ): Promise<DuckDBPreparedStatement | undefined> {
+    const entry = await this.#entry(sql);
+    if (entry === undefined || entry.parameterCount !== (values?.length ?? 0)) return undefined;
+    if (values !== undefined) {
+      const types = ownTypes ? (entry.types ??= parameterTypesOf(entry.statement)) : undefined;
+      entry.statement.bind(values as DuckDBValue[], types);
+    }
+    return entry.statement;
+  }
+
+  /** The prepared statement for `sql` (prepared now if not cached), unbound; undefined as for `bound`. */
+  async prepared(sql: string): Promise<DuckDBPreparedStatement | undefined> {
+    return (await this.#entry(sql))?.statement;
+  }
+
+  async #entry(sql: string): Promise<Entry | undefined> {
     if (this.#epoch !== sessionEpoch) this.clear();
     let entry = this.#entries.get(sql);
     if (entry === undefined) {
@@ -120,6 +154,7 @@ export class StatementCache {
       let statement: DuckDBPreparedStatement;
       try {
         statement = await this.#connection.prepare(sql);
+        processPrepares++;
       } catch {
         return undefined;
       }
@@ -138,9 +173,7 @@ export class StatementCache {
       this.#entries.delete(sql);
       this.#entries.set(sql, entry);
     }
-    if (entry.parameterCount !== (values?.length ?? 0)) return undefined;
-    if (values !== undefined) entry.statement.bind(values as DuckDBValue[]);
-    return entry.statement;
+    return entry;
   }
 
   /** Drops the statement for `sql` (its execution failed: prepare it afresh next time). */

@@ -6,20 +6,12 @@
 import type { SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
 import type { SqlSession } from "../semantic-layer.js";
-import { CLAUSE_WORDS } from "../sql/keywords.js";
-import { tokenize, type Token } from "../sql/lexer.js";
-import {
-  closingParen,
-  isInsignificant,
-  isKeyword,
-  isName,
-  isPunct,
-  nextSignificantIndex,
-  previousSignificant,
-} from "../sql/tokens.js";
+import { tokenize } from "../sql/lexer.js";
+import { isInsignificant } from "../sql/tokens.js";
 import { didYouMean } from "../../text/suggest.js";
 import { parseSemanticViewArguments } from "./call-arguments.js";
 import { typedSemanticQuery } from "./typed-query.js";
+import { findCalls } from "./find-calls.js";
 
 export interface SemanticViewCatalog {
   load(name: string): Promise<SemanticViewDefinition | undefined>;
@@ -63,32 +55,4 @@ async function notFound(view: string, catalog: SemanticViewCatalog): Promise<Sem
     "not_found",
     `Semantic view '${view}' not found.${didYouMean(view, names)} Available views: [${names.join(", ")}]. Run SHOW SEMANTIC VIEWS to see all registered views.`,
   );
-}
-
-interface CallSite {
-  /** Token indexes: the `semantic_view` name, its `(` and matching `)`. */
-  readonly name: number;
-  readonly open: number;
-  readonly close: number;
-  /** No alias written and the call is not wrapped in parentheses (where DuckDB allows none). */
-  readonly addAlias: boolean;
-}
-
-function findCalls(tokens: readonly Token[]): CallSite[] {
-  const calls: CallSite[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    if (!isKeyword(tokens[i], "semantic_view") || isPunct(previousSignificant(tokens, i), ".")) continue;
-    const open = nextSignificantIndex(tokens, i);
-    if (open === undefined || !isPunct(tokens[open], "(")) continue;
-    const close = closingParen(tokens, open);
-    if (close === undefined) {
-      throw new SemanticViewError("parse", "semantic_view: unbalanced parentheses in the call");
-    }
-    const after = nextSignificantIndex(tokens, close);
-    const next = after === undefined ? undefined : tokens[after];
-    const hasAlias = isName(next) && (next.kind === "quoted_ident" || !CLAUSE_WORDS.has(next.value.toLowerCase()));
-    calls.push({ name: i, open, close, addAlias: !hasAlias && !isPunct(next, ")") });
-    i = close;
-  }
-  return calls;
 }

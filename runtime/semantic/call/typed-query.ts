@@ -2,10 +2,16 @@
  * Output typing, as the extension does it: probe `<expanded> LIMIT 0` for the column types, then
  * cast HUGEINT → BIGINT and UHUGEINT → UBIGINT (so `SUM(INTEGER)` arrives as BIGINT) and
  * ENUM/STRUCT/MAP → VARCHAR; DECIMAL keeps its width and scale. Probes are cached per session
- * (the driver keeps one session object per connection) and (definition JSON, request), so repeated
- * queries skip the round trip. Keying by session keeps two databases with the same definition but
- * different column types apart; a table re-created with other types under an unchanged view on
- * the same connection would need clearSemanticQueryCache().
+ * (the driver keeps one session object per connection) and (definition, request), so repeated
+ * queries skip the round trip. A definition is keyed by identity (definition-key.ts): the shared
+ * definition cache hands out the same frozen object until a commit may have changed it. Keying by
+ * session keeps two databases with the same definition but different column types apart (and each
+ * database's definition is its own object); a table re-created with other types under an unchanged
+ * view on the same connection would need clearSemanticQueryCache().
+ *
+ * A where_clause whose values were lifted into `$k` parameters (lift-where-values.ts) is probed with
+ * every parameter NULL: the output columns never depend on the filter's values, so one probe serves
+ * every value of the shape.
  */
 import { expandSemanticQuery, type SemanticQueryRequest } from "../expand/expand.js";
 import { routeToMaterialization } from "../expand/materialization.js";
@@ -14,6 +20,8 @@ import { SemanticViewError } from "../semantic-error.js";
 import type { RawColumn, SqlSession } from "../semantic-layer.js";
 import { quoteIdent } from "../sql/quote.js";
 import { LruCache, stringBytes } from "../lru-cache.js";
+import { tokensOf } from "../sql/references.js";
+import { definitionKey } from "./definition-key.js";
 
 export interface TypedSemanticQuery {
   /** Plain DuckDB SQL producing the typed output columns. */
@@ -97,7 +105,7 @@ export async function typedSemanticQuery(
   request: SemanticQueryRequest,
 ): Promise<TypedSemanticQuery> {
   const key =
-    JSON.stringify(def) +
+    definitionKey(def) +
     "\u0000" +
     JSON.stringify([request.dimensions, request.metrics, request.facts, request.whereClause ?? ""]);
   const cache = cacheFor(session);
@@ -111,7 +119,8 @@ export async function typedSemanticQuery(
   const expanded = routeToMaterialization(def, request) ?? expandSemanticQuery(def, request);
   let probed: RawColumn[];
   try {
-    probed = (await session.query(`SELECT * FROM (\n${expanded.sql}\n) AS __sv_probe LIMIT 0`)).columns;
+    const parameters = new Array<null>(placeholderCount(request.whereClause)).fill(null);
+    probed = (await session.query(`SELECT * FROM (\n${expanded.sql}\n) AS __sv_probe LIMIT 0`, parameters)).columns;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new SemanticViewError(
@@ -134,4 +143,14 @@ export async function typedSemanticQuery(
   cache.set(key, result);
   stats.size += cache.size - before;
   return result;
+}
+
+/** The highest `$k` in a where_clause (its lifted values), 0 when it has none. */
+function placeholderCount(whereClause: string | undefined): number {
+  if (whereClause === undefined || !whereClause.includes("$")) return 0;
+  let count = 0;
+  for (const t of tokensOf(whereClause)) {
+    if (t.kind === "op" && /^\$\d+$/.test(t.text)) count = Math.max(count, Number(t.text.slice(1)));
+  }
+  return count;
 }

@@ -1,0 +1,61 @@
+/**
+ * A connection's rewritten semantic statements (statement text → plain SQL, with the where_clause
+ * values bound when they were lifted) and where_clause shapes (shape text → its SQL and the types
+ * DuckDB resolved for its parameters; null: a shape that cannot be bound). Valid while the committed
+ * catalog is unchanged (the definitions' generation); released on close with the connection's memo.
+ */
+import type { DefinitionCache } from "./definition-cache.js";
+import { LruCache, stringBytes } from "./lru-cache.js";
+import type { BoundParameter } from "./semantic-layer.js";
+
+export interface RewrittenStatement {
+  readonly kind: "rewritten";
+  readonly sql: string;
+  readonly parameters?: readonly BoundParameter[];
+}
+
+export interface StatementShape {
+  readonly sql: string;
+  readonly types: readonly string[];
+}
+
+const parameterBytes = (parameters: readonly BoundParameter[] | undefined): number =>
+  (parameters ?? []).reduce((sum, p) => sum + 32 + (p.kind === "varchar" ? stringBytes(p.value) : 0), 0);
+
+export class RewriteCache {
+  // Statements carry their filter values: bounded by bytes too (8 MB per connection, shapes 4 MB).
+  readonly #entries = new LruCache<string, { readonly generation: number; readonly statement: RewrittenStatement }>({
+    maxEntries: 256,
+    maxBytes: 8 * 1024 * 1024,
+    sizeOf: (text, entry) =>
+      stringBytes(text) + stringBytes(entry.statement.sql) + parameterBytes(entry.statement.parameters),
+  });
+  readonly #shapes = new LruCache<string, { readonly generation: number; readonly shape: StatementShape | null }>({
+    maxEntries: 128,
+    maxBytes: 4 * 1024 * 1024,
+    sizeOf: (text, entry) =>
+      stringBytes(text) + stringBytes(entry.shape?.sql ?? "") + 16 * (entry.shape?.types.length ?? 0),
+  });
+
+  constructor(readonly definitions: DefinitionCache) {}
+
+  get(statement: string): RewrittenStatement | undefined {
+    const entry = this.#entries.get(statement);
+    return entry !== undefined && entry.generation === this.definitions.generation ? entry.statement : undefined;
+  }
+
+  set(statement: string, rewritten: RewrittenStatement, readAt: number): void {
+    if (readAt === this.definitions.generation)
+      this.#entries.set(statement, { generation: readAt, statement: rewritten });
+  }
+
+  /** The shape's SQL and parameter types; null: known not to bind; undefined: not seen. */
+  shape(text: string): StatementShape | null | undefined {
+    const entry = this.#shapes.get(text);
+    return entry !== undefined && entry.generation === this.definitions.generation ? entry.shape : undefined;
+  }
+
+  setShape(text: string, shape: StatementShape | null, readAt: number): void {
+    if (readAt === this.definitions.generation) this.#shapes.set(text, { generation: readAt, shape });
+  }
+}
