@@ -208,8 +208,10 @@ describe("backend A connections", function () {
   describe("cancellation", () => {
     it("timeoutMs sends an abort-request for the running statement; the connection is reused afterwards", async () => {
       await using engine = standInEngine(standIn);
+      // Logged in first, so the deadline falls on the running statement even on a loaded machine.
+      await (await engine.connect()).release();
       standIn.holdQueries = /SEMANTIC_VIEW/;
-      const error = await failure(revenueByCountry().using(engine).execute({ timeoutMs: 200 }));
+      const error = await failure(revenueByCountry().using(engine).execute({ timeoutMs: 500 }));
       expect(error).to.be.instanceOf(QueryCancelledError);
       await eventually(() => standIn.aborts.length > 0); // sent in the background after the rejection
       expect(standIn.aborts).to.have.length(1);
