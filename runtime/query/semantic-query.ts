@@ -282,7 +282,10 @@ export class SemanticQuery<
     ) {
       throw this.#error("using", "expected an engine or a registered engine name");
     }
-    return new SemanticQuery<V, R, P, S>(this.#node, this.#view, this.#executor.withEngine(engine), this.#where);
+    const query = new SemanticQuery<V, R, P, S>(this.#node, this.#view, this.#executor.withEngine(engine), this.#where);
+    // The same filtered node: a query kept and run with `.using(engine)` per request compiles once.
+    if (this.#where !== undefined) query.#built = this.toOperationNode();
+    return query;
   }
 
   /** The SQL for `dialect`, or for the resolved engine's dialect. */

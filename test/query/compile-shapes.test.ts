@@ -91,6 +91,13 @@ describe("query compile: one compile per query shape", () => {
     );
   });
 
+  it("a filtered query kept and run with .using(engine) per request compiles once (the same node)", () => {
+    const panel = byCountry().where(Shapes.country.eq("DE"));
+    const runs = [panel.using("default"), panel.using("default"), panel.using("other")];
+    runs.forEach((q) => expect(q.toOperationNode()).to.equal(panel.toOperationNode()));
+    expect(compilesDuring(() => runs.forEach((q) => q.compile({ dialect: "backend_c" })))).to.equal(1);
+  });
+
   it(`keeps at most ${MAX_SHAPES} shapes per dialect (the oldest is compiled again)`, () => {
     const nth = (n: number) =>
       Shapes.query()
