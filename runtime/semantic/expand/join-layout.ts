@@ -13,7 +13,8 @@
  *   FROM "o" LEFT JOIN ("c" LEFT JOIN "r" ON "c"."region_id" = "r"."id") ON "o"."customer_id" = "c"."id"
  *
  * Identity: (A ⟕p B) ⟕q C = A ⟕p (B ⟕q C) whenever q names only B and C and rejects a NULL-extended
- * B row (SQL:1999's associativity of outer joins; multisets included, so one-to-many steps too).
+ * B row (the associativity of outer joins, Galindo-Legaria & Rosenthal 1997; it holds for multisets, so
+ * one-to-many steps too).
  * Every relationship joins on equalities between the parent's and the child's columns, which are
  * never true for NULLs, so the rows before WHERE are the same multiset in both layouts, and so is
  * everything computed from them (WHERE, the phantom-row guard, GROUP BY, snapshots). A step whose ON
