@@ -46,6 +46,8 @@ import type { SemanticQueryNode } from "../../operation-node/semantic-query-node
 
 export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;
+  /** Compiles where_clause conditions to text (see predicateSql). */
+  #inner: DuckDBQueryCompiler | undefined;
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
     // A view part that is not an identifier is quoted, as member names are (a view declared with { name }).
@@ -89,7 +91,9 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
 
   /** The predicate as SQL text with literals inlined (the first level of quoting). */
   private predicateSql(condition: ConditionNode): string {
-    const inner = new DuckDBQueryCompiler();
+    // One inner compiler per compiler (they are reused across compiles, and building one costs more
+    // than a compile); it compiles only the condition, never a nested query.
+    const inner = (this.#inner ??= new DuckDBQueryCompiler());
     const { RawNode, createQueryId } = kysely();
     return inner.compileQuery(RawNode.createWithChild(inner.conditionToNode(condition)), createQueryId()).sql;
   }
