@@ -69,6 +69,11 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     classNames.map((c) => `${c}Variables`),
     new Set([...TAKEN_BY_IMPORTS, ...classNames, ...rowNames]),
   );
+  // A facts query's row (facts are selected on their own, so `<Class>Row` leaves them out): views with facts only.
+  const factsNames = uniqueNames(
+    classNames.map((c) => `${c}Facts`),
+    new Set([...TAKEN_BY_IMPORTS, ...classNames, ...rowNames, ...variablesNames]),
+  );
   const stems = uniqueNames(viewNames.map((n) => fileStem(n)));
   const declaredNames = declaredViewNames(viewNames);
   const renamed = renameNotes(viewNames, classNames, rowNames);
@@ -104,6 +109,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
       variables,
       rowDtoName: rowNames[i]!,
       variablesDtoName: variables.length === 0 ? undefined : variablesNames[i]!,
+      factsDtoName: members.some((m) => m.member.kind === "fact") ? factsNames[i]! : undefined,
       dtos: [],
     };
   });
@@ -200,6 +206,7 @@ function attachDtos(plans: PlannedView[], dtos: readonly DtoSpec[]): void {
     owners.set(p.rowDtoName.toLowerCase(), `the row DTO of view "${p.viewName}"`);
     if (p.variablesDtoName !== undefined)
       owners.set(p.variablesDtoName.toLowerCase(), `the variables DTO of view "${p.viewName}"`);
+    if (p.factsDtoName !== undefined) owners.set(p.factsDtoName.toLowerCase(), `the facts DTO of view "${p.viewName}"`);
   }
   for (const dto of dtos) {
     if (!isIdentifier(dto.name))
@@ -252,6 +259,17 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
       doc: docText([`One row of \`${plan.viewName}\` with every dimension and metric selected.`]),
       members: plan.members.filter((m) => m.member.kind !== "fact"),
     },
+    ...(plan.factsDtoName === undefined
+      ? []
+      : [
+          {
+            name: plan.factsDtoName,
+            doc: docText([
+              `One row of \`${plan.viewName}\` with every fact selected (facts are queried on their own).`,
+            ]),
+            members: plan.members.filter((m) => m.member.kind === "fact"),
+          },
+        ]),
     ...plan.dtos.map((dto) => ({
       name: dto.name,
       doc: docText([`\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`]),

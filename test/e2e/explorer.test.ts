@@ -9,7 +9,7 @@ import { expect } from "chai";
 import type { Page } from "playwright-core";
 import express from "express";
 import { fileURLToPath } from "node:url";
-import { Orders, OrdersRow } from "../support/served-views.js";
+import { Orders, OrdersFacts, OrdersRow } from "../support/served-views.js";
 import { createSalesEngine } from "../support/sales-engine.js";
 import { serveRouter } from "../request/support/router-fixture.js";
 import { OUTPUT_DIR, useDemoInChromium } from "./support/chromium.js";
@@ -123,7 +123,7 @@ describe("e2e: the explorer in headless Chromium", function () {
   it("filters a timestamp member with a UTC date-time input and a date member with a date input", async () => {
     // The orders fixture (a TIMESTAMP and a DATE member) behind the real request core, the same pages.
     const engine = createSalesEngine({ orders: true, name: "" });
-    await using api = await serveRouter({ views: { Orders, OrdersRow }, engine }, (app) =>
+    await using api = await serveRouter({ views: { Orders, OrdersRow, OrdersFacts }, engine }, (app) =>
       app.use(express.static(PUBLIC_DIR)),
     );
     try {
