@@ -76,7 +76,13 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
   );
   const stems = uniqueNames(viewNames.map((n) => fileStem(n)));
   const declaredNames = declaredViewNames(viewNames);
-  const renamed = renameNotes(viewNames, classNames, rowNames);
+  const hasFacts = sorted.map((v) => v.members.some((m) => m.kind === "fact"));
+  const renamed = renameNotes(
+    viewNames,
+    classNames,
+    rowNames,
+    factsNames.map((f, i) => (hasFacts[i] ? f : undefined)),
+  );
   const plans: PlannedView[] = sorted.map((view, i) => {
     const ordered = KIND_ORDER.flatMap((kind) => view.members.filter((m) => m.kind === kind));
     const declaredVariables = view.variables ?? [];
@@ -109,7 +115,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
       variables,
       rowDtoName: rowNames[i]!,
       variablesDtoName: variables.length === 0 ? undefined : variablesNames[i]!,
-      factsDtoName: members.some((m) => m.member.kind === "fact") ? factsNames[i]! : undefined,
+      factsDtoName: hasFacts[i] ? factsNames[i]! : undefined,
       dtos: [],
     };
   });
@@ -163,10 +169,12 @@ function renameNotes(
   viewNames: readonly string[],
   classNames: readonly string[],
   rowNames: readonly string[],
+  factsNames: readonly (string | undefined)[],
 ): string[] {
   const owner = new Map<string, string>();
   classNames.forEach((c, i) => owner.set(c.toLowerCase(), `the class of view "${viewNames[i]!}"`));
   rowNames.forEach((r, i) => owner.set(r.toLowerCase(), `the row DTO of view "${viewNames[i]!}"`));
+  factsNames.forEach((f, i) => f && owner.set(f.toLowerCase(), `the facts DTO of view "${viewNames[i]!}"`));
   const holder = (natural: string) =>
     owner.get(natural.toLowerCase()) ?? (TAKEN_BY_IMPORTS.has(natural) ? "imported by generated modules" : "taken");
   const notes: string[] = [];
@@ -177,6 +185,12 @@ function renameNotes(
     if (rowNames[i] !== `${classNames[i]}Row`) {
       notes.push(
         `the row DTO of view "${name}" to ${rowNames[i]} (${classNames[i]}Row is ${holder(`${classNames[i]}Row`)})`,
+      );
+    }
+    const facts = factsNames[i];
+    if (facts !== undefined && facts !== `${classNames[i]}Facts`) {
+      notes.push(
+        `the facts DTO of view "${name}" to ${facts} (${classNames[i]}Facts is ${holder(`${classNames[i]}Facts`)})`,
       );
     }
   });
