@@ -26,8 +26,7 @@ function typedWriter(text: TypedText): TypedWriter {
   return (column, count, out) => {
     const { values, validity } = column;
     if (validity === null) for (let r = 0; r < count; r++) out[r] = text(values, r);
-    else
-      for (let r = 0; r < count; r++) out[r] = (validity[r >> 3]! & (1 << (r & 7))) === 0 ? "null" : text(values, r);
+    else for (let r = 0; r < count; r++) out[r] = (validity[r >> 3]! & (1 << (r & 7))) === 0 ? "null" : text(values, r);
   };
 }
 

@@ -52,7 +52,9 @@ function sameValue(parsed: unknown, value: unknown, kind: ValueKind): boolean {
     case "float":
       return Number.isFinite(value) ? parsed === value || (Object.is(value, -0) && parsed === 0) : parsed === null;
     case "date":
-      return Number.isNaN((value as Date).getTime()) ? parsed === null : new Date(text).getTime() === (value as Date).getTime();
+      return Number.isNaN((value as Date).getTime())
+        ? parsed === null
+        : new Date(text).getTime() === (value as Date).getTime();
     case "timestamp":
       return new Date(text).getTime() === (value as Date).getTime();
     default:
@@ -100,24 +102,54 @@ describe("NDJSON lines from chunks", function () {
   });
 
   it("row arrays (other drivers, cached results) give the same text, for any value in any column", () => {
-    const kinds: ValueKind[] = ["integer", "bigint", "decimal", "float", "string", "boolean", "date", "timestamp", "other"];
+    const kinds: ValueKind[] = [
+      "integer",
+      "bigint",
+      "decimal",
+      "float",
+      "string",
+      "boolean",
+      "date",
+      "timestamp",
+      "other",
+    ];
     const columns: ColumnInfo[] = [
       ...kinds.map((kind) => ({ name: kind, type: kind === "decimal" ? "DECIMAL(10,2)" : kind.toUpperCase(), kind })),
       { name: "__proto__", type: "VARCHAR", kind: "string" },
       { name: "integer", type: "INTEGER", kind: "integer" }, // a duplicate name: the later value is written twice
     ];
     const odd: unknown[] = [
-      null, undefined, 0, -0, NaN, Infinity, -1.5e-7, 2 ** 53 + 2, -(2n ** 70n), 12n, Decimal.parse("-0.05"),
-      Decimal.parse("123456789012345678901234567890.123"), "", "\u0000\u2028\ud800 \"\\", true, false,
-      new Date(Date.UTC(2024, 1, 29)), new Date(-62198755200000), new Date(NaN), [1n, "x"], { a: Decimal.parse("1.0") },
+      null,
+      undefined,
+      0,
+      -0,
+      NaN,
+      Infinity,
+      -1.5e-7,
+      2 ** 53 + 2,
+      -(2n ** 70n),
+      12n,
+      Decimal.parse("-0.05"),
+      Decimal.parse("123456789012345678901234567890.123"),
+      "",
+      '\u0000\u2028\ud800 "\\',
+      true,
+      false,
+      new Date(Date.UTC(2024, 1, 29)),
+      new Date(-62198755200000),
+      new Date(NaN),
+      [1n, "x"],
+      { a: Decimal.parse("1.0") },
     ];
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const rows = Array.from({ length: 600 }, () => columns.map(() => odd[Math.floor(random() * odd.length)]));
     const write = rowJsonWriter(columns);
     const objects = rows.map((row) => {
       const object: Record<string, unknown> = {};
-      columns.forEach((c, i) => Object.defineProperty(object, c.name, { value: row[i], enumerable: true, writable: true, configurable: true }));
+      columns.forEach((c, i) =>
+        Object.defineProperty(object, c.name, { value: row[i], enumerable: true, writable: true, configurable: true }),
+      );
       return object;
     });
     const text = chunkLines(columns, false)(rows, rows.length);
