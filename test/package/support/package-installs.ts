@@ -132,8 +132,6 @@ async function packAndInstall(
   copy: string,
   packReusedBuild: boolean,
 ): Promise<Pick<PackageInstalls, "tarball" | "packReusedBuild" | "fromTarball">> {
-  // What `npm install` in the checkout would give, without installing it again.
-  symlinkSync(realpathSync(join(REPO_ROOT, "node_modules")), join(copy, "node_modules"), "dir");
   if (packReusedBuild) cpSync(join(REPO_ROOT, "dist"), join(copy, "dist"), { recursive: true });
   const packs = join(tmp, "packs");
   mkdirSync(packs);
@@ -146,9 +144,12 @@ async function packAndInstall(
 /** Prepares both installs in `tmp` (an empty folder). */
 export async function prepareInstalls(tmp: string): Promise<PackageInstalls> {
   const copy = await freshCopy(tmp);
+  // What `npm install` in the checkout would give, without installing it again (untracked: the git
+  // install clones the committed copy without it). The build stamp reads TypeScript's version from it.
+  symlinkSync(realpathSync(join(REPO_ROOT, "node_modules")), join(copy, "node_modules"), "dir");
   const fits = checkoutBuildFits(copy);
   const reuse: Record<string, string> = fits ? { [REUSE_BUILD_ENV]: join(REPO_ROOT, "dist") } : {};
-  // The git install clones the committed copy, so it starts before the copy gets node_modules and dist/.
+  // The git install clones the committed copy, so the copy's dist/ (below) is not in it either.
   const [fromGit, packed] = await Promise.all([
     project(tmp, "app-git", `git+${pathToFileURL(copy).href}`, reuse),
     packAndInstall(tmp, copy, fits),
