@@ -115,7 +115,13 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
     this.#assertOpen();
-    return this.#operation(() => this.#stream(sql, parameters, options));
+    // #operation inlined: this runs once per query on the main path.
+    this.#activeOperations++;
+    try {
+      return await this.#stream(sql, parameters, options);
+    } finally {
+      this.operationSettled();
+    }
   }
 
   async #stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
@@ -134,13 +140,14 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
-      const result = await this.#changingSession(statement, async () => {
+      const open = async () => {
         const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
         const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
         return this.#openStream(statement, values, autocommitRead, single, bound !== undefined);
-      });
-      return streamOfResult(result, (fn) => this.#operation(fn), servedFrom);
+      };
+      const result = changesSession(statement) ? await this.#changingSession(statement, open) : await open();
+      return streamOfResult(result, this, servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -166,8 +173,18 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     try {
       return await run();
     } finally {
-      if (--this.#activeOperations === 0) this.#clearInterrupt();
+      this.operationSettled();
     }
+  }
+
+  /** @internal A driver call starts on this connection (its streamed results' chunk reads: OperationCounter). */
+  operationStarted(): void {
+    this.#activeOperations++;
+  }
+
+  /** @internal The driver call begun last has settled. */
+  operationSettled(): void {
+    if (--this.#activeOperations === 0) this.#clearInterrupt();
   }
 
   #clearInterrupt(): void {
