@@ -26,7 +26,14 @@ import {
 import { rewriteIntrospectionCalls } from "./introspection/rewrite-introspection-calls.js";
 import { rewriteSemanticViewCalls } from "./call/rewrite-semantic-view-calls.js";
 import { releaseSemanticQueryCache } from "./call/typed-query.js";
-import type { BoundParameter, HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
+import type {
+  BoundParameter,
+  HandledStatement,
+  HandleOptions,
+  LiftedStatement,
+  SemanticLayer,
+  SqlSession,
+} from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
 import { RewriteCache, type RewrittenStatement } from "./rewrite-cache.js";
 import { liftWhereClauseValues } from "./call/lift-where-values.js";
@@ -65,21 +72,28 @@ const mayHandleAny = (sql: string): boolean => mayHandle(sql) || NEAR_MISS_CANDI
 async function handle(
   session: SqlSession,
   statement: string,
-  options?: { readonly bindValues?: boolean },
+  options?: HandleOptions,
 ): Promise<HandledStatement> {
   if (!mayHandleAny(statement)) return { kind: "passthrough" };
   const bindValues = options?.bindValues === true && session.parameterTypes !== undefined;
   const rewrites = rewriteCacheOf(session);
+  const readAt = session.definitions?.generation;
+  const lifted = options?.lifted;
+  if (bindValues && lifted !== undefined && rewrites !== undefined && readAt !== undefined) {
+    // Values the compiler lifted: one lookup per shape, no per-text entry (a new value is a new text).
+    const bound = await boundRewrite(session, lifted, rewrites, readAt);
+    if (bound !== undefined) return bound;
+  }
   const cached = rewrites?.get(statement);
   if (cached !== undefined && (bindValues || cached.parameters === undefined)) return cached;
-  const readAt = session.definitions?.generation;
   const parsed = parseSemanticStatement(statement);
   if (parsed !== null) {
     const result = await executeSemanticStatement(session, parsed);
     return { kind: "result", columns: result.columns, rows: result.rows };
   }
   if (bindValues && rewrites !== undefined && readAt !== undefined && SEMANTIC_VIEW_CALL.test(statement)) {
-    const bound = await boundRewrite(session, statement, rewrites, readAt);
+    const fromText = liftWhereClauseValues(statement);
+    const bound = fromText === undefined ? undefined : await boundRewrite(session, fromText, rewrites, readAt);
     if (bound !== undefined) {
       rewrites.set(statement, bound, readAt);
       return bound;
@@ -118,12 +132,10 @@ async function rewriteStatement(session: SqlSession, statement: string): Promise
  */
 async function boundRewrite(
   session: SqlSession,
-  statement: string,
+  lifted: LiftedStatement,
   rewrites: RewriteCache,
   readAt: number,
 ): Promise<RewrittenStatement | undefined> {
-  const lifted = liftWhereClauseValues(statement);
-  if (lifted === undefined) return undefined;
   let shape = rewrites.shape(lifted.shape);
   if (shape === undefined) {
     try {

@@ -10,7 +10,13 @@ import { loadDefinition } from "../../semantic/catalog.js";
 import { routeToMaterialization } from "../../semantic/expand/materialization.js";
 import { ProgrammingError } from "../../errors.js";
 import type { DefinitionCache } from "../../semantic/definition-cache.js";
-import type { BoundParameter, RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
+import type {
+  BoundParameter,
+  LiftedStatement,
+  RawColumn,
+  SemanticLayer,
+  SqlSession,
+} from "../../semantic/semantic-layer.js";
 import { EMPTY_RESULT, normalizeRawResult } from "./duckdb-results.js";
 import { isReadOnlyStatement } from "./duckdb-statements.js";
 import type { DuckDBTransaction } from "./duckdb-transaction.js";
@@ -140,7 +146,15 @@ export class DuckDBSemanticSession {
     sql: string,
     request: SemanticRequestInfo | undefined,
     bindValues: boolean,
+    lifted?: LiftedStatement,
   ): Promise<{ readonly result: QueryResult } | StreamRoute> {
+    if (lifted !== undefined && bindValues) {
+      // A compiled query (one statement) whose values its compiler lifted: the layer looks its shape up.
+      const handled = await this.#layer.handle(this.#session, sql, { bindValues, lifted });
+      if (handled.kind === "rewritten" && handled.parameters !== undefined) {
+        return { statement: handled.sql, single: true, servedFrom: undefined, bound: handled.parameters };
+      }
+    }
     // Routes are remembered only for statements whose where_clause values the layer may bind (the
     // caller has no parameters of its own): then the route, bound values included, follows from the text.
     const routes = bindValues ? this.#routes() : undefined;
