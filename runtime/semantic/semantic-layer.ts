@@ -79,15 +79,31 @@ export interface LiftedStatement {
 export const UNCOMMITTED_MEMO_KEY = "transaction.uncommitted";
 
 export type HandledStatement =
-  /** Nothing semantic in the statement: run it as it is. */
-  | { readonly kind: "passthrough" }
+  /** Nothing semantic in the statement: run it (`statement`: as split, from handleSingle) as it is. */
+  | { readonly kind: "passthrough"; readonly statement?: string }
   /**
    * Run this plain DuckDB SQL instead: with the caller's parameters, or with `parameters` (the
    * where_clause values the layer lifted out, bound with their parameters' own types) when present.
+   * `servedFrom` (handleSingle with a request): a declared materialization answers it.
    */
-  | { readonly kind: "rewritten"; readonly sql: string; readonly parameters?: readonly BoundParameter[] }
+  | {
+      readonly kind: "rewritten";
+      readonly sql: string;
+      readonly parameters?: readonly BoundParameter[];
+      readonly servedFrom?: "materialization";
+    }
   /** Already executed by the layer; this is its result. */
   | { readonly kind: "result"; readonly columns: RawColumn[]; readonly rows: unknown[][] };
+
+/** A semantic query's view and members by their warehouse names, never a value (the driver's SemanticRequestInfo). */
+export interface SemanticRequest {
+  readonly view: string;
+  readonly dimensions: readonly string[];
+  readonly metrics: readonly string[];
+  readonly facts: readonly string[];
+  /** A filtered request is never answered from a materialization. */
+  readonly filtered: boolean;
+}
 
 export interface HandleOptions {
   /**
@@ -100,6 +116,8 @@ export interface HandleOptions {
    * call/lift-where-values.ts reads out of the text): bound without lexing the statement. Only with `bindValues`.
    */
   readonly lifted?: LiftedStatement | undefined;
+  /** The semantic request the statement was compiled from (handleSingle: whether a materialization answers it). */
+  readonly request?: SemanticRequest | undefined;
 }
 
 export interface SemanticLayer {
@@ -109,6 +127,16 @@ export interface SemanticLayer {
   mayHandle(sql: string): boolean;
   /** One statement: passed through, rewritten, or executed by the layer (see HandleOptions). */
   handle(session: SqlSession, statement: string, options?: HandleOptions): Promise<HandledStatement>;
+  /**
+   * `stream()`'s statement: `sql` must be exactly one statement (otherwise the answer says how many it
+   * is). Remembered per text with its routing, so running it again skips splitting and the lookups.
+   * A layer without it is asked per statement (`handle`), and nothing it answers is routed.
+   */
+  handleSingle?(
+    session: SqlSession,
+    sql: string,
+    options?: HandleOptions,
+  ): Promise<HandledStatement | { readonly kind: "statements"; readonly count: number }>;
   /** Forgets what the layer cached for `session`; the driver calls it when the connection closes. */
   release?(session: SqlSession): void;
 }
