@@ -71,11 +71,7 @@ const SEMANTIC_VIEW_CALL = /\bsemantic_view\s*\(/i;
 /** Semantic SQL, or a statement that may be misspelled semantic DDL (answered with "Did you mean"). */
 const mayHandleAny = (sql: string): boolean => mayHandle(sql) || NEAR_MISS_CANDIDATE.test(sql);
 
-async function handle(
-  session: SqlSession,
-  statement: string,
-  options?: HandleOptions,
-): Promise<HandledStatement> {
+async function handle(session: SqlSession, statement: string, options?: HandleOptions): Promise<HandledStatement> {
   if (!mayHandleAny(statement)) return { kind: "passthrough" };
   const bindValues = options?.bindValues === true && session.parameterTypes !== undefined;
   const rewrites = rewriteCacheOf(session);

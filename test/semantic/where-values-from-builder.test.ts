@@ -64,7 +64,8 @@ function value(random: () => number, f: Field): unknown {
   const kinds: Record<Field, () => unknown> = {
     i: () => pick(random, [sign * r * 37, sign * r, 1.5 * sign, 2 ** 53 + r, 1e21, 1e-7 * sign]),
     h: () => pick(random, [BigInt(sign) * (2n ** 100n + BigInt(r)), BigInt(r), -(2n ** 127n)]),
-    d2: () => pick(random, [Decimal.from(`${sign * r * 12}.34`), Decimal.from(`${r}.505`), sign * r * 12.34, BigInt(r)]),
+    d2: () =>
+      pick(random, [Decimal.from(`${sign * r * 12}.34`), Decimal.from(`${r}.505`), sign * r * 12.34, BigInt(r)]),
     dbl: () => pick(random, [sign * r * 0.25, r, Decimal.from(`${r}.125`), 1e300]),
     s: () => pick(random, STRINGS),
     ts: () => new Date(Date.UTC(2024, 0, 1 + (r % 28), r % 24, r % 60, 0, r * 7)),
@@ -90,7 +91,10 @@ function condition(random: () => number, depth = 0): Cond {
     case "between":
       return field.between(value(random, f), value(random, f));
     case "like": {
-      const text = pick(random, STRINGS.filter((s) => !s.includes("\0")));
+      const text = pick(
+        random,
+        STRINGS.filter((s) => !s.includes("\0")),
+      );
       return pick(random, [B.s.like(`%${text}%`), B.s.startsWith(text), B.s.contains(text), B.s.endsWith(text)]);
     }
     case "null":
@@ -114,7 +118,7 @@ const compile = (where: Cond) => compiler.compileSemanticQuery(query(where).toOp
 /** Random conditions the compiler accepts (a value out of range is refused before SQL exists). */
 function* conditions(seed: number, count: number): Generator<Cond> {
   const random = mulberry32(seed);
-  for (let made = 0; made < count; ) {
+  for (let made = 0; made < count;) {
     let where: Cond;
     try {
       where = condition(random);
@@ -131,7 +135,7 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
   it("notes exactly the shape and values the lexer reads out of the compiled text", () => {
     let lifted = 0;
     let nul = 0;
-    for (const where of conditions(2026_11_27, 300)) {
+    for (const where of conditions(2026_11_27, 250)) {
       const compiled = compile(where);
       const fromCompiler = liftedValuesOf(compiled);
       if (compiled.sql.includes("chr(0)")) {
@@ -142,7 +146,7 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
       expect(fromCompiler, compiled.sql).to.deep.equal(liftWhereClauseValues(compiled.sql));
       if (fromCompiler !== undefined) lifted++;
     }
-    expect(lifted).to.be.greaterThan(180);
+    expect(lifted).to.be.greaterThan(150);
     expect(nul).to.be.greaterThan(0);
   });
 
@@ -181,7 +185,7 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
 
     it("answers through execute() exactly as the compiled SQL run as written, errors included", async () => {
       let [errors, matched] = [0, 0];
-      for (const where of conditions(2026_11_28, 40)) {
+      for (const where of conditions(2026_11_28, 32)) {
         const q = query(where).using(engine);
         const { sql } = q.compile();
         // A parameter of its own keeps the where_clause as written (never lifted).
@@ -195,7 +199,7 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
         if (!Array.isArray(want)) errors++;
         else if (want.length > 0) matched++;
       }
-      expect([errors, matched]).to.satisfy(([e, m]: number[]) => e > 0 && m > 20, "some errors, mostly answers");
+      expect([errors, matched]).to.satisfy(([e, m]: number[]) => e > 0 && m > 15, "some errors, mostly answers");
     });
 
     it("a new value each query: no lexing, no type probe, no prepare", async () => {

@@ -136,7 +136,10 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     const { RawNode, createQueryId } = kysely();
     inner.#spans = [];
     try {
-      const predicate = inner.compileQuery(RawNode.createWithChild(inner.conditionToNode(condition)), createQueryId()).sql;
+      const predicate = inner.compileQuery(
+        RawNode.createWithChild(inner.conditionToNode(condition)),
+        createQueryId(),
+      ).sql;
       const spans = inner.#spans as ValueSpans;
       if (spans !== null) {
         let template = "";
