@@ -21,7 +21,7 @@ import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
 import { captureOpenSite, watchUnclosed } from "./unclosed-cursor.js";
 
-type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow";
+type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow" | "chunks";
 
 /** What a cursor holds on to while it reads: a pooled connection, or nothing (a result served from memory). */
 export type CursorConnection = Pick<PooledConnection, "release" | "interrupt">;
@@ -206,6 +206,17 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   streamArrow(): AsyncIterableIterator<RecordBatch> {
     this.#enter("streamArrow", "streamArrow()");
     return arrowBatches(this.columns, this.#stream, this.#chunks("streamArrow()"));
+  }
+
+  /**
+   * @internal For writers that serialize whole chunks (the NDJSON answer): the driver's chunks as they
+   * arrive, column-major when `columnar` (fixed-width columns as `TypedColumn`s, as `fetchArrow()`
+   * reads them), else row arrays. Its own read mode; leaving the loop early closes the cursor.
+   */
+  streamChunks(): { readonly columnar: boolean; readonly chunks: AsyncGenerator<unknown[][], void, undefined> } {
+    this.#enter("chunks", "streamChunks()");
+    const columnar = this.#stream.preferColumns?.({ typedArrays: true }) === true;
+    return { columnar, chunks: this.#chunks("streamChunks()") };
   }
 
   /** The whole result as an apache-arrow `Table`, built column by column from the driver's chunks. */

@@ -13,6 +13,7 @@ import type { ServerResponse } from "node:http";
 import { QueryCancelledError } from "../errors.js";
 import { arrowIpcStream } from "../request/arrow-ipc.js";
 import { collectRows, RowBatches } from "../request/result-batches.js";
+import { NdjsonLines } from "../request/ndjson-lines.js";
 import { rowJsonWriter } from "../request/row-json.js";
 import type { PreparedQuery } from "../request/semantic-api.js";
 import { toJson } from "../values/json.js";
@@ -56,8 +57,8 @@ function startStream(res: ServerResponse, format: AnswerFormat, capped: boolean)
   if (capped) res.setHeader("Trailer", TRUNCATED_TRAILER);
 }
 
-function endStream(res: ServerResponse, batches: RowBatches, capped: boolean): void {
-  if (capped) res.addTrailers({ [TRUNCATED_TRAILER]: String(batches.truncated) });
+function endStream(res: ServerResponse, stream: { readonly truncated: boolean }, capped: boolean): void {
+  if (capped) res.addTrailers({ [TRUNCATED_TRAILER]: String(stream.truncated) });
   res.end();
 }
 
@@ -72,9 +73,9 @@ export async function sendAnswer(res: ServerResponse, prepared: PreparedQuery, o
     signal,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
-  const batches = new RowBatches(cursor, prepared.rowCap);
   const capped = prepared.rowCap !== undefined;
   if (format === "json") {
+    const batches = new RowBatches(cursor, prepared.rowCap);
     const rows = await collectRows(batches);
     const writeRow = rowJsonWriter(cursor.columns);
     const next = batches.truncated ? prepared.next(batches.delivered) : null;
@@ -87,21 +88,19 @@ export async function sendAnswer(res: ServerResponse, prepared: PreparedQuery, o
   }
   try {
     if (format === "ndjson") {
-      const writeRow = rowJsonWriter(cursor.columns);
+      const lines = new NdjsonLines(cursor, prepared.rowCap);
       startStream(res, format, capped);
-      for await (const batch of batches) {
-        let text = "";
-        for (const row of batch) text += `${writeRow(row)}\n`;
-        if (!(await write(res, text, signal))) return;
-      }
+      for await (const text of lines) if (!(await write(res, text, signal))) return;
+      endStream(res, lines, capped);
     } else {
+      const batches = new RowBatches(cursor, prepared.rowCap);
       const messages = await arrowIpcStream(batches);
       startStream(res, format, capped);
       for await (const chunks of messages) {
         for (const chunk of chunks) if (!(await write(res, chunk, signal))) return;
       }
+      endStream(res, batches, capped);
     }
-    endStream(res, batches, capped);
   } catch (error) {
     await cursor.close();
     if (signal.aborted && error instanceof QueryCancelledError) return; // the client left: nothing to tell

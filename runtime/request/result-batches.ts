@@ -1,8 +1,8 @@
 /**
- * Reads a result in batches for the streamed answers, on what cursors offer today: `fetchMany()`
- * pulls one driver chunk at a time, so memory stays bounded by a batch however long the result; an
- * Arrow record batch is built per batch with `fetchArrow()`'s column rules. This file is the one
- * switch to make when cursors stream rows and Arrow record batches themselves.
+ * Reads a result in batches of row objects for the JSON page, the MCP answer and the Arrow IPC
+ * stream: `fetchMany()` pulls one driver chunk at a time, so memory stays bounded by a batch however
+ * long the result; an Arrow record batch is built per batch with `fetchArrow()`'s column rules. (The
+ * NDJSON stream reads the cursor's chunks directly: ndjson-lines.ts.)
  */
 import type { RecordBatch, Schema } from "apache-arrow";
 import { ArrowTableBuilder } from "../cursor/arrow-table.js";

@@ -6,19 +6,15 @@
  */
 import type { ColumnInfo, ValueKind } from "../driver/query-result.js";
 import { Decimal } from "../values/decimal.js";
+import { isoDay } from "../values/iso-day.js";
 import { toJson } from "../values/json.js";
 
-type Write = (value: unknown) => string;
+/** Writes one non-null value as JSON text. */
+export type ValueWriter = (value: unknown) => string;
 
-/** `2024-02-29` (years beyond 9999 or before 0 keep ISO's sign and six digits: `+010000-01-01`). */
-function isoDay(date: Date): string {
-  const iso = date.toISOString();
-  return iso.slice(0, iso.indexOf("T"));
-}
+const general: ValueWriter = (v) => toJson(v);
 
-const general: Write = (v) => toJson(v);
-
-const WRITERS: Partial<Record<ValueKind, Write>> = {
+const WRITERS: Partial<Record<ValueKind, ValueWriter>> = {
   string: (v) => (typeof v === "string" ? JSON.stringify(v) : general(v)),
   integer: (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : general(v)),
   float: (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : general(v)),
@@ -29,12 +25,17 @@ const WRITERS: Partial<Record<ValueKind, Write>> = {
   timestamp: (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? `"${v.toISOString()}"` : general(v)),
 };
 
+/** How a value of a column of `kind` is written (anything unexpected goes through `toJson`). */
+export function valueWriterFor(kind: ValueKind): ValueWriter {
+  return WRITERS[kind] ?? general;
+}
+
 /** A function writing one row object (keys in column order) as a JSON object. */
 export function rowJsonWriter(columns: readonly ColumnInfo[]): (row: Readonly<Record<string, unknown>>) => string {
   const parts = columns.map((c, i) => ({
     name: c.name,
     prefix: `${i === 0 ? "{" : ","}${JSON.stringify(c.name)}:`,
-    write: WRITERS[c.kind] ?? general,
+    write: valueWriterFor(c.kind),
   }));
   return (row) => {
     let text = "";
