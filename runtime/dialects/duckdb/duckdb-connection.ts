@@ -20,6 +20,7 @@ import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache }
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { boundParameterValue, toDuckDBParameters } from "./duckdb-values.js";
+import { liftedValuesOf } from "./duckdb-lifted-values.js";
 
 type Values = DuckDBValue[] | undefined;
 
@@ -132,7 +133,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       let bound: readonly BoundParameter[] | undefined; // where_clause values the layer lifted
       const semantic = this.#semantic;
       if (semantic !== undefined && semantic.mayHandle(sql)) {
-        const routed = await semantic.forStream(sql, options?.semantic, (parameters?.length ?? 0) === 0);
+        const bindValues = (parameters?.length ?? 0) === 0;
+        const routed = await semantic.forStream(sql, options?.semantic, bindValues, liftedValuesOf(options?.compiled));
         if ("result" in routed) return resultStream(routed.result);
         ({ statement, single, bound } = routed);
         servedFrom = routed.servedFrom;
