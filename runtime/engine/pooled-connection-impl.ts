@@ -123,7 +123,11 @@ export class PooledConnectionImpl implements PooledConnection {
     this.#released = true;
     const owner = this.#owner;
     this.#releasing ??=
-      owner === undefined ? Promise.resolve() : this.#settled().then(() => owner.release(this.#connection));
+      owner === undefined
+        ? Promise.resolve()
+        : this.#running === 0
+          ? owner.release(this.#connection)
+          : this.#settled().then(() => owner.release(this.#connection));
     return this.#releasing;
   }
 

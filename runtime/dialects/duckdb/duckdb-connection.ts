@@ -148,7 +148,18 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
         return this.#openStream(statement, values, autocommitRead, single, bound !== undefined);
       };
-      const result = changesSession(statement) ? await this.#changingSession(statement, open) : await open();
+      let result: DuckDBResult;
+      if (changesSession(statement)) result = await this.#changingSession(statement, open);
+      else if (this.#transaction.readsInAutocommit(statement)) {
+        // The main path: an autocommit read whose statement is prepared already, without the waits above.
+        this.#throwIfInterrupted();
+        const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
+        const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
+        result =
+          cached === undefined
+            ? await this.#openStream(statement, values, true, single, bound !== undefined)
+            : await this.#runCached(statement, cached.stream());
+      } else result = await open();
       return streamOfResult(result, this, servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
