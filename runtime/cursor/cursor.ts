@@ -19,7 +19,7 @@ import { ChunkRowIterator } from "./row-iterator.js";
 import { rowObjectFactory, validateModeOf } from "./cursor-rows.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
-import { captureOpenSite, watchUnclosed } from "./unclosed-cursor.js";
+import { captureOpenSite, unwatchUnclosed, watchUnclosed } from "./unclosed-cursor.js";
 
 type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow" | "chunks";
 
@@ -32,22 +32,8 @@ const NO_CONNECTION: CursorConnection = Object.freeze({
   interrupt: () => undefined,
 });
 type State = "open" | "exhausted" | "closed" | "cancelled";
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 const CANCELLED = Symbol("cancelled");
-const noop = (): void => undefined;
-
-/**
- * What a garbage-collected, never-closed cursor still owes: its stream and connection. Built out
- * here so the closure's scope cannot hold the cursor (a closure made in the constructor would
- * share a context with the ones that capture `this`).
- */
-function releaserOf(stream: ResultStream, connection: CursorConnection): () => Promise<void> {
-  return async () => {
-    await stream.close().catch(() => undefined);
-    await connection.release();
-  };
-}
 
 export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #connection: CursorConnection;
@@ -67,7 +53,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   /** Ends the pending read's wait when cancellation fires. */
   #wakeRead: ((cancelled: typeof CANCELLED) => void) | undefined;
   #queue: Promise<unknown> = Promise.resolve();
-  readonly #unwatch: () => void;
+  /** Whether the safety net for a never-closed cursor watches this one (it holds a connection). */
+  readonly #watched: boolean;
 
   /**
    * @internal Cursors are made by `execute()` (see `openCursor`). Without a connection (a result
@@ -84,10 +71,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     this.#iterator = stream[Symbol.asyncIterator]();
     this.#watch = watch;
     // Never closed and garbage-collected: the connection goes back anyway, with a warning.
-    this.#unwatch =
-      connection === undefined
-        ? noop
-        : watchUnclosed(this, releaserOf(stream, connection), openedAt ?? captureOpenSite());
+    this.#watched = connection !== undefined;
+    if (connection !== undefined) watchUnclosed(this, { stream, connection }, openedAt ?? captureOpenSite());
     // A cancellation while no read is pending still ends the statement and frees the connection.
     watch?.onFire(() => {
       this.#wakeRead?.(CANCELLED);
@@ -330,8 +315,9 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
         throw error;
       }
     };
+    // The next read runs after this one however it ends; its caller handles this one's failure.
     const result = this.#queue.then(run, run);
-    this.#queue = result.catch(() => undefined);
+    this.#queue = result;
     return result;
   }
 
@@ -350,14 +336,13 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     if (this.#state === "exhausted") return undefined;
     this.#assertReadable("a read");
     const pending = this.#iterator.next();
-    const settled: Promise<Settled<IteratorResult<unknown[][]>>> = pending.then(
-      (value) => ({ ok: true, value }),
-      (error: unknown) => ({ ok: false, error }),
-    );
-    this.#pending = settled;
-    let first: Settled<IteratorResult<unknown[][]>>;
+    this.#pending = pending;
+    let next: IteratorResult<unknown[][]> | undefined;
+    let failure: { readonly error: unknown } | undefined;
     try {
-      first = this.#watch === undefined ? await settled : await this.#cancellable(this.#watch, settled);
+      next = this.#watch === undefined ? await pending : await this.#cancellable(this.#watch, pending);
+    } catch (error) {
+      failure = { error };
     } finally {
       this.#pending = undefined;
       this.#wakeRead = undefined;
@@ -365,18 +350,18 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     if (this.#watch?.reason !== undefined) {
       this.#state = "cancelled";
       await this.#closeQuietly();
-      throw this.#watch.error(first.ok ? undefined : first.error);
+      throw this.#watch.error(failure?.error);
     }
     if (this.#state === "closed") throw new LibError("The cursor was closed while a read was in progress");
-    if (!first.ok) throw first.error; // #read closes the cursor, then the original error surfaces
-    if (first.value.done === true) {
+    if (failure !== undefined) throw failure.error; // #read closes the cursor, then the original error surfaces
+    if (next!.done === true) {
       this.#state = "exhausted";
       this.#buffer = [];
       this.#position = 0;
       await this.#release();
       return undefined;
     }
-    return first.value.value;
+    return next!.value;
   }
 
   /** Waits for `read`, or until cancellation fires and then for the interrupted read to settle. */
@@ -393,7 +378,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
 
   #release(): Promise<void> {
     if (this.#released === undefined) {
-      this.#unwatch();
+      if (this.#watched) unwatchUnclosed(this);
       this.#watch?.dispose();
       this.#released = (async () => {
         try {

@@ -10,9 +10,14 @@
  * to look; the next cursor left open names its place).
  */
 
+/** What a never-closed cursor still owes; must not reference the cursor itself. */
+export interface Owed {
+  readonly stream: { close(): Promise<void> };
+  readonly connection: { release(): Promise<void> };
+}
+
 interface Leak {
-  /** Closes the stream and returns the connection; must not reference the cursor itself. */
-  readonly release: () => Promise<void>;
+  readonly owed: Owed;
   /** Captured where the query was executed (when tracing); its stack is only rendered when a warning is due. */
   readonly openedAt: Error | undefined;
 }
@@ -28,7 +33,11 @@ const LIBRARY_FRAME = /[\\/]runtime[\\/](query|query-executor|cursor|engine)[\\/
 let tracing: boolean | undefined;
 
 const registry = new FinalizationRegistry<Leak>((leak) => {
-  void leak.release().catch(() => undefined);
+  void leak.owed.stream
+    .close()
+    .catch(() => undefined)
+    .then(() => leak.owed.connection.release())
+    .catch(() => undefined);
   const message =
     "A lib cursor was garbage-collected without being closed; its pooled connection has been returned. " +
     "Close cursors with `await using` or cursor.close().";
@@ -71,9 +80,14 @@ export function traceCursorOpenings(on: boolean | undefined): void {
   warnedSites.clear();
 }
 
-/** Watches `cursor`; call the returned function once the cursor has released its connection. */
-export function watchUnclosed(cursor: object, release: () => Promise<void>, openedAt: Error | undefined): () => void {
-  const token = {};
-  registry.register(cursor, { release, openedAt }, token);
-  return () => registry.unregister(token);
+/**
+ * Watches `cursor` (its own unregister token: no object per cursor besides the record); call
+ * `unwatchUnclosed(cursor)` once the cursor has released its connection.
+ */
+export function watchUnclosed(cursor: object, owed: Owed, openedAt: Error | undefined): void {
+  registry.register(cursor, { owed, openedAt }, cursor);
+}
+
+export function unwatchUnclosed(cursor: object): void {
+  registry.unregister(cursor);
 }

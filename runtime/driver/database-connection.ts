@@ -15,6 +15,11 @@ export interface StreamOptions {
   readonly semantic?: SemanticRequestInfo | undefined;
   /** What the statement reads, for warehouses that tag statements for cost attribution (backend A's QUERY_TAG). */
   readonly label?: StatementLabel | undefined;
+  /**
+   * The compiled query the statement is, as a key: a dialect's compiler may have noted facts about
+   * what it wrote (backend C: the filter values in typed form, bound without reading them back out).
+   */
+  readonly compiled?: object | undefined;
 }
 
 /** A semantic query's view and members by their warehouse names: never a value. */

@@ -123,13 +123,13 @@ export class Engine implements AsyncDisposable {
     // Only a signal or a deadline can end the wait early: without either, no controller and no watch.
     const stop = signal === undefined && timeoutMs === undefined ? undefined : new AbortController();
     const watch = stop === undefined ? undefined : new CancelWatch(() => stop.abort(), options);
-    const started = performance.now();
+    const started = this.#observer === undefined ? 0 : performance.now();
     try {
       if (signal?.aborted === true) throw watch!.errorForAbortedSignal();
-      const acquire = () => this._pool.acquire(stop === undefined ? undefined : { signal: stop.signal });
+      const acquireOptions = stop === undefined ? undefined : { signal: stop.signal };
       const connection = await (isTraced(poolWaitChannel)
-        ? traced(poolWaitChannel, { backend: this.backend }, acquire)
-        : acquire());
+        ? traced(poolWaitChannel, { backend: this.backend }, () => this._pool.acquire(acquireOptions))
+        : this._pool.acquire(acquireOptions));
       if (this.#observer?.logging === true) this.#observer.emit({ type: "pool-wait", ok: true }, started);
       return new PooledConnectionImpl(connection, this._pool);
     } catch (error) {

@@ -27,9 +27,10 @@ export class PooledConnectionImpl implements PooledConnection {
    * Calls not yet settled. `return conn.all(...)` from an `await using` block releases the
    * connection while that call runs: resetting it (or handing it to the next borrower) under the
    * running statement would roll back what the block wrote, or hang DuckDB with two statements on
-   * one connection. So release waits for them.
+   * one connection. So release waits for them (a count and its waiters: no object per call).
    */
-  readonly #running = new Set<Promise<unknown>>();
+  #running = 0;
+  #whenIdle: (() => void)[] = [];
 
   /** `owner`: the pool it was checked out of; none for the connection a `connect` listener gets. */
   constructor(connection: DatabaseConnection, owner?: ConnectionOwner) {
@@ -48,26 +49,33 @@ export class PooledConnectionImpl implements PooledConnection {
 
   /** Runs one call on the connection, letting the pool see its failure before it surfaces. */
   async #call<T>(run: () => Promise<T>): Promise<T> {
+    this.#callStarts();
+    try {
+      return await run();
+    } catch (error) {
+      this.#owner?.noteError(error);
+      throw error;
+    } finally {
+      this.#callSettled();
+    }
+  }
+
+  #callStarts(): void {
     if (this.#released) {
       throw new LibError("This pooled connection has been released; check out a new one with engine.connect()");
     }
-    const call = (async () => {
-      try {
-        return await run();
-      } catch (error) {
-        this.#owner?.noteError(error);
-        throw error;
-      }
-    })();
-    this.#running.add(call);
-    const settled = () => this.#running.delete(call);
-    call.then(settled, settled);
-    return call;
+    this.#running++;
+  }
+
+  #callSettled(): void {
+    if (--this.#running > 0 || this.#whenIdle.length === 0) return;
+    for (const resolve of this.#whenIdle.splice(0)) resolve();
   }
 
   /** Resolves once no call runs on the connection (none can start: it is released). */
-  async #settled(): Promise<void> {
-    while (this.#running.size > 0) await Promise.allSettled(this.#running);
+  #settled(): Promise<void> {
+    if (this.#running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#whenIdle.push(resolve));
   }
 
   async run(sql: string, parameters?: readonly unknown[]): Promise<void> {
@@ -83,9 +91,19 @@ export class PooledConnectionImpl implements PooledConnection {
   }
 
   async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
-    const stream = await this.#call(() => this.#connection.stream(sql, parameters, options));
+    // #call inlined (no closure): this runs once per query on the main path.
+    this.#callStarts();
+    let stream: ResultStream;
+    try {
+      stream = await this.#connection.stream(sql, parameters, options);
+    } catch (error) {
+      this.#owner?.noteError(error);
+      throw error;
+    } finally {
+      this.#callSettled();
+    }
     const owner = this.#owner;
-    return owner === undefined ? stream : observedStream(stream, (error) => owner.noteError(error));
+    return owner === undefined ? stream : new ObservedStream(stream, owner);
   }
 
   interrupt(): void {
@@ -105,7 +123,11 @@ export class PooledConnectionImpl implements PooledConnection {
     this.#released = true;
     const owner = this.#owner;
     this.#releasing ??=
-      owner === undefined ? Promise.resolve() : this.#settled().then(() => owner.release(this.#connection));
+      owner === undefined
+        ? Promise.resolve()
+        : this.#running === 0
+          ? owner.release(this.#connection)
+          : this.#settled().then(() => owner.release(this.#connection));
     return this.#releasing;
   }
 
@@ -121,25 +143,53 @@ export class PooledConnectionImpl implements PooledConnection {
   }
 }
 
-/** The same stream, with every failed chunk read reported to `observe` first. */
-function observedStream(stream: ResultStream, observe: (error: unknown) => void): ResultStream {
-  const preferColumns = stream.preferColumns?.bind(stream);
-  return {
-    columns: stream.columns,
-    servedFrom: stream.servedFrom,
-    close: () => stream.close(),
-    ...(preferColumns === undefined ? {} : { preferColumns }),
-    [Symbol.asyncIterator]: () => {
-      const iterator = stream[Symbol.asyncIterator]();
-      const observed: AsyncIterator<unknown[][]> = {
-        next: () =>
-          iterator.next().catch((error: unknown) => {
-            observe(error);
-            throw error;
-          }),
-      };
-      if (iterator.return !== undefined) observed.return = (value?: unknown) => iterator.return!(value);
-      return observed;
-    },
-  };
+/** The same stream, with every failed chunk read reported to the pool first. */
+class ObservedStream implements ResultStream, AsyncIterator<unknown[][]> {
+  readonly #stream: ResultStream;
+  readonly #owner: ConnectionOwner;
+  #iterator: AsyncIterator<unknown[][]> | undefined;
+
+  constructor(stream: ResultStream, owner: ConnectionOwner) {
+    this.#stream = stream;
+    this.#owner = owner;
+  }
+
+  get columns(): ResultStream["columns"] {
+    return this.#stream.columns;
+  }
+
+  get servedFrom(): ResultStream["servedFrom"] {
+    return this.#stream.servedFrom;
+  }
+
+  get queryId(): string | undefined {
+    return this.#stream.queryId;
+  }
+
+  close(): Promise<void> {
+    return this.#stream.close();
+  }
+
+  preferColumns(options?: { readonly typedArrays?: boolean }): boolean {
+    return this.#stream.preferColumns?.(options) ?? false;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {
+    this.#iterator ??= this.#stream[Symbol.asyncIterator]();
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<unknown[][]>> {
+    try {
+      return await (this.#iterator ??= this.#stream[Symbol.asyncIterator]()).next();
+    } catch (error) {
+      this.#owner.noteError(error);
+      throw error;
+    }
+  }
+
+  async return(value?: unknown): Promise<IteratorResult<unknown[][]>> {
+    const iterator = (this.#iterator ??= this.#stream[Symbol.asyncIterator]());
+    return iterator.return === undefined ? { done: true, value: undefined } : iterator.return(value);
+  }
 }

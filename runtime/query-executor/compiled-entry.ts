@@ -96,6 +96,7 @@ function compileEntry(dialect: AnyDialect, node: SemanticQueryNode): CompiledEnt
     statement: Object.freeze({
       label: Object.freeze({ view: node.viewName, fields: columnNames }),
       semantic: requestInfo(node),
+      compiled,
     }),
   });
 }

@@ -81,6 +81,8 @@ export class DefaultQueryExecutor implements QueryExecutor {
       });
     }
     const cache = engine instanceof Engine ? engine.resultCache : undefined;
+    // No cache and none asked for: nothing to key (the main path allocates no cache request).
+    if (cache === undefined && options.cache === undefined) return executeOnConnection<R>(engine, query, options);
     const cached = cachedRequestFor(cache, { dialect: dialect.name, ...query }, options);
     if (cached === undefined) return executeOnConnection<R>(engine, query, options);
     return executeCached<R>(
@@ -110,8 +112,8 @@ async function executeOnConnection<R>(
   options: ExecuteOptions,
 ): Promise<Cursor<R>> {
   const openedAt = captureOpenSite();
-  const startedAt = performance.now();
-  const connection = await engine.connect({ signal: options.signal, timeoutMs: options.timeoutMs });
+  const startedAt = options.timeoutMs === undefined ? 0 : performance.now();
+  const connection = await engine.connect(options);
   // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).
   const timeoutMs =
     options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));

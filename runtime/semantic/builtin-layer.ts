@@ -6,7 +6,8 @@
  * Unlike the extension (which reads on a fresh connection), every read here runs on the caller's
  * session, so it sees the caller's uncommitted DDL and rows.
  */
-import { sessionCatalog } from "./catalog.js";
+import { loadDefinition, sessionCatalog } from "./catalog.js";
+import { routeToMaterialization } from "./expand/materialization.js";
 import {
   executeAlter,
   executeCreate,
@@ -26,7 +27,15 @@ import {
 import { rewriteIntrospectionCalls } from "./introspection/rewrite-introspection-calls.js";
 import { rewriteSemanticViewCalls } from "./call/rewrite-semantic-view-calls.js";
 import { releaseSemanticQueryCache } from "./call/typed-query.js";
-import type { BoundParameter, HandledStatement, SemanticLayer, SqlSession } from "./semantic-layer.js";
+import type {
+  BoundParameter,
+  HandledStatement,
+  HandleOptions,
+  LiftedStatement,
+  SemanticLayer,
+  SemanticRequest,
+  SqlSession,
+} from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
 import { RewriteCache, type RewrittenStatement } from "./rewrite-cache.js";
 import { liftWhereClauseValues } from "./call/lift-where-values.js";
@@ -62,24 +71,27 @@ const SEMANTIC_VIEW_CALL = /\bsemantic_view\s*\(/i;
 /** Semantic SQL, or a statement that may be misspelled semantic DDL (answered with "Did you mean"). */
 const mayHandleAny = (sql: string): boolean => mayHandle(sql) || NEAR_MISS_CANDIDATE.test(sql);
 
-async function handle(
-  session: SqlSession,
-  statement: string,
-  options?: { readonly bindValues?: boolean },
-): Promise<HandledStatement> {
+async function handle(session: SqlSession, statement: string, options?: HandleOptions): Promise<HandledStatement> {
   if (!mayHandleAny(statement)) return { kind: "passthrough" };
   const bindValues = options?.bindValues === true && session.parameterTypes !== undefined;
   const rewrites = rewriteCacheOf(session);
+  const readAt = session.definitions?.generation;
+  const lifted = options?.lifted;
+  if (bindValues && lifted !== undefined && rewrites !== undefined && readAt !== undefined) {
+    // Values the compiler lifted: one lookup per shape, no per-text entry (a new value is a new text).
+    const bound = await boundRewrite(session, lifted, rewrites, readAt);
+    if (bound !== undefined) return bound;
+  }
   const cached = rewrites?.get(statement);
   if (cached !== undefined && (bindValues || cached.parameters === undefined)) return cached;
-  const readAt = session.definitions?.generation;
   const parsed = parseSemanticStatement(statement);
   if (parsed !== null) {
     const result = await executeSemanticStatement(session, parsed);
     return { kind: "result", columns: result.columns, rows: result.rows };
   }
   if (bindValues && rewrites !== undefined && readAt !== undefined && SEMANTIC_VIEW_CALL.test(statement)) {
-    const bound = await boundRewrite(session, statement, rewrites, readAt);
+    const fromText = liftWhereClauseValues(statement);
+    const bound = fromText === undefined ? undefined : await boundRewrite(session, fromText, rewrites, readAt);
     if (bound !== undefined) {
       rewrites.set(statement, bound, readAt);
       return bound;
@@ -92,8 +104,57 @@ async function handle(
   return rewritten;
 }
 
+/** See SemanticLayer.handleSingle. */
+async function handleSingle(
+  session: SqlSession,
+  sql: string,
+  options?: HandleOptions,
+): Promise<HandledStatement | { readonly kind: "statements"; readonly count: number }> {
+  const request = options?.request;
+  const lifted = options?.lifted;
+  const rewrites = rewriteCacheOf(session);
+  const readAt = session.definitions?.generation;
+  // A statement whose values the compiler lifted is one statement, and new values make new texts: it
+  // is looked up by its shape in handle(), never remembered per text.
+  const perText = options?.bindValues === true && lifted === undefined && rewrites !== undefined;
+  const known = perText ? rewrites.getRouted(sql, request) : undefined;
+  if (known !== undefined) return known;
+  let statement = sql;
+  if (lifted === undefined) {
+    const statements = splitStatements(sql);
+    if (statements.length !== 1) return { kind: "statements", count: statements.length };
+    statement = statements[0]!;
+  }
+  const handled = await handle(session, statement, options);
+  if (handled.kind === "passthrough") return { kind: "passthrough", statement };
+  if (handled.kind !== "rewritten") return handled;
+  const routed: RewrittenStatement =
+    request !== undefined && (await routesToMaterialization(session, request))
+      ? { ...handled, servedFrom: "materialization" }
+      : handled;
+  if (perText && readAt !== undefined) rewrites.set(sql, routed, readAt, request);
+  return routed;
+}
+
+/**
+ * Whether `request` is answered from a declared materialization: the expansion's own routing rule,
+ * asked of the definition it expanded (read from the shared, committed definitions).
+ */
+async function routesToMaterialization(session: SqlSession, request: SemanticRequest): Promise<boolean> {
+  if (request.filtered || request.facts.length > 0) return false;
+  const def = await loadDefinition(session, request.view).catch(() => undefined);
+  if (def === undefined || (def.materializations ?? []).length === 0) return false;
+  const { dimensions, metrics, facts } = request;
+  return routeToMaterialization(def, { dimensions, metrics, facts }) !== undefined;
+}
+
+let rewrites = 0;
+/** Statements rewritten so far (tests: a statement run again is not rewritten again). */
+export const rewriteCount = (): number => rewrites;
+
 /** The statement with its semantic_view() and introspection calls rewritten, or undefined when it has none. */
 async function rewriteStatement(session: SqlSession, statement: string): Promise<string | undefined> {
+  rewrites++;
   let sql = statement;
   let changed = false;
   if (SEMANTIC_VIEW_CALL.test(sql)) {
@@ -118,12 +179,10 @@ async function rewriteStatement(session: SqlSession, statement: string): Promise
  */
 async function boundRewrite(
   session: SqlSession,
-  statement: string,
+  lifted: LiftedStatement,
   rewrites: RewriteCache,
   readAt: number,
 ): Promise<RewrittenStatement | undefined> {
-  const lifted = liftWhereClauseValues(statement);
-  if (lifted === undefined) return undefined;
   let shape = rewrites.shape(lifted.shape);
   if (shape === undefined) {
     try {
@@ -161,5 +220,5 @@ function rewriteCacheOf(session: SqlSession): RewriteCache | undefined {
 }
 
 export function createBuiltinSemanticLayer(): SemanticLayer {
-  return { splitStatements, mayHandle: mayHandleAny, handle, release: releaseSemanticQueryCache };
+  return { splitStatements, mayHandle: mayHandleAny, handle, handleSingle, release: releaseSemanticQueryCache };
 }

@@ -1,17 +1,40 @@
 /**
  * A connection's rewritten semantic statements (statement text → plain SQL, with the where_clause
- * values bound when they were lifted) and where_clause shapes (shape text → its SQL and the types
+ * values bound when they were lifted, and for a streamed one whether a materialization answers it:
+ * the one per-text cache of a connection) and where_clause shapes (shape text → its SQL and the types
  * DuckDB resolved for its parameters; null: a shape that cannot be bound). Valid while the committed
  * catalog is unchanged (the definitions' generation); released on close with the connection's memo.
  */
 import type { DefinitionCache } from "./definition-cache.js";
 import { LruCache, stringBytes } from "./lru-cache.js";
-import type { BoundParameter } from "./semantic-layer.js";
+import type { BoundParameter, SemanticRequest } from "./semantic-layer.js";
 
 export interface RewrittenStatement {
   readonly kind: "rewritten";
   readonly sql: string;
   readonly parameters?: readonly BoundParameter[];
+  readonly servedFrom?: "materialization";
+}
+
+interface Entry {
+  readonly generation: number;
+  readonly statement: RewrittenStatement;
+  /** The request its routing (`servedFrom`) was decided for; undefined: not routed. */
+  readonly request: SemanticRequest | undefined;
+}
+
+/** The same request (a query compiled again gives an equal, not the same, object). */
+function sameRequest(a: SemanticRequest | undefined, b: SemanticRequest | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  return (
+    a.view === b.view &&
+    a.filtered === b.filtered &&
+    same(a.dimensions, b.dimensions) &&
+    same(a.metrics, b.metrics) &&
+    same(a.facts, b.facts)
+  );
 }
 
 export interface StatementShape {
@@ -24,7 +47,7 @@ const parameterBytes = (parameters: readonly BoundParameter[] | undefined): numb
 
 export class RewriteCache {
   // Statements carry their filter values: bounded by bytes too (8 MB per connection, shapes 4 MB).
-  readonly #entries = new LruCache<string, { readonly generation: number; readonly statement: RewrittenStatement }>({
+  readonly #entries = new LruCache<string, Entry>({
     maxEntries: 256,
     maxBytes: 8 * 1024 * 1024,
     sizeOf: (text, entry) =>
@@ -39,14 +62,22 @@ export class RewriteCache {
 
   constructor(readonly definitions: DefinitionCache) {}
 
+  /** The statement's rewrite, however it was routed. */
   get(statement: string): RewrittenStatement | undefined {
     const entry = this.#entries.get(statement);
     return entry !== undefined && entry.generation === this.definitions.generation ? entry.statement : undefined;
   }
 
-  set(statement: string, rewritten: RewrittenStatement, readAt: number): void {
+  /** The statement's rewrite routed for `request` (undefined: a statement streamed without one). */
+  getRouted(statement: string, request: SemanticRequest | undefined): RewrittenStatement | undefined {
+    const entry = this.#entries.get(statement);
+    if (entry === undefined || entry.generation !== this.definitions.generation) return undefined;
+    return sameRequest(entry.request, request) ? entry.statement : undefined;
+  }
+
+  set(statement: string, rewritten: RewrittenStatement, readAt: number, routedFor?: SemanticRequest): void {
     if (readAt === this.definitions.generation)
-      this.#entries.set(statement, { generation: readAt, statement: rewritten });
+      this.#entries.set(statement, { generation: readAt, statement: rewritten, request: routedFor });
   }
 
   /** The shape's SQL and parameter types; null: known not to bind; undefined: not seen. */

@@ -57,34 +57,86 @@ export type BoundParameter =
   | { readonly kind: "date"; readonly days: number }
   | { readonly kind: "timestamp" | "timestamptz"; readonly micros: bigint };
 
+/** A where_clause literal value, as DuckDB reads it (call/lift-where-values.ts). */
+export type LiftedLiteral =
+  | { readonly kind: "string"; readonly value: string }
+  | { readonly kind: "boolean"; readonly value: boolean }
+  | { readonly kind: "integer"; readonly value: bigint }
+  /** A DECIMAL literal: `unscaled / 10^scale`, with the digit count DuckDB reads it with. */
+  | { readonly kind: "decimal"; readonly unscaled: bigint; readonly scale: number; readonly digits: number }
+  | { readonly kind: "double"; readonly text: string }
+  | { readonly kind: "date" | "timestamp" | "timestamptz"; readonly text: string };
+
+/** A statement with its where_clause values lifted out (call/lift-where-values.ts). */
+export interface LiftedStatement {
+  /** The statement with each lifted value replaced by `$k`: the same text for every value of this shape. */
+  readonly shape: string;
+  /** The values, `$1` first. */
+  readonly literals: readonly LiftedLiteral[];
+}
+
 /** Set in {@link SqlSession.memo} when a memoized fact depends on the open transaction. */
 export const UNCOMMITTED_MEMO_KEY = "transaction.uncommitted";
 
 export type HandledStatement =
-  /** Nothing semantic in the statement: run it as it is. */
-  | { readonly kind: "passthrough" }
+  /** Nothing semantic in the statement: run it (`statement`: as split, from handleSingle) as it is. */
+  | { readonly kind: "passthrough"; readonly statement?: string }
   /**
    * Run this plain DuckDB SQL instead: with the caller's parameters, or with `parameters` (the
    * where_clause values the layer lifted out, bound with their parameters' own types) when present.
+   * `servedFrom` (handleSingle with a request): a declared materialization answers it.
    */
-  | { readonly kind: "rewritten"; readonly sql: string; readonly parameters?: readonly BoundParameter[] }
+  | {
+      readonly kind: "rewritten";
+      readonly sql: string;
+      readonly parameters?: readonly BoundParameter[];
+      readonly servedFrom?: "materialization";
+    }
   /** Already executed by the layer; this is its result. */
   | { readonly kind: "result"; readonly columns: RawColumn[]; readonly rows: unknown[][] };
+
+/** A semantic query's view and members by their warehouse names, never a value (the driver's SemanticRequestInfo). */
+export interface SemanticRequest {
+  readonly view: string;
+  readonly dimensions: readonly string[];
+  readonly metrics: readonly string[];
+  readonly facts: readonly string[];
+  /** A filtered request is never answered from a materialization. */
+  readonly filtered: boolean;
+}
+
+export interface HandleOptions {
+  /**
+   * The caller passes no parameters of its own, so the layer may lift the literal values of a
+   * `where_clause` into bound parameters (one rewritten statement per shape, not per value).
+   */
+  readonly bindValues?: boolean;
+  /**
+   * The statement's where_clause values as its compiler wrote them, lifted already (the same form
+   * call/lift-where-values.ts reads out of the text): bound without lexing the statement. Only with `bindValues`.
+   */
+  readonly lifted?: LiftedStatement | undefined;
+  /** The semantic request the statement was compiled from (handleSingle: whether a materialization answers it). */
+  readonly request?: SemanticRequest | undefined;
+}
 
 export interface SemanticLayer {
   /** Splits a multi-statement string, respecting quotes, dollar quotes, comments and parentheses. */
   splitStatements(sql: string): string[];
   /** Cheap check the driver uses to skip splitting for ordinary SQL. */
   mayHandle(sql: string): boolean;
+  /** One statement: passed through, rewritten, or executed by the layer (see HandleOptions). */
+  handle(session: SqlSession, statement: string, options?: HandleOptions): Promise<HandledStatement>;
   /**
-   * `bindValues`: the caller passes no parameters of its own, so the layer may lift the literal
-   * values of a `where_clause` into bound parameters (one rewritten statement per shape, not per value).
+   * `stream()`'s statement: `sql` must be exactly one statement (otherwise the answer says how many it
+   * is). Remembered per text with its routing, so running it again skips splitting and the lookups.
+   * A layer without it is asked per statement (`handle`), and nothing it answers is routed.
    */
-  handle(
+  handleSingle?(
     session: SqlSession,
-    statement: string,
-    options?: { readonly bindValues?: boolean },
-  ): Promise<HandledStatement>;
+    sql: string,
+    options?: HandleOptions,
+  ): Promise<HandledStatement | { readonly kind: "statements"; readonly count: number }>;
   /** Forgets what the layer cached for `session`; the driver calls it when the connection closes. */
   release?(session: SqlSession): void;
 }

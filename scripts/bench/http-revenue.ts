@@ -81,7 +81,8 @@ async function measureHttpRevenue(fixture: BenchFixture, settings: BenchSettings
       throw new Error("http-revenue: the two services answer differently");
 
     const seconds = settings.quick ? 2 : 10;
-    const rounds = settings.quick ? 1 : 3;
+    // Rounds alternate which side goes first; a median over 3 keeps one noisy second from deciding.
+    const rounds = 3;
     await load(lib.url, 1); // warm-up: pools filled, JIT warm
     await load(raw.url, 1);
     const runs = { lib: [] as { rps: number; p99Ms: number }[], raw: [] as { rps: number; p99Ms: number }[] };

@@ -78,9 +78,11 @@ export async function runRevenueByCountry(fixture: BenchFixture, settings: Bench
         benchmark: "revenue-by-country",
         key: country ? `revenue-by-country[${country}]` : "revenue-by-country",
         title: `revenue-by-country${country ? ` WHERE country = '${country}'` : ""}: ${fixture.rows.toLocaleString("en-US")} fact rows`,
-        warmupRounds: settings.quick ? 3 : 5,
-        rounds: settings.quick ? 10 : 40,
-        budgetMs: settings.quick ? 3_000 : 8_000,
+        // A round is six ~3 ms queries: enough rounds for a median that holds within a few percent.
+        warmupRounds: settings.quick ? 10 : 20,
+        rounds: settings.quick ? 60 : 200,
+        minRounds: settings.quick ? 40 : 100,
+        budgetMs: settings.quick ? 4_000 : 12_000,
         cases: [
           {
             name: "execute().into(RevenueByCountry)",

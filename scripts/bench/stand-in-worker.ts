@@ -1,8 +1,8 @@
 /**
  * The Snowflake stand-in in its own worker thread, for the benchmarks: a real warehouse runs
  * elsewhere, so its work (parsing, running the statement on its DuckDB, encoding the answer) must not
- * share the measured process's event loop. `startStandInWorker()` runs this file in a worker (through
- * tsx's loader) with `{ statementLatencyMs }`; the worker posts `{ port }` once listening and closes on
+ * share the measured process's event loop. `startStandInWorker()` runs this file in a worker (compiled
+ * as is, from source through tsx's loader) with `{ statementLatencyMs }`; the worker posts `{ port }` once listening and closes on
  * any message.
  */
 import { once } from "node:events";
@@ -15,9 +15,13 @@ export interface StandInWorker {
 }
 
 export async function startStandInWorker(statementLatencyMs: number): Promise<StandInWorker> {
+  // Compiled (the bench's default) it runs as is; from the TypeScript sources, through tsx's loader.
+  const compiled = import.meta.url.endsWith(".js");
   const entry = JSON.stringify(import.meta.url);
   const boot = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: { statementLatencyMs } });
+  const worker = compiled
+    ? new Worker(new URL(import.meta.url), { workerData: { statementLatencyMs } })
+    : new Worker(boot, { eval: true, workerData: { statementLatencyMs } });
   const [{ port }] = (await Promise.race([
     once(worker, "message"),
     once(worker, "error").then(([error]) => Promise.reject(error as Error)),

@@ -3,10 +3,12 @@
  * results in callbacks of its own, so its exception was uncaught) and left the query pending. Now
  * such a failure rejects the query with `InternalError` (code `driver_failure`) and its connection
  * is replaced; the process and the engine go on. Mocha fails a test on any uncaught exception, so
- * these tests also prove that none escaped.
+ * these tests also prove that none escaped. The guard sits at the sdk's exact throwing points
+ * (snowflake-containment.ts), not in a Node domain, which would tax every promise of the process.
  */
+import { EventEmitter } from "node:events";
 import { expect } from "chai";
-import { InternalError } from "lib";
+import { InternalError, type Engine } from "lib";
 import { Sales } from "../support/sales-fixture.js";
 import { failureOf } from "../support/failures.js";
 import { standInEngine, startStandIn } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
@@ -62,4 +64,56 @@ describe("reliability: a driver failure rejects the query, never the process", f
       expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
     });
   }
+
+  /** Reads `sql` through `conn.all()` and through a stream: the rows or the error, for each. */
+  async function bothReads(engine: Engine, sql: string): Promise<[unknown, unknown]> {
+    const outcome = (read: Promise<unknown>) => read.catch((error: unknown) => error);
+    const all = await outcome(
+      (async () => {
+        await using conn = await engine.connect();
+        return await conn.all(sql);
+      })(),
+    );
+    const streamed = await outcome(
+      (async () => {
+        await using conn = await engine.connect();
+        const rows: unknown[] = [];
+        for await (const chunk of await conn.stream(sql)) rows.push(...chunk);
+        return rows;
+      })(),
+    );
+    return [all, streamed];
+  }
+
+  it("a bad value in a result chunk downloaded later fails the statement too (the guard is on the columns)", async () => {
+    const chunked = await startStandIn({ chunkRows: 1 });
+    try {
+      await using engine = standInEngine(chunked);
+      const sql = "SELECT v FROM (VALUES ('1'), ('abc')) AS t(v) ORDER BY v";
+      // The first row ('1') is inline and converts; 'abc' arrives in the downloaded chunk.
+      chunked.malformAnswers = {
+        match: /VALUES/,
+        rewrite: (data) => ({ ...data, rowtype: [{ ...firstColumn(data), type: "fixed", precision: 38, scale: 0 }] }),
+      };
+      for (const failure of await bothReads(engine, sql)) {
+        expect(failure).to.be.instanceOf(InternalError);
+        expect(failure).to.have.property("code", "driver_failure");
+      }
+      chunked.malformAnswers = undefined;
+      await using conn = await engine.connect();
+      expect(await conn.all(sql)).to.deep.equal([{ v: "1" }, { v: "abc" }]);
+    } finally {
+      await chunked.close();
+    }
+  });
+
+  it("no Node domain is used and process.nextTick is only swapped while the sdk's work runs", async () => {
+    const tick = process.nextTick;
+    await using engine = standInEngine(standIn);
+    const [all, streamed] = await bothReads(engine, "SELECT 1 AS one");
+    expect(all).to.deep.equal([{ one: 1 }]);
+    expect(streamed).to.deep.equal([[1]]);
+    expect(process.nextTick).to.equal(tick);
+    expect((EventEmitter as { usingDomains?: boolean }).usingDomains ?? false).to.equal(false);
+  });
 });

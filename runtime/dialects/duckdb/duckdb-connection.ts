@@ -20,6 +20,7 @@ import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache }
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { boundParameterValue, toDuckDBParameters } from "./duckdb-values.js";
+import { liftedValuesOf } from "./duckdb-lifted-values.js";
 
 type Values = DuckDBValue[] | undefined;
 
@@ -115,7 +116,13 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
     this.#assertOpen();
-    return this.#operation(() => this.#stream(sql, parameters, options));
+    // #operation inlined: this runs once per query on the main path.
+    this.#activeOperations++;
+    try {
+      return await this.#stream(sql, parameters, options);
+    } finally {
+      this.operationSettled();
+    }
   }
 
   async #stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
@@ -126,7 +133,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       let bound: readonly BoundParameter[] | undefined; // where_clause values the layer lifted
       const semantic = this.#semantic;
       if (semantic !== undefined && semantic.mayHandle(sql)) {
-        const routed = await semantic.forStream(sql, options?.semantic, (parameters?.length ?? 0) === 0);
+        const bindValues = (parameters?.length ?? 0) === 0;
+        const routed = await semantic.forStream(sql, options?.semantic, bindValues, liftedValuesOf(options?.compiled));
         if ("result" in routed) return resultStream(routed.result);
         ({ statement, single, bound } = routed);
         servedFrom = routed.servedFrom;
@@ -134,13 +142,25 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
-      const result = await this.#changingSession(statement, async () => {
+      const open = async () => {
         const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
         const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
         return this.#openStream(statement, values, autocommitRead, single, bound !== undefined);
-      });
-      return streamOfResult(result, (fn) => this.#operation(fn), servedFrom);
+      };
+      let result: DuckDBResult;
+      if (changesSession(statement)) result = await this.#changingSession(statement, open);
+      else if (this.#transaction.readsInAutocommit(statement)) {
+        // The main path: an autocommit read whose statement is prepared already, without the waits above.
+        this.#throwIfInterrupted();
+        const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
+        const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
+        result =
+          cached === undefined
+            ? await this.#openStream(statement, values, true, single, bound !== undefined)
+            : await this.#runCached(statement, cached.stream());
+      } else result = await open();
+      return streamOfResult(result, this, servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
     }
@@ -166,8 +186,18 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     try {
       return await run();
     } finally {
-      if (--this.#activeOperations === 0) this.#clearInterrupt();
+      this.operationSettled();
     }
+  }
+
+  /** @internal A driver call starts on this connection (its streamed results' chunk reads: OperationCounter). */
+  operationStarted(): void {
+    this.#activeOperations++;
+  }
+
+  /** @internal The driver call begun last has settled. */
+  operationSettled(): void {
+    if (--this.#activeOperations === 0) this.#clearInterrupt();
   }
 
   #clearInterrupt(): void {

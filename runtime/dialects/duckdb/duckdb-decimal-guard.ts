@@ -17,6 +17,7 @@ import { Decimal } from "../../values/decimal.js";
 import type { ConditionNode } from "../../operation-node/condition-node.js";
 import type { FilterValue } from "../../operation-node/filter-value.js";
 import { keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
+import { kysely } from "../../query-compiler/kysely.js";
 
 /** The scale DuckDB reads the value's literal with, when it is fractional and written as a DECIMAL. */
 function decimalScale(value: FilterValue): number {
@@ -39,6 +40,9 @@ function valuesOf(condition: ConditionNode): readonly FilterValue[] {
   }
 }
 
+/** `0` written as a value, as the condition's own values are (a lifted one: duckdb-lifted-values.ts). */
+const zero = (): OperationNode => kysely().ValueNode.create(0);
+
 /** What the condition is for a row whose value is beyond every literal (positive or negative, by its sign). */
 function beyondRange(condition: ConditionNode, member: OperationNode): OperationNode {
   if (condition.kind === "InListNode") return keyword(condition.negated ? "TRUE" : "FALSE");
@@ -50,10 +54,10 @@ function beyondRange(condition: ConditionNode, member: OperationNode): Operation
       return keyword("TRUE");
     case ">":
     case ">=":
-      return sqlNode`${member} > 0`;
+      return sqlNode`${member} > ${zero()}`;
     case "<":
     case "<=":
-      return sqlNode`${member} < 0`;
+      return sqlNode`${member} < ${zero()}`;
   }
 }
 

@@ -43,11 +43,50 @@ import { guardDecimalComparison } from "./duckdb-decimal-guard.js";
 import type { FieldNode } from "../../operation-node/field-node.js";
 import { plainWarehouseName, warehouseNameParts } from "../../operation-node/warehouse-name.js";
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
+import type { CompiledQuery } from "../../query-compiler/compiled-query.js";
+import { placeholderOf } from "../../semantic/call/lift-where-values.js";
+import type { LiftedLiteral } from "../../semantic/semantic-layer.js";
+import { liftedLiteralOf, noteLiftedValues } from "./duckdb-lifted-values.js";
+
+/** A where_clause predicate written with its values lifted out (duckdb-lifted-values.ts). */
+interface LiftedPredicate {
+  readonly predicate: string;
+  readonly template: string;
+  readonly literals: readonly LiftedLiteral[];
+}
+
+/** The values an inner compile wrote: their spans in its SQL, or null once one cannot be lifted. */
+type ValueSpans = { start: number; end: number; literal: LiftedLiteral }[] | null;
 
 export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   readonly dialect = "backend_c" as const;
   /** Compiles where_clause conditions to text (see predicateSql). */
   #inner: DuckDBQueryCompiler | undefined;
+  /** On the inner compiler, while it writes a predicate: the values written. */
+  #spans: ValueSpans | undefined;
+  /** On the outer compiler, during a compile: the where_clause's lifted form and its literal's span. */
+  #lifted: LiftedPredicate | undefined;
+  #whereSpan: { start: number; end: number } | undefined;
+
+  /** Also notes the where_clause values in typed form, with the statement's shape (duckdb-lifted-values.ts). */
+  override compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {
+    this.#lifted = undefined;
+    this.#whereSpan = undefined;
+    try {
+      const compiled = super.compileSemanticQuery(query);
+      const lifted = this.#lifted as LiftedPredicate | undefined;
+      const span = this.#whereSpan as { start: number; end: number } | undefined;
+      if (lifted !== undefined && span !== undefined && lifted.literals.length > 0) {
+        const { sql } = compiled;
+        const shape = `${sql.slice(0, span.start)}'${lifted.template.replaceAll("'", "''")}'${sql.slice(span.end)}`;
+        noteLiftedValues(compiled, Object.freeze({ shape, literals: lifted.literals }));
+      }
+      return compiled;
+    } finally {
+      this.#lifted = undefined;
+      this.#whereSpan = undefined;
+    }
+  }
 
   protected override semanticQueryToNode(query: SemanticQueryNode): RawNode {
     // A view part that is not an identifier is quoted, as member names are (a view declared with { name }).
@@ -95,7 +134,60 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     // than a compile); it compiles only the condition, never a nested query.
     const inner = (this.#inner ??= new DuckDBQueryCompiler());
     const { RawNode, createQueryId } = kysely();
-    return inner.compileQuery(RawNode.createWithChild(inner.conditionToNode(condition)), createQueryId()).sql;
+    inner.#spans = [];
+    try {
+      const predicate = inner.compileQuery(
+        RawNode.createWithChild(inner.conditionToNode(condition)),
+        createQueryId(),
+      ).sql;
+      const spans = inner.#spans as ValueSpans;
+      if (spans !== null) {
+        let template = "";
+        let cursor = 0;
+        for (const [i, span] of spans.entries()) {
+          template += predicate.slice(cursor, span.start) + placeholderOf(span.literal, i + 1);
+          cursor = span.end;
+        }
+        const literals = spans.map((s) => s.literal);
+        this.#lifted = { predicate, template: template + predicate.slice(cursor), literals };
+      }
+      return predicate;
+    } finally {
+      inner.#spans = undefined;
+    }
+  }
+
+  /** Writes a literal; while lifting, notes its span and typed value (undefined: it stays text). */
+  #writeLiteral(text: string, literal: LiftedLiteral | null | undefined): void {
+    const spans = this.#spans;
+    if (spans === undefined || spans === null || literal === undefined) {
+      this.append(text);
+      return;
+    }
+    if (literal === null) {
+      this.#spans = null;
+      this.append(text);
+      return;
+    }
+    const start = this.getSql().length;
+    this.append(text);
+    spans.push({ start, end: start + text.length, literal });
+  }
+
+  /**
+   * String literals the skeleton writes itself: in a predicate, LIKE's ESCAPE character (a value the
+   * lexer lifts too); in the statement, the where_clause argument, whose span the shape replaces.
+   */
+  protected override appendStringLiteral(value: string): void {
+    if (this.#spans !== undefined) {
+      this.#writeLiteral(`'${this.sanitizeStringLiteral(value)}'`, { kind: "string", value });
+      return;
+    }
+    const start = this.getSql().length;
+    super.appendStringLiteral(value);
+    if (this.#lifted !== undefined && value === this.#lifted.predicate) {
+      this.#whereSpan = { start, end: this.getSql().length };
+    }
   }
 
   /** A fractional value must not make DuckDB cast the member to DECIMAL(38, s) (duckdb-decimal-guard.ts). */
@@ -114,7 +206,8 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
 
   /** Never a parameter: every value becomes an escaped literal. */
   protected override appendValue(value: unknown): void {
-    this.append(duckdbLiteral(value));
+    const text = duckdbLiteral(value);
+    this.#writeLiteral(text, this.#spans === undefined ? undefined : liftedLiteralOf(value, text));
   }
 }
 

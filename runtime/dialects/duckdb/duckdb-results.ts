@@ -3,78 +3,126 @@
  * results the semantic layer computed itself, and streamed results read chunk by chunk with the
  * row (or column) readers planned once per result.
  */
-import type { DuckDBResult, DuckDBResultReader } from "@duckdb/node-api";
+import type { DuckDBDataChunk, DuckDBResult, DuckDBResultReader, DuckDBType } from "@duckdb/node-api";
 import type { ColumnInfo, QueryResult, ResultStream, ServedFrom } from "../../driver/query-result.js";
 import { OperationalError } from "../../errors.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
-import { planChunkColumns, planChunkRows } from "./duckdb-chunk-rows.js";
+import { planChunkColumns, planChunkRows, type ChunkReader } from "./duckdb-chunk-rows.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { planTypedColumns } from "./duckdb-typed-columns.js";
 import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter } from "./duckdb-values.js";
 
-/** Runs one driver call as a tracked operation of the connection (so interrupt() can reach it). */
 /** The result of a statement that returns nothing (transaction control, DDL through the layer). */
 export const EMPTY_RESULT: QueryResult = Object.freeze({
   columns: Object.freeze([]),
   rows: Object.freeze([]) as unknown as unknown[][],
 });
 
-export type RunOperation = <T>(fn: () => Promise<T>) => Promise<T>;
+/** Counts the driver calls in flight on a connection, so interrupt() can reach them. */
+export interface OperationCounter {
+  operationStarted(): void;
+  operationSettled(): void;
+}
 
-/** Wraps a streamed DuckDB result: chunks are fetched as the caller iterates. */
-export function streamOfResult(
-  result: DuckDBResult,
-  operation: RunOperation,
-  servedFrom?: Exclude<ServedFrom, "cache">,
-): ResultStream {
-  const types = result.columnTypes();
-  const columns = types.map((type, i) => ({
-    name: result.columnName(i),
-    type: type.toString(),
-    kind: kindOfType(type),
-  }));
-  let readChunk = planChunkRows(types);
-  let closed = false;
+const noop = (): void => undefined;
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * A streamed DuckDB result: chunks are fetched as the caller iterates. One object per result, its
+ * own iterator, no closures: this runs once per query on the main path.
+ */
+class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
+  readonly columns: readonly ColumnInfo[];
+  readonly servedFrom: Exclude<ServedFrom, "cache"> | undefined;
+  readonly #result: DuckDBResult;
+  readonly #types: readonly DuckDBType[];
+  readonly #operations: OperationCounter;
+  #readChunk: ChunkReader;
+  #closed = false;
+  #fetching: Promise<unknown> | undefined;
+
+  constructor(
+    result: DuckDBResult,
+    operations: OperationCounter,
+    servedFrom: Exclude<ServedFrom, "cache"> | undefined,
+  ) {
+    const types = result.columnTypes();
+    const columns: ColumnInfo[] = new Array(types.length);
+    for (let i = 0; i < types.length; i++) {
+      const type = types[i]!;
+      columns[i] = { name: result.columnName(i), type: type.toString(), kind: kindOfType(type) };
+    }
+    this.columns = columns;
+    this.servedFrom = servedFrom;
+    this.#result = result;
+    this.#types = types;
+    this.#operations = operations;
+    this.#readChunk = planChunkRows(types);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<unknown[][], undefined>> {
+    // One fetch at a time, as an async generator would queue them.
+    while (this.#fetching !== undefined) await this.#fetching.then(noop, noop);
+    if (this.#closed) return DONE;
+    let chunk: DuckDBDataChunk | null;
+    this.#operations.operationStarted();
+    try {
+      const fetching = this.#result.fetchChunk();
+      this.#fetching = fetching;
+      chunk = await fetching;
+    } catch (error) {
+      this.#closed = true;
+      throw mapDuckDBError(error);
+    } finally {
+      this.#fetching = undefined;
+      this.#operations.operationSettled();
+    }
+    if (chunk === null || chunk.rowCount === 0) {
+      this.#closed = true;
+      this.#assertCompleted();
+      return DONE;
+    }
+    return { done: false, value: this.#readChunk(chunk) };
+  }
+
+  async return(): Promise<IteratorResult<unknown[][], undefined>> {
+    this.#closed = true;
+    return DONE;
+  }
+
+  preferColumns(options?: { readonly typedArrays?: boolean }): boolean {
+    this.#readChunk = options?.typedArrays === true ? planTypedColumns(this.#types) : planChunkColumns(this.#types);
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
   // A statement that fails while its result streams just ends the stream: @duckdb/node-api
   // does not surface the error (duckdb_result_error is not bound). But duckdb_result_is_streaming
   // answers false for a result that holds an error, so a streamed result that ends no longer
   // streaming was cut off: no probe statement needed, in or outside a transaction.
-  function assertStreamCompleted(): void {
-    if (!result.isStreaming) {
+  #assertCompleted(): void {
+    if (!this.#result.isStreaming) {
       throw new OperationalError(
         "The statement failed while its result was being read; the result is incomplete (DuckDB ended the stream without reporting the cause)",
       );
     }
   }
-  async function* chunks(): AsyncGenerator<unknown[][]> {
-    while (!closed) {
-      let chunk;
-      try {
-        chunk = await operation(() => result.fetchChunk());
-      } catch (error) {
-        throw mapDuckDBError(error);
-      }
-      if (chunk === null || chunk.rowCount === 0) {
-        assertStreamCompleted();
-        return;
-      }
-      yield readChunk(chunk);
-    }
-  }
-  const iterator = chunks();
-  return {
-    columns,
-    servedFrom,
-    [Symbol.asyncIterator]: () => iterator,
-    preferColumns: (options) => {
-      readChunk = options?.typedArrays === true ? planTypedColumns(types) : planChunkColumns(types);
-      return true;
-    },
-    close: async () => {
-      closed = true;
-      await iterator.return(undefined);
-    },
-  };
+}
+
+/** Wraps a streamed DuckDB result: chunks are fetched as the caller iterates. */
+export function streamOfResult(
+  result: DuckDBResult,
+  operations: OperationCounter,
+  servedFrom?: Exclude<ServedFrom, "cache">,
+): ResultStream {
+  return new DuckDBResultStream(result, operations, servedFrom);
 }
 
 export function readerToResult(reader: DuckDBResultReader): QueryResult {

@@ -6,16 +6,20 @@
 import type { DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
 import type { QueryResult } from "../../driver/query-result.js";
 import type { SemanticRequestInfo } from "../../driver/database-connection.js";
-import { loadDefinition } from "../../semantic/catalog.js";
-import { routeToMaterialization } from "../../semantic/expand/materialization.js";
 import { ProgrammingError } from "../../errors.js";
 import type { DefinitionCache } from "../../semantic/definition-cache.js";
-import type { BoundParameter, RawColumn, SemanticLayer, SqlSession } from "../../semantic/semantic-layer.js";
+import type {
+  BoundParameter,
+  HandleOptions,
+  LiftedStatement,
+  RawColumn,
+  SemanticLayer,
+  SqlSession,
+} from "../../semantic/semantic-layer.js";
 import { EMPTY_RESULT, normalizeRawResult } from "./duckdb-results.js";
 import { isReadOnlyStatement } from "./duckdb-statements.js";
 import type { DuckDBTransaction } from "./duckdb-transaction.js";
 import { toDuckDBParameters } from "./duckdb-values.js";
-import { LruCache, stringBytes } from "../../semantic/lru-cache.js";
 
 /** What the session needs from its connection. */
 export interface SemanticSessionHost {
@@ -53,29 +57,6 @@ export interface StreamRoute {
   readonly servedFrom?: "materialization" | undefined;
   /** The where_clause values the layer lifted out of the statement, to bind with their own types. */
   readonly bound?: readonly BoundParameter[] | undefined;
-}
-
-interface RouteEntry {
-  /** The committed catalog's generation it was read under. */
-  readonly generation: number;
-  readonly request: SemanticRequestInfo | undefined;
-  readonly route: StreamRoute;
-}
-
-const STREAM_ROUTES = "duckdb.stream-routes";
-
-/** The same request (a query compiled again gives an equal, not the same, object). */
-function sameRequest(a: SemanticRequestInfo | undefined, b: SemanticRequestInfo | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
-  return (
-    a.view === b.view &&
-    a.filtered === b.filtered &&
-    same(a.dimensions, b.dimensions) &&
-    same(a.metrics, b.metrics) &&
-    same(a.facts, b.facts)
-  );
 }
 
 export class DuckDBSemanticSession {
@@ -140,64 +121,32 @@ export class DuckDBSemanticSession {
     sql: string,
     request: SemanticRequestInfo | undefined,
     bindValues: boolean,
+    lifted?: LiftedStatement,
   ): Promise<{ readonly result: QueryResult } | StreamRoute> {
-    // Routes are remembered only for statements whose where_clause values the layer may bind (the
-    // caller has no parameters of its own): then the route, bound values included, follows from the text.
-    const routes = bindValues ? this.#routes() : undefined;
-    const known = routes?.get(sql);
-    const readAt = this.#host.definitions.generation;
-    if (known !== undefined && known.generation === readAt && sameRequest(known.request, request)) return known.route;
-    const statements = this.#layer.splitStatements(sql);
-    if (statements.length !== 1) {
-      throw new ProgrammingError(`stream() takes exactly one statement, got ${statements.length}`);
+    const handled = await this.#handleSingle(sql, { bindValues, lifted: bindValues ? lifted : undefined, request });
+    switch (handled.kind) {
+      case "statements":
+        throw new ProgrammingError(`stream() takes exactly one statement, got ${handled.count}`);
+      case "result":
+        return { result: normalizeRawResult(handled.columns, handled.rows) };
+      case "passthrough":
+        return { statement: handled.statement ?? sql, single: false };
+      case "rewritten":
+        return { statement: handled.sql, single: true, servedFrom: handled.servedFrom, bound: handled.parameters };
     }
-    const handled = await this.#layer.handle(this.#session, statements[0]!, { bindValues });
-    if (handled.kind === "result") return { result: normalizeRawResult(handled.columns, handled.rows) };
-    if (handled.kind === "passthrough") return { statement: statements[0]!, single: false };
-    const routed = request !== undefined && (await this.#routesToMaterialization(request));
-    const route: StreamRoute = Object.freeze({
-      statement: handled.sql,
-      single: true,
-      servedFrom: routed ? "materialization" : undefined,
-      bound: handled.parameters,
-    });
-    routes?.set(sql, { generation: readAt, request, route });
-    return route;
   }
 
   /**
-   * What a semantic query streamed on this connection was rewritten to and where it is answered
-   * from, so running it again skips splitting, the layer's lookups and the routing. Kept in the
-   * connection's memo (cleared by USE/SET and the like, as the layer's own rewrite cache is) and
-   * only outside a transaction; an entry counts only under the committed catalog it was read from.
+   * The layer's answer for stream()'s one statement, remembered by the layer per text with its
+   * routing (SemanticLayer.handleSingle); a layer without that method is asked per statement.
    */
-  #routes(): LruCache<string, RouteEntry> | undefined {
-    const host = this.#host;
-    if (host.transaction.open) return undefined;
-    let routes = host.memo.get(STREAM_ROUTES) as LruCache<string, RouteEntry> | undefined;
-    if (routes === undefined) {
-      routes = new LruCache<string, RouteEntry>({
-        maxEntries: 256,
-        maxBytes: 8 * 1024 * 1024,
-        // Bound values come from the literals of the key's text: counting the key again bounds them.
-        sizeOf: (sql, entry) =>
-          stringBytes(sql) * (entry.route.bound === undefined ? 1 : 2) + stringBytes(entry.route.statement),
-      });
-      host.memo.set(STREAM_ROUTES, routes);
-    }
-    return routes;
-  }
-
-  /**
-   * Whether the layer answered `request` from a declared materialization: the layer's own routing
-   * rule, asked of the same definition it expanded (read from the shared, committed definitions).
-   */
-  async #routesToMaterialization(request: SemanticRequestInfo): Promise<boolean> {
-    if (request.filtered || request.facts.length > 0) return false;
-    const def = await loadDefinition(this.#session, request.view).catch(() => undefined);
-    if (def === undefined || (def.materializations ?? []).length === 0) return false;
-    const { dimensions, metrics, facts } = request;
-    return routeToMaterialization(def, { dimensions, metrics, facts }) !== undefined;
+  async #handleSingle(sql: string, options: HandleOptions): ReturnType<NonNullable<SemanticLayer["handleSingle"]>> {
+    const layer = this.#layer;
+    if (layer.handleSingle !== undefined) return layer.handleSingle(this.#session, sql, options);
+    const statements = layer.splitStatements(sql);
+    if (statements.length !== 1) return { kind: "statements", count: statements.length };
+    const handled = await layer.handle(this.#session, statements[0]!, options);
+    return handled.kind === "passthrough" ? { kind: "passthrough", statement: statements[0]! } : handled;
   }
 
   /** The layer's caches for this session (probes holding whole statements) go with the connection. */

@@ -131,11 +131,33 @@ export class StatementCache {
   ): Promise<DuckDBPreparedStatement | undefined> {
     const entry = await this.#entry(sql);
     if (entry === undefined || entry.parameterCount !== (values?.length ?? 0)) return undefined;
+    return this.#bind(entry, values, ownTypes);
+  }
+
+  #bind(entry: Entry, values: readonly DuckDBValue[] | undefined, ownTypes: boolean): DuckDBPreparedStatement {
     if (values !== undefined) {
       const types = ownTypes ? (entry.types ??= parameterTypesOf(entry.statement)) : undefined;
       entry.statement.bind(values as DuckDBValue[], types);
     }
     return entry.statement;
+  }
+
+  /**
+   * `bound` without a wait when `sql` is already prepared here: the statement with `values` bound, or
+   * undefined when it is not cached (or cannot take these values; `bound` then says the same).
+   */
+  boundIfCached(
+    sql: string,
+    values: readonly DuckDBValue[] | undefined,
+    ownTypes = false,
+  ): DuckDBPreparedStatement | undefined {
+    if (this.#epoch !== sessionEpoch) return undefined;
+    const entry = this.#entries.get(sql);
+    if (entry === undefined || entry.parameterCount !== (values?.length ?? 0)) return undefined;
+    // Most recently used last: a Map iterates in insertion order.
+    this.#entries.delete(sql);
+    this.#entries.set(sql, entry);
+    return this.#bind(entry, values, ownTypes);
   }
 
   /** The prepared statement for `sql` (prepared now if not cached), unbound; undefined as for `bound`. */

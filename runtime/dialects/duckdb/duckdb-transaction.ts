@@ -70,10 +70,15 @@ export class DuckDBTransaction {
    * as such an autocommit read (which may use a cached prepared statement).
    */
   async beginUnlessReadOnly(statement: string): Promise<boolean> {
+    if (this.readsInAutocommit(statement)) return true;
     if (this.#inTransaction) return false;
-    if (isReadOnlyStatement(statement)) return true;
     await this.#ensureTransaction();
     return false;
+  }
+
+  /** True when `statement` runs as an autocommit read (no transaction open, it only reads): nothing to begin. */
+  readsInAutocommit(statement: string): boolean {
+    return !this.#inTransaction && isReadOnlyStatement(statement);
   }
 
   /**

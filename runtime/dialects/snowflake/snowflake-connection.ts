@@ -24,7 +24,7 @@ import type { Connection, RowStatement } from "snowflake-sdk";
 import type { DatabaseConnection, StatementLabel, StreamOptions } from "../../driver/database-connection.js";
 import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { InternalError, OperationalError, ProgrammingError, ValidationError } from "../../errors.js";
-import { containment, type Guard } from "./snowflake-containment.js";
+import { collectRows, containment, type Guard } from "./snowflake-containment.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
 import { splitSnowflakeStatements } from "./snowflake-statements.js";
@@ -105,8 +105,8 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     const columns = columnsOf(statement);
     const chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
     // Created and read inside the statement's guard: the sdk reads rows in callbacks of its own.
-    const rows = guard(() => statement.streamRows() as Readable);
-    const rowIterator = guard(() => rows[Symbol.asyncIterator]());
+    const rows = guard.run(() => guard.stream(statement.streamRows() as Readable));
+    const rowIterator = guard.run(() => rows[Symbol.asyncIterator]());
     let closed = false;
     // Abandoning ends the readable without an error event (nobody may be listening) and
     // remembers why, so a reader still iterating gets the error.
@@ -132,7 +132,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       let chunk: unknown[][] = [];
       try {
         for (;;) {
-          const step = await guard(() => rowIterator.next());
+          const step = await guard.run(() => rowIterator.next());
           if (step.done === true) break;
           const row: unknown = step.value;
           if (closed) return;
@@ -321,9 +321,14 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     return new Promise((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
+      // The rows of a result read here (not streamed): destroyed when the statement is abandoned.
+      let collecting: Readable | undefined;
       const running: Running = {
         statement: undefined,
-        abandon: (error) => finish(() => reject(error)),
+        abandon: (error) => {
+          collecting?.destroy();
+          finish(() => reject(error));
+        },
       };
       let stopWatching = (): void => undefined;
       const finish = (settle: () => void) => {
@@ -385,15 +390,16 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       }
       try {
         const tag = queryTagOf(this.#options.queryTag, label);
-        running.statement = guard(() =>
+        running.statement = guard.run(() =>
           this.#connection.execute({
             sqlText: sql,
             binds,
             ...(tag === undefined ? {} : { parameters: { QUERY_TAG: tag } }),
             rowMode: "array",
             fetchAsString: ["Number"],
-            streamResult,
-            complete: (error, statement, rows) => {
+            // Always: the sdk's own collecting of rows would run where no guard reaches (snowflake-containment.ts).
+            streamResult: true,
+            complete: (error, statement) => {
               running.ended = true;
               running.onEnded?.();
               if (error) {
@@ -403,7 +409,20 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
               }
               if (BEGIN.test(sql)) this.#inTransaction = true;
               else if (END.test(sql)) this.#inTransaction = false;
-              finish(() => resolve({ statement: statement as RowStatement, rows, guard, target }));
+              const done = statement as RowStatement;
+              guard.columns(done);
+              if (streamResult) {
+                finish(() => resolve({ statement: done, rows: undefined, guard, target }));
+                return;
+              }
+              collecting = collectRows(guard, done, (failure, rows) => {
+                if (failure !== undefined && isConnectionLevelError(failure)) this.#broken = true;
+                finish(() =>
+                  failure === undefined
+                    ? resolve({ statement: done, rows, guard, target })
+                    : reject(mapSnowflakeError(SnowflakeDriverError.from(failure, secrets))),
+                );
+              });
             },
           }),
         ) as RowStatement;

@@ -11,7 +11,6 @@ import type { Connection } from "snowflake-sdk";
 import type { BackendASettings } from "./snowflake-settings.js";
 import type { DatabaseConnection } from "../../driver/database-connection.js";
 import type { Driver } from "../../driver/driver.js";
-import { loadContainment } from "./snowflake-containment.js";
 import { SnowflakeDatabaseConnection } from "./snowflake-connection.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isSnowflakeDisconnect } from "./snowflake-errors.js";
@@ -61,7 +60,6 @@ export class SnowflakeDriver implements Driver {
   async openConnection(): Promise<DatabaseConnection> {
     if (this.#destroyed) throw new Error("The backend A driver has been destroyed");
     const sdk = await loadSnowflakeSdk();
-    await loadContainment();
     applyGlobalSettings(sdk, this.#settings);
     let connection: Connection;
     try {

@@ -12,6 +12,7 @@
  * - anything else (TIME as text, VARIANT/OBJECT/ARRAY parsed JSON, BINARY Buffer) passes through.
  */
 import type { ColumnInfo, ValueKind } from "../../driver/query-result.js";
+import { calendarDateOf } from "../../values/calendar-date.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { DIGITS38, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
@@ -45,8 +46,13 @@ function toFloat(value: unknown): number {
   return Number(text);
 }
 
-function toDate(value: unknown): unknown {
+function toTimestamp(value: unknown): unknown {
   if (value instanceof Date) return new Date(value.getTime());
+  return value;
+}
+
+function toDate(value: unknown): unknown {
+  if (value instanceof Date) return calendarDateOf(value);
   return value;
 }
 
@@ -95,8 +101,9 @@ function converterFor(kind: ValueKind, column: SnowflakeColumnLike): Convert {
     case "boolean":
       return (v) => (typeof v === "boolean" ? v : asText(v) === "1" || asText(v).toLowerCase() === "true");
     case "date":
-    case "timestamp":
       return toDate;
+    case "timestamp":
+      return toTimestamp;
     case "string":
     case "other":
       return (v) => v;

@@ -16,22 +16,9 @@
 import { tokenize, type Token } from "../sql/lexer.js";
 import { isInsignificant, isKeyword, isOp, isPunct, keywordOf } from "../sql/tokens.js";
 import { findCalls } from "./find-calls.js";
+import type { LiftedLiteral, LiftedStatement } from "../semantic-layer.js";
 
-export type LiftedLiteral =
-  | { readonly kind: "string"; readonly value: string }
-  | { readonly kind: "boolean"; readonly value: boolean }
-  | { readonly kind: "integer"; readonly value: bigint }
-  /** A DECIMAL literal: `unscaled / 10^scale`, with the digit count DuckDB reads it with. */
-  | { readonly kind: "decimal"; readonly unscaled: bigint; readonly scale: number; readonly digits: number }
-  | { readonly kind: "double"; readonly text: string }
-  | { readonly kind: "date" | "timestamp" | "timestamptz"; readonly text: string };
-
-export interface LiftedStatement {
-  /** The statement with each lifted value replaced by `$k`: the same text for every value of this shape. */
-  readonly shape: string;
-  /** The values, `$1` first. */
-  readonly literals: readonly LiftedLiteral[];
-}
+export type { LiftedLiteral, LiftedStatement };
 
 const COMPARISONS = new Set(["=", "==", "<>", "!=", "<", "<=", ">", ">="]);
 const BEFORE_WORDS = new Set(["LIKE", "ILIKE", "ESCAPE", "BETWEEN"]);
@@ -46,8 +33,13 @@ const HAS_OFFSET = /(?:[+-]\d{2}(?::?\d{2})?|Z)$/;
 
 const isParameter = (t: Token): boolean => t.kind === "op" && (t.text === "?" || t.text.startsWith("$"));
 
+let textLifts = 0;
+/** Statements lexed for their values so far (tests: a builder query's values arrive lifted). */
+export const textLiftCount = (): number => textLifts;
+
 /** The statement's shape and values, or undefined when nothing can be lifted. */
 export function liftWhereClauseValues(statement: string): LiftedStatement | undefined {
+  textLifts++;
   let tokens: Token[];
   try {
     tokens = tokenize(statement);
@@ -124,18 +116,21 @@ function liftPredicate(text: string, literals: LiftedLiteral[]): string | undefi
     const after = next === undefined || isPunct(next, ")") || isPunct(next, ",") || AFTER_WORDS.has(keywordOf(next));
     if (found.literal !== undefined && before && after) {
       const k = literals.push(found.literal);
-      const kind = found.literal.kind;
-      const placeholder =
-        kind === "date" || kind === "timestamp" || kind === "timestamptz"
-          ? `CAST($${k} AS ${kind.toUpperCase()})`
-          : `$${k}`;
-      out += text.slice(cursor, t.start) + placeholder;
+      out += text.slice(cursor, t.start) + placeholderOf(found.literal, k);
       cursor = sig[end - 1]!.end;
     }
     last = { start: j, end };
     j = end - 1;
   }
   return out + text.slice(cursor);
+}
+
+/** Where a lifted value stands in the shape: typed date/time values keep their type through a CAST. */
+export function placeholderOf(literal: LiftedLiteral, k: number): string {
+  const { kind } = literal;
+  return kind === "date" || kind === "timestamp" || kind === "timestamptz"
+    ? `CAST($${k} AS ${kind.toUpperCase()})`
+    : `$${k}`;
 }
 
 /** A literal starting at significant token `j` (its value undefined when it is one that stays text). */
@@ -157,7 +152,8 @@ function literalAt(sig: readonly Token[], j: number): Found | undefined {
   return { literal: { kind: typed, text: value.value }, length: 2 };
 }
 
-function numberLiteral(text: string, negative: boolean): LiftedLiteral | undefined {
+/** A number literal's text (without its sign) as DuckDB reads it; undefined: a form that stays text. */
+export function numberLiteral(text: string, negative: boolean): LiftedLiteral | undefined {
   const sign = negative ? "-" : "";
   if (/^\d+$/.test(text)) return { kind: "integer", value: BigInt(sign + text) };
   const decimal = /^(\d+)\.(\d+)$/.exec(text);

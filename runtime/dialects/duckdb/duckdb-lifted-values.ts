@@ -1,0 +1,45 @@
+/**
+ * A query's where_clause values in typed form, noted by the compiler as it writes them, so the
+ * built-in engine binds them without reading them back out of the statement text (which
+ * `semantic/call/lift-where-values.ts` still does for hand-written SQL). The compiler writes the same
+ * literals it always wrote; beside them it records the statement's shape (each value a `$k`) and the
+ * values as that lexer would read them, so both paths hand the engine the same thing
+ * (`test/semantic/where-values-from-builder.test.ts` compares them on random queries).
+ *
+ * Kept per compiled query (a WeakMap: it goes with the query), found by the driver through the
+ * statement options' `compiled` key.
+ */
+import { numberLiteral } from "../../semantic/call/lift-where-values.js";
+import type { LiftedLiteral, LiftedStatement } from "../../semantic/semantic-layer.js";
+
+const liftedByCompiled = new WeakMap<object, LiftedStatement>();
+
+export function noteLiftedValues(compiled: object, lifted: LiftedStatement): void {
+  liftedByCompiled.set(compiled, lifted);
+}
+
+/** The lifted form the compiler noted for `compiled`, if any. */
+export function liftedValuesOf(compiled: object | undefined): LiftedStatement | undefined {
+  return compiled === undefined ? undefined : liftedByCompiled.get(compiled);
+}
+
+/**
+ * A value the compiler wrote as `text` (duckdb-query-compiler.ts `duckdbLiteral`), as the lexer reads
+ * that literal: undefined for a form that stays text; null for a string with NUL, written as an
+ * expression (`('a' || chr(0) || 'b')`), next to which the lexer's positional rules read differently:
+ * such a statement is left to the text path.
+ */
+export function liftedLiteralOf(value: unknown, text: string): LiftedLiteral | null | undefined {
+  switch (typeof value) {
+    case "string":
+      return text.startsWith("(") ? null : { kind: "string", value };
+    case "boolean":
+      return { kind: "boolean", value };
+    case "object":
+      // A Date is written `TIMESTAMP '…'`; a Decimal as its digits.
+      if (text.startsWith("TIMESTAMP '")) return { kind: "timestamp", text: text.slice(11, -1) };
+      break;
+  }
+  const negative = text.startsWith("-");
+  return numberLiteral(negative ? text.slice(1) : text, negative);
+}
