@@ -9,10 +9,15 @@
  * once before packing it), on `npm install`/`npm ci` in the repository, and with `prepack` on `npm
  * pack`/`npm publish`; the stamp turns every run after the first into a no-op instead of a rebuild.
  * The stamp (`dist/.build-stamp`) is not shipped (see "files" in package.json).
+ *
+ * `LIB_REUSE_BUILD=<a dist/ folder>`: when that folder carries this tree's stamp (a build of exactly
+ * these sources, configs and TypeScript), it is copied instead of compiling again. The package test
+ * sets it to the checkout's dist/ for the git install, whose clone would otherwise build from scratch
+ * what the checkout has just built.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -22,6 +27,8 @@ const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const INPUT_FOLDERS = ["runtime", "codegen"];
 const INPUT_FILES = ["tsconfig.json", "tsconfig.build.json", "package.json"];
 export const STAMP_FILE = ".build-stamp";
+/** The environment variable naming a dist/ folder to copy when it holds this very build. */
+export const REUSE_BUILD_ENV = "LIB_REUSE_BUILD";
 
 function filesUnder(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true, recursive: true })
@@ -47,21 +54,45 @@ export function buildStamp(root: string = ROOT): string {
   return hash.digest("hex");
 }
 
-/** Builds unless `ifChanged` and dist/ already carries this stamp; says which it did. */
-export function build(options: { ifChanged: boolean; root?: string }): "built" | "current" {
+/** The stamp of the build in `dist`, or undefined when it has none. */
+function stampOf(dist: string): string | undefined {
+  const path = join(dist, STAMP_FILE);
+  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+}
+
+/**
+ * Builds unless `ifChanged` and dist/ already carries this stamp, or copies `reuse` (another dist/
+ * folder) when it carries this stamp; says which it did.
+ */
+export function build(options: {
+  ifChanged: boolean;
+  root?: string;
+  reuse?: string | undefined;
+}): "built" | "current" | "copied" {
   const root = options.root ?? ROOT;
   const dist = join(root, "dist");
   const stamp = buildStamp(root);
-  const stampPath = join(dist, STAMP_FILE);
-  if (options.ifChanged && existsSync(stampPath) && readFileSync(stampPath, "utf8") === stamp) return "current";
+  if (options.ifChanged && stampOf(dist) === stamp) return "current";
   rmSync(dist, { recursive: true, force: true });
+  if (options.reuse !== undefined && stampOf(options.reuse) === stamp) {
+    cpSync(options.reuse, dist, { recursive: true });
+    return "copied";
+  }
   const tsc = createRequire(join(root, "package.json")).resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { cwd: root, stdio: "inherit" });
-  writeFileSync(stampPath, stamp);
+  writeFileSync(join(dist, STAMP_FILE), stamp);
   return "built";
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const outcome = build({ ifChanged: process.argv.includes("--if-changed") });
-  console.log(outcome === "built" ? "lib: built dist/" : "lib: dist/ is current (same sources, same TypeScript)");
+  const outcome = build({
+    ifChanged: process.argv.includes("--if-changed"),
+    reuse: process.env[REUSE_BUILD_ENV] || undefined,
+  });
+  const said = {
+    built: "lib: built dist/",
+    current: "lib: dist/ is current (same sources, same TypeScript)",
+    copied: `lib: copied dist/ from ${process.env[REUSE_BUILD_ENV]} (a build of the same sources and TypeScript)`,
+  };
+  console.log(said[outcome]);
 }

@@ -69,9 +69,20 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
     classNames.map((c) => `${c}Variables`),
     new Set([...TAKEN_BY_IMPORTS, ...classNames, ...rowNames]),
   );
+  // A facts query's row (facts are selected on their own, so `<Class>Row` leaves them out): views with facts only.
+  const factsNames = uniqueNames(
+    classNames.map((c) => `${c}Facts`),
+    new Set([...TAKEN_BY_IMPORTS, ...classNames, ...rowNames, ...variablesNames]),
+  );
   const stems = uniqueNames(viewNames.map((n) => fileStem(n)));
   const declaredNames = declaredViewNames(viewNames);
-  const renamed = renameNotes(viewNames, classNames, rowNames);
+  const hasFacts = sorted.map((v) => v.members.some((m) => m.kind === "fact"));
+  const renamed = renameNotes(
+    viewNames,
+    classNames,
+    rowNames,
+    factsNames.map((f, i) => (hasFacts[i] ? f : undefined)),
+  );
   const plans: PlannedView[] = sorted.map((view, i) => {
     const ordered = KIND_ORDER.flatMap((kind) => view.members.filter((m) => m.kind === kind));
     const declaredVariables = view.variables ?? [];
@@ -104,6 +115,7 @@ export function generate(views: readonly ViewMetadata[], options: GenerateOption
       variables,
       rowDtoName: rowNames[i]!,
       variablesDtoName: variables.length === 0 ? undefined : variablesNames[i]!,
+      factsDtoName: hasFacts[i] ? factsNames[i]! : undefined,
       dtos: [],
     };
   });
@@ -157,10 +169,12 @@ function renameNotes(
   viewNames: readonly string[],
   classNames: readonly string[],
   rowNames: readonly string[],
+  factsNames: readonly (string | undefined)[],
 ): string[] {
   const owner = new Map<string, string>();
   classNames.forEach((c, i) => owner.set(c.toLowerCase(), `the class of view "${viewNames[i]!}"`));
   rowNames.forEach((r, i) => owner.set(r.toLowerCase(), `the row DTO of view "${viewNames[i]!}"`));
+  factsNames.forEach((f, i) => f && owner.set(f.toLowerCase(), `the facts DTO of view "${viewNames[i]!}"`));
   const holder = (natural: string) =>
     owner.get(natural.toLowerCase()) ?? (TAKEN_BY_IMPORTS.has(natural) ? "imported by generated modules" : "taken");
   const notes: string[] = [];
@@ -171,6 +185,12 @@ function renameNotes(
     if (rowNames[i] !== `${classNames[i]}Row`) {
       notes.push(
         `the row DTO of view "${name}" to ${rowNames[i]} (${classNames[i]}Row is ${holder(`${classNames[i]}Row`)})`,
+      );
+    }
+    const facts = factsNames[i];
+    if (facts !== undefined && facts !== `${classNames[i]}Facts`) {
+      notes.push(
+        `the facts DTO of view "${name}" to ${facts} (${classNames[i]}Facts is ${holder(`${classNames[i]}Facts`)})`,
       );
     }
   });
@@ -200,6 +220,7 @@ function attachDtos(plans: PlannedView[], dtos: readonly DtoSpec[]): void {
     owners.set(p.rowDtoName.toLowerCase(), `the row DTO of view "${p.viewName}"`);
     if (p.variablesDtoName !== undefined)
       owners.set(p.variablesDtoName.toLowerCase(), `the variables DTO of view "${p.viewName}"`);
+    if (p.factsDtoName !== undefined) owners.set(p.factsDtoName.toLowerCase(), `the facts DTO of view "${p.viewName}"`);
   }
   for (const dto of dtos) {
     if (!isIdentifier(dto.name))
@@ -252,6 +273,17 @@ function dtoModule(project: Project, plan: PlannedView): SourceFile {
       doc: docText([`One row of \`${plan.viewName}\` with every dimension and metric selected.`]),
       members: plan.members.filter((m) => m.member.kind !== "fact"),
     },
+    ...(plan.factsDtoName === undefined
+      ? []
+      : [
+          {
+            name: plan.factsDtoName,
+            doc: docText([
+              `One row of \`${plan.viewName}\` with every fact selected (facts are queried on their own).`,
+            ]),
+            members: plan.members.filter((m) => m.member.kind === "fact"),
+          },
+        ]),
     ...plan.dtos.map((dto) => ({
       name: dto.name,
       doc: docText([`\`${dto.fields.join("`, `")}\` of \`${plan.viewName}\` (declared in the codegen configuration).`]),

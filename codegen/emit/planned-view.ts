@@ -42,6 +42,8 @@ export interface PlannedView {
   readonly rowDtoName: string;
   /** `<Class>Variables`: the TypeBox object of the view's variables; undefined without variables. */
   readonly variablesDtoName: string | undefined;
+  /** `<Class>Facts`: the TypeBox object of a facts query's row (every fact); undefined without facts. */
+  readonly factsDtoName: string | undefined;
   readonly dtos: DtoSpec[];
 }
 

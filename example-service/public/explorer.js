@@ -49,8 +49,30 @@ let generation = 0;
 /** The arguments of the last chart drawn, for redrawing at a new width. */
 let lastChart;
 
-const typeGroup = (type) => (NUMERIC.has(type) ? "numeric" : OPERATORS[type] ? type : "unknown");
+// A timestamp compares like a date: the same operators, a date-time input.
+const typeGroup = (type) =>
+  NUMERIC.has(type) ? "numeric" : type === "timestamp" ? "date" : OPERATORS[type] ? type : "unknown";
 const member = (name) => members.find((m) => m.name === name);
+
+// The request core's date forms: a year of four digits, and an instant to the millisecond at most.
+const DATE_MAX = "9999-12-31";
+const DATE_TIME_MAX = "9999-12-31T23:59:59.999";
+const ZONED = /(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * A timestamp filter value as a datetime-local input shows it: the UTC wall clock (the API reads a
+ * date-time without a zone as UTC, as lib reads TIMESTAMP_NTZ columns). A bookmark may hold a zone or a
+ * day alone; anything the input cannot show is left empty for the user to fill.
+ */
+function utcWallClock(value) {
+  const text = String(value).trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return `${text}T00:00`;
+  if (ZONED.test(text)) {
+    const instant = new Date(text);
+    return Number.isNaN(instant.getTime()) ? "" : instant.toISOString().slice(0, 23);
+  }
+  return text.replace(" ", "T").slice(0, 23);
+}
 
 // Chromium passes each number's source text to JSON.parse revivers: keep the exact digits of every number.
 class Exact {
@@ -199,7 +221,9 @@ function addFilter(initial = {}) {
         return select;
       }
       const attributes = { "aria-label": label, required: "" };
-      if (m?.type === "date") Object.assign(attributes, { type: "date" });
+      if (m?.type === "date") Object.assign(attributes, { type: "date", max: DATE_MAX });
+      else if (m?.type === "timestamp")
+        Object.assign(attributes, { type: "datetime-local", step: "0.001", max: DATE_TIME_MAX, title: "UTC" });
       else if (NUMERIC.has(m?.type))
         Object.assign(attributes, {
           type: "text",
@@ -209,7 +233,8 @@ function addFilter(initial = {}) {
         });
       else Object.assign(attributes, { type: "text" });
       const box = el("input", attributes);
-      if (v !== undefined && v !== null) box.value = m?.type === "date" ? String(v).slice(0, 10) : String(v);
+      if (v !== undefined && v !== null)
+        box.value = m?.type === "date" ? String(v).slice(0, 10) : m?.type === "timestamp" ? utcWallClock(v) : String(v);
       return box;
     };
     const label = `Filter ${n}: value`;
@@ -226,6 +251,8 @@ function addFilter(initial = {}) {
       box.placeholder = "a, b, c";
       values.replaceChildren(box);
     } else values.replaceChildren(input(label, value));
+    if (m?.type === "timestamp" && values.childElementCount > 0)
+      values.append(el("span", { class: "unit", text: "UTC" }));
   };
   if (initial.field) field.value = initial.field;
   fillOps();
@@ -246,8 +273,9 @@ function filterOf(row) {
   const op = row.querySelector(".filter-op").value;
   const inputs = [...row.querySelectorAll(".filter-values input, .filter-values select")].map((i) => i.value.trim());
   const type = member(fieldName)?.type;
-  // Numbers and dates travel as strings: the API parses them exactly by the member's declared type.
-  const typed = (v) => (type === "boolean" ? v === "true" : v);
+  // Numbers and dates travel as strings: the API parses them exactly by the member's declared type. A
+  // timestamp input holds a UTC wall clock; the Z says so in the request (and in the bookmark).
+  const typed = (v) => (type === "boolean" ? v === "true" : type === "timestamp" && v !== "" ? `${v}Z` : v);
   if (op === "isNull" || op === "isNotNull") return { field: fieldName, op };
   if (op === "between") return { field: fieldName, op, value: inputs.map(typed) };
   if (op === "in" || op === "notIn")

@@ -6,7 +6,7 @@
  * application's own document.
  */
 import type { SemanticApi } from "../request/semantic-api.js";
-import { requestSchema, rowSchema, whereSchema, type JsonSchema } from "../request/request-schema.js";
+import { factsRowSchema, requestSchema, rowSchema, whereSchema, type JsonSchema } from "../request/request-schema.js";
 import { MEMBER_TYPES } from "../request/member-type.js";
 import type { ViewEntry } from "../request/view-registry.js";
 import { MEDIA_TYPES } from "./content-negotiation.js";
@@ -112,7 +112,11 @@ function problems(statuses: readonly number[]): Record<string, unknown> {
 }
 
 function answers(entry: ViewEntry): Record<string, unknown> {
-  const row = ref(`${entry.className}Row`);
+  // A facts query answers facts only (never with dimensions or metrics): its rows are the facts DTO's.
+  const row =
+    entry.factsSchema === undefined
+      ? ref(`${entry.className}Row`)
+      : { anyOf: [ref(`${entry.className}Row`), ref(`${entry.className}Facts`)] };
   return {
     "200": {
       description: "The rows, as the Accept header asks",
@@ -236,6 +240,8 @@ export function openApiDocument(
   for (const entry of entries) {
     const whereName = `${entry.className}Where`;
     schemas[`${entry.className}Row`] = rowSchema(entry);
+    const facts = factsRowSchema(entry);
+    if (facts !== undefined) schemas[`${entry.className}Facts`] = facts;
     schemas[`${entry.className}Query`] = requestSchema(entry, `#/components/schemas/${whereName}`, api.limits);
     schemas[whereName] = whereSchema(entry, `#/components/schemas/${whereName}`, api.limits);
     paths = { ...paths, ...viewPaths(entry, base) };

@@ -37,6 +37,13 @@ export {
   type OrderByJson,
 } from "./semantic-request.js";
 export { parseRequestJson, ExactNumber } from "./request-json.js";
-export { requestSchema, whereSchema, rowSchema, valueSchema, type JsonSchema } from "./request-schema.js";
+export {
+  requestSchema,
+  whereSchema,
+  rowSchema,
+  factsRowSchema,
+  valueSchema,
+  type JsonSchema,
+} from "./request-schema.js";
 export { RowBatches, collectRows, arrowBatches, BATCH_ROWS } from "./result-batches.js";
 export { rowJsonWriter } from "./row-json.js";

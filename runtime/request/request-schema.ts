@@ -39,6 +39,11 @@ export function rowSchema(entry: ViewEntry): JsonSchema {
   };
 }
 
+/** The row of a facts query on `entry` (every fact), from the generated `<View>Facts` DTO; undefined without one. */
+export function factsRowSchema(entry: ViewEntry): JsonSchema | undefined {
+  return entry.factsSchema === undefined ? undefined : toJsonSchema(entry.factsSchema);
+}
+
 function names(entry: ViewEntry, kind: string): string[] {
   return entry.members.filter((m) => m.kind === kind).map((m) => m.name);
 }

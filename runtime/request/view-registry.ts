@@ -1,8 +1,9 @@
 /**
- * The views a request may name: built from the generated `index.ts` exports (view classes and their
- * `<View>Row` DTOs) or from a list. Each member carries what the view class alone cannot say at run
- * time — the type its values have, read from the row DTO — so request values can be parsed exactly
- * (a JSON string into a `bigint`, `Decimal` or `Date`) and the OpenAPI and MCP schemas can name it.
+ * The views a request may name: built from the generated `index.ts` exports (view classes, their
+ * `<View>Row` DTOs and, for views with facts, `<View>Facts`) or from a list. Each member carries what the
+ * view class alone cannot say at run time — the type its values have, read from the DTOs — so request
+ * values can be parsed exactly (a JSON string into a `bigint`, `Decimal` or `Date`) and the OpenAPI and
+ * MCP schemas can name it.
  */
 import { ValidationError } from "../errors.js";
 import type { FieldKind } from "../operation-node/field-node.js";
@@ -24,6 +25,8 @@ export interface RowSchema {
 export interface ViewWithRow {
   readonly view: ViewClass;
   readonly row?: RowSchema | undefined;
+  /** The `<View>Facts` DTO codegen writes for a view with facts (its `<View>Row` leaves them out): their types. */
+  readonly facts?: RowSchema | undefined;
   /** The `<View>Variables` DTO codegen writes for a view with variables: the type of each variable's values. */
   readonly variables?: RowSchema | undefined;
 }
@@ -35,7 +38,7 @@ export interface MemberInfo {
   /** The field name: what requests name and rows are keyed by. */
   readonly name: string;
   readonly kind: FieldKind;
-  /** The type its values have (from the row DTO; `"unknown"` without one). */
+  /** The type its values have (from the row or facts DTO; `"unknown"` without one). */
   readonly type: MemberType;
   /** True when the DTO allows null. */
   readonly nullable: boolean;
@@ -66,6 +69,8 @@ export interface ViewEntry {
   readonly members: readonly MemberInfo[];
   /** The row DTO the member types came from, if any. */
   readonly rowSchema: RowSchema | undefined;
+  /** The facts DTO the facts' types came from, if any (the row of a facts query). */
+  readonly factsSchema: RowSchema | undefined;
   /** Declared variables in declaration order (backends A and B; none on most views). */
   readonly variables: readonly VariableInfo[];
   member(name: string): MemberInfo | undefined;
@@ -111,8 +116,8 @@ function describesVariables(schema: RowSchema, variables: readonly ViewVariable[
 
 /**
  * A row DTO describes a view when it has a property for each of its dimensions and metrics, facts
- * optional (codegen's `<View>Row` leaves facts out: they are never selected with the others; a fact
- * it does not type is typed unknown), and nothing else.
+ * optional (codegen's `<View>Row` leaves facts out: they are never selected with the others, and its
+ * `<View>Facts` types them; a fact neither DTO types is typed unknown), and nothing else.
  */
 function describesView(schema: RowSchema, fields: readonly AnyField[]): boolean {
   const names = new Set(fields.map((f) => f.name));
@@ -122,7 +127,16 @@ function describesView(schema: RowSchema, fields: readonly AnyField[]): boolean 
   );
 }
 
-function entryOf(viewClass: ViewClass, row: RowSchema | undefined, variablesDto?: RowSchema): ViewEntry {
+/** A facts DTO describes a view's facts when it has exactly a property for each (and the view has facts). */
+function describesFacts(schema: RowSchema, fields: readonly AnyField[]): boolean {
+  const facts = fields.filter((f) => f.kind === "fact");
+  const keys = Object.keys(schema.properties);
+  return (
+    facts.length > 0 && keys.length === facts.length && facts.every((f) => Object.hasOwn(schema.properties, f.name))
+  );
+}
+
+function entryOf({ view: viewClass, row, facts, variables: variablesDto }: ViewWithRow): ViewEntry {
   const fields = fieldsOf(viewClass);
   const declared = variablesOf(viewClass);
   if (variablesDto !== undefined && !describesVariables(variablesDto, declared)) {
@@ -145,8 +159,16 @@ function entryOf(viewClass: ViewClass, row: RowSchema | undefined, variablesDto?
       { source: "view registry", field: viewClass.viewName },
     );
   }
+  if (facts !== undefined && !describesFacts(facts, fields)) {
+    const names = fields.filter((f) => f.kind === "fact").map((f) => f.name);
+    throw new ValidationError(
+      `view registry: the facts schema given for "${viewClass.viewName}" does not have exactly its facts (${names.join(", ") || "none"})`,
+      { source: "view registry", field: viewClass.viewName },
+    );
+  }
   const members = fields.map((field): MemberInfo => {
-    const typed = memberTypeOf(row?.properties[field.name]);
+    const own = field.kind === "fact" ? facts?.properties[field.name] : undefined;
+    const typed = memberTypeOf(own ?? row?.properties[field.name]);
     return Object.freeze({ name: field.name, kind: field.kind, ...typed, field });
   });
   const byName = new Map(members.map((m) => [m.name, m]));
@@ -156,25 +178,32 @@ function entryOf(viewClass: ViewClass, row: RowSchema | undefined, variablesDto?
     viewClass,
     members: Object.freeze(members),
     rowSchema: row,
+    factsSchema: facts,
     variables: Object.freeze(variables),
     member: (name: string) => byName.get(name),
   });
 }
 
-/** View classes and their row DTOs from a module namespace: `<Class>Row` first, else any DTO with exactly its fields. */
+/**
+ * View classes and their DTOs from a module namespace: `<Class>Row` first, else any DTO with exactly its
+ * fields; `<Class>Facts` first, else any DTO with exactly its facts; `<Class>Variables`.
+ */
 function fromModule(exports: Readonly<Record<string, unknown>>): ViewWithRow[] {
   const schemas = Object.entries(exports).filter((e): e is [string, RowSchema] => isRowSchema(e[1]));
   return Object.entries(exports)
     .filter((e): e is [string, ViewClass] => isViewClass(e[1]))
     .map(([exportName, view]) => {
       const fields = fieldsOf(view);
-      const named = schemas.find(([name]) => name === `${exportName}Row`)?.[1];
-      const row = named !== undefined && describesView(named, fields) ? named : undefined;
+      const named = (suffix: string, fits: (schema: RowSchema) => boolean) => {
+        const schema = schemas.find(([name]) => name === `${exportName}${suffix}`)?.[1];
+        return schema !== undefined && fits(schema) ? schema : schemas.find(([, other]) => fits(other))?.[1];
+      };
       const declared = variablesOf(view);
       const variables = schemas.find(([name]) => name === `${exportName}Variables`)?.[1];
       return {
         view,
-        row: row ?? schemas.find(([, schema]) => describesView(schema, fields))?.[1],
+        row: named("Row", (schema) => describesView(schema, fields)),
+        facts: named("Facts", (schema) => describesFacts(schema, fields)),
         variables:
           declared.length > 0 && variables !== undefined && describesVariables(variables, declared)
             ? variables
@@ -198,7 +227,8 @@ export class ViewRegistry {
       ? (source as readonly (ViewClass | ViewWithRow)[]).map((item) => (isViewClass(item) ? { view: item } : item))
       : fromModule(source as Readonly<Record<string, unknown>>);
     const entries = new Map<string, ViewEntry>();
-    for (const { view, row, variables } of list) {
+    for (const item of list) {
+      const { view } = item;
       if (!isViewClass(view)) {
         throw new ValidationError("view registry: expected view classes made with SemanticView()", {
           source: "view registry",
@@ -211,7 +241,7 @@ export class ViewRegistry {
           { source: "view registry", field: view.viewName },
         );
       }
-      entries.set(view.viewName, entryOf(view, row, variables));
+      entries.set(view.viewName, entryOf(item));
     }
     if (entries.size === 0) {
       throw new ValidationError("view registry: no view classes found (pass the generated index's exports)", {

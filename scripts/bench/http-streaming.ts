@@ -14,6 +14,7 @@ import type { BenchFixture } from "./fixture.js";
 import { Sales } from "./revenue-by-country.js";
 import { gc, measureGroup, printTable, type GroupResult } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
+import { rawStreamedRows } from "./raw-stream.js";
 
 const SQL = "SELECT id, country, revenue, amount, sold_on FROM sales_data";
 const QUERY = "dimensions=country&facts=sale_id,unit_revenue,amount,sold_on";
@@ -103,9 +104,7 @@ export async function runHttpStreaming(fixture: BenchFixture, settings: BenchSet
           name: "raw stream yieldRowObjectJs()",
           role: "raw",
           run: async () => {
-            const result = await raw.stream(SQL);
-            let n = 0;
-            for await (const chunk of result.yieldRowObjectJs()) n += chunk.length;
+            const n = await rawStreamedRows(raw, SQL);
             if (n !== rows) throw new Error(`http-streaming: raw read ${n} rows`);
           },
         },

@@ -9,6 +9,7 @@
 import { BackendCConfig, createEngine, type PooledConnection } from "lib";
 import { median, printTable, formatTime } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
+import { starSchemaSql } from "./star-schema.js";
 
 const VIEW = `CREATE SEMANTIC VIEW shape AS
   TABLES (o AS js_orders PRIMARY KEY (id), c AS js_customers PRIMARY KEY (id), r AS js_regions PRIMARY KEY (id),
@@ -56,20 +57,7 @@ const CASES: ShapeCase[] = [
 ];
 
 async function seed(conn: PooledConnection, rows: number): Promise<void> {
-  await conn.run(`CREATE TABLE js_regions AS SELECT i AS id, 'region_' || i AS name FROM range(1, 21) t(i)`);
-  await conn.run(
-    `CREATE TABLE js_customers AS SELECT i AS id, ['A','B','C','D'][1 + (i % 4)] AS segment,
-       CASE WHEN i % 97 = 0 THEN NULL ELSE 1 + (i % 20) END AS region_id FROM range(1, 100001) t(i)`,
-  );
-  await conn.run(`CREATE TABLE js_products AS SELECT i AS id, 'cat_' || (i % 25) AS category FROM range(1, 5001) t(i)`);
-  await conn.run(
-    `CREATE TABLE js_orders AS SELECT i AS id,
-       CASE WHEN i % 101 = 0 THEN NULL ELSE 1 + (hash(i) % 100000)::INTEGER END AS customer_id,
-       1 + (hash(i * 7) % 5000)::INTEGER AS product_id,
-       ((hash(i * 17) % 100000) / 100.0)::DECIMAL(12,2) AS amount,
-       ['open','done','void'][1 + (i % 3)] AS status
-     FROM range(1, ${rows + 1}) t(i)`,
-  );
+  for (const sql of starSchemaSql("js", rows)) await conn.run(sql);
   await conn.run(VIEW);
   // Committed rows are scanned with their statistics (zone maps, dynamic filters); uncommitted ones are not.
   await conn.commit();

@@ -13,6 +13,7 @@ import type { BenchFixture } from "./fixture.js";
 import { Sales } from "./revenue-by-country.js";
 import { measureGroup, type GroupResult } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
+import { rawStreamedRows } from "./raw-stream.js";
 
 const SQL = "SELECT id, country, revenue, amount, sold_on FROM sales_data";
 
@@ -128,12 +129,7 @@ export async function runLargeResult(fixture: BenchFixture, settings: BenchSetti
       {
         name: "stream yieldRowObjectJs()",
         role: "raw",
-        run: async () => {
-          const result = await raw.stream(SQL);
-          let n = 0;
-          for await (const chunk of result.yieldRowObjectJs()) n += chunk.length;
-          expectRows(n, "yieldRowObjectJs");
-        },
+        run: async () => expectRows(await rawStreamedRows(raw, SQL), "yieldRowObjectJs"),
       },
     ],
     note:

@@ -13,6 +13,14 @@ import type { SemanticViewDefinition } from "../../runtime/semantic/view-definit
 import { clearSemanticQueryCache, typedSemanticQuery } from "../../runtime/semantic/call/typed-query.js";
 import { rewriteSemanticViewCalls } from "../../runtime/semantic/call/rewrite-semantic-view-calls.js";
 import type { RawColumn, SqlSession } from "../../runtime/semantic/semantic-layer.js";
+import { starSchemaSql, type OrderColumn } from "./star-schema.js";
+
+/** The order columns this bench's metrics and filters use beyond the star schema's own. */
+const EXTRA_ORDER_COLUMNS: readonly OrderColumn[] = [
+  { name: "qty", sql: "(1 + hash(i * 13) % 20)::INTEGER" },
+  { name: "discount", sql: "((hash(i * 19) % 2000) / 100.0)::DECIMAL(12,2)" },
+  { name: "day", sql: "DATE '2022-01-01' + (i % 1000)::INTEGER" },
+];
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -180,23 +188,7 @@ export async function runSemanticExpansionBench(options: SemanticBenchOptions = 
     },
   };
   const tSeed = Date.now();
-  await conn.run(`CREATE TABLE b_regions AS SELECT i AS id, 'region_' || i AS name FROM range(1, 21) t(i)`);
-  await conn.run(
-    `CREATE TABLE b_customers AS SELECT i AS id, ['A','B','C','D'][1 + (i % 4)] AS segment,
-       CASE WHEN i % 97 = 0 THEN NULL ELSE 1 + (i % 20) END AS region_id FROM range(1, 100001) t(i)`,
-  );
-  await conn.run(`CREATE TABLE b_products AS SELECT i AS id, 'cat_' || (i % 25) AS category FROM range(1, 5001) t(i)`);
-  await conn.run(
-    `CREATE TABLE b_orders AS SELECT i AS id,
-       CASE WHEN i % 101 = 0 THEN NULL ELSE 1 + (hash(i) % 100000)::INTEGER END AS customer_id,
-       1 + (hash(i * 7) % 5000)::INTEGER AS product_id,
-       (1 + hash(i * 13) % 20)::INTEGER AS qty,
-       ((hash(i * 17) % 100000) / 100.0)::DECIMAL(12,2) AS amount,
-       ((hash(i * 19) % 2000) / 100.0)::DECIMAL(12,2) AS discount,
-       ['open','done','void'][1 + (i % 3)] AS status,
-       DATE '2022-01-01' + (i % 1000)::INTEGER AS day
-     FROM range(1, ${ROWS + 1}) t(i)`,
-  );
+  for (const sql of starSchemaSql("b", ROWS, EXTRA_ORDER_COLUMNS)) await conn.run(sql);
   console.log(
     `Generated star schema: ${ROWS.toLocaleString("en-US")} order rows, 100,000 customers, 5,000 products, 20 regions (${Date.now() - tSeed} ms)\n`,
   );

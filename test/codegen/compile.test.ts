@@ -7,6 +7,24 @@ import { tempDir } from "../support/temp-dir.js";
 import { REVENUE_BY_COUNTRY, SALES_VIEW } from "./support/sales-metadata.js";
 import { SALES_USAGE, typecheck } from "./support/typecheck.js";
 
+/**
+ * The facts DTO (`<View>Facts`, what the request core types facts by) has the types the class declares:
+ * `unknown` (a fact left untyped) fails both equalities.
+ */
+const FACTS_USAGE = `import type { Decimal, RowOf } from "lib";
+import type { Static } from "typebox";
+import { OrderFacts, OrderFactsFacts, OrderFactsRow } from "./index.js";
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Expand<T> = { [K in keyof T]: T[K] };
+
+const facts = OrderFacts.query().facts(OrderFacts.unit_price, OrderFacts.net, OrderFacts.shipped_at);
+export const asQueried: Equal<Static<typeof OrderFactsFacts>, Expand<RowOf<typeof facts>>> = true;
+export const exact: Equal<Static<typeof OrderFactsFacts>, { unit_price: number; net: Decimal; shipped_at: Date }> = true;
+// @ts-expect-error the row DTO leaves the facts out (they are never selected with dimensions or metrics)
+export const inRow: keyof Static<typeof OrderFactsRow> = "unit_price";
+`;
+
 describe("generated code type-checks", function () {
   this.timeout(180_000);
 
@@ -21,6 +39,8 @@ describe("generated code type-checks", function () {
             { name: "amount", kind: "metric", type: "DECIMAL(38,2)" },
             { name: "placed_on", kind: "dimension", type: "DATE" },
             { name: "unit_price", kind: "fact", type: "DOUBLE" },
+            { name: "net", kind: "fact", type: "DECIMAL(12,2)" },
+            { name: "shipped_at", kind: "fact", type: "TIMESTAMP" },
             { name: "misc", kind: "dimension", type: "STRUCT(a INTEGER)" },
           ],
         },
@@ -29,7 +49,8 @@ describe("generated code type-checks", function () {
     );
     for (const file of files) await writeFile(join(dir.path, file.path), file.text);
     await writeFile(join(dir.path, "usage.ts"), SALES_USAGE);
-    const result = await typecheck(dir.path, [...files.map((f) => f.path), "usage.ts"]);
+    await writeFile(join(dir.path, "facts-usage.ts"), FACTS_USAGE);
+    const result = await typecheck(dir.path, [...files.map((f) => f.path), "usage.ts", "facts-usage.ts"]);
     expect(result.output).to.equal("");
     expect(result.code).to.equal(0);
   });

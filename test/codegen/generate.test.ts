@@ -93,7 +93,23 @@ describe("codegen emission", () => {
     expect(dto).to.contain('placed_on: DateType({ format: "date", title: "Placed On" }),');
     expect(dto).to.contain('amount: DecimalType({ title: "Amount" }),');
     expect(dto).to.contain('weird: Type.Unknown({ title: "Weird" }),');
-    expect(dto).not.to.contain("unit_price");
+    // Facts are queried on their own: the row DTO leaves them out, the facts DTO types them.
+    const [row, facts] = dto.split("export const OrderFactsFacts = ");
+    expect(row).not.to.contain("unit_price");
+    expect(facts).to.equal(
+      [
+        "Type.Object(",
+        "  {",
+        '    unit_price: Type.Number({ title: "Unit Price" }),',
+        "  },",
+        '  { title: "OrderFactsFacts" },',
+        ");",
+        "",
+      ].join("\n"),
+    );
+    expect(dto).to.contain(
+      "/** One row of `order_facts` with every fact selected (facts are queried on their own). */",
+    );
     expect(dto).to.contain('orderMonth: Type.String({ title: "OrderMonth" }),');
   });
 

@@ -8,6 +8,7 @@ import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BackendCConfig, createEngine, Decimal } from "lib";
+import { ViewRegistry } from "lib/request";
 import { createDatabase, ORDERS_DDL, SALES_DDL } from "./support/databases.js";
 import { REPO_ROOT, runLib } from "./support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -30,7 +31,7 @@ describe("generated modules run against the database they came from", function (
       string,
       any
     >;
-    const { Sales, Orders, RevenueByCountry, SalesRow, OrdersRow } = generated;
+    const { Sales, Orders, RevenueByCountry, SalesRow, OrdersRow, OrdersFacts } = generated;
     // Registered as "default": the generated views' queries find it without naming it.
     await using _engine = createEngine(new BackendCConfig({ database, poolSize: 1, readOnly: true }), {
       register: true,
@@ -70,6 +71,14 @@ describe("generated modules run against the database they came from", function (
       expect(rows[0]!["amount"]).to.be.instanceOf(Decimal);
       expect(String(rows[0]!["amount"])).to.equal("3.10");
       expect((rows[0]!["placed_on"] as Date).toISOString()).to.equal("2026-01-03T00:00:00.000Z");
+    }
+    {
+      // Facts are queried on their own; their DTO types them, and the request core reads their types from it.
+      await using cursor = await Orders.query().facts(Orders.unit_price).orderBy(Orders.unit_price.asc()).execute();
+      expect(await cursor.into(OrdersFacts)).to.deep.equal([{ unit_price: 3.1 }, { unit_price: 5.25 }]);
+      const orders = ViewRegistry.from(generated).get("orders")!;
+      expect(orders.factsSchema).to.equal(OrdersFacts);
+      expect(orders.member("unit_price")).to.include({ kind: "fact", type: "number" });
     }
   });
 });

@@ -1,13 +1,7 @@
 import { expect } from "chai";
-import { BackendBConfig, createEngine } from "lib";
+import { createEngine } from "lib";
 import { BACKEND_B_UNHONOURED_WARNING_CODE } from "../../runtime/dialects/databricks/databricks-unhonoured.js";
-import {
-  CATALOG,
-  SCHEMA,
-  STAND_IN_HTTP_PATH,
-  TOKEN,
-  useStandIn,
-} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
+import { standInBackendBConfig, useStandIn } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 import { Sales } from "../support/sales-fixture.js";
 import { captureWarnings } from "../support/warnings.js";
 
@@ -25,14 +19,7 @@ describe("backend B: common fields it cannot honour are accepted but warned abou
   it("user, password, database and protocol = http: one warning naming each field and its replacement; queries still work", async () => {
     const warnings = await warningsDuring(async () => {
       await using engine = createEngine(
-        new BackendBConfig({
-          host: "127.0.0.1",
-          port: fixture.standIn.port,
-          httpPath: STAND_IN_HTTP_PATH,
-          token: TOKEN,
-          catalog: CATALOG,
-          schema: SCHEMA,
-          poolSize: 1,
+        standInBackendBConfig(fixture.standIn, {
           user: "analyst",
           password: PASSWORD,
           database: "warehouse",
@@ -58,15 +45,7 @@ describe("backend B: common fields it cannot honour are accepted but warned abou
 
   it("protocol = https and no user/password/database: no warning", async () => {
     const warnings = await warningsDuring(async () => {
-      await using engine = createEngine(
-        new BackendBConfig({
-          host: "127.0.0.1",
-          port: fixture.standIn.port,
-          httpPath: STAND_IN_HTTP_PATH,
-          token: TOKEN,
-          protocol: "https",
-        }),
-      );
+      await using engine = createEngine(standInBackendBConfig(fixture.standIn, { protocol: "https" }));
       expect(engine.backend).to.equal("backend_b");
     });
     expect(warnings).to.deep.equal([]);

@@ -15,7 +15,7 @@ import { splitSqlStatements, transactionControlOf } from "../../runtime/dialects
 import type { SemanticLayer } from "../../runtime/semantic/semantic-layer.js";
 import { SemanticViewError } from "../../runtime/semantic/semantic-error.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
-import { cSettings, plainEngine } from "../support/engines.js";
+import { cSettings, plainEngine, useEngineWithTable } from "../support/engines.js";
 import { failureOf } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
 
@@ -23,18 +23,11 @@ describe("engine: DuckDB connections", () => {
   const tmp = useTempDir();
 
   describe("autocommit off", () => {
-    let engine: Engine;
-    beforeEach(async () => {
-      engine = plainEngine({ database: tmp.file(), poolSize: 2, maxOverflow: 0 });
-      await using setup = await engine.connect();
-      await setup.run("CREATE TABLE t (x INTEGER)");
-      await setup.commit();
-    });
-    afterEach(() => engine.dispose());
+    const db = useEngineWithTable(tmp);
 
     it("uncommitted rows are invisible to another connection until commit()", async () => {
-      await using writer = await engine.connect();
-      await using reader = await engine.connect();
+      await using writer = await db.engine.connect();
+      await using reader = await db.engine.connect();
       await writer.run("INSERT INTO t VALUES (1), (2)");
       expect(await writer.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 2n }]);
       expect(await reader.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 0n }]);
@@ -44,8 +37,8 @@ describe("engine: DuckDB connections", () => {
     });
 
     it("the SQL statement COMMIT commits, and works twice in a row", async () => {
-      await using writer = await engine.connect();
-      await using reader = await engine.connect();
+      await using writer = await db.engine.connect();
+      await using reader = await db.engine.connect();
       await writer.run("INSERT INTO t VALUES (1)");
       await writer.run("COMMIT");
       await writer.run("COMMIT");
@@ -58,7 +51,7 @@ describe("engine: DuckDB connections", () => {
     });
 
     it("ROLLBACK (SQL or method) discards, BEGIN joins the open transaction, mixed scripts keep order", async () => {
-      await using conn = await engine.connect();
+      await using conn = await db.engine.connect();
       await conn.run("INSERT INTO t VALUES (1); ROLLBACK");
       expect(await conn.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 0n }]);
       await conn.run("BEGIN; INSERT INTO t VALUES (5); COMMIT; INSERT INTO t VALUES (6)");
@@ -70,8 +63,8 @@ describe("engine: DuckDB connections", () => {
     });
 
     it("a failed commit leaves the connection usable", async () => {
-      await using a = await engine.connect();
-      await using b = await engine.connect();
+      await using a = await db.engine.connect();
+      await using b = await db.engine.connect();
       await a.run("CREATE TABLE k (id INTEGER PRIMARY KEY)");
       await a.commit();
       await a.run("INSERT INTO k VALUES (1)");
@@ -83,7 +76,7 @@ describe("engine: DuckDB connections", () => {
     });
 
     it("multi-statement SQL returns the last statement's rows", async () => {
-      await using conn = await engine.connect();
+      await using conn = await db.engine.connect();
       const rows = await conn.all("INSERT INTO t VALUES (3); SELECT x FROM t");
       expect(rows).to.deep.equal([{ x: 3 }]);
       const error = await failureOf(conn.all("SELECT ?; COMMIT; SELECT ?", [1, 2]));

@@ -17,7 +17,7 @@ import type { PooledConnectionImpl } from "../../runtime/engine/pooled-connectio
 import { driverConnectionOf } from "../../runtime/observability/instrumented-driver.js";
 import { DefinitionCache } from "../../runtime/semantic/definition-cache.js";
 import { loadArrow } from "../../runtime/cursor/load-arrow.js";
-import { cSettings, plainEngine } from "../support/engines.js";
+import { cSettings, plainEngine, useEngineWithTable } from "../support/engines.js";
 import { failureOf } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
 
@@ -34,17 +34,10 @@ describe("engine: DuckDB fast paths", () => {
   const tmp = useTempDir();
 
   describe("reads outside a transaction run in autocommit", () => {
-    let engine: Engine;
-    beforeEach(async () => {
-      engine = plainEngine({ database: tmp.file(), poolSize: 2, maxOverflow: 0 });
-      await using setup = await engine.connect();
-      await setup.run("CREATE TABLE t (x INTEGER)");
-      await setup.commit();
-    });
-    afterEach(() => engine.dispose());
+    const db = useEngineWithTable(tmp);
 
     it("a read opens no transaction; a write opens one that only commit() publishes", async () => {
-      await using conn = await engine.connect();
+      await using conn = await db.engine.connect();
       expect(await conn.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 0n }]);
       expect(inTransaction(conn)).to.equal(false);
       const stream = await conn.stream("WITH r AS (SELECT 1 AS one) FROM r");
@@ -52,14 +45,14 @@ describe("engine: DuckDB fast paths", () => {
       expect(inTransaction(conn)).to.equal(false);
       await conn.run("INSERT INTO t VALUES (1)");
       expect(inTransaction(conn)).to.equal(true);
-      await using other = await engine.connect();
+      await using other = await db.engine.connect();
       expect(await other.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 0n }]);
       await conn.commit();
       expect(await other.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 1n }]);
     });
 
     it("inside a transaction every read sees the caller's own writes, streamed or not", async () => {
-      await using conn = await engine.connect();
+      await using conn = await db.engine.connect();
       await conn.run("BEGIN");
       await conn.run("INSERT INTO t VALUES (7)");
       expect(await conn.all("SELECT x FROM t")).to.deep.equal([{ x: 7 }]);
@@ -72,14 +65,14 @@ describe("engine: DuckDB fast paths", () => {
     });
 
     it("a failed read leaves the connection healthy and outside any transaction", async () => {
-      await using conn = await engine.connect();
+      await using conn = await db.engine.connect();
       expect(await failureOf(conn.all("SELECT * FROM no_such_table"))).to.have.property("name", "ProgrammingError");
       expect(inTransaction(conn)).to.equal(false);
       expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
     });
 
     it("a stream cut off by an error inside a transaction still fails as incomplete", async () => {
-      await using conn = await engine.connect();
+      await using conn = await db.engine.connect();
       await conn.run("INSERT INTO t VALUES (1)");
       const stream = await conn.stream(
         "SELECT CASE WHEN i < 3000000 THEN i ELSE error('boom') END AS v FROM range(4000000) t(i)",

@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
+import express from "express";
+import { fileURLToPath } from "node:url";
+import { Orders, OrdersFacts, OrdersRow } from "../support/served-views.js";
+import { createSalesEngine } from "../support/sales-engine.js";
+import { serveRouter } from "../request/support/router-fixture.js";
 import { OUTPUT_DIR, useDemoInChromium } from "./support/chromium.js";
+
+const PUBLIC_DIR = fileURLToPath(new URL("../../example-service/public/", import.meta.url));
 
 /** How many distinct byte values a PNG's decoded scanlines hold: a blank image has a handful. */
 function pixelVariety(png: Buffer): number {
@@ -111,6 +118,65 @@ describe("e2e: the explorer in headless Chromium", function () {
     // The 422 is the failed request the console reports; nothing else went wrong.
     expect(errors.filter((e) => !e.includes("422"))).to.deep.equal([]);
     await page.close();
+  });
+
+  it("filters a timestamp member with a UTC date-time input and a date member with a date input", async () => {
+    // The orders fixture (a TIMESTAMP and a DATE member) behind the real request core, the same pages.
+    const engine = createSalesEngine({ orders: true, name: "" });
+    await using api = await serveRouter({ views: { Orders, OrdersRow, OrdersFacts }, engine }, (app) =>
+      app.use(express.static(PUBLIC_DIR)),
+    );
+    try {
+      const site = api.url.replace(/\/api$/, "");
+      // A bookmark written with a zone: 14:34:56.789+02:00 is 12:34:56.789 UTC, order 1's instant.
+      const where = [{ field: "orderedAt", op: "gte", value: "2024-02-29T14:34:56.789+02:00" }];
+      const { page, errors } = await open("");
+      const ready = (rows: number) =>
+        page.waitForFunction(
+          (n) => document.body.dataset.state === "ready" && document.querySelectorAll("#table tbody tr").length === n,
+          rows,
+        );
+      await page.goto(
+        `${site}/explorer.html?view=orders&metrics=orderCount&dimensions=orderedAt&where=${encodeURIComponent(JSON.stringify(where))}`,
+      );
+      await ready(2);
+      const at = page.getByLabel("Filter 1: value");
+      expect(await at.getAttribute("type")).to.equal("datetime-local");
+      expect(await at.getAttribute("step")).to.equal("0.001"); // milliseconds: what a Date (and the API) holds
+      expect(await at.inputValue()).to.equal("2024-02-29T12:34:56.789");
+      expect(await page.locator(".filter-values .unit").textContent()).to.equal("UTC");
+      expect(await page.getByLabel("Filter 1: operator").locator("option").allTextContents()).to.include("between");
+
+      // One millisecond later leaves order 1 out; the request (and the bookmark) says UTC with a Z.
+      await at.fill("2024-02-29T12:34:56.790");
+      await page.getByRole("button", { name: "Run query" }).click();
+      await ready(1);
+      expect(JSON.parse(new URL(page.url()).searchParams.get("where")!)).to.deep.equal([
+        { field: "orderedAt", op: "gte", value: "2024-02-29T12:34:56.79Z" }, // as Chromium writes it,
+      ]);
+
+      // The input's bounds are values the request core accepts: the last instant of year 9999.
+      await page.getByLabel("Filter 1: operator").selectOption("lte");
+      await at.fill((await at.getAttribute("max"))!);
+      await page.getByRole("button", { name: "Run query" }).click();
+      await ready(3);
+
+      // A DATE member gets a date input (no time of day), bounded the same way.
+      await page.getByRole("button", { name: "Add filter" }).click();
+      await page.getByLabel("Filter 2: member").selectOption("orderedOn");
+      const on = page.getByLabel("Filter 2: value");
+      expect(await on.getAttribute("type")).to.equal("date");
+      expect(await on.getAttribute("max")).to.equal("9999-12-31");
+      await on.fill("2024-03-01");
+      await page.getByRole("button", { name: "Run query" }).click();
+      await ready(1);
+      expect(await page.locator("#table tbody tr td").first().textContent()).to.match(/^2024-03-01T00:00:00(\.000)?Z$/);
+      await page.screenshot({ path: join(OUTPUT_DIR, "explorer-timestamp-filter.png"), fullPage: true });
+      expect(errors).to.deep.equal([]);
+      await page.close();
+    } finally {
+      await engine.dispose();
+    }
   });
 
   it("at 390 px: nothing wider than the screen, the title clear of the top edge", async () => {

@@ -3,7 +3,7 @@
  * carries the stamp of exactly the current sources, configs and TypeScript version.
  */
 import { expect } from "chai";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build, buildStamp, STAMP_FILE } from "../../scripts/build.js";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
@@ -43,5 +43,25 @@ describe("package: the build stamp of scripts/build.ts", () => {
     writeFileSync(join(root, "dist", STAMP_FILE), buildStamp(root));
     writeFileSync(join(root, "dist", "kept.js"), "");
     expect(build({ ifChanged: true, root })).to.equal("current");
+  });
+
+  it("copies another dist/ (LIB_REUSE_BUILD) only when it carries this tree's stamp", () => {
+    const root = checkout();
+    // A stand-in compiler that fails at once: a build that compiles instead of copying is seen without compiling.
+    rmSync(join(root, "node_modules"));
+    mkdirSync(join(root, "node_modules", "typescript", "bin"), { recursive: true });
+    writeFileSync(join(root, "node_modules", "typescript", "package.json"), '{ "version": "0.0.0-test" }\n');
+    writeFileSync(join(root, "node_modules", "typescript", "bin", "tsc"), "process.exit(3);\n");
+    const elsewhere = join(tmp.path, "elsewhere");
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, "index.js"), "export const a = 1;\n");
+    writeFileSync(join(elsewhere, STAMP_FILE), buildStamp(root));
+    expect(build({ ifChanged: true, root, reuse: elsewhere })).to.equal("copied");
+    expect(readFileSync(join(root, "dist", "index.js"), "utf8")).to.equal("export const a = 1;\n");
+    expect(readFileSync(join(root, "dist", STAMP_FILE), "utf8")).to.equal(buildStamp(root));
+    // Another tree's build is never copied: this one compiles (and the stand-in compiler fails).
+    writeFileSync(join(root, "runtime", "index.ts"), "export const a = 2;\n");
+    expect(() => build({ ifChanged: true, root, reuse: elsewhere })).to.throw(/Command failed: .*typescript\/bin\/tsc/);
+    expect(existsSync(join(root, "dist", "index.js"))).to.equal(false);
   });
 });

@@ -73,7 +73,7 @@ describe("reliability: codegen export collisions", function () {
   it("gives every export of hostile view names its own name, deterministically, and says what it renamed", () => {
     const result = generate(HOSTILE.map(view), { backend: "backend_c" });
     const names = exportsOf(result.files);
-    expect(names).to.have.length(HOSTILE.length * 2);
+    expect(names).to.have.length(HOSTILE.length * 3); // the class, the row DTO, the facts DTO
     expect(new Set(names.map((n) => n.toLowerCase())).size, names.join(", ")).to.equal(names.length);
     const stems = result.files.map((f) => f.path.toLowerCase());
     expect(new Set(stems).size).to.equal(stems.length);
@@ -85,9 +85,24 @@ describe("reliability: codegen export collisions", function () {
 
   it("the issue's pair: sales_row keeps its class SalesRow, the row DTO of sales becomes SalesRow2", () => {
     const result = generate([view("sales_row"), view("sales")], { backend: "backend_c" });
-    expect(exportsOf(result.files)).to.deep.equal(["Sales", "SalesRow2", "SalesRow", "SalesRowRow"]);
+    expect(exportsOf(result.files)).to.deep.equal([
+      "Sales",
+      "SalesRow2",
+      "SalesFacts",
+      "SalesRow",
+      "SalesRowRow",
+      "SalesRowFacts",
+    ]);
     expect(result.renamed).to.deep.equal([
       'the row DTO of view "sales" to SalesRow2 (SalesRow is the class of view "sales_row")',
+    ]);
+  });
+
+  it("the facts DTO steps aside too: sales_facts keeps its class SalesFacts, the facts DTO of sales becomes SalesFacts2", () => {
+    const result = generate([view("sales_facts"), view("sales")], { backend: "backend_c" });
+    expect(exportsOf(result.files)).to.include.members(["SalesFacts", "SalesFacts2", "SalesFactsFacts"]);
+    expect(result.renamed).to.deep.equal([
+      'the facts DTO of view "sales" to SalesFacts2 (SalesFacts is the class of view "sales_facts")',
     ]);
   });
 

@@ -4,10 +4,18 @@
  */
 import { expect } from "chai";
 import { BackendCConfig, Decimal, Dimension, Metric, SemanticView, ValidationError, createEngine } from "lib";
-import { ExactNumber, InvalidRequestError, ViewRegistry, createSemanticApi, parseRequestJson } from "lib/request";
+import {
+  ExactNumber,
+  InvalidRequestError,
+  ViewRegistry,
+  createSemanticApi,
+  parseRequestJson,
+  type ViewSource,
+} from "lib/request";
 import { parseMemberValue } from "../../runtime/request/member-values.js";
 import * as generated from "../../generated/index.js";
 import * as views from "../support/served-views.js";
+import { failureOf } from "../support/failures.js";
 
 describe("request core: the JSON reader", () => {
   it("keeps numbers a double cannot hold as their text, and takes the others as numbers", () => {
@@ -86,7 +94,7 @@ describe("request core: the view registry", () => {
     class Plain extends SemanticView("plain", { n: Metric(), k: Dimension() }) {}
     const registry = ViewRegistry.from([Plain, { view: views.Orders, row: views.OrdersRow }]);
     expect(registry.get("plain")!.members.map((m) => m.type)).to.deep.equal(["unknown", "unknown"]);
-    expect(registry.get("orders")!.member("price")!.type).to.equal("decimal");
+    expect(registry.get("orders")!.member("total")!.type).to.equal("decimal");
     expect(() => ViewRegistry.from([{ view: views.Orders, row: views.SalesRow }])).to.throw(
       ValidationError,
       /does not have exactly its fields/,
@@ -94,19 +102,71 @@ describe("request core: the view registry", () => {
     expect(() => ViewRegistry.from({})).to.throw(ValidationError, /no view classes found/);
   });
 
-  it("pairs a row DTO that leaves the facts out, as codegen's <View>Row does (facts typed unknown)", () => {
-    const { quantity: _q, price: _p, statusCode: _s, ...withoutFacts } = views.OrdersRow.properties;
-    const OrdersRow = { ...views.OrdersRow, properties: withoutFacts };
-    const registry = ViewRegistry.from({ Orders: views.Orders, OrdersRow });
-    const orders = registry.get("orders")!;
-    expect(orders.rowSchema).to.equal(OrdersRow);
-    expect(orders.member("total")!.type).to.equal("decimal");
-    expect(orders.member("orderedOn")!.type).to.equal("date");
-    expect(orders.member("price")!.type).to.equal("unknown");
-    const { total: _t, ...missingMetric } = withoutFacts;
+  it("types facts from the <View>Facts DTO beside codegen's <View>Row, which leaves them out", () => {
+    const orders = ViewRegistry.from(views).get("orders")!;
+    expect(orders.rowSchema).to.equal(views.OrdersRow);
+    expect(orders.factsSchema).to.equal(views.OrdersFacts);
+    expect(orders.members.map((m) => `${m.name}:${m.kind}:${m.type}`)).to.deep.equal([
+      "total:metric:decimal",
+      "orderCount:metric:bigint",
+      "status:dimension:string",
+      "orderedAt:dimension:timestamp",
+      "orderedOn:dimension:date",
+      "isRush:dimension:boolean",
+      "quantity:fact:integer",
+      "price:fact:decimal",
+      "statusCode:fact:string",
+    ]);
+    // Paired by shape when the export names do not say it, or given explicitly.
+    const byShape = ViewRegistry.from({ Orders: views.Orders, OrdersRow: views.OrdersRow, Lines: views.OrdersFacts });
+    expect(byShape.get("orders")!.member("price")!.type).to.equal("decimal");
+    const explicit = ViewRegistry.from([{ view: views.Orders, row: views.OrdersRow, facts: views.OrdersFacts }]);
+    expect(explicit.get("orders")!.member("quantity")!.type).to.equal("integer");
+    // Without a facts DTO the facts are typed unknown (their values pass as JSON gives them).
+    const untyped = ViewRegistry.from({ Orders: views.Orders, OrdersRow: views.OrdersRow }).get("orders")!;
+    expect(untyped.factsSchema).to.equal(undefined);
+    expect(untyped.member("total")!.type).to.equal("decimal");
+    expect(untyped.member("price")!.type).to.equal("unknown");
+    const { price: _p, ...missingFact } = views.OrdersFacts.properties;
     expect(() =>
-      ViewRegistry.from([{ view: views.Orders, row: { ...OrdersRow, properties: missingMetric } }]),
+      ViewRegistry.from([{ view: views.Orders, facts: { ...views.OrdersFacts, properties: missingFact } }]),
+    ).to.throw(
+      ValidationError,
+      /facts schema given for "orders" does not have exactly its facts \(quantity, price, statusCode\)/,
+    );
+    const { total: _t, ...missingMetric } = views.OrdersRow.properties;
+    expect(() =>
+      ViewRegistry.from([{ view: views.Orders, row: { ...views.OrdersRow, properties: missingMetric } }]),
     ).to.throw(ValidationError, /does not have exactly its fields/);
+  });
+
+  it("parses a fact's filter values by its type: a decimal fact's string is bound as a decimal", async () => {
+    // An engine that never connects: preparing and compiling need its dialect only.
+    await using engine = createEngine(new BackendCConfig({ database: ":memory:" }));
+    const request = { facts: ["price"], where: { field: "price", op: "eq", value: "99999999999999.99" } } as const;
+    const compiled = async (served: ViewSource) => {
+      const api = createSemanticApi({ views: served, engine });
+      return (await api.prepare(request, { view: "orders", context: undefined })).compile("backend_a");
+    };
+    // Typed, the value is a Decimal: bound exactly, in its own precision.
+    expect(await compiled(views)).to.deep.equal({
+      sql: 'SELECT * FROM SEMANTIC_VIEW("ORDERS" FACTS "PRICE" WHERE "PRICE" = CAST(? AS NUMBER(16,2))) ORDER BY 1 ASC NULLS LAST LIMIT 10001',
+      parameters: ["99999999999999.99"],
+    });
+    // Untyped (no facts DTO), the same text would be compared as a string.
+    const { OrdersFacts: _f, ...withoutFacts } = views;
+    expect((await compiled(withoutFacts)).sql).to.include('"PRICE" = ?)');
+    const api = createSemanticApi({ views, engine });
+    const error = await failureOf(
+      api.prepare(
+        { facts: ["quantity"], where: { field: "quantity", op: "eq", value: "2.5" } },
+        { view: "orders", context: undefined },
+      ),
+    );
+    expect(error).to.be.instanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).errors.map((e) => `${e.field}: ${e.message}`)).to.deep.equal([
+      'where.value: quantity: "2.5" is not an integer (write integers as plain digits, without a fraction or exponent)',
+    ]);
   });
 
   it("refuses unknown or non-positive limits", () => {

@@ -5,18 +5,12 @@
  */
 import { tableFromIPC } from "apache-arrow";
 import { expect } from "chai";
-import { BackendBConfig, createEngine, type Engine, type LogEvent } from "lib";
+import { createEngine, type Engine, type LogEvent } from "lib";
 import { post, serveRouter, type RunningRouter } from "./support/router-fixture.js";
 import * as views from "../support/served-views.js";
 import { ORDERS_BY_STATUS, SALES_BY_COUNTRY } from "../support/sales-fixture.js";
 import { startStandIn, standInConfig } from "../support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
-import {
-  CATALOG,
-  SCHEMA,
-  STAND_IN_HTTP_PATH,
-  TOKEN,
-  useStandIn,
-} from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
+import { standInEngine, useStandIn } from "../support/stand-ins/databricks/databricks-stand-in-fixture.js";
 
 const BY_COUNTRY = SALES_BY_COUNTRY.map(({ country, revenue }) => `{"country":"${country}","revenue":${revenue}}`);
 const BY_STATUS = ORDERS_BY_STATUS.map(
@@ -89,19 +83,8 @@ routerSuite("backend A (Snowflake stand-in)", async (log) => {
 
 describe("backend B", function () {
   const fixture = useStandIn();
-  routerSuite("backend B (Databricks stand-in)", async (log) => {
-    const engine = createEngine(
-      new BackendBConfig({
-        host: "127.0.0.1",
-        port: fixture.standIn.port,
-        httpPath: STAND_IN_HTTP_PATH,
-        token: TOKEN,
-        catalog: CATALOG,
-        schema: SCHEMA,
-        poolSize: 1,
-      }),
-      { log },
-    );
-    return { engine, stop: async () => undefined };
-  });
+  routerSuite("backend B (Databricks stand-in)", async (log) => ({
+    engine: standInEngine(fixture.standIn, { log }),
+    stop: async () => undefined,
+  }));
 });

@@ -26,6 +26,31 @@ export function plainEngine(input: BackendCConfigInput = {}, options: EngineFrom
 }
 
 /**
+ * Mocha hooks: before each test, a plain engine (pool 2, no overflow) over a new database file in `dir`
+ * holding the committed empty table `t (x INTEGER)`; disposed after each. Read `.engine` inside tests.
+ */
+export function useEngineWithTable(dir: { file(name?: string): string }): { readonly engine: Engine } {
+  let current: Engine | undefined;
+  beforeEach(async () => {
+    current = plainEngine({ database: dir.file(), poolSize: 2, maxOverflow: 0 });
+    await using setup = await current.connect();
+    await setup.run("CREATE TABLE t (x INTEGER)");
+    await setup.commit();
+  });
+  afterEach(async () => {
+    const engine = current;
+    current = undefined;
+    await engine?.dispose();
+  });
+  return {
+    get engine(): Engine {
+      if (current === undefined) throw new Error("useEngineWithTable(): the engine exists only inside a test");
+      return current;
+    },
+  };
+}
+
+/**
  * Wraps a real driver and injects failures: failing opens, dead pings, throwing pings. Used to
  * exercise the pool's guards against conditions a healthy in-process DuckDB never produces.
  */

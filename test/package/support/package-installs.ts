@@ -9,7 +9,9 @@
  *   dist/ only when its build stamp says it is the build of exactly these sources), then
  *   `npm install <tarball>`;
  * - git: `npm install git+file://<copy>`, which clones it, installs its dependencies, runs
- *   `prepare` (a clone has no dist/: this builds from scratch) and packs and installs the result.
+ *   `prepare` and packs and installs the result. A clone has no dist/: its `prepare` copies the
+ *   checkout's (LIB_REUSE_BUILD) when that is the build of exactly these sources, else builds from
+ *   scratch — the checkout's own build (`npm ci`'s `prepare`) is the from-scratch build of them.
  *
  * Both projects also get `@duckdb/node-api`, `typebox` and `@types/node` at the checkout's versions.
  * npm works from its cache first (`--prefer-offline`); the registry is asked only for what is missing.
@@ -36,7 +38,7 @@ import { tmpdir } from "node:os";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { buildStamp, STAMP_FILE } from "../../../scripts/build.js";
+import { buildStamp, REUSE_BUILD_ENV, STAMP_FILE } from "../../../scripts/build.js";
 import { REPO_ROOT } from "../../codegen/support/run-cli.js";
 
 export interface Run {
@@ -107,26 +109,29 @@ async function freshCopy(tmp: string): Promise<string> {
   return copy;
 }
 
-async function project(tmp: string, name: string, lib: string): Promise<string> {
+async function project(tmp: string, name: string, lib: string, env: Record<string, string> = {}): Promise<string> {
   const dir = join(tmp, name);
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
   const packages = ["@duckdb/node-api", "typebox", "@types/node"].map((p) => `${p}@${installedVersion(p)}`);
   must(
-    await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", lib, ...packages], dir),
+    await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", lib, ...packages], dir, env),
     `npm install ${lib}`,
   );
   return dir;
 }
 
+/** Whether the checkout's dist/ is the build of exactly the copy's sources (so builds of the copy may reuse it). */
+function checkoutBuildFits(copy: string): boolean {
+  const stamp = join(REPO_ROOT, "dist", STAMP_FILE);
+  return existsSync(stamp) && readFileSync(stamp, "utf8") === buildStamp(copy);
+}
+
 async function packAndInstall(
   tmp: string,
   copy: string,
+  packReusedBuild: boolean,
 ): Promise<Pick<PackageInstalls, "tarball" | "packReusedBuild" | "fromTarball">> {
-  // What `npm install` in the checkout would give, without installing it again.
-  symlinkSync(realpathSync(join(REPO_ROOT, "node_modules")), join(copy, "node_modules"), "dir");
-  const stamp = join(REPO_ROOT, "dist", STAMP_FILE);
-  const packReusedBuild = existsSync(stamp) && readFileSync(stamp, "utf8") === buildStamp(copy);
   if (packReusedBuild) cpSync(join(REPO_ROOT, "dist"), join(copy, "dist"), { recursive: true });
   const packs = join(tmp, "packs");
   mkdirSync(packs);
@@ -139,10 +144,15 @@ async function packAndInstall(
 /** Prepares both installs in `tmp` (an empty folder). */
 export async function prepareInstalls(tmp: string): Promise<PackageInstalls> {
   const copy = await freshCopy(tmp);
-  // The git install clones the committed copy, so it starts before the copy gets node_modules and dist/.
+  // What `npm install` in the checkout would give, without installing it again (untracked: the git
+  // install clones the committed copy without it). The build stamp reads TypeScript's version from it.
+  symlinkSync(realpathSync(join(REPO_ROOT, "node_modules")), join(copy, "node_modules"), "dir");
+  const fits = checkoutBuildFits(copy);
+  const reuse: Record<string, string> = fits ? { [REUSE_BUILD_ENV]: join(REPO_ROOT, "dist") } : {};
+  // The git install clones the committed copy, so the copy's dist/ (below) is not in it either.
   const [fromGit, packed] = await Promise.all([
-    project(tmp, "app-git", `git+${pathToFileURL(copy).href}`),
-    packAndInstall(tmp, copy),
+    project(tmp, "app-git", `git+${pathToFileURL(copy).href}`, reuse),
+    packAndInstall(tmp, copy, fits),
   ]);
   return { tmp, copy, ...packed, fromGit };
 }

@@ -4,7 +4,7 @@
  * self-signed certificate is trusted through `BACKEND_B_CA_CERT` (set while the stand-in runs).
  */
 import { BackendBConfig, Dimension, Metric, SemanticView, createEngine } from "lib";
-import type { Engine, EngineLogger } from "lib";
+import type { BackendBConfigInput, Engine, EngineLogger } from "lib";
 import type { BackendBSettings } from "../../../../runtime/dialects/databricks/databricks-settings.js";
 import { Secret } from "../../../../runtime/config/secret.js";
 import { DatabricksStandIn, STAND_IN_HTTP_PATH, type StandInOptions } from "./databricks-stand-in.js";
@@ -60,22 +60,28 @@ export interface EngineOverrides {
   readonly log?: EngineLogger;
 }
 
+/** A backend B configuration in decomposed mode (host/port/http_path/token, pool 1) on the stand-in, plus `fields`. */
+export function standInBackendBConfig(
+  standIn: { readonly port: number },
+  fields: Partial<BackendBConfigInput> = {},
+): BackendBConfig {
+  return new BackendBConfig({
+    host: "127.0.0.1",
+    port: standIn.port,
+    httpPath: STAND_IN_HTTP_PATH,
+    token: TOKEN,
+    catalog: CATALOG,
+    schema: SCHEMA,
+    poolSize: 1,
+    ...fields,
+  });
+}
+
 /** A backend B engine in decomposed mode (host/port/http_path/token) on the stand-in. */
 export function standInEngine(standIn: DatabricksStandIn, overrides: EngineOverrides = {}): Engine {
-  return createEngine(
-    new BackendBConfig({
-      host: "127.0.0.1",
-      port: overrides.port ?? standIn.port,
-      httpPath: STAND_IN_HTTP_PATH,
-      token: overrides.token ?? TOKEN,
-      catalog: CATALOG,
-      schema: SCHEMA,
-      poolSize: overrides.poolSize ?? 1,
-      ...(overrides.prePing === undefined ? {} : { prePing: overrides.prePing }),
-      ...(overrides.timeout === undefined ? {} : { timeout: overrides.timeout }),
-    }),
-    overrides.log === undefined ? {} : { log: overrides.log },
-  );
+  const { log, ...fields } = overrides;
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  return createEngine(standInBackendBConfig(standIn, defined), log === undefined ? {} : { log });
 }
 
 /** Resolved settings for using the driver directly (below the engine). */
