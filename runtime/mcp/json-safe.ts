@@ -1,10 +1,9 @@
 /**
  * Plain JSON values for an MCP answer's structured content, which the SDK serializes with
  * `JSON.stringify`: a bigint within ±(2^53−1) becomes a number and a larger one its exact digits as
- * a string, a Decimal its exact text, a DATE its ISO day, another Date its ISO date-time. Nothing is
- * rounded (the text content carries the same values as exact JSON numbers).
+ * a string, a Decimal its exact text, a Date its ISO text. Nothing is rounded (the text content
+ * carries the same values as exact JSON numbers).
  */
-import { CalendarDate } from "../values/calendar-date.js";
 import { Decimal } from "../values/decimal.js";
 
 export function jsonSafe(value: unknown): unknown {
@@ -15,7 +14,6 @@ export function jsonSafe(value: unknown): unknown {
   }
   if (typeof value !== "object" || value === null) return value;
   if (Decimal.isDecimal(value)) return value.toString();
-  if (value instanceof CalendarDate) return value.toJSON(); // a DATE: its ISO day
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(jsonSafe);
   const out: Record<string, unknown> = {};

@@ -5,7 +5,6 @@
  * "other" columns); bigints, strings, numbers and Decimals are immutable and shared as they are.
  */
 import type { ColumnInfo, ResultStream, ServedFrom } from "../driver/query-result.js";
-import { CalendarDate } from "../values/calendar-date.js";
 
 export interface CachedResult {
   readonly columns: readonly ColumnInfo[];
@@ -19,12 +18,7 @@ export interface CachedResult {
 
 type Copy = (value: unknown) => unknown;
 
-const copyDate: Copy = (value) =>
-  value instanceof CalendarDate
-    ? new CalendarDate(value.getTime())
-    : value instanceof Date
-      ? new Date(value.getTime())
-      : value;
+const copyDate: Copy = (value) => (value instanceof Date ? new Date(value.getTime()) : value);
 const copyOther: Copy = (value) => {
   if (value === null || typeof value !== "object") return value;
   try {

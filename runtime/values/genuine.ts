@@ -4,18 +4,12 @@
  * `toString`), or throw a bare TypeError from them, so only instances made by the built-in
  * constructors count.
  */
-import { CalendarDate } from "./calendar-date.js";
 import { Decimal } from "./decimal.js";
 
-/**
- * A `Date` made by `new Date()`, or a DATE value as the library makes it (`CalendarDate`, frozen,
- * which only changes `toJSON`): not another subclass, not a Proxy (whose Date methods throw).
- */
+/** A `Date` made by `new Date()`: not a subclass, not a Proxy (whose Date methods throw). */
 export function isGenuineDate(value: unknown): value is Date {
   try {
-    if (typeof value !== "object" || value === null) return false;
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Date.prototype && proto !== CalendarDate.prototype) return false;
+    if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Date.prototype) return false;
     Date.prototype.getTime.call(value); // throws unless `value` has a Date's internal slot
     return true;
   } catch {

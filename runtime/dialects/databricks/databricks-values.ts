@@ -13,7 +13,6 @@
 import type { TTableSchema, TColumnDesc } from "@databricks/sql/thrift/TCLIService_types.js";
 import type { ColumnInfo } from "../../driver/query-result.js";
 import { DataError } from "../../errors.js";
-import { CalendarDate, calendarDateOf } from "../../values/calendar-date.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT64, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
@@ -141,12 +140,12 @@ function decimalFromDouble(value: number, column: ColumnInfo): Decimal {
 
 /** A DATE as a `Date` at UTC midnight. */
 function toDate(value: unknown): Date {
-  if (value instanceof Date) return calendarDateOf(value);
+  if (value instanceof Date) return new Date(Date.UTC(value.getUTCFullYear(), value.getUTCMonth(), value.getUTCDate()));
   if (typeof value === "number") return toDate(new Date(value));
   const text = String(value);
   const parsed = /^(-?\d{4,})-(\d{2})-(\d{2})/.exec(text);
-  if (!parsed) return new CalendarDate(Number.NaN);
-  const date = new CalendarDate(Date.UTC(2000, Number(parsed[2]) - 1, Number(parsed[3])));
+  if (!parsed) return new Date(Number.NaN);
+  const date = new Date(Date.UTC(2000, Number(parsed[2]) - 1, Number(parsed[3])));
   date.setUTCFullYear(Number(parsed[1]));
   return date;
 }

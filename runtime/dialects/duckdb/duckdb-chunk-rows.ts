@@ -5,10 +5,11 @@
  * are per column and monomorphic. Values come out exactly as `normalizingConverter` makes them.
  */
 import type { DuckDBDataChunk, DuckDBType, DuckDBVector } from "@duckdb/node-api";
-import { calendarDateOfDays } from "../../values/calendar-date.js";
 import { Decimal } from "../../values/decimal.js";
 import { normalizingConverter } from "./duckdb-values.js";
 import { duckdb } from "./duckdb-api.js";
+
+const MS_PER_DAY = 86_400_000;
 
 /** Reads one vector's `count` values, normalized. */
 export type ColumnReader = (vector: DuckDBVector, count: number) => unknown[];
@@ -31,7 +32,7 @@ const date: ColumnReader = (vector, count) => {
   const out = new Array<unknown>(count);
   for (let r = 0; r < count; r++) {
     const value = vector.getItem(r) as { readonly days: number } | null;
-    out[r] = value === null ? null : calendarDateOfDays(value.days);
+    out[r] = value === null ? null : new Date(value.days * MS_PER_DAY);
   }
   return out;
 };

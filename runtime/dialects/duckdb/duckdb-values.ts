@@ -4,7 +4,6 @@
  */
 import type { DuckDBType, DuckDBValue, DuckDBValueConverter } from "@duckdb/node-api";
 import type { ValueKind } from "../../driver/query-result.js";
-import { CalendarDate, calendarDateOfDays } from "../../values/calendar-date.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { INT128, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
@@ -13,6 +12,7 @@ import { duckdb } from "./duckdb-api.js";
 import { DUCKDB_TYPES } from "./duckdb-types.js";
 import type { BoundParameter } from "../../semantic/semantic-layer.js";
 
+const MS_PER_DAY = 86_400_000;
 /** DuckDB's widest DECIMAL. */
 const MAX_DECIMAL_WIDTH = 38;
 
@@ -65,7 +65,7 @@ export const normalizingConverter: DuckDBValueConverter<unknown> = (value, type)
       }
       break;
     case DuckDBTypeId.DATE:
-      if (value instanceof DuckDBDateValue) return calendarDateOfDays(value.days);
+      if (value instanceof DuckDBDateValue) return new Date(value.days * MS_PER_DAY);
       break;
     case DuckDBTypeId.TIMESTAMP:
       if (value instanceof DuckDBTimestampValue) return new Date(Number(floorDiv(value.micros, 1000n)));
@@ -129,8 +129,8 @@ export function normalizeByKind(value: unknown, kind: ValueKind): unknown {
       // A UUID comes as a DuckDB value object; its text is the canonical form the driver reads too.
       return value instanceof duckdb().DuckDBUUIDValue ? value.toString() : value;
     case "date":
-      if (value instanceof DuckDBDateValue) return calendarDateOfDays(value.days);
-      if (typeof value === "string") return new CalendarDate(`${value.slice(0, 10)}T00:00:00Z`);
+      if (value instanceof DuckDBDateValue) return new Date(value.days * MS_PER_DAY);
+      if (typeof value === "string") return new Date(`${value.slice(0, 10)}T00:00:00Z`);
       return value;
     case "timestamp":
       if (value instanceof DuckDBTimestampValue || value instanceof DuckDBTimestampTZValue) {

@@ -12,7 +12,6 @@
  * - anything else (TIME as text, VARIANT/OBJECT/ARRAY parsed JSON, BINARY Buffer) passes through.
  */
 import type { ColumnInfo, ValueKind } from "../../driver/query-result.js";
-import { calendarDateOf } from "../../values/calendar-date.js";
 import { Decimal } from "../../values/decimal.js";
 import { isGenuineDate } from "../../values/genuine.js";
 import { DIGITS38, inexactNumberProblem, inRange } from "../../values/integer-ranges.js";
@@ -46,13 +45,8 @@ function toFloat(value: unknown): number {
   return Number(text);
 }
 
-function toTimestamp(value: unknown): unknown {
-  if (value instanceof Date) return new Date(value.getTime());
-  return value;
-}
-
 function toDate(value: unknown): unknown {
-  if (value instanceof Date) return calendarDateOf(value);
+  if (value instanceof Date) return new Date(value.getTime());
   return value;
 }
 
@@ -101,9 +95,8 @@ function converterFor(kind: ValueKind, column: SnowflakeColumnLike): Convert {
     case "boolean":
       return (v) => (typeof v === "boolean" ? v : asText(v) === "1" || asText(v).toLowerCase() === "true");
     case "date":
-      return toDate;
     case "timestamp":
-      return toTimestamp;
+      return toDate;
     case "string":
     case "other":
       return (v) => v;
