@@ -5,15 +5,14 @@
  * which the engine never lifts) — and must answer identically, errors included.
  */
 import { expect } from "chai";
-import type { Engine, PooledConnection } from "lib";
+import type { PooledConnection } from "lib";
 import { Decimal } from "../../runtime/values/decimal.js";
 import { duckdbLiteral } from "../../runtime/dialects/duckdb/duckdb-query-compiler.js";
 import { statementCachePrepares } from "../../runtime/dialects/duckdb/duckdb-statement-cache.js";
-import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import { liftWhereClauseValues } from "../../runtime/semantic/call/lift-where-values.js";
 import { semanticQueryCacheStats } from "../../runtime/semantic/call/typed-query.js";
 import { mulberry32 } from "../../scripts/prng.js";
-import { cSettings } from "../support/engines.js";
+import { useSeededConnection } from "../support/engines.js";
 import { HOSTILE_VALUES } from "../support/hostile-values.js";
 import { useTempDir } from "../support/temp-dir.js";
 import { pick } from "./support/random-choice.js";
@@ -147,28 +146,14 @@ async function answer(conn: PooledConnection, sql: string, parameters?: unknown[
 }
 
 describe("where_clause values bound as parameters (built-in engine)", () => {
-  const tmp = useTempDir("all");
-  let engine: Engine;
-  let conn: PooledConnection;
-
-  before(async () => {
-    engine = engineFromSettings(cSettings({ database: tmp.file(), poolSize: 2, maxOverflow: 0 }));
-    {
-      await using setup = await engine.connect();
-      const columns = NAMES.map((c) => `${c} ${COLUMNS[c]}`).join(", ");
-      await setup.run(`CREATE TABLE t (k INTEGER, ${columns})`);
-      const rows = Array.from({ length: ROWS }, (_, r) => `(${r}, ${rowValues(r)})`);
-      await setup.run(`INSERT INTO t VALUES ${rows.join(", ")}`);
-      const dimensions = ["k", ...NAMES].map((c) => `t.${c} AS ${c}`).join(", ");
-      await setup.run(`CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (${dimensions}) METRICS (t.n AS count(*))`);
-      await setup.run("SET TimeZone = 'America/New_York'");
-      await setup.commit();
-    }
-    conn = await engine.connect();
-  });
-  after(async () => {
-    await conn?.release();
-    await engine?.dispose();
+  const db = useSeededConnection(useTempDir("all"), async (setup) => {
+    const columns = NAMES.map((c) => `${c} ${COLUMNS[c]}`).join(", ");
+    await setup.run(`CREATE TABLE t (k INTEGER, ${columns})`);
+    const rows = Array.from({ length: ROWS }, (_, r) => `(${r}, ${rowValues(r)})`);
+    await setup.run(`INSERT INTO t VALUES ${rows.join(", ")}`);
+    const dimensions = ["k", ...NAMES].map((c) => `t.${c} AS ${c}`).join(", ");
+    await setup.run(`CREATE SEMANTIC VIEW v AS TABLES (t) DIMENSIONS (${dimensions}) METRICS (t.n AS count(*))`);
+    await setup.run("SET TimeZone = 'America/New_York'");
   });
 
   it("answers exactly as the literal form for random predicates over every value type", async () => {
@@ -179,7 +164,7 @@ describe("where_clause values bound as parameters (built-in engine)", () => {
       const where = predicate(random);
       const sql = call(where);
       if (liftWhereClauseValues(sql) !== undefined) lifted++;
-      const [got, want] = [await answer(conn, sql), await answer(conn, asWritten(where), [1])];
+      const [got, want] = [await answer(db.conn, sql), await answer(db.conn, asWritten(where), [1])];
       expect(got, where).to.deep.equal(want);
     }
     expect(lifted).to.be.greaterThan(queries * 0.8);
@@ -188,28 +173,28 @@ describe("where_clause values bound as parameters (built-in engine)", () => {
   it("N distinct values of one shape: one type probe and one prepare", async () => {
     const where = (id: number, name: string) =>
       `"i" >= ${id} AND "s" <> ${duckdbLiteral(name)} AND "d2" NOT IN (1.50, ${id}.25)`;
-    await conn.all(call(where(-1, "first")));
+    await db.conn.all(call(where(-1, "first")));
     const [probes, prepares] = [semanticQueryCacheStats().misses, statementCachePrepares()];
     const answers: unknown[] = [];
-    for (let n = 0; n < 25; n++) answers.push(await conn.all(call(where(n * 3, `name ${n} '"`))));
+    for (let n = 0; n < 25; n++) answers.push(await db.conn.all(call(where(n * 3, `name ${n} '"`))));
     expect(semanticQueryCacheStats().misses - probes, "type probes").to.equal(0);
     expect(statementCachePrepares() - prepares, "prepares").to.equal(0);
     const streamed: unknown[][] = [];
-    for await (const chunk of await conn.stream(call(where(3, `name 1 '"`)))) streamed.push(...chunk);
+    for await (const chunk of await db.conn.stream(call(where(3, `name 1 '"`)))) streamed.push(...chunk);
     expect(streamed.map(([k, n]) => ({ k, n }))).to.deep.equal(answers[1]); // stream() binds them too
     for (const [n, rows] of answers.entries()) {
-      expect(rows).to.deep.equal(await conn.all(asWritten(where(n * 3, `name ${n} '"`)), [1]));
+      expect(rows).to.deep.equal(await db.conn.all(asWritten(where(n * 3, `name ${n} '"`)), [1]));
     }
   });
 
   it("falls back to the literal form where a value cannot be bound exactly, and for hand-written parameters", async () => {
     const probes = semanticQueryCacheStats().misses;
     // 12.505 is not a DECIMAL(10,2): bound, it would round to 12.51; as written it matches nothing.
-    expect(await conn.all(call(`"d2" = 12.505`))).to.deep.equal([]);
+    expect(await db.conn.all(call(`"d2" = 12.505`))).to.deep.equal([]);
     expect(semanticQueryCacheStats().misses - probes).to.equal(2); // the shape's probe, then the literal statement's
-    expect(await conn.all(call(`"d2" = -12.34`))).to.deep.equal([{ k: 1, n: 1n }]); // bound: the shape is known
+    expect(await db.conn.all(call(`"d2" = -12.34`))).to.deep.equal([{ k: 1, n: 1n }]); // bound: the shape is known
     expect(semanticQueryCacheStats().misses - probes).to.equal(2);
-    expect(await conn.all(call(`"dt" = '2024-01-02'`))).to.deep.equal([{ k: 1, n: 1n }]); // a string cast to DATE
+    expect(await db.conn.all(call(`"dt" = '2024-01-02'`))).to.deep.equal([{ k: 1, n: 1n }]); // a string cast to DATE
     expect(liftWhereClauseValues(`SELECT * FROM semantic_view('v', where_clause := '"i" = 1') WHERE k = ?`)).to.equal(
       undefined,
     );

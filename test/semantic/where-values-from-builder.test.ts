@@ -7,26 +7,14 @@
  * compared, then run on real DuckDB through `execute()` against the same SQL run as written.
  */
 import { expect } from "chai";
-import {
-  and,
-  Decimal,
-  Dimension,
-  Metric,
-  not,
-  or,
-  SemanticView,
-  type Engine,
-  type PooledConnection,
-  type RowCondition,
-} from "lib";
+import { and, Decimal, Dimension, Metric, not, or, SemanticView, type RowCondition } from "lib";
 import { compilerFor } from "../../runtime/dialects/dialects.js";
 import { liftedValuesOf } from "../../runtime/dialects/duckdb/duckdb-lifted-values.js";
 import { statementCachePrepares } from "../../runtime/dialects/duckdb/duckdb-statement-cache.js";
-import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import { liftWhereClauseValues, textLiftCount } from "../../runtime/semantic/call/lift-where-values.js";
 import { semanticQueryCacheStats } from "../../runtime/semantic/call/typed-query.js";
 import { mulberry32 } from "../../scripts/prng.js";
-import { cSettings } from "../support/engines.js";
+import { useSeededConnection } from "../support/engines.js";
 import { HOSTILE_VALUES } from "../support/hostile-values.js";
 import { useTempDir } from "../support/temp-dir.js";
 import { pick } from "./support/random-choice.js";
@@ -151,34 +139,20 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
   });
 
   describe("on DuckDB", () => {
-    const tmp = useTempDir("all");
-    let engine: Engine;
-    let conn: PooledConnection;
-
-    before(async () => {
-      engine = engineFromSettings(cSettings({ database: tmp.file(), poolSize: 2, maxOverflow: 0 }));
-      {
-        await using setup = await engine.connect();
-        await setup.run(
-          "CREATE TABLE bt (k INTEGER, i INTEGER, h HUGEINT, d2 DECIMAL(10,2), dbl DOUBLE, s VARCHAR, ts TIMESTAMP, bo BOOLEAN)",
-        );
-        await setup.run(`INSERT INTO bt VALUES ${Array.from({ length: ROWS }, (_, r) => row(r)).join(", ")}`);
-        const dimensions = ["k", "i", "h", "d2", "dbl", "s", "ts", "bo"].map((c) => `bt.${c} AS ${c}`).join(", ");
-        await setup.run(`CREATE SEMANTIC VIEW bv AS TABLES (bt) DIMENSIONS (${dimensions}) METRICS (bt.n AS count(*))`);
-        await setup.commit();
-      }
-      conn = await engine.connect();
-    });
-    after(async () => {
-      await conn?.release();
-      await engine?.dispose();
+    const db = useSeededConnection(useTempDir("all"), async (setup) => {
+      await setup.run(
+        "CREATE TABLE bt (k INTEGER, i INTEGER, h HUGEINT, d2 DECIMAL(10,2), dbl DOUBLE, s VARCHAR, ts TIMESTAMP, bo BOOLEAN)",
+      );
+      await setup.run(`INSERT INTO bt VALUES ${Array.from({ length: ROWS }, (_, r) => row(r)).join(", ")}`);
+      const dimensions = ["k", "i", "h", "d2", "dbl", "s", "ts", "bo"].map((c) => `bt.${c} AS ${c}`).join(", ");
+      await setup.run(`CREATE SEMANTIC VIEW bv AS TABLES (bt) DIMENSIONS (${dimensions}) METRICS (bt.n AS count(*))`);
     });
 
     async function outcome(run: () => Promise<unknown[]>): Promise<unknown> {
       try {
         return await run();
       } catch (error) {
-        await conn.rollback().catch(() => undefined);
+        await db.conn.rollback().catch(() => undefined);
         return { error: (error as Error).message.replace(/\(expanded SQL:[\s\S]*$/, "") };
       }
     }
@@ -186,11 +160,11 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
     it("answers through execute() exactly as the compiled SQL run as written, errors included", async () => {
       let [errors, matched] = [0, 0];
       for (const where of conditions(2026_11_28, 32)) {
-        const q = query(where).using(engine);
+        const q = query(where).using(db.engine);
         const { sql } = q.compile();
         // A parameter of its own keeps the where_clause as written (never lifted).
         const asWritten = `SELECT * FROM (${sql}) AS q WHERE ?::INTEGER = 1 ORDER BY k`;
-        const want = await outcome(() => conn.all(asWritten, [1]));
+        const want = await outcome(() => db.conn.all(asWritten, [1]));
         const got = await outcome(async () => {
           await using cursor = await q.execute();
           return await cursor.fetchAllRows();
@@ -205,7 +179,7 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
     it("a new value each query: no lexing, no type probe, no prepare", async () => {
       const run = async (id: number, name: string) => {
         await using cursor = await query(and(B.i.gte(id), B.s.ne(name), B.d2.notIn([Decimal.from("1.50"), id + 0.25])))
-          .using(engine)
+          .using(db.engine)
           .execute();
         return await cursor.fetchAllRows();
       };

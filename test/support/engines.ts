@@ -1,6 +1,6 @@
 /** Shared helpers for the engine tests: backend C settings, plain engines, a fault-injecting driver. */
 import { BackendCConfig } from "lib";
-import type { BackendCConfigInput, Engine } from "lib";
+import type { BackendCConfigInput, Engine, PooledConnection } from "lib";
 import type { BackendCSettings } from "lib/config";
 import type { DatabaseConnection } from "../../runtime/driver/database-connection.js";
 import type { Driver } from "../../runtime/driver/driver.js";
@@ -46,6 +46,45 @@ export function useEngineWithTable(dir: { file(name?: string): string }): { read
     get engine(): Engine {
       if (current === undefined) throw new Error("useEngineWithTable(): the engine exists only inside a test");
       return current;
+    },
+  };
+}
+
+/**
+ * Mocha hooks for a describe block: one engine with the built-in semantic layer (pool 2, no
+ * overflow) over a new database file in `dir`, seeded once by `seed` (committed after it), and one
+ * connection held for the block's tests; both disposed after them. Read the fields inside tests.
+ */
+export function useSeededConnection(
+  dir: { file(name?: string): string },
+  seed: (setup: PooledConnection) => Promise<void>,
+): { readonly engine: Engine; readonly conn: PooledConnection } {
+  let engine: Engine | undefined;
+  let conn: PooledConnection | undefined;
+  before(async () => {
+    engine = engineFromSettings(cSettings({ database: dir.file(), poolSize: 2, maxOverflow: 0 }));
+    {
+      await using setup = await engine.connect();
+      await seed(setup);
+      await setup.commit();
+    }
+    conn = await engine.connect();
+  });
+  after(async () => {
+    await conn?.release();
+    await engine?.dispose();
+    conn = undefined;
+    engine = undefined;
+  });
+  const outside = (): never => {
+    throw new Error("useSeededConnection(): the engine exists only inside the block's tests");
+  };
+  return {
+    get engine(): Engine {
+      return engine ?? outside();
+    },
+    get conn(): PooledConnection {
+      return conn ?? outside();
     },
   };
 }
