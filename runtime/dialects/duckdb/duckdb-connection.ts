@@ -142,22 +142,22 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
+      const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
+      const ownTypes = bound !== undefined; // lifted values bind in the types DuckDB resolved for them
       const open = async () => {
         const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
         this.#throwIfInterrupted();
-        const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
-        return this.#openStream(statement, values, autocommitRead, single, bound !== undefined);
+        return this.#openStream(statement, values, autocommitRead, single, ownTypes);
       };
       let result: DuckDBResult;
       if (changesSession(statement)) result = await this.#changingSession(statement, open);
       else if (this.#transaction.readsInAutocommit(statement)) {
         // The main path: an autocommit read whose statement is prepared already, without the waits above.
         this.#throwIfInterrupted();
-        const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
-        const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
+        const cached = this.#statements.boundIfCached(statement, values, ownTypes);
         result =
           cached === undefined
-            ? await this.#openStream(statement, values, true, single, bound !== undefined)
+            ? await this.#openStream(statement, values, true, single, ownTypes)
             : await this.#runCached(statement, cached.stream());
       } else result = await open();
       return streamOfResult(result, this, servedFrom);
