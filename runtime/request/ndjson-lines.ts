@@ -8,6 +8,7 @@
 import type { Cursor } from "../cursor/cursor.js";
 import { isTypedColumn, type ColumnInfo, type TypedColumn } from "../driver/query-result.js";
 import { cellWriterFor, type CellWriter } from "./json-cells.js";
+import { RowCap } from "./row-cap.js";
 
 type Chunk = unknown[][];
 type ColumnarChunk = readonly (readonly unknown[] | TypedColumn)[];
@@ -63,23 +64,21 @@ export function chunkLines(columns: readonly ColumnInfo[], columnar: boolean): C
  */
 export class NdjsonLines implements AsyncIterable<string> {
   readonly #cursor: Cursor<Record<string, unknown>>;
-  readonly #cap: number;
-  #delivered = 0;
-  #truncated = false;
+  readonly #cap: RowCap;
 
   constructor(cursor: Cursor<Record<string, unknown>>, cap: number | undefined) {
     this.#cursor = cursor;
-    this.#cap = cap ?? Number.POSITIVE_INFINITY;
+    this.#cap = new RowCap(cap);
   }
 
   /** Rows written so far. */
   get delivered(): number {
-    return this.#delivered;
+    return this.#cap.delivered;
   }
 
   /** True once a row beyond the cap was seen. */
   get truncated(): boolean {
-    return this.#truncated;
+    return this.#cap.truncated;
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<string, void, undefined> {
@@ -88,17 +87,9 @@ export class NdjsonLines implements AsyncIterable<string> {
     try {
       for await (const chunk of chunks) {
         const count = columnar ? rowCount(chunk as ColumnarChunk) : chunk.length;
-        const room = this.#cap - this.#delivered;
-        if (count > room) {
-          this.#truncated = true;
-          if (room > 0) {
-            this.#delivered += room;
-            yield lines(chunk, room);
-          }
-          return;
-        }
-        this.#delivered += count;
-        if (count > 0) yield lines(chunk, count);
+        const taken = this.#cap.take(count);
+        if (taken > 0) yield lines(chunk, taken);
+        if (this.#cap.truncated) return;
       }
     } finally {
       await chunks.return(undefined); // closes the cursor (also when the loop is left early)

@@ -9,6 +9,7 @@ import { ArrowTableBuilder } from "../cursor/arrow-table.js";
 import type { Cursor } from "../cursor/cursor.js";
 import { loadArrow } from "../cursor/load-arrow.js";
 import type { ColumnInfo } from "../driver/query-result.js";
+import { RowCap } from "./row-cap.js";
 
 /** Rows per batch: DuckDB's vector size, and a few hundred KB of JSON. */
 export const BATCH_ROWS = 2048;
@@ -21,13 +22,11 @@ type Row = Record<string, unknown>;
  */
 export class RowBatches implements AsyncIterable<Row[]> {
   readonly #cursor: Cursor<Row>;
-  readonly #cap: number;
-  #delivered = 0;
-  #truncated = false;
+  readonly #cap: RowCap;
 
   constructor(cursor: Cursor<Row>, cap: number | undefined) {
     this.#cursor = cursor;
-    this.#cap = cap ?? Number.POSITIVE_INFINITY;
+    this.#cap = new RowCap(cap);
   }
 
   get columns(): readonly ColumnInfo[] {
@@ -36,12 +35,12 @@ export class RowBatches implements AsyncIterable<Row[]> {
 
   /** Rows handed out so far. */
   get delivered(): number {
-    return this.#delivered;
+    return this.#cap.delivered;
   }
 
   /** True once a row beyond the cap was seen. */
   get truncated(): boolean {
-    return this.#truncated;
+    return this.#cap.truncated;
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Row[], void, undefined> {
@@ -49,17 +48,9 @@ export class RowBatches implements AsyncIterable<Row[]> {
       for (;;) {
         const rows = await this.#cursor.fetchMany(BATCH_ROWS);
         if (rows.length === 0) return;
-        const room = this.#cap - this.#delivered;
-        if (rows.length > room) {
-          this.#truncated = true;
-          if (room > 0) {
-            this.#delivered += room;
-            yield rows.slice(0, room);
-          }
-          return;
-        }
-        this.#delivered += rows.length;
-        yield rows;
+        const taken = this.#cap.take(rows.length);
+        if (taken > 0) yield taken === rows.length ? rows : rows.slice(0, taken);
+        if (this.#cap.truncated) return;
       }
     } finally {
       await this.#cursor.close();
