@@ -96,7 +96,12 @@ describe("semantic_view(): nested joins answer as the extension's chained joins"
         if (d === listed) continue;
         const whereClause = `${d} ${pick(random, FILTERS)}`;
         const ms = random() < 0.5 ? [] : metrics.slice(0, 1);
-        out.push({ dimensions: [listed, dims[0]!].filter((x, i, a) => a.indexOf(x) === i), metrics: ms, facts: [], whereClause });
+        out.push({
+          dimensions: [listed, dims[0]!].filter((x, i, a) => a.indexOf(x) === i),
+          metrics: ms,
+          facts: [],
+          whereClause,
+        });
       }
     }
     return out;

@@ -86,7 +86,8 @@ export function fromLines(joined: JoinedTables, layout: JoinLayout): string[] {
 function childrenOf(tree: JoinTree, rest: readonly string[], filtered: readonly string[]): Map<string, string[]> {
   const holdsFilter = new Set<string>();
   for (const t of filtered) {
-    for (let cur: string | undefined = t; cur !== undefined && !holdsFilter.has(cur); ) {
+    let cur: string | undefined = t;
+    while (cur !== undefined && !holdsFilter.has(cur)) {
       holdsFilter.add(cur);
       cur = tree.steps.get(cur)?.parent;
     }
