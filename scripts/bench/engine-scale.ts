@@ -12,7 +12,7 @@ import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
 import type { SqlSession } from "../../runtime/semantic/semantic-layer.js";
 import type { SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
 import { formatTime, median, printTable } from "./bench-harness.js";
-import { printCurve, timed, type Point } from "./scale-curve.js";
+import { printCurve, timed, wallAndCpu, type Point } from "./scale-curve.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 async function createMembers(conn: PooledConnection, sizes: readonly number[], runs: number): Promise<Point[]> {
@@ -90,16 +90,6 @@ function chainViewSql(n: number): string {
   return `CREATE OR REPLACE SEMANTIC VIEW scale_chain AS TABLES (${tables}) RELATIONSHIPS (${rels}) DIMENSIONS (${dims}) METRICS (t0.n AS COUNT(*), t0.total AS SUM(t0.v))`;
 }
 
-/** Wall and CPU time (this process: JS and DuckDB's threads) of one call, in ms. */
-async function sample(body: () => Promise<unknown>): Promise<{ ms: number; cpu: number }> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await body();
-  const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  return { ms, cpu: (used.user + used.system) / 1000 };
-}
-
 /** The typed SQL lib runs for the request, built by lib's own expansion and probe on the raw connection. */
 async function libSql(raw: DuckDBConnection, n: number): Promise<string> {
   const session: SqlSession = {
@@ -154,10 +144,10 @@ async function joinGraph(conn: PooledConnection, raw: DuckDBConnection, sizes: r
       await conn.run(create);
       await conn.commit();
       const round = [
-        await sample(() => conn.all(query)),
-        await sample(() => conn.all(query)),
-        await sample(async () => (await raw.run(sameSql)).getRows()),
-        await sample(async () => (await raw.run(hand)).getRows()),
+        await wallAndCpu(() => conn.all(query)),
+        await wallAndCpu(() => conn.all(query)),
+        await wallAndCpu(async () => (await raw.run(sameSql)).getRows()),
+        await wallAndCpu(async () => (await raw.run(hand)).getRows()),
       ];
       if (i > 0) round.forEach((s, k) => samples.get(JOIN_CASES[k]!)!.push(s)); // the first round warms up
     }

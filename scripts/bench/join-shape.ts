@@ -13,6 +13,7 @@ import { expandSemanticQuery, type SemanticQueryRequest } from "../../runtime/se
 import type { SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
 import { median, printTable, formatTime } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
+import { wallAndCpu } from "./scale-curve.js";
 import { starSchemaSql } from "./star-schema.js";
 
 const VIEW = `CREATE SEMANTIC VIEW shape AS
@@ -95,19 +96,7 @@ async function definition(conn: PooledConnection): Promise<SemanticViewDefinitio
   return JSON.parse(String(rows[0]!["definition"])) as SemanticViewDefinition;
 }
 
-interface Sample {
-  readonly ms: number;
-  readonly cpu: number;
-}
-
-async function sample(body: () => Promise<unknown>): Promise<Sample> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await body();
-  const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  return { ms, cpu: (used.user + used.system) / 1000 };
-}
+type Sample = Awaited<ReturnType<typeof wallAndCpu>>;
 
 export async function runJoinShape(settings: BenchSettings): Promise<void> {
   const rows = settings.quick ? 400_000 : 2_000_000;
@@ -135,7 +124,7 @@ export async function runJoinShape(settings: BenchSettings): Promise<void> {
       for (let i = 0; i < runs; i++) {
         for (let j = 0; j < variants.length; j++) {
           const k = (i + j) % variants.length;
-          samples[k]!.push(await sample(() => conn.all(variants[k]!.sql)));
+          samples[k]!.push(await wallAndCpu(() => conn.all(variants[k]!.sql)));
         }
       }
       for (const [out, of] of [
