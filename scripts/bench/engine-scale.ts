@@ -192,7 +192,7 @@ function printJoinRounds(rows: readonly JoinRow[]): void {
   const rawGrowth = growth("raw, hand-written");
   console.log(
     rawGrowth > 2
-      ? "  the hand-written SQL on a raw connection grows as fast: the super-linear part is DuckDB's own (planning and running a chain of N hash joins), not lib's"
+      ? "  the hand-written SQL on a raw connection grows as fast: the super-linear part is DuckDB's own (running a chain of N LEFT hash joins; see scripts/bench/README.md), not lib's"
       : "  the raw runs grow linearly: a super-linear lib curve is lib's own",
   );
 }
