@@ -211,7 +211,10 @@ async function boundRewrite(
 }
 
 /** The last statement bound for a lifted form, with the shape it was bound into. */
-const boundByLifted = new WeakMap<LiftedStatement, { readonly shape: StatementShape; readonly statement: RewrittenStatement }>();
+const boundByLifted = new WeakMap<
+  LiftedStatement,
+  { readonly shape: StatementShape; readonly statement: RewrittenStatement }
+>();
 
 const REWRITES = "semantic_layer.rewrites";
 
