@@ -34,6 +34,8 @@ const NO_CONNECTION: CursorConnection = Object.freeze({
 type State = "open" | "exhausted" | "closed" | "cancelled";
 
 const CANCELLED = Symbol("cancelled");
+/** What `#pull` answers at the end (no promise per read of an exhausted cursor). */
+const NOTHING: Promise<undefined> = Promise.resolve(undefined);
 
 export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #connection: CursorConnection;
@@ -336,8 +338,41 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return this.#buffer[this.#position++];
   }
 
-  /** The next chunk from the driver, or undefined at the end; watches for cancellation while waiting. */
-  async #pull(): Promise<unknown[][] | undefined> {
+  /**
+   * The next chunk from the driver, or undefined at the end. Without a watch (nothing can cancel
+   * the result) one `then` per chunk instead of an async frame: this runs per chunk of every query.
+   */
+  #pull(): Promise<unknown[][] | undefined> {
+    if (this.#watch !== undefined) return this.#pullWatched(this.#watch);
+    if (this.#state === "exhausted") return NOTHING;
+    try {
+      this.#assertReadable("a read");
+      const pending = this.#iterator.next();
+      this.#pending = pending;
+      return pending.then(this.#pulled, this.#pullFailed);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  readonly #pulled = (next: IteratorResult<unknown[][]>): unknown[][] | Promise<undefined> => {
+    this.#pending = undefined;
+    if (this.#state === "closed") throw new LibError("The cursor was closed while a read was in progress");
+    if (next.done !== true) return next.value;
+    this.#state = "exhausted";
+    this.#buffer = [];
+    this.#position = 0;
+    return this.#release() as Promise<unknown> as Promise<undefined>; // resolves to nothing
+  };
+
+  readonly #pullFailed = (error: unknown): never => {
+    this.#pending = undefined;
+    if (this.#state === "closed") throw new LibError("The cursor was closed while a read was in progress");
+    throw error; // #read closes the cursor, then the original error surfaces
+  };
+
+  /** `#pull` racing the watch: the read, or the cancellation while it waits. */
+  async #pullWatched(watch: CancelWatch): Promise<unknown[][] | undefined> {
     if (this.#state === "exhausted") return undefined;
     this.#assertReadable("a read");
     const pending = this.#iterator.next();
@@ -345,17 +380,17 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     let next: IteratorResult<unknown[][]> | undefined;
     let failure: { readonly error: unknown } | undefined;
     try {
-      next = this.#watch === undefined ? await pending : await this.#cancellable(this.#watch, pending);
+      next = await this.#cancellable(watch, pending);
     } catch (error) {
       failure = { error };
     } finally {
       this.#pending = undefined;
       this.#wakeRead = undefined;
     }
-    if (this.#watch?.reason !== undefined) {
+    if (watch.reason !== undefined) {
       this.#state = "cancelled";
       await this.#closeQuietly();
-      throw this.#watch.error(failure?.error);
+      throw watch.error(failure?.error);
     }
     if (this.#state === "closed") throw new LibError("The cursor was closed while a read was in progress");
     if (failure !== undefined) throw failure.error; // #read closes the cursor, then the original error surfaces
@@ -385,15 +420,14 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     if (this.#released === undefined) {
       if (this.#watched) unwatchUnclosed(this);
       this.#watch?.dispose();
-      this.#released = (async () => {
-        try {
-          await this.#stream.close();
-        } catch {
-          // The statement is being abandoned; the pool resets the connection anyway.
-        } finally {
-          await this.#connection.release();
-        }
-      })();
+      let closed: Promise<void>;
+      try {
+        closed = this.#stream.close();
+      } catch {
+        closed = NOTHING; // the statement is being abandoned; the pool resets the connection anyway
+      }
+      const giveBack = (): Promise<void> => this.#connection.release();
+      this.#released = closed.then(giveBack, giveBack);
     }
     return this.#released;
   }

@@ -136,6 +136,21 @@ async function handleSingle(
   return routed;
 }
 
+/** See SemanticLayer.knownSingle: handleSingle's answer when every lookup it makes hits a cache. */
+function knownSingle(session: SqlSession, sql: string, options?: HandleOptions): RewrittenStatement | undefined {
+  const rewrites = rewriteCacheOf(session);
+  if (rewrites === undefined || options?.bindValues !== true) return undefined;
+  const lifted = options.lifted;
+  if (lifted === undefined) return rewrites.getRouted(sql, options.request);
+  // handle()'s lifted path; the statement is never routed to a materialization (it is filtered).
+  const request = options.request;
+  if (request !== undefined && !request.filtered) return undefined;
+  if (session.parameterTypes === undefined || session.definitions?.generation === undefined) return undefined;
+  const shape = rewrites.shape(lifted.shape);
+  const known = shape == null ? undefined : boundByLifted.get(lifted);
+  return known !== undefined && known.shape === shape ? known.statement : undefined;
+}
+
 /**
  * Whether `request` is answered from a declared materialization: the expansion's own routing rule,
  * asked of the definition it expanded (read from the shared, committed definitions).
@@ -232,5 +247,12 @@ function rewriteCacheOf(session: SqlSession): RewriteCache | undefined {
 }
 
 export function createBuiltinSemanticLayer(): SemanticLayer {
-  return { splitStatements, mayHandle: mayHandleAny, handle, handleSingle, release: releaseSemanticQueryCache };
+  return {
+    splitStatements,
+    mayHandle: mayHandleAny,
+    handle,
+    handleSingle,
+    knownSingle,
+    release: releaseSemanticQueryCache,
+  };
 }

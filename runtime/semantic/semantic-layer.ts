@@ -95,6 +95,9 @@ export type HandledStatement =
   /** Already executed by the layer; this is its result. */
   | { readonly kind: "result"; readonly columns: RawColumn[]; readonly rows: unknown[][] };
 
+/** A rewritten statement (see HandledStatement). */
+export type RewrittenSingle = Extract<HandledStatement, { readonly kind: "rewritten" }>;
+
 /** A semantic query's view and members by their warehouse names, never a value (the driver's SemanticRequestInfo). */
 export interface SemanticRequest {
   readonly view: string;
@@ -137,6 +140,12 @@ export interface SemanticLayer {
     sql: string,
     options?: HandleOptions,
   ): Promise<HandledStatement | { readonly kind: "statements"; readonly count: number }>;
+  /**
+   * What `handleSingle` answers for a statement run again, from the session's caches alone and
+   * without waiting: its rewrite remembered per text, or its lifted values bound into a shape seen
+   * already. Undefined: ask `handleSingle`. Only for a statement `mayHandle` accepted.
+   */
+  knownSingle?(session: SqlSession, sql: string, options?: HandleOptions): RewrittenSingle | undefined;
   /** Forgets what the layer cached for `session`; the driver calls it when the connection closes. */
   release?(session: SqlSession): void;
 }

@@ -13,6 +13,7 @@ import type {
   HandleOptions,
   LiftedStatement,
   RawColumn,
+  RewrittenSingle,
   SemanticLayer,
   SqlSession,
 } from "../../semantic/semantic-layer.js";
@@ -134,6 +135,23 @@ export class DuckDBSemanticSession {
       case "rewritten":
         return { statement: handled.sql, single: true, servedFrom: handled.servedFrom, bound: handled.parameters };
     }
+  }
+
+  /**
+   * `forStream`'s answer when the layer knows it without waiting (a statement run again), as the
+   * layer's rewritten statement; undefined: ask `forStream`.
+   */
+  knownRewrite(
+    sql: string,
+    request: SemanticRequestInfo | undefined,
+    bindValues: boolean,
+    lifted: LiftedStatement | undefined,
+  ): RewrittenSingle | undefined {
+    return this.#layer.knownSingle?.(this.#session, sql, {
+      bindValues,
+      lifted: bindValues ? lifted : undefined,
+      request,
+    });
   }
 
   /**
