@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import { Dimension, Fact, Metric, SemanticView } from "lib";
-import { SemanticQueryCompiler } from "../../runtime/query-compiler/semantic-query-compiler.js";
+import { compilesDuring } from "../support/compiles-during.js";
 import { MAX_SHAPES, shapeKey } from "../../runtime/query-executor/compiled-entry.js";
 
 class Shapes extends SemanticView("compile_shapes", {
@@ -23,23 +23,6 @@ class Renamed extends SemanticView(
     name: "Compile Shapes",
   },
 ) {}
-
-/** Counts the compiles the library runs while `body` runs. */
-function compilesDuring(body: () => void): number {
-  const proto = SemanticQueryCompiler.prototype;
-  const original = proto.compileSemanticQuery;
-  let count = 0;
-  proto.compileSemanticQuery = function (this: SemanticQueryCompiler, ...args) {
-    count++;
-    return original.apply(this, args);
-  };
-  try {
-    body();
-  } finally {
-    proto.compileSemanticQuery = original;
-  }
-  return count;
-}
 
 const byCountry = () =>
   Shapes.query().metrics(Shapes.revenue).dimensions(Shapes.country).orderBy(Shapes.revenue.desc());

@@ -13,7 +13,7 @@ import { compilerFor } from "../../runtime/dialects/dialects.js";
 import { liftedValuesOf } from "../../runtime/dialects/duckdb/duckdb-lifted-values.js";
 import { ConditionNode, type ComparisonOperator } from "../../runtime/operation-node/condition-node.js";
 import type { FilterValue } from "../../runtime/operation-node/filter-value.js";
-import { SemanticQueryCompiler } from "../../runtime/query-compiler/semantic-query-compiler.js";
+import { compilesDuring } from "../support/compiles-during.js";
 import { valueShapeOf } from "../../runtime/query-compiler/value-template.js";
 import { conditionOf } from "../../runtime/query/condition.js";
 import { mulberry32 } from "../../scripts/prng.js";
@@ -123,23 +123,6 @@ function outcome(compile: () => { sql: string }): Outcome {
     const e = error as Error & Record<string, unknown>;
     return { error: e.message, name: e.constructor.name, props: text({ source: e["source"], field: e["field"] }) };
   }
-}
-
-/** Counts full compiles while `body` runs. */
-function compilesDuring(body: () => void): number {
-  const proto = SemanticQueryCompiler.prototype;
-  const original = proto.compileSemanticQuery;
-  let count = 0;
-  proto.compileSemanticQuery = function (this: SemanticQueryCompiler, ...args) {
-    count++;
-    return original.apply(this, args);
-  };
-  try {
-    body();
-  } finally {
-    proto.compileSemanticQuery = original;
-  }
-  return count;
 }
 
 describe("value templates: a new filter value is spliced, never compiled again", () => {
