@@ -20,7 +20,7 @@ export { FixtureTableTooLarge } from "./dialects/fixture/fixture-model.js";
 export type { QueryDescriptor, RecordedQuery } from "./testing/recorded-query.js";
 export { ident } from "./dialects/fixture/ddl-text.js";
 // The --fixture module is DuckDB SQL whatever the source warehouse: its literals are DuckDB's.
-export { duckdbLiteral } from "./dialects/duckdb/duckdb-query-compiler.js";
+export { duckdbLiteral } from "./dialects/duckdb/duckdb-literals.js";
 export { engineFromSettings } from "./engine/create-engine.js";
 export { KIND_TYPINGS } from "./mapping/kind-typings.js";
 export { fieldNameProblem, MAX_NAME_LENGTH } from "./view/names.js";

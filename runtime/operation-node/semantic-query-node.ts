@@ -53,15 +53,27 @@ export const SemanticQueryNode = Object.freeze({
       variables: Object.freeze([]),
     });
   },
+  /**
+   * A copy with `changes`. Written out property by property (the order of `create`), and only changed
+   * lists copied: the rest are frozen already. Each builder call clones once, so this is most of
+   * what building a query costs.
+   */
   cloneWith(node: SemanticQueryNode, changes: SemanticQueryChanges): SemanticQueryNode {
-    const next = { ...node, ...changes };
+    const list = <T>(changed: readonly T[] | undefined, kept: readonly T[]) =>
+      changed === undefined ? kept : Object.freeze([...changed]);
     return Object.freeze({
-      ...next,
-      dimensions: Object.freeze([...next.dimensions]),
-      metrics: Object.freeze([...next.metrics]),
-      facts: Object.freeze([...next.facts]),
-      orderBy: Object.freeze([...next.orderBy]),
-      variables: Object.freeze([...next.variables]),
+      kind: "SemanticQueryNode",
+      viewName: node.viewName,
+      warehouseName: node.warehouseName,
+      dimensions: list(changes.dimensions, node.dimensions),
+      metrics: list(changes.metrics, node.metrics),
+      facts: list(changes.facts, node.facts),
+      where: "where" in changes ? changes.where : node.where,
+      orderBy: list(changes.orderBy, node.orderBy),
+      limit: "limit" in changes ? changes.limit : node.limit,
+      offset: "offset" in changes ? changes.offset : node.offset,
+      declaredVariables: node.declaredVariables,
+      variables: list(changes.variables, node.variables),
     });
   },
   /** Selected fields in output-column order: dimensions first, then metrics, then facts. */

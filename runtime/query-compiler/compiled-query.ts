@@ -15,13 +15,16 @@ export interface CompiledQuery {
   readonly query: SemanticQueryNode;
 }
 
+/** Shared by every query without parameters (backend C's): it is frozen. */
+const NO_PARAMETERS = Object.freeze([] as unknown[]) as unknown[];
+
 export const CompiledQuery = Object.freeze({
   create(dialect: string, query: SemanticQueryNode, sql: string, parameters: readonly unknown[]): CompiledQuery {
     // compile() is `{ sql, parameters }` (README "Build a query"). `dialect` and `query` stay readable but are not
     // enumerable, so `deep.equal({ sql, parameters })`, spreading and JSON see exactly those two.
-    const compiled = { sql, parameters: Object.freeze([...parameters]) as unknown[] } as CompiledQuery;
-    Object.defineProperty(compiled, "dialect", { value: dialect, enumerable: false });
-    Object.defineProperty(compiled, "query", { value: query, enumerable: false });
+    const frozen = parameters.length === 0 ? NO_PARAMETERS : (Object.freeze([...parameters]) as unknown[]);
+    const compiled = { sql, parameters: frozen } as CompiledQuery;
+    Object.defineProperties(compiled, { dialect: { value: dialect }, query: { value: query } });
     return Object.freeze(compiled);
   },
 });

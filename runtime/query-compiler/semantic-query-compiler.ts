@@ -18,12 +18,31 @@ import type { OrderingNode } from "../operation-node/ordering-node.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { joinNodes, keyword, sqlNode } from "./sql-nodes.js";
 import { validateSemanticQuery } from "./validate-semantic-query.js";
+import type { ValueTemplate } from "./value-template.js";
 
 const OPERATORS = { "=": "=", "<>": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=" } as const;
 
 export abstract class SemanticQueryCompiler extends KyselyQueryCompiler {
   /** The backend this compiler writes SQL for (its key in DIALECTS; the compiler layer never reads the record). */
   abstract readonly dialect: string;
+
+  /**
+   * While a value template is recorded (see compileWithTemplate): the ValueNode lowered for each of
+   * the query's values, with its index in value-template.ts `valueShapeOf` order.
+   */
+  protected valueSlots: Map<OperationNode, number> | undefined;
+
+  /**
+   * Compiles a semantic query, and beside it a template that compiles every query of the same value
+   * shape by splicing its values (value-template.ts; `values`: the query's, in `valueShapeOf` order).
+   * A dialect that cannot splice gives none.
+   */
+  compileWithTemplate(
+    query: SemanticQueryNode,
+    _values: readonly FilterValue[],
+  ): { compiled: CompiledQuery; template?: ValueTemplate | undefined } {
+    return { compiled: this.compileSemanticQuery(query) };
+  }
 
   /** Compiles a semantic query to this dialect's SQL and parameters. */
   compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {
@@ -63,49 +82,50 @@ export abstract class SemanticQueryCompiler extends KyselyQueryCompiler {
     return this.columnAlias(field);
   }
 
-  /** Lowers a condition to Kysely nodes. */
+  /**
+   * Lowers a condition to Kysely nodes. Its values are lowered in value-template.ts `valueShapeOf`
+   * order (a template maps each value to its place in the SQL by that order).
+   */
   protected conditionToNode(condition: ConditionNode): OperationNode {
-    const {
-      AndNode,
-      BinaryOperationNode,
-      OperatorNode,
-      ParensNode,
-      PrimitiveValueListNode,
-      UnaryOperationNode,
-      ValueNode,
-    } = kysely();
+    const { AndNode, BinaryOperationNode, OperatorNode, ParensNode, UnaryOperationNode } = kysely();
     switch (condition.kind) {
       case "ComparisonNode":
         return BinaryOperationNode.create(
           this.memberReference(condition.field),
           OperatorNode.create(OPERATORS[condition.operator]),
-          ValueNode.create(this.#checked(condition.field, condition.value)),
+          this.#valueNode(this.#checked(condition.field, condition.value)),
         );
-      case "InListNode":
+      case "InListNode": {
         // IN () is not SQL; an empty list matches nothing (NOT IN: everything).
         if (condition.values.length === 0) return keyword(condition.negated ? "TRUE" : "FALSE");
+        // Every value is checked before any is written, as one list.
+        const values = condition.values.map((v) => this.#checked(condition.field, v));
         return BinaryOperationNode.create(
           this.memberReference(condition.field),
           OperatorNode.create(condition.negated ? "not in" : "in"),
-          PrimitiveValueListNode.create(condition.values.map((v) => this.#checked(condition.field, v))),
+          sqlNode`(${joinNodes(
+            values.map((v) => this.#valueNode(v)),
+            ", ",
+          )})`,
         );
-      case "BetweenNode":
+      }
+      case "BetweenNode": {
+        const low = this.#checked(condition.field, condition.low);
+        const high = this.#checked(condition.field, condition.high);
         return BinaryOperationNode.create(
           this.memberReference(condition.field),
           OperatorNode.create("between"),
-          AndNode.create(
-            ValueNode.create(this.#checked(condition.field, condition.low)),
-            ValueNode.create(this.#checked(condition.field, condition.high)),
-          ),
+          AndNode.create(this.#valueNode(low), this.#valueNode(high)),
         );
+      }
       case "LikeNode": {
         const like = BinaryOperationNode.create(
           this.memberReference(condition.field),
           OperatorNode.create("like"),
-          ValueNode.create(condition.pattern),
+          this.#valueNode(condition.pattern),
         );
         const escape = condition.escaped ? LIKE_ESCAPE : RAW_LIKE_ESCAPE;
-        return sqlNode`${like} ESCAPE ${ValueNode.createImmediate(escape)}`;
+        return sqlNode`${like} ESCAPE ${kysely().ValueNode.createImmediate(escape)}`;
       }
       case "NullCheckNode":
         return BinaryOperationNode.create(
@@ -145,6 +165,14 @@ export abstract class SemanticQueryCompiler extends KyselyQueryCompiler {
    */
   protected valueProblem(_value: FilterValue): string | undefined {
     return undefined;
+  }
+
+  /** A query value as a node (noted in valueSlots while a template is recorded). */
+  #valueNode(value: FilterValue): OperationNode {
+    const node = kysely().ValueNode.create(value);
+    const slots = this.valueSlots;
+    if (slots !== undefined) slots.set(node, slots.size);
+    return node;
   }
 
   /** Every value is checked again where it becomes SQL text or a bind: nodes can be built without a Field. */

@@ -2,17 +2,20 @@
  * A query node compiled for a dialect, with what the cursor and the driver need besides SQL and
  * parameters, computed once: per node (nodes are frozen and compiling is pure, so a query run again
  * skips the compiler) and, for nodes without filter values or variables, per shape (an application
- * that builds the same query per request, as the example service does, compiles it once). A failed
- * compile is not kept and throws again.
+ * that builds the same query per request, as the example service does, compiles it once); a node
+ * with filter values is spliced into its value shape's template where the dialect has one (a new
+ * date or search term per request: query-compiler/value-template.ts). A failed compile is not kept
+ * and throws again.
  */
 import type { CursorQuery } from "../cursor/open-cursor.js";
 import type { Dialect } from "../dialects/dialect.js";
 import type { BackendType, ConnectionSettings } from "../dialects/dialects.js";
-import type { SemanticRequestInfo } from "../driver/database-connection.js";
+import type { SemanticRequestInfo, StatementLabel } from "../driver/database-connection.js";
 import type { FieldNode } from "../operation-node/field-node.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { CompiledQuery } from "../query-compiler/compiled-query.js";
 import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
+import { valueShapeOf, type ValueTemplate } from "../query-compiler/value-template.js";
 
 export type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
 
@@ -34,18 +37,58 @@ export function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): Compi
   let entry = forNode.get(dialect);
   if (entry !== undefined) return entry;
   const key = shapeKey(node);
-  let shapes = byShape.get(dialect);
-  if (shapes === undefined) byShape.set(dialect, (shapes = new Map()));
-  entry = key === undefined ? undefined : shapes.get(key);
-  if (entry === undefined) {
-    entry = compileEntry(dialect, node);
-    if (key !== undefined) {
-      shapes.set(key, entry);
-      if (shapes.size > MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
-    }
+  if (key === undefined) entry = compileWithValues(dialect, node);
+  else {
+    const shapes = perDialect(byShape, dialect);
+    entry = shapes.get(key);
+    if (entry === undefined) remember(shapes, key, (entry = entryOf(node, compileWithIdleCompiler(dialect, node))));
   }
   forNode.set(dialect, entry);
   return entry;
+}
+
+/** Per value shape: the dialect's template and what the entries of its queries share. */
+interface ValueShapeEntry {
+  readonly template: ValueTemplate;
+  readonly columnNames: readonly string[];
+  readonly label: StatementLabel;
+  readonly semantic: SemanticRequestInfo;
+}
+
+const byValueShape = new WeakMap<AnyDialect, Map<string, ValueShapeEntry>>();
+
+/**
+ * A node with filter values: spliced into the template of its value shape (value-template.ts) when
+ * the dialect made one, else compiled in full (which also makes the template, and reports any error).
+ */
+function compileWithValues(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
+  const shape = valueShapeOf(node);
+  if (shape === undefined) return entryOf(node, compileWithIdleCompiler(dialect, node));
+  const templates = perDialect(byValueShape, dialect);
+  const known = templates.get(shape.key);
+  const spliced = known?.template.fill(node, shape.values);
+  if (known !== undefined && spliced !== undefined) {
+    return freezeEntry(spliced, known.columnNames, known.label, known.semantic);
+  }
+  const { compiled, template } = withIdleCompiler(dialect, (c) => c.compileWithTemplate(node, shape.values));
+  const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
+  const label = Object.freeze({ view: node.viewName, fields: columnNames });
+  const semantic = requestInfo(node);
+  if (template !== undefined && known === undefined)
+    remember(templates, shape.key, { template, columnNames, label, semantic });
+  return freezeEntry(compiled, columnNames, label, semantic);
+}
+
+function perDialect<T>(maps: WeakMap<AnyDialect, Map<string, T>>, dialect: AnyDialect): Map<string, T> {
+  let map = maps.get(dialect);
+  if (map === undefined) maps.set(dialect, (map = new Map()));
+  return map;
+}
+
+/** Keeps `value` under `key`, at most MAX_SHAPES (the oldest goes first). */
+function remember<T>(map: Map<string, T>, key: string, value: T): void {
+  map.set(key, value);
+  if (map.size > MAX_SHAPES) map.delete(map.keys().next().value!);
 }
 
 /** Compiled queries handed out by `compile()` for nodes that share another node's entry. */
@@ -85,19 +128,24 @@ export function shapeKey(node: SemanticQueryNode): string | undefined {
   ]);
 }
 
-function compileEntry(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
-  const compiled = compileWithIdleCompiler(dialect, node);
+function entryOf(node: SemanticQueryNode, compiled: CompiledQuery): CompiledEntry {
   const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
+  const label = Object.freeze({ view: node.viewName, fields: columnNames });
+  return freezeEntry(compiled, columnNames, label, requestInfo(node));
+}
+
+function freezeEntry(
+  compiled: CompiledQuery,
+  columnNames: readonly string[],
+  label: StatementLabel,
+  semantic: SemanticRequestInfo,
+): CompiledEntry {
   return Object.freeze({
     compiled,
     sql: compiled.sql,
     parameters: compiled.parameters,
     columnNames,
-    statement: Object.freeze({
-      label: Object.freeze({ view: node.viewName, fields: columnNames }),
-      semantic: requestInfo(node),
-      compiled,
-    }),
+    statement: Object.freeze({ label, semantic, compiled }),
   });
 }
 
@@ -110,16 +158,19 @@ function compileEntry(dialect: AnyDialect, node: SemanticQueryNode): CompiledEnt
 const idleCompilers = new WeakMap<AnyDialect, SemanticQueryCompiler[]>();
 const MAX_IDLE_COMPILERS = 4;
 
-function compileWithIdleCompiler(dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery {
+function withIdleCompiler<T>(dialect: AnyDialect, compile: (compiler: SemanticQueryCompiler) => T): T {
   let idle = idleCompilers.get(dialect);
   if (idle === undefined) idleCompilers.set(dialect, (idle = []));
   const compiler = idle.pop() ?? dialect.createQueryCompiler();
   try {
-    return compiler.compileSemanticQuery(node);
+    return compile(compiler);
   } finally {
     if (idle.length < MAX_IDLE_COMPILERS) idle.push(compiler);
   }
 }
+
+const compileWithIdleCompiler = (dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery =>
+  withIdleCompiler(dialect, (compiler) => compiler.compileSemanticQuery(node));
 
 function requestInfo(node: SemanticQueryNode): SemanticRequestInfo {
   const names = (fields: SemanticQueryNode["dimensions"]) => Object.freeze(fields.map((f) => f.warehouseName));

@@ -17,7 +17,7 @@ describe("inRange(start, end): half-open range of instants", () => {
   it("compiles to >= start AND < end on every dialect, for dimensions and facts", () => {
     const q = Orders.query().metrics(Orders.revenue).where(Orders.orderedOn.inRange(start, end));
     expect(q.toSql({ dialect: "backend_c" })).to.contain(
-      `where_clause := '"orderedOn" >= TIMESTAMP ''2024-03-01 00:00:00.000'' AND "orderedOn" < TIMESTAMP ''2024-04-01 00:00:00.000'''`,
+      `where_clause := '"orderedOn" >= DATE ''2024-03-01'' AND "orderedOn" < DATE ''2024-04-01'''`,
     );
     const a = q.compile({ dialect: "backend_a" });
     expect(a.sql).to.contain(`WHERE "orderedOn" >= TO_TIMESTAMP_NTZ(?, 3) AND "orderedOn" < TO_TIMESTAMP_NTZ(?, 3))`);

@@ -244,7 +244,7 @@ describe("relative date ranges: client-side half-open bounds", function () {
         .where(Orders.shippedAt.toDate("year", { timeZone: "UTC" }))
         .using(engine);
       expect(utc.compile().sql).to.contain(
-        `TIMESTAMP ''2024-01-01 00:00:00.000'' AND "shippedAt" < TIMESTAMP ''2024-03-25 10:00:00.000''`,
+        `DATE ''2024-01-01'' AND "shippedAt" < TIMESTAMP ''2024-03-25 10:00:00.000''`,
       );
     });
 

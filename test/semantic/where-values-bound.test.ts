@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import type { PooledConnection } from "lib";
 import { Decimal } from "../../runtime/values/decimal.js";
-import { duckdbLiteral } from "../../runtime/dialects/duckdb/duckdb-query-compiler.js";
+import { duckdbLiteral } from "../../runtime/dialects/duckdb/duckdb-literals.js";
 import { statementCachePrepares } from "../../runtime/dialects/duckdb/duckdb-statement-cache.js";
 import { liftWhereClauseValues } from "../../runtime/semantic/call/lift-where-values.js";
 import { semanticQueryCacheStats } from "../../runtime/semantic/call/typed-query.js";

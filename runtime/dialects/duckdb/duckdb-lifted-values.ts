@@ -36,8 +36,9 @@ export function liftedLiteralOf(value: unknown, text: string): LiftedLiteral | n
     case "boolean":
       return { kind: "boolean", value };
     case "object":
-      // A Date is written `TIMESTAMP '…'`; a Decimal as its digits.
+      // A Date is written `TIMESTAMP '…'` or `DATE '…'`; a Decimal as its digits.
       if (text.startsWith("TIMESTAMP '")) return { kind: "timestamp", text: text.slice(11, -1) };
+      if (text.startsWith("DATE '")) return { kind: "date", text: text.slice(6, -1) };
       break;
   }
   const negative = text.startsWith("-");

@@ -22,20 +22,16 @@
  *   outside HUGEINT (DuckDB would read it as UHUGEINT or DOUBLE and `2^127` would match `2^127-1`),
  *   a Decimal of more than 38 digits (read as a DOUBLE), -0, NaN, ±Infinity, any non-genuine value;
  * - Date: `TIMESTAMP 'YYYY-MM-DD HH:MM:SS.mmm'` in UTC (the instant as a naive UTC timestamp, which
- *   is how timestamps arrive as Dates); years outside 0000-9999 are rejected.
+ *   is how timestamps arrive as Dates), or `DATE 'YYYY-MM-DD'` for midnight UTC (how DATE values
+ *   arrive; the same answer against any temporal member); years outside 0000-9999 are rejected.
  * A comparison with a fractional value is guarded so that DuckDB never casts the member to the
  * literal's DECIMAL(38, s) and fails on wide rows (duckdb-decimal-guard.ts).
  * Columns come back dimensions first, then metrics or facts, each aliased to its field name (the
  * function alone would name them as the view spells them).
  */
-import type { OperationNode, RawNode } from "kysely";
+import type { OperationNode, RawNode, ValueNode } from "kysely";
 import { kysely } from "../../query-compiler/kysely.js";
-import { ValidationError } from "../../errors.js";
-import { Decimal } from "../../values/decimal.js";
-import { decimalProblem } from "../../query-compiler/decimal-type.js";
 import type { FilterValue } from "../../operation-node/filter-value.js";
-import { isGenuineDate } from "../../values/genuine.js";
-import { INT128, inexactNumberProblem, integerProblem } from "../../values/integer-ranges.js";
 import { SemanticQueryCompiler } from "../../query-compiler/semantic-query-compiler.js";
 import { joinNodes, keyword, sqlNode } from "../../query-compiler/sql-nodes.js";
 import type { ConditionNode } from "../../operation-node/condition-node.js";
@@ -45,12 +41,14 @@ import { plainWarehouseName, warehouseNameParts } from "../../operation-node/war
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 import type { CompiledQuery } from "../../query-compiler/compiled-query.js";
 import { placeholderOf } from "../../semantic/call/lift-where-values.js";
-import type { LiftedLiteral } from "../../semantic/semantic-layer.js";
+import type { LiftedLiteral, LiftedStatement } from "../../semantic/semantic-layer.js";
+import type { ValueTemplate } from "../../query-compiler/value-template.js";
+import { duckdbValueTemplate, type TemplateHole, type TemplateParts } from "./duckdb-value-template.js";
+import { duckdbLiteral, duckdbValueProblem } from "./duckdb-literals.js";
 import { liftedLiteralOf, noteLiftedValues } from "./duckdb-lifted-values.js";
 
 /** A where_clause predicate written with its values lifted out (duckdb-lifted-values.ts). */
 interface LiftedPredicate {
-  readonly predicate: string;
   readonly template: string;
   readonly literals: readonly LiftedLiteral[];
 }
@@ -64,27 +62,61 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
   #inner: DuckDBQueryCompiler | undefined;
   /** On the inner compiler, while it writes a predicate: the values written. */
   #spans: ValueSpans | undefined;
-  /** On the outer compiler, during a compile: the where_clause's lifted form and its literal's span. */
+  /** On the inner compiler, while a template is recorded: where each of the query's values went. */
+  #holes: TemplateHole[] | undefined;
+  /** On the inner compiler, while it writes a ValueNode: the query value it holds (valueSlots). */
+  #slot: number | undefined;
+  /** On the outer compiler, during a compile: the where_clause's text, lifted form and literal's span. */
+  #predicate: string | undefined;
   #lifted: LiftedPredicate | undefined;
   #whereSpan: { start: number; end: number } | undefined;
+  #recording = false;
 
   /** Also notes the where_clause values in typed form, with the statement's shape (duckdb-lifted-values.ts). */
   override compileSemanticQuery(query: SemanticQueryNode): CompiledQuery {
+    return this.#compile(query).compiled;
+  }
+
+  /** Splices values into the where_clause of a compile recorded once per value shape (duckdb-value-template.ts). */
+  override compileWithTemplate(
+    query: SemanticQueryNode,
+    values: readonly FilterValue[],
+  ): { compiled: CompiledQuery; template?: ValueTemplate | undefined } {
+    this.#recording = true;
+    try {
+      const { compiled, parts } = this.#compile(query);
+      return { compiled, template: parts === undefined ? undefined : duckdbValueTemplate(parts, query, values) };
+    } finally {
+      this.#recording = false;
+    }
+  }
+
+  #compile(query: SemanticQueryNode): { compiled: CompiledQuery; parts?: TemplateParts | undefined } {
+    this.#predicate = undefined;
     this.#lifted = undefined;
     this.#whereSpan = undefined;
     try {
       const compiled = super.compileSemanticQuery(query);
       const lifted = this.#lifted as LiftedPredicate | undefined;
       const span = this.#whereSpan as { start: number; end: number } | undefined;
+      let statement: LiftedStatement | undefined;
       if (lifted !== undefined && span !== undefined && lifted.literals.length > 0) {
         const { sql } = compiled;
         const shape = `${sql.slice(0, span.start)}'${lifted.template.replaceAll("'", "''")}'${sql.slice(span.end)}`;
-        noteLiftedValues(compiled, Object.freeze({ shape, literals: lifted.literals }));
+        statement = Object.freeze({ shape, literals: lifted.literals });
+        noteLiftedValues(compiled, statement);
       }
-      return compiled;
+      const inner = this.#inner;
+      const holes = inner === undefined ? undefined : inner.#holes;
+      if (!this.#recording || holes === undefined) return { compiled };
+      const predicate = this.#predicate as string | undefined;
+      if (predicate === undefined || span === undefined) return { compiled };
+      return { compiled, parts: { sql: compiled.sql, where: { ...span, predicate }, holes, lifted: statement } };
     } finally {
+      this.#predicate = undefined;
       this.#lifted = undefined;
       this.#whereSpan = undefined;
+      if (this.#inner !== undefined) this.#inner.#holes = undefined;
     }
   }
 
@@ -135,6 +167,10 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     const inner = (this.#inner ??= new DuckDBQueryCompiler());
     const { RawNode, createQueryId } = kysely();
     inner.#spans = [];
+    if (this.#recording) {
+      inner.valueSlots = new Map();
+      inner.#holes = [];
+    }
     try {
       const predicate = inner.compileQuery(
         RawNode.createWithChild(inner.conditionToNode(condition)),
@@ -149,29 +185,42 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
           cursor = span.end;
         }
         const literals = spans.map((s) => s.literal);
-        this.#lifted = { predicate, template: template + predicate.slice(cursor), literals };
+        this.#lifted = { template: template + predicate.slice(cursor), literals };
       }
+      this.#predicate = predicate;
       return predicate;
     } finally {
       inner.#spans = undefined;
+      inner.valueSlots = undefined;
     }
   }
 
-  /** Writes a literal; while lifting, notes its span and typed value (undefined: it stays text). */
+  /**
+   * Writes a literal; while lifting, notes its span and typed value (undefined: it stays text); while
+   * a template is recorded, notes where a query value went.
+   */
   #writeLiteral(text: string, literal: LiftedLiteral | null | undefined): void {
-    const spans = this.#spans;
-    if (spans === undefined || spans === null || literal === undefined) {
-      this.append(text);
-      return;
-    }
-    if (literal === null) {
-      this.#spans = null;
-      this.append(text);
-      return;
-    }
     const start = this.getSql().length;
     this.append(text);
-    spans.push({ start, end: start + text.length, literal });
+    const end = start + text.length;
+    const spans = this.#spans;
+    let lifted = -1;
+    if (spans !== undefined && spans !== null && literal !== undefined) {
+      if (literal === null) this.#spans = null;
+      else lifted = spans.push({ start, end, literal }) - 1;
+    }
+    const slot = this.#slot;
+    if (slot !== undefined) this.#holes?.push({ start, end, slot, lifted });
+  }
+
+  /** Notes which query value a ValueNode holds while a template is recorded (valueSlots). */
+  protected override visitValue(node: ValueNode): void {
+    this.#slot = this.valueSlots?.get(node);
+    try {
+      super.visitValue(node);
+    } finally {
+      this.#slot = undefined;
+    }
   }
 
   /**
@@ -185,7 +234,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     }
     const start = this.getSql().length;
     super.appendStringLiteral(value);
-    if (this.#lifted !== undefined && value === this.#lifted.predicate) {
+    if (this.#predicate !== undefined && value === this.#predicate) {
       this.#whereSpan = { start, end: this.getSql().length };
     }
   }
@@ -199,9 +248,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
 
   /** Bigints must fit HUGEINT and Decimals 38 digits (see the module comment). */
   protected override valueProblem(value: FilterValue): string | undefined {
-    if (typeof value === "bigint") return integerProblem(value, INT128, "DuckDB");
-    if (Decimal.isDecimal(value)) return decimalProblem(value, "DuckDB");
-    return undefined;
+    return duckdbValueProblem(value);
   }
 
   /** Never a parameter: every value becomes an escaped literal. */
@@ -217,48 +264,4 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
  */
 export function semanticViewMemberName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
-}
-
-/** A filter value as a DuckDB SQL literal (see the module comment for the forms). */
-export function duckdbLiteral(value: unknown): string {
-  switch (typeof value) {
-    case "string":
-      return stringLiteral(value);
-    case "number": {
-      const problem = inexactNumberProblem(value);
-      if (problem !== undefined) throw new ValidationError(`Cannot write ${value} as a SQL literal: ${problem}`);
-      return Number.isInteger(value) && !Number.isSafeInteger(value) && Math.abs(value) < 1e21
-        ? BigInt(value).toString()
-        : String(value);
-    }
-    case "bigint": {
-      const problem = integerProblem(value, INT128, "DuckDB");
-      if (problem !== undefined) throw new ValidationError(problem);
-      return value.toString();
-    }
-    case "boolean":
-      return value ? "TRUE" : "FALSE";
-    case "object":
-      if (isGenuineDate(value)) return timestampLiteral(value);
-      if (Decimal.isDecimal(value)) {
-        const problem = decimalProblem(value, "DuckDB"); // beyond 38 digits DuckDB would read the literal as a DOUBLE
-        if (problem !== undefined) throw new ValidationError(problem);
-        return value.toString();
-      }
-      break;
-  }
-  throw new ValidationError(`Cannot write ${Object.prototype.toString.call(value)} as a SQL literal`);
-}
-
-function stringLiteral(value: string): string {
-  const quoted = (s: string) => `'${s.replaceAll("'", "''")}'`;
-  if (!value.includes("\0")) return quoted(value);
-  return `(${value.split("\0").map(quoted).join(" || chr(0) || ")})`;
-}
-
-function timestampLiteral(date: Date): string {
-  if (Number.isNaN(date.getTime())) throw new ValidationError("Cannot write an invalid Date as a SQL literal");
-  const iso = date.toISOString();
-  if (!/^\d{4}-/.test(iso)) throw new ValidationError(`Date ${iso} is outside the years 0000-9999`);
-  return `TIMESTAMP '${iso.slice(0, 10)} ${iso.slice(11, 23)}'`;
 }

@@ -1,0 +1,127 @@
+/**
+ * Backend C's value template (query-compiler/value-template.ts): the SQL of one compile cut at each
+ * query value's literal in the where_clause, and its lifted form (duckdb-lifted-values.ts) with each
+ * value's place in it. A query of the same value shape compiles by writing each of its values as
+ * the compiler does (`duckdbLiteral`, then the where_clause's second level of quoting) between the
+ * pieces, and notes its lifted values as the compiler would have.
+ *
+ * A template is kept only when filling it with the values it was recorded from gives that compile's
+ * SQL and lifted form exactly, and every value sits in the lifted shape as a parameter (never as
+ * text). A value that a check of the full path refuses, or whose literal lifts otherwise than the
+ * recorded one, is handed back to the full compiler, which reports any error itself.
+ */
+import { describeInvalidFilterValue, type FilterValue } from "../../operation-node/filter-value.js";
+import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
+import { CompiledQuery } from "../../query-compiler/compiled-query.js";
+import type { ValueTemplate } from "../../query-compiler/value-template.js";
+import { placeholderOf } from "../../semantic/call/lift-where-values.js";
+import type { LiftedLiteral, LiftedStatement } from "../../semantic/semantic-layer.js";
+import { duckdbLiteral, duckdbValueProblem } from "./duckdb-literals.js";
+import { liftedLiteralOf, liftedValuesOf, noteLiftedValues } from "./duckdb-lifted-values.js";
+
+/** Where a query value was written in the predicate; `lifted`: its index among the lifted literals, or -1. */
+export interface TemplateHole {
+  readonly start: number;
+  readonly end: number;
+  /** The value's index in valueShapeOf order. */
+  readonly slot: number;
+  readonly lifted: number;
+}
+
+/** What one compile recorded. */
+export interface TemplateParts {
+  readonly sql: string;
+  /** The where_clause string literal's span in `sql`, and the predicate it quotes. */
+  readonly where: { readonly start: number; readonly end: number; readonly predicate: string };
+  readonly holes: readonly TemplateHole[];
+  readonly lifted: LiftedStatement | undefined;
+}
+
+const quoted = (text: string): string => text.replaceAll("'", "''");
+
+class DuckDBValueTemplate implements ValueTemplate {
+  readonly #pieces: readonly string[];
+  readonly #holes: readonly TemplateHole[];
+  /** The lifted form: its shape, and each literal either a hole's (by index) or one the skeleton wrote. */
+  readonly #lifted: { shape: string; literals: readonly (number | LiftedLiteral)[] } | undefined;
+  /** Per hole, where its value stands in the shape (`$k`, or `CAST($k AS DATE)` ...). */
+  readonly #placeholders: readonly string[];
+
+  constructor(parts: TemplateParts) {
+    const { sql, where, holes, lifted } = parts;
+    const pieces: string[] = [];
+    let text = sql.slice(0, where.start + 1);
+    let cursor = 0;
+    for (const hole of holes) {
+      pieces.push(text + quoted(where.predicate.slice(cursor, hole.start)));
+      text = "";
+      cursor = hole.end;
+    }
+    pieces.push(text + quoted(where.predicate.slice(cursor)) + sql.slice(where.end - 1));
+    this.#pieces = pieces;
+    this.#holes = holes;
+    const holeOf = new Map(holes.map((h, i) => [h.lifted, i]));
+    this.#lifted =
+      lifted === undefined
+        ? undefined
+        : { shape: lifted.shape, literals: lifted.literals.map((literal, i) => holeOf.get(i) ?? literal) };
+    this.#placeholders = holes.map((h) => (lifted === undefined ? "" : placeholderOf(lifted.literals[h.lifted]!, 1)));
+  }
+
+  fill(query: SemanticQueryNode, values: readonly FilterValue[]): CompiledQuery | undefined {
+    for (const value of values) {
+      if ((describeInvalidFilterValue(value) ?? duckdbValueProblem(value)) !== undefined) return undefined;
+    }
+    const pieces = this.#pieces;
+    const holes = this.#holes;
+    const liftedForm = this.#lifted;
+    const literals: LiftedLiteral[] = [];
+    let sql = pieces[0]!;
+    for (let i = 0; i < holes.length; i++) {
+      let text: string;
+      try {
+        text = duckdbLiteral(values[holes[i]!.slot]);
+      } catch {
+        return undefined;
+      }
+      if (liftedForm !== undefined) {
+        const literal = liftedLiteralOf(values[holes[i]!.slot], text);
+        if (literal == null || placeholderOf(literal, 1) !== this.#placeholders[i]) return undefined;
+        literals[i] = literal;
+      }
+      sql += quoted(text) + pieces[i + 1]!;
+    }
+    const compiled = CompiledQuery.create("backend_c", query, sql, []);
+    if (liftedForm !== undefined) {
+      const all = liftedForm.literals.map((l) => (typeof l === "number" ? literals[l]! : l));
+      noteLiftedValues(compiled, Object.freeze({ shape: liftedForm.shape, literals: all }));
+    }
+    return compiled;
+  }
+}
+
+/**
+ * The template of a compile, or undefined when one cannot stand for its value shape: a value that
+ * stayed text in the lifted shape, or a template that does not give back the compile it came from.
+ */
+export function duckdbValueTemplate(
+  parts: TemplateParts,
+  query: SemanticQueryNode,
+  values: readonly FilterValue[],
+): ValueTemplate | undefined {
+  const { lifted, holes } = parts;
+  if (holes.some((h) => (lifted === undefined) !== h.lifted < 0)) return undefined;
+  if (lifted === undefined && holes.length > 0) return undefined;
+  if (parts.sql.slice(parts.where.start, parts.where.end) !== `'${quoted(parts.where.predicate)}'`) return undefined;
+  const template = new DuckDBValueTemplate(parts);
+  const again = template.fill(query, values);
+  if (again === undefined || again.sql !== parts.sql || !sameLifted(liftedValuesOf(again), lifted)) return undefined;
+  return template;
+}
+
+function sameLifted(a: LiftedStatement | undefined, b: LiftedStatement | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const text = (s: LiftedStatement) =>
+    JSON.stringify(s, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v) as unknown);
+  return text(a) === text(b);
+}
