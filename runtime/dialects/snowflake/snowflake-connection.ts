@@ -51,9 +51,12 @@ export interface SnowflakeConnectionOptions {
 
 interface Running {
   statement: RowStatement | undefined;
-  /** The sdk reported the statement's end (rows, an error, or the warehouse's "canceled"). */
+  /**
+   * The sdk reported the statement's end (rows, an error, or the warehouse's "canceled"), or the
+   * warehouse accepted its abort-request: either way the session may run the next statement.
+   */
   ended?: boolean;
-  /** Called once when it ends (a cancellation waits for it). */
+  /** Called when it ends (a cancellation waits for it); may be called twice (the answer and the abort's). */
   onEnded?: () => void;
   /** Gives up locally: rejects the pending call (or ends the stream) with this error. */
   abandon(error: Error): void;
@@ -172,7 +175,11 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       return;
     }
     try {
-      running.statement?.cancel();
+      // The abort-request's success answer confirms the session is alive and the statement is being
+      // ended (the sdk's poll of the statement may report that later, on a loaded machine seconds later).
+      running.statement?.cancel((error) => {
+        if (error === undefined || error === null) ended(running);
+      });
     } catch {
       // the statement already finished
     }
@@ -180,15 +187,22 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     // may still be polling for the result; the cancellation goes on in the background, and the
     // connection is handed out again (reset) only once it is over.
     running.abandon(new OperationalError("The statement was cancelled", { code: "000604" }));
-    this.#cancelling ??= this.#untilEnded(running);
+    if (running.ended !== true) this.#cancelling ??= this.#untilEnded(running);
   }
 
-  /** Settles when the warehouse ends the cancelled statement; after the grace period the session is broken. */
+  /**
+   * Settles when the warehouse ends the cancelled statement or accepts its abort-request; after the
+   * grace period without either, the session is broken.
+   */
   #untilEnded(running: Running): Promise<void> {
-    return new Promise((resolve) => {
+    const cancelling: Promise<void> = new Promise((resolve) => {
+      let over = false;
       const done = (): void => {
+        if (over) return;
+        over = true;
         clearTimeout(grace);
-        this.#cancelling = undefined;
+        // A later cancellation (after this one was confirmed and the session reused) is not this one.
+        if (this.#cancelling === cancelling) this.#cancelling = undefined;
         resolve();
       };
       // The warehouse never ended it (e.g. unreachable, the sdk retrying): never reuse this session.
@@ -197,9 +211,9 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
         done();
       }, this.#options.cancelGraceMs ?? 3_000);
       grace.unref();
-      if (running.ended === true) done();
-      else running.onEnded = done;
+      running.onEnded = done;
     });
+    return cancelling;
   }
 
   async ping(): Promise<boolean> {
@@ -400,8 +414,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
             // Always: the sdk's own collecting of rows would run where no guard reaches (snowflake-containment.ts).
             streamResult: true,
             complete: (error, statement) => {
-              running.ended = true;
-              running.onEnded?.();
+              ended(running);
               if (error) {
                 if (isConnectionLevelError(error)) this.#broken = true;
                 finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));
@@ -432,6 +445,11 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       }
     });
   }
+}
+
+function ended(running: Running): void {
+  running.ended = true;
+  running.onEnded?.();
 }
 
 /** The statement's Snowflake query id (the sdk knows it once the query-request was answered). */
