@@ -109,7 +109,7 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
       }
       convert = strictConversion(property.type, info.kind);
     } else {
-      convert = coercion(property.type, info.kind);
+      convert = coercion(property.type, info.kind, property.format);
       if (convert === undefined) {
         mismatches.push({
           field: property.name,
