@@ -170,6 +170,20 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
   };
 }
 
+const dayFields = new WeakMap<object, readonly string[]>();
+
+/** The model's calendar-day properties (`DateType({ format: "date" })`), which JSON writes as the ISO day. */
+export function calendarDayFields(model: TSchema): readonly string[] {
+  let fields = dayFields.get(model);
+  if (fields === undefined) {
+    fields = describeModel(model)
+      .filter((p) => p.type === "date" && p.format === "date")
+      .map((p) => p.name);
+    dayFields.set(model, fields);
+  }
+  return fields;
+}
+
 /** The row mapper for this model over these columns (compiled once, then cached per model object). */
 export function compileRowMapper(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): RowMapper {
   const key = `${mode}\u0000${columns.map((c) => `${c.name}\u0001${c.type}\u0001${c.kind}`).join("\u0000")}`;
