@@ -54,6 +54,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   /** Ends the pending read's wait when cancellation fires. */
   #wakeRead: ((cancelled: typeof CANCELLED) => void) | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Reads queued or running (`#read`). */
+  #reads = 0;
   /** Whether the safety net for a never-closed cursor watches this one (it holds a connection). */
   readonly #watched: boolean;
 
@@ -315,10 +317,13 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       } catch (error) {
         await this.#closeQuietly();
         throw error;
+      } finally {
+        this.#reads--;
       }
     };
-    // The next read runs after this one however it ends; its caller handles this one's failure.
-    const result = this.#queue.then(run, run);
+    // The next read runs after this one however it ends; its caller handles this one's failure. With
+    // none queued (the usual single read) it starts at once, without a turn through the queue.
+    const result = this.#reads++ === 0 ? run() : this.#queue.then(run, run);
     this.#queue = result;
     return result;
   }

@@ -6,7 +6,7 @@
  */
 import { ValidationError } from "../errors.js";
 import { MAX_TIMER_MS } from "../driver/deadline.js";
-import { cacheKey } from "../result-cache/cache-key.js";
+import { isImmutableParameter, queryKey, scopeKey } from "../result-cache/cache-key.js";
 import { checkScope, currentQueryScope, type QueryScope } from "../result-cache/query-scope.js";
 import type { ResultCache } from "../result-cache/result-cache.js";
 
@@ -19,8 +19,8 @@ export interface CachedRequest {
   readonly ttlSeconds: number;
 }
 
+/** A compiled query (its identity memoizes the key: the same object always compiles to the same SQL). */
 export interface CacheableQuery {
-  readonly dialect: string;
   readonly sql: string;
   readonly parameters: readonly unknown[];
   readonly columnNames?: readonly string[] | undefined;
@@ -28,6 +28,7 @@ export interface CacheableQuery {
 
 export function cachedRequestFor(
   cache: ResultCache | undefined,
+  dialect: string,
   query: CacheableQuery,
   options: { readonly cache?: QueryCacheOption | undefined; readonly scope?: QueryScope | undefined },
 ): CachedRequest | undefined {
@@ -47,7 +48,22 @@ export function cachedRequestFor(
   const outer = currentQueryScope();
   const own = options.scope === undefined ? undefined : checkScope(options.scope, "execute({ scope })");
   const scope = outer === undefined ? own : own === undefined ? outer : { ...outer, ...own };
-  return { cache, ttlSeconds, key: cacheKey({ ...query, scope }) };
+  return { cache, ttlSeconds, key: memoizedQueryKey(dialect, query) + scopeKey(scope) };
+}
+
+/**
+ * The query's part of the key, built once per compiled query and dialect: a hit then hashes a string
+ * V8 has hashed before instead of building and hashing a new one. Not kept when a parameter is a
+ * value the caller can change in place (a Date, bytes, a list): that key is built per request.
+ */
+const queryKeys = new WeakMap<CacheableQuery, { readonly dialect: string; readonly key: string }>();
+
+function memoizedQueryKey(dialect: string, query: CacheableQuery): string {
+  const memo = queryKeys.get(query);
+  if (memo !== undefined && memo.dialect === dialect) return memo.key;
+  const key = queryKey({ dialect, sql: query.sql, parameters: query.parameters, columnNames: query.columnNames });
+  if (query.parameters.every(isImmutableParameter)) queryKeys.set(query, { dialect, key });
+  return key;
 }
 
 function queryTtl(option: unknown): number | undefined {

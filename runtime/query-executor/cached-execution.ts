@@ -59,7 +59,11 @@ export async function executeCached<R>(request: CachedRequest, query: CachedExec
   const { cache, key } = request;
   const startedAt = performance.now();
   const hit = cache.get(key);
-  if (hit !== undefined) return (await servedFromCache<R>(query, request, startedAt, async () => hit))!;
+  if (hit !== undefined) {
+    // A hit reads nothing: unless someone traces queries, no callback, closure or extra await.
+    if (!isTraced(queryChannel)) return servedCursor<R>(query, request, startedAt, hit);
+    return (await servedFromCache<R>(query, request, startedAt, async () => hit))!;
+  }
   const generation = cache.generation;
   const { flight, joined } = cache.flight(key, (signal) => run(request, query, generation, signal));
   if (joined) {
@@ -90,11 +94,19 @@ async function servedFromCache<R>(
   startedAt: number,
   read: () => Promise<CachedResult | undefined>,
 ): Promise<Cursor<R> | undefined> {
-  const parameterCount = query.parameters.length;
-  const context = { backend: query.backend, sql: query.sql, parameterCount, servedFrom: "cache" as const };
+  const context = {
+    backend: query.backend,
+    sql: query.sql,
+    parameterCount: query.parameters.length,
+    servedFrom: "cache" as const,
+  };
   const result = isTraced(queryChannel) ? await traced(queryChannel, context, read) : await read();
-  if (result === undefined) return undefined;
-  request.cache.served({ sql: query.sql, parameterCount, rows: result.rowCount, startedAt });
+  return result === undefined ? undefined : servedCursor<R>(query, request, startedAt, result);
+}
+
+/** Reports a result served from memory to the engine's log, and opens its cursor. */
+function servedCursor<R>(query: CachedExecution, request: CachedRequest, startedAt: number, result: CachedResult) {
+  request.cache.served({ sql: query.sql, parameterCount: query.parameters.length, rows: result.rowCount, startedAt });
   return new Cursor<R>(undefined, cachedStream(result), undefined);
 }
 

@@ -83,7 +83,7 @@ export class DefaultQueryExecutor implements QueryExecutor {
     const cache = engine instanceof Engine ? engine.resultCache : undefined;
     // No cache and none asked for: nothing to key (the main path allocates no cache request).
     if (cache === undefined && options.cache === undefined) return executeOnConnection<R>(engine, query, options);
-    const cached = cachedRequestFor(cache, { dialect: dialect.name, ...query }, options);
+    const cached = cachedRequestFor(cache, dialect.name, query, options);
     if (cached === undefined) return executeOnConnection<R>(engine, query, options);
     return executeCached<R>(
       cached,

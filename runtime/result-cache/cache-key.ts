@@ -21,14 +21,31 @@ export interface CacheKeyParts {
 const SEPARATOR = "\u0000";
 
 export function cacheKey(parts: CacheKeyParts): string {
+  return queryKey(parts) + scopeKey(parts.scope);
+}
+
+/** The key's part that one compiled query always gives (everything but the scope). */
+export function queryKey(parts: Omit<CacheKeyParts, "scope">): string {
   let key = parts.dialect + SEPARATOR + parts.sql + SEPARATOR;
   for (const parameter of parts.parameters) key += typed(parameter) + SEPARATOR;
-  key += SEPARATOR + (parts.columnNames === undefined ? "" : JSON.stringify(parts.columnNames)) + SEPARATOR;
-  const scope = parts.scope;
-  if (scope !== undefined) {
-    for (const name of Object.keys(scope).sort()) key += JSON.stringify(name) + "=" + typed(scope[name]) + SEPARATOR;
-  }
+  return key + SEPARATOR + (parts.columnNames === undefined ? "" : JSON.stringify(parts.columnNames)) + SEPARATOR;
+}
+
+/** The key's part that the request's scope adds (empty without one). */
+export function scopeKey(scope: QueryScope | undefined): string {
+  if (scope === undefined) return "";
+  let key = "";
+  for (const name of Object.keys(scope).sort()) key += JSON.stringify(name) + "=" + typed(scope[name]) + SEPARATOR;
   return key;
+}
+
+/**
+ * Whether a parameter can never change after the query was compiled: a primitive or a Decimal. A
+ * Date, a byte array, a list or an object can be changed in place by the caller, and the next run
+ * of the same compiled query then binds the new value, so its key must be read again.
+ */
+export function isImmutableParameter(value: unknown): boolean {
+  return (typeof value !== "object" && typeof value !== "function") || value === null || Decimal.isDecimal(value);
 }
 
 /** A value with its type, so values that print alike stay apart. */

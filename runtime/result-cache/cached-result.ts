@@ -36,25 +36,61 @@ function copiesFor(columns: readonly ColumnInfo[]): (Copy | undefined)[] | undef
   return copies.some((c) => c !== undefined) ? copies : undefined;
 }
 
+/** `copiesFor` per result, worked out by its first reader (null: nothing to copy). */
+const copiesByResult = new WeakMap<CachedResult, (Copy | undefined)[] | null>();
+
+function copiesOf(result: CachedResult): (Copy | undefined)[] | undefined {
+  let copies = copiesByResult.get(result);
+  if (copies === undefined) copiesByResult.set(result, (copies = copiesFor(result.columns) ?? null));
+  return copies ?? undefined;
+}
+
 function copyChunk(chunk: readonly unknown[][], copies: readonly (Copy | undefined)[]): unknown[][] {
   return chunk.map((row) => row.map((value, i) => (copies[i] === undefined ? value : copies[i]!(value))));
 }
 
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * Replays a cached result: its own iterator (a plain object, not an async generator: a hit's one or
+ * two chunks cost no generator machinery, and one object is the stream and its iterator).
+ */
+class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
+  readonly columns: readonly ColumnInfo[];
+  readonly #chunks: readonly (readonly unknown[][])[];
+  readonly #copies: (Copy | undefined)[] | undefined;
+  #next = 0;
+
+  constructor(
+    result: CachedResult,
+    readonly servedFrom: ServedFrom,
+  ) {
+    this.columns = result.columns;
+    this.#chunks = result.chunks;
+    this.#copies = copiesOf(result);
+  }
+
+  async next(): Promise<IteratorResult<unknown[][]>> {
+    if (this.#next >= this.#chunks.length) return DONE;
+    const chunk = this.#chunks[this.#next++]!;
+    return { done: false, value: this.#copies === undefined ? (chunk as unknown[][]) : copyChunk(chunk, this.#copies) };
+  }
+
+  async return(): Promise<IteratorResult<unknown[][]>> {
+    this.#next = this.#chunks.length;
+    return DONE;
+  }
+
+  async close(): Promise<void> {
+    this.#next = this.#chunks.length;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {
+    return this;
+  }
+}
+
 /** A stream replaying `result` from memory (no connection); `servedFrom` says "cache" unless given. */
 export function cachedStream(result: CachedResult, servedFrom: ServedFrom = "cache"): ResultStream {
-  const copies = copiesFor(result.columns);
-  let closed = false;
-  return {
-    columns: result.columns,
-    servedFrom,
-    close: async () => {
-      closed = true;
-    },
-    async *[Symbol.asyncIterator](): AsyncGenerator<unknown[][]> {
-      for (const chunk of result.chunks) {
-        if (closed) return;
-        yield copies === undefined ? (chunk as unknown[][]) : copyChunk(chunk, copies);
-      }
-    },
-  };
+  return new CachedStream(result, servedFrom);
 }

@@ -37,7 +37,7 @@ import type {
   SqlSession,
 } from "./semantic-layer.js";
 import { mayHandle, splitStatements } from "./sql/split.js";
-import { RewriteCache, type RewrittenStatement } from "./rewrite-cache.js";
+import { RewriteCache, type RewrittenStatement, type StatementShape } from "./rewrite-cache.js";
 import { liftWhereClauseValues } from "./call/lift-where-values.js";
 import { bindLifted } from "./call/bind-lifted.js";
 
@@ -195,14 +195,26 @@ async function boundRewrite(
     rewrites.setShape(lifted.shape, shape, readAt);
   }
   if (shape === null) return undefined;
+  // A compiled query keeps its lifted values: the same values bound into the same shape give the same
+  // statement (a new generation or a new connection memo is a new shape object).
+  const known = boundByLifted.get(lifted);
+  if (known !== undefined && known.shape === shape) return known.statement;
   const parameters: BoundParameter[] = [];
   for (const [i, literal] of lifted.literals.entries()) {
     const parameter = bindLifted(literal, shape.types[i]!);
     if (parameter === undefined) return undefined;
     parameters.push(parameter);
   }
-  return { kind: "rewritten", sql: shape.sql, parameters };
+  const statement: RewrittenStatement = Object.freeze({ kind: "rewritten", sql: shape.sql, parameters });
+  boundByLifted.set(lifted, { shape, statement });
+  return statement;
 }
+
+/** The last statement bound for a lifted form, with the shape it was bound into. */
+const boundByLifted = new WeakMap<
+  LiftedStatement,
+  { readonly shape: StatementShape; readonly statement: RewrittenStatement }
+>();
 
 const REWRITES = "semantic_layer.rewrites";
 

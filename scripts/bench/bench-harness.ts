@@ -64,6 +64,8 @@ export interface GroupResult {
   readonly title: string;
   readonly rowsPerOp?: number;
   readonly note?: string;
+  /** Per-round ratios of a comparison run in rounds (median, extremes, IQR), by what they compare. */
+  readonly spread?: Readonly<Record<string, RoundRatio>>;
   readonly cases: readonly CaseResult[];
 }
 
@@ -157,6 +159,30 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
   };
   printGroup(group);
   return group;
+}
+
+/** The median of per-round ratios a[i] / b[i], with the smallest and largest round. */
+export interface RoundRatio {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  /** Interquartile range of the per-round ratios. */
+  readonly q1: number;
+  readonly q3: number;
+}
+
+export function roundRatio(a: readonly number[], b: readonly number[]): RoundRatio {
+  const ratios = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
+  const quartile = (q: number) => {
+    const at = (ratios.length - 1) * q;
+    const lo = Math.floor(at);
+    return ratios[lo]! + (ratios[Math.ceil(at)]! - ratios[lo]!) * (at - lo);
+  };
+  return { median: median(ratios), min: ratios[0]!, max: ratios.at(-1)!, q1: quartile(0.25), q3: quartile(0.75) };
+}
+
+export function formatRoundRatio(r: RoundRatio): string {
+  return `${r.median.toFixed(2)}× (rounds ${r.min.toFixed(2)}–${r.max.toFixed(2)}, IQR ${r.q1.toFixed(2)}–${r.q3.toFixed(2)})`;
 }
 
 /** µs with a readable unit. */

@@ -9,7 +9,8 @@ import type { Engine } from "lib";
 import { rewriteCount } from "../../runtime/semantic/builtin-layer.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import { cSettings } from "../support/engines.js";
-import { byCountry, ORDERS_DDL } from "../result-cache/support/cached-engine.js";
+import { byCountry, Orders, ORDERS_DDL } from "../result-cache/support/cached-engine.js";
+import { boundValuesOf } from "../../runtime/dialects/duckdb/duckdb-values.js";
 
 const view = (metric: string, materializations = "") => `CREATE OR REPLACE SEMANTIC VIEW orders_v AS
   TABLES (orders)
@@ -66,6 +67,38 @@ describe("engine: backend C reuses a streamed semantic query's rewrite per conne
       await conn.rollback();
     }
     expect((await run()).rows[0]).to.deep.equal({ country: "DE", revenue: 150n });
+  });
+
+  it("a filtered query run again reuses its bound statement, and a replaced view binds its values anew", async () => {
+    const inGermany = byCountry.where(Orders.country.eq("DE"));
+    const read = async () => {
+      await using cursor = await inGermany.using(engine).execute();
+      return await cursor.fetchAllRows();
+    };
+    expect(await read()).to.deep.equal([{ country: "DE", revenue: 150n }]);
+    expect(await read(), "the same query node again").to.deep.equal([{ country: "DE", revenue: 150n }]);
+    {
+      await using conn = await engine.connect();
+      await conn.run(`CREATE OR REPLACE SEMANTIC VIEW orders_v AS
+        TABLES (orders)
+        DIMENSIONS (orders.country AS lower(country))
+        METRICS (orders.revenue AS SUM(amount), orders.boom AS MAX(error('boom')))`);
+      await conn.commit();
+    }
+    expect(await read(), "bound into the replaced view's statement: no country is 'DE' now").to.deep.equal([]);
+  });
+
+  it("lifted values convert to driver values once per parameter list", () => {
+    const parameters = [
+      { kind: "varchar", value: "DE" },
+      { kind: "decimal", unscaled: 1250n, width: 10, scale: 2 },
+    ] as const;
+    const values = boundValuesOf(parameters);
+    expect(boundValuesOf(parameters), "the same list: the same values").to.equal(values);
+    expect(Object.isFrozen(values)).to.equal(true);
+    expect(values[0]).to.equal("DE");
+    expect(String(values[1])).to.equal("12.50");
+    expect(boundValuesOf([...parameters]), "another list is converted again").not.to.equal(values);
   });
 
   it("a materialization declared later is used by the query remembered before", async () => {

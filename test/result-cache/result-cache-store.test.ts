@@ -6,8 +6,10 @@
 import { expect } from "chai";
 import { Decimal } from "lib";
 import type { ColumnInfo } from "../../runtime/driver/query-result.js";
+import { withQueryScope } from "lib/cache";
+import { cachedRequestFor } from "../../runtime/query-executor/cache-options.js";
 import { cacheKey } from "../../runtime/result-cache/cache-key.js";
-import type { CachedResult } from "../../runtime/result-cache/cached-result.js";
+import { cachedStream, type CachedResult } from "../../runtime/result-cache/cached-result.js";
 import { measureRows, measureValue } from "../../runtime/result-cache/measure-bytes.js";
 import { ResultCache } from "../../runtime/result-cache/result-cache.js";
 
@@ -104,5 +106,59 @@ describe("result cache: the store", () => {
     ];
     expect(new Set(keys).size).to.equal(keys.length);
     expect(cacheKey({ ...base, scope: { a: 1, b: 2 } })).to.equal(cacheKey({ ...base, scope: { b: 2, a: 1 } }));
+  });
+
+  it("memoizes a compiled query's key per dialect; never for a parameter the caller can change in place", () => {
+    const cache = new ResultCache({ ttl: 60, maxBytes: 1 << 20 });
+    const keyOf = (dialect: string, query: { sql: string; parameters: readonly unknown[] }) =>
+      cachedRequestFor(cache, dialect, query, {})!.key;
+    const plain = Object.freeze({ sql: "SELECT ?", parameters: Object.freeze([1, "DE", 2n, new Decimal(5n, 1)]) });
+    expect(keyOf("backend_c", plain)).to.equal(cacheKey({ dialect: "backend_c", ...plain }));
+    expect(keyOf("backend_c", plain)).to.equal(cacheKey({ dialect: "backend_c", ...plain }));
+    expect(keyOf("backend_a", plain)).to.equal(cacheKey({ dialect: "backend_a", ...plain }));
+    // A compiled query never changes; changing this stand-in for one shows the key was kept, not rebuilt.
+    const kept = { sql: "SELECT 1", parameters: [] };
+    const first = keyOf("backend_c", kept);
+    kept.sql = "SELECT 2";
+    expect(keyOf("backend_c", kept)).to.equal(first);
+    // Two scopes never share the memoized key's entry.
+    const scoped = (tenant: string) => withQueryScope({ tenant }, () => keyOf("backend_c", plain));
+    expect(new Set([keyOf("backend_c", plain), scoped("a"), scoped("b")]).size).to.equal(3);
+    expect(scoped("a")).to.equal(cacheKey({ dialect: "backend_c", ...plain, scope: { tenant: "a" } }));
+
+    const day = new Date(Date.UTC(2024, 0, 1));
+    const bytes = Uint8Array.of(1, 2);
+    const list = ["FR"];
+    const mutable = Object.freeze({ sql: "SELECT ?, ?, ?", parameters: Object.freeze([day, bytes, list]) });
+    const before = keyOf("backend_c", mutable);
+    day.setUTCDate(2);
+    bytes[0] = 9;
+    list.push("JP");
+    const after = keyOf("backend_c", mutable);
+    expect(after).to.not.equal(before);
+    expect(after).to.equal(cacheKey({ dialect: "backend_c", ...mutable }));
+  });
+
+  it("gives each reader of a cached result its own dates", async () => {
+    const day = new Date(Date.UTC(2024, 0, 1));
+    const cached: CachedResult = Object.freeze({
+      columns: [{ name: "day", type: "DATE", kind: "date" as const }],
+      chunks: [[[day]], [[day]]],
+      rowCount: 2,
+      bytes: 100,
+      origin: "warehouse",
+    });
+    const read = async () => {
+      const rows: unknown[][] = [];
+      for await (const chunk of cachedStream(cached)) rows.push(...chunk);
+      return rows;
+    };
+    const first = await read();
+    (first[0]![0] as Date).setUTCFullYear(1999);
+    const second = await read();
+    expect(second.map((r) => (r[0] as Date).toISOString())).to.deep.equal([day.toISOString(), day.toISOString()]);
+    const stream = cachedStream(cached);
+    await stream.close();
+    expect((await stream[Symbol.asyncIterator]().next()).done).to.equal(true);
   });
 });

@@ -19,7 +19,7 @@ import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } f
 import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
-import { boundParameterValue, toDuckDBParameters } from "./duckdb-values.js";
+import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
 import { liftedValuesOf } from "./duckdb-lifted-values.js";
 
 type Values = DuckDBValue[] | undefined;
@@ -101,13 +101,26 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   async execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
     this.#assertOpen();
-    return this.#operation(() => this.#execute(sql, parameters));
+    // #operation inlined (no closure): `conn.all()` of an application's own query runs this per query.
+    this.#activeOperations++;
+    try {
+      return await this.#execute(sql, parameters);
+    } finally {
+      this.operationSettled();
+    }
   }
 
   async #execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
     try {
       const semantic = this.#semantic;
       if (semantic !== undefined && semantic.mayHandle(sql)) return await semantic.execute(sql, parameters);
+      // The main path: an autocommit read whose statement is prepared already (what #executePlain
+      // would end in), without its waits and closures.
+      if (!changesSession(sql) && !mayContainTransactionControl(sql) && this.#transaction.readsInAutocommit(sql)) {
+        this.#throwIfInterrupted();
+        const cached = this.#statements.boundIfCached(sql, toDuckDBParameters(parameters));
+        if (cached !== undefined) return readerToResult(await this.#runCached(sql, cached.runAndReadAll()));
+      }
       return await this.#executePlain(sql, parameters);
     } catch (error) {
       throw mapDuckDBError(error);
@@ -142,24 +155,20 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
-      const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
+      const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
       const ownTypes = bound !== undefined; // lifted values bind in the types DuckDB resolved for them
-      const open = async () => {
-        const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
-        this.#throwIfInterrupted();
-        return this.#openStream(statement, values, autocommitRead, single, ownTypes);
-      };
       let result: DuckDBResult;
-      if (changesSession(statement)) result = await this.#changingSession(statement, open);
-      else if (this.#transaction.readsInAutocommit(statement)) {
-        // The main path: an autocommit read whose statement is prepared already, without the waits above.
+      if (changesSession(statement)) {
+        result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, single, ownTypes));
+      } else if (this.#transaction.readsInAutocommit(statement)) {
+        // The main path: an autocommit read whose statement is prepared already, without the waits below.
         this.#throwIfInterrupted();
         const cached = this.#statements.boundIfCached(statement, values, ownTypes);
         result =
           cached === undefined
             ? await this.#openStream(statement, values, true, single, ownTypes)
             : await this.#runCached(statement, cached.stream());
-      } else result = await open();
+      } else result = await this.#beginAndOpen(statement, values, single, ownTypes);
       return streamOfResult(result, this, servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
@@ -284,6 +293,13 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     return readOneStatement(this.#connection, sql, values, ownTypes);
   }
 
+  /** Begins the transaction `statement` needs (none for an autocommit read), then starts its stream. */
+  async #beginAndOpen(statement: string, values: Values, single: boolean, ownTypes: boolean): Promise<DuckDBResult> {
+    const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
+    this.#throwIfInterrupted();
+    return this.#openStream(statement, values, autocommitRead, single, ownTypes);
+  }
+
   /** Starts a streamed result; one statement is prepared directly or reused (see #readAll). */
   async #openStream(
     sql: string,
@@ -357,7 +373,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     return this.#changingSession(sql, async () => {
       const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
-      const values = bound === undefined ? toDuckDBParameters(parameters) : bound.map(boundParameterValue);
+      const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
       return readerToResult(await this.#readAll(sql, values, autocommitRead, true, bound !== undefined));
     });
   }

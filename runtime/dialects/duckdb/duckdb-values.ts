@@ -215,7 +215,7 @@ export function toDuckDBParameters(parameters: readonly unknown[] | undefined): 
  * with the prepared statement's parameter types (never inferred from the JS value: a JS number would
  * bind as a DOUBLE and make DuckDB plan the statement again with another type).
  */
-export function boundParameterValue(parameter: BoundParameter): DuckDBValue {
+function boundParameterValue(parameter: BoundParameter): DuckDBValue {
   const api = duckdb();
   switch (parameter.kind) {
     case "varchar":
@@ -232,4 +232,17 @@ export function boundParameterValue(parameter: BoundParameter): DuckDBValue {
     case "timestamptz":
       return api.timestampTZValue(parameter.micros);
   }
+}
+
+/** The driver values of lifted parameters, converted once per parameter list (the layer reuses a list for the same values). */
+const boundValues = new WeakMap<readonly BoundParameter[], DuckDBValue[]>();
+
+/** `parameters` as values to bind (see `boundParameterValue`); the same frozen array for the same list. */
+export function boundValuesOf(parameters: readonly BoundParameter[]): DuckDBValue[] {
+  let values = boundValues.get(parameters);
+  if (values === undefined) {
+    values = Object.freeze(parameters.map(boundParameterValue)) as DuckDBValue[];
+    boundValues.set(parameters, values);
+  }
+  return values;
 }
