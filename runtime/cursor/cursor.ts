@@ -11,7 +11,8 @@ import type { Static, TObject } from "typebox";
 import type { ColumnInfo, ResultStream, ServedFrom, TypedColumn } from "../driver/query-result.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { LibError } from "../errors.js";
-import { compileRowMapper } from "../mapping/model-plan.js";
+import { calendarDayFields, compileRowMapper } from "../mapping/model-plan.js";
+import { dateColumnNames, withDayFields } from "../values/day-columns.js";
 import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
@@ -126,7 +127,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
         if (row === undefined) break;
         rows.push(toObject(row) as Row);
       }
-      return rows;
+      return withDayFields(rows, dateColumnNames(this.columns));
     });
   }
 
@@ -140,7 +141,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) rows.push(toObject(row) as Row);
       }
-      return rows;
+      // toJson(rows) writes the DATE columns as the ISO day, as the HTTP answers do.
+      return withDayFields(rows, dateColumnNames(this.columns));
     });
   }
 
@@ -157,7 +159,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) out.push(mapper(row, index++) as Static<M>);
       }
-      return out;
+      return withDayFields(out, calendarDayFields(model));
     });
   }
 

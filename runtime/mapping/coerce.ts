@@ -9,13 +9,17 @@
  *   Decimal → number: only when the double's shortest text equals the Decimal (`12.5` yes, `0.1000000000000000055` no).
  * - number → Decimal: via the number's shortest round-trip text (`0.1` → `0.1`); bigint → Decimal exactly.
  * - string → integer/number/bigint/Decimal: plain decimal text under the same rules.
- * - anything scalar → string: its exact text (`Decimal.toString()`, ISO text for dates).
- * - string → Date: ISO `YYYY-MM-DD` (UTC midnight) or an ISO date-time with `Z` or an offset and at most ms.
+ * - anything scalar → string: its exact text (`Decimal.toString()`, ISO text for timestamps, `YYYY-MM-DD`
+ *   for a DATE column, as every JSON writer prints it).
+ * - string → Date: ISO `YYYY-MM-DD` (UTC midnight) or an ISO date-time with `Z` or an offset and at most ms,
+ *   on a real calendar day. A model declared `format: "date"` (calendar days) takes a date-time only when it
+ *   is exactly midnight UTC: any other time of day would be lost.
  * - boolean only from boolean.
  */
 import { KIND_TYPINGS } from "./kind-typings.js";
 import type { ValueKind } from "../driver/query-result.js";
 import { Decimal } from "../values/decimal.js";
+import { DAY_MS } from "./schema-types.js";
 import type { ModelType } from "./model-type.js";
 
 export class CoercionFailure extends Error {
@@ -94,6 +98,11 @@ function toDecimal(value: unknown): Decimal {
   return decimalOf(value);
 }
 
+/** A DATE column's value as its calendar day, `YYYY-MM-DD` (lib delivers DATEs at midnight UTC). */
+function toDayText(value: unknown): string {
+  return value instanceof Date ? toText(value).slice(0, 10) : toText(value);
+}
+
 function toText(value: unknown): string {
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return String(value);
@@ -105,13 +114,31 @@ function toText(value: unknown): string {
   return fail("has no exact text form");
 }
 
+/** True when the text starts with a day the calendar has (`Date` would roll 2024-02-30 over to March 1). */
+function isCalendarDay(text: string): boolean {
+  const [year, month, day] = [text.slice(0, 4), text.slice(5, 7), text.slice(8, 10)].map(Number) as [
+    number,
+    number,
+    number,
+  ];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
 function toDate(value: unknown): Date {
   if (value instanceof Date) return value;
-  if (typeof value === "string" && (ISO_DATE.test(value) || ISO_DATE_TIME.test(value))) {
+  if (typeof value === "string" && (ISO_DATE.test(value) || ISO_DATE_TIME.test(value)) && isCalendarDay(value)) {
     const d = new Date(value);
     if (!Number.isNaN(d.getTime())) return d;
   }
   return fail("not an ISO date or date-time with a zone");
+}
+
+/** For a `format: "date"` model: a calendar day, i.e. a Date at midnight UTC. */
+function toCalendarDate(value: unknown): Date {
+  const d = toDate(value);
+  if (d.getTime() % DAY_MS !== 0) fail('has a time of day, but the model\'s format is "date" (a calendar day)');
+  return d;
 }
 
 const identity: Converter = (v) => v;
@@ -163,9 +190,13 @@ function toSafeNumber(value: unknown): number {
   return typeof value === "bigint" ? bigintToSafeNumber(value) : toNumber(value);
 }
 
-/** The converter `coerce` uses for this pair, or undefined when no exact conversion exists. */
-export function coercion(model: ModelType, kind: ValueKind): Converter | undefined {
+/**
+ * The converter `coerce` uses for this pair, or undefined when no exact conversion exists. `format` is
+ * the model property's JSON Schema format (`"date"`: calendar days).
+ */
+export function coercion(model: ModelType, kind: ValueKind, format?: string): Converter | undefined {
   if (model === "integer" && kind === "bigint") return toInteger;
+  if (model === "string" && kind === "date") return toDayText;
   if (model === "number" && kind === "bigint") return toSafeNumber;
   if (agreesStrictly(model, kind)) return identity;
   if (!COERCIBLE[model].includes(kind)) return undefined;
@@ -181,7 +212,7 @@ export function coercion(model: ModelType, kind: ValueKind): Converter | undefin
     case "string":
       return toText;
     case "date":
-      return toDate;
+      return format === "date" ? toCalendarDate : toDate;
     default:
       return undefined;
   }

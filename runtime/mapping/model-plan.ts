@@ -109,7 +109,7 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
       }
       convert = strictConversion(property.type, info.kind);
     } else {
-      convert = coercion(property.type, info.kind);
+      convert = coercion(property.type, info.kind, property.format);
       if (convert === undefined) {
         mismatches.push({
           field: property.name,
@@ -168,6 +168,20 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
     }
     return out;
   };
+}
+
+const dayFields = new WeakMap<object, readonly string[]>();
+
+/** The model's calendar-day properties (`DateType({ format: "date" })`), which JSON writes as the ISO day. */
+export function calendarDayFields(model: TSchema): readonly string[] {
+  let fields = dayFields.get(model);
+  if (fields === undefined) {
+    fields = describeModel(model)
+      .filter((p) => p.type === "date" && p.format === "date")
+      .map((p) => p.name);
+    dayFields.set(model, fields);
+  }
+  return fields;
 }
 
 /** The row mapper for this model over these columns (compiled once, then cached per model object). */

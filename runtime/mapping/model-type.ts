@@ -18,6 +18,8 @@ export interface ModelProperty {
   readonly optional: boolean;
   /** e.g. `integer`, `string | null`, `Decimal`. */
   readonly label: string;
+  /** JSON Schema's `format` of the (non-null) schema, e.g. `"date"` for `DateType({ format: "date" })`. */
+  readonly format: string | undefined;
 }
 
 const LABELS: Record<ModelType, string> = {
@@ -81,6 +83,7 @@ function typeOf(schema: TSchema): ModelType {
 export function describeProperty(name: string, schema: TSchema, required: boolean): ModelProperty {
   let nullable = false;
   let type: ModelType;
+  let format = formatOf(schema);
   const anyOf = (schema as { anyOf?: unknown }).anyOf;
   if (Array.isArray(anyOf) && anyOf.some(isNullSchema)) {
     nullable = true;
@@ -88,13 +91,20 @@ export function describeProperty(name: string, schema: TSchema, required: boolea
     const types = rest.map(typeOf);
     const first = types[0];
     type = first === undefined ? "unknown" : types.every((t) => t === first) ? first : "other";
+    const formats = new Set(rest.map(formatOf));
+    if (formats.size === 1) [format] = formats;
   } else {
     type = typeOf(schema);
     if (type === "unknown") nullable = true;
   }
   const optional = !required || typebox().Type.IsOptional(schema);
   const label = LABELS[type] + (nullable && type !== "unknown" ? " | null" : "") + (optional ? " (optional)" : "");
-  return { name, schema, type, nullable, optional, label };
+  return { name, schema, type, nullable, optional, label, format };
+}
+
+function formatOf(schema: TSchema): string | undefined {
+  const format = (schema as { format?: unknown }).format;
+  return typeof format === "string" ? format : undefined;
 }
 
 /** The properties of an object schema, in declaration order. */

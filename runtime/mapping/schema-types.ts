@@ -58,7 +58,8 @@ export interface DateTypeOptions extends LibTypeOptions {
 }
 
 const isValidDate = (v: unknown): v is Date => v instanceof Date && !Number.isNaN(v.getTime());
-const DAY_MS = 86_400_000;
+/** Milliseconds per day: a calendar date is a Date whose time is a multiple of it (midnight UTC). */
+export const DAY_MS = 86_400_000;
 
 /** Schema of a timestamp property, or with `{ format: "date" }` of a date property: values are valid `Date` objects. */
 export function DateType(options: DateTypeOptions = {}): TDate {

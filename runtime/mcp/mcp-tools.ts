@@ -10,6 +10,8 @@ import { InvalidRequestError } from "../request/invalid-request-error.js";
 import { limitOf } from "../request/request-limits.js";
 import { closestName } from "../text/suggest.js";
 import { collectRows, RowBatches } from "../request/result-batches.js";
+import { rowJsonWriter } from "../request/row-json.js";
+import { dateColumnNames, withDayFields } from "../values/day-columns.js";
 import { requestSchema, whereSchema, type JsonSchema } from "../request/request-schema.js";
 import type { SemanticApi } from "../request/semantic-api.js";
 import type { MemberInfo, ViewEntry } from "../request/view-registry.js";
@@ -230,19 +232,22 @@ export class McpTools<Context> {
       mode: "page",
     });
     const cap = Math.min(prepared.rowCap ?? Number.POSITIVE_INFINITY, this.#limits.maxRows);
-    const rows = await collectRows(new RowBatches(await prepared.execute(), cap + 1));
+    const batches = new RowBatches(await prepared.execute(), cap + 1);
+    const rows = await collectRows(batches);
+    // Each row as the answer writes it (DATE values as the ISO day, from the column kinds).
+    const writeRow = rowJsonWriter(batches.columns);
     const budget = this.#limits.maxTokens * CHARS_PER_TOKEN;
     let used = 0;
     let kept = 0;
     for (; kept < Math.min(rows.length, cap); kept++) {
-      used += toJson(rows[kept]).length + 1;
+      used += writeRow(rows[kept]!).length + 1;
       if (used > budget) break;
     }
     const reason = kept < Math.min(rows.length, cap) ? "token_budget" : rows.length > cap ? "max_rows" : undefined;
     const compiled = prepared.compile();
     return result({
       view: prepared.view.name,
-      rows: rows.slice(0, kept),
+      rows: withDayFields(rows.slice(0, kept), dateColumnNames(batches.columns)),
       rowCount: kept,
       truncated: reason !== undefined,
       ...(reason === undefined

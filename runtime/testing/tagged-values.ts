@@ -1,11 +1,13 @@
 /**
  * Exact values in a fixture module (which imports nothing, so it cannot construct a `Decimal`):
  * JSON values as they are, and the kinds JSON cannot hold as one-key objects: `{ $bigint: "12" }`,
- * `{ $decimal: "19.90" }`, `{ $date: "2024-01-31T00:00:00.000Z" }`; a non-finite float as
+ * `{ $decimal: "19.90" }`, `{ $date: "2024-01-31T12:00:00.000Z" }` (a DATE column's value as its day,
+ * `{ $date: "2024-01-31" }`, as every JSON writer of lib prints it); a non-finite float as
  * `{ $number: "NaN" }`. Decoding gives back the value kind the driver produced.
  */
 import { Decimal } from "../values/decimal.js";
 import { isGenuineDate } from "../values/genuine.js";
+import { isoDay } from "../values/iso-day.js";
 
 /** A value as the fixture module stores it. */
 export type TaggedValue =
@@ -19,7 +21,8 @@ export type TaggedValue =
   | { readonly $number: string }
   | { readonly $other: string };
 
-export function encodeValue(value: unknown): TaggedValue {
+/** `kind`: the column's value kind (`ColumnInfo.kind`), when known: a `"date"` value is written as its day. */
+export function encodeValue(value: unknown, kind?: string): TaggedValue {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case "string":
@@ -33,7 +36,10 @@ export function encodeValue(value: unknown): TaggedValue {
       return { $bigint: value.toString() };
     default:
       if (Decimal.isDecimal(value)) return { $decimal: value.toString() };
-      if (isGenuineDate(value)) return { $date: value.toISOString() };
+      if (isGenuineDate(value)) {
+        const text = value.toISOString();
+        return { $date: kind === "date" && text.endsWith("T00:00:00.000Z") ? isoDay(value) : text };
+      }
       // Lists, structs, blobs: kept as their JSON text, compared as text.
       return { $other: JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) };
   }

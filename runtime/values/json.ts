@@ -2,9 +2,12 @@
  * Lossless JSON. `toJson()` works like `JSON.stringify()` except that `bigint` and `Decimal` are
  * written as exact JSON numbers (`9223372036854775807`, `12345678901234567890.123456789`): no
  * rounding through doubles, no quoting, no `TypeError` on bigint. Dates use their `toJSON()` (ISO text),
- * other objects' `toJSON()` methods are honoured, non-finite numbers become `null`, and cycles throw.
+ * except in the DATE fields of result rows, which are written as the ISO day (`"2024-02-29"`, see
+ * day-columns.ts); other objects' `toJSON()` methods are honoured, non-finite numbers become `null`,
+ * and cycles throw.
  */
 import { Decimal } from "./decimal.js";
+import { dayFieldsOf, dayTextOf } from "./day-columns.js";
 
 type RawJson = (text: string) => unknown;
 const rawJSON: RawJson | undefined = (JSON as unknown as { rawJSON?: RawJson }).rawJSON;
@@ -22,7 +25,8 @@ export function toJson(value: unknown, space?: string | number): string {
 
   // A bigint is always written as digits, even if someone patched BigInt.prototype.toJSON.
   // Returns undefined for values JSON omits (undefined, functions, symbols), as JSON.stringify does.
-  const write = (key: string, input: unknown, margin: string): string | undefined => {
+  // `days`: the calendar-day fields of the row `input` (an item of an array of result rows).
+  const write = (key: string, input: unknown, margin: string, days?: ReadonlySet<string>): string | undefined => {
     let v = input;
     if (typeof v === "object" && v !== null && !Decimal.isDecimal(v)) {
       const toJSON = (v as { toJSON?: unknown }).toJSON;
@@ -60,13 +64,15 @@ export function toJson(value: unknown, space?: string | number): string {
     let text: string;
     if (Array.isArray(object)) {
       const items: string[] = [];
-      for (let i = 0; i < object.length; i++) items.push(write(String(i), object[i], inner) ?? "null");
+      const rowDays = dayFieldsOf(object);
+      for (let i = 0; i < object.length; i++) items.push(write(String(i), object[i], inner, rowDays) ?? "null");
       text = items.length === 0 ? "[]" : `[${open}${items.join(separator)}${close}]`;
     } else {
       const record = object as Record<string, unknown>;
       const members: string[] = [];
       for (const k of Object.keys(record)) {
-        const item = write(k, record[k], inner);
+        const day = days?.has(k) === true ? dayTextOf(record[k]) : undefined;
+        const item = day === undefined ? write(k, record[k], inner) : `"${day}"`;
         if (item !== undefined) members.push(`${JSON.stringify(k)}:${indent === "" ? "" : " "}${item}`);
       }
       text = members.length === 0 ? "{}" : `{${open}${members.join(separator)}${close}}`;

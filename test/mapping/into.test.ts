@@ -263,7 +263,7 @@ describe("into(): coerce", () => {
       e: Decimal.parse("0.1"),
       f: new Decimal(42n, 0),
       g: "12345678901234567890.123456789",
-      h: "2024-03-04T00:00:00.000Z",
+      h: "2024-03-04", // a DATE's text is its calendar day, as every JSON writer prints it
       i: new Date("2024-01-02T03:04:05.500Z"),
       j: 17n,
       k: 2.75,
@@ -308,6 +308,24 @@ describe("into(): coerce", () => {
       "date",
       /not an ISO date or date-time with a zone/,
     ],
+    [
+      "a day the calendar does not have → Date (never rolled over to March 1)",
+      "SELECT '2023-02-29' AS v",
+      "date",
+      /value "2023-02-29" cannot be converted exactly: not an ISO date/,
+    ],
+    [
+      'a date-time with a time of day → DateType({ format: "date" })',
+      "SELECT '2024-01-02T03:04:05Z' AS v",
+      "calendar date",
+      /value "2024-01-02T03:04:05Z" cannot be converted exactly: has a time of day, but the model's format is "date"/,
+    ],
+    [
+      'midnight at an offset (another UTC day and time) → DateType({ format: "date" })',
+      "SELECT '2024-01-02T00:00:00+02:00' AS v",
+      "calendar date",
+      /has a time of day, but the model's format is "date"/,
+    ],
   ];
   const schemaOf = (t: string) =>
     t === "integer"
@@ -318,7 +336,9 @@ describe("into(): coerce", () => {
           ? Type.BigInt()
           : t === "decimal"
             ? DecimalType()
-            : DateType();
+            : t === "calendar date"
+              ? DateType({ format: "date" })
+              : DateType();
   for (const [title, sql, type, pattern] of losses) {
     it(`fails instead of losing information: ${title}`, async () => {
       const cursor = await h.cursor(sql);
@@ -328,6 +348,31 @@ describe("into(): coerce", () => {
       expect(error.message).to.match(pattern);
     });
   }
+
+  it('respects a DateType({ format: "date" }) model: calendar-day text and UTC midnight become the day, nullable too', async () => {
+    const Model = Type.Object({
+      day: DateType({ format: "date" }),
+      midnight: DateType({ format: "date" }),
+      maybe: Type.Union([DateType({ format: "date" }), Type.Null()]),
+      instant: DateType(),
+    });
+    await using cursor = await h.cursor(
+      "SELECT '2024-02-29' AS day, '2024-03-01T00:00:00.000Z' AS midnight, '2024-03-02' AS maybe, '2024-03-03' AS instant",
+    );
+    expect(await cursor.into(Model, coerce)).to.deep.equal([
+      {
+        day: new Date("2024-02-29T00:00:00Z"),
+        midnight: new Date("2024-03-01T00:00:00Z"),
+        maybe: new Date("2024-03-02T00:00:00Z"),
+        instant: new Date("2024-03-03T00:00:00Z"),
+      },
+    ]);
+    const late = await h.cursor("SELECT '2024-03-02T12:00:00Z' AS maybe");
+    const error = await mismatch(
+      late.into(Type.Object({ maybe: Type.Union([DateType({ format: "date" }), Type.Null()]) }), coerce),
+    );
+    expect(error.message).to.contain('has a time of day, but the model\'s format is "date"');
+  });
 
   it("pairs with no exact conversion at all fail up front, listing every field", async () => {
     const cursor = await h.cursor("SELECT 1 AS n, 'x' AS s, true AS b");

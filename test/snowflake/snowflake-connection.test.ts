@@ -207,7 +207,9 @@ describe("backend A connections", function () {
 
   describe("cancellation", () => {
     it("timeoutMs sends an abort-request for the running statement; the connection is reused afterwards", async () => {
-      await using engine = standInEngine(standIn);
+      // One connection, no overflow: the next statement waits for the cancelled one's session (on a
+      // loaded machine an overflow connection would log in beside it while the cancellation ends).
+      await using engine = standInEngine(standIn, { maxOverflow: 0 });
       // Logged in first, so the deadline falls on the running statement even on a loaded machine.
       await (await engine.connect()).release();
       standIn.holdQueries = /SEMANTIC_VIEW/;
@@ -219,6 +221,19 @@ describe("backend A connections", function () {
       standIn.holdQueries = undefined;
       await using cursor = await revenueByCountry().using(engine).execute();
       expect(await cursor.fetchAllRows()).to.have.length(4);
+      expect(standIn.logins).to.have.length(1);
+    });
+
+    it("the abort-request's success answer frees the session even while the statement's own answer is late", async () => {
+      await using engine = standInEngine(standIn, { maxOverflow: 0 });
+      await (await engine.connect()).release();
+      standIn.stallQueries = /SEMANTIC_VIEW/; // the query-request is never answered, the abort-request is
+      const error = await failure(revenueByCountry().using(engine).execute({ timeoutMs: 300 }));
+      expect(error).to.be.instanceOf(QueryCancelledError);
+      await using conn = await engine.connect();
+      expect(standIn.aborts).to.have.length(1);
+      expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
+      // Not given up as broken after the cancel grace: the same session runs the next statement.
       expect(standIn.logins).to.have.length(1);
     });
 

@@ -2,7 +2,7 @@
  * Plain metadata every introspector produces and the generator consumes: the warehouse-neutral
  * description of semantic views (kysely-codegen's `DatabaseMetadata`, shrunk to what we emit).
  */
-import { rowsToObjects } from "../../driver/query-result.js";
+import { rowsToObjects, type ValueKind } from "../../driver/query-result.js";
 
 export type MemberKind = "dimension" | "metric" | "fact";
 
@@ -71,6 +71,8 @@ export interface ViewSummary {
 export interface SourceColumn {
   readonly name: string;
   readonly type: string;
+  /** What its values arrive as (a recording writes a DATE as its day); results of a connection have it. */
+  readonly kind?: ValueKind;
 }
 
 /**

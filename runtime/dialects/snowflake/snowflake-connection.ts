@@ -27,6 +27,7 @@ import { InternalError, OperationalError, ProgrammingError, ValidationError } fr
 import { collectRows, containment, type Guard } from "./snowflake-containment.js";
 import { SnowflakeDriverError } from "./snowflake-driver-error.js";
 import { isConnectionLevelError, mapSnowflakeError } from "./snowflake-errors.js";
+import { markEnded, untilEnded, type Running } from "./snowflake-running.js";
 import { splitSnowflakeStatements } from "./snowflake-statements.js";
 import { queryTagOf } from "./snowflake-query-tag.js";
 import { convertRow, snowflakeColumn, toSnowflakeBind, type SnowflakeColumn } from "./snowflake-values.js";
@@ -47,18 +48,6 @@ export interface SnowflakeConnectionOptions {
   readonly secrets?: readonly string[];
   /** The `query_tag` setting: undefined sends the default tag per statement, `""` none (snowflake-query-tag.ts). */
   readonly queryTag?: string | undefined;
-}
-
-interface Running {
-  statement: RowStatement | undefined;
-  /** The sdk reported the statement's end (rows, an error, or the warehouse's "canceled"). */
-  ended?: boolean;
-  /** Called once when it ends (a cancellation waits for it). */
-  onEnded?: () => void;
-  /** Gives up locally: rejects the pending call (or ends the stream) with this error. */
-  abandon(error: Error): void;
-  /** A result being streamed: the statement has finished, only the rows are still read. */
-  readonly streaming?: boolean;
 }
 
 const BEGIN = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
@@ -172,7 +161,11 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
       return;
     }
     try {
-      running.statement?.cancel();
+      // The abort-request's success answer confirms the session is alive and the statement is being
+      // ended (the sdk's poll of the statement may report that later, on a loaded machine seconds later).
+      running.statement?.cancel((error) => {
+        if (error === undefined || error === null) markEnded(running);
+      });
     } catch {
       // the statement already finished
     }
@@ -180,26 +173,13 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
     // may still be polling for the result; the cancellation goes on in the background, and the
     // connection is handed out again (reset) only once it is over.
     running.abandon(new OperationalError("The statement was cancelled", { code: "000604" }));
-    this.#cancelling ??= this.#untilEnded(running);
-  }
-
-  /** Settles when the warehouse ends the cancelled statement; after the grace period the session is broken. */
-  #untilEnded(running: Running): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(grace);
-        this.#cancelling = undefined;
-        resolve();
-      };
-      // The warehouse never ended it (e.g. unreachable, the sdk retrying): never reuse this session.
-      const grace = setTimeout(() => {
-        this.#broken = true;
-        done();
-      }, this.#options.cancelGraceMs ?? 3_000);
-      grace.unref();
-      if (running.ended === true) done();
-      else running.onEnded = done;
+    if (running.ended === true || this.#cancelling !== undefined) return;
+    const cancelling = untilEnded(running, this.#options.cancelGraceMs ?? 3_000).then((ended) => {
+      // Not ended within the grace (e.g. unreachable, the sdk retrying): never reuse this session.
+      if (!ended) this.#broken = true;
+      if (this.#cancelling === cancelling) this.#cancelling = undefined;
     });
+    this.#cancelling = cancelling;
   }
 
   async ping(): Promise<boolean> {
@@ -400,8 +380,7 @@ export class SnowflakeDatabaseConnection implements DatabaseConnection {
             // Always: the sdk's own collecting of rows would run where no guard reaches (snowflake-containment.ts).
             streamResult: true,
             complete: (error, statement) => {
-              running.ended = true;
-              running.onEnded?.();
+              markEnded(running);
               if (error) {
                 if (isConnectionLevelError(error)) this.#broken = true;
                 finish(() => reject(mapSnowflakeError(SnowflakeDriverError.from(error, secrets))));

@@ -77,9 +77,11 @@ export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   const n = sql.length;
   let i = 0;
+  // Mostly nothing was replaced (the same string): a token's value is then its text, sliced once.
+  const rewritten = sql !== source;
   const push = (kind: TokenKind, start: number, end: number, value?: string): void => {
     const text = source.slice(start, end);
-    tokens.push({ kind, text, value: value ?? sql.slice(start, end), start, end });
+    tokens.push({ kind, text, value: value ?? (rewritten ? sql.slice(start, end) : text), start, end });
   };
   while (i < n) {
     const c = sql[i]!;
