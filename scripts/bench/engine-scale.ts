@@ -5,11 +5,14 @@
  * view whose facts and derived metrics each use the previous one twice (SQL bytes per level).
  * A step well above the size ratio flags a super-linear curve.
  */
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { BackendCConfig, createEngine, type PooledConnection } from "lib";
+import { typedSemanticQuery } from "../../runtime/semantic/call/typed-query.js";
 import { expandSemanticQuery } from "../../runtime/semantic/expand/expand.js";
+import type { SqlSession } from "../../runtime/semantic/semantic-layer.js";
 import type { SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
-import { median } from "./bench-harness.js";
-import { printCurve, timed, type Point } from "./scale-curve.js";
+import { formatTime, median, printTable } from "./bench-harness.js";
+import { printCurve, timed, wallAndCpu, type Point } from "./scale-curve.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 async function createMembers(conn: PooledConnection, sizes: readonly number[], runs: number): Promise<Point[]> {
@@ -87,36 +90,72 @@ function chainViewSql(n: number): string {
   return `CREATE OR REPLACE SEMANTIC VIEW scale_chain AS TABLES (${tables}) RELATIONSHIPS (${rels}) DIMENSIONS (${dims}) METRICS (t0.n AS COUNT(*), t0.total AS SUM(t0.v))`;
 }
 
+/** The typed SQL lib runs for the request, built by lib's own expansion and probe on the raw connection. */
+async function libSql(raw: DuckDBConnection, n: number): Promise<string> {
+  const session: SqlSession = {
+    query: async (sql) => {
+      const result = await raw.run(sql);
+      const types = result.columnTypes();
+      return { columns: result.columnNames().map((name, i) => ({ name, type: types[i]!.toString() })), rows: [] };
+    },
+  };
+  const def = chainDefinition(n);
+  const request = { dimensions: def.dimensions.map((d) => d.name), metrics: ["n", "total"], facts: [] };
+  return (await typedSemanticQuery(session, def, request)).sql;
+}
+
+/** The same question written by hand: the chain of LEFT JOINs, grouped by every dimension. */
+function handSql(n: number): string {
+  const dims = Array.from({ length: n }, (_, i) => `t${i}.v AS d${i}`).join(", ");
+  const joins = Array.from(
+    { length: n - 1 },
+    (_, i) => `LEFT JOIN scale_j${i + 1} t${i + 1} ON t${i}.next_id = t${i + 1}.id`,
+  ).join(" ");
+  return `SELECT ${dims}, COUNT(*) AS n, SUM(t0.v)::BIGINT AS total FROM scale_j0 t0 ${joins} GROUP BY ALL`;
+}
+
+const JOIN_CASES = ["lib first", "lib repeated", "raw, lib's SQL", "raw, hand-written"] as const;
+type JoinCase = (typeof JOIN_CASES)[number];
+type JoinRow = { size: number } & Record<JoinCase, { ms: number; cpu: number }>;
+
 /**
  * A view joining N tables: its CREATE, the first query after it (definition load, expansion, type
- * probe, prepare), the same query repeated (the connection's memo), and the expansion alone.
+ * probe, prepare), the same query repeated (the connection's memo), the expansion alone, and the raw
+ * counterparts in the same rounds (interleaved): lib's very SQL and a hand-written chain of LEFT
+ * JOINs, each planned and run on a raw connection to the same tables.
  */
-async function joinGraph(conn: PooledConnection, sizes: readonly number[], runs: number) {
-  const curves = { create: [] as Point[], first: [] as Point[], repeated: [] as Point[], expand: [] as Point[] };
+async function joinGraph(conn: PooledConnection, raw: DuckDBConnection, sizes: readonly number[], runs: number) {
+  const curves = { create: [] as Point[], expand: [] as Point[], rounds: [] as JoinRow[] };
   let made = 0;
   for (const n of sizes) {
     for (; made < n; made++) {
-      await conn.run(`CREATE OR REPLACE TABLE scale_j${made} (id INTEGER PRIMARY KEY, next_id INTEGER, v INTEGER)`);
-      await conn.run(`INSERT INTO scale_j${made} SELECT i, i, i FROM range(1, 11) t(i)`);
+      for (const run of [(sql: string) => conn.run(sql), (sql: string) => raw.run(sql)]) {
+        await run(`CREATE OR REPLACE TABLE scale_j${made} (id INTEGER PRIMARY KEY, next_id INTEGER, v INTEGER)`);
+        await run(`INSERT INTO scale_j${made} SELECT i, i, i FROM range(1, 11) t(i)`);
+      }
     }
     const create = chainViewSql(n);
     const dims = Array.from({ length: n }, (_, i) => `'d${i}'`).join(", ");
     const query = `SELECT * FROM semantic_view('scale_chain', dimensions := [${dims}], metrics := ['n', 'total'])`;
-    const first: number[] = [];
-    const repeated: number[] = [];
+    const sameSql = await libSql(raw, n);
+    const hand = handSql(n);
+    const samples = new Map(JOIN_CASES.map((c) => [c, [] as { ms: number; cpu: number }[]]));
     for (let i = 0; i <= runs; i++) {
       await conn.run(create);
       await conn.commit();
-      let started = performance.now();
-      await conn.all(query);
-      if (i > 0) first.push(performance.now() - started); // the first round warms up
-      started = performance.now();
-      await conn.all(query);
-      if (i > 0) repeated.push(performance.now() - started);
+      const round = [
+        await wallAndCpu(() => conn.all(query)),
+        await wallAndCpu(() => conn.all(query)),
+        await wallAndCpu(async () => (await raw.run(sameSql)).getRows()),
+        await wallAndCpu(async () => (await raw.run(hand)).getRows()),
+      ];
+      if (i > 0) round.forEach((s, k) => samples.get(JOIN_CASES[k]!)!.push(s)); // the first round warms up
     }
+    const row = { size: n } as JoinRow;
+    for (const [c, list] of samples)
+      row[c] = { ms: median(list.map((s) => s.ms)), cpu: median(list.map((s) => s.cpu)) };
+    curves.rounds.push(row);
     curves.create.push({ size: n, ms: await timed(runs, () => conn.run(create)) });
-    curves.first.push({ size: n, ms: median(first) });
-    curves.repeated.push({ size: n, ms: median(repeated) });
     const def = chainDefinition(n);
     const request = { dimensions: def.dimensions.map((d) => d.name), metrics: ["n", "total"], facts: [] };
     let bytes = 0;
@@ -126,6 +165,36 @@ async function joinGraph(conn: PooledConnection, sizes: readonly number[], runs:
     curves.expand.push({ size: n, ms, extra: `${bytes.toLocaleString("en-US")} B` });
   }
   return curves;
+}
+
+/**
+ * lib against raw per size (wall time and CPU time of the whole process, which DuckDB's threads
+ * count in), and whose growth is super-linear: lib's own share (lib repeated − raw with lib's SQL)
+ * or DuckDB's (the raw runs themselves).
+ */
+function printJoinRounds(rows: readonly JoinRow[]): void {
+  console.log("\nThe N-table query: lib against raw DuckDB in the same rounds (wall time / CPU time)");
+  const cell = (s: { ms: number; cpu: number }) => `${formatTime(s.ms * 1000)} / ${formatTime(s.cpu * 1000)}`;
+  printTable(
+    ["table", ...JOIN_CASES, "lib/raw same SQL (cpu)", "lib's own cpu per table"],
+    rows.map((r) => [
+      r.size.toLocaleString("en-US"),
+      ...JOIN_CASES.map((c) => cell(r[c])),
+      `${(r["lib repeated"].cpu / r["raw, lib's SQL"].cpu).toFixed(2)}x`,
+      formatTime(((r["lib repeated"].cpu - r["raw, lib's SQL"].cpu) * 1000) / r.size),
+    ]),
+  );
+  const [first, last] = [rows[0]!, rows[rows.length - 1]!];
+  const growth = (c: JoinCase) => last[c].cpu / last.size / (first[c].cpu / first.size);
+  console.log(
+    `  per-table CPU from ${first.size} to ${last.size} tables: ${JOIN_CASES.map((c) => `${c} x${growth(c).toFixed(2)}`).join(", ")}`,
+  );
+  const rawGrowth = growth("raw, hand-written");
+  console.log(
+    rawGrowth > 2
+      ? "  the hand-written SQL on a raw connection grows as fast: the super-linear part is DuckDB's own (running a chain of N LEFT hash joins; see scripts/bench/README.md), not lib's"
+      : "  the raw runs grow linearly: a super-linear lib curve is lib's own",
+  );
 }
 
 function chainDefinition(n: number): SemanticViewDefinition {
@@ -169,6 +238,8 @@ export async function runEngineScale(settings: BenchSettings): Promise<void> {
   const runs = settings.quick ? 1 : 3;
   console.log(`\nengine-scale (built-in semantic engine; median of ${runs} run(s) per size)`);
   const engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }));
+  const rawInstance = await DuckDBInstance.create(":memory:");
+  const raw = await rawInstance.connect();
   try {
     await using conn = await engine.connect();
     const memberSizes = settings.quick ? [1000, 4000] : [1000, 2500, 5000, 10000];
@@ -180,12 +251,22 @@ export async function runEngineScale(settings: BenchSettings): Promise<void> {
       await createInWideDatabase(conn, tableSizes, runs),
     );
     const chainSizes = settings.quick ? [10, 50] : [10, 25, 50, 100, 200];
-    const joins = await joinGraph(conn, chainSizes, runs);
+    const joins = await joinGraph(conn, raw, chainSizes, runs);
     printCurve("CREATE of a view over a chain of N tables (a dimension each)", "table", joins.create);
-    printCurve("First query joining all N tables (after CREATE: load, expand, probe, run)", "table", joins.first);
-    printCurve("The same query repeated", "table", joins.repeated);
+    const curve = (c: JoinCase): Point[] => joins.rounds.map((r) => ({ size: r.size, ms: r[c].ms }));
+    printCurve(
+      "First query joining all N tables (after CREATE: load, expand, probe, run)",
+      "table",
+      curve("lib first"),
+    );
+    printCurve("The same query repeated", "table", curve("lib repeated"));
+    printCurve("Raw DuckDB, lib's SQL for that query (planned and run)", "table", curve("raw, lib's SQL"));
+    printCurve("Raw DuckDB, the hand-written chain of LEFT JOINs", "table", curve("raw, hand-written"));
+    printJoinRounds(joins.rounds);
     printCurve("Expansion alone of that request (N dimensions, N tables)", "table", joins.expand, "sql");
   } finally {
+    raw.closeSync();
+    rawInstance.closeSync();
     await engine.dispose();
   }
   const depths = settings.quick ? [8, 16, 26] : [8, 12, 16, 20, 26];

@@ -1,14 +1,19 @@
 /**
  * "join-shape" (issue 25, expanded SQL shape): a star schema with a 2,000,000-row fact table
  * (`--quick`: 400,000) — orders → customers (100,000) → regions (20), orders → products (5,000) —
- * queried through lib's engine (`semantic_view()` on a pooled connection, nested joins) against the
- * same question written by hand with nested LEFT JOINs and with chained LEFT JOINs, plus the SQL the
- * engine ran before (the extension's chained layout, as `explain_semantic_view` prints it). All four
- * run interleaved on one connection (the starting one rotates); medians and ratios per case.
+ * queried through lib's engine (`semantic_view()` on a pooled connection, nested joins, where_clause
+ * values bound as parameters) against the same question written by hand with nested LEFT JOINs and
+ * with chained LEFT JOINs, plus lib's expansion run as plain SQL (its values as literals: the shape
+ * alone) and the SQL the engine ran before (the extension's chained layout, as `explain_semantic_view`
+ * prints it). All run interleaved on one connection (the starting one rotates); medians of wall time
+ * and of CPU time (the process's, which DuckDB's threads count in: steadier under load), and ratios.
  */
 import { BackendCConfig, createEngine, type PooledConnection } from "lib";
+import { expandSemanticQuery, type SemanticQueryRequest } from "../../runtime/semantic/expand/expand.js";
+import type { SemanticViewDefinition } from "../../runtime/semantic/view-definition.js";
 import { median, printTable, formatTime } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
+import { wallAndCpu } from "./scale-curve.js";
 import { starSchemaSql } from "./star-schema.js";
 
 const VIEW = `CREATE SEMANTIC VIEW shape AS
@@ -26,6 +31,7 @@ const CR = "LEFT JOIN (js_customers c LEFT JOIN js_regions r ON c.region_id = r.
 interface ShapeCase {
   readonly label: string;
   readonly args: string;
+  readonly request: SemanticQueryRequest;
   /** The hand-written query with `{joins}` where its FROM's joins go. */
   readonly hand: string;
   readonly chain: string;
@@ -36,6 +42,12 @@ const CASES: ShapeCase[] = [
   {
     label: "filter on a two-hop dimension",
     args: `dimensions := ['segment'], metrics := ['revenue', 'order_count'], where_clause := 'region_name = ''region_3'''`,
+    request: {
+      dimensions: ["segment"],
+      metrics: ["revenue", "order_count"],
+      facts: [],
+      whereClause: "region_name = 'region_3'",
+    },
     hand: `SELECT c.segment, SUM(o.amount), COUNT(*) FROM js_orders o {joins} WHERE r.name = 'region_3' GROUP BY 1`,
     chain: `${C} ${R}`,
     nested: CR,
@@ -43,6 +55,12 @@ const CASES: ShapeCase[] = [
   {
     label: "two-hop filter, rows (DISTINCT)",
     args: `dimensions := ['status', 'category'], where_clause := 'region_name IN (''region_3'', ''region_4'')'`,
+    request: {
+      dimensions: ["status", "category"],
+      metrics: [],
+      facts: [],
+      whereClause: "region_name IN ('region_3', 'region_4')",
+    },
     hand: `SELECT DISTINCT o.status, p.category FROM js_orders o {joins} WHERE r.name IN ('region_3', 'region_4')`,
     chain: `${C} ${P} ${R}`,
     nested: `${CR} ${P}`,
@@ -50,6 +68,7 @@ const CASES: ShapeCase[] = [
   {
     label: "group by a two-hop dimension",
     args: `dimensions := ['region_name'], metrics := ['revenue']`,
+    request: { dimensions: ["region_name"], metrics: ["revenue"], facts: [] },
     hand: `SELECT r.name, SUM(o.amount) FROM js_orders o {joins} GROUP BY 1`,
     chain: `${C} ${R}`,
     nested: CR,
@@ -71,9 +90,17 @@ async function chainedExpansion(conn: PooledConnection, args: string): Promise<s
   return lines.slice(lines.indexOf("-- Expanded SQL:") + 1, lines.indexOf("-- DuckDB Plan:") - 1).join("\n");
 }
 
+/** The view's stored definition (the catalog row CREATE wrote), for expanding it outside a query. */
+async function definition(conn: PooledConnection): Promise<SemanticViewDefinition> {
+  const rows = await conn.all("SELECT definition FROM semantic_layer._definitions WHERE name = 'shape'");
+  return JSON.parse(String(rows[0]!["definition"])) as SemanticViewDefinition;
+}
+
+type Sample = Awaited<ReturnType<typeof wallAndCpu>>;
+
 export async function runJoinShape(settings: BenchSettings): Promise<void> {
   const rows = settings.quick ? 400_000 : 2_000_000;
-  const runs = settings.quick ? 5 : 9;
+  const runs = settings.quick ? 11 : 15;
   console.log(
     `\njoin-shape (${rows.toLocaleString("en-US")} order rows → 100,000 customers → 20 regions, 5,000 products; median of ${runs} interleaved runs)`,
   );
@@ -81,40 +108,59 @@ export async function runJoinShape(settings: BenchSettings): Promise<void> {
   try {
     await using conn = await engine.connect();
     await seed(conn, rows);
+    const def = await definition(conn);
     const table: string[][] = [];
+    const cpuTable: string[][] = [];
     for (const c of CASES) {
       const variants = [
-        { name: "lib (nested)", sql: `SELECT * FROM semantic_view('shape', ${c.args})` },
+        { name: "lib", sql: `SELECT * FROM semantic_view('shape', ${c.args})` },
+        { name: "lib's expansion", sql: expandSemanticQuery(def, c.request).sql },
         { name: "lib before (chain)", sql: await chainedExpansion(conn, c.args) },
         { name: "hand nested", sql: c.hand.replace("{joins}", c.nested) },
         { name: "hand chain", sql: c.hand.replace("{joins}", c.chain) },
       ];
-      const samples = variants.map(() => [] as number[]);
+      const samples = variants.map(() => [] as Sample[]);
       for (const v of variants) await conn.all(v.sql); // warm-up
       for (let i = 0; i < runs; i++) {
         for (let j = 0; j < variants.length; j++) {
           const k = (i + j) % variants.length;
-          const started = performance.now();
-          await conn.all(variants[k]!.sql);
-          samples[k]!.push(performance.now() - started);
+          samples[k]!.push(await wallAndCpu(() => conn.all(variants[k]!.sql)));
         }
       }
-      const [lib, before, nested, chain] = samples.map(median) as [number, number, number, number];
-      table.push([
-        c.label,
-        formatTime(lib * 1000),
-        formatTime(before * 1000),
-        formatTime(nested * 1000),
-        formatTime(chain * 1000),
-        `${(lib / nested).toFixed(2)}x`,
-        `${(before / nested).toFixed(2)}x`,
-        `${(chain / nested).toFixed(2)}x`,
-      ]);
+      for (const [out, of] of [
+        [table, (s: Sample) => s.ms],
+        [cpuTable, (s: Sample) => s.cpu],
+      ] as const) {
+        const [lib, expansion, before, nested, chain] = samples.map((list) => median(list.map(of))) as [
+          number,
+          number,
+          number,
+          number,
+          number,
+        ];
+        out.push([
+          c.label,
+          ...[lib, expansion, before, nested, chain].map((ms) => formatTime(ms * 1000)),
+          ...[lib, expansion, before, chain].map((ms) => `${(ms / nested).toFixed(2)}x`),
+        ]);
+      }
     }
-    printTable(
-      ["case", "lib", "lib before", "hand nested", "hand chain", "lib/nested", "before/nested", "chain/nested"],
-      table,
-    );
+    const headers = [
+      "case",
+      "lib",
+      "lib's expansion",
+      "lib before",
+      "hand nested",
+      "hand chain",
+      "lib/nested",
+      "expansion/nested",
+      "before/nested",
+      "chain/nested",
+    ];
+    console.log("wall time");
+    printTable(headers, table);
+    console.log("\nCPU time (process: JS and DuckDB's threads)");
+    printTable(headers, cpuTable);
   } finally {
     await engine.dispose();
   }

@@ -22,6 +22,16 @@ export async function timed(runs: number, body: () => Promise<void> | void): Pro
   return median(samples);
 }
 
+/** Wall and CPU time of one call, in ms (CPU: the whole process's, DuckDB's threads included; steadier under load). */
+export async function wallAndCpu(body: () => Promise<unknown>): Promise<{ ms: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await body();
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpu: (used.user + used.system) / 1000 };
+}
+
 /**
  * Prints the curve; returns whether it passed the linear-fit check, made from point `checkFrom` on
  * (a curve whose first point measures something else, e.g. one query's latency before a burst's throughput).

@@ -69,7 +69,7 @@ function grainCte(plan: ExpansionPlan, g: Grain, baseIndex: ReadonlyMap<MetricDe
         ...plan.rowReqs.map((r) => r.table),
         ...g.bases.flatMap((b) => plan.metricReqs.get(b)!.map((r) => r.table)),
       ],
-      conditions: plan.conditions,
+      filter: plan.filter,
       distinct: false,
       groupCount,
     });

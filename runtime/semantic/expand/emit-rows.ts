@@ -4,7 +4,7 @@
  */
 import { emitSelect } from "./emit.js";
 import { checkFactPaths } from "./fan-trap.js";
-import { guardedConditions } from "./phantom-rows.js";
+import { guardedFilter } from "./phantom-rows.js";
 import type { ExpansionPlan } from "./plan.js";
 
 export function emitRows(plan: ExpansionPlan): string {
@@ -18,7 +18,7 @@ export function emitRows(plan: ExpansionPlan): string {
     );
   // The listed members' own tables decide the grain: the facts of a fact query, else the dimensions.
   const listed = facts.length > 0 ? facts : plan.dims;
-  const conditions = guardedConditions(
+  const filter = guardedFilter(
     plan,
     listed.map((m) => m.table),
   );
@@ -29,7 +29,7 @@ export function emitRows(plan: ExpansionPlan): string {
     scoped: plan.scoped,
     items: [...plan.dimItems, ...plan.factItems],
     needed: rowReqs.map((r) => r.table),
-    conditions,
+    filter,
     distinct: facts.length === 0,
     groupCount: 0,
   });

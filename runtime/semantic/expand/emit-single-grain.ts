@@ -4,7 +4,7 @@
  */
 import { baseColumn, layerDerivedMetrics } from "./derived-layers.js";
 import { emitSelect } from "./emit.js";
-import { guardedConditions } from "./phantom-rows.js";
+import { guardedFilter } from "./phantom-rows.js";
 import type { ExpansionPlan } from "./plan.js";
 
 export function emitSingleGrain(plan: ExpansionPlan): string {
@@ -26,7 +26,7 @@ export function emitSingleGrain(plan: ExpansionPlan): string {
     needed: plan.allTables,
     // A grouped query whose dimensions and metrics all sit on one table below the base has no
     // group for base rows without that table's rows (a customer without orders is no order status).
-    conditions: guardedConditions(plan, [...plan.dims.map((d) => d.table), ...plan.bases.map((b) => b.table!)]),
+    filter: guardedFilter(plan, [...plan.dims.map((d) => d.table), ...plan.bases.map((b) => b.table!)]),
     distinct: false,
     groupCount: plan.dims.length,
   });

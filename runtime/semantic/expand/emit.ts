@@ -16,7 +16,7 @@ export interface SelectSpec {
   readonly items: readonly { sql: string; name: string }[];
   /** Keys of the tables the items and conditions need; the tables on the way are joined too. */
   readonly needed: readonly string[];
-  readonly conditions: readonly string[];
+  readonly filter: RowFilter;
   readonly distinct: boolean;
   /** The first `groupCount` items are the GROUP BY keys (by ordinal). */
   readonly groupCount: number;
@@ -25,6 +25,14 @@ export interface SelectSpec {
   /** An expression with role-played qualifiers re-pointed at their scoped aliases. */
   readonly scoped: (sql: string) => string;
 }
+
+/** WHERE conditions (joined by AND) and the keys of the tables they restrict. */
+export interface RowFilter {
+  readonly conditions: readonly string[];
+  readonly tables: readonly string[];
+}
+
+export const NO_FILTER: RowFilter = Object.freeze({ conditions: [], tables: [] });
 
 export interface SharedColumns {
   /** Table key → the fact columns its layered projection adds. */
@@ -83,10 +91,20 @@ export function emitSelect(ctx: ExpandContext, spec: SelectSpec): string {
       spec.items.map((i) => `${i.sql} AS ${quoteIdent(i.name)}`),
       spec.distinct,
     ),
-    ...fromLines({ tree, order, source: (k) => `${source(k)} AS ${quoteIdent(aliasOf(k))}`, on: onOf }, ctx.joinLayout),
+    ...fromLines(
+      {
+        tree,
+        order,
+        source: (k) => `${source(k)} AS ${quoteIdent(aliasOf(k))}`,
+        on: onOf,
+        filtered: spec.filter.tables,
+      },
+      ctx.joinLayout,
+    ),
     ...lateralLines(spec.shared.laterals, joined, spec.scoped),
   ];
-  if (spec.conditions.length > 0) lines.push(`WHERE ${spec.conditions.join(" AND ")}`);
+  const { conditions } = spec.filter;
+  if (conditions.length > 0) lines.push(`WHERE ${conditions.join(" AND ")}`);
   lines.push(...groupByLines(spec.groupCount));
   return lines.join("\n");
 }

@@ -20,6 +20,12 @@
  * everything computed from them (WHERE, the phantom-row guard, GROUP BY, snapshots). A step whose ON
  * were not such an equality (none exists today: ASOF and range joins are not relationships) would
  * keep the whole SELECT in the chain layout (`nestable`).
+ *
+ * Siblings are joined filtered subtree first: a subtree holding a table the WHERE restricts (the
+ * where_clause's tables, the phantom-row guard's grain) comes before the others, so a selective
+ * filter shrinks the rows before the unfiltered joins (DuckDB does not reorder LEFT JOINs). Two
+ * siblings' ON conditions each name only their common parent and their own table, and for such joins
+ * (A ⟕p B) ⟕q C = (A ⟕q C) ⟕p B (the same identity), so the order of siblings never changes the answer.
  */
 import type { RelationshipDef } from "../view-definition.js";
 import type { JoinTree } from "./join-graph.js";
@@ -35,6 +41,8 @@ export interface JoinedTables {
   readonly source: (key: string) => string;
   /** The ON condition joining a table key to its parent. */
   readonly on: (key: string) => string;
+  /** Keys of the tables the WHERE restricts: their subtrees are joined before their siblings. */
+  readonly filtered: readonly string[];
 }
 
 /** Nested lines are indented one level per nesting, up to this depth (keeps the text linear). */
@@ -48,18 +56,12 @@ export function nestable(rel: RelationshipDef): boolean {
 
 /** `FROM ...` and its `LEFT JOIN`s, in the given layout. */
 export function fromLines(joined: JoinedTables, layout: JoinLayout): string[] {
-  const { tree, order, source, on } = joined;
+  const { tree, order, source, on, filtered } = joined;
   const first = `FROM ${source(tree.anchor)}`;
   const rest = order.filter((k) => k !== tree.anchor);
   const nests = layout === "tree" && rest.every((k) => nestable(tree.steps.get(k)!.rel));
   if (!nests) return [first, ...rest.flatMap((k) => [`LEFT JOIN ${source(k)}`, onLine(on(k))])];
-  const children = new Map<string, string[]>();
-  for (const k of rest) {
-    const parent = tree.steps.get(k)!.parent;
-    const list = children.get(parent);
-    if (list === undefined) children.set(parent, [k]);
-    else list.push(k);
-  }
+  const children = childrenOf(tree, rest, filtered);
   const lines = [first];
   const join = (key: string, depth: number): void => {
     const pad = INDENT.repeat(Math.min(depth, MAX_INDENT_DEPTH));
@@ -75,4 +77,30 @@ export function fromLines(joined: JoinedTables, layout: JoinLayout): string[] {
   };
   for (const k of children.get(tree.anchor) ?? []) join(k, 0);
   return lines;
+}
+
+/**
+ * Each joined table's joined children, in `order`, except that children whose subtree holds a
+ * filtered table come first (stable within each group).
+ */
+function childrenOf(tree: JoinTree, rest: readonly string[], filtered: readonly string[]): Map<string, string[]> {
+  const holdsFilter = new Set<string>();
+  for (const t of filtered) {
+    let cur: string | undefined = t;
+    while (cur !== undefined && !holdsFilter.has(cur)) {
+      holdsFilter.add(cur);
+      cur = tree.steps.get(cur)?.parent;
+    }
+  }
+  const children = new Map<string, string[]>();
+  for (const first of [true, false]) {
+    for (const k of rest) {
+      if (holdsFilter.has(k) !== first) continue;
+      const parent = tree.steps.get(k)!.parent;
+      const list = children.get(parent);
+      if (list === undefined) children.set(parent, [k]);
+      else list.push(k);
+    }
+  }
+  return children;
 }

@@ -6,18 +6,21 @@
  * OR cannot swallow the guard). A table above the base gets no guard: its NULLs belong to base rows
  * whose foreign key is NULL or dangling, which are rows of the view.
  */
-import { keySql } from "./emit.js";
+import { keySql, type RowFilter } from "./emit.js";
 import { keyOf } from "./join-graph.js";
 import type { ExpansionPlan } from "./plan.js";
 
-export function guardedConditions(plan: ExpansionPlan, memberTables: readonly string[]): readonly string[] {
-  const { ctx } = plan;
+export function guardedFilter(plan: ExpansionPlan, memberTables: readonly string[]): RowFilter {
+  const { ctx, filter } = plan;
   const tables = new Set(memberTables.map(keyOf));
-  if (tables.size !== 1) return plan.conditions;
+  if (tables.size !== 1) return filter;
   const only = [...tables][0]!;
   const base = ctx.graph.baseKey;
-  if (only === base || !ctx.graph.below(only, base)) return plan.conditions;
+  if (only === base || !ctx.graph.below(only, base)) return filter;
   const key = keySql(ctx, only, plan.aliasOf(only));
-  if (key === undefined) return plan.conditions;
-  return [...plan.conditions.map((c) => `(${c})`), `${key} IS NOT NULL`];
+  if (key === undefined) return filter;
+  return {
+    conditions: [...filter.conditions.map((c) => `(${c})`), `${key} IS NOT NULL`],
+    tables: [...filter.tables, only],
+  };
 }

@@ -8,7 +8,7 @@ import type { MemberDef, MetricDef, SemanticViewDefinition } from "../view-defin
 import { identEquals, quoteIdent } from "../sql/quote.js";
 import { rewriteQualifiers } from "../sql/references.js";
 import { ExpandContext, type Requirement } from "./context.js";
-import { joinedTables, keySql } from "./emit.js";
+import { joinedTables, keySql, NO_FILTER, type RowFilter } from "./emit.js";
 import { checkFanTraps } from "./fan-trap.js";
 import { guardAggregates } from "./guard-aggregates.js";
 import { firstFan, keyOf, type JoinTree } from "./join-graph.js";
@@ -68,8 +68,8 @@ export interface ExpansionPlan extends ResolvedRequest {
   readonly allTables: readonly string[];
   readonly dimItems: readonly SelectItem[];
   readonly factItems: readonly SelectItem[];
-  /** The where_clause, scoped, as WHERE conditions. */
-  readonly conditions: readonly string[];
+  /** The where_clause, scoped, as WHERE conditions, and the tables it names. */
+  readonly filter: RowFilter;
   /** The SQL alias of a table key (a role-played table's alias depends on the USING choice). */
   readonly aliasOf: (key: string) => string;
   /** An expression with role-played qualifiers re-pointed at their scoped aliases. */
@@ -184,7 +184,7 @@ export function planExpansion(resolved: ResolvedRequest, whereClause: string | u
     allTables,
     dimItems: dims.map((d, i) => ({ sql: scoped(dimSql[i]!), name: d.name })),
     factItems: facts.map((f, i) => ({ sql: scoped(factSql[i]!), name: f.name })),
-    conditions: where === undefined ? [] : [scoped(where.sql)],
+    filter: where === undefined ? NO_FILTER : { conditions: [scoped(where.sql)], tables: where.tables },
     aliasOf,
     scoped,
     treeAt,
