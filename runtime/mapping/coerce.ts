@@ -28,7 +28,6 @@ export class CoercionFailure extends Error {
 
 export type Converter = (value: unknown) => unknown;
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -39,8 +38,11 @@ function fail(message: string): never {
 
 /** A bigint within ±(2^53−1) as a number; else `CoercionFailure` (never a rounded number). */
 export function bigintToSafeNumber(v: bigint): number {
-  if (v > MAX_SAFE || v < -MAX_SAFE) fail("outside the safe-integer range of number");
-  return Number(v);
+  // Number() is exact within ±(2^53−1) and rounds anything beyond to at least 2^53 in magnitude,
+  // which is not a safe integer: one conversion and a float test instead of two bigint comparisons.
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) fail("outside the safe-integer range of number");
+  return n;
 }
 
 function decimalOf(value: unknown): Decimal {

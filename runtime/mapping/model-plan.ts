@@ -10,6 +10,7 @@ import { LibSchemaMismatchError, type SchemaMismatch } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
 import { agreesStrictly, coercion, CoercionFailure, strictConversion, type Converter } from "./coerce.js";
 import { describeModel, modelName, type ModelProperty } from "./model-type.js";
+import { cheapCheck } from "./implied-check.js";
 import type { ValidateMode } from "./validate-mode.js";
 
 export type RowMapper = (row: readonly unknown[], rowIndex: number) => Record<string, unknown>;
@@ -120,7 +121,12 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
         continue;
       }
     }
-    steps.push({ property, column, columnLabel: label, convert, ...compileChecker(property.schema) });
+    const cheap = cheapCheck(property.schema, property.type, info.kind);
+    const checker =
+      cheap === undefined
+        ? compileChecker(property.schema)
+        : { check: cheap ?? undefined, explain: cheap === null ? undefined : compileChecker(property.schema).explain };
+    steps.push({ property, column, columnLabel: label, convert, ...checker });
   }
   if (mismatches.length > 0) throw new LibSchemaMismatchError(name, mismatches);
 

@@ -37,6 +37,12 @@ export interface GroupSpec {
   readonly minRounds?: number;
   /** Collect garbage before every sample (large results), outside the timed region. */
   readonly gcBetweenSamples?: boolean;
+  /**
+   * Also judge each lib case against its first baseline round by round: the ratio of the two samples
+   * of one round (taken back to back, under the same conditions), median over rounds with its range.
+   * Steadier than the ratio of medians when the machine's load drifts during the group.
+   */
+  readonly perRoundRatio?: boolean;
   readonly note?: string;
 }
 
@@ -56,6 +62,8 @@ export interface CaseResult {
   readonly opsPerSec: number;
   readonly usPerRow?: number;
   readonly ratios: readonly Ratio[];
+  /** With `perRoundRatio`: the per-round ratios against the first baseline. */
+  readonly perRound?: RoundRatio;
 }
 
 export interface GroupResult {
@@ -136,6 +144,11 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
       if (base === undefined) throw new Error(`${spec.title}: case "${c.name}" names unknown baseline "${baseline}"`);
       return { baseline, value: med / base };
     });
+    const first = c.baselines?.[0];
+    const perRound =
+      spec.perRoundRatio === true && first !== undefined
+        ? roundRatio(times[i]!, times[cases.findIndex((b) => b.name === first)]!)
+        : undefined;
     return {
       name: c.name,
       role: c.role,
@@ -147,6 +160,7 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
       opsPerSec: 1e6 / med,
       ...(spec.rowsPerOp !== undefined ? { usPerRow: med / spec.rowsPerOp } : {}),
       ratios,
+      ...(perRound !== undefined ? { perRound } : {}),
     };
   });
   const group: GroupResult = {
@@ -221,6 +235,7 @@ export function printTable(headers: readonly string[], rows: readonly (readonly 
 
 export function printGroup(group: GroupResult): void {
   const rowsCol = group.rowsPerOp !== undefined;
+  const perRoundCol = group.cases.some((c) => c.perRound !== undefined);
   const manyBaselines =
     group.cases.some((c) => c.ratios.length > 1) ||
     new Set(group.cases.flatMap((c) => c.ratios.map((r) => r.baseline))).size > 1;
@@ -233,6 +248,7 @@ export function printGroup(group: GroupResult): void {
     "ops/s",
     ...(rowsCol ? ["µs/row"] : []),
     manyBaselines ? "lib/raw (vs)" : "lib/raw",
+    ...(perRoundCol ? ["per round vs first (range)"] : []),
   ];
   printTable(
     headers,
@@ -244,6 +260,7 @@ export function printGroup(group: GroupResult): void {
       formatOps(c.opsPerSec),
       ...(rowsCol ? [c.usPerRow!.toFixed(3)] : []),
       formatRatios(c.ratios, manyBaselines),
+      ...(perRoundCol ? [c.perRound === undefined ? "-" : formatRoundRatio(c.perRound)] : []),
     ]),
   );
   if (group.note !== undefined) console.log(`  ${group.note}`);

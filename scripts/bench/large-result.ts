@@ -11,7 +11,7 @@ import { DateType, DecimalType } from "lib";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
 import type { BenchFixture } from "./fixture.js";
 import { Sales } from "./revenue-by-country.js";
-import { measureGroup, type GroupResult } from "./bench-harness.js";
+import { measureGroup, type BenchCase, type GroupResult } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
 import { rawStreamedRows } from "./raw-stream.js";
 
@@ -58,20 +58,31 @@ export async function runLargeResult(fixture: BenchFixture, settings: BenchSetti
     expectRows(lib.length, "fetchAllRows");
   }
 
-  const group = await measureGroup({
+  const note =
+    "raw getRowObjects() gives DuckDB value objects (decimal/date wrappers); getRowObjectsJS() plain JS (decimal as a lossy number); " +
+    "lib gives exact Decimal, Date, bigint.";
+  const getRowObjects: BenchCase = {
+    name: "getRowObjects()",
+    role: "raw",
+    run: async () => expectRows((await raw.runAndReadAll(SQL)).getRowObjects().length, "getRowObjects"),
+  };
+  // The goal (≤ 1.00×): the materialized reads against the raw driver's, in enough rounds for a
+  // steady median (three cases, so a round is short), each round's pair also compared on its own.
+  const headline = await measureGroup({
     benchmark: "large-result",
     title: `large-result: ${SQL}`,
     rowsPerOp: rows,
     warmupRounds: 1,
-    rounds: settings.quick ? 3 : 6,
-    minRounds: settings.quick ? 2 : 3,
-    budgetMs: settings.quick ? 8_000 : 60_000,
+    rounds: settings.quick ? 7 : 9,
+    minRounds: settings.quick ? 5 : 5,
+    budgetMs: settings.quick ? 10_000 : 60_000,
     gcBetweenSamples: true,
+    perRoundRatio: true,
     cases: [
       {
         name: "cursor fetchAllRows()",
         role: "lib",
-        baselines: ["getRowObjects()", "getRowObjectsJS()"],
+        baselines: ["getRowObjects()"],
         run: async () => {
           await using c = await cursor();
           expectRows((await c.fetchAllRows()).length, "fetchAllRows");
@@ -80,12 +91,28 @@ export async function runLargeResult(fixture: BenchFixture, settings: BenchSetti
       {
         name: "cursor into(SaleRow)",
         role: "lib",
-        baselines: ["getRowObjects()", "getRowObjectsJS()"],
+        baselines: ["getRowObjects()"],
         run: async () => {
           await using c = await cursor();
           expectRows((await c.into(SaleRow)).length, "into");
         },
       },
+      getRowObjects,
+    ],
+    note: `${note} The goal is judged on the median of the per-round ratios.`,
+  });
+  // The other reads, fewer rounds: streaming, Arrow, facts through the builder, and plain-JS raw reads.
+  const others = await measureGroup({
+    benchmark: "large-result",
+    key: "large-result[other reads]",
+    title: `large-result, other reads: ${SQL}`,
+    rowsPerOp: rows,
+    warmupRounds: 0,
+    rounds: settings.quick ? 2 : 4,
+    minRounds: 2,
+    budgetMs: settings.quick ? 6_000 : 60_000,
+    gcBetweenSamples: true,
+    cases: [
       {
         name: "cursor iterInto(SaleRow)",
         role: "lib",
@@ -116,11 +143,7 @@ export async function runLargeResult(fixture: BenchFixture, settings: BenchSetti
           expectRows((await c.fetchAllRows()).length, "facts fetchAllRows");
         },
       },
-      {
-        name: "getRowObjects()",
-        role: "raw",
-        run: async () => expectRows((await raw.runAndReadAll(SQL)).getRowObjects().length, "getRowObjects"),
-      },
+      getRowObjects,
       {
         name: "getRowObjectsJS()",
         role: "raw",
@@ -132,9 +155,7 @@ export async function runLargeResult(fixture: BenchFixture, settings: BenchSetti
         run: async () => expectRows(await rawStreamedRows(raw, SQL), "yieldRowObjectJs"),
       },
     ],
-    note:
-      "raw getRowObjects() gives DuckDB value objects (decimal/date wrappers); getRowObjectsJS() plain JS (decimal as a lossy number); " +
-      "lib gives exact Decimal, Date, bigint.",
+    note,
   });
-  return [group];
+  return [headline, others];
 }
