@@ -184,14 +184,18 @@ class ObservedStream implements ResultStream, AsyncIterator<unknown[][]> {
     try {
       return (this.#iterator ??= this.#stream[Symbol.asyncIterator]()).next().then(undefined, this.#failed);
     } catch (error) {
-      return this.#failed(error);
+      return Promise.reject(this.#noted(error));
     }
   }
 
   readonly #failed = (error: unknown): never => {
-    this.#owner.noteError(error);
-    throw error;
+    throw this.#noted(error);
   };
+
+  #noted(error: unknown): unknown {
+    this.#owner.noteError(error);
+    return error;
+  }
 
   async return(value?: unknown): Promise<IteratorResult<unknown[][]>> {
     const iterator = (this.#iterator ??= this.#stream[Symbol.asyncIterator]());

@@ -19,7 +19,7 @@
 import { KIND_TYPINGS } from "./kind-typings.js";
 import type { ValueKind } from "../driver/query-result.js";
 import { Decimal } from "../values/decimal.js";
-import { DAY_MS } from "./schema-types.js";
+import { isUtcMidnight } from "../values/iso-day.js";
 import type { ModelType } from "./model-type.js";
 
 export class CoercionFailure extends Error {
@@ -139,7 +139,7 @@ function toDate(value: unknown): Date {
 /** For a `format: "date"` model: a calendar day, i.e. a Date at midnight UTC. */
 function toCalendarDate(value: unknown): Date {
   const d = toDate(value);
-  if (d.getTime() % DAY_MS !== 0) fail('has a time of day, but the model\'s format is "date" (a calendar day)');
+  if (!isUtcMidnight(d)) fail('has a time of day, but the model\'s format is "date" (a calendar day)');
   return d;
 }
 

@@ -7,6 +7,7 @@
 import type { TSchema, TUnsafe } from "typebox";
 import { typebox } from "./typebox.js";
 import { Decimal } from "../values/decimal.js";
+import { isUtcMidnight } from "../values/iso-day.js";
 
 /** The marker key `lib` puts on its own schemas. */
 export const LIB_TYPE_KEY = "x-lib-type";
@@ -58,13 +59,11 @@ export interface DateTypeOptions extends LibTypeOptions {
 }
 
 const isValidDate = (v: unknown): v is Date => v instanceof Date && !Number.isNaN(v.getTime());
-/** Milliseconds per day: a calendar date is a Date whose time is a multiple of it (midnight UTC). */
-export const DAY_MS = 86_400_000;
 
 /** Schema of a timestamp property, or with `{ format: "date" }` of a date property: values are valid `Date` objects. */
 export function DateType(options: DateTypeOptions = {}): TDate {
   if (options.format === "date") {
-    const day = (v: unknown) => isValidDate(v) && v.getTime() % DAY_MS === 0;
+    const day = (v: unknown) => isValidDate(v) && isUtcMidnight(v);
     return libType<Date>("date", options, day, "a valid Date at midnight UTC (a calendar date)");
   }
   if (options.format !== undefined && options.format !== "date-time") {

@@ -17,6 +17,7 @@ import type { FilterValue } from "../operation-node/filter-value.js";
 import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { Decimal } from "../values/decimal.js";
 import { isGenuineDate } from "../values/genuine.js";
+import { isUtcMidnight } from "../values/iso-day.js";
 import type { CompiledQuery } from "./compiled-query.js";
 
 export interface ValueTemplate {
@@ -67,7 +68,7 @@ export function valueClass(value: unknown): string | undefined {
     }
     case "object":
       if (Decimal.isDecimal(value)) return `d${value.scale}`;
-      if (isGenuineDate(value)) return value.getTime() % 86_400_000 === 0 ? "D" : "t"; // a DATE or a TIMESTAMP on C
+      if (isGenuineDate(value)) return isUtcMidnight(value) ? "D" : "t"; // a DATE or a TIMESTAMP on C
       return undefined;
     default:
       return undefined;

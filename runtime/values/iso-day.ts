@@ -7,6 +7,11 @@
 
 const MS_PER_DAY = 86_400_000;
 
+/** Whether a Date is at midnight UTC: how a calendar day (a DATE value) arrives as a `Date`. */
+export function isUtcMidnight(date: Date): boolean {
+  return date.getTime() % MS_PER_DAY === 0;
+}
+
 /** `2024-02-29` for a valid `Date` (its UTC day). */
 export function isoDay(date: Date): string {
   const iso = date.toISOString();

@@ -7,6 +7,7 @@ import { Decimal } from "../../values/decimal.js";
 import { decimalProblem } from "../../query-compiler/decimal-type.js";
 import type { FilterValue } from "../../operation-node/filter-value.js";
 import { isGenuineDate } from "../../values/genuine.js";
+import { isUtcMidnight } from "../../values/iso-day.js";
 import { INT128, inexactNumberProblem, integerProblem } from "../../values/integer-ranges.js";
 
 /** Why backend C cannot write `value` exactly (beyond the checks every backend shares), or undefined. */
@@ -53,9 +54,6 @@ function stringLiteral(value: string): string {
   return `(${value.split("\0").map(quoted).join(" || chr(0) || ")})`;
 }
 
-/** Whether a Date is a calendar day as DATE values arrive: midnight UTC. */
-export const isCalendarDay = (date: Date): boolean => date.getTime() % 86_400_000 === 0;
-
 /**
  * `DATE 'YYYY-MM-DD'` for a calendar day (how a DATE member's values arrive), else `TIMESTAMP '…'`. Both
  * compare alike with every temporal member: DuckDB reads a DATE as its midnight against a TIMESTAMP,
@@ -65,6 +63,6 @@ function dateLiteral(date: Date): string {
   if (Number.isNaN(date.getTime())) throw new ValidationError("Cannot write an invalid Date as a SQL literal");
   const iso = date.toISOString();
   if (!/^\d{4}-/.test(iso)) throw new ValidationError(`Date ${iso} is outside the years 0000-9999`);
-  if (isCalendarDay(date)) return `DATE '${iso.slice(0, 10)}'`;
+  if (isUtcMidnight(date)) return `DATE '${iso.slice(0, 10)}'`;
   return `TIMESTAMP '${iso.slice(0, 10)} ${iso.slice(11, 23)}'`;
 }
