@@ -48,7 +48,7 @@ export interface GroupSpec {
    * Also record the main thread's CPU time per operation (`mainThreadCpuUs`): the library's own work
    * (JS, the driver's calls, garbage collection on the main thread), which other processes on the
    * machine change far less than wall time. Read outside the timed region (Linux: the scheduler's
-   * per-thread ns count) and summed over all of a case's samples.
+   * per-thread ns count), per sample; the median sample's per-operation value is reported.
    */
   readonly threadCpu?: boolean;
   readonly note?: string;
@@ -159,17 +159,18 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
   }
   const started = performance.now();
   const minRounds = spec.minRounds ?? 3;
-  const cpuUs = cases.map(() => 0);
+  const cpuUs = cases.map((): number[] => []);
   for (let round = 0; round < spec.rounds; round++) {
     if (round >= minRounds && spec.budgetMs !== undefined && performance.now() - started > spec.budgetMs) break;
     for (const i of order(round)) {
       if (spec.gcBetweenSamples === true) gc();
       const cpuBefore = spec.threadCpu === true ? mainThreadCpuUs() : 0;
       times[i]!.push(await sample(cases[i]!.run, batch));
-      if (spec.threadCpu === true) cpuUs[i]! += mainThreadCpuUs() - cpuBefore;
+      if (spec.threadCpu === true) cpuUs[i]!.push((mainThreadCpuUs() - cpuBefore) / batch);
     }
   }
-  const cpuPerOp = (i: number) => cpuUs[i]! / (times[i]!.length * batch);
+  // The median sample, as for wall time: a sample that ran a major GC or a JIT tier-up stays an outlier.
+  const cpuPerOp = (i: number) => median(cpuUs[i]!);
   const medians = new Map(cases.map((c, i) => [c.name, median(times[i]!)]));
   const results = cases.map((c, i): CaseResult => {
     const sorted = [...times[i]!].sort((a, b) => a - b);
