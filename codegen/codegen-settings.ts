@@ -42,7 +42,7 @@ export function environmentWithDotenv(cwd: string, env: Environment): Environmen
 }
 
 /**
- * What the `lib` executable does first (codegen/bin.ts), like `dotenv.config()`: the variables of
+ * What the `lib` executable does first, like `dotenv.config()`: the variables of
  * `.env` in `cwd` that `env` (the process environment) does not set are added to it, so whatever
  * reads the process environment (the engine's settings resolution does) sees them too. An unreadable
  * `.env` is left for `runCli` to report with exit status 2.
