@@ -2,17 +2,19 @@
  * Runs the `lib` command line for tests, in a temporary working directory, with a controlled
  * environment (no BACKEND_* variables leak in from the host).
  *
- * `runLib` calls the CLI in-process (`runCli`, what codegen/bin.ts calls), which is what the CLI
- * tests are about: flags, files, exit status, output. What bin.ts adds (`.env` loaded into the
- * process environment) is `loadDotenv`, tested in settings.test.ts; the installed executable itself
- * runs in test/package/pack.test.ts (`npx lib codegen --help`).
+ * `runLib` calls the CLI in-process (`runCli`, what codegen/bin.ts calls), which is what nearly
+ * every CLI test is about: flags, files, exit status, output. `runLibBinary` spawns the real
+ * executable for the few tests whose subject is the process itself (exit status of the process,
+ * `.env` read into its environment, what it prints); each spawn costs seconds of startup.
  */
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCli } from "../../../codegen/cli.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const BIN = join(REPO_ROOT, "codegen", "bin.ts");
+const TSX = import.meta.resolve("tsx");
 
 export interface CliResult {
   readonly code: number;
@@ -45,4 +47,20 @@ export async function runLib(args: readonly string[], options: CliOptions): Prom
     stderr: (line) => (stderr += `${line}\n`),
   });
   return { code, stdout, stderr };
+}
+
+/** `lib <args>` as a child process: the real executable (codegen/bin.ts through tsx). */
+export function runLibBinary(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  const env = { ...environment(options), TSX_TSCONFIG_PATH: join(REPO_ROOT, "tsconfig.json") };
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", TSX, BIN, ...args],
+      { cwd: options.cwd, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
 }
