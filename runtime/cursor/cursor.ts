@@ -28,15 +28,13 @@ type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow
 export type CursorConnection = Pick<PooledConnection, "release" | "interrupt">;
 
 /** A result with nothing to give back (served by the result cache). */
-const NO_CONNECTION: CursorConnection = Object.freeze({
-  release: () => Promise.resolve(),
-  interrupt: () => undefined,
-});
+const NO_CONNECTION: CursorConnection = Object.freeze({ release: () => Promise.resolve(), interrupt: () => undefined });
 type State = "open" | "exhausted" | "closed" | "cancelled";
 
 const CANCELLED = Symbol("cancelled");
 /** What `#pull` answers at the end (no promise per read of an exhausted cursor). */
 const NOTHING: Promise<undefined> = Promise.resolve(undefined);
+const NO_ROWS: readonly unknown[][] = Object.freeze([]);
 
 export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #connection: CursorConnection;
@@ -50,12 +48,12 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   #released: Promise<void> | undefined;
   #mode: ReadMode | undefined;
   #modeMethod = "";
-  #buffer: unknown[][] = [];
+  #buffer: readonly unknown[][] = NO_ROWS;
   #position = 0;
   #pending: Promise<unknown> | undefined;
   /** Ends the pending read's wait when cancellation fires. */
   #wakeRead: ((cancelled: typeof CANCELLED) => void) | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  #queue: Promise<unknown> = NOTHING;
   /** Reads queued or running (`#read`). */
   #reads = 0;
   /** Whether the safety net for a never-closed cursor watches this one (it holds a connection). */
@@ -94,9 +92,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   /**
-   * Where the rows come from: `"warehouse"` (a statement ran for this cursor), `"materialization"`
-   * (backend C's built-in engine answered from a declared materialization) or `"cache"` (the engine's
-   * result cache: a stored result, or the statement of an identical request that was in flight).
+   * Where the rows come from: `"warehouse"` (a statement ran for this cursor), `"materialization"` (backend C's
+   * built-in engine answered from a declared materialization) or `"cache"` (the engine's result cache).
    */
   get servedFrom(): ServedFrom {
     return this.#stream.servedFrom ?? "warehouse";
@@ -311,16 +308,15 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
 
   /** Runs one read: mode check, one read at a time, and on any failure the connection goes back before the error surfaces. */
   #read<T>(mode: ReadMode, method: string, body: () => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      this.#enter(mode, method);
-      this.#assertReadable(method);
+    // `then` rather than an async frame: a read runs once per query.
+    const run = (): Promise<T> => {
       try {
-        return await body();
+        this.#enter(mode, method);
+        this.#assertReadable(method);
+        return body().then(this.#readDone, this.#readFailed) as Promise<T>;
       } catch (error) {
-        await this.#closeQuietly();
-        throw error;
-      } finally {
         this.#reads--;
+        return Promise.reject(error);
       }
     };
     // The next read runs after this one however it ends; its caller handles this one's failure. With
@@ -329,6 +325,14 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     this.#queue = result;
     return result;
   }
+
+  readonly #readDone = <T>(value: T): T => (this.#reads--, value);
+
+  readonly #readFailed = (error: unknown): Promise<never> =>
+    this.#closeQuietly().then(() => {
+      this.#reads--;
+      throw error;
+    });
 
   async #nextRow(): Promise<unknown[] | undefined> {
     while (this.#position >= this.#buffer.length) {
@@ -362,7 +366,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     if (this.#state === "closed") throw new LibError("The cursor was closed while a read was in progress");
     if (next.done !== true) return next.value;
     this.#state = "exhausted";
-    this.#buffer = [];
+    this.#buffer = NO_ROWS;
     this.#position = 0;
     return this.#release() as Promise<unknown> as Promise<undefined>; // resolves to nothing
   };
@@ -398,7 +402,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     if (failure !== undefined) throw failure.error; // #read closes the cursor, then the original error surfaces
     if (next!.done === true) {
       this.#state = "exhausted";
-      this.#buffer = [];
+      this.#buffer = NO_ROWS;
       this.#position = 0;
       await this.#release();
       return undefined;

@@ -41,6 +41,26 @@ async function releaseQuietly(connection: PooledConnection): Promise<void> {
   }
 }
 
+/**
+ * `openCursor` for a query nothing can cancel, on a connection that may still be being checked out:
+ * one async frame for both waits (this runs once per query on the main path).
+ */
+export async function openUncancellable<Row = Record<string, unknown>>(
+  connection: PooledConnection | Promise<PooledConnection>,
+  query: CursorQuery,
+  openedAt: Error | undefined,
+): Promise<Cursor<Row>> {
+  const checkedOut = connection instanceof Promise ? await connection : connection;
+  let stream: ResultStream;
+  try {
+    stream = await checkedOut.stream(query.sql, query.parameters, query.statement);
+  } catch (error) {
+    await releaseQuietly(checkedOut);
+    throw error;
+  }
+  return new Cursor<Row>(checkedOut, named(stream, query.columnNames), undefined, openedAt);
+}
+
 export async function openCursor<Row = Record<string, unknown>>(
   connection: PooledConnection,
   query: CursorQuery,
@@ -48,14 +68,7 @@ export async function openCursor<Row = Record<string, unknown>>(
 ): Promise<Cursor<Row>> {
   // Nothing can cancel it: no watch, and the cursor reads without racing a cancellation.
   if (options.signal === undefined && options.timeoutMs === undefined) {
-    let stream: ResultStream;
-    try {
-      stream = await connection.stream(query.sql, query.parameters, query.statement);
-    } catch (error) {
-      await releaseQuietly(connection);
-      throw error;
-    }
-    return new Cursor<Row>(connection, named(stream, query.columnNames), undefined, options.openedAt);
+    return openUncancellable<Row>(connection, query, options.openedAt);
   }
 
   let watch: CancelWatch;

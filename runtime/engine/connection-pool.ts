@@ -101,29 +101,40 @@ export class ConnectionPool {
    * every connection is checked out, `LibConnectionError` when a connection could not be opened,
    * or the signal's reason when `signal` aborts first.
    */
-  async acquire(options?: AcquireOptions): Promise<DatabaseConnection> {
+  acquire(options?: AcquireOptions): Promise<DatabaseConnection> {
     const signal = options?.signal;
-    for (;;) {
+    try {
       if (this.#lifecycle.disposed) throw new LibConnectionError("The engine has been disposed");
       signal?.throwIfAborted();
-      const requestedAt = this.#lifecycle.now();
-      const connection = await this.#checkout(signal);
-      if (this.#lifecycle.disposed) {
-        await this.#lifecycle.destroy(connection);
-        throw new LibConnectionError("The engine has been disposed");
-      }
-      if (this.#lifecycle.isOutdated(connection)) {
-        this.#lifecycle.abandon(connection);
-        continue;
-      }
-      if (this.#lifecycle.isTooOld(connection, requestedAt)) {
-        markRecycling(connection);
-        await this.#lifecycle.destroy(connection);
-        continue;
-      }
-      this.#borrowed.add(connection);
-      return connection;
+    } catch (error) {
+      return Promise.reject(error);
     }
+    const requestedAt = this.#lifecycle.now();
+    // A `then` rather than an async frame: this runs once per query.
+    return this.#checkout(signal).then((connection) => this.#checkedOut(connection, requestedAt, options));
+  }
+
+  /** The connection a checkout gave, or (closed or set aside: disposed, outdated, too old) the next one. */
+  #checkedOut(
+    connection: DatabaseConnection,
+    requestedAt: number,
+    options: AcquireOptions | undefined,
+  ): DatabaseConnection | Promise<DatabaseConnection> {
+    if (this.#lifecycle.disposed) {
+      return this.#lifecycle.destroy(connection).then(() => {
+        throw new LibConnectionError("The engine has been disposed");
+      });
+    }
+    if (this.#lifecycle.isOutdated(connection)) {
+      this.#lifecycle.abandon(connection);
+      return this.acquire(options);
+    }
+    if (this.#lifecycle.isTooOld(connection, requestedAt)) {
+      markRecycling(connection);
+      return this.#lifecycle.destroy(connection).then(() => this.acquire(options));
+    }
+    this.#borrowed.add(connection);
+    return connection;
   }
 
   /** Returns a connection: reset it, then keep it idle or close it (overflow, invalidated, failed reset, disposed). */

@@ -4,6 +4,7 @@
  * registry name, then closes the pool, then releases the driver's shared state.
  */
 import { CancelWatch } from "../driver/cancellation.js";
+import type { DatabaseConnection } from "../driver/database-connection.js";
 import type { Driver } from "../driver/driver.js";
 import { DeadlineExceededError, withDeadline } from "../driver/deadline.js";
 import { LibConnectionError, LibError } from "../errors.js";
@@ -116,7 +117,28 @@ export class Engine implements AsyncDisposable {
    * connection with `LibConnectionError` (the original error is its `cause`); `signal` and
    * `timeoutMs` end the wait early with `QueryCancelledError`.
    */
-  async connect(options: ConnectOptions = {}): Promise<PooledConnection> {
+  connect(options: ConnectOptions = {}): Promise<PooledConnection> {
+    // Nothing can end the wait early and nobody observes it (the main path): no async frame.
+    if (
+      options?.signal === undefined &&
+      options?.timeoutMs === undefined &&
+      this.#observer?.logging !== true &&
+      !isTraced(poolWaitChannel) &&
+      !this.disposed
+    ) {
+      return this._pool.acquire().then(this.#checkedOut, this.#checkoutFailed);
+    }
+    return this.#connect(options);
+  }
+
+  readonly #checkedOut = (connection: DatabaseConnection): PooledConnection =>
+    new PooledConnectionImpl(connection, this._pool);
+
+  readonly #checkoutFailed = (error: unknown): never => {
+    throw checkoutError(error);
+  };
+
+  async #connect(options: ConnectOptions): Promise<PooledConnection> {
     if (this.disposed) throw new LibConnectionError("The engine has been disposed");
     const { signal, timeoutMs } = options;
     CancelWatch.validateTimeout(timeoutMs);
@@ -131,15 +153,11 @@ export class Engine implements AsyncDisposable {
         ? traced(poolWaitChannel, { backend: this.backend }, () => this._pool.acquire(acquireOptions))
         : this._pool.acquire(acquireOptions));
       if (this.#observer?.logging === true) this.#observer.emit({ type: "pool-wait", ok: true }, started);
-      return new PooledConnectionImpl(connection, this._pool);
+      return this.#checkedOut(connection);
     } catch (error) {
       this.#observer?.emit({ type: "pool-wait", ok: false }, started);
       if (watch?.reason !== undefined) throw watch.error(error);
-      if (error instanceof PoolTimeoutError || error instanceof LibError) throw error;
-      throw new LibConnectionError(
-        `Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      throw checkoutError(error);
     } finally {
       watch?.dispose();
     }
@@ -182,4 +200,13 @@ export class Engine implements AsyncDisposable {
     const name = this.name;
     return `Engine(${this.backend}${name === undefined ? "" : `, "${name}"`})`;
   }
+}
+
+/** A failed checkout as `connect()` reports it: the pool's own errors as they are, anything else wrapped. */
+function checkoutError(error: unknown): unknown {
+  if (error instanceof PoolTimeoutError || error instanceof LibError) return error;
+  return new LibConnectionError(
+    `Could not obtain a connection: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }

@@ -7,7 +7,7 @@
  * cache, a request front door) wraps an executor here, never the builder.
  */
 import { QueryCancelledError } from "../errors.js";
-import { openCursor, type CursorQuery } from "../cursor/open-cursor.js";
+import { openCursor, openUncancellable, type CursorQuery } from "../cursor/open-cursor.js";
 import type { Cursor } from "../cursor/cursor.js";
 import { captureOpenSite } from "../cursor/unclosed-cursor.js";
 import { dialectOf, type BackendType } from "../dialects/dialects.js";
@@ -71,7 +71,16 @@ export class DefaultQueryExecutor implements QueryExecutor {
     return compiledQueryFor(engineDialect, resolveDateRanges(node, engine?.dateRanges));
   }
 
-  async executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {
+  executeQuery<R>(node: SemanticQueryNode, options: ExecuteOptions = {}): Promise<Cursor<R>> {
+    // Not an async method (one frame less per query); whatever throws here rejects.
+    try {
+      return this.#execute<R>(node, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #execute<R>(node: SemanticQueryNode, options: ExecuteOptions): Promise<Cursor<R>> {
     const engine = resolveEngine(this.engine);
     const dialect = dialectOfEngine(engine);
     const query = compiledFor(dialect, resolveDateRanges(node, engine.dateRanges));
@@ -106,12 +115,21 @@ export class DefaultQueryExecutor implements QueryExecutor {
  * Checks a connection out and opens the cursor on it; the cursor owns the connection. Called before
  * any await of `execute()`, so the caller's frame is still on the stack for `captureOpenSite()`.
  */
-async function executeOnConnection<R>(
+function executeOnConnection<R>(engine: QueryEngine, query: CursorQuery, options: ExecuteOptions): Promise<Cursor<R>> {
+  const openedAt = captureOpenSite();
+  // Nothing can cancel it (the main path): checkout and statement in one async frame.
+  if (options.signal === undefined && options.timeoutMs === undefined) {
+    return openUncancellable<R>(engine.connect(options), query, openedAt);
+  }
+  return executeCancellable<R>(engine, query, options, openedAt);
+}
+
+async function executeCancellable<R>(
   engine: QueryEngine,
   query: CursorQuery,
   options: ExecuteOptions,
+  openedAt: Error | undefined,
 ): Promise<Cursor<R>> {
-  const openedAt = captureOpenSite();
   const startedAt = options.timeoutMs === undefined ? 0 : performance.now();
   const connection = await engine.connect(options);
   // What is left of the deadline after the wait for a connection (at least 1 ms: it may fire at once).

@@ -14,13 +14,12 @@ import { DefinitionCache } from "../../semantic/definition-cache.js";
 import type { BoundParameter, SemanticLayer } from "../../semantic/semantic-layer.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { EMPTY_RESULT, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
-import { DuckDBSemanticSession } from "./duckdb-semantic-session.js";
+import { DuckDBSemanticSession, type StreamRoute } from "./duckdb-semantic-session.js";
 import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
-import { liftedValuesOf } from "./duckdb-lifted-values.js";
 
 type Values = DuckDBValue[] | undefined;
 
@@ -128,31 +127,79 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
-  async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
+  stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
+    // The main path, without an async frame: a statement run again (its route known without a wait)
+    // that reads in autocommit from a prepared statement this connection keeps.
+    let route: StreamRoute | undefined;
+    try {
+      this.#assertOpen();
+      route = this.#knownRoute(sql, parameters, options);
+      if (route !== undefined && this.#readsPrepared(route)) {
+        this.#throwIfInterrupted();
+        const { statement, bound } = route;
+        const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
+        const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
+        if (cached !== undefined) return this.#streamCached(statement, cached.stream(), route.servedFrom);
+      }
+    } catch (error) {
+      return Promise.reject(mapDuckDBError(error));
+    }
+    return this.#stream(sql, parameters, options, route);
+  }
+
+  /** Where `sql` goes when known without a wait: itself, or the layer's rewrite of a statement run before. */
+  #knownRoute(sql: string, parameters: readonly unknown[] | undefined, options: StreamOptions | undefined) {
+    const semantic = this.#semantic;
+    if (semantic === undefined || !semantic.mayHandle(sql)) return { statement: sql, single: false };
+    return semantic.knownRoute(sql, parameters, options);
+  }
+
+  /** Whether `route` is one autocommit read (no transaction control, no session change): prepared statements serve it. */
+  #readsPrepared({ statement, single }: StreamRoute): boolean {
+    return (
+      (single || !mayContainTransactionControl(statement)) &&
+      !changesSession(statement) &&
+      this.#transaction.readsInAutocommit(statement)
+    );
+  }
+
+  /** The stream of a cached statement's execution, counted as an operation until it has started. */
+  #streamCached(
+    statement: string,
+    execution: Promise<DuckDBResult>,
+    servedFrom: StreamRoute["servedFrom"],
+  ): Promise<ResultStream> {
+    this.#activeOperations++;
+    return execution.then(
+      (result) => {
+        this.operationSettled();
+        return streamOfResult(result, this, servedFrom);
+      },
+      (error: unknown) => {
+        this.operationSettled();
+        this.#statements.forget(statement); // prepared afresh next time
+        throw mapDuckDBError(error);
+      },
+    );
+  }
+
+  /** `stream()` of everything else: routed by the layer, in a transaction, or prepared now. */
+  async #stream(
+    sql: string,
+    parameters: readonly unknown[] | undefined,
+    options: StreamOptions | undefined,
+    known: StreamRoute | undefined,
+  ): Promise<ResultStream> {
     this.#assertOpen();
-    // #operation inlined, one async frame: this runs once per query on the main path.
     this.#activeOperations++;
     try {
-      let statement = sql;
-      let single = false; // a rewritten call: exactly one statement (duckdb-one-statement.ts)
-      let servedFrom: "materialization" | undefined;
-      let bound: readonly BoundParameter[] | undefined; // where_clause values the layer lifted
-      const semantic = this.#semantic;
-      if (semantic !== undefined && semantic.mayHandle(sql)) {
-        const bindValues = (parameters?.length ?? 0) === 0;
-        const lifted = liftedValuesOf(options?.compiled);
-        // A query run again: the layer's answer without a wait.
-        const known = semantic.knownRewrite(sql, options?.semantic, bindValues, lifted);
-        if (known !== undefined) {
-          ({ sql: statement, servedFrom, parameters: bound } = known);
-          single = true;
-        } else {
-          const routed = await semantic.forStream(sql, options?.semantic, bindValues, lifted);
-          if ("result" in routed) return resultStream(routed.result);
-          ({ statement, single, bound } = routed);
-          servedFrom = routed.servedFrom;
-        }
+      let route = known;
+      if (route === undefined) {
+        const routed = await this.#semantic!.forStream(sql, parameters, options);
+        if ("result" in routed) return resultStream(routed.result);
+        route = routed;
       }
+      const { statement, single, bound, servedFrom } = route;
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
@@ -162,13 +209,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (changesSession(statement)) {
         result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, single, ownTypes));
       } else if (this.#transaction.readsInAutocommit(statement)) {
-        // The main path: an autocommit read whose statement is prepared already, without the waits below.
         this.#throwIfInterrupted();
-        const cached = this.#statements.boundIfCached(statement, values, ownTypes);
-        result =
-          cached === undefined
-            ? await this.#openStream(statement, values, true, single, ownTypes)
-            : await this.#runCached(statement, cached.stream());
+        result = await this.#openStream(statement, values, true, single, ownTypes);
       } else result = await this.#beginAndOpen(statement, values, single, ownTypes);
       return streamOfResult(result, this, servedFrom);
     } catch (error) {
@@ -191,15 +233,6 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#interruptTimer ??= setInterval(() => {
       if (!this.#closed) this.#connection.interrupt();
     }, INTERRUPT_REPEAT_MS).unref();
-  }
-
-  async #operation<T>(run: () => Promise<T>): Promise<T> {
-    this.#activeOperations++;
-    try {
-      return await run();
-    } finally {
-      this.operationSettled();
-    }
   }
 
   /** @internal A driver call starts on this connection (its streamed results' chunk reads: OperationCounter). */

@@ -24,8 +24,8 @@ export interface OperationCounter {
   operationSettled(): void;
 }
 
-const noop = (): void => undefined;
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+const DONE_PROMISE: Promise<IteratorReturnResult<undefined>> = Promise.resolve(DONE);
 
 /**
  * A streamed DuckDB result: chunks are fetched as the caller iterates. One object per result, its
@@ -39,7 +39,7 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   readonly #operations: OperationCounter;
   #readChunk: ChunkReader;
   #closed = false;
-  #fetching: Promise<unknown> | undefined;
+  #fetching: Promise<IteratorResult<unknown[][], undefined>> | undefined;
 
   constructor(
     result: DuckDBResult,
@@ -64,29 +64,49 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
     return this;
   }
 
-  async next(): Promise<IteratorResult<unknown[][], undefined>> {
+  /**
+   * The next chunk. A `then` per chunk instead of an async frame (this runs per chunk of every
+   * query); a failure, also a synchronous one of the driver, rejects the returned promise.
+   */
+  next(): Promise<IteratorResult<unknown[][], undefined>> {
     // One fetch at a time, as an async generator would queue them.
-    while (this.#fetching !== undefined) await this.#fetching.then(noop, noop);
-    if (this.#closed) return DONE;
-    let chunk: DuckDBDataChunk | null;
+    if (this.#fetching !== undefined) return this.#fetching.then(this.#nextAfter, this.#nextAfter);
+    if (this.#closed) return DONE_PROMISE;
     this.#operations.operationStarted();
+    let fetching: Promise<DuckDBDataChunk | null>;
     try {
-      const fetching = this.#result.fetchChunk();
-      this.#fetching = fetching;
-      chunk = await fetching;
+      fetching = this.#result.fetchChunk();
     } catch (error) {
-      this.#closed = true;
-      throw mapDuckDBError(error);
-    } finally {
-      this.#fetching = undefined;
-      this.#operations.operationSettled();
+      return Promise.reject(this.#failed(error));
     }
+    const read = fetching.then(this.#fetched, this.#fetchFailed);
+    this.#fetching = read;
+    return read;
+  }
+
+  readonly #nextAfter = (): Promise<IteratorResult<unknown[][], undefined>> => this.next();
+
+  readonly #fetched = (chunk: DuckDBDataChunk | null): IteratorResult<unknown[][], undefined> => {
+    this.#fetching = undefined;
+    this.#operations.operationSettled();
     if (chunk === null || chunk.rowCount === 0) {
       this.#closed = true;
       this.#assertCompleted();
       return DONE;
     }
     return { done: false, value: this.#readChunk(chunk) };
+  };
+
+  readonly #fetchFailed = (error: unknown): never => {
+    this.#fetching = undefined;
+    throw this.#failed(error);
+  };
+
+  /** Ends the stream after a failed fetch; the error as the driver contract reports it. */
+  #failed(error: unknown): unknown {
+    this.#operations.operationSettled();
+    this.#closed = true;
+    return mapDuckDBError(error);
   }
 
   async return(): Promise<IteratorResult<unknown[][], undefined>> {

@@ -5,15 +5,13 @@
  */
 import type { DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
 import type { QueryResult } from "../../driver/query-result.js";
-import type { SemanticRequestInfo } from "../../driver/database-connection.js";
+import type { StreamOptions } from "../../driver/database-connection.js";
 import { ProgrammingError } from "../../errors.js";
 import type { DefinitionCache } from "../../semantic/definition-cache.js";
 import type {
   BoundParameter,
   HandleOptions,
-  LiftedStatement,
   RawColumn,
-  RewrittenSingle,
   SemanticLayer,
   SqlSession,
 } from "../../semantic/semantic-layer.js";
@@ -21,6 +19,7 @@ import { EMPTY_RESULT, normalizeRawResult } from "./duckdb-results.js";
 import { isReadOnlyStatement } from "./duckdb-statements.js";
 import type { DuckDBTransaction } from "./duckdb-transaction.js";
 import { toDuckDBParameters } from "./duckdb-values.js";
+import { liftedValuesOf } from "./duckdb-lifted-values.js";
 
 /** What the session needs from its connection. */
 export interface SemanticSessionHost {
@@ -120,11 +119,12 @@ export class DuckDBSemanticSession {
    */
   async forStream(
     sql: string,
-    request: SemanticRequestInfo | undefined,
-    bindValues: boolean,
-    lifted?: LiftedStatement,
+    parameters: readonly unknown[] | undefined,
+    options: StreamOptions | undefined,
   ): Promise<{ readonly result: QueryResult } | StreamRoute> {
-    const handled = await this.#handleSingle(sql, { bindValues, lifted: bindValues ? lifted : undefined, request });
+    const bindValues = (parameters?.length ?? 0) === 0;
+    const lifted = bindValues ? liftedValuesOf(options?.compiled) : undefined;
+    const handled = await this.#handleSingle(sql, { bindValues, lifted, request: options?.semantic });
     switch (handled.kind) {
       case "statements":
         throw new ProgrammingError(`stream() takes exactly one statement, got ${handled.count}`);
@@ -138,20 +138,21 @@ export class DuckDBSemanticSession {
   }
 
   /**
-   * `forStream`'s answer when the layer knows it without waiting (a statement run again), as the
-   * layer's rewritten statement; undefined: ask `forStream`.
+   * `forStream`'s route when the layer knows it without waiting (a statement run again, its
+   * rewrite); undefined: ask `forStream`.
    */
-  knownRewrite(
+  knownRoute(
     sql: string,
-    request: SemanticRequestInfo | undefined,
-    bindValues: boolean,
-    lifted: LiftedStatement | undefined,
-  ): RewrittenSingle | undefined {
-    return this.#layer.knownSingle?.(this.#session, sql, {
+    parameters: readonly unknown[] | undefined,
+    options: StreamOptions | undefined,
+  ): StreamRoute | undefined {
+    const bindValues = (parameters?.length ?? 0) === 0;
+    const known = this.#layer.knownSingle?.(this.#session, sql, {
       bindValues,
-      lifted: bindValues ? lifted : undefined,
-      request,
+      lifted: bindValues ? liftedValuesOf(options?.compiled) : undefined,
+      request: options?.semantic,
     });
+    return known && { statement: known.sql, single: true, servedFrom: known.servedFrom, bound: known.parameters };
   }
 
   /**
