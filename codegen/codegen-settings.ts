@@ -41,6 +41,23 @@ export function environmentWithDotenv(cwd: string, env: Environment): Environmen
   return merged;
 }
 
+/**
+ * What the `lib` executable does first, like `dotenv.config()`: the variables of
+ * `.env` in `cwd` that `env` (the process environment) does not set are added to it, so whatever
+ * reads the process environment (the engine's settings resolution does) sees them too. An unreadable
+ * `.env` is left for `runCli` to report with exit status 2.
+ */
+export function loadDotenv(cwd: string, env: Record<string, string | undefined>): void {
+  let merged: Environment;
+  try {
+    merged = environmentWithDotenv(cwd, env);
+  } catch {
+    return;
+  }
+  for (const [key, value] of Object.entries(merged))
+    if (env[key] === undefined && value !== undefined) env[key] = value;
+}
+
 export interface TargetOptions {
   readonly backend: BackendType;
   readonly database?: string | undefined;

@@ -9,13 +9,14 @@
  * Naming one backend in prose (an example command line, a doc comment) is fine.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "chai";
 import * as lib from "lib";
 import * as dialectsEntry from "../../runtime/dialects/index.js";
 import { BACKENDS, DIALECTS } from "../../runtime/dialects/dialects.js";
 import { backendListings } from "../support/backend-listings.js";
+import { sourceFiles } from "./support/source-graph.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SCANNED = ["runtime", "codegen", "example-service", "scripts"];
@@ -28,13 +29,6 @@ const warehouseFolders = readdirSync(join(ROOT, DIALECTS_DIR), { withFileTypes: 
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .filter((name) => readdirSync(join(ROOT, DIALECTS_DIR, name)).includes(`${name}-dialect.ts`));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
-    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)).split("\\").join("/"))
-    .filter((path) => !path.startsWith(DIALECTS_DIR));
-}
 
 describe("architecture: the DIALECTS record is the only backend list", () => {
   it("has one entry per dialect folder, keyed by the dialect's own name", () => {
@@ -73,7 +67,7 @@ describe("architecture: the DIALECTS record is the only backend list", () => {
 
   it("no code outside runtime/dialects/ branches on, keys by or lists backends", () => {
     const findings = new Map<string, string[]>();
-    for (const path of SCANNED.flatMap(sourceFiles)) {
+    for (const path of sourceFiles(SCANNED).filter((file) => !file.startsWith(DIALECTS_DIR))) {
       const found = backendListings(path, readFileSync(join(ROOT, path), "utf8"), BACKENDS, warehouseFolders);
       if (found.length > 0) findings.set(path, found);
     }

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { environmentWithDotenv, readDtoSpecs, resolveTarget } from "../../codegen/codegen-settings.js";
+import { environmentWithDotenv, loadDotenv, readDtoSpecs, resolveTarget } from "../../codegen/codegen-settings.js";
 import { CodegenExit } from "../../codegen/exit-codes.js";
 import { tempDir } from "../support/temp-dir.js";
 
@@ -33,6 +33,20 @@ describe("codegen settings resolution", () => {
     expect(settings.warehouse).to.equal("wh_dotenv");
     expect(settings.role).to.equal("role_env");
     expect(settings.user).to.equal("codegen");
+  });
+
+  it("the executable loads .env into its process environment under what is set (loadDotenv, codegen/bin.ts)", async () => {
+    await using dir = await tempDir({ ".env": "BACKEND_C_DATABASE=from-dotenv.duckdb\nBACKEND_C_POOL_SIZE=3\n" });
+    const env: Record<string, string | undefined> = { BACKEND_C_DATABASE: "already-set.duckdb" };
+    loadDotenv(dir.path, env);
+    expect(env).to.deep.equal({ BACKEND_C_DATABASE: "already-set.duckdb", BACKEND_C_POOL_SIZE: "3" });
+    // An unreadable .env (here a folder) changes nothing; runCli reports it with exit status 2.
+    await using folder = await tempDir();
+    await mkdir(join(folder.path, ".env"));
+    const untouched: Record<string, string | undefined> = { A: "1" };
+    loadDotenv(folder.path, untouched);
+    expect(untouched).to.deep.equal({ A: "1" });
+    expect(() => environmentWithDotenv(folder.path, {})).to.throw(CodegenExit, /\.env cannot be read/);
   });
 
   it("resolves a relative backend C path against the working directory and ignores sections", async () => {

@@ -14,7 +14,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { buildStamp, STAMP_FILE } from "../../scripts/build.js";
 import { markedBlock } from "../support/readme-blocks.js";
 import { checkProject } from "../support/typescript-check.js";
-import { NPM, must, run, startPackageInstalls, type PackageInstalls } from "./support/package-installs.js";
+import { must, npm, run, startPackageInstalls, type PackageInstalls } from "./support/package-installs.js";
 
 // Started now, while mocha loads the other files: the npm work overlaps their tests.
 const installs = startPackageInstalls();
@@ -327,9 +327,10 @@ describe("package: installed as a user installs it", function () {
       });
 
       it("npx lib codegen --help runs the installed bin and prints the usage", async () => {
-        const result = must(
-          await run(NPM, ["exec", "--offline", "--", "lib", "codegen", "--help"], projectOf(prepared)),
-          "npx lib codegen --help",
+        const result = await npm(
+          ["exec", "--offline", "--", "lib", "codegen", "--help"],
+          projectOf(prepared),
+          prepared.tmp,
         );
         expect(result.stdout).to.contain("--backend");
         expect(result.stdout).to.contain("--database");

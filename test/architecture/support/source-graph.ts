@@ -21,8 +21,13 @@ export interface ImportEdge {
   readonly dynamic: boolean;
 }
 
+/** listFiles() per root: the architecture tests ask often, and the tree does not change during a run. */
+const listed = new Map<string, readonly string[]>();
+
 /** Every file under `root` (repository-relative, `/`-separated), skipping dot folders and build output. */
 export function listFiles(root: string = REPO_ROOT): string[] {
+  const known = listed.get(root);
+  if (known !== undefined) return [...known];
   const found: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -36,7 +41,8 @@ export function listFiles(root: string = REPO_ROOT): string[] {
     }
   };
   walk(root);
-  return found.sort();
+  listed.set(root, Object.freeze(found.sort()));
+  return [...found];
 }
 
 /** The `.ts` sources under the given top-level folders. */
@@ -49,8 +55,21 @@ export function lineCount(file: string): number {
   return text.endsWith("\n") ? text.split("\n").length - 1 : text.split("\n").length;
 }
 
+/** importsOf() of the repository's files, parsed once per process (several architecture tests walk the same graph). */
+const importsByFile = new Map<string, readonly ImportEdge[]>();
+
 /** The imports and re-exports of one file, relative specifiers resolved to repository paths. */
-export function importsOf(file: string, text = readFileSync(join(REPO_ROOT, file), "utf8")): ImportEdge[] {
+export function importsOf(file: string, text?: string): ImportEdge[] {
+  if (text !== undefined) return parseImports(file, text);
+  let edges = importsByFile.get(file);
+  if (edges === undefined) {
+    edges = Object.freeze(parseImports(file, readFileSync(join(REPO_ROOT, file), "utf8")));
+    importsByFile.set(file, edges);
+  }
+  return [...edges];
+}
+
+function parseImports(file: string, text: string): ImportEdge[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest);
   const edges: ImportEdge[] = [];
   const add = (specifier: ts.Expression | undefined, typeOnly: boolean, dynamic: boolean): void => {

@@ -5,13 +5,13 @@
  *
  * - a fresh copy of the repository (the files git knows, tracked or new; no dist/, no node_modules)
  *   is committed to a new git repository;
- * - tarball: `npm pack` in that copy (its `prepack`/`prepare` build dist/ — reusing the checkout's
- *   dist/ only when its build stamp says it is the build of exactly these sources), then
- *   `npm install <tarball>`;
+ * - the copy's dist/ is made once for both installs: the checkout's dist/ when its build stamp says
+ *   it is the build of exactly these sources (the checkout's own `npm ci` ran the from-scratch
+ *   build of them), else one build of the copy;
+ * - tarball: `npm pack` in that copy (its `prepack` finds dist/ current), then `npm install <tarball>`;
  * - git: `npm install git+file://<copy>`, which clones it, installs its dependencies, runs
  *   `prepare` and packs and installs the result. A clone has no dist/: its `prepare` copies the
- *   checkout's (LIB_REUSE_BUILD) when that is the build of exactly these sources, else builds from
- *   scratch — the checkout's own build (`npm ci`'s `prepare`) is the from-scratch build of them.
+ *   copy's (LIB_REUSE_BUILD), which is the build of exactly the clone's sources.
  *
  * Both projects also get `@duckdb/node-api`, `typebox` and `@types/node` at the checkout's versions.
  * npm works from its cache first (`--prefer-offline`); the registry is asked only for what is missing.
@@ -43,9 +43,20 @@ import { REPO_ROOT } from "../../codegen/support/run-cli.js";
 
 export interface Run {
   readonly code: number;
+  /** Stopped by run()'s time limit: npm then exits 1 on its own SIGTERM handler, printing nothing. */
+  readonly timedOut?: boolean;
+  /** The signal that ended the process (e.g. the timeout's SIGTERM), else null. */
+  readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
 }
+
+/**
+ * How long one command may take before it is stopped: only a guard against a hung command. The git
+ * install alone (its clone installs every devDependency) took over 10 minutes at load 30 on two cores,
+ * so the package test's own hook (15 minutes) is what judges slowness.
+ */
+const COMMAND_TIMEOUT_MS = 20 * 60_000;
 
 export function run(
   command: string,
@@ -57,20 +68,66 @@ export function run(
     execFile(
       command,
       args,
-      { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, timeout: 600_000, maxBuffer: 64 << 20 },
+      { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 64 << 20 },
       (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, timedOut: error?.killed === true, signal: error?.signal ?? null, stdout, stderr });
       },
     );
   });
 }
 
-export function must(result: Run, what: string): Run {
-  if (result.code !== 0) throw new Error(`${what} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result;
+/** Throws unless `result` exited 0; the error holds its exit code or signal, stdout, stderr and `more` (if any). */
+export function must(result: Run, what: string, more = ""): Run {
+  if (result.code === 0) return result;
+  const ended = result.timedOut
+    ? `was stopped after its ${COMMAND_TIMEOUT_MS / 60_000}-minute limit (exit ${result.code})`
+    : result.signal === null
+      ? `exited ${result.code}`
+      : `was killed by ${result.signal}`;
+  const output = (name: string, text: string) =>
+    `--- ${name}${text.trim() === "" ? " (empty)" : `:\n${text.trimEnd()}`}`;
+  throw new Error(
+    [`${what} ${ended}`, output("stdout", result.stdout), output("stderr", result.stderr), more]
+      .filter(Boolean)
+      .join("\n"),
+  );
 }
 
 export const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/** Lines of an npm debug log kept in a failure's message: the end, where npm says why it stopped. */
+const NPM_LOG_LINES = 60;
+
+/**
+ * Runs npm with its debug log in a folder of its own under `tmp` (not the shared ~/.npm/_logs, which
+ * every npm on the machine prunes to its newest ten files) and throws unless it exits 0; the error
+ * holds npm's output and the end of its debug log, which says why even when npm printed nothing.
+ */
+export async function npm(
+  args: readonly string[],
+  cwd: string,
+  tmp: string,
+  env: Record<string, string> = {},
+): Promise<Run> {
+  const logs = mkdtempSync(join(tmp, "npm-logs-"));
+  const result = await run(NPM, args, cwd, { ...env, npm_config_logs_dir: logs });
+  const what = `npm ${args.filter((a) => !a.startsWith("--")).join(" ")}`;
+  return must(result, what, result.code === 0 ? "" : npmLogTail(logs));
+}
+
+function npmLogTail(logs: string): string {
+  const files = readdirSync(logs)
+    .filter((f) => f.endsWith(".log"))
+    .sort();
+  if (files.length === 0) return `--- npm wrote no debug log in ${logs}`;
+  return files
+    .map((file) => {
+      const lines = readFileSync(join(logs, file), "utf8").trimEnd().split("\n");
+      return `--- npm debug log ${file} (last ${Math.min(lines.length, NPM_LOG_LINES)} of ${lines.length} lines):\n${lines.slice(-NPM_LOG_LINES).join("\n")}`;
+    })
+    .join("\n");
+}
 
 function installedVersion(name: string): string {
   const path = join(REPO_ROOT, "node_modules", name, "package.json");
@@ -82,7 +139,7 @@ export interface PackageInstalls {
   /** The fresh copy (a git repository with one commit). */
   readonly copy: string;
   readonly tarball: string;
-  /** Whether `npm pack` found the checkout's dist/ current and reused it (else it built). */
+  /** Whether the checkout's dist/ was the build of the copy's sources and reused (else it was built once for both installs). */
   readonly packReusedBuild: boolean;
   /** A project with `lib` installed from the tarball. */
   readonly fromTarball: string;
@@ -114,10 +171,7 @@ async function project(tmp: string, name: string, lib: string, env: Record<strin
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
   const packages = ["@duckdb/node-api", "typebox", "@types/node"].map((p) => `${p}@${installedVersion(p)}`);
-  must(
-    await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", lib, ...packages], dir, env),
-    `npm install ${lib}`,
-  );
+  await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", lib, ...packages], dir, tmp, env);
   return dir;
 }
 
@@ -127,18 +181,27 @@ function checkoutBuildFits(copy: string): boolean {
   return existsSync(stamp) && readFileSync(stamp, "utf8") === buildStamp(copy);
 }
 
-async function packAndInstall(
-  tmp: string,
-  copy: string,
-  packReusedBuild: boolean,
-): Promise<Pick<PackageInstalls, "tarball" | "packReusedBuild" | "fromTarball">> {
-  if (packReusedBuild) cpSync(join(REPO_ROOT, "dist"), join(copy, "dist"), { recursive: true });
+/**
+ * Makes the copy's dist/ the build of its sources, once for both installs: the checkout's dist/ when
+ * it is that build (as after `npm ci`), else one build here. Left to themselves, `npm pack`'s prepack
+ * and the git clone's prepare would each build from scratch, at the same time (in a checkout whose
+ * sources changed since its last build); under load that took the git install past its time limit.
+ * Says whether the checkout's build was reused.
+ */
+async function buildCopyOnce(copy: string, tmp: string): Promise<boolean> {
+  const reused = checkoutBuildFits(copy);
+  if (reused) cpSync(join(REPO_ROOT, "dist"), join(copy, "dist"), { recursive: true });
+  else must(await run(process.execPath, ["--import", "tsx", "scripts/build.ts"], copy), "the build of the copy");
+  return reused;
+}
+
+async function packAndInstall(tmp: string, copy: string): Promise<Pick<PackageInstalls, "tarball" | "fromTarball">> {
   const packs = join(tmp, "packs");
   mkdirSync(packs);
-  must(await run(NPM, ["pack", "--pack-destination", packs], copy), "npm pack");
+  await npm(["pack", "--pack-destination", packs], copy, tmp);
   const [name] = readdirSync(packs).filter((f) => f.endsWith(".tgz"));
   const tarball = join(packs, name!);
-  return { tarball, packReusedBuild, fromTarball: await project(tmp, "app-tarball", tarball) };
+  return { tarball, fromTarball: await project(tmp, "app-tarball", tarball) };
 }
 
 /** Prepares both installs in `tmp` (an empty folder). */
@@ -147,14 +210,14 @@ export async function prepareInstalls(tmp: string): Promise<PackageInstalls> {
   // What `npm install` in the checkout would give, without installing it again (untracked: the git
   // install clones the committed copy without it). The build stamp reads TypeScript's version from it.
   symlinkSync(realpathSync(join(REPO_ROOT, "node_modules")), join(copy, "node_modules"), "dir");
-  const fits = checkoutBuildFits(copy);
-  const reuse: Record<string, string> = fits ? { [REUSE_BUILD_ENV]: join(REPO_ROOT, "dist") } : {};
-  // The git install clones the committed copy, so the copy's dist/ (below) is not in it either.
+  const packReusedBuild = await buildCopyOnce(copy, tmp);
+  // The git install clones the committed copy, without dist/: its prepare copies the copy's build.
+  const reuse = { [REUSE_BUILD_ENV]: join(copy, "dist") };
   const [fromGit, packed] = await Promise.all([
     project(tmp, "app-git", `git+${pathToFileURL(copy).href}`, reuse),
-    packAndInstall(tmp, copy, fits),
+    packAndInstall(tmp, copy),
   ]);
-  return { tmp, copy, ...packed, fromGit };
+  return { tmp, copy, packReusedBuild, ...packed, fromGit };
 }
 
 /** The environment variable naming a folder where another process prepares the installs. */
