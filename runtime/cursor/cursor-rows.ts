@@ -22,6 +22,17 @@ export function rowObjectFactory(columns: readonly ColumnInfo[]): (row: readonly
   };
 }
 
+const sharedFactories = new WeakMap<readonly ColumnInfo[], (row: readonly unknown[]) => Record<string, unknown>>();
+
+/** `rowObjectFactory` made once per columns array (a cached result's, which all its readers share). */
+export function sharedRowObjectFactory(
+  columns: readonly ColumnInfo[],
+): (row: readonly unknown[]) => Record<string, unknown> {
+  let factory = sharedFactories.get(columns);
+  if (factory === undefined) sharedFactories.set(columns, (factory = rowObjectFactory(columns)));
+  return factory;
+}
+
 export function validateModeOf(options: IntoOptions | undefined, method: string): ValidateMode {
   const mode = options?.validate ?? "strict";
   if (!VALIDATE_MODES.includes(mode)) {

@@ -17,7 +17,7 @@ import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
 import { ChunkRowIterator } from "./row-iterator.js";
-import { rowObjectFactory, validateModeOf } from "./cursor-rows.js";
+import { rowObjectFactory, sharedRowObjectFactory, validateModeOf } from "./cursor-rows.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
 import { captureOpenSite, unwatchUnclosed, watchUnclosed } from "./unclosed-cursor.js";
@@ -28,8 +28,9 @@ type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow
 export type CursorConnection = Pick<PooledConnection, "release" | "interrupt">;
 
 /** A result with nothing to give back (served by the result cache). */
+const NOTHING_TO_RELEASE: Promise<void> = Promise.resolve();
 const NO_CONNECTION: CursorConnection = Object.freeze({
-  release: () => Promise.resolve(),
+  release: () => NOTHING_TO_RELEASE,
   interrupt: () => undefined,
 });
 type State = "open" | "exhausted" | "closed" | "cancelled";
@@ -138,6 +139,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       const toObject = this.#toObject();
       for (; this.#position < this.#buffer.length; this.#position++)
         rows.push(toObject(this.#buffer[this.#position]!) as Row);
+      const held = this.#drainHeld();
+      if (held !== undefined) {
+        for (const chunk of held) for (const row of chunk) rows.push(toObject(row) as Row);
+        await this.#release();
+      }
       for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) rows.push(toObject(row) as Row);
       }
@@ -156,6 +162,11 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       const mapper = compileRowMapper(model, this.columns, validateModeOf(options, "into()"));
       const out: Static<M>[] = [];
       let index = 0;
+      const held = this.#drainHeld();
+      if (held !== undefined) {
+        for (const chunk of held) for (const row of chunk) out.push(mapper(row, index++) as Static<M>);
+        await this.#release();
+      }
       for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) out.push(mapper(row, index++) as Static<M>);
       }
@@ -288,7 +299,23 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   #toObject(): (row: readonly unknown[]) => Record<string, unknown> {
-    return (this.#rowObject ??= rowObjectFactory(this.#stream.columns));
+    // A result held in memory keeps its columns for every reader: its row builder is made once.
+    return (this.#rowObject ??=
+      this.#stream.drain === undefined
+        ? rowObjectFactory(this.#stream.columns)
+        : sharedRowObjectFactory(this.#stream.columns));
+  }
+
+  /**
+   * Every remaining chunk of a result held in memory (a cache hit), taken at once instead of a
+   * promise per chunk; the cursor is then exhausted (the caller releases it). Undefined when the
+   * stream reads from a warehouse or something can cancel the read.
+   */
+  #drainHeld(): unknown[][][] | undefined {
+    if (this.#stream.drain === undefined || this.#watch !== undefined || this.#state !== "open") return undefined;
+    const chunks = this.#stream.drain();
+    this.#state = "exhausted";
+    return chunks;
   }
 
   #enter(mode: ReadMode, method: string): void {

@@ -55,6 +55,11 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
    * cannot, and chunks stay row arrays.
    */
   preferColumns?(options?: { readonly typedArrays?: boolean }): boolean;
+  /**
+   * Optional, for a result held in memory (the result cache's): every remaining chunk at once, without
+   * a promise per chunk; the stream is then at its end. Absent on streams that read from a warehouse.
+   */
+  drain?(): unknown[][][];
 }
 
 /**

@@ -50,6 +50,7 @@ function copyChunk(chunk: readonly unknown[][], copies: readonly (Copy | undefin
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+const CLOSED: Promise<void> = Promise.resolve();
 
 /**
  * Replays a cached result: its own iterator (a plain object, not an async generator: a hit's one or
@@ -81,8 +82,18 @@ class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
     return DONE;
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#next = this.#chunks.length;
+    return CLOSED;
+  }
+
+  drain(): unknown[][][] {
+    const rest: unknown[][][] = [];
+    while (this.#next < this.#chunks.length) {
+      const chunk = this.#chunks[this.#next++]!;
+      rest.push(this.#copies === undefined ? (chunk as unknown[][]) : copyChunk(chunk, this.#copies));
+    }
+    return rest;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {

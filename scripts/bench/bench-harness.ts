@@ -74,6 +74,8 @@ export interface GroupResult {
   readonly note?: string;
   /** Per-round ratios of a comparison run in rounds (median, extremes, IQR), by what they compare. */
   readonly spread?: Readonly<Record<string, RoundRatio>>;
+  /** Ratios of statistics pooled over every round of an interleaved load (see interleaved-load.ts). */
+  readonly pooled?: Readonly<Record<string, PooledRatio>>;
   readonly cases: readonly CaseResult[];
 }
 
@@ -173,6 +175,13 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
   };
   printGroup(group);
   return group;
+}
+
+/** A ratio of two sides' statistics pooled over rounds, with its 5–95 % interval over resampled rounds. */
+export interface PooledRatio {
+  readonly value: number;
+  readonly low: number;
+  readonly high: number;
 }
 
 /** The median of per-round ratios a[i] / b[i], with the smallest and largest round. */
