@@ -9,7 +9,6 @@
 import type { RecordBatch, Table } from "apache-arrow";
 import type { Static, TObject } from "typebox";
 import type { ColumnInfo, ResultStream, ServedFrom, TypedColumn } from "../driver/query-result.js";
-import type { PooledConnection } from "../engine/pooled-connection.js";
 import { LibError } from "../errors.js";
 import { calendarDayFields, compileRowMapper } from "../mapping/model-plan.js";
 import { dateColumnNames, withDayFields } from "../values/day-columns.js";
@@ -17,22 +16,14 @@ import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
 import { ChunkRowIterator } from "./row-iterator.js";
-import { rowObjectFactory, sharedRowObjectFactory, validateModeOf } from "./cursor-rows.js";
+import { rowObjectsFor, validateModeOf } from "./cursor-rows.js";
+import { NO_CONNECTION, type CursorConnection } from "./cursor-connection.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
 import { captureOpenSite, unwatchUnclosed, watchUnclosed } from "./unclosed-cursor.js";
 
 type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow" | "chunks";
 
-/** What a cursor holds on to while it reads: a pooled connection, or nothing (a result served from memory). */
-export type CursorConnection = Pick<PooledConnection, "release" | "interrupt">;
-
-/** A result with nothing to give back (served by the result cache). */
-const NOTHING_TO_RELEASE: Promise<void> = Promise.resolve();
-const NO_CONNECTION: CursorConnection = Object.freeze({
-  release: () => NOTHING_TO_RELEASE,
-  interrupt: () => undefined,
-});
 type State = "open" | "exhausted" | "closed" | "cancelled";
 
 const CANCELLED = Symbol("cancelled");
@@ -139,12 +130,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       const toObject = this.#toObject();
       for (; this.#position < this.#buffer.length; this.#position++)
         rows.push(toObject(this.#buffer[this.#position]!) as Row);
-      const held = this.#drainHeld();
-      if (held !== undefined) {
-        for (const chunk of held) for (const row of chunk) rows.push(toObject(row) as Row);
-        await this.#release();
-      }
-      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
+      for (let chunk = this.#heldRows() ?? (await this.#pull()); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) rows.push(toObject(row) as Row);
       }
       // toJson(rows) writes the DATE columns as the ISO day, as the HTTP answers do.
@@ -162,12 +148,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       const mapper = compileRowMapper(model, this.columns, validateModeOf(options, "into()"));
       const out: Static<M>[] = [];
       let index = 0;
-      const held = this.#drainHeld();
-      if (held !== undefined) {
-        for (const chunk of held) for (const row of chunk) out.push(mapper(row, index++) as Static<M>);
-        await this.#release();
-      }
-      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
+      for (let chunk = this.#heldRows() ?? (await this.#pull()); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) out.push(mapper(row, index++) as Static<M>);
       }
       return withDayFields(out, calendarDayFields(model));
@@ -299,23 +280,16 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   #toObject(): (row: readonly unknown[]) => Record<string, unknown> {
-    // A result held in memory keeps its columns for every reader: its row builder is made once.
-    return (this.#rowObject ??=
-      this.#stream.drain === undefined
-        ? rowObjectFactory(this.#stream.columns)
-        : sharedRowObjectFactory(this.#stream.columns));
+    return (this.#rowObject ??= rowObjectsFor(this.#stream));
   }
 
-  /**
-   * Every remaining chunk of a result held in memory (a cache hit), taken at once instead of a
-   * promise per chunk; the cursor is then exhausted (the caller releases it). Undefined when the
-   * stream reads from a warehouse or something can cancel the read.
-   */
-  #drainHeld(): unknown[][][] | undefined {
+  /** A result held in memory (a cache hit) gives every row at once, with no promise per chunk. */
+  #heldRows(): unknown[][] | undefined {
     if (this.#stream.drain === undefined || this.#watch !== undefined || this.#state !== "open") return undefined;
-    const chunks = this.#stream.drain();
+    const rows = this.#stream.drain();
     this.#state = "exhausted";
-    return chunks;
+    void this.#release(); // nothing to give back: it settles at once
+    return rows;
   }
 
   #enter(mode: ReadMode, method: string): void {

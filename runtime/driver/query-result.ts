@@ -56,10 +56,11 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
    */
   preferColumns?(options?: { readonly typedArrays?: boolean }): boolean;
   /**
-   * Optional, for a result held in memory (the result cache's): every remaining chunk at once, without
+   * Optional, for a result held in memory (the result cache's): every remaining row at once, without
    * a promise per chunk; the stream is then at its end. Absent on streams that read from a warehouse.
+   * The array may be shared with other readers: read it, never change it.
    */
-  drain?(): unknown[][][];
+  drain?(): unknown[][];
 }
 
 /**

@@ -87,13 +87,11 @@ class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
     return CLOSED;
   }
 
-  drain(): unknown[][][] {
-    const rest: unknown[][][] = [];
-    while (this.#next < this.#chunks.length) {
-      const chunk = this.#chunks[this.#next++]!;
-      rest.push(this.#copies === undefined ? (chunk as unknown[][]) : copyChunk(chunk, this.#copies));
-    }
-    return rest;
+  drain(): unknown[][] {
+    const rest = this.#chunks.slice(this.#next);
+    this.#next = this.#chunks.length;
+    const rows = rest.length === 1 ? (rest[0] as unknown[][]) : rest.flat();
+    return this.#copies === undefined ? rows : copyChunk(rows, this.#copies);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {
