@@ -195,7 +195,13 @@ export interface RoundRatio {
 }
 
 export function roundRatio(a: readonly number[], b: readonly number[]): RoundRatio {
-  const ratios = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
+  // A round where a side measured nothing (a saturated machine) has no ratio.
+  const ratios = a
+    .map((x, i) => x / b[i]!)
+    .filter(Number.isFinite)
+    .sort((x, y) => x - y);
+  if (ratios.length === 0)
+    return { median: Number.NaN, min: Number.NaN, max: Number.NaN, q1: Number.NaN, q3: Number.NaN };
   const quartile = (q: number) => {
     const at = (ratios.length - 1) * q;
     const lo = Math.floor(at);

@@ -182,6 +182,11 @@ async function measureHttpRevenue(fixture: BenchFixture, settings: BenchSettings
     raw.server.close();
     lib.server.closeAllConnections();
     raw.server.closeAllConnections();
+    // Requests the load generator wrote just before it stopped still run their queries (their
+    // sockets are gone, so `drained` did not wait for them): let them end before the pools do.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let waited = 0; waited < 5_000 && engine._pool.borrowed + engine._pool.pending > 0; waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     await pool.close();
   }
 }
