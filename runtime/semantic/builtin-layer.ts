@@ -147,8 +147,8 @@ function knownSingle(session: SqlSession, sql: string, options?: HandleOptions):
   if (request !== undefined && !request.filtered) return undefined;
   if (session.parameterTypes === undefined || session.definitions?.generation === undefined) return undefined;
   const shape = rewrites.shape(lifted.shape);
-  const known = shape == null ? undefined : boundByLifted.get(lifted);
-  return known !== undefined && known.shape === shape ? known.statement : undefined;
+  // A shape seen before binds new values without a wait (a date picker's new day: no async frames).
+  return shape == null ? undefined : (bindIntoShape(lifted, shape) ?? undefined);
 }
 
 /**
@@ -209,16 +209,23 @@ async function boundRewrite(
     }
     rewrites.setShape(lifted.shape, shape, readAt);
   }
-  if (shape === null) return undefined;
-  // A compiled query keeps its lifted values: the same values bound into the same shape give the same
-  // statement (a new generation or a new connection memo is a new shape object).
+  return shape === null ? undefined : (bindIntoShape(lifted, shape) ?? undefined);
+}
+
+/**
+ * `lifted`'s values bound into `shape`; null when one cannot be bound exactly (the statement then
+ * runs with its literals). A compiled query keeps its lifted values: the same values bound into the
+ * same shape give the same statement (a new generation or a new connection memo is a new shape object).
+ */
+function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): RewrittenStatement | null {
   const known = boundByLifted.get(lifted);
   if (known !== undefined && known.shape === shape) return known.statement;
-  const parameters: BoundParameter[] = [];
-  for (const [i, literal] of lifted.literals.entries()) {
-    const parameter = bindLifted(literal, shape.types[i]!);
-    if (parameter === undefined) return undefined;
-    parameters.push(parameter);
+  const literals = lifted.literals;
+  const parameters: BoundParameter[] = new Array(literals.length);
+  for (let i = 0; i < literals.length; i++) {
+    const parameter = bindLifted(literals[i]!, shape.types[i]!);
+    if (parameter === undefined) return null;
+    parameters[i] = parameter;
   }
   const statement: RewrittenStatement = Object.freeze({ kind: "rewritten", sql: shape.sql, parameters });
   boundByLifted.set(lifted, { shape, statement });

@@ -5,6 +5,7 @@
  * the per-operation time of the sample is what the statistics (median, p95) are taken over.
  * Ratios are lib median / raw median of cases measured in the same group, same process, same data.
  */
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -43,6 +44,13 @@ export interface GroupSpec {
    * Steadier than the ratio of medians when the machine's load drifts during the group.
    */
   readonly perRoundRatio?: boolean;
+  /**
+   * Also record the main thread's CPU time per operation (`mainThreadCpuUs`): the library's own work
+   * (JS, the driver's calls, garbage collection on the main thread), which other processes on the
+   * machine change far less than wall time. Read outside the timed region (Linux: the scheduler's
+   * per-thread ns count) and summed over all of a case's samples.
+   */
+  readonly threadCpu?: boolean;
   readonly note?: string;
 }
 
@@ -64,6 +72,9 @@ export interface CaseResult {
   readonly ratios: readonly Ratio[];
   /** With `perRoundRatio`: the per-round ratios against the first baseline. */
   readonly perRound?: RoundRatio;
+  /** With `threadCpu`: the main thread's CPU µs per operation, and its ratio to the first baseline's. */
+  readonly mainThreadCpuUs?: number;
+  readonly mainThreadCpuRatio?: number;
 }
 
 export interface GroupResult {
@@ -92,6 +103,26 @@ export function gc(): void {
     collect = runInNewContext("gc") as () => void;
   }
   collect();
+}
+
+const THREAD_SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+const THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
+
+/**
+ * The main thread's CPU time in µs: Linux's scheduler counts it per thread in ns (schedstat), else
+ * in 10 ms ticks (stat: user + system); the event loop's busy time where /proc is absent.
+ */
+export function mainThreadCpuUs(): number {
+  try {
+    return Number(readFileSync(THREAD_SCHEDSTAT, "utf8").split(" ")[0]) / 1000;
+  } catch {
+    try {
+      const fields = readFileSync(THREAD_STAT, "utf8").split(") ")[1]!.split(" ");
+      return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, 100 ticks a second
+    } catch {
+      return performance.eventLoopUtilization().active * 1000;
+    }
+  }
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -130,13 +161,17 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
   }
   const started = performance.now();
   const minRounds = spec.minRounds ?? 3;
+  const cpuUs = cases.map(() => 0);
   for (let round = 0; round < spec.rounds; round++) {
     if (round >= minRounds && spec.budgetMs !== undefined && performance.now() - started > spec.budgetMs) break;
     for (const i of order(round)) {
       if (spec.gcBetweenSamples === true) gc();
+      const cpuBefore = spec.threadCpu === true ? mainThreadCpuUs() : 0;
       times[i]!.push(await sample(cases[i]!.run, batch));
+      if (spec.threadCpu === true) cpuUs[i]! += mainThreadCpuUs() - cpuBefore;
     }
   }
+  const cpuPerOp = (i: number) => cpuUs[i]! / (times[i]!.length * batch);
   const medians = new Map(cases.map((c, i) => [c.name, median(times[i]!)]));
   const results = cases.map((c, i): CaseResult => {
     const sorted = [...times[i]!].sort((a, b) => a - b);
@@ -147,10 +182,18 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
       return { baseline, value: med / base };
     });
     const first = c.baselines?.[0];
+    const firstIndex = cases.findIndex((b) => b.name === first);
     const perRound =
-      spec.perRoundRatio === true && first !== undefined
-        ? roundRatio(times[i]!, times[cases.findIndex((b) => b.name === first)]!)
-        : undefined;
+      spec.perRoundRatio === true && first !== undefined ? roundRatio(times[i]!, times[firstIndex]!) : undefined;
+    const cpu =
+      spec.threadCpu === true
+        ? {
+            mainThreadCpuUs: cpuPerOp(i),
+            ...(first !== undefined && cpuPerOp(firstIndex) > 0
+              ? { mainThreadCpuRatio: cpuPerOp(i) / cpuPerOp(firstIndex) }
+              : {}),
+          }
+        : {};
     return {
       name: c.name,
       role: c.role,
@@ -163,6 +206,7 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
       ...(spec.rowsPerOp !== undefined ? { usPerRow: med / spec.rowsPerOp } : {}),
       ratios,
       ...(perRound !== undefined ? { perRound } : {}),
+      ...cpu,
     };
   });
   const group: GroupResult = {
@@ -223,6 +267,12 @@ export function formatTime(us: number): string {
   return `${us.toFixed(2)} µs`;
 }
 
+function formatCpu(c: CaseResult): string {
+  if (c.mainThreadCpuUs === undefined) return "-";
+  const ratio = c.mainThreadCpuRatio === undefined ? "" : ` (${c.mainThreadCpuRatio.toFixed(2)}×)`;
+  return `${formatTime(c.mainThreadCpuUs)}${ratio}`;
+}
+
 function formatOps(ops: number): string {
   if (ops >= 1e6) return `${(ops / 1e6).toFixed(2)}M`;
   if (ops >= 1e3) return `${(ops / 1e3).toFixed(1)}k`;
@@ -251,6 +301,7 @@ export function printTable(headers: readonly string[], rows: readonly (readonly 
 export function printGroup(group: GroupResult): void {
   const rowsCol = group.rowsPerOp !== undefined;
   const perRoundCol = group.cases.some((c) => c.perRound !== undefined);
+  const cpuCol = group.cases.some((c) => c.mainThreadCpuUs !== undefined);
   const manyBaselines =
     group.cases.some((c) => c.ratios.length > 1) ||
     new Set(group.cases.flatMap((c) => c.ratios.map((r) => r.baseline))).size > 1;
@@ -264,6 +315,7 @@ export function printGroup(group: GroupResult): void {
     ...(rowsCol ? ["µs/row"] : []),
     manyBaselines ? "lib/raw (vs)" : "lib/raw",
     ...(perRoundCol ? ["per round vs first (range)"] : []),
+    ...(cpuCol ? ["main-thread CPU/op"] : []),
   ];
   printTable(
     headers,
@@ -276,6 +328,7 @@ export function printGroup(group: GroupResult): void {
       ...(rowsCol ? [c.usPerRow!.toFixed(3)] : []),
       formatRatios(c.ratios, manyBaselines),
       ...(perRoundCol ? [c.perRound === undefined ? "-" : formatRoundRatio(c.perRound)] : []),
+      ...(cpuCol ? [formatCpu(c)] : []),
     ]),
   );
   if (group.note !== undefined) console.log(`  ${group.note}`);

@@ -6,10 +6,8 @@
  * sees the same conditions on both sides, and the median over rounds (with its spread) is the
  * statistic a goal is judged by.
  */
-import { median, type PooledRatio } from "./bench-harness.js";
-import { readFileSync } from "node:fs";
+import { mainThreadCpuUs, median, type PooledRatio } from "./bench-harness.js";
 import type { Server, ServerResponse } from "node:http";
-import { performance } from "node:perf_hooks";
 import type { LoadWorker, SliceResult } from "./load-worker.js";
 
 export interface LoadSide {
@@ -23,22 +21,10 @@ export interface LoadSide {
 /**
  * A slice, plus the CPU time the measured process's main thread (the servers' event loop, not
  * DuckDB's threads nor the load worker) spent per response: what other processes on the machine
- * change least. Linux reports it per thread in 10 ms ticks; elsewhere, event-loop busy time.
+ * change least (bench-harness.ts `mainThreadCpuUs`).
  */
 export interface SideSlice extends SliceResult {
   readonly mainThreadUsPerRequest: number;
-}
-
-const THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
-
-/** The main thread's CPU time in µs (user + system), or its event loop's busy time where /proc is absent. */
-function mainThreadUs(): number {
-  try {
-    const fields = readFileSync(THREAD_STAT, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, 100 ticks a second
-  } catch {
-    return performance.eventLoopUtilization().active * 1000;
-  }
 }
 
 export interface InterleavedOptions {
@@ -58,7 +44,7 @@ export async function interleavedLoad(
   options: InterleavedOptions,
 ): Promise<SlicesBySide> {
   const slice = async (side: LoadSide, measureMs: number): Promise<SideSlice> => {
-    const before = mainThreadUs();
+    const before = mainThreadCpuUs();
     const result = await worker.run({
       url: side.url,
       ...(side.paths === undefined ? {} : { paths: side.paths }),
@@ -67,7 +53,7 @@ export async function interleavedLoad(
       measureMs,
     });
     await side.drained?.();
-    return { ...result, mainThreadUsPerRequest: (mainThreadUs() - before) / Math.max(1, result.total) };
+    return { ...result, mainThreadUsPerRequest: (mainThreadCpuUs() - before) / Math.max(1, result.total) };
   };
   for (const side of sides) await slice(side, options.measureMs / 2);
   const slices = new Map(sides.map((side): [string, SideSlice[]] => [side.name, []]));

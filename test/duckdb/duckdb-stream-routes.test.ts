@@ -11,6 +11,10 @@ import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import { cSettings } from "../support/engines.js";
 import { byCountry, Orders, ORDERS_DDL } from "../result-cache/support/cached-engine.js";
 import { boundValuesOf } from "../../runtime/dialects/duckdb/duckdb-values.js";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { DuckDBDatabaseConnection } from "../../runtime/dialects/duckdb/duckdb-connection.js";
+import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
+import type { SemanticLayer } from "../../runtime/semantic/semantic-layer.js";
 
 const view = (metric: string, materializations = "") => `CREATE OR REPLACE SEMANTIC VIEW orders_v AS
   TABLES (orders)
@@ -119,5 +123,39 @@ describe("engine: backend C reuses a streamed semantic query's rewrite per conne
     const routed = await run();
     expect(routed.servedFrom).to.equal("materialization");
     expect(routed.rows[0]).to.deep.equal({ country: "DE", revenue: 150n });
+  });
+
+  it("a new filter value of a shape seen before is bound without asking the layer again (no wait)", async () => {
+    const layer = createBuiltinSemanticLayer();
+    let asked = 0;
+    const counting: SemanticLayer = {
+      ...layer,
+      handleSingle: (...args) => {
+        asked++;
+        return layer.handleSingle!(...args);
+      },
+    };
+    const instance = await DuckDBInstance.create(":memory:");
+    const connection = new DuckDBDatabaseConnection(await instance.connect(), { semanticLayer: counting });
+    try {
+      for (const statement of ORDERS_DDL.slice(0, 2)) await connection.execute(statement);
+      await connection.execute(ORDERS_DDL[3]!);
+      await connection.commit();
+      const stream = async (country: string) => {
+        const compiled = byCountry.where(Orders.country.in([country, "FR"])).compile({ dialect: "backend_c" });
+        const opened = connection.stream(compiled.sql, [], { compiled });
+        const rows: unknown[][] = [];
+        for await (const chunk of await opened) rows.push(...chunk);
+        return rows;
+      };
+      expect(await stream("DE")).to.deep.equal([["DE", 150n]]);
+      expect(asked, "the first value of the shape is rewritten (and the shape remembered)").to.equal(1);
+      expect(await stream("US")).to.deep.equal([["US", 80n]]);
+      expect(await stream("it's")).to.deep.equal([]);
+      expect(asked, "new values bound into the remembered shape").to.equal(1);
+    } finally {
+      await connection.close();
+      instance.closeSync();
+    }
   });
 });
