@@ -1,5 +1,5 @@
 /** How a cursor turns row arrays into row objects, and checks the `validate` option of `into()`. */
-import type { ColumnInfo } from "../driver/query-result.js";
+import type { ColumnInfo, ResultStream } from "../driver/query-result.js";
 import { LibError } from "../errors.js";
 import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
 
@@ -20,6 +20,19 @@ export function rowObjectFactory(columns: readonly ColumnInfo[]): (row: readonly
     }
     return out;
   };
+}
+
+const sharedFactories = new WeakMap<readonly ColumnInfo[], (row: readonly unknown[]) => Record<string, unknown>>();
+
+/**
+ * The row builder for a stream's rows: a result held in memory (a cached one) keeps its columns for
+ * every reader, so its builder is made once; a warehouse result's is made per result.
+ */
+export function rowObjectsFor(stream: ResultStream): (row: readonly unknown[]) => Record<string, unknown> {
+  if (stream.drain === undefined) return rowObjectFactory(stream.columns);
+  let factory = sharedFactories.get(stream.columns);
+  if (factory === undefined) sharedFactories.set(stream.columns, (factory = rowObjectFactory(stream.columns)));
+  return factory;
 }
 
 export function validateModeOf(options: IntoOptions | undefined, method: string): ValidateMode {

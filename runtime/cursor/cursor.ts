@@ -9,7 +9,6 @@
 import type { RecordBatch, Table } from "apache-arrow";
 import type { Static, TObject } from "typebox";
 import type { ColumnInfo, ResultStream, ServedFrom, TypedColumn } from "../driver/query-result.js";
-import type { PooledConnection } from "../engine/pooled-connection.js";
 import { LibError } from "../errors.js";
 import { calendarDayFields, compileRowMapper } from "../mapping/model-plan.js";
 import { dateColumnNames, withDayFields } from "../values/day-columns.js";
@@ -17,18 +16,13 @@ import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
 import { ChunkRowIterator } from "./row-iterator.js";
-import { rowObjectFactory, validateModeOf } from "./cursor-rows.js";
+import { rowObjectsFor, validateModeOf } from "./cursor-rows.js";
+import { NO_CONNECTION, type CursorConnection } from "./cursor-connection.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
 import { captureOpenSite, unwatchUnclosed, watchUnclosed } from "./unclosed-cursor.js";
 
 type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow" | "chunks";
-
-/** What a cursor holds on to while it reads: a pooled connection, or nothing (a result served from memory). */
-export type CursorConnection = Pick<PooledConnection, "release" | "interrupt">;
-
-/** A result with nothing to give back (served by the result cache). */
-const NO_CONNECTION: CursorConnection = Object.freeze({ release: () => Promise.resolve(), interrupt: () => undefined });
 type State = "open" | "exhausted" | "closed" | "cancelled";
 
 const CANCELLED = Symbol("cancelled");
@@ -135,7 +129,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       const toObject = this.#toObject();
       for (; this.#position < this.#buffer.length; this.#position++)
         rows.push(toObject(this.#buffer[this.#position]!) as Row);
-      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
+      for (let chunk = this.#heldRows() ?? (await this.#pull()); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) rows.push(toObject(row) as Row);
       }
       // toJson(rows) writes the DATE columns as the ISO day, as the HTTP answers do.
@@ -153,7 +147,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       const mapper = compileRowMapper(model, this.columns, validateModeOf(options, "into()"));
       const out: Static<M>[] = [];
       let index = 0;
-      for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
+      for (let chunk = this.#heldRows() ?? (await this.#pull()); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) out.push(mapper(row, index++) as Static<M>);
       }
       return withDayFields(out, calendarDayFields(model));
@@ -285,7 +279,16 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   #toObject(): (row: readonly unknown[]) => Record<string, unknown> {
-    return (this.#rowObject ??= rowObjectFactory(this.#stream.columns));
+    return (this.#rowObject ??= rowObjectsFor(this.#stream));
+  }
+
+  /** A result held in memory (a cache hit) gives every row at once, with no promise per chunk. */
+  #heldRows(): unknown[][] | undefined {
+    if (this.#stream.drain === undefined || this.#watch !== undefined || this.#state !== "open") return undefined;
+    const rows = this.#stream.drain();
+    this.#state = "exhausted";
+    void this.#release(); // nothing to give back: it settles at once
+    return rows;
   }
 
   #enter(mode: ReadMode, method: string): void {
@@ -329,10 +332,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   readonly #readDone = <T>(value: T): T => (this.#reads--, value);
 
   readonly #readFailed = (error: unknown): Promise<never> =>
-    this.#closeQuietly().then(() => {
-      this.#reads--;
-      throw error;
-    });
+    this.#closeQuietly().then(() => (this.#reads--, Promise.reject(error)));
 
   async #nextRow(): Promise<unknown[] | undefined> {
     while (this.#position >= this.#buffer.length) {

@@ -55,6 +55,12 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
    * cannot, and chunks stay row arrays.
    */
   preferColumns?(options?: { readonly typedArrays?: boolean }): boolean;
+  /**
+   * Optional, for a result held in memory (the result cache's): every remaining row at once, without
+   * a promise per chunk; the stream is then at its end. Absent on streams that read from a warehouse.
+   * The array may be shared with other readers: read it, never change it.
+   */
+  drain?(): unknown[][];
 }
 
 /**

@@ -55,20 +55,35 @@ class LiveResult {
   }
 }
 
+/** What a hit needs of the query: its statement, to report it. */
+type ServedQuery = Pick<CachedExecution, "sql" | "parameters">;
+
+/**
+ * The cursor of a live entry (a hit), or undefined (a miss; both counted): call before building
+ * the miss's `CachedExecution`, so a hit allocates nothing for a run it will not make.
+ */
+export function cachedHit<R>(
+  request: CachedRequest,
+  query: ServedQuery,
+  backend: BackendType,
+): Cursor<R> | Promise<Cursor<R> | undefined> | undefined {
+  const startedAt = performance.now();
+  const hit = request.cache.get(request.key);
+  if (hit === undefined) return undefined;
+  // A hit reads nothing: unless someone traces queries, no callback, closure or extra await.
+  if (!isTraced(queryChannel)) return servedCursor<R>(query, request, startedAt, hit);
+  return servedFromCache<R>(backend, query, request, startedAt, async () => hit);
+}
+
+/** A miss (see `cachedHit`): joins the identical request in flight, or starts the run. */
 export async function executeCached<R>(request: CachedRequest, query: CachedExecution, wait: Wait): Promise<Cursor<R>> {
   const { cache, key } = request;
   const startedAt = performance.now();
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    // A hit reads nothing: unless someone traces queries, no callback, closure or extra await.
-    if (!isTraced(queryChannel)) return servedCursor<R>(query, request, startedAt, hit);
-    return (await servedFromCache<R>(query, request, startedAt, async () => hit))!;
-  }
   const generation = cache.generation;
   const { flight, joined } = cache.flight(key, (signal) => run(request, query, generation, signal));
   if (joined) {
     const outcome = flight.join(wait);
-    const result = await servedFromCache<R>(query, request, startedAt, async () => {
+    const result = await servedFromCache<R>(query.backend, query, request, startedAt, async () => {
       const settled = await outcome;
       return settled instanceof LiveResult ? undefined : settled;
     });
@@ -89,13 +104,14 @@ export async function executeCached<R>(request: CachedRequest, query: CachedExec
 
 /** A cursor over a result the cache serves, reported to the engine's log and the `lib:query` channel. */
 async function servedFromCache<R>(
-  query: CachedExecution,
+  backend: BackendType,
+  query: ServedQuery,
   request: CachedRequest,
   startedAt: number,
   read: () => Promise<CachedResult | undefined>,
 ): Promise<Cursor<R> | undefined> {
   const context = {
-    backend: query.backend,
+    backend,
     sql: query.sql,
     parameterCount: query.parameters.length,
     servedFrom: "cache" as const,
@@ -105,7 +121,7 @@ async function servedFromCache<R>(
 }
 
 /** Reports a result served from memory to the engine's log, and opens its cursor. */
-function servedCursor<R>(query: CachedExecution, request: CachedRequest, startedAt: number, result: CachedResult) {
+function servedCursor<R>(query: ServedQuery, request: CachedRequest, startedAt: number, result: CachedResult) {
   request.cache.served({ sql: query.sql, parameterCount: query.parameters.length, rows: result.rowCount, startedAt });
   return new Cursor<R>(undefined, cachedStream(result), undefined);
 }

@@ -17,7 +17,7 @@ import type { SemanticQueryNode } from "../operation-node/semantic-query-node.js
 import { compiledFor, compiledQueryFor, type AnyDialect } from "./compiled-entry.js";
 import { resolveEngine, type EngineRef, type QueryEngine } from "./query-engine.js";
 import { cachedRequestFor, type QueryCacheOption } from "./cache-options.js";
-import { executeCached } from "./cached-execution.js";
+import { cachedHit, executeCached } from "./cached-execution.js";
 import type { QueryScope } from "../result-cache/query-scope.js";
 import { resolveDateRanges } from "./date-range-bounds.js";
 
@@ -94,6 +94,8 @@ export class DefaultQueryExecutor implements QueryExecutor {
     if (cache === undefined && options.cache === undefined) return executeOnConnection<R>(engine, query, options);
     const cached = cachedRequestFor(cache, dialect.name, query, options);
     if (cached === undefined) return executeOnConnection<R>(engine, query, options);
+    const hit = cachedHit<R>(cached, query, engine.backend);
+    if (hit !== undefined) return (await hit)!;
     return executeCached<R>(
       cached,
       {

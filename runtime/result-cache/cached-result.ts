@@ -50,6 +50,7 @@ function copyChunk(chunk: readonly unknown[][], copies: readonly (Copy | undefin
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+const CLOSED: Promise<void> = Promise.resolve();
 
 /**
  * Replays a cached result: its own iterator (a plain object, not an async generator: a hit's one or
@@ -81,8 +82,16 @@ class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
     return DONE;
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#next = this.#chunks.length;
+    return CLOSED;
+  }
+
+  drain(): unknown[][] {
+    const rest = this.#chunks.slice(this.#next);
+    this.#next = this.#chunks.length;
+    const rows = rest.length === 1 ? (rest[0] as unknown[][]) : rest.flat();
+    return this.#copies === undefined ? rows : copyChunk(rows, this.#copies);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {

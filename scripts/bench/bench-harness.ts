@@ -85,6 +85,8 @@ export interface GroupResult {
   readonly note?: string;
   /** Per-round ratios of a comparison run in rounds (median, extremes, IQR), by what they compare. */
   readonly spread?: Readonly<Record<string, RoundRatio>>;
+  /** Ratios of statistics pooled over every round of an interleaved load (see interleaved-load.ts). */
+  readonly pooled?: Readonly<Record<string, PooledRatio>>;
   readonly cases: readonly CaseResult[];
 }
 
@@ -220,6 +222,13 @@ export async function measureGroup(spec: GroupSpec): Promise<GroupResult> {
   return group;
 }
 
+/** A ratio of two sides' statistics pooled over rounds, with its 5–95 % interval over resampled rounds. */
+export interface PooledRatio {
+  readonly value: number;
+  readonly low: number;
+  readonly high: number;
+}
+
 /** The median of per-round ratios a[i] / b[i], with the smallest and largest round. */
 export interface RoundRatio {
   readonly median: number;
@@ -231,7 +240,13 @@ export interface RoundRatio {
 }
 
 export function roundRatio(a: readonly number[], b: readonly number[]): RoundRatio {
-  const ratios = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
+  // A round where a side measured nothing (a saturated machine) has no ratio.
+  const ratios = a
+    .map((x, i) => x / b[i]!)
+    .filter(Number.isFinite)
+    .sort((x, y) => x - y);
+  if (ratios.length === 0)
+    return { median: Number.NaN, min: Number.NaN, max: Number.NaN, q1: Number.NaN, q3: Number.NaN };
   const quartile = (q: number) => {
     const at = (ratios.length - 1) * q;
     const lo = Math.floor(at);

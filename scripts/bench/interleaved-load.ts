@@ -6,7 +6,8 @@
  * sees the same conditions on both sides, and the median over rounds (with its spread) is the
  * statistic a goal is judged by.
  */
-import { mainThreadCpuUs, median } from "./bench-harness.js";
+import { mainThreadCpuUs, median, type PooledRatio } from "./bench-harness.js";
+import type { Server, ServerResponse } from "node:http";
 import type { LoadWorker, SliceResult } from "./load-worker.js";
 
 export interface LoadSide {
@@ -65,6 +66,64 @@ export async function interleavedLoad(
     }
   }
   return slices;
+}
+
+/** Nearest-rank percentile `p` of every measured response of `slices` together. */
+export function pooledPercentile(slices: readonly SliceResult[], p: number): number {
+  const all = new Float64Array(slices.reduce((n, s) => n + s.latencies.length, 0));
+  let at = 0;
+  for (const s of slices) {
+    all.set(s.latencies, at);
+    at += s.latencies.length;
+  }
+  all.sort();
+  return all.length === 0 ? Number.NaN : all[Math.min(all.length, Math.max(1, Math.ceil((p / 100) * all.length))) - 1]!;
+}
+
+/**
+ * `pooledPercentile(a) / pooledPercentile(b)`: each side's percentile over all its measured
+ * responses (a slice's p99 is its ~25 slowest responses, i.e. whichever stall of the machine hit
+ * that slice; pooled over every round, each side's p99 rests on all the stalls of the run, which the
+ * interleaving spreads over both sides alike). The interval resamples whole rounds (bootstrap, a
+ * fixed seed), so it shows how much the value depends on which rounds the run happened to get.
+ */
+export function pooledRatio(a: readonly SliceResult[], b: readonly SliceResult[], p: number): PooledRatio {
+  const value = pooledPercentile(a, p) / pooledPercentile(b, p);
+  let seed = 0x2545f491;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const resampled: number[] = [];
+  for (let k = 0; k < 100; k++) {
+    const rounds = a.map(() => Math.floor(random() * a.length));
+    resampled.push(
+      pooledPercentile(
+        rounds.map((r) => a[r]!),
+        p,
+      ) /
+        pooledPercentile(
+          rounds.map((r) => b[r]!),
+          p,
+        ),
+    );
+  }
+  resampled.sort((x, y) => x - y);
+  return { value, low: resampled[4]!, high: resampled[94]! };
+}
+
+export function formatPooledRatio(r: PooledRatio): string {
+  return `${r.value.toFixed(2)}× (rounds resampled: 5–95 % ${r.low.toFixed(2)}–${r.high.toFixed(2)})`;
+}
+
+/** A `drained` for a server: resolves once it has answered every request it took. */
+export function drainable(server: Server): () => Promise<void> {
+  let active = 0;
+  let idle: (() => void) | undefined;
+  server.on("request", (_req, res: ServerResponse) => {
+    active++;
+    res.once("close", () => {
+      if (--active === 0) idle?.();
+    });
+  });
+  return () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve)));
 }
 
 /** A side's median over rounds of one slice statistic. */

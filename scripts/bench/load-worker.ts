@@ -5,6 +5,10 @@
  * slice opens fresh connections, runs `warmupMs + measureMs`, and keeps only the responses that
  * completed after the warm-up: req/s over the measured window and the latency percentiles of those
  * responses, computed here from each response's own time (autocannon's histogram rounds to whole ms).
+ *
+ * With several paths, every request takes the next path of one rotation shared by all connections
+ * (autocannon's own `requests` list restarts at the first path on every connection of every run, so
+ * at low throughput a slice never reaches the last paths and the first ones dominate the mix).
  */
 import { once } from "node:events";
 import { performance } from "node:perf_hooks";
@@ -31,6 +35,8 @@ export interface SliceResult {
   readonly total: number;
   /** Connection errors, timeouts and non-2xx answers over the whole slice. */
   readonly errors: number;
+  /** Every measured response's latency in ms (for statistics pooled over slices). */
+  readonly latencies: Float64Array;
 }
 
 export interface LoadWorker {
@@ -86,6 +92,12 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length, rank) - 1]!;
 }
 
+/** A request setup that gives each request the next of `paths`, across all connections. */
+function rotation(paths: readonly string[]): (request: autocannon.Request) => autocannon.Request {
+  let next = 0;
+  return (request) => ({ ...request, path: paths[next++ % paths.length]! });
+}
+
 async function runSlice(slice: Slice): Promise<SliceResult> {
   const latencies: number[] = [];
   const started = performance.now();
@@ -103,7 +115,11 @@ async function runSlice(slice: Slice): Promise<SliceResult> {
     duration: Math.ceil((slice.warmupMs + slice.measureMs) / 1000) + 1,
     // autocannon looks at a stop request once per sample interval: a short one ends the slice on time.
     sampleInt: 50,
-    ...(slice.paths === undefined ? {} : { requests: slice.paths.map((path) => ({ method: "GET" as const, path })) }),
+    ...(slice.paths === undefined
+      ? {}
+      : slice.paths.length === 1
+        ? { requests: [{ method: "GET", path: slice.paths[0]! }] }
+        : { requests: [{ method: "GET", setupRequest: rotation(slice.paths) }] }),
   };
   const instance = autocannon(options, (error, result) => (error ? fail(error) : finish(result)));
   instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
@@ -127,6 +143,7 @@ async function runSlice(slice: Slice): Promise<SliceResult> {
     requests: latencies.length,
     total,
     errors: errors + result.timeouts,
+    latencies: Float64Array.from(latencies),
   };
 }
 
