@@ -95,7 +95,8 @@ export class DefaultQueryExecutor implements QueryExecutor {
     const cached = cachedRequestFor(cache, dialect.name, query, options);
     if (cached === undefined) return executeOnConnection<R>(engine, query, options);
     const hit = cachedHit<R>(cached, query, engine.backend);
-    if (hit !== undefined) return (await hit)!;
+    // A traced hit answers a promise (of a cursor: the stored result is there to read).
+    if (hit !== undefined) return hit instanceof Promise ? hit.then((cursor) => cursor!) : Promise.resolve(hit);
     return executeCached<R>(
       cached,
       {
