@@ -4,8 +4,8 @@
  *
  * `runLib` calls the CLI in-process (`runCli`, what codegen/bin.ts calls), which is what nearly
  * every CLI test is about: flags, files, exit status, output. `runLibBinary` spawns the real
- * executable for the few tests whose subject is the process itself (exit status of the process,
- * `.env` read into its environment, what it prints); each spawn costs seconds of startup.
+ * executable, for a test whose subject is the process itself (none today: bin.ts's own work, the
+ * `.env` loading, is tested in-process as `loadDotenv`); each spawn costs seconds of startup.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
