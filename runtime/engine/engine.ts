@@ -120,8 +120,8 @@ export class Engine implements AsyncDisposable {
   connect(options: ConnectOptions = {}): Promise<PooledConnection> {
     // Nothing can end the wait early and nobody observes it (the main path): no async frame.
     if (
-      options?.signal === undefined &&
-      options?.timeoutMs === undefined &&
+      options.signal === undefined &&
+      options.timeoutMs === undefined &&
       this.#observer?.logging !== true &&
       !isTraced(poolWaitChannel) &&
       !this.disposed
