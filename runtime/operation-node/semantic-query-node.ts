@@ -31,6 +31,9 @@ export type SemanticQueryChanges = Partial<
   Omit<SemanticQueryNode, "kind" | "viewName" | "warehouseName" | "declaredVariables">
 >;
 
+/** Shared by every node whose list is empty (frozen, so sharing is safe). */
+const EMPTY: readonly never[] = Object.freeze([]);
+
 export const SemanticQueryNode = Object.freeze({
   /** `warehouseName`: the view's name in the warehouse (warehouse-name.ts syntax) when not `viewName`. */
   create(
@@ -42,25 +45,27 @@ export const SemanticQueryNode = Object.freeze({
       kind: "SemanticQueryNode",
       viewName,
       warehouseName,
-      dimensions: Object.freeze([]),
-      metrics: Object.freeze([]),
-      facts: Object.freeze([]),
+      dimensions: EMPTY,
+      metrics: EMPTY,
+      facts: EMPTY,
       where: undefined,
-      orderBy: Object.freeze([]),
+      orderBy: EMPTY,
       limit: undefined,
       offset: undefined,
-      declaredVariables: Object.freeze([...declaredVariables]),
-      variables: Object.freeze([]),
+      declaredVariables: declaredVariables.length === 0 ? EMPTY : Object.freeze([...declaredVariables]),
+      variables: EMPTY,
     });
   },
   /**
-   * A copy with `changes`. Written out property by property (the order of `create`), and only changed
-   * lists copied: the rest are frozen already. Each builder call clones once, so this is most of
-   * what building a query costs.
+   * A copy with `changes`. Written out property by property (the order of `create`). A changed list
+   * must be a fresh array nobody else holds: the node takes it and freezes it in place (every
+   * builder call makes its list anew, so copying it again was one more array per call); unchanged
+   * lists are shared, frozen already. Each builder call clones once, so this is most of what
+   * building a query costs.
    */
   cloneWith(node: SemanticQueryNode, changes: SemanticQueryChanges): SemanticQueryNode {
     const list = <T>(changed: readonly T[] | undefined, kept: readonly T[]) =>
-      changed === undefined ? kept : Object.freeze([...changed]);
+      changed === undefined ? kept : Object.freeze(changed);
     return Object.freeze({
       kind: "SemanticQueryNode",
       viewName: node.viewName,

@@ -83,63 +83,73 @@ export function valueShapeOf(node: SemanticQueryNode): ValueShape | undefined {
   if (node.where === undefined || node.variables.length > 0 || node.declaredVariables.length > 0) return undefined;
   // A condition too deep to walk is refused by the full compile (measured once per node, remembered).
   if (conditionShapeProblem(node.where) !== undefined) return undefined;
-  const fields = (list: readonly object[]) => list.map(idOf).join(",");
-  let key =
-    `${node.viewName.length}:${node.viewName}${node.warehouseName.length}:${node.warehouseName}` +
-    `|${fields(node.dimensions)}|${fields(node.metrics)}|${fields(node.facts)}|` +
-    node.orderBy.map((o) => `${idOf(o.field)}${o.direction}${o.nulls ?? ""}`).join(",") +
-    `|${node.limit ?? ""}|${node.offset ?? ""}|`;
   const values: FilterValue[] = [];
-  const add = (value: FilterValue): string | undefined => {
-    values.push(value);
-    return valueClass(value);
-  };
-  const walk = (c: ConditionNode): string | undefined => {
-    switch (c.kind) {
-      case "ComparisonNode": {
-        const cls = add(c.value);
-        return cls === undefined ? undefined : `c${idOf(c.field)}${c.operator}${cls};`;
-      }
-      case "InListNode": {
-        let out = `i${idOf(c.field)}${c.negated ? "!" : ""}(`;
-        for (const v of c.values) {
-          const cls = add(v);
-          if (cls === undefined) return undefined;
-          out += `${cls},`;
-        }
-        return `${out});`;
-      }
-      case "BetweenNode": {
-        const low = add(c.low);
-        const high = add(c.high);
-        return low === undefined || high === undefined ? undefined : `b${idOf(c.field)}${low},${high};`;
-      }
-      case "LikeNode":
-        return add(c.pattern) === undefined ? undefined : `l${idOf(c.field)}${c.escaped ? "e" : ""};`;
-      case "NullCheckNode":
-        return `n${idOf(c.field)}${c.negated ? "!" : ""};`;
-      case "AndConditionNode":
-      case "OrConditionNode": {
-        let out = c.kind === "AndConditionNode" ? "&(" : "|(";
-        for (const child of c.conditions) {
-          const part = walk(child);
-          if (part === undefined) return undefined;
-          out += part;
-        }
-        return `${out});`;
-      }
-      case "NotConditionNode": {
-        const part = walk(c.condition);
-        return part === undefined ? undefined : `!(${part});`;
-      }
-      case "ConstantConditionNode":
-        return c.value ? "T;" : "F;";
-      case "DateRangeNode":
-        return undefined;
-    }
-  };
-  const where = walk(node.where);
+  const where = conditionKey(node.where, values);
   if (where === undefined) return undefined;
-  key += where;
-  return { key, values };
+  let key = `${node.viewName.length}:${node.viewName}${node.warehouseName.length}:${node.warehouseName}|`;
+  key += `${fieldIds(node.dimensions)}|${fieldIds(node.metrics)}|${fieldIds(node.facts)}|`;
+  for (let i = 0; i < node.orderBy.length; i++) {
+    const o = node.orderBy[i]!;
+    key += `${i === 0 ? "" : ","}${idOf(o.field)}${o.direction}${o.nulls ?? ""}`;
+  }
+  return { key: `${key}|${node.limit ?? ""}|${node.offset ?? ""}|${where}`, values };
+}
+
+/** The ids of a list of fields, comma-separated. */
+function fieldIds(list: readonly object[]): string {
+  let out = "";
+  for (let i = 0; i < list.length; i++) out += i === 0 ? `${idOf(list[i]!)}` : `,${idOf(list[i]!)}`;
+  return out;
+}
+
+/** `value`'s class, after adding it to `values` (in the order the compilers lower them). */
+function added(values: FilterValue[], value: FilterValue): string | undefined {
+  values.push(value);
+  return valueClass(value);
+}
+
+/** A condition's part of the key, its values added to `values`; undefined when a value has no class. */
+function conditionKey(c: ConditionNode, values: FilterValue[]): string | undefined {
+  switch (c.kind) {
+    case "ComparisonNode": {
+      const cls = added(values, c.value);
+      return cls === undefined ? undefined : `c${idOf(c.field)}${c.operator}${cls};`;
+    }
+    case "InListNode": {
+      let out = `i${idOf(c.field)}${c.negated ? "!" : ""}(`;
+      for (const v of c.values) {
+        const cls = added(values, v);
+        if (cls === undefined) return undefined;
+        out += `${cls},`;
+      }
+      return `${out});`;
+    }
+    case "BetweenNode": {
+      const low = added(values, c.low);
+      const high = added(values, c.high);
+      return low === undefined || high === undefined ? undefined : `b${idOf(c.field)}${low},${high};`;
+    }
+    case "LikeNode":
+      return added(values, c.pattern) === undefined ? undefined : `l${idOf(c.field)}${c.escaped ? "e" : ""};`;
+    case "NullCheckNode":
+      return `n${idOf(c.field)}${c.negated ? "!" : ""};`;
+    case "AndConditionNode":
+    case "OrConditionNode": {
+      let out = c.kind === "AndConditionNode" ? "&(" : "|(";
+      for (const child of c.conditions) {
+        const part = conditionKey(child, values);
+        if (part === undefined) return undefined;
+        out += part;
+      }
+      return `${out});`;
+    }
+    case "NotConditionNode": {
+      const part = conditionKey(c.condition, values);
+      return part === undefined ? undefined : `!(${part});`;
+    }
+    case "ConstantConditionNode":
+      return c.value ? "T;" : "F;";
+    case "DateRangeNode":
+      return undefined;
+  }
 }

@@ -26,16 +26,26 @@ export type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
  */
 export type CompiledEntry = CursorQuery & { readonly compiled: CompiledQuery };
 
-const byNode = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledEntry>>();
+/** A node's entries: nearly always for one dialect (no Map per node), others beside it. */
+interface NodeEntries {
+  readonly dialect: AnyDialect;
+  readonly entry: CompiledEntry;
+  others?: Map<AnyDialect, CompiledEntry>;
+}
+
+const byNode = new WeakMap<SemanticQueryNode, NodeEntries>();
 const byShape = new WeakMap<AnyDialect, Map<string, CompiledEntry>>();
 /** Shapes kept per dialect (the oldest goes first): an application has a bounded set of queries. */
 export const MAX_SHAPES = 512;
 
 export function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
-  let forNode = byNode.get(node);
-  if (forNode === undefined) byNode.set(node, (forNode = new Map()));
-  let entry = forNode.get(dialect);
-  if (entry !== undefined) return entry;
+  const known = byNode.get(node);
+  if (known !== undefined) {
+    if (known.dialect === dialect) return known.entry;
+    const other = known.others?.get(dialect);
+    if (other !== undefined) return other;
+  }
+  let entry: CompiledEntry | undefined;
   const key = shapeKey(node);
   if (key === undefined) entry = compileWithValues(dialect, node);
   else {
@@ -43,7 +53,8 @@ export function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): Compi
     entry = shapes.get(key);
     if (entry === undefined) remember(shapes, key, (entry = entryOf(node, compileWithIdleCompiler(dialect, node))));
   }
-  forNode.set(dialect, entry);
+  if (known === undefined) byNode.set(node, { dialect, entry });
+  else (known.others ??= new Map()).set(dialect, entry);
   return entry;
 }
 

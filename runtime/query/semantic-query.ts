@@ -150,12 +150,14 @@ export class SemanticQuery<
       throw this.#error("metrics", "metrics and facts cannot be selected in the same query");
     }
     const added = this.#fieldNodes("metrics", "metric", fields);
-    this.#checkGrouping(
-      "metrics",
-      added.map((f) => f.name),
-      this.#node.dimensions.map((f) => f.name),
-      "metric",
-    );
+    if (this.#view.groupableBy !== undefined) {
+      this.#checkGrouping(
+        "metrics",
+        added.map((f) => f.name),
+        this.#node.dimensions.map((f) => f.name),
+        "metric",
+      );
+    }
     return this.#with({ metrics: [...this.#node.metrics, ...added] });
   }
 
@@ -164,12 +166,14 @@ export class SemanticQuery<
     ...fields: Selection<F, "dimension", V, S>
   ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "dimension", F[number]>> {
     const added = this.#fieldNodes("dimensions", "dimension", fields);
-    this.#checkGrouping(
-      "dimensions",
-      this.#node.metrics.map((f) => f.name),
-      added.map((f) => f.name),
-      "dimension",
-    );
+    if (this.#view.groupableBy !== undefined) {
+      this.#checkGrouping(
+        "dimensions",
+        this.#node.metrics.map((f) => f.name),
+        added.map((f) => f.name),
+        "dimension",
+      );
+    }
     return this.#with({ dimensions: [...this.#node.dimensions, ...added] });
   }
 
@@ -331,17 +335,24 @@ export class SemanticQuery<
   }
 
   #fieldNodes(method: string, kind: FieldKind, fields: readonly unknown[]): FieldNode[] {
-    const taken = new Set(SemanticQueryNode.selection(this.#node).map((f) => f.name));
-    return fields.map((f) => {
-      if (!isField(f)) throw this.#error(method, `expected fields of ${this.#node.viewName}, got ${describe(f)}`);
+    const node = this.#node;
+    // A name already selected: a scan while the selection is small (no Set and no closure per call).
+    const taken = selectionSize(node) + fields.length > SCAN_LIMIT ? selectedNames(node) : undefined;
+    const added: FieldNode[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i];
+      if (!isField(f)) throw this.#error(method, `expected fields of ${node.viewName}, got ${describe(f)}`);
       this.#checkView(method, f.node);
       if (f.kind !== kind) {
         throw this.#error(method, `"${f.name}" is a ${f.kind}: select it with .${KIND_METHOD[f.kind]}()`, f.name);
       }
-      if (taken.has(f.name)) throw this.#error(method, `"${f.name}" is already selected`, f.name);
-      taken.add(f.name);
-      return f.node;
-    });
+      if (taken === undefined ? isSelected(node, added, f.name) : taken.has(f.name)) {
+        throw this.#error(method, `"${f.name}" is already selected`, f.name);
+      }
+      taken?.add(f.name);
+      added.push(f.node);
+    }
+    return added;
   }
 
   #checkGrouping(
@@ -370,6 +381,23 @@ export class SemanticQuery<
     return new ValidationError(`${source}: ${message}`, field === undefined ? { source } : { source, field });
   }
 }
+
+/** Below this many selected fields, a name already selected is found by a scan of the lists. */
+const SCAN_LIMIT = 16;
+
+const selectionSize = (node: SemanticQueryNode): number =>
+  node.dimensions.length + node.metrics.length + node.facts.length;
+
+const selectedNames = (node: SemanticQueryNode): Set<string> =>
+  new Set(SemanticQueryNode.selection(node).map((f) => f.name));
+
+const named = (list: readonly FieldNode[], name: string): boolean => {
+  for (let i = 0; i < list.length; i++) if (list[i]!.name === name) return true;
+  return false;
+};
+
+const isSelected = (node: SemanticQueryNode, added: readonly FieldNode[], name: string): boolean =>
+  named(node.dimensions, name) || named(node.metrics, name) || named(node.facts, name) || named(added, name);
 
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);

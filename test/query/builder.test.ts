@@ -41,6 +41,11 @@ describe("query builder", () => {
     expect(q.compile({ dialect: "backend_c" })).to.equal(first);
     expect(q.compile({ dialect: "backend_a" })).to.not.equal(first);
     expect(q.compile({ dialect: "backend_a" }).sql).to.not.equal(first.sql);
+    // A node's second and third dialects are remembered beside its first.
+    const [a, b] = [q.compile({ dialect: "backend_a" }), q.compile({ dialect: "backend_b" })];
+    expect([q.compile({ dialect: "backend_a" }), q.compile({ dialect: "backend_b" })]).to.deep.equal([a, b]);
+    expect(q.compile({ dialect: "backend_a" })).to.equal(a);
+    expect(q.compile({ dialect: "backend_c" })).to.equal(first);
     const empty = Sales.query().where(Sales.country.eq("US"));
     for (let i = 0; i < 2; i++)
       throwsValidation(() => empty.compile({ dialect: "backend_c" }), /select at least one metric, dimension or fact/);
@@ -135,6 +140,27 @@ describe("query builder", () => {
       );
       // @ts-expect-error 'country' is already selected (a type error too)
       throwsValidation(() => Sales.query().dimensions(Sales.country, Sales.country), /"country" is already selected/);
+    });
+
+    it("selecting a field twice in a wide selection (over 16 fields: checked with a set, not a scan)", () => {
+      const names = Array.from({ length: 20 }, (_, i) => `d${i}`);
+      const Wide = SemanticView("wide", Object.fromEntries(names.map((n) => [n, Dimension<string>()])));
+      const fields = names.map((n) => (Wide as unknown as Record<string, never>)[n]!);
+      const all = Wide.query().dimensions(...fields);
+      expect(all.compile({ dialect: "backend_c" }).sql).to.include("'d19'");
+      for (const [first, second] of [
+        [fields.slice(0, 10), fields.slice(9, 11)],
+        [fields, [fields[19]!]],
+      ] as const) {
+        throwsValidation(
+          () =>
+            Wide.query()
+              .dimensions(...first)
+              .dimensions(...second),
+          /"d9" is already selected|"d19" is already selected/,
+        );
+      }
+      throwsValidation(() => Wide.query().dimensions(...fields, fields[3]!), /"d3" is already selected/, "d3");
     });
 
     it("metrics together with facts", () => {

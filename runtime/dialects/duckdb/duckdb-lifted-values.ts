@@ -35,6 +35,12 @@ export function liftedLiteralOf(value: unknown, text: string): LiftedLiteral | n
       return text.startsWith("(") ? null : { kind: "string", value };
     case "boolean":
       return { kind: "boolean", value };
+    case "bigint":
+      return { kind: "integer", value }; // written as its digits: the lexer reads that very integer
+    case "number":
+      // An integer below 1e21 is written as its digits (duckdbLiteral); anything else is read from its text.
+      if (Number.isInteger(value) && Math.abs(value) < 1e21) return { kind: "integer", value: BigInt(value) };
+      break;
     case "object":
       // A Date is written `TIMESTAMP '…'` or `DATE '…'`; a Decimal as its digits.
       if (text.startsWith("TIMESTAMP '")) return { kind: "timestamp", text: text.slice(11, -1) };

@@ -14,7 +14,7 @@ import { describeInvalidFilterValue, type FilterValue } from "../../operation-no
 import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 import { CompiledQuery } from "../../query-compiler/compiled-query.js";
 import type { ValueTemplate } from "../../query-compiler/value-template.js";
-import { placeholderOf } from "../../semantic/call/lift-where-values.js";
+import { placeholderCast } from "../../semantic/call/lift-where-values.js";
 import type { LiftedLiteral, LiftedStatement } from "../../semantic/semantic-layer.js";
 import { duckdbLiteral, duckdbValueProblem } from "./duckdb-literals.js";
 import { liftedLiteralOf, liftedValuesOf, noteLiftedValues } from "./duckdb-lifted-values.js";
@@ -44,8 +44,8 @@ class DuckDBValueTemplate implements ValueTemplate {
   readonly #holes: readonly TemplateHole[];
   /** The lifted form: its shape, and each literal either a hole's (by index) or one the skeleton wrote. */
   readonly #lifted: { shape: string; literals: readonly (number | LiftedLiteral)[] } | undefined;
-  /** Per hole, where its value stands in the shape (`$k`, or `CAST($k AS DATE)` ...). */
-  readonly #placeholders: readonly string[];
+  /** Per hole, how its value stands in the shape: `$k` (""), or `CAST($k AS DATE)` ("DATE") ... */
+  readonly #casts: readonly string[];
 
   constructor(parts: TemplateParts) {
     const { sql, where, holes, lifted } = parts;
@@ -65,7 +65,7 @@ class DuckDBValueTemplate implements ValueTemplate {
       lifted === undefined
         ? undefined
         : { shape: lifted.shape, literals: lifted.literals.map((literal, i) => holeOf.get(i) ?? literal) };
-    this.#placeholders = holes.map((h) => (lifted === undefined ? "" : placeholderOf(lifted.literals[h.lifted]!, 1)));
+    this.#casts = holes.map((h) => (lifted === undefined ? "" : placeholderCast(lifted.literals[h.lifted]!)));
   }
 
   fill(query: SemanticQueryNode, values: readonly FilterValue[]): CompiledQuery | undefined {
@@ -86,7 +86,7 @@ class DuckDBValueTemplate implements ValueTemplate {
       }
       if (liftedForm !== undefined) {
         const literal = liftedLiteralOf(values[holes[i]!.slot], text);
-        if (literal == null || placeholderOf(literal, 1) !== this.#placeholders[i]) return undefined;
+        if (literal == null || placeholderCast(literal) !== this.#casts[i]) return undefined;
         literals[i] = literal;
       }
       sql += quoted(text) + pieces[i + 1]!;

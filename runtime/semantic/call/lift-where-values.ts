@@ -127,10 +127,13 @@ function liftPredicate(text: string, literals: LiftedLiteral[]): string | undefi
 
 /** Where a lifted value stands in the shape: typed date/time values keep their type through a CAST. */
 export function placeholderOf(literal: LiftedLiteral, k: number): string {
-  const { kind } = literal;
-  return kind === "date" || kind === "timestamp" || kind === "timestamptz"
-    ? `CAST($${k} AS ${kind.toUpperCase()})`
-    : `$${k}`;
+  const cast = placeholderCast(literal);
+  return cast === "" ? `$${k}` : `CAST($${k} AS ${cast})`;
+}
+
+/** The type a literal's placeholder is cast to (`DATE` ...), or "" for a bare `$k`. */
+export function placeholderCast({ kind }: LiftedLiteral): string {
+  return kind === "date" || kind === "timestamp" || kind === "timestamptz" ? kind.toUpperCase() : "";
 }
 
 /** A literal starting at significant token `j` (its value undefined when it is one that stays text). */
