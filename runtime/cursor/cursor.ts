@@ -220,17 +220,21 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   /** Stops reading and returns the connection to the pool. Harmless to call twice. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     if (this.#state === "open") this.#state = "closed";
-    if (this.#pending !== undefined && this.#released === undefined) {
-      // A read is in flight (e.g. close() from another task): stop the statement, then let the read settle.
-      try {
-        this.#connection.interrupt();
-      } catch {
-        // nothing to interrupt
-      }
-      await this.#pending.catch(() => undefined);
+    // No read in flight (e.g. `await using` after a whole read): no async frame.
+    if (this.#pending === undefined || this.#released !== undefined) return this.#release();
+    return this.#closeDuringRead(this.#pending);
+  }
+
+  /** A read is in flight (e.g. close() from another task): stop the statement, then let the read settle. */
+  async #closeDuringRead(pending: Promise<unknown>): Promise<void> {
+    try {
+      this.#connection.interrupt();
+    } catch {
+      // nothing to interrupt
     }
+    await pending.catch(() => undefined);
     await this.#release();
   }
 
