@@ -20,12 +20,12 @@ import { rowObjectsFor, validateModeOf } from "./cursor-rows.js";
 import { NO_CONNECTION, type CursorConnection } from "./cursor-connection.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
+import { CANCELLED, cancellable } from "./cancellable-read.js";
 import { captureOpenSite, unwatchUnclosed, watchUnclosed } from "./unclosed-cursor.js";
 
 type ReadMode = "rows" | "into" | "iterInto" | "arrow" | "stream" | "streamArrow" | "chunks";
 type State = "open" | "exhausted" | "closed" | "cancelled";
 
-const CANCELLED = Symbol("cancelled");
 /** What `#pull` answers at the end (no promise per read of an exhausted cursor). */
 const NOTHING: Promise<undefined> = Promise.resolve(undefined);
 const NO_ROWS: readonly unknown[][] = Object.freeze([]);
@@ -220,17 +220,21 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   /** Stops reading and returns the connection to the pool. Harmless to call twice. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     if (this.#state === "open") this.#state = "closed";
-    if (this.#pending !== undefined && this.#released === undefined) {
-      // A read is in flight (e.g. close() from another task): stop the statement, then let the read settle.
-      try {
-        this.#connection.interrupt();
-      } catch {
-        // nothing to interrupt
-      }
-      await this.#pending.catch(() => undefined);
+    // No read in flight (e.g. `await using` after a whole read): no async frame.
+    if (this.#pending === undefined || this.#released !== undefined) return this.#release();
+    return this.#closeDuringRead(this.#pending);
+  }
+
+  /** A read is in flight (e.g. close() from another task): stop the statement, then let the read settle. */
+  async #closeDuringRead(pending: Promise<unknown>): Promise<void> {
+    try {
+      this.#connection.interrupt();
+    } catch {
+      // nothing to interrupt
     }
+    await pending.catch(() => undefined);
     await this.#release();
   }
 
@@ -386,7 +390,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     let next: IteratorResult<unknown[][]> | undefined;
     let failure: { readonly error: unknown } | undefined;
     try {
-      next = await this.#cancellable(watch, pending);
+      next = await cancellable(watch, pending, (wake) => (this.#wakeRead = wake));
     } catch (error) {
       failure = { error };
     } finally {
@@ -408,18 +412,6 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       return undefined;
     }
     return next!.value;
-  }
-
-  /** Waits for `read`, or until cancellation fires and then for the interrupted read to settle. */
-  async #cancellable<T>(watch: CancelWatch, read: Promise<T>): Promise<T> {
-    // A promise of this read only: racing a derivative of the never-settling `watch.fired` would
-    // leave one reaction per read on it, each holding its chunk, so a streamed result would pile up.
-    const cancelled = new Promise<typeof CANCELLED>((resolve) => {
-      if (watch.reason !== undefined) resolve(CANCELLED);
-      else this.#wakeRead = resolve;
-    });
-    const first = await Promise.race([read, cancelled]);
-    return first === CANCELLED ? read : first; // the interrupted call settles promptly
   }
 
   #release(): Promise<void> {

@@ -42,23 +42,28 @@ async function releaseQuietly(connection: PooledConnection): Promise<void> {
 }
 
 /**
- * `openCursor` for a query nothing can cancel, on a connection that may still be being checked out:
- * one async frame for both waits (this runs once per query on the main path).
+ * `openCursor` for a query nothing can cancel, on a connection that may still be being checked out.
+ * `then` chains, no async frame (this runs once per query on the main path); a failure to start the
+ * statement gives the connection back before the original error surfaces.
  */
-export async function openUncancellable<Row = Record<string, unknown>>(
+export function openUncancellable<Row = Record<string, unknown>>(
   connection: PooledConnection | Promise<PooledConnection>,
   query: CursorQuery,
   openedAt: Error | undefined,
 ): Promise<Cursor<Row>> {
-  const checkedOut = connection instanceof Promise ? await connection : connection;
-  let stream: ResultStream;
-  try {
-    stream = await checkedOut.stream(query.sql, query.parameters, query.statement);
-  } catch (error) {
-    await releaseQuietly(checkedOut);
-    throw error;
-  }
-  return new Cursor<Row>(checkedOut, named(stream, query.columnNames), undefined, openedAt);
+  const open = (checkedOut: PooledConnection): Promise<Cursor<Row>> => {
+    let started: Promise<ResultStream>;
+    try {
+      started = checkedOut.stream(query.sql, query.parameters, query.statement);
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    return started.then(
+      (stream) => new Cursor<Row>(checkedOut, named(stream, query.columnNames), undefined, openedAt),
+      (error: unknown) => releaseQuietly(checkedOut).then(() => Promise.reject(error)),
+    );
+  };
+  return connection instanceof Promise ? connection.then(open) : open(connection);
 }
 
 export async function openCursor<Row = Record<string, unknown>>(

@@ -19,6 +19,7 @@ import type { DatabaseConnection } from "../driver/database-connection.js";
 import type { Driver } from "../driver/driver.js";
 import { LibConnectionError } from "../errors.js";
 import { PoolTimeoutError } from "./pool-timeout-error.js";
+import { BorrowedConnections } from "./borrowed-connections.js";
 import { findWaitingRequest, rejectAllWaiters } from "./pool-waiters.js";
 import { PoolLifecycle, type ConnectListener, type PoolOptions } from "./pool-lifecycle.js";
 import { markRecycling } from "../observability/instrumented-driver.js";
@@ -30,13 +31,16 @@ export interface AcquireOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
+/** What `release` answers when there is nothing to wait for. */
+const RELEASED: Promise<void> = Promise.resolve();
+
 export class ConnectionPool {
   readonly #lifecycle: PoolLifecycle;
   readonly #pool: Pool<DatabaseConnection>;
   readonly #poolSize: number;
   readonly #timeoutMs: number;
   readonly #listeners: ConnectListener[] = [];
-  readonly #borrowed = new Set<DatabaseConnection>();
+  readonly #borrowed = new BorrowedConnections<DatabaseConnection>();
   #disposal: Promise<void> | undefined;
 
   constructor(driver: Driver, options: PoolOptions) {
@@ -138,26 +142,35 @@ export class ConnectionPool {
   }
 
   /** Returns a connection: reset it, then keep it idle or close it (overflow, invalidated, failed reset, disposed). */
-  async release(connection: DatabaseConnection): Promise<void> {
-    if (!this.#borrowed.delete(connection)) return;
+  release(connection: DatabaseConnection): Promise<void> {
+    if (!this.#borrowed.delete(connection)) return RELEASED;
     // Only the generation: whether it went stale itself (a file check) is asked at its next checkout.
     if (this.#lifecycle.isOlderGeneration(connection)) {
       this.#lifecycle.abandon(connection);
-      return;
+      return RELEASED;
     }
-    let keep = !this.#lifecycle.disposed;
-    if (keep) {
-      try {
-        await connection.reset();
-      } catch (error) {
+    if (this.#lifecycle.disposed) return this.#lifecycle.destroy(connection);
+    // `then` rather than an async frame: this runs once per query.
+    let reset: Promise<void>;
+    try {
+      reset = connection.reset();
+    } catch (error) {
+      reset = Promise.reject(error);
+    }
+    return reset.then(
+      () => this.#putBack(connection, true),
+      (error: unknown) => {
         this.noteError(error);
-        keep = false;
-      }
-    }
+        return this.#putBack(connection, false);
+      },
+    );
+  }
+
+  /** After the reset: idle again, or closed (failed reset, or overflow nobody waits for). */
+  #putBack(connection: DatabaseConnection, resetOk: boolean): Promise<void> {
     // Overflow: pool_size are idle already and nobody waits for this one.
-    if (keep && this.#pool.available >= this.#poolSize && this.#pool.pending === 0) keep = false;
-    if (keep) await this.#pool.release(connection);
-    else await this.#lifecycle.destroy(connection);
+    const keep = resetOk && !(this.#pool.available >= this.#poolSize && this.#pool.pending === 0);
+    return keep ? this.#pool.release(connection) : this.#lifecycle.destroy(connection);
   }
 
   /** Closes a checked-out connection instead of returning it (e.g. it is known to be broken). */

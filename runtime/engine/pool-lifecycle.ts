@@ -25,6 +25,7 @@ import { LibConnectionError } from "../errors.js";
 import type { ConnectConnection } from "./pooled-connection.js";
 import { PooledConnectionImpl } from "./pooled-connection-impl.js";
 import { rejectOneWaiter } from "./pool-waiters.js";
+import type { BorrowedConnections } from "./borrowed-connections.js";
 
 export type ConnectListener = (connection: ConnectConnection) => void | Promise<void>;
 
@@ -62,7 +63,7 @@ export class PoolLifecycle {
   readonly #maxBackoffMs: number;
   readonly #prePingAttempts: number;
   readonly #listeners: readonly ConnectListener[];
-  readonly #borrowed: Set<DatabaseConnection>;
+  readonly #borrowed: BorrowedConnections<DatabaseConnection>;
   readonly #closedConnections = new WeakSet<DatabaseConnection>();
   readonly #state = new WeakMap<DatabaseConnection, ConnectionState>();
   /** Clock for `recycle` (tests); default `Date.now`. */
@@ -82,7 +83,7 @@ export class PoolLifecycle {
     driver: Driver,
     options: PoolOptions,
     listeners: readonly ConnectListener[],
-    borrowed: Set<DatabaseConnection>,
+    borrowed: BorrowedConnections<DatabaseConnection>,
   ) {
     this.#driver = driver;
     this.#poolSize = options.poolSize;

@@ -37,7 +37,10 @@ function queueOf(pool: Pool<unknown>): WaitingQueue | undefined {
  * generic-pool served it synchronously. A new request is at the tail; the walk is the fallback.
  */
 export function findWaitingRequest(pool: Pool<unknown>, promise: Promise<unknown>): WaitingRequest | undefined {
-  const slots = queueOf(pool)?._slots;
+  const queue = queueOf(pool);
+  // Nobody waits (the usual checkout, served at once): no walk through the slots.
+  if (queue === undefined || queue.length === 0) return undefined;
+  const slots = queue._slots;
   if (slots === undefined) return undefined;
   for (const slot of slots) {
     if (slot.tail?.promise === promise) return slot.tail;

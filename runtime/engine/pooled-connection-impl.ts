@@ -90,21 +90,33 @@ export class PooledConnectionImpl implements PooledConnection {
     return this.#call(() => this.#connection.execute(sql, parameters));
   }
 
-  async stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
-    // #call inlined (no closure): this runs once per query on the main path.
-    this.#callStarts();
-    let stream: ResultStream;
+  stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
+    // #call as a `then` (no async frame, no closure per call): this runs once per query on the main path.
     try {
-      stream = await this.#connection.stream(sql, parameters, options);
+      this.#callStarts();
     } catch (error) {
-      this.#owner?.noteError(error);
-      throw error;
-    } finally {
-      this.#callSettled();
+      return Promise.reject(error);
     }
+    let started: Promise<ResultStream>;
+    try {
+      started = this.#connection.stream(sql, parameters, options);
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    return started.then(this.#streamStarted, this.#streamFailed);
+  }
+
+  readonly #streamStarted = (stream: ResultStream): ResultStream => {
+    this.#callSettled();
     const owner = this.#owner;
     return owner === undefined ? stream : new ObservedStream(stream, owner);
-  }
+  };
+
+  readonly #streamFailed = (error: unknown): never => {
+    this.#owner?.noteError(error);
+    this.#callSettled();
+    throw error;
+  };
 
   interrupt(): void {
     this.#connection.interrupt();

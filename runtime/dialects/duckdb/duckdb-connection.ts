@@ -19,6 +19,7 @@ import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } f
 import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
+import { streamPrepared } from "./duckdb-native-stream.js";
 import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
 
 type Values = DuckDBValue[] | undefined;
@@ -139,7 +140,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         const { statement, bound } = route;
         const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
         const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
-        if (cached !== undefined) return this.#streamCached(statement, cached.stream(), route.servedFrom);
+        if (cached !== undefined) return this.#streamCached(statement, streamPrepared(cached), route.servedFrom);
       }
     } catch (error) {
       return Promise.reject(mapDuckDBError(error));
@@ -342,7 +343,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     ownTypes: boolean,
   ): Promise<DuckDBResult> {
     const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
-    if (cached !== undefined) return this.#runCached(sql, cached.stream());
+    if (cached !== undefined) return this.#runCached(sql, streamPrepared(cached));
     if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
     if (!single && sql.includes(";")) return this.#connection.stream(sql, values);
     return streamOneStatement(this.#connection, sql, values, ownTypes);

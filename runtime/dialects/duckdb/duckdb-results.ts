@@ -9,6 +9,7 @@ import { OperationalError } from "../../errors.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
 import { planChunkColumns, planChunkRows, type ChunkReader } from "./duckdb-chunk-rows.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
+import { fetchChunk } from "./duckdb-native-stream.js";
 import { planTypedColumns } from "./duckdb-typed-columns.js";
 import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter } from "./duckdb-values.js";
 
@@ -75,7 +76,7 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
     this.#operations.operationStarted();
     let fetching: Promise<DuckDBDataChunk | null>;
     try {
-      fetching = this.#result.fetchChunk();
+      fetching = fetchChunk(this.#result);
     } catch (error) {
       return Promise.reject(this.#failed(error));
     }

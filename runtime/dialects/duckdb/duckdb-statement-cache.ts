@@ -97,6 +97,8 @@ export class StatementCache {
   readonly #maxBytes: number;
   readonly #maxLiteral: number;
   readonly #entries = new Map<string, Entry>();
+  /** The key inserted last (the most recently used), while it is still held. */
+  #newest: string | undefined;
   #bytes = 0;
   #epoch = sessionEpoch;
 
@@ -154,9 +156,7 @@ export class StatementCache {
     if (this.#epoch !== sessionEpoch) return undefined;
     const entry = this.#entries.get(sql);
     if (entry === undefined || entry.parameterCount !== (values?.length ?? 0)) return undefined;
-    // Most recently used last: a Map iterates in insertion order.
-    this.#entries.delete(sql);
-    this.#entries.set(sql, entry);
+    this.#touch(sql, entry);
     return this.#bind(entry, values, ownTypes);
   }
 
@@ -187,15 +187,23 @@ export class StatementCache {
         return undefined;
       }
       this.#entries.set(sql, entry);
+      this.#newest = sql;
       this.#bytes += bytes;
       processBytes += bytes;
       while (this.#entries.size > this.#capacity || this.#bytes > this.#maxBytes) this.#evictOldest();
-    } else {
-      // Most recently used last: a Map iterates in insertion order.
-      this.#entries.delete(sql);
-      this.#entries.set(sql, entry);
-    }
+    } else this.#touch(sql, entry);
     return entry;
+  }
+
+  /**
+   * Most recently used last (a Map iterates in insertion order). Not moved when it is last already
+   * (a query run again): a delete and set per query would make V8 rebuild the table every few queries.
+   */
+  #touch(sql: string, entry: Entry): void {
+    if (this.#newest === sql) return;
+    this.#entries.delete(sql);
+    this.#entries.set(sql, entry);
+    this.#newest = sql;
   }
 
   /** Drops the statement for `sql` (its execution failed: prepare it afresh next time). */
@@ -203,6 +211,7 @@ export class StatementCache {
     const entry = this.#entries.get(sql);
     if (entry === undefined) return;
     this.#entries.delete(sql);
+    if (this.#newest === sql) this.#newest = undefined;
     this.#bytes -= entry.bytes;
     processBytes -= entry.bytes;
     entry.statement.destroySync();
@@ -211,6 +220,7 @@ export class StatementCache {
   clear(): void {
     for (const entry of this.#entries.values()) entry.statement.destroySync();
     this.#entries.clear();
+    this.#newest = undefined;
     processBytes -= this.#bytes;
     this.#bytes = 0;
     this.#epoch = sessionEpoch;
