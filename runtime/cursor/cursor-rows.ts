@@ -22,17 +22,12 @@ export function rowObjectFactory(columns: readonly ColumnInfo[]): (row: readonly
   };
 }
 
-const sharedFactories = new WeakMap<readonly ColumnInfo[], (row: readonly unknown[]) => Record<string, unknown>>();
-
 /**
- * The row builder for a stream's rows: a result held in memory (a cached one) keeps its columns for
- * every reader, so its builder is made once; a warehouse result's is made per result.
+ * The row builder for a stream's rows: a result held in memory (a cached one) may hand out the one
+ * its readers share; a warehouse result's is made per result.
  */
 export function rowObjectsFor(stream: ResultStream): (row: readonly unknown[]) => Record<string, unknown> {
-  if (stream.drain === undefined) return rowObjectFactory(stream.columns);
-  let factory = sharedFactories.get(stream.columns);
-  if (factory === undefined) sharedFactories.set(stream.columns, (factory = rowObjectFactory(stream.columns)));
-  return factory;
+  return stream.rowObjects?.() ?? rowObjectFactory(stream.columns);
 }
 
 export function validateModeOf(options: IntoOptions | undefined, method: string): ValidateMode {

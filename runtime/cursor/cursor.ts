@@ -125,8 +125,10 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   /** Every remaining row as a plain object keyed by column name (columns as own properties, in result order). */
   fetchAllRows(): Promise<Row[]> {
     return this.#read("rows", "fetchAllRows()", async () => {
-      const rows: Row[] = [];
       const toObject = this.#toObject();
+      const held = this.#position < this.#buffer.length ? undefined : this.#heldRows(); // a cache hit: all at once
+      if (held !== undefined) return withDayFields(held.map(toObject) as Row[], dateColumnNames(this.columns));
+      const rows: Row[] = [];
       for (; this.#position < this.#buffer.length; this.#position++)
         rows.push(toObject(this.#buffer[this.#position]!) as Row);
       for (let chunk = this.#heldRows() ?? (await this.#pull()); chunk !== undefined; chunk = await this.#pull()) {
@@ -334,7 +336,6 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   readonly #readDone = <T>(value: T): T => (this.#reads--, value);
-
   readonly #readFailed = (error: unknown): Promise<never> =>
     this.#closeQuietly().then(() => (this.#reads--, Promise.reject(error)));
 

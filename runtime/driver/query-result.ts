@@ -61,6 +61,12 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
    * The array may be shared with other readers: read it, never change it.
    */
   drain?(): unknown[][];
+  /**
+   * Optional, for a result held in memory: a row-object builder (row array → object keyed by column
+   * name, columns as own properties in result order) that every reader of the result shares; undefined
+   * when the reader should make its own.
+   */
+  rowObjects?(): ((row: readonly unknown[]) => Record<string, unknown>) | undefined;
 }
 
 /**

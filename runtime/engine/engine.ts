@@ -87,8 +87,11 @@ export class Engine implements AsyncDisposable {
         ? undefined
         : new ResultCache({
             ...cache,
-            onServed: ({ sql, parameterCount, rows, startedAt }) =>
-              observer?.emit({ type: "query", sql, parameterCount, rows, servedFrom: "cache" }, startedAt),
+            onServed:
+              observer?.logging === true
+                ? ({ sql, parameterCount, rows, startedAt }) =>
+                    observer.emit({ type: "query", sql, parameterCount, rows, servedFrom: "cache" }, startedAt)
+                : undefined,
           });
     // A commit or DDL through the library on this database (backend C) makes every entry stale.
     const resultCache = this.resultCache;

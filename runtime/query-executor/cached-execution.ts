@@ -122,7 +122,9 @@ async function servedFromCache<R>(
 
 /** Reports a result served from memory to the engine's log, and opens its cursor. */
 function servedCursor<R>(query: ServedQuery, request: CachedRequest, startedAt: number, result: CachedResult) {
-  request.cache.served({ sql: query.sql, parameterCount: query.parameters.length, rows: result.rowCount, startedAt });
+  const { cache } = request;
+  if (cache.reporting)
+    cache.served({ sql: query.sql, parameterCount: query.parameters.length, rows: result.rowCount, startedAt });
   return new Cursor<R>(undefined, cachedStream(result), undefined);
 }
 

@@ -5,6 +5,7 @@
  * "other" columns); bigints, strings, numbers and Decimals are immutable and shared as they are.
  */
 import type { ColumnInfo, ResultStream, ServedFrom } from "../driver/query-result.js";
+import { literalRowObjects, type RowObjectBuilder } from "./row-objects.js";
 
 export interface CachedResult {
   readonly columns: readonly ColumnInfo[];
@@ -36,13 +37,24 @@ function copiesFor(columns: readonly ColumnInfo[]): (Copy | undefined)[] | undef
   return copies.some((c) => c !== undefined) ? copies : undefined;
 }
 
-/** `copiesFor` per result, worked out by its first reader (null: nothing to copy). */
-const copiesByResult = new WeakMap<CachedResult, (Copy | undefined)[] | null>();
+/** How every reader of one result reads it, worked out by its first reader. */
+interface ReadPlan {
+  /** Per column, how a reader's copy of a value is made; undefined when every value can be shared. */
+  readonly copies: (Copy | undefined)[] | undefined;
+  /** The row-object builder its readers share (undefined: the cursor's own). */
+  readonly rowObjects: RowObjectBuilder | undefined;
+}
 
-function copiesOf(result: CachedResult): (Copy | undefined)[] | undefined {
-  let copies = copiesByResult.get(result);
-  if (copies === undefined) copiesByResult.set(result, (copies = copiesFor(result.columns) ?? null));
-  return copies ?? undefined;
+const plans = new WeakMap<CachedResult, ReadPlan>();
+
+function planOf(result: CachedResult): ReadPlan {
+  let plan = plans.get(result);
+  if (plan === undefined) {
+    const names = result.columns.map((c) => c.name);
+    plan = { copies: copiesFor(result.columns), rowObjects: literalRowObjects(names) };
+    plans.set(result, plan);
+  }
+  return plan;
 }
 
 function copyChunk(chunk: readonly unknown[][], copies: readonly (Copy | undefined)[]): unknown[][] {
@@ -59,7 +71,7 @@ const CLOSED: Promise<void> = Promise.resolve();
 class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
   readonly #chunks: readonly (readonly unknown[][])[];
-  readonly #copies: (Copy | undefined)[] | undefined;
+  readonly #plan: ReadPlan;
   #next = 0;
 
   constructor(
@@ -68,13 +80,14 @@ class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
   ) {
     this.columns = result.columns;
     this.#chunks = result.chunks;
-    this.#copies = copiesOf(result);
+    this.#plan = planOf(result);
   }
 
   async next(): Promise<IteratorResult<unknown[][]>> {
     if (this.#next >= this.#chunks.length) return DONE;
     const chunk = this.#chunks[this.#next++]!;
-    return { done: false, value: this.#copies === undefined ? (chunk as unknown[][]) : copyChunk(chunk, this.#copies) };
+    const copies = this.#plan.copies;
+    return { done: false, value: copies === undefined ? (chunk as unknown[][]) : copyChunk(chunk, copies) };
   }
 
   async return(): Promise<IteratorResult<unknown[][]>> {
@@ -88,10 +101,18 @@ class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
   }
 
   drain(): unknown[][] {
-    const rest = this.#chunks.slice(this.#next);
-    this.#next = this.#chunks.length;
-    const rows = rest.length === 1 ? (rest[0] as unknown[][]) : rest.flat();
-    return this.#copies === undefined ? rows : copyChunk(rows, this.#copies);
+    const chunks = this.#chunks;
+    const from = this.#next;
+    this.#next = chunks.length;
+    // The usual hit, one chunk read from the start, hands that chunk out as it is (no slice of the
+    // frozen list, which V8 copies on a slow path).
+    const rows = from === chunks.length - 1 ? (chunks[from] as unknown[][]) : chunks.slice(from).flat();
+    const copies = this.#plan.copies;
+    return copies === undefined ? rows : copyChunk(rows, copies);
+  }
+
+  rowObjects(): RowObjectBuilder | undefined {
+    return this.#plan.rowObjects;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {

@@ -42,9 +42,13 @@ export interface ResultCacheStats {
   readonly invalidations: number;
 }
 
+/** An entry, linked into the recency list (oldest → newest). */
 interface Entry {
+  readonly key: string;
   readonly result: CachedResult;
   readonly expiresAt: number;
+  older: Entry | undefined;
+  newer: Entry | undefined;
 }
 
 /** Bytes an entry costs beyond its values: its key (two bytes a character) and bookkeeping. */
@@ -55,8 +59,13 @@ export class ResultCache {
   readonly maxBytes: number;
   readonly #now: () => number;
   readonly #onServed: ((served: ServedFromCache) => void) | undefined;
-  /** Insertion order is recency: a hit re-inserts its key. */
   readonly #entries = new Map<string, Entry>();
+  /**
+   * Recency, least recently used first: a hit moves its entry to the newest end by relinking two
+   * neighbours (re-inserting the key into the map instead hashed it twice and left a hole per hit).
+   */
+  #oldest: Entry | undefined;
+  #newest: Entry | undefined;
   readonly #flights = new Map<string, Flight<unknown>>();
   #bytes = 0;
   #generation = 0;
@@ -73,6 +82,11 @@ export class ResultCache {
     this.#onServed = options.onServed;
   }
 
+  /** Whether anyone is told of the queries the cache serves (else a hit builds no report). */
+  get reporting(): boolean {
+    return this.#onServed !== undefined;
+  }
+
   /** Reports a query served from the cache (a hit, or a request that joined one in flight). */
   served(served: ServedFromCache): void {
     this.#onServed?.(served);
@@ -87,12 +101,14 @@ export class ResultCache {
   get(key: string): CachedResult | undefined {
     const entry = this.#entries.get(key);
     if (entry !== undefined && entry.expiresAt > this.#now()) {
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
+      if (entry !== this.#newest) {
+        this.#unlink(entry);
+        this.#append(entry);
+      }
       this.#hits++;
       return entry.result;
     }
-    if (entry !== undefined) this.#drop(key, entry);
+    if (entry !== undefined) this.#drop(entry);
     this.#misses++;
     return undefined;
   }
@@ -105,15 +121,22 @@ export class ResultCache {
   set(key: string, result: CachedResult, ttlSeconds: number, generation: number): boolean {
     if (generation !== this.#generation || ttlSeconds <= 0) return false;
     const old = this.#entries.get(key);
-    if (old !== undefined) this.#drop(key, old);
+    if (old !== undefined) this.#drop(old);
     const bytes = result.bytes + keyBytes(key);
     if (bytes > this.maxBytes) return false;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes + bytes <= this.maxBytes) break;
-      this.#drop(oldest, entry);
+    while (this.#oldest !== undefined && this.#bytes + bytes > this.maxBytes) {
+      this.#drop(this.#oldest);
       this.#evictions++;
     }
-    this.#entries.set(key, { result, expiresAt: this.#now() + ttlSeconds * 1000 });
+    const entry: Entry = {
+      key,
+      result,
+      expiresAt: this.#now() + ttlSeconds * 1000,
+      older: undefined,
+      newer: undefined,
+    };
+    this.#entries.set(key, entry);
+    this.#append(entry);
     this.#bytes += bytes;
     return true;
   }
@@ -145,6 +168,7 @@ export class ResultCache {
     this.#generation++;
     this.#invalidations++;
     this.#entries.clear();
+    this.#oldest = this.#newest = undefined;
     this.#flights.clear();
     this.#bytes = 0;
   }
@@ -162,8 +186,25 @@ export class ResultCache {
     };
   }
 
-  #drop(key: string, entry: Entry): void {
-    this.#entries.delete(key);
-    this.#bytes -= entry.result.bytes + keyBytes(key);
+  #drop(entry: Entry): void {
+    this.#entries.delete(entry.key);
+    this.#unlink(entry);
+    this.#bytes -= entry.result.bytes + keyBytes(entry.key);
+  }
+
+  #append(entry: Entry): void {
+    entry.older = this.#newest;
+    entry.newer = undefined;
+    if (this.#newest === undefined) this.#oldest = entry;
+    else this.#newest.newer = entry;
+    this.#newest = entry;
+  }
+
+  #unlink(entry: Entry): void {
+    if (entry.older === undefined) this.#oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === undefined) this.#newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = entry.newer = undefined;
   }
 }

@@ -12,6 +12,9 @@ import { cacheKey } from "../../runtime/result-cache/cache-key.js";
 import { cachedStream, type CachedResult } from "../../runtime/result-cache/cached-result.js";
 import { measureRows, measureValue } from "../../runtime/result-cache/measure-bytes.js";
 import { ResultCache } from "../../runtime/result-cache/result-cache.js";
+import { Cursor } from "../../runtime/cursor/cursor.js";
+import { rowObjectFactory } from "../../runtime/cursor/cursor-rows.js";
+import { literalRowObjects } from "../../runtime/result-cache/row-objects.js";
 
 const COLUMNS: readonly ColumnInfo[] = [
   { name: "id", type: "BIGINT", kind: "bigint" },
@@ -61,6 +64,64 @@ describe("result cache: the store", () => {
     // An entry larger than the whole cache is not kept (and evicts nothing).
     expect(cache.set("huge", result(20_000, 1), 60, cache.generation)).to.equal(false);
     expect(cache.stats().entries).to.equal(stats.entries);
+  });
+
+  it("a hit makes its entry the most recently used: eviction takes the least recently used, also after an invalidation", () => {
+    const one = result(20, 1);
+    const maxBytes = 3 * (one.bytes + 64 + 2 * "k0".length);
+    const cache = new ResultCache({ ttl: 60, maxBytes });
+    const has = (...keys: string[]) => keys.map((k) => cache.get(k) !== undefined);
+    for (const key of ["k0", "k1", "k2"]) expect(cache.set(key, one, 60, cache.generation)).to.equal(true);
+    expect(has("k0")).to.deep.equal([true]); // k1 is now the least recently used
+    cache.set("k3", one, 60, cache.generation);
+    expect(has("k1", "k2", "k3", "k0")).to.deep.equal([false, true, true, true]);
+    cache.set("k4", one, 60, cache.generation); // k2 is the least recently used, then k3
+    cache.set("k5", one, 60, cache.generation);
+    expect(has("k2", "k3", "k0", "k4", "k5")).to.deep.equal([false, false, true, true, true]);
+    expect(cache.stats()).to.include({ entries: 3, evictions: 3 });
+    cache.invalidate();
+    for (const key of ["k6", "k7", "k8", "k9"]) cache.set(key, one, 60, cache.generation);
+    expect(has("k6", "k7", "k8", "k9", "k0")).to.deep.equal([false, true, true, true, false]);
+    expect(cache.stats()).to.include({ entries: 3, bytes: maxBytes, evictions: 4 });
+  });
+
+  it("builds cached rows as fresh objects with the keys, order and own properties of the cursor's generic rows", async () => {
+    const names = ["__proto__", "x", "1", 'a"b\\c\n\u2028', "x", "constructor", "\ud800", "`${x}`"];
+    const columns = names.map((name) => ({ name, type: "INTEGER", kind: "integer" as const }));
+    const row = names.map((_, i) => i);
+    const literal = literalRowObjects(names)!(row);
+    const generic = rowObjectFactory(columns)(row);
+    expect(Object.getPrototypeOf(literal)).to.equal(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(literal, "__proto__")).to.deep.equal({
+      value: 0,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    expect(Object.entries(literal)).to.deep.equal(Object.entries(generic));
+    expect(Object.keys(literal)).to.deep.equal([
+      "1",
+      "__proto__",
+      "x",
+      'a"b\\c\n\u2028',
+      "constructor",
+      "\ud800",
+      "`${x}`",
+    ]);
+    expect(literal["x"]).to.equal(4);
+    // Through a cursor: every hit gets its own row objects and its own array.
+    const cached: CachedResult = Object.freeze({
+      columns,
+      chunks: [[row]],
+      rowCount: 1,
+      bytes: 100,
+      origin: "warehouse",
+    });
+    const read = () => new Cursor(undefined, cachedStream(cached), undefined).fetchAllRows();
+    const first = await read();
+    first[0]!["x"] = "changed";
+    first.push({});
+    expect(await read()).to.deep.equal([generic]);
   });
 
   it("serves an entry until its TTL, then drops it", () => {
