@@ -18,6 +18,8 @@ export interface ConnectionOwner {
   noteError(error: unknown): unknown;
 }
 
+const toVoid = (): void => undefined;
+
 export class PooledConnectionImpl implements PooledConnection {
   readonly #connection: DatabaseConnection;
   readonly #owner: ConnectionOwner | undefined;
@@ -47,18 +49,35 @@ export class PooledConnectionImpl implements PooledConnection {
     return this.#connection;
   }
 
-  /** Runs one call on the connection, letting the pool see its failure before it surfaces. */
-  async #call<T>(run: () => Promise<T>): Promise<T> {
-    this.#callStarts();
+  /**
+   * Runs one call on the connection, letting the pool see its failure before it surfaces. `then`s
+   * rather than an async frame: `conn.all()` of an application's own query runs this per query.
+   */
+  #call<T>(run: (connection: DatabaseConnection) => Promise<T>): Promise<T> {
     try {
-      return await run();
+      this.#callStarts();
     } catch (error) {
-      this.#owner?.noteError(error);
-      throw error;
-    } finally {
-      this.#callSettled();
+      return Promise.reject(error);
     }
+    let started: Promise<T>;
+    try {
+      started = run(this.#connection);
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    return started.then(this.#callDone, this.#callFailed) as Promise<T>;
   }
+
+  readonly #callDone = <T>(value: T): T => {
+    this.#callSettled();
+    return value;
+  };
+
+  readonly #callFailed = (error: unknown): never => {
+    this.#owner?.noteError(error);
+    this.#callSettled();
+    throw error;
+  };
 
   #callStarts(): void {
     if (this.#released) {
@@ -78,20 +97,20 @@ export class PooledConnectionImpl implements PooledConnection {
     return new Promise((resolve) => this.#whenIdle.push(resolve));
   }
 
-  async run(sql: string, parameters?: readonly unknown[]): Promise<void> {
-    await this.#call(() => this.#connection.execute(sql, parameters));
+  run(sql: string, parameters?: readonly unknown[]): Promise<void> {
+    return this.#call((connection) => connection.execute(sql, parameters)).then(toVoid);
   }
 
-  async all(sql: string, parameters?: readonly unknown[]): Promise<Row[]> {
-    return rowsToObjects(await this.#call(() => this.#connection.execute(sql, parameters)));
+  all(sql: string, parameters?: readonly unknown[]): Promise<Row[]> {
+    return this.#call((connection) => connection.execute(sql, parameters)).then(rowsToObjects);
   }
 
   execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
-    return this.#call(() => this.#connection.execute(sql, parameters));
+    return this.#call((connection) => connection.execute(sql, parameters));
   }
 
   stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
-    // #call as a `then` (no async frame, no closure per call): this runs once per query on the main path.
+    // #call inlined (one `then`, no closure per call): this runs once per query on the main path.
     try {
       this.#callStarts();
     } catch (error) {
@@ -103,31 +122,26 @@ export class PooledConnectionImpl implements PooledConnection {
     } catch (error) {
       started = Promise.reject(error);
     }
-    return started.then(this.#streamStarted, this.#streamFailed);
+    return started.then(this.#streamStarted, this.#callFailed);
   }
 
+  /** The stream, with every failed chunk read reported to the pool first. */
   readonly #streamStarted = (stream: ResultStream): ResultStream => {
     this.#callSettled();
     const owner = this.#owner;
     return owner === undefined ? stream : new ObservedStream(stream, owner);
   };
 
-  readonly #streamFailed = (error: unknown): never => {
-    this.#owner?.noteError(error);
-    this.#callSettled();
-    throw error;
-  };
-
   interrupt(): void {
     this.#connection.interrupt();
   }
 
-  async commit(): Promise<void> {
-    await this.#call(() => this.#connection.commit());
+  commit(): Promise<void> {
+    return this.#call((connection) => connection.commit()).then(toVoid);
   }
 
-  async rollback(): Promise<void> {
-    await this.#call(() => this.#connection.rollback());
+  rollback(): Promise<void> {
+    return this.#call((connection) => connection.rollback()).then(toVoid);
   }
 
   /** Returns the connection to its pool once the calls still running on it have settled. */
