@@ -2,7 +2,9 @@
  * `npm test`: everything the suite needs, side by side, so a 2-core machine stays busy.
  *
  * - mocha runs the test files in two worker processes (`--parallel --jobs 2`): many files wait on
- *   sockets, child processes and timers, and the other worker uses that time;
+ *   sockets, child processes and timers, and the other worker uses that time. Mocha hands the files
+ *   to the workers in the order given: the slowest (SLOW_FIRST) go first and the rest follow in path
+ *   order, so no long file starts last and leaves one worker busy alone at the end;
  * - the type check (`tsc -p tsconfig.json --noEmit`) and the format check (`prettier --check .`) run
  *   beside the suite instead of before it, at a lower CPU priority so the suite keeps its pace; their
  *   output is printed after the suite's;
@@ -14,7 +16,7 @@
  * arguments, the package test prepares its installs itself, only if it runs.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,7 +30,40 @@ export const CHECKS = [
   { name: "format:check", command: "prettier", args: ["--check", "."] },
 ] as const;
 export const TEST_FILES = "test/**/*.test.ts";
-export const MOCHA_ARGS = ["--parallel", "--jobs", "2", TEST_FILES] as const;
+export const MOCHA_ARGS = ["--parallel", "--jobs", "2"] as const;
+/**
+ * The files that take longest (seconds of CPU or of waiting on child processes, measured in full runs
+ * on two cores), slowest first: started first, they overlap the many short files instead of ending
+ * the run alone. Not the package test: it waits for the installs that run beside the suite, which are
+ * not done before the middle of the run, so it keeps its place in path order.
+ */
+export const SLOW_FIRST = [
+  "test/types/type-tests.test.ts",
+  "test/codegen/fixture-round-trip.test.ts",
+  "test/service/lifespan.test.ts",
+  "test/acceptance/spec-configuration.test.ts",
+  "test/codegen/compile.test.ts",
+  "test/codegen/groupable-pairs.test.ts",
+  "test/service/startup-failure.test.ts",
+  "test/reliability/quiet-warnings.test.ts",
+  "test/reliability/cache-memory.test.ts",
+  "test/readme/readme-serving.test.ts",
+  "test/e2e/dashboard.test.ts",
+  "test/e2e/explorer.test.ts",
+  "test/acceptance/api-semantic-cli.test.ts",
+  "test/reliability/unclosed-cursor.test.ts",
+] as const;
+
+/** Every file TEST_FILES matches (relative to `root`), SLOW_FIRST first, the others in path order. */
+export function orderedTestFiles(root: string = ROOT): string[] {
+  const all = readdirSync(join(root, "test"), { recursive: true, encoding: "utf8" })
+    .map((file) => `test/${file.split("\\").join("/")}`)
+    .filter((file) => file.endsWith(".test.ts") && !file.includes("/.")) // as the glob: no dot folders
+    .sort();
+  const present = new Set(all);
+  const first = SLOW_FIRST.filter((file) => present.has(file));
+  return [...first, ...all.filter((file) => !first.includes(file as (typeof SLOW_FIRST)[number]))];
+}
 /** Added to the checks' nice value: the suite, not the checks, gets the CPU when both want it. */
 const CHECK_NICENESS = 10;
 /** The environment variable of test/package/support/package-installs.ts. */
@@ -60,7 +95,7 @@ export const NPM_TEST: TestPlan = {
     command: process.execPath,
     args: ["--import", "tsx", "test/package/support/prepare-installs.ts"],
   },
-  mocha: { name: "mocha", command: bin("mocha"), args: MOCHA_ARGS },
+  mocha: { name: "mocha", command: bin("mocha"), args: [...MOCHA_ARGS, ...orderedTestFiles()] },
 };
 
 const children = new Set<ChildProcess>();

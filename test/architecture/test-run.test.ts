@@ -6,7 +6,18 @@
 import { expect } from "chai";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHECKS, MOCHA_ARGS, PACKAGE_INSTALLS_ENV, runTests, TEST_FILES, type Command } from "../../scripts/test.js";
+import { pathToFileURL } from "node:url";
+import {
+  CHECKS,
+  MOCHA_ARGS,
+  NPM_TEST,
+  orderedTestFiles,
+  PACKAGE_INSTALLS_ENV,
+  runTests,
+  SLOW_FIRST,
+  TEST_FILES,
+  type Command,
+} from "../../scripts/test.js";
 import { REPO_ROOT } from "./support/source-graph.js";
 import { useTempDir } from "../support/temp-dir.js";
 
@@ -32,7 +43,25 @@ describe("architecture: npm test runs the checks beside the suite", () => {
     expect(pkg.scripts["test"]).to.equal("tsx scripts/test.ts");
     for (const check of CHECKS) expect(pkg.scripts[check.name]).to.equal([check.command, ...check.args].join(" "));
     expect(pkg.scripts["coverage"]).to.contain(`mocha "${TEST_FILES}"`);
-    expect(MOCHA_ARGS).to.include.members(["--parallel", TEST_FILES]);
+    expect(MOCHA_ARGS).to.include.members(["--parallel"]);
+  });
+
+  it("hands mocha every file of TEST_FILES once, the slowest first, then the others in path order", async () => {
+    // Mocha's own expansion of the glob, as `mocha "test/**/*.test.ts"` (the coverage script) runs it.
+    const lookup = pathToFileURL(join(REPO_ROOT, "node_modules", "mocha", "lib", "cli", "lookup-files.js")).href;
+    const { lookupFiles } = (await import(lookup)) as { lookupFiles: (glob: string) => string[] };
+    const globbed = lookupFiles(TEST_FILES).map((file) => file.split("\\").join("/"));
+    const ordered = orderedTestFiles(REPO_ROOT);
+    expect([...ordered].sort()).to.deep.equal([...globbed].sort());
+    expect(new Set(ordered).size).to.equal(ordered.length);
+    expect(
+      SLOW_FIRST.filter((file) => !globbed.includes(file)),
+      "SLOW_FIRST names only existing test files",
+    ).to.deep.equal([]);
+    expect(ordered.slice(0, SLOW_FIRST.length)).to.deep.equal([...SLOW_FIRST]);
+    const rest = ordered.slice(SLOW_FIRST.length);
+    expect(rest).to.deep.equal([...rest].sort());
+    expect(NPM_TEST.mocha.args).to.deep.equal([...MOCHA_ARGS, ...ordered]);
   });
 
   it("starts the checks before the suite ends, at a lower CPU priority, and prints their output after it", async () => {

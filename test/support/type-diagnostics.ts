@@ -4,11 +4,13 @@
  * and the compile-time acceptance of every metric–dimension pair of generated views. Files are checked
  * with the repository's tsconfig options (`lib` resolves to runtime/index.ts); a file's text can be
  * given in memory, also at a path that does not exist (then resolution walks up from there, so a
- * virtual file under the repository finds its node_modules). Parsed files are kept between checks.
+ * virtual file under the repository finds its node_modules). Parsed files are shared with every other
+ * in-process check of this process (source-file-cache.ts).
  */
 import { join } from "node:path";
 import ts from "typescript";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
+import { cachedGetSourceFile } from "./source-file-cache.js";
 
 export interface CheckedFile {
   /** Absolute path (existing or virtual). */
@@ -46,8 +48,6 @@ function repositoryOptions(): ts.CompilerOptions {
   return options;
 }
 
-const parsed = new Map<string, ts.SourceFile>();
-
 /** Diagnostics (syntactic and semantic) of `files`, with their lines and flattened messages. */
 export function diagnosticsOf(files: readonly CheckedFile[]): LineDiagnostic[] {
   const compilerOptions = repositoryOptions();
@@ -58,18 +58,7 @@ export function diagnosticsOf(files: readonly CheckedFile[]): LineDiagnostic[] {
   host.fileExists = (fileName) => overrides.has(fileName) || ts.sys.fileExists(fileName);
   host.directoryExists = (dir) =>
     [...overrides.keys()].some((f) => f.startsWith(`${dir}/`)) || ts.sys.directoryExists(dir);
-  host.getSourceFile = (fileName, languageVersion, onError) => {
-    const text = readFile(fileName);
-    if (text === undefined) {
-      onError?.(`Cannot read file '${fileName}'.`);
-      return undefined;
-    }
-    const known = parsed.get(fileName);
-    if (known !== undefined && known.text === text) return known;
-    const file = ts.createSourceFile(fileName, text, languageVersion);
-    parsed.set(fileName, file);
-    return file;
-  };
+  host.getSourceFile = cachedGetSourceFile(compilerOptions, readFile);
   const program = ts.createProgram({ rootNames: files.map((f) => f.fileName), options: compilerOptions, host });
   const out: LineDiagnostic[] = [];
   for (const { fileName } of files) {

@@ -4,10 +4,11 @@
  *
  * Why not spawn `tsc`: every spawn starts TypeScript again and parses and checks the whole library
  * from scratch (15–40 s on two busy cores). Here the parsed files (the standard library, @types,
- * the runtime sources) are kept between checks with the same parse options, and only the files a
+ * the runtime sources) are kept between checks with the same parse options (source-file-cache.ts), and only the files a
  * test is about are checked (the config's files, and those `alsoCheck` accepts, e.g. a package's .d.ts).
  */
 import ts from "typescript";
+import { cachedGetSourceFile } from "./source-file-cache.js";
 
 export interface CheckResult {
   /** 0 when there are no diagnostics, else 1 (what `tsc` exits with errors and no emit trouble). */
@@ -23,47 +24,9 @@ export interface CheckOptions {
   readonly emit?: boolean;
 }
 
-/**
- * The options that change how a file parses or binds (TypeScript's own list,
- * `sourceFileAffectingCompilerOptions`, plus `strict`, which implies `alwaysStrict`): files parsed
- * under equal values are shared, so checks with other options (paths, noEmit, ...) reuse them.
- */
-const PARSE_OPTIONS = [
-  "target",
-  "module",
-  "moduleResolution",
-  "moduleDetection",
-  "jsx",
-  "jsxImportSource",
-  "importHelpers",
-  "strict",
-  "alwaysStrict",
-  "noFallthroughCasesInSwitch",
-  "allowUnusedLabels",
-  "allowUnreachableCode",
-] as const;
-
-/** Parsed source files per parse-affecting options, reused while a file's text is unchanged. */
-const parsed = new Map<string, Map<string, ts.SourceFile>>();
-
 function cachingHost(options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options);
-  const optionsKey = JSON.stringify(PARSE_OPTIONS.map((name) => options[name]));
-  const files = parsed.get(optionsKey) ?? new Map<string, ts.SourceFile>();
-  parsed.set(optionsKey, files);
-  host.getSourceFile = (fileName, languageVersion, onError) => {
-    const text = host.readFile(fileName);
-    if (text === undefined) {
-      onError?.(`Cannot read file '${fileName}'.`);
-      return undefined;
-    }
-    const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
-    const known = files.get(key);
-    if (known !== undefined && known.text === text) return known;
-    const file = ts.createSourceFile(fileName, text, languageVersion);
-    files.set(key, file);
-    return file;
-  };
+  host.getSourceFile = cachedGetSourceFile(options, (fileName) => host.readFile(fileName));
   return host;
 }
 
