@@ -27,6 +27,7 @@ import {
 import { startLoadWorker } from "./load-worker.js";
 import {
   formatPooledRatio,
+  gcPerThousand,
   interleavedLoad,
   medianOf,
   pooledPercentile,
@@ -186,6 +187,19 @@ async function measure(
       `cache / hand-written: p99 ${formatPooledRatio(pooledP99)} (goal ≤ 1.2×); main-thread CPU/request ${formatRoundRatio(busy)}`,
     );
     console.log(`per round, cache / hand-written: p99 ${formatRoundRatio(p99)}; req/s ${formatRoundRatio(rpsVsHand)}`);
+    // What else the two sides pay unequally: collections on the servers' thread (their pauses land in
+    // the tail) and the load generator's CPU per response (it shares the 2 cores with the servers).
+    const gcs = [gcPerThousand(cacheSlices), gcPerThousand(handSlices)];
+    const [gcText, workerText] = [
+      gcs.map(
+        (g) => `${g.count.toFixed(1)} collections, ${g.totalMs.toFixed(1)} ms (longest ${g.maxMs.toFixed(1)} ms)`,
+      ),
+      [cacheSlices, handSlices].map((side) => `${medianOf(side, (s) => s.workerUsPerRequest).toFixed(0)} µs`),
+    ];
+    console.log(
+      `per 1,000 responses, servers' thread GC: cache ${gcText[0]}, hand-written ${gcText[1]}; ` +
+        `load worker CPU per response: cache ${workerText[0]}, hand-written ${workerText[1]}`,
+    );
     // Within one TTL window every panel asked for costs exactly one statement: another count means a
     // statement the log did not report, or one the cache should not have sent.
     const asked = withCache!.requested.size;
@@ -211,7 +225,9 @@ async function measure(
       title: `dashboard load (${label})`,
       spread: { p99, rps: rpsVsHand, mainThreadUsPerRequest: busy },
       pooled: { p99: pooledP99 },
-      note: `req/s cache ${c.rps.toFixed(0)}, no cache ${n.rps.toFixed(0)}, hand-written ${h.rps.toFixed(0)}; ${statements} warehouse statements with the cache`,
+      note:
+        `req/s cache ${c.rps.toFixed(0)}, no cache ${n.rps.toFixed(0)}, hand-written ${h.rps.toFixed(0)}; ${statements} warehouse statements with the cache; ` +
+        `GC per 1,000 responses: cache ${gcText[0]}, hand-written ${gcText[1]}`,
       cases,
     };
   } finally {

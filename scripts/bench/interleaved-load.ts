@@ -8,6 +8,7 @@
  */
 import { mainThreadCpuUs, median, type PooledRatio } from "./bench-harness.js";
 import type { Server, ServerResponse } from "node:http";
+import { PerformanceObserver } from "node:perf_hooks";
 import type { LoadWorker, SliceResult } from "./load-worker.js";
 
 export interface LoadSide {
@@ -25,6 +26,35 @@ export interface LoadSide {
  */
 export interface SideSlice extends SliceResult {
   readonly mainThreadUsPerRequest: number;
+  /** Collections on this thread (the servers' event loop) during the slice: count, summed and longest pause (ms). */
+  readonly gc: GcPauses;
+}
+
+export interface GcPauses {
+  readonly count: number;
+  readonly totalMs: number;
+  readonly maxMs: number;
+}
+
+/** Counts this thread's garbage collections (perf_hooks "gc" entries) while `take()` is between calls. */
+function gcMeter(): { take(): GcPauses; stop(): void } {
+  let pauses = { count: 0, totalMs: 0, maxMs: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      pauses.count++;
+      pauses.totalMs += entry.duration;
+      pauses.maxMs = Math.max(pauses.maxMs, entry.duration);
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return {
+    take: () => {
+      const taken = pauses;
+      pauses = { count: 0, totalMs: 0, maxMs: 0 };
+      return taken;
+    },
+    stop: () => observer.disconnect(),
+  };
 }
 
 export interface InterleavedOptions {
@@ -43,7 +73,11 @@ export async function interleavedLoad(
   sides: readonly LoadSide[],
   options: InterleavedOptions,
 ): Promise<SlicesBySide> {
+  const gc = gcMeter();
   const slice = async (side: LoadSide, measureMs: number): Promise<SideSlice> => {
+    // Entries are delivered after the fact: a turn of the event loop hands the previous slice's last ones over.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc.take();
     const before = mainThreadCpuUs();
     const result = await worker.run({
       url: side.url,
@@ -53,19 +87,35 @@ export async function interleavedLoad(
       measureMs,
     });
     await side.drained?.();
-    return { ...result, mainThreadUsPerRequest: (mainThreadCpuUs() - before) / Math.max(1, result.total) };
+    const mainThreadUsPerRequest = (mainThreadCpuUs() - before) / Math.max(1, result.total);
+    await new Promise((resolve) => setImmediate(resolve));
+    return { ...result, mainThreadUsPerRequest, gc: gc.take() };
   };
-  for (const side of sides) await slice(side, options.measureMs / 2);
-  const slices = new Map(sides.map((side): [string, SideSlice[]] => [side.name, []]));
-  for (let round = 0; round < options.rounds; round++) {
-    for (let k = 0; k < sides.length; k++) {
-      const side = sides[(k + round) % sides.length]!;
-      const result = await slice(side, options.measureMs);
-      if (result.errors > 0) throw new Error(`${side.name}: ${result.errors} failed requests on ${side.url}`);
-      slices.get(side.name)!.push(result);
+  try {
+    for (const side of sides) await slice(side, options.measureMs / 2);
+    const slices = new Map(sides.map((side): [string, SideSlice[]] => [side.name, []]));
+    for (let round = 0; round < options.rounds; round++) {
+      for (let k = 0; k < sides.length; k++) {
+        const side = sides[(k + round) % sides.length]!;
+        const result = await slice(side, options.measureMs);
+        if (result.errors > 0) throw new Error(`${side.name}: ${result.errors} failed requests on ${side.url}`);
+        slices.get(side.name)!.push(result);
+      }
     }
+    return slices;
+  } finally {
+    gc.stop();
   }
-  return slices;
+}
+
+/** A side's collections over all its slices, per 1,000 responses (count and pause ms), and the longest pause. */
+export function gcPerThousand(slices: readonly SideSlice[]): { count: number; totalMs: number; maxMs: number } {
+  const responses = slices.reduce((n, s) => n + s.total, 0) / 1000;
+  return {
+    count: slices.reduce((n, s) => n + s.gc.count, 0) / responses,
+    totalMs: slices.reduce((n, s) => n + s.gc.totalMs, 0) / responses,
+    maxMs: Math.max(...slices.map((s) => s.gc.maxMs)),
+  };
 }
 
 /** Nearest-rank percentile `p` of every measured response of `slices` together. */

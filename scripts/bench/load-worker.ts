@@ -11,6 +11,7 @@
  * at low throughput a slice never reaches the last paths and the first ones dominate the mix).
  */
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
@@ -37,6 +38,11 @@ export interface SliceResult {
   readonly errors: number;
   /** Every measured response's latency in ms (for statistics pooled over slices). */
   readonly latencies: Float64Array;
+  /**
+   * The load worker's own CPU time per response (µs, whole slice; NaN without Linux schedstat): the
+   * sides of a comparison share the machine with it, so it must cost them alike.
+   */
+  readonly workerUsPerRequest: number;
 }
 
 export interface LoadWorker {
@@ -98,7 +104,17 @@ function rotation(paths: readonly string[]): (request: autocannon.Request) => au
   return (request) => ({ ...request, path: paths[next++ % paths.length]! });
 }
 
+/** This thread's CPU time in µs (Linux schedstat, ns; NaN elsewhere). */
+function threadCpuUs(): number {
+  try {
+    return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function runSlice(slice: Slice): Promise<SliceResult> {
+  const cpuBefore = threadCpuUs();
   const latencies: number[] = [];
   const started = performance.now();
   const from = started + slice.warmupMs;
@@ -144,6 +160,7 @@ async function runSlice(slice: Slice): Promise<SliceResult> {
     total,
     errors: errors + result.timeouts,
     latencies: Float64Array.from(latencies),
+    workerUsPerRequest: (threadCpuUs() - cpuBefore) / Math.max(1, total),
   };
 }
 
