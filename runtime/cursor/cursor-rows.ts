@@ -1,25 +1,11 @@
 /** How a cursor turns row arrays into row objects, and checks the `validate` option of `into()`. */
 import type { ColumnInfo, ResultStream } from "../driver/query-result.js";
+import { rowObjectBuilder, type RowObjectBuilder } from "../driver/row-objects.js";
 import { LibError } from "../errors.js";
 import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
 
-export function rowObjectFactory(columns: readonly ColumnInfo[]): (row: readonly unknown[]) => Record<string, unknown> {
-  const names = columns.map((c) => c.name);
-  const protoAt = names.indexOf("__proto__");
-  return (row) => {
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) {
-      if (i === protoAt)
-        Object.defineProperty(out, "__proto__", {
-          value: row[i],
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[names[i]!] = row[i];
-    }
-    return out;
-  };
+export function rowObjectFactory(columns: readonly ColumnInfo[]): RowObjectBuilder {
+  return rowObjectBuilder(columns.map((c) => c.name));
 }
 
 /**

@@ -3,6 +3,7 @@
  * ones, values already normalized to the library's value types (README "How values arrive").
  * Cursors, `into()`, Arrow building and codegen read these shapes.
  */
+import { rowObjectBuilder } from "./row-objects.js";
 
 /** How a column's values arrive in JavaScript. Drives `into()` type checks and Arrow building. */
 export type ValueKind =
@@ -91,15 +92,10 @@ export function isTypedColumn(column: unknown): column is TypedColumn {
   return (column as Partial<TypedColumn> | null)?.typed === true;
 }
 
-/** Turns row arrays into objects keyed by column name (a later duplicate name wins). */
+/** Turns row arrays into objects keyed by column name (a later duplicate name wins; `__proto__` is a column too). */
 export function rowsToObjects(result: {
   readonly columns: readonly { readonly name: string }[];
   readonly rows: readonly (readonly unknown[])[];
 }): Record<string, unknown>[] {
-  const names = result.columns.map((c) => c.name);
-  return result.rows.map((row) => {
-    const object: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) object[names[i]!] = row[i];
-    return object;
-  });
+  return result.rows.map(rowObjectBuilder(result.columns.map((c) => c.name)));
 }

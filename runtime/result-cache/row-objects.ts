@@ -14,7 +14,9 @@
  * the cursor keeps its generic one.
  */
 
-export type RowObjectBuilder = (row: readonly unknown[]) => Record<string, unknown>;
+import type { RowObjectBuilder } from "../driver/row-objects.js";
+
+export type { RowObjectBuilder };
 
 /** Builders by column list (JSON text of the names); the oldest goes first beyond the bound. */
 const builders = new Map<string, RowObjectBuilder | null>();
