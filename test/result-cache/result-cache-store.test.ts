@@ -14,7 +14,7 @@ import { measureRows, measureValue } from "../../runtime/result-cache/measure-by
 import { ResultCache } from "../../runtime/result-cache/result-cache.js";
 import { Cursor } from "../../runtime/cursor/cursor.js";
 import { rowObjectFactory } from "../../runtime/cursor/cursor-rows.js";
-import { literalRowObjects } from "../../runtime/result-cache/row-objects.js";
+import { literalRowObjects } from "../../runtime/result-cache/literal-row-objects.js";
 
 const COLUMNS: readonly ColumnInfo[] = [
   { name: "id", type: "BIGINT", kind: "bigint" },
