@@ -68,6 +68,17 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
    * when the reader should make its own.
    */
   rowObjects?(): ((row: readonly unknown[]) => Record<string, unknown>) | undefined;
+  /**
+   * Optional: `observer.noteError(error)` is called with every failed chunk read's error (a fetch or
+   * a conversion) before the read rejects with it, so a pooled connection reports failures to its
+   * pool without wrapping the stream. Called at most once per stream.
+   */
+  observeReadFailures?(observer: ReadFailureObserver): void;
+}
+
+/** Hears a stream's failed reads (a connection pool: a disconnect invalidates it). */
+export interface ReadFailureObserver {
+  noteError(error: unknown): unknown;
 }
 
 /**

@@ -129,7 +129,11 @@ export class PooledConnectionImpl implements PooledConnection {
   readonly #streamStarted = (stream: ResultStream): ResultStream => {
     this.#callSettled();
     const owner = this.#owner;
-    return owner === undefined ? stream : new ObservedStream(stream, owner);
+    if (owner === undefined) return stream;
+    // A stream that reports its failed reads itself needs no wrapper (no object, no promise per chunk).
+    if (stream.observeReadFailures === undefined) return new ObservedStream(stream, owner);
+    stream.observeReadFailures(owner);
+    return stream;
   };
 
   interrupt(): void {

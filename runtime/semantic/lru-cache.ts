@@ -15,6 +15,9 @@ export class LruCache<K, V> {
   private readonly map = new Map<K, { value: V; bytes: number }>();
   private readonly options: LruCacheOptions<K, V>;
   private totalBytes = 0;
+  /** The most recently used key: a hit on it moves nothing (a query run again and again). */
+  private newest: K | undefined;
+  private hasNewest = false;
 
   /** A number bounds the entry count only (for entries of a known, small size). */
   constructor(options: LruCacheOptions<K, V> | number) {
@@ -27,8 +30,13 @@ export class LruCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.map.get(key);
     if (entry === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, entry);
+    // Re-inserting leaves a deleted slot behind: V8 rebuilds the table once they fill it.
+    if (!this.hasNewest || this.newest !== key) {
+      this.map.delete(key);
+      this.map.set(key, entry);
+      this.newest = key;
+      this.hasNewest = true;
+    }
     return entry.value;
   }
 
@@ -38,6 +46,8 @@ export class LruCache<K, V> {
     const bytes = this.options.sizeOf(key, value);
     if (bytes > this.options.maxBytes) return;
     this.map.set(key, { value, bytes });
+    this.newest = key;
+    this.hasNewest = true;
     this.totalBytes += bytes;
     while (this.map.size > this.options.maxEntries || this.totalBytes > this.options.maxBytes) {
       this.delete(this.map.keys().next().value as K);
@@ -49,11 +59,17 @@ export class LruCache<K, V> {
     if (entry === undefined) return;
     this.map.delete(key);
     this.totalBytes -= entry.bytes;
+    if (this.hasNewest && this.newest === key) {
+      this.newest = undefined;
+      this.hasNewest = false;
+    }
   }
 
   clear(): void {
     this.map.clear();
     this.totalBytes = 0;
+    this.newest = undefined;
+    this.hasNewest = false;
   }
 
   get size(): number {

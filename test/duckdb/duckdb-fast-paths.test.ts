@@ -11,9 +11,13 @@ import type { DuckDBDatabaseConnection } from "../../runtime/dialects/duckdb/duc
 import { ArrowTableBuilder } from "../../runtime/cursor/arrow-table.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
 import type { ColumnInfo } from "../../runtime/driver/query-result.js";
+import { streamOfResult } from "../../runtime/dialects/duckdb/duckdb-results.js";
 import { isReadOnlyStatement } from "../../runtime/dialects/duckdb/duckdb-statements.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
-import type { PooledConnectionImpl } from "../../runtime/engine/pooled-connection-impl.js";
+import {
+  PooledConnectionImpl as PooledConnectionImplClass,
+  type PooledConnectionImpl,
+} from "../../runtime/engine/pooled-connection-impl.js";
 import { driverConnectionOf } from "../../runtime/observability/instrumented-driver.js";
 import { DefinitionCache } from "../../runtime/semantic/definition-cache.js";
 import { loadArrow } from "../../runtime/cursor/load-arrow.js";
@@ -88,6 +92,43 @@ describe("engine: DuckDB fast paths", () => {
       expect(failure.message).to.match(/incomplete/);
       await conn.rollback();
       expect(await conn.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 0n }]);
+    });
+
+    it("a failed chunk read is reported to the pool once, before the read rejects (DuckDB streams report it themselves)", async () => {
+      await using conn = await db.engine.connect();
+      const events: unknown[] = [];
+      const owner = {
+        release: () => Promise.resolve(),
+        discard: () => Promise.resolve(),
+        noteError: (error: unknown) => events.push(error),
+      };
+      const observed = new PooledConnectionImplClass((conn as PooledConnectionImpl)._connection, owner);
+      // Cut off by an error after some chunks: the end is detected as incomplete.
+      for (const sql of ["SELECT CASE WHEN i < 200000 THEN i ELSE error('boom') END AS v FROM range(300000) t(i)"]) {
+        events.length = 0;
+        const stream = await observed.stream(sql);
+        const failure = await failureOf(
+          (async () => {
+            for await (const _ of stream) {
+              // read on
+            }
+          })(),
+        );
+        expect(failure.message).to.match(/incomplete/);
+        events.push("rejected");
+        expect(events, sql).to.deep.equal([failure, "rejected"]);
+      }
+      await observed.release();
+      // A chunk fetch that rejects (a result without a native handle is read through node-api's own method).
+      const failing = new Error("fetch failed");
+      const result = { columnTypes: () => [], columnName: () => "", fetchChunk: () => Promise.reject(failing) };
+      const stream = streamOfResult(result as never, { operationStarted() {}, operationSettled() {} });
+      events.length = 0;
+      stream.observeReadFailures!(owner);
+      const failure = await failureOf(stream[Symbol.asyncIterator]().next());
+      events.push("rejected");
+      expect(events).to.deep.equal([failure, "rejected"]);
+      expect(failure.message).to.contain("fetch failed");
     });
 
     it("the read-only test is conservative", () => {

@@ -44,6 +44,28 @@ describe("reliability: cache memory", () => {
     expect(cache.size).to.equal(10);
   });
 
+  it("an LRU cache evicts the least recently used whichever key was read last, also after deletes and clear", () => {
+    const cache = new LruCache<string, number>(3);
+    const keys = () => ["a", "b", "c", "d", "e"].filter((k) => cache.get(k) !== undefined);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    cache.set("c", 3);
+    cache.get("c"); // already the newest: nothing moves
+    cache.get("a"); // a becomes the newest; b is now the oldest
+    cache.get("a");
+    cache.set("d", 4); // evicts b
+    expect([cache.get("b"), cache.size]).to.deep.equal([undefined, 3]);
+    cache.delete("d"); // the newest goes; c is then the oldest, a the newest
+    cache.get("c");
+    cache.set("e", 5);
+    cache.set("d", 4); // evicts a (c was read after it)
+    expect(cache.get("a")).to.equal(undefined);
+    cache.clear();
+    cache.set("a", 1);
+    cache.get("a");
+    expect(keys()).to.deep.equal(["a"]);
+  });
+
   it("40 distinct 1 MB filter values keep little heap while the engine runs and none after dispose", async function () {
     this.timeout(120_000);
     const query = () => Sales.query().dimensions(Sales.country).metrics(Sales.revenue);

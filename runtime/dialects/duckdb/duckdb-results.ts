@@ -4,7 +4,13 @@
  * row (or column) readers planned once per result.
  */
 import type { DuckDBDataChunk, DuckDBResult, DuckDBResultReader, DuckDBType } from "@duckdb/node-api";
-import type { ColumnInfo, QueryResult, ResultStream, ServedFrom } from "../../driver/query-result.js";
+import type {
+  ColumnInfo,
+  QueryResult,
+  ReadFailureObserver,
+  ResultStream,
+  ServedFrom,
+} from "../../driver/query-result.js";
 import { OperationalError } from "../../errors.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
 import { planChunkColumns, planChunkRows, type ChunkReader } from "./duckdb-chunk-rows.js";
@@ -41,6 +47,7 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   #readChunk: ChunkReader;
   #closed = false;
   #fetching: Promise<IteratorResult<unknown[][], undefined>> | undefined;
+  #observer: ReadFailureObserver | undefined;
 
   constructor(
     result: DuckDBResult,
@@ -90,12 +97,17 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   readonly #fetched = (chunk: DuckDBDataChunk | null): IteratorResult<unknown[][], undefined> => {
     this.#fetching = undefined;
     this.#operations.operationSettled();
-    if (chunk === null || chunk.rowCount === 0) {
-      this.#closed = true;
-      this.#assertCompleted();
-      return DONE;
+    try {
+      if (chunk === null || chunk.rowCount === 0) {
+        this.#closed = true;
+        this.#assertCompleted();
+        return DONE;
+      }
+      return { done: false, value: this.#readChunk(chunk) };
+    } catch (error) {
+      this.#observer?.noteError(error);
+      throw error;
     }
-    return { done: false, value: this.#readChunk(chunk) };
   };
 
   readonly #fetchFailed = (error: unknown): never => {
@@ -103,11 +115,17 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
     throw this.#failed(error);
   };
 
-  /** Ends the stream after a failed fetch; the error as the driver contract reports it. */
+  /** Ends the stream after a failed fetch; the error as the driver contract reports it (observer first). */
   #failed(error: unknown): unknown {
     this.#operations.operationSettled();
     this.#closed = true;
-    return mapDuckDBError(error);
+    const mapped = mapDuckDBError(error);
+    this.#observer?.noteError(mapped);
+    return mapped;
+  }
+
+  observeReadFailures(observer: ReadFailureObserver): void {
+    this.#observer = observer;
   }
 
   async return(): Promise<IteratorResult<unknown[][], undefined>> {
