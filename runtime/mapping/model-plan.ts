@@ -25,6 +25,10 @@ interface Step {
 }
 
 const cache = new WeakMap<object, Map<string, RowMapper>>();
+const lastByColumns = new WeakMap<
+  readonly ColumnInfo[],
+  { readonly model: TSchema; readonly mode: ValidateMode; readonly mapper: RowMapper }
+>();
 
 function columnLabel(column: ColumnInfo): string {
   return `${column.type} (${column.kind})`;
@@ -192,6 +196,10 @@ export function calendarDayFields(model: TSchema): readonly string[] {
 
 /** The row mapper for this model over these columns (compiled once, then cached per model object). */
 export function compileRowMapper(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): RowMapper {
+  // A frozen column list (the plan the results of one prepared statement share) remembers its last
+  // mapper: a query read again the same way builds no key.
+  const last = lastByColumns.get(columns);
+  if (last !== undefined && last.model === model && last.mode === mode) return last.mapper;
   const key = `${mode}\u0000${columns.map((c) => `${c.name}\u0001${c.type}\u0001${c.kind}`).join("\u0000")}`;
   let perModel = cache.get(model);
   if (perModel === undefined) {
@@ -203,5 +211,6 @@ export function compileRowMapper(model: TSchema, columns: readonly ColumnInfo[],
     mapper = build(model, columns, mode);
     perModel.set(key, mapper);
   }
+  if (Object.isFrozen(columns)) lastByColumns.set(columns, { model, mode, mapper });
   return mapper;
 }

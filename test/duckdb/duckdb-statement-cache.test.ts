@@ -86,6 +86,47 @@ describe("engine: DuckDB prepared statements reused by autocommit reads", () => 
       expect(await streamed(conn, "SELECT * FROM t")).to.deep.equal([["a", 2]]);
     });
 
+    it("results of one cached statement share their column plan until DuckDB answers other columns", async () => {
+      await using conn = await engine.connect();
+      const read = async (sql: string) => {
+        const stream = await conn.stream(sql);
+        const rows: unknown[][] = [];
+        for await (const chunk of stream) rows.push(...chunk);
+        return { columns: stream.columns, rows };
+      };
+      const replace = async (select: string) => {
+        await using other = await engine.connect();
+        await other.run(`CREATE OR REPLACE TABLE t AS ${select}`);
+        await other.commit();
+      };
+      const sql = "SELECT * FROM t";
+      await read(sql); // prepared and kept
+      const second = await read(sql);
+      const third = await read(sql);
+      expect(third.columns).to.equal(second.columns); // shared: same names and type ids
+      expect(third.rows).to.deep.equal([[1]]);
+      // Same name, another type id; then another name; then types whose id does not say everything.
+      const shapes: [string, string, string, unknown][] = [
+        ["SELECT 7::BIGINT AS x", "x", "BIGINT", 7n],
+        ["SELECT 'a' AS x", "x", "VARCHAR", "a"],
+        ["SELECT 'a' AS y", "y", "VARCHAR", "a"],
+        ["SELECT 1.5::DECIMAL(9,2) AS y", "y", "DECIMAL(9,2)", "1.50"],
+        ["SELECT 2.5::DECIMAL(9,1) AS y", "y", "DECIMAL(9,1)", "2.5"],
+        ["SELECT [1, 2] AS y", "y", "INTEGER[]", [1, 2]],
+        ["SELECT ['a'] AS y", "y", "VARCHAR[]", ["a"]],
+      ];
+      for (const [select, name, type, value] of shapes) {
+        await replace(select);
+        const { columns, rows } = await read(sql);
+        expect(
+          columns.map((c) => [c.name, c.type]),
+          select,
+        ).to.deep.equal([[name, type]]);
+        const got = rows[0]![0];
+        expect(typeof value === "string" && typeof got === "object" ? String(got) : got, select).to.deep.equal(value);
+      }
+    });
+
     it("rows written and committed elsewhere are seen by the next read of the same text", async () => {
       await using conn = await engine.connect();
       expect(await conn.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 1n }]);

@@ -6,7 +6,13 @@
  * statements go through the built-in layer when one is configured (`duckdb-semantic-session.ts`).
  */
 import { answersWithin } from "../../driver/deadline.js";
-import type { DuckDBConnection, DuckDBResult, DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
+import type {
+  DuckDBConnection,
+  DuckDBPreparedStatement,
+  DuckDBResult,
+  DuckDBResultReader,
+  DuckDBValue,
+} from "@duckdb/node-api";
 import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
 import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { ProgrammingError } from "../../errors.js";
@@ -141,7 +147,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         const { statement, bound } = route;
         const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
         const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
-        if (cached !== undefined) return this.#streamCached(statement, streamPrepared(cached), route.servedFrom);
+        if (cached !== undefined) return this.#streamCached(statement, cached, route.servedFrom);
       }
     } catch (error) {
       return Promise.reject(mapDuckDBError(error));
@@ -168,14 +174,14 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   /** The stream of a cached statement's execution, counted as an operation until it has started. */
   #streamCached(
     statement: string,
-    execution: Promise<DuckDBResult>,
+    prepared: DuckDBPreparedStatement,
     servedFrom: StreamRoute["servedFrom"],
   ): Promise<ResultStream> {
     this.#activeOperations++;
-    return execution.then(
+    return streamPrepared(prepared).then(
       (result) => {
         this.operationSettled();
-        return streamOfResult(result, this, servedFrom);
+        return streamOfResult(result, this, servedFrom, prepared);
       },
       (error: unknown) => {
         this.operationSettled();

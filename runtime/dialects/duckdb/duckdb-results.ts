@@ -13,7 +13,8 @@ import type {
 } from "../../driver/query-result.js";
 import { OperationalError } from "../../errors.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
-import { planChunkColumns, planChunkRows, type ChunkReader } from "./duckdb-chunk-rows.js";
+import { planChunkColumns, type ChunkReader } from "./duckdb-chunk-rows.js";
+import { planResult, sharedPlan, type ResultPlan } from "./duckdb-result-plan.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { fetchChunk } from "./duckdb-native-stream.js";
 import { planTypedColumns } from "./duckdb-typed-columns.js";
@@ -53,19 +54,14 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
     result: DuckDBResult,
     operations: OperationCounter,
     servedFrom: Exclude<ServedFrom, "cache"> | undefined,
+    plan: ResultPlan,
   ) {
-    const types = result.columnTypes();
-    const columns: ColumnInfo[] = new Array(types.length);
-    for (let i = 0; i < types.length; i++) {
-      const type = types[i]!;
-      columns[i] = { name: result.columnName(i), type: type.toString(), kind: kindOfType(type) };
-    }
-    this.columns = columns;
+    this.columns = plan.columns;
     this.servedFrom = servedFrom;
     this.#result = result;
-    this.#types = types;
+    this.#types = plan.types;
     this.#operations = operations;
-    this.#readChunk = planChunkRows(types);
+    this.#readChunk = plan.readRows;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {
@@ -155,13 +151,18 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   }
 }
 
-/** Wraps a streamed DuckDB result: chunks are fetched as the caller iterates. */
+/**
+ * Wraps a streamed DuckDB result: chunks are fetched as the caller iterates. `statement`: the cached
+ * prepared statement it comes from, whose results share one column plan (see `resultPlan`).
+ */
 export function streamOfResult(
   result: DuckDBResult,
   operations: OperationCounter,
   servedFrom?: Exclude<ServedFrom, "cache">,
+  statement?: object,
 ): ResultStream {
-  return new DuckDBResultStream(result, operations, servedFrom);
+  const plan = statement === undefined ? planResult(result) : sharedPlan(statement, result);
+  return new DuckDBResultStream(result, operations, servedFrom, plan);
 }
 
 export function readerToResult(reader: DuckDBResultReader): QueryResult {

@@ -1,0 +1,92 @@
+/**
+ * A streamed result's column plan: its columns (name, type text, value kind), DuckDB types and row
+ * reader. Building it reads every column's logical type and plans a reader per column, once per
+ * result. The results of one cached prepared statement share it while their columns stay the same:
+ * each new result is checked against it by column count, names and type ids, which are read without
+ * building a type (a statement that DuckDB re-binds after a catalog change may answer other columns).
+ * Only plans whose types are fully given by their type id are shared: no DECIMAL width, no nested or
+ * enum type, no alias (a user type, JSON), so equal ids mean equal types.
+ */
+import type { DuckDBResult, DuckDBType } from "@duckdb/node-api";
+import type { ColumnInfo } from "../../driver/query-result.js";
+import { duckdb } from "./duckdb-api.js";
+import { planChunkRows, type ChunkReader } from "./duckdb-chunk-rows.js";
+import { kindOfType } from "./duckdb-values.js";
+
+export interface ResultPlan {
+  readonly columns: readonly ColumnInfo[];
+  readonly types: readonly DuckDBType[];
+  readonly readRows: ChunkReader;
+  /** The type ids, when every type is given by its id (the plan may be shared); else undefined. */
+  readonly typeIds: readonly number[] | undefined;
+}
+
+const plans = new WeakMap<object, ResultPlan>();
+let simpleIds: ReadonlySet<number> | undefined;
+
+/** Type ids that alone give the whole type (no parameters, no children). */
+function simpleTypeIds(): ReadonlySet<number> {
+  if (simpleIds !== undefined) return simpleIds;
+  const id = duckdb().DuckDBTypeId;
+  simpleIds = new Set<number>([
+    id.BOOLEAN,
+    id.TINYINT,
+    id.SMALLINT,
+    id.INTEGER,
+    id.BIGINT,
+    id.UTINYINT,
+    id.USMALLINT,
+    id.UINTEGER,
+    id.UBIGINT,
+    id.HUGEINT,
+    id.UHUGEINT,
+    id.FLOAT,
+    id.DOUBLE,
+    id.VARCHAR,
+    id.DATE,
+    id.TIME,
+    id.TIMESTAMP,
+    id.TIMESTAMP_TZ,
+    id.INTERVAL,
+    id.BLOB,
+    id.UUID,
+  ]);
+  return simpleIds;
+}
+
+/** The plan of one result, built from its column types. */
+export function planResult(result: DuckDBResult): ResultPlan {
+  const types = result.columnTypes();
+  const columns: ColumnInfo[] = new Array(types.length);
+  const simple = simpleTypeIds();
+  let typeIds: number[] | undefined = new Array<number>(types.length);
+  for (let i = 0; i < types.length; i++) {
+    const type = types[i]!;
+    columns[i] = { name: result.columnName(i), type: type.toString(), kind: kindOfType(type) };
+    if (typeIds !== undefined && simple.has(type.typeId) && type.alias === undefined) typeIds[i] = type.typeId;
+    else typeIds = undefined;
+  }
+  return { columns, types, readRows: planChunkRows(types), typeIds };
+}
+
+/** The plan `statement`'s earlier results used when this result's columns are the same, else a new one (kept). */
+export function sharedPlan(statement: object, result: DuckDBResult): ResultPlan {
+  const known = plans.get(statement);
+  if (known !== undefined && sameColumns(known, result)) return known;
+  const plan = planResult(result);
+  if (plan.typeIds !== undefined) {
+    for (const column of plan.columns) Object.freeze(column);
+    Object.freeze(plan.columns);
+    plans.set(statement, plan);
+  } else if (known !== undefined) plans.delete(statement);
+  return plan;
+}
+
+function sameColumns(plan: ResultPlan, result: DuckDBResult): boolean {
+  const ids = plan.typeIds!;
+  if (result.columnCount !== ids.length) return false;
+  for (let i = 0; i < ids.length; i++) {
+    if (result.columnTypeId(i) !== ids[i] || result.columnName(i) !== plan.columns[i]!.name) return false;
+  }
+  return true;
+}
