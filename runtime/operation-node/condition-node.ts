@@ -104,8 +104,9 @@ export const ConditionNode = freeze({
   comparison(field: FieldNode, operator: ComparisonOperator, value: FilterValue): ComparisonNode {
     return freeze({ kind: "ComparisonNode", field, operator, value });
   },
-  inList(field: FieldNode, values: readonly FilterValue[], negated: boolean): InListNode {
-    return freeze({ kind: "InListNode", field, values: freeze([...values]), negated });
+  /** `values`: a fresh array nobody else holds (the node freezes it in place). */
+  inList(field: FieldNode, values: FilterValue[], negated: boolean): InListNode {
+    return freeze({ kind: "InListNode", field, values: freeze(values), negated });
   },
   between(field: FieldNode, low: FilterValue, high: FilterValue): BetweenNode {
     return freeze({ kind: "BetweenNode", field, low, high });

@@ -31,8 +31,16 @@ function childrenOf(node: ConditionNode): readonly ConditionNode[] {
   }
 }
 
+/** The shape of every comparison, IN list, LIKE, null check and constant (shared: nothing to remember per node). */
+const LEAF: ConditionShape = Object.freeze({ depth: 0, terms: 1 });
+
+const isLeaf = (node: ConditionNode): boolean =>
+  node.kind !== "AndConditionNode" && node.kind !== "OrConditionNode" && node.kind !== "NotConditionNode";
+
 /** Depth and term count of `node`, or undefined once either is over its limit (measured iteratively). */
 export function conditionShape(root: ConditionNode): ConditionShape | undefined {
+  // The usual where(View.field.op(value)): no walk, no stack.
+  if (isLeaf(root)) return LEAF;
   const stack: { node: ConditionNode; level: number; expanded: boolean }[] = [
     { node: root, level: 0, expanded: false },
   ];
@@ -48,14 +56,14 @@ export function conditionShape(root: ConditionNode): ConditionShape | undefined 
       if (top.level >= MAX_CONDITION_DEPTH) return undefined;
       top.expanded = true;
       for (const child of children) {
-        if (!shapes.has(child)) stack.push({ node: child, level: top.level + 1, expanded: false });
+        if (!isLeaf(child) && !shapes.has(child)) stack.push({ node: child, level: top.level + 1, expanded: false });
       }
       continue;
     }
     let depth = 0;
     let terms = children.length === 0 ? 1 : 0;
     for (const child of children) {
-      const shape = shapes.get(child)!;
+      const shape = isLeaf(child) ? LEAF : shapes.get(child)!;
       depth = Math.max(depth, shape.depth + 1);
       terms += shape.terms;
     }

@@ -86,13 +86,57 @@ export function valueShapeOf(node: SemanticQueryNode): ValueShape | undefined {
   const values: FilterValue[] = [];
   const where = conditionKey(node.where, values);
   if (where === undefined) return undefined;
+  return { key: `${selectionKey(node)}|${where}`, values };
+}
+
+/** What selectionKey reads of a node (never its filter: no values are kept), with the key. */
+type Selection = Pick<
+  SemanticQueryNode,
+  "dimensions" | "metrics" | "facts" | "orderBy" | "limit" | "offset" | "viewName" | "warehouseName"
+>;
+
+const selectionKeys = new WeakMap<readonly object[], { readonly selection: Selection; readonly key: string }>();
+
+/** Whether `a` and `b` read alike for selectionKey (their lists the same arrays). */
+const sameSelection = (a: Selection, b: Selection): boolean =>
+  a.dimensions === b.dimensions &&
+  a.metrics === b.metrics &&
+  a.facts === b.facts &&
+  a.orderBy === b.orderBy &&
+  a.limit === b.limit &&
+  a.offset === b.offset &&
+  a.viewName === b.viewName &&
+  a.warehouseName === b.warehouseName;
+
+/**
+ * Everything of the value shape's key but the filter. Builder nodes share their lists (and builder
+ * calls made again give back the same node, query/interned-nodes.ts), so a query built per request
+ * finds its key beside its last non-empty list instead of writing it again.
+ */
+function selectionKey(node: SemanticQueryNode): string {
+  const anchor =
+    node.orderBy.length > 0
+      ? node.orderBy
+      : node.metrics.length > 0
+        ? node.metrics
+        : node.dimensions.length > 0
+          ? node.dimensions
+          : node.facts;
+  const known = selectionKeys.get(anchor);
+  if (known !== undefined && sameSelection(known.selection, node)) return known.key;
   let key = `${node.viewName.length}:${node.viewName}${node.warehouseName.length}:${node.warehouseName}|`;
   key += `${fieldIds(node.dimensions)}|${fieldIds(node.metrics)}|${fieldIds(node.facts)}|`;
   for (let i = 0; i < node.orderBy.length; i++) {
     const o = node.orderBy[i]!;
     key += `${i === 0 ? "" : ","}${idOf(o.field)}${o.direction}${o.nulls ?? ""}`;
   }
-  return { key: `${key}|${node.limit ?? ""}|${node.offset ?? ""}|${where}`, values };
+  key += `|${node.limit ?? ""}|${node.offset ?? ""}`;
+  if (anchor.length > 0) {
+    const { dimensions, metrics, facts, orderBy, limit, offset, viewName, warehouseName } = node;
+    const selection = { dimensions, metrics, facts, orderBy, limit, offset, viewName, warehouseName };
+    selectionKeys.set(anchor, { selection, key });
+  }
+  return key;
 }
 
 /** The ids of a list of fields, comma-separated. */

@@ -37,21 +37,37 @@ function sameKeys(a: readonly unknown[], b: readonly unknown[]): boolean {
 }
 
 /**
- * The node `method` derived from `parent` with arguments reduced to `keys` before, or undefined.
- * `keys` must hold everything of the arguments that the derived node or the call's checks read.
+ * The node `method` derived from `parent` with arguments `args` before, or undefined. `matches`
+ * compares the remembered keys with `args` (by default: the same objects, for frozen fields); the keys
+ * must hold everything of the arguments that the derived node or the call's checks read.
  */
 export function derivedNode(
   parent: SemanticQueryNode,
   method: string,
-  keys: readonly unknown[],
+  args: readonly unknown[],
+  matches: (keys: readonly unknown[], args: readonly unknown[]) => boolean = sameKeys,
 ): SemanticQueryNode | undefined {
   const derived = derivedByNode.get(parent);
   if (derived === undefined) return undefined;
   for (let i = 0; i < derived.length; i++) {
     const d = derived[i]!;
-    if (d.method === method && sameKeys(d.keys, keys)) return d.node;
+    if (d.method === method && matches(d.keys, args)) return d.node;
   }
   return undefined;
+}
+
+/** Whether `orderings` reduce to `keys` (orderingKeys), without building their keys. */
+export function sameOrderings(keys: readonly unknown[], orderings: readonly unknown[]): boolean {
+  if (keys.length !== orderings.length * 3) return false;
+  for (let i = 0; i < orderings.length; i++) {
+    const o = orderings[i];
+    const k = i * 3;
+    if (isOrdering(o)) {
+      const node = o.node;
+      if (keys[k] !== node.field || keys[k + 1] !== node.direction || keys[k + 2] !== node.nulls) return false;
+    } else if (!isField(o) || keys[k] !== o.node || keys[k + 1] !== "asc" || keys[k + 2] !== undefined) return false;
+  }
+  return true;
 }
 
 /** Remembers that `method` with `keys` derived `node` from `parent` (at most MAX_DERIVED per method). */
@@ -79,16 +95,15 @@ export function derivedCount(node: SemanticQueryNode): number {
 }
 
 /**
- * What decides the node `orderBy(...orderings)` derives: each ordering's field node, direction and
- * nulls (a field stands for its ascending ordering); undefined when an argument is neither (it throws).
+ * What decides the node `orderBy(...orderings)` derives, for arguments it accepted: each ordering's
+ * field node, direction and nulls (a field stands for its ascending ordering).
  */
-export function orderingKeys(orderings: readonly unknown[]): unknown[] | undefined {
+export function orderingKeys(orderings: readonly unknown[]): unknown[] {
   const keys: unknown[] = [];
   for (let i = 0; i < orderings.length; i++) {
     const o = orderings[i];
     if (isOrdering(o)) keys.push(o.node.field, o.node.direction, o.node.nulls);
-    else if (isField(o)) keys.push(o.node, "asc", undefined);
-    else return undefined;
+    else keys.push((o as { node: unknown }).node, "asc", undefined);
   }
   return keys;
 }

@@ -34,7 +34,7 @@ import type {
 } from "./query-shape.js";
 import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import { VariableNode } from "../operation-node/variable-node.js";
-import { derivedNode, orderingKeys, rememberDerived, rootNode } from "./interned-nodes.js";
+import { derivedNode, orderingKeys, rememberDerived, rootNode, sameOrderings } from "./interned-nodes.js";
 import { appendWhere, whereCondition, type WhereChain } from "./where-chain.js";
 import type { NoVariables } from "../view/variable.js";
 
@@ -229,8 +229,7 @@ export class SemanticQuery<
   orderBy<const O extends readonly (Ordering | AnyField)[]>(
     ...orderings: { [I in keyof O]: OrderCheck<O[I], V> }
   ): SemanticQuery<V, R, P, WithOrdered<S, O[number]>> {
-    const keys = orderingKeys(orderings);
-    const known = keys === undefined ? undefined : derivedNode(this.#node, "orderBy", keys);
+    const known = derivedNode(this.#node, "orderBy", orderings, sameOrderings);
     if (known !== undefined) return this.#on(known);
     const nodes = (orderings as readonly unknown[]).map((o) => {
       if (isOrdering(o)) {
@@ -244,7 +243,7 @@ export class SemanticQuery<
       throw this.#error("orderBy", "expected an ordering such as View.field.desc()");
     });
     const orderBy = [...this.#node.orderBy, ...nodes];
-    return keys === undefined ? this.#with({ orderBy }) : this.#derive("orderBy", keys, { orderBy });
+    return this.#derive("orderBy", orderingKeys(orderings), { orderBy });
   }
 
   /** At most `n` rows; `n` is a non-negative integer (`limit(0)`: no rows, just the columns). */

@@ -167,7 +167,8 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
         field: name,
       });
     }
-    const present = values.filter((v) => v !== null).map((v) => value(method, v));
+    const present: FilterValue[] = []; // one array, no closures: the node takes it (ConditionNode.inList)
+    for (let i = 0; i < values.length; i++) if (values[i] !== null) present.push(value(method, values[i]));
     const inList = ConditionNode.inList(node, present, negated);
     if (present.length === values.length) return conditionOf<V, MetricName<K, N>>(inList);
     // SQL's IN never matches NULL; a null in the list means "or IS NULL" (eq(null) semantics).

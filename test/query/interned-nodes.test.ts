@@ -6,11 +6,14 @@
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView, ValidationError } from "lib";
 import { derivedCount, MAX_DERIVED } from "../../runtime/query/interned-nodes.js";
+import { compilerFor } from "../../runtime/dialects/dialects.js";
 import { compilesDuring } from "../support/compiles-during.js";
 import { Sales } from "./support/views.js";
 
 const revenueByCountry = () =>
   Sales.query().metrics(Sales.revenue).dimensions(Sales.country).orderBy(Sales.revenue.desc());
+
+const full = compilerFor("backend_c");
 
 describe("interned builder nodes", () => {
   it("the same calls on the same node give back the same frozen node, in new query objects", () => {
@@ -77,6 +80,33 @@ describe("interned builder nodes", () => {
     const last = fields[fields.length - 1]!;
     expect(root.dimensions(last as never).toOperationNode()).to.equal(root.dimensions(last as never).toOperationNode());
     expect(derivedCount(root.toOperationNode())).to.equal(MAX_DERIVED);
+  });
+
+  it("queries sharing lists but not their selection get their own value shape and SQL", () => {
+    const ordered = Sales.query().metrics(Sales.revenue).orderBy(Sales.revenue.desc());
+    // Each pair shares the ORDER BY list (the key's anchor) and differs in what follows it.
+    const pairs = [
+      [ordered.limit(5), ordered.limit(6)],
+      [ordered.offset(1), ordered],
+      [ordered.dimensions(Sales.country), ordered.dimensions(Sales.region)],
+    ] as const;
+    for (const [a, b] of pairs) {
+      for (let round = 0; round < 2; round++) {
+        for (const value of ["US", "DE"]) {
+          const queries = [a, b].map((q) => q.where(Sales.country.eq(value)));
+          const sql = queries.map((q) => q.toSql({ dialect: "backend_c" }));
+          expect(sql[0]).to.not.equal(sql[1]);
+          // What the full compiler writes for each (the template path must agree).
+          expect(queries.map((q) => full.compileSemanticQuery(q.toOperationNode()).sql)).to.deep.equal(sql);
+          expect(sql[1]).to.include(`''${value}''`);
+        }
+      }
+    }
+    expect(pairs[0][0].where(Sales.country.eq("US")).toSql({ dialect: "backend_c" })).to.include("LIMIT 5");
+    expect(pairs[0][1].where(Sales.country.eq("US")).toSql({ dialect: "backend_c" })).to.include("LIMIT 6");
+    expect(pairs[2][1].where(Sales.country.eq("US")).toSql({ dialect: "backend_c" })).to.include(
+      `dimensions := ['region']`,
+    );
   });
 
   it("a query built per request compiles once, and compile() gives the same frozen result", () => {

@@ -48,8 +48,10 @@ export function duckdbLiteral(value: unknown): string {
   throw new ValidationError(`Cannot write ${Object.prototype.toString.call(value)} as a SQL literal`);
 }
 
+/** `'s'` with its quotes doubled (no new string for the usual text without one). */
+const quoted = (s: string): string => `'${s.includes("'") ? s.replaceAll("'", "''") : s}'`;
+
 function stringLiteral(value: string): string {
-  const quoted = (s: string) => `'${s.replaceAll("'", "''")}'`;
   if (!value.includes("\0")) return quoted(value);
   return `(${value.split("\0").map(quoted).join(" || chr(0) || ")})`;
 }

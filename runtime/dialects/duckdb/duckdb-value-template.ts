@@ -37,13 +37,13 @@ export interface TemplateParts {
   readonly lifted: LiftedStatement | undefined;
 }
 
-const quoted = (text: string): string => text.replaceAll("'", "''");
+const quoted = (text: string): string => (text.includes("'") ? text.replaceAll("'", "''") : text);
 
 class DuckDBValueTemplate implements ValueTemplate {
   readonly #pieces: readonly string[];
   readonly #holes: readonly TemplateHole[];
-  /** The lifted form: its shape, and each literal either a hole's (by index) or one the skeleton wrote. */
-  readonly #lifted: { shape: string; literals: readonly (number | LiftedLiteral)[] } | undefined;
+  /** The lifted form: its shape and the recorded literals (a fill overwrites the holes' own, at `at`). */
+  readonly #lifted: { shape: string; literals: readonly LiftedLiteral[]; at: readonly number[] } | undefined;
   /** Per hole, how its value stands in the shape: `$k` (""), or `CAST($k AS DATE)` ("DATE") ... */
   readonly #casts: readonly string[];
 
@@ -60,11 +60,10 @@ class DuckDBValueTemplate implements ValueTemplate {
     pieces.push(text + quoted(where.predicate.slice(cursor)) + sql.slice(where.end - 1));
     this.#pieces = pieces;
     this.#holes = holes;
-    const holeOf = new Map(holes.map((h, i) => [h.lifted, i]));
     this.#lifted =
       lifted === undefined
         ? undefined
-        : { shape: lifted.shape, literals: lifted.literals.map((literal, i) => holeOf.get(i) ?? literal) };
+        : { shape: lifted.shape, literals: lifted.literals, at: holes.map((h) => h.lifted) };
     this.#casts = holes.map((h) => (lifted === undefined ? "" : placeholderCast(lifted.literals[h.lifted]!)));
   }
 
@@ -75,7 +74,8 @@ class DuckDBValueTemplate implements ValueTemplate {
     const pieces = this.#pieces;
     const holes = this.#holes;
     const liftedForm = this.#lifted;
-    const literals: LiftedLiteral[] = [];
+    // The recorded literals, each hole's replaced by this query's value (one array per fill).
+    const literals = liftedForm === undefined ? undefined : liftedForm.literals.slice();
     let sql = pieces[0]!;
     for (let i = 0; i < holes.length; i++) {
       let text: string;
@@ -84,18 +84,15 @@ class DuckDBValueTemplate implements ValueTemplate {
       } catch {
         return undefined;
       }
-      if (liftedForm !== undefined) {
+      if (literals !== undefined) {
         const literal = liftedLiteralOf(values[holes[i]!.slot], text);
         if (literal == null || placeholderCast(literal) !== this.#casts[i]) return undefined;
-        literals[i] = literal;
+        literals[liftedForm!.at[i]!] = literal;
       }
       sql += quoted(text) + pieces[i + 1]!;
     }
     const compiled = CompiledQuery.create("backend_c", query, sql, []);
-    if (liftedForm !== undefined) {
-      const all = liftedForm.literals.map((l) => (typeof l === "number" ? literals[l]! : l));
-      noteLiftedValues(compiled, Object.freeze({ shape: liftedForm.shape, literals: all }));
-    }
+    if (literals !== undefined) noteLiftedValues(compiled, Object.freeze({ shape: liftedForm!.shape, literals }));
     return compiled;
   }
 }
