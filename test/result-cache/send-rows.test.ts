@@ -65,7 +65,11 @@ describe("sendRows: a cursor as lossless JSON, a cache hit from its entry's JSON
         await using cursor = await query.using(engine).execute({ cache: false });
         sendJson(expected, await cursor.fetchAllRows(), 201);
       }
-      expect(expected.body).to.contain('"day":"2024-02-29"').and.contain("100000012.49").and.contain("-0.05").and.contain('"shipments":2');
+      expect(expected.body)
+        .to.contain('"day":"2024-02-29"')
+        .and.contain("100000012.49")
+        .and.contain("-0.05")
+        .and.contain('"shipments":2');
       const sent = async () => {
         const res = response();
         const cursor = await query.using(engine).execute();
