@@ -4,8 +4,10 @@
  *
  *   app.use(jsonResponse());          // every res.json(body) now writes bigint/Decimal as exact numbers
  *   sendJson(res, { revenue }, 200);  // or per response
+ *   await sendRows(res, cursor);      // every row of a cursor (a cache hit sends the entry's JSON text)
  */
 import { toJson } from "../values/json.js";
+import { takeServedJson } from "../result-cache/served-json.js";
 
 /** The part of an Express response (or Node `ServerResponse`) the helpers use. */
 export interface JsonResponseTarget {
@@ -29,7 +31,38 @@ export function sendJson(
   status?: number,
   options: JsonResponseOptions = {},
 ): void {
-  const text = toJson(body, options.space);
+  writeJson(res, toJson(body, options.space), status);
+}
+
+/** The part of a cursor `sendRows` reads: any `Cursor` of lib fits. */
+export interface RowsSource {
+  fetchAllRows(): Promise<readonly unknown[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Sends every row of `cursor` as a lossless JSON array, exactly what
+ * `sendJson(res, await cursor.fetchAllRows(), status, options)` sends, then closes the cursor. When
+ * the engine's result cache served the cursor and nothing was read from it, the entry's JSON text is
+ * sent: written on the entry's first such request and kept with it (its bytes count against the
+ * cache's `maxBytes`; it expires, is evicted and is invalidated with the entry), so later hits build
+ * no row objects and write no JSON. With `space`, the text is written per request.
+ */
+export async function sendRows(
+  res: JsonResponseTarget,
+  cursor: RowsSource,
+  status?: number,
+  options: JsonResponseOptions = {},
+): Promise<void> {
+  try {
+    const text = options.space === undefined ? takeServedJson(cursor) : undefined;
+    writeJson(res, text ?? toJson(await cursor.fetchAllRows(), options.space), status);
+  } finally {
+    await cursor.close();
+  }
+}
+
+function writeJson(res: JsonResponseTarget, text: string, status: number | undefined): void {
   if (status !== undefined) res.statusCode = status;
   if (res.getHeader("Content-Type") === undefined) res.setHeader("Content-Type", "application/json; charset=utf-8");
   if (typeof res.send === "function") res.send(text);

@@ -14,6 +14,7 @@ import { named, type CursorQuery } from "../cursor/open-cursor.js";
 import type { PooledConnection } from "../engine/pooled-connection.js";
 import { cachedStream, type CachedResult } from "../result-cache/cached-result.js";
 import { measureRows } from "../result-cache/measure-bytes.js";
+import { rememberServed } from "../result-cache/served-json.js";
 import { isTraced, queryChannel, traced } from "../observability/channels.js";
 import type { BackendType } from "../dialects/dialects.js";
 import type { CachedRequest } from "./cache-options.js";
@@ -125,7 +126,11 @@ function servedCursor<R>(query: ServedQuery, request: CachedRequest, startedAt: 
   const { cache } = request;
   if (cache.reporting)
     cache.served({ sql: query.sql, parameterCount: query.parameters.length, rows: result.rowCount, startedAt });
-  return new Cursor<R>(undefined, cachedStream(result), undefined);
+  const stream = cachedStream(result);
+  const cursor = new Cursor<R>(undefined, stream, undefined);
+  // `sendRows` (lib/express) may then send the entry's JSON text instead of reading the rows.
+  rememberServed(cursor, { cache, key: request.key, result, stream });
+  return cursor;
 }
 
 /**

@@ -68,7 +68,7 @@ const CLOSED: Promise<void> = Promise.resolve();
  * Replays a cached result: its own iterator (a plain object, not an async generator: a hit's one or
  * two chunks cost no generator machinery, and one object is the stream and its iterator).
  */
-class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
+export class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
   readonly #chunks: readonly (readonly unknown[][])[];
   readonly #plan: ReadPlan;
@@ -115,12 +115,22 @@ class CachedStream implements ResultStream, AsyncIterator<unknown[][]> {
     return this.#plan.rowObjects;
   }
 
+  /** True while nothing was read (a reader may then be served the whole result at once). */
+  get unread(): boolean {
+    return this.#next === 0;
+  }
+
+  /** Marks every row read, by a reader that served the result some other way (its JSON text). */
+  consume(): void {
+    this.#next = this.#chunks.length;
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {
     return this;
   }
 }
 
 /** A stream replaying `result` from memory (no connection); `servedFrom` says "cache" unless given. */
-export function cachedStream(result: CachedResult, servedFrom: ServedFrom = "cache"): ResultStream {
+export function cachedStream(result: CachedResult, servedFrom: ServedFrom = "cache"): CachedStream {
   return new CachedStream(result, servedFrom);
 }

@@ -47,12 +47,17 @@ interface Entry {
   readonly key: string;
   readonly result: CachedResult;
   readonly expiresAt: number;
+  /** The rows' JSON text, once a reader asked for it (`bodyOf`); its bytes count against the budget. */
+  body: string | undefined;
   older: Entry | undefined;
   newer: Entry | undefined;
 }
 
 /** Bytes an entry costs beyond its values: its key (two bytes a character) and bookkeeping. */
 const keyBytes = (key: string): number => 64 + 2 * key.length;
+
+/** Bytes of an entry's JSON text (two a character), none without one. */
+const bodyBytes = (body: string | undefined): number => (body === undefined ? 0 : 2 * body.length);
 
 export class ResultCache {
   readonly defaultTtlSeconds: number;
@@ -132,6 +137,7 @@ export class ResultCache {
       key,
       result,
       expiresAt: this.#now() + ttlSeconds * 1000,
+      body: undefined,
       older: undefined,
       newer: undefined,
     };
@@ -139,6 +145,29 @@ export class ResultCache {
     this.#append(entry);
     this.#bytes += bytes;
     return true;
+  }
+
+  /**
+   * The JSON text of `result`'s rows (`make()`), kept with its entry while `key` still holds that
+   * result, so every later reader reuses it: its bytes count against `maxBytes` (older entries leave
+   * to make room; a text that does not fit is not kept) and it leaves with its entry (expiry,
+   * eviction, invalidation). For a result the cache no longer holds, `make()` is not kept.
+   */
+  bodyOf(key: string, result: CachedResult, make: () => string): string {
+    const entry = this.#entries.get(key);
+    if (entry?.body !== undefined && entry.result === result) return entry.body;
+    const body = make();
+    if (entry === undefined || entry.result !== result || entry.expiresAt <= this.#now()) return body;
+    const bytes = bodyBytes(body);
+    if (result.bytes + keyBytes(key) + bytes > this.maxBytes) return body;
+    while (this.#bytes + bytes > this.maxBytes && this.#oldest !== undefined && this.#oldest !== entry) {
+      this.#drop(this.#oldest);
+      this.#evictions++;
+    }
+    if (this.#bytes + bytes > this.maxBytes) return body;
+    entry.body = body;
+    this.#bytes += bytes;
+    return body;
   }
 
   /**
@@ -189,7 +218,7 @@ export class ResultCache {
   #drop(entry: Entry): void {
     this.#entries.delete(entry.key);
     this.#unlink(entry);
-    this.#bytes -= entry.result.bytes + keyBytes(entry.key);
+    this.#bytes -= entry.result.bytes + keyBytes(entry.key) + bodyBytes(entry.body);
   }
 
   #append(entry: Entry): void {

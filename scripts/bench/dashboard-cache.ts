@@ -1,8 +1,10 @@
 /**
  * "dashboard-cache": a dashboard's load, 32 HTTP clients cycling through the 10 distinct semantic
- * queries of one page, served by an Express handler (builder → execute() → fetchAllRows() → lossless
- * JSON) on an engine with the result cache (TTL 60 s), on one without it, and by a hand-written handler
- * that holds its own precomputed answers (the floor: no query at all). Twice: on backend C (the
+ * queries of one page, served by an Express handler (builder → execute() → `sendRows(res, cursor)` of
+ * lib/express, which writes the rows as lossless JSON; a cache hit sends its entry's JSON text, made
+ * on the entry's first hit) on an engine with the result cache (TTL 60 s), on one without it, and by a
+ * hand-written handler that holds its own precomputed rows and writes them with `sendJson` per request
+ * (the floor for the query: no query at all). Twice: on backend C (the
  * fixture's DuckDB file) and on backend A through the Snowflake stand-in with 50 ms per statement (a
  * remote warehouse; the stand-in runs in a worker thread, off the measured event loop). Counts the
  * warehouse statements the cached side sent (log events).
@@ -12,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
 import { BackendCConfig, Dimension, Metric, SemanticView, createEngine, type Engine, type LogEvent } from "lib";
-import { sendJson } from "lib/express";
+import { sendJson, sendRows, type JsonResponseTarget } from "lib/express";
 import { standInConfig } from "../../test/support/stand-ins/snowflake/snowflake-stand-in-fixture.js";
 import { startStandInWorker } from "./stand-in-worker.js";
 import type { BenchFixture } from "./fixture.js";
@@ -67,10 +69,10 @@ export const PANELS = [
 ];
 
 /**
- * The panels' Express app, a promise for the moment it has answered every request it took, and the
- * panels it was asked for.
+ * The panels' Express app (`answer` writes panel i's response), a promise for the moment it has
+ * answered every request it took, and the panels it was asked for.
  */
-function panelApp(answer: (panel: number) => Promise<unknown> | unknown) {
+function panelApp(answer: (res: JsonResponseTarget, panel: number) => Promise<void> | void) {
   const app = express();
   let active = 0;
   let idle: (() => void) | undefined;
@@ -79,7 +81,7 @@ function panelApp(answer: (panel: number) => Promise<unknown> | unknown) {
     active++;
     requested.add(Number(req.params.i));
     try {
-      sendJson(res, await answer(Number(req.params.i)));
+      await answer(res, Number(req.params.i));
     } finally {
       if (--active === 0) idle?.();
     }
@@ -101,6 +103,11 @@ async function rowsOf(engine: Engine, panel: number): Promise<unknown[]> {
   return await cursor.fetchAllRows();
 }
 
+/** lib's handler: the panel's query, its cursor sent as JSON (and closed) by `sendRows`. */
+async function sendPanel(res: JsonResponseTarget, engine: Engine, panel: number): Promise<void> {
+  await sendRows(res, await PANELS[panel]!.using(engine).execute());
+}
+
 /** Runs the three sides on one backend; `open` makes an engine with or without the cache. */
 async function measure(
   label: string,
@@ -115,17 +122,19 @@ async function measure(
   const uncached = open(false, () => undefined);
   const precomputed = await Promise.all(PANELS.map((_, i) => rowsOf(uncached, i)));
   const servers = await Promise.all([
-    listen(panelApp((i) => rowsOf(cached, i))),
-    listen(panelApp((i) => rowsOf(uncached, i))),
-    listen(panelApp((i) => precomputed[i])),
+    listen(panelApp((res, i) => sendPanel(res, cached, i))),
+    listen(panelApp((res, i) => sendPanel(res, uncached, i))),
+    listen(panelApp((res, i) => sendJson(res, precomputed[i]))),
   ]);
   const worker = await startLoadWorker();
   try {
     const [withCache, withoutCache, handWritten] = servers;
     // Many short slices rather than a few long ones: the p99 is judged on every measured response of a
     // side pooled over its rounds, and more rounds spread the machine's stalls more evenly over the sides.
-    const slice = { connections: CLIENTS, warmupMs: 150, measureMs: settings.quick ? 500 : 1000 };
-    const rounds = settings.quick ? 16 : 24;
+    // 24 × 0.3 s (quick) / 36 × 0.6 s after 100 ms of warm-up: about the time 16 × 0.5 s / 24 × 1 s after
+    // 150 ms took, about as many responses per side, and more rounds for the p99's resampled interval.
+    const slice = { connections: CLIENTS, warmupMs: 100, measureMs: settings.quick ? 300 : 600 };
+    const rounds = settings.quick ? 24 : 36;
     const started = performance.now();
     // The p99 goal is judged on cache vs hand-written, interleaved; no cache only needs its req/s.
     const paired = await interleavedLoad(

@@ -88,7 +88,7 @@ describe("API.md contract (acceptance, backend C): Package, declarations, condit
       );
       expect(await exported("lib/express")).to.deep.equal(
         [
-          ...["jsonReplacerWritesNumbers", "jsonResponse", "sendJson", "toJsonSchema"],
+          ...["jsonReplacerWritesNumbers", "jsonResponse", "sendJson", "sendRows", "toJsonSchema"],
           // The semantic router (README "Serving the model").
           ...["semanticRouter", "openApiDocument", "negotiateFormat", "MEDIA_TYPES", "PROBLEM_TYPES"],
           "TRUNCATED_TRAILER",

@@ -65,8 +65,8 @@ const LAYERS = {
     "query",
     "view",
   ],
-  /** `lib/express`: lossless JSON responses and the semantic router over the request core. */
-  express: ["errors", "values", "mapping", "dialects", "engine", "request"],
+  /** `lib/express`: lossless JSON responses (a cache-served cursor's kept JSON text) and the semantic router over the request core. */
+  express: ["errors", "values", "mapping", "dialects", "engine", "result-cache", "request"],
   /** `lib/mcp`: the MCP server over the request core (the SDK is an optional peer); `text` for tool-name suggestions. */
   mcp: ["errors", "values", "text", "packages", "dialects", "engine", "query-compiler", "request"],
   /** The `lib/testing` entry's modules: on top like an entry (fixture engines, recorded queries, replay). */
