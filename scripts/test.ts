@@ -8,6 +8,9 @@
  * - the type check (`tsc -p tsconfig.json --noEmit`) and the format check (`prettier --check .`) run
  *   beside the suite instead of before it, at a lower CPU priority so the suite keeps its pace; their
  *   output is printed after the suite's;
+ * - first of all, dist/ is made the build of the current sources (`scripts/build.ts --if-changed`, a
+ *   no-op after `npm ci`): the tests that start a child process as plain JavaScript load the built
+ *   library (test/support/plain-js.ts), and the package test reuses that build;
  * - the package test's npm work (a pack, a tarball install and a git+file:// install) starts at once
  *   in its own process (test/package/support/prepare-installs.ts) and the package test waits for it
  *   (LIB_PACKAGE_INSTALLS names the folder), instead of starting when its worker reaches that file.
@@ -76,6 +79,8 @@ export interface Command {
 }
 
 export interface TestPlan {
+  /** Run to its end before anything else starts; if it fails, so does the run, and nothing else runs. */
+  readonly first?: Command;
   readonly checks: readonly Command[];
   /** Started first, given an empty folder as its last argument, which mocha learns from PACKAGE_INSTALLS_ENV. */
   readonly setup?: Command;
@@ -89,6 +94,7 @@ interface Outcome extends Command {
 
 /** The repository's own `npm test`. */
 export const NPM_TEST: TestPlan = {
+  first: { name: "build", command: process.execPath, args: ["--import", "tsx", "scripts/build.ts", "--if-changed"] },
   checks: CHECKS.map((c) => ({ ...c, command: bin(c.command) })),
   setup: {
     name: "package installs",
@@ -140,7 +146,7 @@ async function background(c: Command, niceness: number, extraArgs: readonly stri
 }
 
 /**
- * Starts the setup and the checks, runs mocha (its output straight to the terminal) with
+ * Runs `first`, then starts the setup and the checks, runs mocha (its output straight to the terminal) with
  * `extraArgs`, then prints each check's verdict and output. Resolves to the first non-zero exit
  * code: mocha's, then the checks'. The setup runs only when there are no `extraArgs`; a failing
  * setup fails the test that waits for it, not the run by itself.
@@ -150,6 +156,14 @@ export async function runTests(
   extraArgs: readonly string[] = [],
   write: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
+  if (plan.first !== undefined) {
+    const child = spawn(plan.first.command, plan.first.args, { cwd: ROOT, stdio: "inherit" });
+    const code = await exited(child);
+    if (code !== 0) {
+      write(`\n> ${plan.first.name}: FAILED (exit ${code})\n`);
+      return code;
+    }
+  }
   const folder = plan.setup && extraArgs.length === 0 ? mkdtempSync(join(tmpdir(), "lib-test-setup-")) : undefined;
   try {
     const setup = folder === undefined ? undefined : background(plan.setup!, 0, [folder]);

@@ -118,6 +118,21 @@ describe("architecture: npm test runs the checks beside the suite", () => {
     expect((await runQuietly({ checks: [], setup, mocha: noSetup }, ["--grep", "x"])).code).to.equal(0);
   });
 
+  it("runs `first` (the build) to its end before the rest; when it fails, the run fails and nothing else starts", async () => {
+    const built = join(tmp.path, "built");
+    const first = node("build", `require("node:fs").writeFileSync(${JSON.stringify(built)}, "")`);
+    const suite = node("mocha", `process.exit(require("node:fs").existsSync(${JSON.stringify(built)}) ? 0 : 6)`);
+    expect(await runQuietly({ first, checks: [], mocha: suite })).to.deep.equal({ code: 0, printed: "" });
+    const started = join(tmp.path, "started");
+    const starts = (name: string) => node(name, `require("node:fs").writeFileSync(${JSON.stringify(started)}, "")`);
+    const failing = node("build", "process.exit(7)");
+    expect(
+      await runQuietly({ first: failing, checks: [starts("check")], setup: starts("setup"), mocha: starts("mocha") }),
+    ).to.deep.equal({ code: 7, printed: "\n> build: FAILED (exit 7)\n" });
+    expect(existsSync(started), "nothing started after the failed build").to.equal(false);
+    expect(NPM_TEST.first?.args).to.deep.equal(["--import", "tsx", "scripts/build.ts", "--if-changed"]);
+  });
+
   it("passes its arguments to mocha (npm test -- --grep pool)", async () => {
     const suite = node("mocha", "process.exit(process.argv[1] === '--grep' && process.argv[2] === 'pool' ? 0 : 5)");
     expect((await runQuietly({ checks: [], mocha: suite }, ["--grep", "pool"])).code).to.equal(0);
