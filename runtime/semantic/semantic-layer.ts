@@ -40,6 +40,13 @@ export interface SqlSession {
    * type, a statement that does not prepare). Absent: where_clause values are never bound.
    */
   readonly parameterTypes?: ((sql: string) => Promise<readonly string[] | undefined>) | undefined;
+  /**
+   * The result columns of `sql` (names and type texts, as `query` reports them), read from its
+   * prepared statement without running it; rejects with the error preparing it raised, as running it
+   * would; undefined when the statement cannot be prepared on its own (DuckDB expands it into several,
+   * such as a PIVOT without an IN list): run it then. Absent: run it.
+   */
+  readonly describe?: ((sql: string) => Promise<readonly RawColumn[] | undefined>) | undefined;
 }
 
 /**

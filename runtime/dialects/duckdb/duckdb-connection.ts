@@ -18,7 +18,7 @@ import { DuckDBSemanticSession, type StreamRoute } from "./duckdb-semantic-sessi
 import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
-import { readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
+import { describeOneStatement, readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { streamPrepared } from "./duckdb-native-stream.js";
 import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
 
@@ -85,6 +85,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             executePlain: (sql, parameters) => this.#executePlain(sql, parameters),
             executeRewritten: (sql, parameters, bound) => this.#executeRewritten(sql, parameters, bound),
             parameterTypes: (sql) => this.#parameterTypes(sql),
+            describe: (sql) => describeOneStatement(connection, sql),
             assertOpen: () => this.#assertOpen(),
             throwIfInterrupted: () => this.#throwIfInterrupted(),
           });

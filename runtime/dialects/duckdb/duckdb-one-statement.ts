@@ -19,15 +19,19 @@ import type {
 } from "@duckdb/node-api";
 import { ProgrammingError } from "../../errors.js";
 import { parameterTypesOf } from "./duckdb-statement-cache.js";
+import type { RawColumn } from "../../semantic/semantic-layer.js";
 
 const MULTIPLE_STATEMENTS = /Cannot prepare multiple statements/i;
+
+const isMultipleStatements = (error: unknown): boolean =>
+  error instanceof Error && MULTIPLE_STATEMENTS.test(error.message);
 
 /** The statement prepared, or undefined for a `;`-free text DuckDB expands into several (see above). */
 async function prepareOne(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement | undefined> {
   try {
     return await connection.prepare(sql);
   } catch (error) {
-    if (!(error instanceof Error) || !MULTIPLE_STATEMENTS.test(error.message)) throw error;
+    if (!isMultipleStatements(error)) throw error;
     if (!sql.includes(";")) return undefined;
     throw new ProgrammingError(
       "Refused to run SQL built from a semantic-view statement: DuckDB reads more than one statement in it. " +
@@ -71,6 +75,33 @@ export async function streamOneStatement(
   try {
     bind(prepared, values, ownTypes);
     return await prepared.stream();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/**
+ * The result columns of one statement as its prepared statement reports them (the type texts a run
+ * reports), without running it (SqlSession.describe); undefined for a text DuckDB expands into several
+ * statements, which must be run to be known. An error preparing it is the one running it would raise.
+ */
+export async function describeOneStatement(
+  connection: DuckDBConnection,
+  sql: string,
+): Promise<RawColumn[] | undefined> {
+  let prepared: DuckDBPreparedStatement;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch (error) {
+    if (isMultipleStatements(error)) return undefined;
+    throw error;
+  }
+  try {
+    const columns: RawColumn[] = [];
+    for (let i = 0; i < prepared.columnCount; i++) {
+      columns.push({ name: prepared.columnName(i), type: prepared.columnType(i).toString() });
+    }
+    return columns;
   } finally {
     prepared.destroySync();
   }

@@ -45,6 +45,8 @@ export interface SemanticSessionHost {
   ): Promise<QueryResult>;
   /** SqlSession.parameterTypes, answered by preparing `sql` (kept for its run). */
   parameterTypes(sql: string): Promise<readonly string[] | undefined>;
+  /** SqlSession.describe: `sql` prepared (not run, not kept) in the connection's current state. */
+  describe(sql: string): Promise<readonly RawColumn[] | undefined>;
   assertOpen(): void;
   throwIfInterrupted(): void;
 }
@@ -75,6 +77,7 @@ export class DuckDBSemanticSession {
         return host.transaction.open ? undefined : host.definitions;
       },
       parameterTypes: (sql) => host.parameterTypes(sql),
+      describe: (sql) => this.#describe(sql),
       checkpoint: async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
         host.throwIfInterrupted();
@@ -171,6 +174,15 @@ export class DuckDBSemanticSession {
   /** The layer's caches for this session (probes holding whole statements) go with the connection. */
   release(): void {
     this.#layer.release?.(this.#session);
+  }
+
+  /** SqlSession.describe, in the same transaction `#rawQuery` would run `sql` in. */
+  async #describe(sql: string): Promise<readonly RawColumn[] | undefined> {
+    const host = this.#host;
+    host.assertOpen();
+    host.throwIfInterrupted();
+    if (!host.transaction.open && isReadOnlyStatement(sql)) return host.describe(sql);
+    return host.transaction.withTransaction(() => host.describe(sql));
   }
 
   /** The layer's raw access: same connection, same transaction, DuckDB values un-normalized. */

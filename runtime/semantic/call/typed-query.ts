@@ -1,5 +1,6 @@
 /**
- * Output typing, as the extension does it: probe `<expanded> LIMIT 0` for the column types, then
+ * Output typing, as the extension does it: probe `<expanded> LIMIT 0` for the column types (read
+ * from the prepared probe where the session can, without running it: SqlSession.describe), then
  * cast HUGEINT → BIGINT and UHUGEINT → UBIGINT (so `SUM(INTEGER)` arrives as BIGINT) and
  * ENUM/STRUCT/MAP → VARCHAR; DECIMAL keeps its width and scale. Probes are cached per session
  * (the driver keeps one session object per connection) and (definition, request), so repeated
@@ -117,10 +118,16 @@ export async function typedSemanticQuery(
   stats.misses++;
   await session.checkpoint?.();
   const expanded = routeToMaterialization(def, request) ?? expandSemanticQuery(def, request);
-  let probed: RawColumn[];
+  let probed: readonly RawColumn[];
   try {
-    const parameters = new Array<null>(placeholderCount(request.whereClause)).fill(null);
-    probed = (await session.query(`SELECT * FROM (\n${expanded.sql}\n) AS __sv_probe LIMIT 0`, parameters)).columns;
+    const probe = `SELECT * FROM (\n${expanded.sql}\n) AS __sv_probe LIMIT 0`;
+    // The prepared probe's columns, without running it; run where it cannot be prepared on its own.
+    const described = await session.describe?.(probe);
+    if (described !== undefined) probed = described;
+    else {
+      const parameters = new Array<null>(placeholderCount(request.whereClause)).fill(null);
+      probed = (await session.query(probe, parameters)).columns;
+    }
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new SemanticViewError(
