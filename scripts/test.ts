@@ -8,8 +8,8 @@
  * - the type check (`tsc -p tsconfig.check.json --noEmit`, see CHECKS) and the format check
  *   (`prettier --check .`) run beside the suite instead of before it, at a lower CPU priority so the suite keeps its pace; their
  *   output is printed after the suite's;
- * - first of all, dist/ is made the build of the current sources (`scripts/build.ts --if-changed`, a
- *   no-op after `npm ci`): the tests that start a child process as plain JavaScript load the built
+ * - first of all, dist/ is made the build of the current sources (`scripts/build.ts --if-changed
+ *   --no-check`, as `prepare` builds it; a no-op after `npm ci`): the tests that start a child process as plain JavaScript load the built
  *   library (test/support/plain-js.ts), and the package test reuses that build;
  * - the package test's npm work (a pack, a tarball install and a git+file:// install) starts at once
  *   in its own process (test/package/support/prepare-installs.ts) and the package test waits for it
@@ -99,7 +99,12 @@ interface Outcome extends Command {
 
 /** The repository's own `npm test`. */
 export const NPM_TEST: TestPlan = {
-  first: { name: "build", command: process.execPath, args: ["--import", "tsx", "scripts/build.ts", "--if-changed"] },
+  first: {
+    name: "build",
+    command: process.execPath,
+    // As `prepare` builds: the type check beside the suite covers the sources.
+    args: ["--import", "tsx", "scripts/build.ts", "--if-changed", "--no-check"],
+  },
   checks: CHECKS.map((c) => ({ ...c, command: bin(c.command) })),
   setup: {
     name: "package installs",

@@ -159,7 +159,7 @@ describe("architecture: npm test runs the checks beside the suite", () => {
       await runQuietly({ first: failing, checks: [starts("check")], setup: starts("setup"), mocha: starts("mocha") }),
     ).to.deep.equal({ code: 7, printed: "\n> build: FAILED (exit 7)\n" });
     expect(existsSync(started), "nothing started after the failed build").to.equal(false);
-    expect(NPM_TEST.first?.args).to.deep.equal(["--import", "tsx", "scripts/build.ts", "--if-changed"]);
+    expect(NPM_TEST.first?.args).to.deep.equal(["--import", "tsx", "scripts/build.ts", "--if-changed", "--no-check"]);
   });
 
   it("passes its arguments to mocha (npm test -- --grep pool)", async () => {
