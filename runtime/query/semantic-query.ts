@@ -34,6 +34,7 @@ import type {
 } from "./query-shape.js";
 import { describeInvalidFilterValue, snapshotFilterValue, type FilterValue } from "../operation-node/filter-value.js";
 import { VariableNode } from "../operation-node/variable-node.js";
+import { derivedNode, orderingKeys, rememberDerived, rootNode } from "./interned-nodes.js";
 import { appendWhere, whereCondition, type WhereChain } from "./where-chain.js";
 import type { NoVariables } from "../view/variable.js";
 
@@ -128,13 +129,15 @@ export class SemanticQuery<
   static create<V extends string, P extends object = NoVariables>(
     viewName: V,
     variables: readonly VariableNode[] = [],
-    view: DeclaredView = plainView(viewName),
+    view?: DeclaredView,
   ): SemanticQuery<V, EmptyRow, P, EmptyShape> {
-    return new SemanticQuery<V, EmptyRow, P, EmptyShape>(
-      SemanticQueryNode.create(viewName, variables, view.warehouseName),
-      view,
-      DEFAULT_QUERY_EXECUTOR,
-    );
+    const declared = view ?? plainView(viewName);
+    // A declared view's queries start from one node (interned-nodes.ts): what is built on it is shared.
+    const node =
+      view === undefined
+        ? SemanticQueryNode.create(viewName, variables, declared.warehouseName)
+        : rootNode(viewName, variables, view);
+    return new SemanticQuery<V, EmptyRow, P, EmptyShape>(node, declared, DEFAULT_QUERY_EXECUTOR);
   }
 
   /** The declared view's name. */
@@ -146,6 +149,8 @@ export class SemanticQuery<
   metrics<const F extends readonly AnyField[]>(
     ...fields: Selection<F, "metric", V, S>
   ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "metric", F[number]>> {
+    const known = derivedNode(this.#node, "metrics", fields);
+    if (known !== undefined) return this.#on(known);
     if (fields.length > 0 && this.#node.facts.length > 0) {
       throw this.#error("metrics", "metrics and facts cannot be selected in the same query");
     }
@@ -158,13 +163,15 @@ export class SemanticQuery<
         "metric",
       );
     }
-    return this.#with({ metrics: [...this.#node.metrics, ...added] });
+    return this.#derive("metrics", fields, { metrics: [...this.#node.metrics, ...added] });
   }
 
   /** Adds dimensions to the selection (they come first in every row). */
   dimensions<const F extends readonly AnyField[]>(
     ...fields: Selection<F, "dimension", V, S>
   ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "dimension", F[number]>> {
+    const known = derivedNode(this.#node, "dimensions", fields);
+    if (known !== undefined) return this.#on(known);
     const added = this.#fieldNodes("dimensions", "dimension", fields);
     if (this.#view.groupableBy !== undefined) {
       this.#checkGrouping(
@@ -174,18 +181,20 @@ export class SemanticQuery<
         "dimension",
       );
     }
-    return this.#with({ dimensions: [...this.#node.dimensions, ...added] });
+    return this.#derive("dimensions", fields, { dimensions: [...this.#node.dimensions, ...added] });
   }
 
   /** Adds row-level facts to the selection (no aggregation; not combinable with metrics). */
   facts<const F extends readonly AnyField[]>(
     ...fields: Selection<F, "fact", V, S>
   ): SemanticQuery<V, WithFields<R, F>, P, WithSelected<S, "fact", F[number]>> {
+    const known = derivedNode(this.#node, "facts", fields);
+    if (known !== undefined) return this.#on(known);
     if (fields.length > 0 && this.#node.metrics.length > 0) {
       throw this.#error("facts", "metrics and facts cannot be selected in the same query");
     }
     const facts = [...this.#node.facts, ...this.#fieldNodes("facts", "fact", fields)];
-    return this.#with({ facts });
+    return this.#derive("facts", fields, { facts });
   }
 
   /**
@@ -220,6 +229,9 @@ export class SemanticQuery<
   orderBy<const O extends readonly (Ordering | AnyField)[]>(
     ...orderings: { [I in keyof O]: OrderCheck<O[I], V> }
   ): SemanticQuery<V, R, P, WithOrdered<S, O[number]>> {
+    const keys = orderingKeys(orderings);
+    const known = keys === undefined ? undefined : derivedNode(this.#node, "orderBy", keys);
+    if (known !== undefined) return this.#on(known);
     const nodes = (orderings as readonly unknown[]).map((o) => {
       if (isOrdering(o)) {
         this.#checkView("orderBy", o.node.field);
@@ -231,7 +243,8 @@ export class SemanticQuery<
       }
       throw this.#error("orderBy", "expected an ordering such as View.field.desc()");
     });
-    return this.#with({ orderBy: [...this.#node.orderBy, ...nodes] });
+    const orderBy = [...this.#node.orderBy, ...nodes];
+    return keys === undefined ? this.#with({ orderBy }) : this.#derive("orderBy", keys, { orderBy });
   }
 
   /** At most `n` rows; `n` is a non-negative integer (`limit(0)`: no rows, just the columns). */
@@ -332,6 +345,22 @@ export class SemanticQuery<
       this.#executor,
       this.#where,
     );
+  }
+
+  /** `#with(changes)`, remembered as what `method` with arguments `keys` derives from this node (interned-nodes.ts). */
+  #derive<R2 extends object, S2 extends QueryShape>(
+    method: string,
+    keys: readonly unknown[],
+    changes: Parameters<typeof SemanticQueryNode.cloneWith>[1],
+  ): SemanticQuery<V, R2, P, S2> {
+    const node = SemanticQueryNode.cloneWith(this.#node, changes);
+    rememberDerived(this.#node, method, keys, node);
+    return this.#on(node);
+  }
+
+  /** This query over `node` instead (a builder call's result). */
+  #on<R2 extends object, S2 extends QueryShape>(node: SemanticQueryNode): SemanticQuery<V, R2, P, S2> {
+    return new SemanticQuery<V, R2, P, S2>(node, this.#view, this.#executor, this.#where);
   }
 
   #fieldNodes(method: string, kind: FieldKind, fields: readonly unknown[]): FieldNode[] {
