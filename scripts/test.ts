@@ -5,9 +5,12 @@
  *   sockets, child processes and timers, and the other worker uses that time. Mocha hands the files
  *   to the workers in the order given: the slowest (SLOW_FIRST) go first and the rest follow in path
  *   order, so no long file starts last and leaves one worker busy alone at the end;
- * - the type check (`tsc -p tsconfig.json --noEmit`) and the format check (`prettier --check .`) run
- *   beside the suite instead of before it, at a lower CPU priority so the suite keeps its pace; their
+ * - the type check (`tsc -p tsconfig.check.json --noEmit`, see CHECKS) and the format check
+ *   (`prettier --check .`) run beside the suite instead of before it, at a lower CPU priority so the suite keeps its pace; their
  *   output is printed after the suite's;
+ * - first of all, dist/ is made the build of the current sources (`scripts/build.ts --if-changed
+ *   --no-check`, as `prepare` builds it; a no-op after `npm ci`): the tests that start a child process as plain JavaScript load the built
+ *   library (test/support/plain-js.ts), and the package test reuses that build;
  * - the package test's npm work (a pack, a tarball install and a git+file:// install) starts at once
  *   in its own process (test/package/support/prepare-installs.ts) and the package test waits for it
  *   (LIB_PACKAGE_INSTALLS names the folder), instead of starting when its worker reaches that file.
@@ -24,9 +27,14 @@ import { fileURLToPath } from "node:url";
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const bin = (name: string): string => join(ROOT, "node_modules", ".bin", name);
 
-/** The checks, as `npm run typecheck` and `npm run format:check` run them. */
+/**
+ * The checks, as `npm run typecheck:suite` and `npm run format:check` run them. The type check is
+ * `npm run typecheck` without test/types' type-test files (tsconfig.check.json): type-tests.test.ts
+ * checks them more strictly (each directive's line fails with the message it names, no other line
+ * fails), so checking them here as well cost ~10 s of CPU for nothing.
+ */
 export const CHECKS = [
-  { name: "typecheck", command: "tsc", args: ["-p", "tsconfig.json", "--noEmit"] },
+  { name: "typecheck:suite", command: "tsc", args: ["-p", "tsconfig.check.json", "--noEmit"] },
   { name: "format:check", command: "prettier", args: ["--check", "."] },
 ] as const;
 export const TEST_FILES = "test/**/*.test.ts";
@@ -76,6 +84,8 @@ export interface Command {
 }
 
 export interface TestPlan {
+  /** Run to its end before anything else starts; if it fails, so does the run, and nothing else runs. */
+  readonly first?: Command;
   readonly checks: readonly Command[];
   /** Started first, given an empty folder as its last argument, which mocha learns from PACKAGE_INSTALLS_ENV. */
   readonly setup?: Command;
@@ -89,6 +99,12 @@ interface Outcome extends Command {
 
 /** The repository's own `npm test`. */
 export const NPM_TEST: TestPlan = {
+  first: {
+    name: "build",
+    command: process.execPath,
+    // As `prepare` builds: the type check beside the suite covers the sources.
+    args: ["--import", "tsx", "scripts/build.ts", "--if-changed", "--no-check"],
+  },
   checks: CHECKS.map((c) => ({ ...c, command: bin(c.command) })),
   setup: {
     name: "package installs",
@@ -140,7 +156,7 @@ async function background(c: Command, niceness: number, extraArgs: readonly stri
 }
 
 /**
- * Starts the setup and the checks, runs mocha (its output straight to the terminal) with
+ * Runs `first`, then starts the setup and the checks, runs mocha (its output straight to the terminal) with
  * `extraArgs`, then prints each check's verdict and output. Resolves to the first non-zero exit
  * code: mocha's, then the checks'. The setup runs only when there are no `extraArgs`; a failing
  * setup fails the test that waits for it, not the run by itself.
@@ -150,6 +166,14 @@ export async function runTests(
   extraArgs: readonly string[] = [],
   write: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
+  if (plan.first !== undefined) {
+    const child = spawn(plan.first.command, plan.first.args, { cwd: ROOT, stdio: "inherit" });
+    const code = await exited(child);
+    if (code !== 0) {
+      write(`\n> ${plan.first.name}: FAILED (exit ${code})\n`);
+      return code;
+    }
+  }
   const folder = plan.setup && extraArgs.length === 0 ? mkdtempSync(join(tmpdir(), "lib-test-setup-")) : undefined;
   try {
     const setup = folder === undefined ? undefined : background(plan.setup!, 0, [folder]);

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { listFiles } from "./support/source-graph.js";
 
-/** Type-level tests: checked by `tsc --noEmit` (npm run typecheck), not run by mocha. */
+/** Type-level tests: checked by test/types/type-tests.test.ts (and `npm run typecheck`), not run by mocha themselves. */
 const TYPE_TESTS = "test/types/";
 
 /** Files in `test/` that are neither tests nor helpers under `support/`. */

@@ -4,8 +4,9 @@
  * programs standing in for tsc, prettier and mocha.
  */
 import { expect } from "chai";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
 import { pathToFileURL } from "node:url";
 import {
   CHECKS,
@@ -36,14 +37,42 @@ async function runQuietly(plan: Parameters<typeof runTests>[0], extraArgs: strin
 describe("architecture: npm test runs the checks beside the suite", () => {
   const tmp = useTempDir();
 
-  it("package.json's test script is the runner, whose checks are the typecheck and format:check scripts", () => {
+  it("package.json's test script is the runner, whose checks are the typecheck:suite and format:check scripts", () => {
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts["test"]).to.equal("tsx scripts/test.ts");
     for (const check of CHECKS) expect(pkg.scripts[check.name]).to.equal([check.command, ...check.args].join(" "));
+    expect(pkg.scripts["typecheck"], "a developer's whole-project check").to.equal("tsc -p tsconfig.json --noEmit");
     expect(pkg.scripts["coverage"]).to.contain(`mocha "${TEST_FILES}"`);
     expect(MOCHA_ARGS).to.include.members(["--parallel"]);
+  });
+
+  it("the suite's type check is tsconfig.json's files but the type-test files, exactly those type-tests.test.ts checks", () => {
+    const files = (config: string): string[] => {
+      const parsed = ts.getParsedCommandLineOfConfigFile(
+        join(REPO_ROOT, config),
+        {},
+        {
+          ...ts.sys,
+          onUnRecoverableConfigFileDiagnostic: (d) => expect.fail(ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+        },
+      );
+      return parsed!.fileNames.map((file) => relative(REPO_ROOT, file).split("\\").join("/"));
+    };
+    const [check] = CHECKS;
+    expect(check.args).to.deep.equal(["-p", "tsconfig.check.json", "--noEmit"]);
+    const project = files("tsconfig.json");
+    const suite = new Set(files("tsconfig.check.json"));
+    expect(suite.size).to.be.above(500);
+    const left = project.filter((file) => !suite.has(file)).sort();
+    // type-tests.test.ts checks every .ts file of test/types/ but itself.
+    const typeTests = readdirSync(join(REPO_ROOT, "test", "types"))
+      .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+      .map((name) => `test/types/${name}`)
+      .sort();
+    expect(left).to.deep.equal(typeTests);
+    expect([...suite].every((file) => project.includes(file))).to.equal(true);
   });
 
   it("hands mocha every file of TEST_FILES once, the slowest first, then the others in path order", async () => {
@@ -116,6 +145,21 @@ describe("architecture: npm test runs the checks beside the suite", () => {
     // With arguments for mocha there is no setup: a test that needs it prepares its own.
     const noSetup = node("mocha", `process.exit(process.env.${PACKAGE_INSTALLS_ENV} === undefined ? 0 : 4)`);
     expect((await runQuietly({ checks: [], setup, mocha: noSetup }, ["--grep", "x"])).code).to.equal(0);
+  });
+
+  it("runs `first` (the build) to its end before the rest; when it fails, the run fails and nothing else starts", async () => {
+    const built = join(tmp.path, "built");
+    const first = node("build", `require("node:fs").writeFileSync(${JSON.stringify(built)}, "")`);
+    const suite = node("mocha", `process.exit(require("node:fs").existsSync(${JSON.stringify(built)}) ? 0 : 6)`);
+    expect(await runQuietly({ first, checks: [], mocha: suite })).to.deep.equal({ code: 0, printed: "" });
+    const started = join(tmp.path, "started");
+    const starts = (name: string) => node(name, `require("node:fs").writeFileSync(${JSON.stringify(started)}, "")`);
+    const failing = node("build", "process.exit(7)");
+    expect(
+      await runQuietly({ first: failing, checks: [starts("check")], setup: starts("setup"), mocha: starts("mocha") }),
+    ).to.deep.equal({ code: 7, printed: "\n> build: FAILED (exit 7)\n" });
+    expect(existsSync(started), "nothing started after the failed build").to.equal(false);
+    expect(NPM_TEST.first?.args).to.deep.equal(["--import", "tsx", "scripts/build.ts", "--if-changed", "--no-check"]);
   });
 
   it("passes its arguments to mocha (npm test -- --grep pool)", async () => {

@@ -7,13 +7,14 @@ import { EventEmitter } from "node:events";
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Suite } from "mocha";
 import { childrenCpu, FileTimer, readWorkerTimings } from "../support/file-timings.js";
+import { plainJs } from "../support/plain-js.js";
 import { useTempDir } from "../support/temp-dir.js";
 import { REPO_ROOT } from "./support/source-graph.js";
 
 const root = { root: true } as Suite;
+const PLUGIN = "test/support/file-timings.ts";
 const suite = (file: string): Suite => ({ parent: root, file: join(REPO_ROOT, file) }) as Suite;
 
 describe("architecture: the test run reports its slowest files", () => {
@@ -93,23 +94,12 @@ describe("architecture: the test run reports its slowest files", () => {
     }
     const json = join(tmp.path, "timings.json");
     const mocha = join(REPO_ROOT, "node_modules", "mocha", "bin", "mocha.js");
-    const plugin = join(REPO_ROOT, "test", "support", "file-timings.ts");
+    // The plugin as plain JavaScript (test/support/plain-js.ts): three processes without tsx's loader.
+    const plugin = plainJs([PLUGIN]).path(PLUGIN);
     const output = await new Promise<string>((resolve, reject) =>
       execFile(
         process.execPath,
-        [
-          mocha,
-          "--no-config",
-          "--node-option",
-          `import=${pathToFileURL(join(REPO_ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href}`,
-          "--parallel",
-          "--jobs",
-          "2",
-          "--require",
-          plugin,
-          "one.test.mjs",
-          "two.test.mjs",
-        ],
+        [mocha, "--no-config", "--parallel", "--jobs", "2", "--require", plugin, "one.test.mjs", "two.test.mjs"],
         { cwd: tmp.path, env: { ...process.env, LIB_TEST_TIMINGS_FILE: json } },
         (error, stdout, stderr) =>
           error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),

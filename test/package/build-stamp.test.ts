@@ -1,6 +1,7 @@
 /**
  * scripts/build.ts: `--if-changed` (what prepare and prepack run) skips the build only when dist/
- * carries the stamp of exactly the current sources, configs and TypeScript version.
+ * carries the stamp of exactly the current sources, configs and TypeScript version; `--no-check`
+ * (prepare) emits without the type check.
  */
 import { expect } from "chai";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -63,5 +64,31 @@ describe("package: the build stamp of scripts/build.ts", () => {
     writeFileSync(join(root, "runtime", "index.ts"), "export const a = 2;\n");
     expect(() => build({ ifChanged: true, root, reuse: elsewhere })).to.throw(/Command failed: .*typescript\/bin\/tsc/);
     expect(existsSync(join(root, "dist", "index.js"))).to.equal(false);
+  });
+  it("--no-check (prepare) emits with tsc --noCheck; npm run build and prepack check the types", () => {
+    const root = checkout();
+    // A stand-in compiler that records its arguments and emits one file.
+    rmSync(join(root, "node_modules"));
+    mkdirSync(join(root, "node_modules", "typescript", "bin"), { recursive: true });
+    writeFileSync(join(root, "node_modules", "typescript", "package.json"), '{ "version": "0.0.0-test" }\n');
+    const argsFile = join(root, "tsc-args.json");
+    writeFileSync(
+      join(root, "node_modules", "typescript", "bin", "tsc"),
+      `require("node:fs").writeFileSync(${JSON.stringify(argsFile)}, JSON.stringify(process.argv.slice(2)));
+       require("node:fs").mkdirSync(${JSON.stringify(join(root, "dist"))}, { recursive: true });\n`,
+    );
+    const argsOf = (noCheck: boolean | undefined): string[] => {
+      expect(build({ ifChanged: false, root, noCheck })).to.equal("built");
+      return JSON.parse(readFileSync(argsFile, "utf8")) as string[];
+    };
+    expect(argsOf(true)).to.deep.equal(["-p", join(root, "tsconfig.build.json"), "--noCheck"]);
+    expect(argsOf(undefined)).to.deep.equal(["-p", join(root, "tsconfig.build.json")]);
+    expect(argsOf(false)).to.not.include("--noCheck");
+    const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(scripts["prepare"]).to.equal("tsx scripts/build.ts --if-changed --no-check");
+    expect(scripts["prepack"]).to.equal("tsx scripts/build.ts --if-changed");
+    expect(scripts["build"]).to.equal("tsx scripts/build.ts");
   });
 });

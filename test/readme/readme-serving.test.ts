@@ -2,7 +2,8 @@
  * README.md's "Serving the model" section runs as written: every curl command against the example
  * service over the demo database (`npm start`'s data), with the output shown under them; the `lib mcp`
  * lines use only the command's flags; and the client configuration's server, started over stdio as an
- * agent starts it, answers the SDK's client.
+ * agent starts it (`npx lib`: the package's bin, dist/codegen/bin.js, with the views compiled to
+ * JavaScript as the README's path says), answers the SDK's client.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,13 +14,19 @@ import { expect } from "chai";
 import { BackendCConfig, createEngine, type Engine } from "lib";
 import { createApp } from "../../example-service/app.js";
 import { seedDemoDatabase } from "../../scripts/seed-demo.js";
-import { BIN, REPO_ROOT } from "../codegen/support/run-cli.js";
+import { REPO_ROOT } from "../codegen/support/run-cli.js";
 import { listen, recordingLogger, type RunningApp } from "../service/support/service-harness.js";
+import { plainJs } from "../support/plain-js.js";
 import { README_PATH, markedBlock } from "../support/readme-blocks.js";
 import { tempDir, type TempDir } from "../support/temp-dir.js";
 
 const readme = readFileSync(README_PATH, "utf8");
-const TSX = import.meta.resolve("tsx");
+/** What `npx lib` runs: the package's bin. */
+const LIB_BIN = join(
+  REPO_ROOT,
+  (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { bin: { lib: string } }).bin.lib,
+);
+const VIEWS = "generated/index.ts";
 
 /** Shell words of one command line: single-quoted strings kept whole, a trailing `# comment` apart. */
 function shellWords(line: string): { words: string[]; comment: string } {
@@ -158,7 +165,7 @@ describe("README.md: serving the model over HTTP and MCP", function () {
     const [server] = Object.values(config.mcpServers);
     expect(server!.command).to.equal("npx");
     expect(server!.args.slice(0, 2)).to.deep.equal(["lib", "mcp"]);
-    // The same arguments, with the placeholders pointing at a real configuration and the generated views.
+    // The same arguments, with the placeholders pointing at a real configuration and the generated views (as JavaScript).
     writeFileSync(
       dir.file("lib.toml"),
       `[connections.default]\ntype = "backend_c"\ndatabase = "${database}"\nread_only = true\n`,
@@ -169,14 +176,14 @@ describe("README.md: serving the model over HTTP and MCP", function () {
         arg.endsWith(".lib.toml")
           ? dir.file("lib.toml")
           : arg.endsWith("generated/index.js")
-            ? join(REPO_ROOT, "generated", "index.ts")
+            ? plainJs([VIEWS]).path(VIEWS)
             : arg,
       );
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", TSX, BIN, "mcp", ...args],
+      args: [LIB_BIN, "mcp", ...args],
       cwd: dir.path,
-      env: { PATH: process.env["PATH"] ?? "", TSX_TSCONFIG_PATH: join(REPO_ROOT, "tsconfig.json"), NO_COLOR: "1" },
+      env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1" },
       stderr: "pipe",
     });
     const client = new Client({ name: "readme", version: "1.0.0" });

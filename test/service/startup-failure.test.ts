@@ -1,15 +1,22 @@
-/** `npm start` that cannot start prints one clear line (no stack trace) and exits non-zero. */
+/**
+ * `npm start` that cannot start prints one clear line (no stack trace) and exits non-zero. The service
+ * runs as plain JavaScript (test/support/plain-js.ts): what is tested is the process's exit and output;
+ * lifespan.test.ts starts it with the README's and npm's own commands.
+ */
 import { expect } from "chai";
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
+import { plainJs } from "../support/plain-js.js";
 import { tempDir } from "../support/temp-dir.js";
+
+const MAIN = "example-service/main.ts";
 
 function startMain(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "example-service/main.ts"], {
+    const child = spawn(process.execPath, [plainJs([MAIN]).path(MAIN)], {
       cwd: REPO_ROOT,
       env: { ...process.env, HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],

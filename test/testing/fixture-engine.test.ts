@@ -12,6 +12,7 @@ import { expect } from "chai";
 import { Dimension, EngineNotFoundError, Metric, SemanticView, getEngine, type Engine } from "lib";
 import { createFixtureEngine, useFixtureEngine, withFixtureEngine, type FixtureModule } from "lib/testing";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
+import { plainJs, transpileBeside } from "../support/plain-js.js";
 import { writeSmallFixture } from "./support/small-fixture.js";
 
 // The fixture module a suite imports at its top, as an application's test suite would.
@@ -79,18 +80,15 @@ describe("lib/testing: the fixture engine", function () {
   });
 
   it("runs under node:test with its own hooks (a separate process, no mocha)", async () => {
-    const tsx = import.meta.resolve("tsx");
+    // Plain JavaScript (test/support/plain-js.ts), as an application's compiled test suite runs.
+    const suite = "test/testing/support/node-test-suite.ts";
     const result = await new Promise<{ code: number; out: string }>((resolve) => {
       execFile(
         process.execPath,
-        ["--import", tsx, "--test", join(REPO_ROOT, "test", "testing", "support", "node-test-suite.ts")],
+        ["--test", plainJs([suite]).path(suite)],
         {
           cwd: REPO_ROOT,
-          env: {
-            ...process.env,
-            FIXTURE_PATH: join(DIR, "fixture.ts"),
-            TSX_TSCONFIG_PATH: join(REPO_ROOT, "tsconfig.json"),
-          },
+          env: { ...process.env, FIXTURE_PATH: transpileBeside(join(DIR, "fixture.ts")) },
           timeout: 60_000,
         },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }),

@@ -1,9 +1,11 @@
 /**
- * The type-test files of test/types/ are part of the project type-check (`npm test` runs `tsc`, which
- * fails on an `@ts-expect-error` with no error under it). This test checks what `tsc` cannot: that each
- * of those lines fails for the reason it names. It removes every directive and checks the files in one
- * in-process program: each directive's next line must have a diagnostic, containing the text after
- * `->` where the directive gives one (all do in misuse-types.ts), and no other line may have any.
+ * The type-test files of test/types/ (`*-types.ts`): this test is `npm test`'s check of them (its `tsc`
+ * leaves them out, tsconfig.check.json; `npm run typecheck` still checks them the plain way). It checks
+ * more than `tsc` can: that each `@ts-expect-error` line fails for the reason it names. It removes
+ * every directive and checks the files in one in-process program with tsconfig.json's options: each
+ * directive's next line must have a diagnostic, containing the text after `->` where the directive
+ * gives one (all do in misuse-types.ts), and no other line may have any — so a directive with no error
+ * under it, or an error anywhere else, fails here as it fails `tsc`.
  */
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
