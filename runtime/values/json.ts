@@ -33,12 +33,15 @@ function quote(text: string): string {
 
 /**
  * Member names with their quotes and colon (`"country":`), made once per name: result rows repeat
- * the same few names. Bounded; emptied when full (a rebuilt entry costs one quote).
+ * the same few names. Bounded by count and by name length (a long name, e.g. a key of a request
+ * body, is quoted per use, so the memo holds at most 4,096 × 128 characters); emptied when full.
  */
 const quotedKeys = new Map<string, string>();
 const MAX_QUOTED_KEYS = 4096;
+const MAX_QUOTED_KEY_LENGTH = 128;
 
 function quotedKey(key: string): string {
+  if (key.length > MAX_QUOTED_KEY_LENGTH) return `${quote(key)}:`;
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) {
     if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();

@@ -128,6 +128,16 @@ describe("toJson: the rewritten writer writes exactly what the previous one wrot
     expect(compared).to.be.greaterThan(1200);
   });
 
+  it("writes member names at and past the remembered length alike (128 and 129 characters, with escapes)", () => {
+    for (const length of [127, 128, 129, 5000]) {
+      const plain = "k".repeat(length);
+      const escaped = `"\u2028\ud800${"é".repeat(length)}`;
+      const record = { [plain]: 1n, [escaped]: [Decimal.parse("1.50")], [plain.toUpperCase()]: null };
+      // Twice: the first write may remember a name, the second reads it back.
+      for (let i = 0; i < 2; i++) expect(toJson(record)).to.equal(referenceToJson(record));
+    }
+  });
+
   it("throws the same error on cycles and omits what JSON omits", () => {
     const cycle: Record<string, unknown> = { rows: [] };
     (cycle["rows"] as unknown[]).push({ up: cycle });
