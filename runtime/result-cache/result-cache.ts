@@ -129,10 +129,7 @@ export class ResultCache {
     if (old !== undefined) this.#drop(old);
     const bytes = result.bytes + keyBytes(key);
     if (bytes > this.maxBytes) return false;
-    while (this.#oldest !== undefined && this.#bytes + bytes > this.maxBytes) {
-      this.#drop(this.#oldest);
-      this.#evictions++;
-    }
+    this.#makeRoom(bytes, undefined);
     const entry: Entry = {
       key,
       result,
@@ -160,11 +157,7 @@ export class ResultCache {
     if (entry === undefined || entry.result !== result || entry.expiresAt <= this.#now()) return body;
     const bytes = bodyBytes(body);
     if (result.bytes + keyBytes(key) + bytes > this.maxBytes) return body;
-    while (this.#bytes + bytes > this.maxBytes && this.#oldest !== undefined && this.#oldest !== entry) {
-      this.#drop(this.#oldest);
-      this.#evictions++;
-    }
-    if (this.#bytes + bytes > this.maxBytes) return body;
+    if (!this.#makeRoom(bytes, entry)) return body;
     entry.body = body;
     this.#bytes += bytes;
     return body;
@@ -213,6 +206,15 @@ export class ResultCache {
       evictions: this.#evictions,
       invalidations: this.#invalidations,
     };
+  }
+
+  /** Evicts the least recently used entries, never `keep`, until `bytes` more fit; whether they fit. */
+  #makeRoom(bytes: number, keep: Entry | undefined): boolean {
+    while (this.#bytes + bytes > this.maxBytes && this.#oldest !== undefined && this.#oldest !== keep) {
+      this.#drop(this.#oldest);
+      this.#evictions++;
+    }
+    return this.#bytes + bytes <= this.maxBytes;
   }
 
   #drop(entry: Entry): void {

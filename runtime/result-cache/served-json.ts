@@ -8,7 +8,6 @@ import { rowObjectBuilder } from "../driver/row-objects.js";
 import { dateColumnNames, withDayFields } from "../values/day-columns.js";
 import { toJson } from "../values/json.js";
 import type { CachedResult, CachedStream } from "./cached-result.js";
-import { literalRowObjects } from "./literal-row-objects.js";
 import type { ResultCache } from "./result-cache.js";
 
 interface Served {
@@ -35,13 +34,15 @@ export function takeServedJson(cursor: object): string | undefined {
   if (entry === undefined || !entry.stream.unread) return undefined;
   servedCursors.delete(cursor);
   entry.stream.consume();
-  return entry.cache.bodyOf(entry.key, entry.result, () => rowsJson(entry.result));
+  return entry.cache.bodyOf(entry.key, entry.result, () => rowsJson(entry.result, entry.stream));
 }
 
-/** What `toJson(fetchAllRows())` writes for `result`: row objects by column name, DATE columns as days. */
-function rowsJson(result: CachedResult): string {
-  const names = result.columns.map((c) => c.name);
-  const toObject = literalRowObjects(names) ?? rowObjectBuilder(names);
+/**
+ * What `toJson(fetchAllRows())` writes for `result`: row objects by column name (the builder the
+ * result's readers share, as the cursor takes it), DATE columns as days.
+ */
+function rowsJson(result: CachedResult, stream: CachedStream): string {
+  const toObject = stream.rowObjects() ?? rowObjectBuilder(result.columns.map((c) => c.name));
   const rows: Record<string, unknown>[] = [];
   for (const chunk of result.chunks) for (const row of chunk) rows.push(toObject(row));
   return toJson(withDayFields(rows, dateColumnNames(result.columns)));

@@ -77,22 +77,9 @@ function write(
   margin: string,
   days?: ReadonlySet<string>,
 ): string | undefined {
-  switch (typeof input) {
-    case "string":
-      return quote(input);
-    case "number":
-      return numberText(input);
-    case "bigint":
-      return input.toString();
-    case "boolean":
-      return input ? "true" : "false";
-    case "object":
-      if (input === null) return "null";
-      if (Decimal.isDecimal(input)) return input.toString();
-      break;
-    default:
-      return undefined;
-  }
+  if (typeof input !== "object") return primitiveText(input);
+  if (input === null) return "null";
+  if (Decimal.isDecimal(input)) return input.toString();
   const toJSON = (input as { toJSON?: unknown }).toJSON;
   return typeof toJSON === "function"
     ? resolved(writer, toJSON.call(input, typeof key === "string" ? key : String(key)), margin, days)
@@ -106,18 +93,22 @@ function resolved(
   margin: string,
   days: ReadonlySet<string> | undefined,
 ): string | undefined {
+  if (typeof v !== "object") return primitiveText(v);
   if (v === null) return "null";
+  return Decimal.isDecimal(v) ? v.toString() : container(writer, v, margin, days);
+}
+
+/** The text of a value that is not an object; undefined for what JSON omits (undefined, functions, symbols). */
+function primitiveText(v: unknown): string | undefined {
   switch (typeof v) {
     case "string":
       return quote(v);
     case "number":
       return numberText(v);
-    case "boolean":
-      return v ? "true" : "false";
     case "bigint":
       return v.toString();
-    case "object":
-      return Decimal.isDecimal(v) ? v.toString() : container(writer, v, margin, days);
+    case "boolean":
+      return v ? "true" : "false";
     default:
       return undefined;
   }

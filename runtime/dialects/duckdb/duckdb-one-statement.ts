@@ -23,15 +23,12 @@ import type { RawColumn } from "../../semantic/semantic-layer.js";
 
 const MULTIPLE_STATEMENTS = /Cannot prepare multiple statements/i;
 
-const isMultipleStatements = (error: unknown): boolean =>
-  error instanceof Error && MULTIPLE_STATEMENTS.test(error.message);
-
 /** The statement prepared, or undefined for a `;`-free text DuckDB expands into several (see above). */
 async function prepareOne(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement | undefined> {
   try {
     return await connection.prepare(sql);
   } catch (error) {
-    if (!isMultipleStatements(error)) throw error;
+    if (!(error instanceof Error) || !MULTIPLE_STATEMENTS.test(error.message)) throw error;
     if (!sql.includes(";")) return undefined;
     throw new ProgrammingError(
       "Refused to run SQL built from a semantic-view statement: DuckDB reads more than one statement in it. " +
@@ -83,19 +80,15 @@ export async function streamOneStatement(
 /**
  * The result columns of one statement as its prepared statement reports them (the type texts a run
  * reports), without running it (SqlSession.describe); undefined for a text DuckDB expands into several
- * statements, which must be run to be known. An error preparing it is the one running it would raise.
+ * statements, which must be run to be known. It is prepared as `readOneStatement` prepares it, so it
+ * fails as running it would.
  */
 export async function describeOneStatement(
   connection: DuckDBConnection,
   sql: string,
 ): Promise<RawColumn[] | undefined> {
-  let prepared: DuckDBPreparedStatement;
-  try {
-    prepared = await connection.prepare(sql);
-  } catch (error) {
-    if (isMultipleStatements(error)) return undefined;
-    throw error;
-  }
+  const prepared = await prepareOne(connection, sql);
+  if (prepared === undefined) return undefined;
   try {
     const columns: RawColumn[] = [];
     for (let i = 0; i < prepared.columnCount; i++) {

@@ -153,7 +153,7 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
 
 /**
  * Wraps a streamed DuckDB result: chunks are fetched as the caller iterates. `statement`: the cached
- * prepared statement it comes from, whose results share one column plan (see `resultPlan`).
+ * prepared statement it comes from, whose results share one column plan (`sharedPlan`).
  */
 export function streamOfResult(
   result: DuckDBResult,
