@@ -51,6 +51,14 @@ describe("sendRows through Express: a hit's kept bytes and ETag", () => {
         sendJson(res, await cursor.fetchAllRows());
       });
       sub.get("/rows", async (_req, res) => sendRows(res, await byCountry.using(cached.engine).execute()));
+      // A type the handler set: Express adds `charset=utf-8` to it for a text body.
+      sub.get("/typed-expected", async (_req, res) => {
+        await using cursor = await byCountry.using(cached.engine).execute({ cache: false });
+        sendJson(res.type("application/vnd.api+json"), await cursor.fetchAllRows());
+      });
+      sub.get("/typed", async (_req, res) =>
+        sendRows(res.type("application/vnd.api+json"), await byCountry.using(cached.engine).execute()),
+      );
       app.use(path, sub);
     };
     mount("/default", undefined);
@@ -94,6 +102,13 @@ describe("sendRows through Express: a hit's kept bytes and ETag", () => {
     expect(customCalls, "the custom function: called per response, as Express calls it").to.deep.equal(
       Array.from({ length: 4 }, () => [true, undefined]),
     );
+  });
+
+  it("keeps a content type the handler set, with the charset Express adds, on a miss and on a hit", async () => {
+    cached.engine.resultCache!.invalidate();
+    const expected = await get("/default/typed-expected");
+    expect(expected.headers["content-type"]).to.equal("application/vnd.api+json; charset=utf-8");
+    for (const side of ["miss", "hit"]) expect(await get("/default/typed"), side).to.deep.equal(expected);
   });
 
   it("answers a matching If-None-Match with 304 and no body on a miss and on a hit; HEAD on a hit sends no body", async () => {
