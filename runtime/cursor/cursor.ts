@@ -16,7 +16,7 @@ import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
 import { ChunkRowIterator } from "./row-iterator.js";
-import { rowObjectsFor, validateModeOf } from "./cursor-rows.js";
+import { modelRows, objectRows, rowObjectsFor, validateModeOf } from "./cursor-rows.js";
 import { NO_CONNECTION, type CursorConnection } from "./cursor-connection.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
@@ -250,7 +250,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       this.#chunks("iterInto()"),
       () => {
         this.#assertReadable("iterInto()");
-        return compileRowMapper(model, this.columns, mode) as (row: readonly unknown[], index: number) => Static<M>;
+        return modelRows<Static<M>>(this.#stream, this.columns, model, mode);
       },
       () => this.#closeQuietly(),
     );
@@ -276,10 +276,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   #streamRows(): AsyncIterableIterator<Row> {
     return new ChunkRowIterator(
       this.#chunks("stream()"),
-      () => {
-        const toObject = this.#toObject();
-        return (row) => toObject(row) as Row;
-      },
+      () => objectRows<Row>(this.#stream, this.columns, () => this.#toObject()),
       () => this.#closeQuietly(),
     );
   }
