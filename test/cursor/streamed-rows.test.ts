@@ -18,7 +18,7 @@ import type { PooledConnection } from "../../runtime/engine/pooled-connection.js
 import { mapChunks, useHarness, withStream } from "./support/cursor-harness.js";
 import { failureOf } from "../support/failures.js";
 
-/** 5,000 rows (three DuckDB chunks) of every exact kind, NULL in every column at the chunk edges and every 7th row. */
+/** 4,200 rows (three DuckDB chunks) of every exact kind, NULL in every column at the chunk edges and every 7th row. */
 const VALUES = `SELECT i::BIGINT AS id,
     CASE WHEN ${nullAt("i")} THEN NULL ELSE i::HUGEINT * 17014118346046923173168730371588 END AS huge,
     CASE WHEN ${nullAt("i")} THEN NULL ELSE (i::DECIMAL(38,4) * 1234567890123.0001) END AS wide,
@@ -27,7 +27,7 @@ const VALUES = `SELECT i::BIGINT AS id,
     CASE WHEN ${nullAt("i")} THEN NULL ELSE TIMESTAMP '1960-01-01 00:00:00.123' + to_seconds(i * 1000) END AS at,
     CASE WHEN ${nullAt("i")} THEN NULL ELSE 'row ' || i END AS label,
     CASE WHEN ${nullAt("i")} THEN NULL ELSE i / 3 END AS ratio
-  FROM range(5000) t(i) ORDER BY i`;
+  FROM range(4200) t(i) ORDER BY i`;
 
 function nullAt(i: string): string {
   return `(${i} % 7 = 0 OR ${i} IN (2047, 2048, 4095, 4096))`;
@@ -74,6 +74,21 @@ function counting(connection: PooledConnection): { connection: PooledConnection;
   };
 }
 
+/** Every row as text naming each value's key, type and exact value (chai's deep equality is slow on thousands of rows). */
+function described(rows: readonly object[]): string {
+  const show = (v: unknown) =>
+    v === null
+      ? "null"
+      : `${typeof v === "object" ? v.constructor.name : typeof v}:${v instanceof Date ? v.toISOString() : String(v)}`;
+  return rows
+    .map((row) =>
+      Object.entries(row)
+        .map(([k, v]) => `${k}=${show(v)}`)
+        .join(","),
+    )
+    .join("\n");
+}
+
 async function collect<T>(rows: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const row of rows) out.push(row);
@@ -91,8 +106,8 @@ describe("cursor: streamed row reads from the driver's columns", () => {
     expect(asked, "into() reads row arrays").to.deep.equal([]);
     const streamed = await collect((await open(VALUES, asked)).iterInto(Values));
     expect(asked, "iterInto() asks for columns of values").to.deep.equal(["values"]);
-    expect(streamed).to.have.length(5000);
-    expect(streamed).to.deep.equal(expected);
+    expect(streamed).to.have.length(4200);
+    expect(described(streamed)).to.equal(described(expected));
     for (const i of [0, 2047, 2048, 4095, 4096])
       expect(Object.values(streamed[i]!).slice(1)).to.deep.equal(Array(7).fill(null));
     const row = streamed[2049]!;
@@ -108,8 +123,7 @@ describe("cursor: streamed row reads from the driver's columns", () => {
     const objects = await (await open(VALUES)).fetchAllRows();
     const streamedObjects = await collect((await open(VALUES, asked)).stream());
     expect(asked.at(-1), "stream() asks for columns of values").to.equal("values");
-    expect(streamedObjects).to.deep.equal(objects);
-    expect(Object.keys(streamedObjects[4096]!)).to.deep.equal(Object.keys(objects[4096]!));
+    expect(described(streamedObjects)).to.equal(described(objects));
   });
 
   it("mid-stream, the cases the literal does not build behave as before: optional omitted, required null and failed conversions or checks name the row", async () => {
