@@ -167,9 +167,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   /**
-   * Every remaining row as a plain object, streamed (Kysely's `stream()`): one driver chunk in memory
-   * at a time, and the next is read only when the loop asks (backpressure). Leaving the loop early
-   * closes the cursor.
+   * Every remaining row as a plain object, streamed (Kysely's `stream()`): the chunk being read and at
+   * most one fetched ahead in memory (backpressure). Leaving the loop early closes the cursor.
    */
   stream(): AsyncIterableIterator<Row> {
     this.#enter("stream", "stream()");

@@ -3,7 +3,8 @@
  * driver's chunks, one chunk held at a time. Written by hand rather than as an async generator: a
  * row of the chunk in hand is answered with an already-resolved promise, without the generator's
  * queue and extra microtask turns per `yield` (a tenth of a microsecond a row that would dominate
- * the cost of streaming millions of rows). The next chunk is read only when the loop asks for it.
+ * the cost of streaming millions of rows). The next chunk is asked of the cursor only when the loop needs it
+ * (the driver may have fetched it ahead).
  */
 
 /** Reads one row of a chunk: the chunk, the row's position in it, the row's index in the result. */
