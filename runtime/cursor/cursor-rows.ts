@@ -1,11 +1,66 @@
-/** How a cursor turns row arrays into row objects, and checks the `validate` option of `into()`. */
+/** How a cursor turns row arrays (or column-major chunks) into row objects, and checks the `validate` option of `into()`. */
 import type { ColumnInfo, ResultStream } from "../driver/query-result.js";
-import { rowObjectBuilder, type RowObjectBuilder } from "../driver/row-objects.js";
+import {
+  columnObjectBuilder,
+  literalRowObjects,
+  rowObjectBuilder,
+  type ColumnObjectBuilder,
+  type RowObjectBuilder,
+} from "../driver/row-objects.js";
 import { LibError } from "../errors.js";
+import { compileColumnMapper, compileRowMapper } from "../mapping/model-plan.js";
 import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
+import type { TSchema } from "typebox";
+import type { ChunkRowMapper, ChunkRows } from "./row-iterator.js";
+
+/** Builders of a frozen column list (the plan one prepared statement's results share): found without a key. */
+const byColumns = new WeakMap<readonly ColumnInfo[], RowObjectBuilder>();
 
 export function rowObjectFactory(columns: readonly ColumnInfo[]): RowObjectBuilder {
-  return rowObjectBuilder(columns.map((c) => c.name));
+  const known = byColumns.get(columns);
+  if (known !== undefined) return known;
+  const names = columns.map((c) => c.name);
+  const builder = literalRowObjects(names) ?? rowObjectBuilder(names);
+  if (Object.isFrozen(columns)) byColumns.set(columns, builder);
+  return builder;
+}
+
+/** Row objects read from column-major chunks (a streamed read that asked the driver for columns). */
+export function columnObjectFactory(columns: readonly ColumnInfo[]): ColumnObjectBuilder {
+  return columnObjectBuilder(columns.map((c) => c.name));
+}
+
+/**
+ * Asks the driver for column-major chunks (normalized values, one array per column) for a streamed
+ * row read: the row objects are then built straight from the columns, with no row array per row.
+ * Called before the first chunk is read; a result held in memory keeps its rows.
+ */
+function columnar(stream: ResultStream, columns: readonly ColumnInfo[]): boolean {
+  return columns.length > 0 && stream.preferColumns?.() === true;
+}
+
+/** How `iterInto()` reads each chunk's rows: model objects, from columns where the driver gives them. */
+export function modelRows<T>(
+  stream: ResultStream,
+  columns: readonly ColumnInfo[],
+  model: TSchema,
+  mode: ValidateMode,
+): ChunkRows<T> {
+  if (columnar(stream, columns))
+    return { columnar: true, map: compileColumnMapper(model, columns, mode) as ChunkRowMapper<T> };
+  const map = compileRowMapper(model, columns, mode);
+  return { columnar: false, map: (chunk, position, index) => map(chunk[position]!, index) as T };
+}
+
+/** How `stream()` reads each chunk's rows: row objects, from columns where the driver gives them. */
+export function objectRows<T>(
+  stream: ResultStream,
+  columns: readonly ColumnInfo[],
+  rowObjects: () => RowObjectBuilder,
+): ChunkRows<T> {
+  if (columnar(stream, columns)) return { columnar: true, map: columnObjectFactory(columns) as ChunkRowMapper<T> };
+  const toObject = rowObjects();
+  return { columnar: false, map: (chunk, position) => toObject(chunk[position]!) as T };
 }
 
 /**

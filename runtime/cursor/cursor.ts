@@ -16,7 +16,7 @@ import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
 import { ChunkRowIterator } from "./row-iterator.js";
-import { rowObjectsFor, validateModeOf } from "./cursor-rows.js";
+import { modelRows, objectRows, rowObjectsFor, validateModeOf } from "./cursor-rows.js";
 import { NO_CONNECTION, type CursorConnection } from "./cursor-connection.js";
 import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
@@ -167,9 +167,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   }
 
   /**
-   * Every remaining row as a plain object, streamed (Kysely's `stream()`): one driver chunk in memory
-   * at a time, and the next is read only when the loop asks (backpressure). Leaving the loop early
-   * closes the cursor.
+   * Every remaining row as a plain object, streamed (Kysely's `stream()`): the chunk being read and at
+   * most one fetched ahead in memory (backpressure). Leaving the loop early closes the cursor.
    */
   stream(): AsyncIterableIterator<Row> {
     this.#enter("stream", "stream()");
@@ -250,7 +249,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       this.#chunks("iterInto()"),
       () => {
         this.#assertReadable("iterInto()");
-        return compileRowMapper(model, this.columns, mode) as (row: readonly unknown[], index: number) => Static<M>;
+        return modelRows<Static<M>>(this.#stream, this.columns, model, mode);
       },
       () => this.#closeQuietly(),
     );
@@ -276,10 +275,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   #streamRows(): AsyncIterableIterator<Row> {
     return new ChunkRowIterator(
       this.#chunks("stream()"),
-      () => {
-        const toObject = this.#toObject();
-        return (row) => toObject(row) as Row;
-      },
+      () => objectRows<Row>(this.#stream, this.columns, () => this.#toObject()),
       () => this.#closeQuietly(),
     );
   }

@@ -3,19 +3,30 @@
  * driver's chunks, one chunk held at a time. Written by hand rather than as an async generator: a
  * row of the chunk in hand is answered with an already-resolved promise, without the generator's
  * queue and extra microtask turns per `yield` (a tenth of a microsecond a row that would dominate
- * the cost of streaming millions of rows). The next chunk is read only when the loop asks for it.
+ * the cost of streaming millions of rows). The next chunk is asked of the cursor only when the loop needs it
+ * (the driver may have fetched it ahead).
  */
 
-type Mapper<T> = (row: readonly unknown[], index: number) => T;
+/** Reads one row of a chunk: the chunk, the row's position in it, the row's index in the result. */
+export type ChunkRowMapper<T> = (chunk: readonly (readonly unknown[])[], position: number, index: number) => T;
+
+/** How the rows of each chunk are read: `columnar` chunks hold one array per column (the driver was asked for columns). */
+export interface ChunkRows<T> {
+  readonly map: ChunkRowMapper<T>;
+  readonly columnar: boolean;
+}
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 export class ChunkRowIterator<T> implements AsyncIterableIterator<T> {
   readonly #chunks: AsyncGenerator<unknown[][], void, undefined>;
-  readonly #prepare: () => Mapper<T>;
+  readonly #prepare: () => ChunkRows<T>;
   readonly #close: () => Promise<void>;
-  #map: Mapper<T> | undefined;
+  #map: ChunkRowMapper<T> | undefined;
+  #columnar = false;
   #chunk: readonly unknown[][] = [];
+  /** Rows in the chunk in hand. */
+  #length = 0;
   #position = 0;
   #index = 0;
   #done = false;
@@ -23,13 +34,13 @@ export class ChunkRowIterator<T> implements AsyncIterableIterator<T> {
   #pending: Promise<unknown> | undefined;
 
   /**
-   * `prepare` runs at the first `next()` and returns the row mapper (it may throw, e.g. a model that
-   * does not match the columns). `close` ends the result however the loop ends (the chunks' own
+   * `prepare` runs at the first `next()`, before the first chunk is read, and returns how rows are
+   * read (it may throw, e.g. a model that does not match the columns). `close` ends the result however the loop ends (the chunks' own
    * cleanup runs only once they were started).
    */
   constructor(
     chunks: AsyncGenerator<unknown[][], void, undefined>,
-    prepare: () => Mapper<T>,
+    prepare: () => ChunkRows<T>,
     close: () => Promise<void>,
   ) {
     this.#chunks = chunks;
@@ -44,9 +55,9 @@ export class ChunkRowIterator<T> implements AsyncIterableIterator<T> {
   next(): Promise<IteratorResult<T, undefined>> {
     if (this.#pending !== undefined) return this.#pending.then(() => this.next());
     if (this.#done) return Promise.resolve(DONE);
-    if (this.#position < this.#chunk.length) {
+    if (this.#position < this.#length) {
       try {
-        return Promise.resolve({ done: false, value: this.#map!(this.#chunk[this.#position++]!, this.#index++) });
+        return Promise.resolve({ done: false, value: this.#map!(this.#chunk, this.#position++, this.#index++) });
       } catch (error) {
         return this.#fail(error);
       }
@@ -73,7 +84,11 @@ export class ChunkRowIterator<T> implements AsyncIterableIterator<T> {
 
   async #nextChunk(): Promise<IteratorResult<T, undefined>> {
     try {
-      this.#map ??= this.#prepare();
+      if (this.#map === undefined) {
+        const rows = this.#prepare();
+        this.#map = rows.map;
+        this.#columnar = rows.columnar;
+      }
       for (;;) {
         const next = await this.#chunks.next();
         if (next.done === true) {
@@ -81,9 +96,9 @@ export class ChunkRowIterator<T> implements AsyncIterableIterator<T> {
           return DONE;
         }
         this.#chunk = next.value;
+        this.#length = this.#columnar ? (next.value[0]?.length ?? 0) : next.value.length;
         this.#position = 0;
-        if (this.#chunk.length > 0)
-          return { done: false, value: this.#map(this.#chunk[this.#position++]!, this.#index++) };
+        if (this.#length > 0) return { done: false, value: this.#map(this.#chunk, this.#position++, this.#index++) };
       }
     } catch (error) {
       return this.#fail(error);
@@ -98,5 +113,6 @@ export class ChunkRowIterator<T> implements AsyncIterableIterator<T> {
   #finish(): void {
     this.#done = true;
     this.#chunk = [];
+    this.#length = 0;
   }
 }

@@ -12,8 +12,9 @@ import { agreesStrictly, coercion, CoercionFailure, strictConversion, type Conve
 import { describeModel, modelName, type ModelProperty } from "./model-type.js";
 import { cheapCheck } from "./implied-check.js";
 import type { ValidateMode } from "./validate-mode.js";
+import { literalMappers, type ColumnMapper, type LiteralMappers, type RowMapper } from "./literal-row-mapper.js";
 
-export type RowMapper = (row: readonly unknown[], rowIndex: number) => Record<string, unknown>;
+export type { ColumnMapper, RowMapper };
 
 interface Step {
   readonly property: ModelProperty;
@@ -24,10 +25,10 @@ interface Step {
   readonly explain: ((value: unknown) => string) | undefined;
 }
 
-const cache = new WeakMap<object, Map<string, RowMapper>>();
+const cache = new WeakMap<object, Map<string, LiteralMappers>>();
 const lastByColumns = new WeakMap<
   readonly ColumnInfo[],
-  { readonly model: TSchema; readonly mode: ValidateMode; readonly mapper: RowMapper }
+  { readonly model: TSchema; readonly mode: ValidateMode; readonly mappers: LiteralMappers }
 >();
 
 function columnLabel(column: ColumnInfo): string {
@@ -71,7 +72,34 @@ function compileChecker(schema: TSchema): Pick<Step, "check" | "explain"> {
   };
 }
 
-function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): RowMapper {
+function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): LiteralMappers {
+  const slow = buildGeneric(model, columns, mode);
+  return (
+    literalMappers(slow.steps.filter((s) => s.column >= 0).map(literalStep), mode !== "none", slow.mapper) ?? {
+      rows: slow.mapper,
+      columns: (chunk, position, rowIndex) =>
+        slow.mapper(
+          chunk.map((column) => column[position]),
+          rowIndex,
+        ),
+    }
+  );
+}
+
+const literalStep = (step: Step) => ({
+  name: step.property.name,
+  column: step.column,
+  nullable: step.property.nullable,
+  convert: step.convert,
+  check: step.check,
+});
+
+/** The mapper that handles every case (absent properties, null checks, the errors), and its steps. */
+function buildGeneric(
+  model: TSchema,
+  columns: readonly ColumnInfo[],
+  mode: ValidateMode,
+): { readonly steps: readonly Step[]; readonly mapper: RowMapper } {
   const name = modelName(model);
   const properties = describeModel(model);
   const byName = new Map<string, number>();
@@ -145,14 +173,15 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
     ]);
 
   if (mode === "none") {
-    return (row) => {
+    const mapper: RowMapper = (row) => {
       const out: Record<string, unknown> = {};
       for (const step of steps) if (step.column >= 0) setKey(out, step.property.name, row[step.column]);
       return out;
     };
+    return { steps, mapper };
   }
 
-  return (row, rowIndex) => {
+  const mapper: RowMapper = (row, rowIndex) => {
     const out: Record<string, unknown> = {};
     for (const step of steps) {
       if (step.column < 0) continue;
@@ -178,6 +207,7 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
     }
     return out;
   };
+  return { steps, mapper };
 }
 
 const dayFields = new WeakMap<object, readonly string[]>();
@@ -196,21 +226,30 @@ export function calendarDayFields(model: TSchema): readonly string[] {
 
 /** The row mapper for this model over these columns (compiled once, then cached per model object). */
 export function compileRowMapper(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): RowMapper {
+  return compileMappers(model, columns, mode).rows;
+}
+
+/** The same mapper reading a column-major chunk (one array per column) at a row position. */
+export function compileColumnMapper(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): ColumnMapper {
+  return compileMappers(model, columns, mode).columns;
+}
+
+function compileMappers(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMode): LiteralMappers {
   // A frozen column list (the plan the results of one prepared statement share) remembers its last
   // mapper: a query read again the same way builds no key.
   const last = lastByColumns.get(columns);
-  if (last !== undefined && last.model === model && last.mode === mode) return last.mapper;
+  if (last !== undefined && last.model === model && last.mode === mode) return last.mappers;
   const key = `${mode}\u0000${columns.map((c) => `${c.name}\u0001${c.type}\u0001${c.kind}`).join("\u0000")}`;
   let perModel = cache.get(model);
   if (perModel === undefined) {
     perModel = new Map();
     cache.set(model, perModel);
   }
-  let mapper = perModel.get(key);
-  if (mapper === undefined) {
-    mapper = build(model, columns, mode);
-    perModel.set(key, mapper);
+  let mappers = perModel.get(key);
+  if (mappers === undefined) {
+    mappers = build(model, columns, mode);
+    perModel.set(key, mappers);
   }
-  if (Object.isFrozen(columns)) lastByColumns.set(columns, { model, mode, mapper });
-  return mapper;
+  if (Object.isFrozen(columns)) lastByColumns.set(columns, { model, mode, mappers });
+  return mappers;
 }

@@ -5,7 +5,7 @@
  * "other" columns); bigints, strings, numbers and Decimals are immutable and shared as they are.
  */
 import type { ColumnInfo, ResultStream, ServedFrom } from "../driver/query-result.js";
-import { literalRowObjects, type RowObjectBuilder } from "./literal-row-objects.js";
+import { literalRowObjects, type RowObjectBuilder } from "../driver/row-objects.js";
 
 export interface CachedResult {
   readonly columns: readonly ColumnInfo[];

@@ -13,8 +13,7 @@ import { cachedStream, type CachedResult } from "../../runtime/result-cache/cach
 import { measureRows, measureValue } from "../../runtime/result-cache/measure-bytes.js";
 import { ResultCache } from "../../runtime/result-cache/result-cache.js";
 import { Cursor } from "../../runtime/cursor/cursor.js";
-import { rowObjectFactory } from "../../runtime/cursor/cursor-rows.js";
-import { literalRowObjects } from "../../runtime/result-cache/literal-row-objects.js";
+import { literalRowObjects, rowObjectBuilder } from "../../runtime/driver/row-objects.js";
 
 const COLUMNS: readonly ColumnInfo[] = [
   { name: "id", type: "BIGINT", kind: "bigint" },
@@ -90,7 +89,7 @@ describe("result cache: the store", () => {
     const columns = names.map((name) => ({ name, type: "INTEGER", kind: "integer" as const }));
     const row = names.map((_, i) => i);
     const literal = literalRowObjects(names)!(row);
-    const generic = rowObjectFactory(columns)(row);
+    const generic = rowObjectBuilder(names)(row);
     expect(Object.getPrototypeOf(literal)).to.equal(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(literal, "__proto__")).to.deep.equal({
       value: 0,

@@ -34,10 +34,18 @@ export interface OperationCounter {
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 const DONE_PROMISE: Promise<IteratorReturnResult<undefined>> = Promise.resolve(DONE);
+const DONE_CLOSING: Promise<void> = Promise.resolve();
+const ignore = (): void => undefined;
 
 /**
  * A streamed DuckDB result: chunks are fetched as the caller iterates. One object per result, its
  * own iterator, no closures: this runs once per query on the main path.
+ *
+ * Once a reader asks for columns (`preferColumns()`: the streamed and Arrow reads, which read in
+ * bulk), the stream reads one chunk ahead: DuckDB fetches the next chunk on its worker thread while
+ * the caller converts and iterates the current one, instead of after. At most one native chunk is
+ * held ahead (bounded memory); `close()` waits for it, so the connection is never handed on with a
+ * fetch still running on it. The row reads of the main path (`fetchAllRows`, `into`) fetch on demand.
  */
 class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
@@ -48,6 +56,9 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   #readChunk: ChunkReader;
   #closed = false;
   #fetching: Promise<IteratorResult<unknown[][], undefined>> | undefined;
+  /** The next chunk's fetch, started while the caller reads the current one (read-ahead only). */
+  #ahead: Promise<DuckDBDataChunk | null> | undefined;
+  #readAhead = false;
   #observer: ReadFailureObserver | undefined;
 
   constructor(
@@ -76,28 +87,49 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
     // One fetch at a time, as an async generator would queue them.
     if (this.#fetching !== undefined) return this.#fetching.then(this.#nextAfter, this.#nextAfter);
     if (this.#closed) return DONE_PROMISE;
-    this.#operations.operationStarted();
-    let fetching: Promise<DuckDBDataChunk | null>;
-    try {
-      fetching = fetchChunk(this.#result);
-    } catch (error) {
-      return Promise.reject(this.#failed(error));
-    }
+    const fetching = this.#ahead ?? this.#fetch();
+    this.#ahead = undefined;
     const read = fetching.then(this.#fetched, this.#fetchFailed);
     this.#fetching = read;
     return read;
   }
 
+  /** Starts one native fetch, counted as an operation in flight until it settles. */
+  #fetch(): Promise<DuckDBDataChunk | null> {
+    this.#operations.operationStarted();
+    let fetching: Promise<DuckDBDataChunk | null>;
+    try {
+      fetching = fetchChunk(this.#result);
+    } catch (error) {
+      fetching = Promise.reject(error);
+    }
+    return fetching.then(this.#settled, this.#settledWithError);
+  }
+
+  readonly #settled = (chunk: DuckDBDataChunk | null): DuckDBDataChunk | null => {
+    this.#operations.operationSettled();
+    return chunk;
+  };
+
+  readonly #settledWithError = (error: unknown): never => {
+    this.#operations.operationSettled();
+    throw error;
+  };
+
   readonly #nextAfter = (): Promise<IteratorResult<unknown[][], undefined>> => this.next();
 
   readonly #fetched = (chunk: DuckDBDataChunk | null): IteratorResult<unknown[][], undefined> => {
     this.#fetching = undefined;
-    this.#operations.operationSettled();
     try {
       if (chunk === null || chunk.rowCount === 0) {
         this.#closed = true;
         this.#assertCompleted();
         return DONE;
+      }
+      if (this.#readAhead && !this.#closed) {
+        const ahead = this.#fetch();
+        ahead.catch(ignore); // surfaces when the caller reads it (next()), or is noted by close()
+        this.#ahead = ahead;
       }
       return { done: false, value: this.#readChunk(chunk) };
     } catch (error) {
@@ -113,7 +145,6 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
 
   /** Ends the stream after a failed fetch; the error as the driver contract reports it (observer first). */
   #failed(error: unknown): unknown {
-    this.#operations.operationSettled();
     this.#closed = true;
     const mapped = mapDuckDBError(error);
     this.#observer?.noteError(mapped);
@@ -125,17 +156,23 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   }
 
   async return(): Promise<IteratorResult<unknown[][], undefined>> {
-    this.#closed = true;
+    await this.close();
     return DONE;
   }
 
   preferColumns(options?: { readonly typedArrays?: boolean }): boolean {
     this.#readChunk = options?.typedArrays === true ? planTypedColumns(this.#types) : planChunkColumns(this.#types);
+    this.#readAhead = true;
     return true;
   }
 
-  async close(): Promise<void> {
+  /** Ends the stream; a chunk fetched ahead is waited for (its failure reported, as a read's would be). */
+  close(): Promise<void> {
     this.#closed = true;
+    const ahead = this.#ahead;
+    if (ahead === undefined) return DONE_CLOSING;
+    this.#ahead = undefined;
+    return ahead.then(ignore, (error: unknown) => void this.#failed(error));
   }
 
   // A statement that fails while its result streams just ends the stream: @duckdb/node-api

@@ -47,15 +47,20 @@ export function withStream(
   };
 }
 
-/** A stream whose chunk iterator is the given generator over `inner`'s chunks. */
+/**
+ * A stream whose chunk iterator is the given generator over `inner`'s chunks. It asks `inner` for
+ * column-major chunks when its reader does (as the streamed row reads do on DuckDB).
+ */
 export function mapChunks(
   inner: ResultStream,
   chunks: (source: AsyncIterable<unknown[][]>) => AsyncIterable<unknown[][]>,
 ): ResultStream {
+  const preferColumns = inner.preferColumns?.bind(inner);
   return {
     columns: inner.columns,
     close: () => inner.close(),
     [Symbol.asyncIterator]: () => chunks(inner)[Symbol.asyncIterator](),
+    ...(preferColumns === undefined ? {} : { preferColumns }),
   };
 }
 
