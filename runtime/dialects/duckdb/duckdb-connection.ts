@@ -8,9 +8,9 @@
 import { answersWithin } from "../../driver/deadline.js";
 import type {
   DuckDBConnection,
+  DuckDBMaterializedResult,
   DuckDBPreparedStatement,
   DuckDBResult,
-  DuckDBResultReader,
   DuckDBValue,
 } from "@duckdb/node-api";
 import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
@@ -19,16 +19,20 @@ import { ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
 import type { BoundParameter, SemanticLayer } from "../../semantic/semantic-layer.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
-import { EMPTY_RESULT, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
+import { EMPTY_RESULT, resultStream, streamOfResult } from "./duckdb-results.js";
+import { materializedResult, rawResult, runPrepared } from "./duckdb-materialized.js";
+import { noteCatalogChange } from "./duckdb-result-plan.js";
 import { DuckDBSemanticSession, type StreamRoute } from "./duckdb-semantic-session.js";
 import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
-import { describeOneStatement, readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
+import { describeOneStatement, runOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { streamPrepared } from "./duckdb-native-stream.js";
 import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
 
 type Values = DuckDBValue[] | undefined;
+/** Reads a whole materialized result; `statement`: the cached prepared statement it came from, if any. */
+type ReadResult<T> = (result: DuckDBMaterializedResult, statement?: DuckDBPreparedStatement) => T;
 
 const PING_TIMEOUT_MS = 5_000;
 const RESET: Promise<void> = Promise.resolve();
@@ -75,7 +79,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
     this.#statements = new StatementCache(connection, { maxBytes: options.statementBytes });
-    this.#onChange = options.onChange ?? (() => undefined);
+    const onChange = options.onChange;
+    this.#onChange = () => {
+      noteCatalogChange(); // kept column plans check their columns' aliases again
+      onChange?.();
+    };
     const definitions = options.definitions ?? new DefinitionCache();
     const transaction = new DuckDBTransaction(connection, this.#memo, definitions, this.#onChange);
     this.#transaction = transaction;
@@ -87,7 +95,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             transaction,
             memo: this.#memo,
             definitions,
-            readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead, true),
+            readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead, rawResult, true),
             executePlain: (sql, parameters) => this.#executePlain(sql, parameters),
             executeRewritten: (sql, parameters, bound) => this.#executeRewritten(sql, parameters, bound),
             parameterTypes: (sql) => this.#parameterTypes(sql),
@@ -127,7 +135,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (!changesSession(sql) && !mayContainTransactionControl(sql) && this.#transaction.readsInAutocommit(sql)) {
         this.#throwIfInterrupted();
         const cached = this.#statements.boundIfCached(sql, toDuckDBParameters(parameters));
-        if (cached !== undefined) return readerToResult(await this.#runCached(sql, cached.runAndReadAll()));
+        if (cached !== undefined) return materializedResult(await this.#runCached(sql, runPrepared(cached)), cached);
       }
       return await this.#executePlain(sql, parameters);
     } catch (error) {
@@ -316,22 +324,24 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   }
 
   /**
-   * Runs SQL and reads its whole result. An autocommit read reuses its cached prepared statement.
-   * A script without parameters runs as written (one native call); one statement with parameters,
-   * and every `single` one (user-influenced text: duckdb-one-statement.ts), is prepared directly.
+   * Runs SQL materialized and reads its whole result with `read` (duckdb-materialized.ts). An
+   * autocommit read reuses its cached prepared statement. A script without parameters runs as
+   * written (one native call); one statement with parameters, and every `single` one
+   * (user-influenced text: duckdb-one-statement.ts), is prepared directly.
    */
-  async #readAll(
+  async #readAll<T>(
     sql: string,
     values: Values,
     autocommitRead: boolean,
+    read: ReadResult<T>,
     single = false,
     ownTypes = false,
-  ): Promise<DuckDBResultReader> {
+  ): Promise<T> {
     const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
-    if (cached !== undefined) return this.#runCached(sql, cached.runAndReadAll());
+    if (cached !== undefined) return read(await this.#runCached(sql, runPrepared(cached)), cached);
     if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
-    if (!single && (values === undefined || sql.includes(";"))) return this.#connection.runAndReadAll(sql, values);
-    return readOneStatement(this.#connection, sql, values, ownTypes);
+    if (!single && (values === undefined || sql.includes(";"))) return read(await this.#connection.run(sql, values));
+    return read(await runOneStatement(this.#connection, sql, values, ownTypes));
   }
 
   /** Begins the transaction `statement` needs (none for an autocommit read), then starts its stream. */
@@ -415,7 +425,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
       const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-      return readerToResult(await this.#readAll(sql, values, autocommitRead, true, bound !== undefined));
+      return this.#readAll(sql, values, autocommitRead, materializedResult, true, bound !== undefined);
     });
   }
 
@@ -424,7 +434,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (!mayContainTransactionControl(sql)) {
       const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
       this.#throwIfInterrupted();
-      return readerToResult(await this.#readAll(sql, values, autocommitRead));
+      return this.#readAll(sql, values, autocommitRead, materializedResult);
     }
     const statements = splitSqlStatements(sql);
     if (values !== undefined && statements.length > 1) {
@@ -440,6 +450,6 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     if (await this.#transaction.control(statement)) return EMPTY_RESULT;
     const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
     this.#throwIfInterrupted();
-    return readerToResult(await this.#readAll(statement, values, autocommitRead));
+    return this.#readAll(statement, values, autocommitRead, materializedResult);
   }
 }
