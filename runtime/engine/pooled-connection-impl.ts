@@ -98,31 +98,45 @@ export class PooledConnectionImpl implements PooledConnection {
   }
 
   run(sql: string, parameters?: readonly unknown[]): Promise<void> {
-    return this.#call((connection) => connection.execute(sql, parameters)).then(toVoid);
+    return this.execute(sql, parameters).then(toVoid);
   }
 
   all(sql: string, parameters?: readonly unknown[]): Promise<Row[]> {
-    return this.#call((connection) => connection.execute(sql, parameters)).then(rowsToObjects);
+    return this.execute(sql, parameters).then(rowsToObjects);
   }
 
   execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
-    return this.#call((connection) => connection.execute(sql, parameters));
+    return this.#begin(false, sql, parameters, undefined) as Promise<QueryResult>;
   }
 
   stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
-    // #call inlined (one `then`, no closure per call): this runs once per query on the main path.
+    return this.#begin(true, sql, parameters, options) as Promise<ResultStream>;
+  }
+
+  /**
+   * #call for `execute` (false) or `stream` (true), without a closure per call: one of these runs
+   * once per query on the main path.
+   */
+  #begin(
+    stream: boolean,
+    sql: string,
+    parameters: readonly unknown[] | undefined,
+    options: StreamOptions | undefined,
+  ): Promise<QueryResult | ResultStream> {
     try {
       this.#callStarts();
     } catch (error) {
       return Promise.reject(error);
     }
-    let started: Promise<ResultStream>;
+    let started: Promise<QueryResult | ResultStream>;
     try {
-      started = this.#connection.stream(sql, parameters, options);
+      started = stream ? this.#connection.stream(sql, parameters, options) : this.#connection.execute(sql, parameters);
     } catch (error) {
       started = Promise.reject(error);
     }
-    return started.then(this.#streamStarted, this.#callFailed);
+    return stream
+      ? (started as Promise<ResultStream>).then(this.#streamStarted, this.#callFailed)
+      : started.then(this.#callDone, this.#callFailed);
   }
 
   /** The stream, with every failed chunk read reported to the pool first. */

@@ -5,6 +5,7 @@
  * process (same engine, another engine on the same file, raw SQL on the catalog table).
  */
 import { expect } from "chai";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { OperationalError } from "lib";
 import type { Engine, PooledConnection } from "lib";
 import type { DuckDBDatabaseConnection } from "../../runtime/dialects/duckdb/duckdb-connection.js";
@@ -12,6 +13,7 @@ import { ArrowTableBuilder } from "../../runtime/cursor/arrow-table.js";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
 import type { ColumnInfo } from "../../runtime/driver/query-result.js";
 import { streamOfResult } from "../../runtime/dialects/duckdb/duckdb-results.js";
+import { normalizingConverter } from "../../runtime/dialects/duckdb/duckdb-values.js";
 import { isReadOnlyStatement } from "../../runtime/dialects/duckdb/duckdb-statements.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import {
@@ -172,7 +174,7 @@ describe("engine: DuckDB fast paths", () => {
     expect(first).to.not.equal(second);
   });
 
-  it("streamed rows (per-column plan) equal the per-value conversion of execute(), nulls and every chunk included", async () => {
+  it("streamed and whole results (per-column plan) equal the driver's per-value conversion, nulls and every chunk included", async () => {
     await using engine = plainEngine();
     await using conn = await engine.connect();
     const sql = `SELECT
@@ -189,7 +191,17 @@ describe("engine: DuckDB fast paths", () => {
       TIMESTAMPTZ '2024-03-01 12:00:00+00' + to_milliseconds(i) AS tz,
       [i, i + 1] AS l, {'a': i} AS st
       FROM range(5000) t(i)`;
-    const expected = (await conn.execute(sql)).rows;
+    // The oracle: node-api's own reader, every value through normalizingConverter one by one.
+    const instance = await DuckDBInstance.create(":memory:");
+    const raw = await instance.connect();
+    const reader = await raw.runAndReadAll(sql);
+    const expected = reader.convertRows(normalizingConverter);
+    const expectedColumns = reader.columnTypes().map((type, i) => [reader.columnName(i), type.toString()]);
+    raw.closeSync();
+    instance.closeSync();
+    const whole = await conn.execute(sql);
+    expect(whole.rows).to.deep.equal(expected);
+    expect(whole.columns.map((c) => [c.name, c.type])).to.deep.equal(expectedColumns);
     const streamed: unknown[][] = [];
     for await (const chunk of await conn.stream(sql)) streamed.push(...chunk);
     expect(streamed).to.have.length(5000);

@@ -127,6 +127,37 @@ describe("engine: DuckDB prepared statements reused by autocommit reads", () => 
       }
     });
 
+    it("a kept column plan is not reused for a column that became JSON (same name, same type id, an alias)", async () => {
+      await using conn = await engine.connect();
+      const columnsOf = async (sql: string) => {
+        const stream = await conn.stream(sql);
+        for await (const chunk of stream) void chunk;
+        return stream.columns;
+      };
+      const replace = async (select: string) => {
+        await using other = await engine.connect();
+        await other.run(`CREATE OR REPLACE TABLE t AS ${select}`);
+        await other.commit();
+      };
+      const sql = "SELECT * FROM t";
+      await replace("SELECT 'a' AS x");
+      await columnsOf(sql); // prepared and kept
+      const kept = await columnsOf(sql);
+      expect(await columnsOf(sql)).to.equal(kept); // a plain VARCHAR plan is shared
+      // DuckDB re-binds the statement: the column is JSON now, VARCHAR with an alias, the same type id.
+      await replace(`SELECT '{"k": 1}'::JSON AS x`);
+      const json = await columnsOf(sql);
+      expect(json, "the VARCHAR plan was reused for a JSON column").to.not.equal(kept);
+      expect(await columnsOf(sql), "a plan with an alias is never shared").to.not.equal(json);
+      expect(await conn.all(sql)).to.deep.equal([{ x: '{"k": 1}' }]);
+      // A commit that changed nothing of its columns: the kept plan is checked once, then shared again.
+      await replace("SELECT 'b' AS x");
+      const plain = await columnsOf(sql);
+      await replace("SELECT 'c' AS x");
+      expect(await columnsOf(sql)).to.equal(plain);
+      expect(await columnsOf(sql)).to.equal(plain);
+    });
+
     it("rows written and committed elsewhere are seen by the next read of the same text", async () => {
       await using conn = await engine.connect();
       expect(await conn.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 1n }]);

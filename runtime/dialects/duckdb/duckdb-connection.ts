@@ -8,9 +8,9 @@
 import { answersWithin } from "../../driver/deadline.js";
 import type {
   DuckDBConnection,
+  DuckDBMaterializedResult,
   DuckDBPreparedStatement,
   DuckDBResult,
-  DuckDBResultReader,
   DuckDBValue,
 } from "@duckdb/node-api";
 import type { DatabaseConnection, StreamOptions } from "../../driver/database-connection.js";
@@ -19,22 +19,25 @@ import { ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
 import type { BoundParameter, SemanticLayer } from "../../semantic/semantic-layer.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
-import { EMPTY_RESULT, readerToResult, resultStream, streamOfResult } from "./duckdb-results.js";
+import { EMPTY_RESULT, resultStream, streamOfResult } from "./duckdb-results.js";
+import { materializedResult, rawResult, runPrepared } from "./duckdb-materialized.js";
+import { noteCatalogChange } from "./duckdb-result-plan.js";
+import { DuckDBOperations } from "./duckdb-operations.js";
 import { DuckDBSemanticSession, type StreamRoute } from "./duckdb-semantic-session.js";
 import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
-import { describeOneStatement, readOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
+import { describeOneStatement, runOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { streamPrepared } from "./duckdb-native-stream.js";
 import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
 
 type Values = DuckDBValue[] | undefined;
+/** Reads a whole materialized result; `statement`: the cached prepared statement it came from, if any. */
+type ReadResult<T> = (result: DuckDBMaterializedResult, statement?: DuckDBPreparedStatement) => T;
 
 const PING_TIMEOUT_MS = 5_000;
 const RESET: Promise<void> = Promise.resolve();
 const changesSession = rememberedPerText(maySessionChange);
-/** How often a pending interrupt is repeated while the cancelled operation is still running. */
-const INTERRUPT_REPEAT_MS = 20;
 
 export interface DuckDBConnectionOptions {
   /** The built-in semantic layer, when semantic statements are to be answered by it. */
@@ -60,10 +63,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   /** Present when semantic statements are answered by the built-in layer. */
   readonly #semantic: DuckDBSemanticSession | undefined;
   #closed = false;
-  /** Operations (execute, stream setup, chunk reads) in flight, for interrupt(). */
-  #activeOperations = 0;
-  #interruptPending = false;
-  #interruptTimer: NodeJS.Timeout | undefined;
+  /** Driver calls (execute, stream setup, chunk reads) in flight, for interrupt(). */
+  readonly #operations: DuckDBOperations;
   /** The semantic layer's per-connection memo (see SqlSession.memo). */
   readonly #memo = new Map<string, unknown>();
   /** Prepared statements of the autocommit reads, reused by SQL text. */
@@ -72,10 +73,15 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
     this.#connection = connection;
+    this.#operations = new DuckDBOperations(connection);
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
     this.#statements = new StatementCache(connection, { maxBytes: options.statementBytes });
-    this.#onChange = options.onChange ?? (() => undefined);
+    const onChange = options.onChange;
+    this.#onChange = () => {
+      noteCatalogChange(); // kept column plans check their columns' aliases again
+      onChange?.();
+    };
     const definitions = options.definitions ?? new DefinitionCache();
     const transaction = new DuckDBTransaction(connection, this.#memo, definitions, this.#onChange);
     this.#transaction = transaction;
@@ -87,13 +93,13 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             transaction,
             memo: this.#memo,
             definitions,
-            readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead, true),
+            readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead, rawResult, true),
             executePlain: (sql, parameters) => this.#executePlain(sql, parameters),
             executeRewritten: (sql, parameters, bound) => this.#executeRewritten(sql, parameters, bound),
             parameterTypes: (sql) => this.#parameterTypes(sql),
             describe: (sql) => describeOneStatement(connection, sql),
             assertOpen: () => this.#assertOpen(),
-            throwIfInterrupted: () => this.#throwIfInterrupted(),
+            throwIfInterrupted: () => this.#operations.throwIfInterrupted(),
           });
   }
 
@@ -107,31 +113,51 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     return this.#transaction.open;
   }
 
-  async execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
-    this.#assertOpen();
-    // #operation inlined (no closure): `conn.all()` of an application's own query runs this per query.
-    this.#activeOperations++;
+  execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
+    // The main path, without an async frame (`conn.all()` of an application's own query runs this
+    // per query): an autocommit read whose statement is prepared already (what #executePlain would
+    // end in), run as one counted operation.
+    let cached: DuckDBPreparedStatement | undefined;
     try {
-      return await this.#execute(sql, parameters);
-    } finally {
-      this.operationSettled();
+      this.#assertOpen();
+      if (
+        this.#semantic?.mayHandle(sql) !== true &&
+        !changesSession(sql) &&
+        !mayContainTransactionControl(sql) &&
+        this.#transaction.readsInAutocommit(sql)
+      ) {
+        this.#operations.throwIfInterrupted();
+        cached = this.#statements.boundIfCached(sql, toDuckDBParameters(parameters));
+      }
+    } catch (error) {
+      return Promise.reject(mapDuckDBError(error));
     }
+    if (cached === undefined) return this.#execute(sql, parameters);
+    this.#operations.operationStarted();
+    return runPrepared(cached).then(
+      (result) => {
+        this.#operations.operationSettled();
+        return materializedResult(result, cached);
+      },
+      (error: unknown) => {
+        this.#operations.operationSettled();
+        this.#statements.forget(sql); // prepared afresh next time
+        throw mapDuckDBError(error);
+      },
+    );
   }
 
+  /** `execute()` of everything else: routed by the layer, in a transaction, or prepared now. */
   async #execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult> {
+    this.#operations.operationStarted();
     try {
       const semantic = this.#semantic;
       if (semantic !== undefined && semantic.mayHandle(sql)) return await semantic.execute(sql, parameters);
-      // The main path: an autocommit read whose statement is prepared already (what #executePlain
-      // would end in), without its waits and closures.
-      if (!changesSession(sql) && !mayContainTransactionControl(sql) && this.#transaction.readsInAutocommit(sql)) {
-        this.#throwIfInterrupted();
-        const cached = this.#statements.boundIfCached(sql, toDuckDBParameters(parameters));
-        if (cached !== undefined) return readerToResult(await this.#runCached(sql, cached.runAndReadAll()));
-      }
       return await this.#executePlain(sql, parameters);
     } catch (error) {
       throw mapDuckDBError(error);
+    } finally {
+      this.#operations.operationSettled();
     }
   }
 
@@ -143,7 +169,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       this.#assertOpen();
       route = this.#knownRoute(sql, parameters, options);
       if (route !== undefined && this.#readsPrepared(route)) {
-        this.#throwIfInterrupted();
+        this.#operations.throwIfInterrupted();
         const { statement, bound } = route;
         const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
         const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
@@ -177,14 +203,14 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     prepared: DuckDBPreparedStatement,
     servedFrom: StreamRoute["servedFrom"],
   ): Promise<ResultStream> {
-    this.#activeOperations++;
+    this.#operations.operationStarted();
     return streamPrepared(prepared).then(
       (result) => {
-        this.operationSettled();
-        return streamOfResult(result, this, servedFrom, prepared);
+        this.#operations.operationSettled();
+        return streamOfResult(result, this.#operations, servedFrom, prepared);
       },
       (error: unknown) => {
-        this.operationSettled();
+        this.#operations.operationSettled();
         this.#statements.forget(statement); // prepared afresh next time
         throw mapDuckDBError(error);
       },
@@ -199,7 +225,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     known: StreamRoute | undefined,
   ): Promise<ResultStream> {
     this.#assertOpen();
-    this.#activeOperations++;
+    this.#operations.operationStarted();
     try {
       let route = known;
       if (route === undefined) {
@@ -217,51 +243,20 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (changesSession(statement)) {
         result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, single, ownTypes));
       } else if (this.#transaction.readsInAutocommit(statement)) {
-        this.#throwIfInterrupted();
+        this.#operations.throwIfInterrupted();
         result = await this.#openStream(statement, values, true, single, ownTypes);
       } else result = await this.#beginAndOpen(statement, values, single, ownTypes);
-      return streamOfResult(result, this, servedFrom);
+      return streamOfResult(result, this.#operations, servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
     } finally {
-      this.operationSettled();
+      this.#operations.operationSettled();
     }
   }
 
-  /**
-   * Cancels the running operation. DuckDB forgets an interrupt that lands before its statement
-   * has started (e.g. while the semantic layer is still rewriting), so the interrupt is repeated
-   * until the operation settles, and statements not yet started refuse to start.
-   */
+  /** Cancels the running operation (see duckdb-operations.ts). */
   interrupt(): void {
-    if (this.#closed) return;
-    this.#connection.interrupt();
-    if (this.#activeOperations === 0) return;
-    this.#interruptPending = true;
-    this.#interruptTimer ??= setInterval(() => {
-      if (!this.#closed) this.#connection.interrupt();
-    }, INTERRUPT_REPEAT_MS).unref();
-  }
-
-  /** @internal A driver call starts on this connection (its streamed results' chunk reads: OperationCounter). */
-  operationStarted(): void {
-    this.#activeOperations++;
-  }
-
-  /** @internal The driver call begun last has settled. */
-  operationSettled(): void {
-    if (--this.#activeOperations === 0) this.#clearInterrupt();
-  }
-
-  #clearInterrupt(): void {
-    this.#interruptPending = false;
-    if (this.#interruptTimer !== undefined) clearInterval(this.#interruptTimer);
-    this.#interruptTimer = undefined;
-  }
-
-  #throwIfInterrupted(): void {
-    // Same text as DuckDB's own, so it maps like a real interrupt.
-    if (this.#interruptPending) throw new Error("INTERRUPT Error: Interrupted!");
+    this.#operations.interrupt();
   }
 
   async ping(): Promise<boolean> {
@@ -300,7 +295,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#clearInterrupt();
+    this.#operations.close();
     this.#semantic?.release();
     this.#memo.clear();
     this.#statements.clear();
@@ -316,28 +311,30 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   }
 
   /**
-   * Runs SQL and reads its whole result. An autocommit read reuses its cached prepared statement.
-   * A script without parameters runs as written (one native call); one statement with parameters,
-   * and every `single` one (user-influenced text: duckdb-one-statement.ts), is prepared directly.
+   * Runs SQL materialized and reads its whole result with `read` (duckdb-materialized.ts). An
+   * autocommit read reuses its cached prepared statement. A script without parameters runs as
+   * written (one native call); one statement with parameters, and every `single` one
+   * (user-influenced text: duckdb-one-statement.ts), is prepared directly.
    */
-  async #readAll(
+  async #readAll<T>(
     sql: string,
     values: Values,
     autocommitRead: boolean,
+    read: ReadResult<T>,
     single = false,
     ownTypes = false,
-  ): Promise<DuckDBResultReader> {
+  ): Promise<T> {
     const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
-    if (cached !== undefined) return this.#runCached(sql, cached.runAndReadAll());
-    if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
-    if (!single && (values === undefined || sql.includes(";"))) return this.#connection.runAndReadAll(sql, values);
-    return readOneStatement(this.#connection, sql, values, ownTypes);
+    if (cached !== undefined) return read(await this.#runCached(sql, runPrepared(cached)), cached);
+    if (autocommitRead) this.#operations.throwIfInterrupted(); // cancelled while preparing
+    if (!single && (values === undefined || sql.includes(";"))) return read(await this.#connection.run(sql, values));
+    return read(await runOneStatement(this.#connection, sql, values, ownTypes));
   }
 
   /** Begins the transaction `statement` needs (none for an autocommit read), then starts its stream. */
   async #beginAndOpen(statement: string, values: Values, single: boolean, ownTypes: boolean): Promise<DuckDBResult> {
     const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
-    this.#throwIfInterrupted();
+    this.#operations.throwIfInterrupted();
     return this.#openStream(statement, values, autocommitRead, single, ownTypes);
   }
 
@@ -351,7 +348,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   ): Promise<DuckDBResult> {
     const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
     if (cached !== undefined) return this.#runCached(sql, streamPrepared(cached));
-    if (autocommitRead) this.#throwIfInterrupted(); // cancelled while preparing
+    if (autocommitRead) this.#operations.throwIfInterrupted(); // cancelled while preparing
     if (!single && sql.includes(";")) return this.#connection.stream(sql, values);
     return streamOneStatement(this.#connection, sql, values, ownTypes);
   }
@@ -413,9 +410,9 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   ): Promise<QueryResult> {
     return this.#changingSession(sql, async () => {
       const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
-      this.#throwIfInterrupted();
+      this.#operations.throwIfInterrupted();
       const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-      return readerToResult(await this.#readAll(sql, values, autocommitRead, true, bound !== undefined));
+      return this.#readAll(sql, values, autocommitRead, materializedResult, true, bound !== undefined);
     });
   }
 
@@ -423,8 +420,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     const values = toDuckDBParameters(parameters);
     if (!mayContainTransactionControl(sql)) {
       const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
-      this.#throwIfInterrupted();
-      return readerToResult(await this.#readAll(sql, values, autocommitRead));
+      this.#operations.throwIfInterrupted();
+      return this.#readAll(sql, values, autocommitRead, materializedResult);
     }
     const statements = splitSqlStatements(sql);
     if (values !== undefined && statements.length > 1) {
@@ -439,7 +436,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   async #runStatement(statement: string, values: DuckDBValue[] | undefined): Promise<QueryResult> {
     if (await this.#transaction.control(statement)) return EMPTY_RESULT;
     const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
-    this.#throwIfInterrupted();
-    return readerToResult(await this.#readAll(statement, values, autocommitRead));
+    this.#operations.throwIfInterrupted();
+    return this.#readAll(statement, values, autocommitRead, materializedResult);
   }
 }

@@ -12,13 +12,14 @@
  */
 import type {
   DuckDBConnection,
+  DuckDBMaterializedResult,
   DuckDBPreparedStatement,
   DuckDBResult,
-  DuckDBResultReader,
   DuckDBValue,
 } from "@duckdb/node-api";
 import { ProgrammingError } from "../../errors.js";
 import { parameterTypesOf } from "./duckdb-statement-cache.js";
+import { runPrepared } from "./duckdb-materialized.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
 
 const MULTIPLE_STATEMENTS = /Cannot prepare multiple statements/i;
@@ -43,18 +44,18 @@ function bind(prepared: DuckDBPreparedStatement, values: DuckDBValue[] | undefin
   if (values !== undefined) prepared.bind(values, ownTypes ? parameterTypesOf(prepared) : undefined);
 }
 
-/** Runs one statement and reads its whole result. */
-export async function readOneStatement(
+/** Runs one statement materialized (its result outlives the statement, destroyed here). */
+export async function runOneStatement(
   connection: DuckDBConnection,
   sql: string,
   values: DuckDBValue[] | undefined,
   ownTypes = false,
-): Promise<DuckDBResultReader> {
+): Promise<DuckDBMaterializedResult> {
   const prepared = await prepareOne(connection, sql);
-  if (prepared === undefined) return connection.runAndReadAll(sql, values);
+  if (prepared === undefined) return connection.run(sql, values);
   try {
     bind(prepared, values, ownTypes);
-    return await prepared.runAndReadAll();
+    return await runPrepared(prepared);
   } finally {
     prepared.destroySync();
   }
@@ -80,7 +81,7 @@ export async function streamOneStatement(
 /**
  * The result columns of one statement as its prepared statement reports them (the type texts a run
  * reports), without running it (SqlSession.describe); undefined for a text DuckDB expands into several
- * statements, which must be run to be known. It is prepared as `readOneStatement` prepares it, so it
+ * statements, which must be run to be known. It is prepared as `runOneStatement` prepares it, so it
  * fails as running it would.
  */
 export async function describeOneStatement(

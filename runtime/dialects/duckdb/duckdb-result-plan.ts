@@ -5,7 +5,11 @@
  * each new result is checked against it by column count, names and type ids, which are read without
  * building a type (a statement that DuckDB re-binds after a catalog change may answer other columns).
  * Only plans whose types are fully given by their type id are shared: no DECIMAL width, no nested or
- * enum type, no alias (a user type, JSON), so equal ids mean equal types.
+ * enum type, no alias (JSON), so equal ids mean equal types. An alias is not in the type id: a
+ * statement re-bound from a VARCHAR column to a JSON one of the same name answers the same id. So
+ * after a change of the catalog through the library (a commit, a session change:
+ * `noteCatalogChange`) a kept plan is used again only once the result's columns are checked to carry
+ * no alias (a logical type per column, ~4 µs each: once per plan and change, not per query).
  */
 import type { DuckDBResult, DuckDBType } from "@duckdb/node-api";
 import type { ColumnInfo } from "../../driver/query-result.js";
@@ -21,7 +25,15 @@ export interface ResultPlan {
   readonly typeIds: readonly number[] | undefined;
 }
 
-const plans = new WeakMap<object, ResultPlan>();
+interface KeptPlan {
+  readonly plan: ResultPlan;
+  /** The catalog epoch its columns' aliases were last checked in. */
+  checkedIn: number;
+}
+
+const plans = new WeakMap<object, KeptPlan>();
+/** Bumped by every commit and session change through the library. */
+let catalogEpoch = 0;
 let simpleIds: ReadonlySet<number> | undefined;
 
 /** Type ids that alone give the whole type (no parameters, no children). */
@@ -54,6 +66,11 @@ function simpleTypeIds(): ReadonlySet<number> {
   return simpleIds;
 }
 
+/** The catalog may have changed (a commit or session change through the library): kept plans check aliases again. */
+export function noteCatalogChange(): void {
+  catalogEpoch++;
+}
+
 /** The plan of one result, built from its column types. */
 export function planResult(result: DuckDBResult): ResultPlan {
   const types = result.columnTypes();
@@ -71,15 +88,27 @@ export function planResult(result: DuckDBResult): ResultPlan {
 
 /** The plan `statement`'s earlier results used when this result's columns are the same, else a new one (kept). */
 export function sharedPlan(statement: object, result: DuckDBResult): ResultPlan {
-  const known = plans.get(statement);
-  if (known !== undefined && sameColumns(known, result)) return known;
+  const kept = plans.get(statement);
+  if (kept !== undefined && sameColumns(kept.plan, result)) {
+    if (kept.checkedIn === catalogEpoch) return kept.plan;
+    if (withoutAliases(result)) {
+      kept.checkedIn = catalogEpoch;
+      return kept.plan;
+    }
+  }
   const plan = planResult(result);
   if (plan.typeIds !== undefined) {
     for (const column of plan.columns) Object.freeze(column);
     Object.freeze(plan.columns);
-    plans.set(statement, plan);
-  } else if (known !== undefined) plans.delete(statement);
+    plans.set(statement, { plan, checkedIn: catalogEpoch });
+  } else if (kept !== undefined) plans.delete(statement);
   return plan;
+}
+
+function withoutAliases(result: DuckDBResult): boolean {
+  const count = result.columnCount;
+  for (let i = 0; i < count; i++) if (result.columnLogicalType(i).alias !== undefined) return false;
+  return true;
 }
 
 function sameColumns(plan: ResultPlan, result: DuckDBResult): boolean {

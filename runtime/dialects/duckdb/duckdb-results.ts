@@ -3,7 +3,7 @@
  * results the semantic layer computed itself, and streamed results read chunk by chunk with the
  * row (or column) readers planned once per result.
  */
-import type { DuckDBDataChunk, DuckDBResult, DuckDBResultReader, DuckDBType } from "@duckdb/node-api";
+import type { DuckDBDataChunk, DuckDBResult, DuckDBType } from "@duckdb/node-api";
 import type {
   ColumnInfo,
   QueryResult,
@@ -18,7 +18,7 @@ import { planResult, sharedPlan, type ResultPlan } from "./duckdb-result-plan.js
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { fetchChunk } from "./duckdb-native-stream.js";
 import { planTypedColumns } from "./duckdb-typed-columns.js";
-import { kindOfType, kindOfTypeText, normalizeByKind, normalizingConverter } from "./duckdb-values.js";
+import { kindOfTypeText, normalizeByKind } from "./duckdb-values.js";
 
 /** The result of a statement that returns nothing (transaction control, DDL through the layer). */
 export const EMPTY_RESULT: QueryResult = Object.freeze({
@@ -200,13 +200,6 @@ export function streamOfResult(
 ): ResultStream {
   const plan = statement === undefined ? planResult(result) : sharedPlan(statement, result);
   return new DuckDBResultStream(result, operations, servedFrom, plan);
-}
-
-export function readerToResult(reader: DuckDBResultReader): QueryResult {
-  const columns: ColumnInfo[] = reader
-    .columnTypes()
-    .map((type, i) => ({ name: reader.columnName(i), type: type.toString(), kind: kindOfType(type) }));
-  return { columns, rows: reader.convertRows(normalizingConverter) };
 }
 
 /** Normalizes a result the semantic layer computed itself, using its declared column types. */

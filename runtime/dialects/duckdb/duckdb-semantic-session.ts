@@ -3,7 +3,7 @@
  * the catalog through (same connection, same transaction, DuckDB values un-normalized), and the
  * routing of semantic-view statements to the layer for `execute()` and `stream()`.
  */
-import type { DuckDBResultReader, DuckDBValue } from "@duckdb/node-api";
+import type { DuckDBValue } from "@duckdb/node-api";
 import type { QueryResult } from "../../driver/query-result.js";
 import type { StreamOptions } from "../../driver/database-connection.js";
 import { ProgrammingError } from "../../errors.js";
@@ -31,7 +31,11 @@ export interface SemanticSessionHost {
    * Runs the layer's own SQL, exactly one statement (it carries user-influenced text: never through a
    * multi-statement call), and reads its whole result (an autocommit read may reuse a prepared statement).
    */
-  readAll(sql: string, values: DuckDBValue[] | undefined, autocommitRead: boolean): Promise<DuckDBResultReader>;
+  readAll(
+    sql: string,
+    values: DuckDBValue[] | undefined,
+    autocommitRead: boolean,
+  ): Promise<{ columns: RawColumn[]; rows: unknown[][] }>;
   /** Runs plain DuckDB SQL with the connection's transaction bookkeeping. */
   executePlain(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult>;
   /**
@@ -191,11 +195,8 @@ export class DuckDBSemanticSession {
     host.assertOpen();
     host.throwIfInterrupted();
     const values = toDuckDBParameters(parameters);
-    const reader =
-      !host.transaction.open && isReadOnlyStatement(sql)
-        ? await host.readAll(sql, values, true)
-        : await host.transaction.withTransaction(() => host.readAll(sql, values, false));
-    const columns = reader.columnTypes().map((type, i) => ({ name: reader.columnName(i), type: type.toString() }));
-    return { columns, rows: reader.getRows() };
+    return !host.transaction.open && isReadOnlyStatement(sql)
+      ? host.readAll(sql, values, true)
+      : host.transaction.withTransaction(() => host.readAll(sql, values, false));
   }
 }
