@@ -10,6 +10,7 @@
  */
 import type { CachedResult } from "./cached-result.js";
 import { Flight } from "./flight.js";
+import type { JsonBody } from "./json-body.js";
 
 export interface ResultCacheOptions {
   /** Default seconds an entry is served (0: only queries that ask with a ttl are cached). */
@@ -47,8 +48,8 @@ interface Entry {
   readonly key: string;
   readonly result: CachedResult;
   readonly expiresAt: number;
-  /** The rows' JSON text, once a reader asked for it (`bodyOf`); its bytes count against the budget. */
-  body: string | undefined;
+  /** The rows as a JSON body, once a reader asked for it (`bodyOf`); its bytes count against the budget. */
+  body: JsonBody | undefined;
   older: Entry | undefined;
   newer: Entry | undefined;
 }
@@ -56,8 +57,8 @@ interface Entry {
 /** Bytes an entry costs beyond its values: its key (two bytes a character) and bookkeeping. */
 const keyBytes = (key: string): number => 64 + 2 * key.length;
 
-/** Bytes of an entry's JSON text (two a character), none without one. */
-const bodyBytes = (body: string | undefined): number => (body === undefined ? 0 : 2 * body.length);
+/** Bytes of an entry's JSON body, none without one. */
+const bodyBytes = (body: JsonBody | undefined): number => (body === undefined ? 0 : body.keptBytes);
 
 export class ResultCache {
   readonly defaultTtlSeconds: number;
@@ -145,12 +146,12 @@ export class ResultCache {
   }
 
   /**
-   * The JSON text of `result`'s rows (`make()`), kept with its entry while `key` still holds that
+   * The JSON body of `result`'s rows (`make()`), kept with its entry while `key` still holds that
    * result, so every later reader reuses it: its bytes count against `maxBytes` (older entries leave
-   * to make room; a text that does not fit is not kept) and it leaves with its entry (expiry,
+   * to make room; a body that does not fit is not kept) and it leaves with its entry (expiry,
    * eviction, invalidation). For a result the cache no longer holds, `make()` is not kept.
    */
-  bodyOf(key: string, result: CachedResult, make: () => string): string {
+  bodyOf(key: string, result: CachedResult, make: () => JsonBody): JsonBody {
     const entry = this.#entries.get(key);
     if (entry?.body !== undefined && entry.result === result) return entry.body;
     const body = make();

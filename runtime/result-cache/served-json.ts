@@ -1,13 +1,14 @@
 /**
- * The JSON text of a cursor the result cache served (`sendRows` of `lib/express`): the text
- * `toJson(await cursor.fetchAllRows())` writes, made once per cache entry and kept with it
- * (`ResultCache.bodyOf`: counted against the byte budget, dropped with the entry), so every later hit
- * of the entry sends it without building row objects or writing JSON again.
+ * The JSON body of a cursor the result cache served (`sendRows` of `lib/express`): the UTF-8 bytes
+ * of the text `toJson(await cursor.fetchAllRows())` writes, made once per cache entry and kept with
+ * it (`ResultCache.bodyOf`: counted against the byte budget, dropped with the entry), so every later
+ * hit of the entry sends them without building row objects, writing JSON or encoding it again.
  */
 import { rowObjectBuilder } from "../driver/row-objects.js";
 import { dateColumnNames, withDayFields } from "../values/day-columns.js";
 import { toJson } from "../values/json.js";
 import type { CachedResult, CachedStream } from "./cached-result.js";
+import { JsonBody } from "./json-body.js";
 import type { ResultCache } from "./result-cache.js";
 
 interface Served {
@@ -26,15 +27,15 @@ export function rememberServed(cursor: object, served: Served): void {
 }
 
 /**
- * The JSON text of every row of `cursor` when the cache served it and nothing was read from it yet
+ * The JSON body of every row of `cursor` when the cache served it and nothing was read from it yet
  * (the cursor then counts as read to its end); undefined otherwise (read it as usual).
  */
-export function takeServedJson(cursor: object): string | undefined {
+export function takeServedJson(cursor: object): JsonBody | undefined {
   const entry = servedCursors.get(cursor);
   if (entry === undefined || !entry.stream.unread) return undefined;
   servedCursors.delete(cursor);
   entry.stream.consume();
-  return entry.cache.bodyOf(entry.key, entry.result, () => rowsJson(entry.result, entry.stream));
+  return entry.cache.bodyOf(entry.key, entry.result, () => new JsonBody(rowsJson(entry.result, entry.stream)));
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * "dashboard-cache": a dashboard's load, 32 HTTP clients cycling through the 10 distinct semantic
  * queries of one page, served by an Express handler (builder → execute() → `sendRows(res, cursor)` of
- * lib/express, which writes the rows as lossless JSON; a cache hit sends its entry's JSON text, made
+ * lib/express, which writes the rows as lossless JSON; a cache hit sends its entry's JSON body, made
  * on the entry's first hit) on an engine with the result cache (TTL 60 s), on one without it, and by a
  * hand-written handler that holds its own precomputed rows and writes them with `sendJson` per request
  * (the floor for the query: no query at all). Twice: on backend C (the

@@ -11,7 +11,7 @@
 import { expect } from "chai";
 import { existsSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { buildStamp, STAMP_FILE } from "../../scripts/build.js";
+import { buildRecordOf, buildStamp, STAMP_FILE } from "../../scripts/build.js";
 import { markedBlock } from "../support/readme-blocks.js";
 import { checkProject } from "../support/typescript-check.js";
 import { must, npm, run, startPackageInstalls, type PackageInstalls } from "./support/package-installs.js";
@@ -195,8 +195,11 @@ describe("package: installed as a user installs it", function () {
       expect(listing.filter((f) => f.endsWith(".map") || f.endsWith(STAMP_FILE))).to.deep.equal([]);
     });
 
-    it("npm pack ran the build (prepack/prepare): the copy's dist/ is stamped as the build of its sources", () => {
-      expect(readFileSync(join(prepared.copy, "dist", STAMP_FILE), "utf8")).to.equal(buildStamp(prepared.copy));
+    it("npm pack ran the build (prepack/prepare): the copy's dist/ is stamped as the type-checked build of its sources", () => {
+      expect(buildRecordOf(join(prepared.copy, "dist"))).to.deep.equal({
+        sources: buildStamp(prepared.copy),
+        typeChecked: true,
+      });
     });
 
     it("package.json names its repository: the git URL of the README's install line", () => {

@@ -31,7 +31,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
-import { buildStamp, STAMP_FILE } from "../../scripts/build.js";
+import { isBuildOf } from "../../scripts/build.js";
 import { REPO_ROOT } from "../codegen/support/run-cli.js";
 
 /** Changing how this file transpiles changes this, so no folder of an older helper is reused. */
@@ -76,8 +76,7 @@ function packageJson(): string {
 
 /** Throws unless dist/ is the build of the current sources (what `import "lib"` in the folder loads). */
 function requireCurrentBuild(): void {
-  const stamp = join(REPO_ROOT, "dist", STAMP_FILE);
-  if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== buildStamp(REPO_ROOT)) {
+  if (!isBuildOf(join(REPO_ROOT, "dist"), REPO_ROOT)) {
     throw new Error(
       "dist/ is not the build of the current sources, and this test runs the built library: run `npm run build` (npm test builds it first)",
     );
