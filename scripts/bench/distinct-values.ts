@@ -88,6 +88,7 @@ export async function runDistinctValues(fixture: BenchFixture, settings: BenchSe
         );
       }
       const same = variant.query(view, variant.values(0));
+      const small = rows <= 100_000;
       let libCount = 0;
       let rawCount = 0;
       results.push(
@@ -95,9 +96,13 @@ export async function runDistinctValues(fixture: BenchFixture, settings: BenchSe
           benchmark: "distinct-values",
           key: `distinct-values[${table}: ${variant.name}]`,
           title: `distinct-values: revenue by country WHERE ${variant.name}, ${rows.toLocaleString("en-US")} rows`,
-          warmupRounds: settings.quick ? 3 : 5,
-          rounds: settings.quick ? 15 : 40,
-          batch: rows > 100_000 ? 2 : 20,
+          // Short samples, many rounds (the same operations in the same time budget as 20-query samples had):
+          // a round's lib and raw samples are ~15 ms apart instead of ~60 ms, so load that drifts between
+          // rounds hardly enters their ratio, and 60 samples per case instead of 15 settle the medians
+          // (15 rounds put the same code anywhere in 1.07–1.36× in idle runs). Warm-up: the same 60 queries.
+          warmupRounds: small ? (settings.quick ? 12 : 20) : settings.quick ? 3 : 5,
+          rounds: small ? (settings.quick ? 60 : 160) : settings.quick ? 40 : 100,
+          batch: small ? 5 : 2,
           budgetMs: settings.quick ? 3_000 : 8_000,
           // Each round's lib and raw samples are taken back to back: their ratio sees the same machine
           // (load drifts between rounds, not within one), and the median over rounds is the goal's measure.

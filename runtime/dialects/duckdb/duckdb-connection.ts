@@ -184,7 +184,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   /** Where `sql` goes when known without a wait: itself, or the layer's rewrite of a statement run before. */
   #knownRoute(sql: string, parameters: readonly unknown[] | undefined, options: StreamOptions | undefined) {
     const semantic = this.#semantic;
-    if (semantic === undefined || !semantic.mayHandle(sql)) return { statement: sql, single: false };
+    if (semantic === undefined || !semantic.mayHandle(sql, options)) return { statement: sql, single: false };
     return semantic.knownRoute(sql, parameters, options);
   }
 

@@ -18,8 +18,9 @@ import type {
   DuckDBValue,
 } from "@duckdb/node-api";
 import { ProgrammingError } from "../../errors.js";
-import { parameterTypesOf } from "./duckdb-statement-cache.js";
 import { runPrepared } from "./duckdb-materialized.js";
+import { bindersOf } from "./duckdb-statement-cache.js";
+import { bindTyped } from "./duckdb-typed-binders.js";
 import type { RawColumn } from "../../semantic/semantic-layer.js";
 
 const MULTIPLE_STATEMENTS = /Cannot prepare multiple statements/i;
@@ -41,7 +42,9 @@ async function prepareOne(connection: DuckDBConnection, sql: string): Promise<Du
 
 /** Binds `values`, with the statement's own parameter types when `ownTypes` (duckdb-statement-cache.ts). */
 function bind(prepared: DuckDBPreparedStatement, values: DuckDBValue[] | undefined, ownTypes: boolean): void {
-  if (values !== undefined) prepared.bind(values, ownTypes ? parameterTypesOf(prepared) : undefined);
+  if (values === undefined) return;
+  if (ownTypes) bindTyped(prepared, bindersOf(prepared), values);
+  else prepared.bind(values);
 }
 
 /** Runs one statement materialized (its result outlives the statement, destroyed here). */

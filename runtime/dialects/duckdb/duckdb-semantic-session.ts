@@ -89,9 +89,15 @@ export class DuckDBSemanticSession {
     };
   }
 
-  /** Whether `sql` may be a semantic-view statement (a cheap check before the layer parses it). */
-  mayHandle(sql: string): boolean {
-    return this.#layer.mayHandle(sql);
+  /**
+   * Whether `sql` may be a semantic-view statement (a cheap check before the layer parses it). A
+   * compiled query whose where_clause values the compiler lifted is one by construction: its text
+   * (new for each new value) is not scanned.
+   */
+  mayHandle(sql: string, options?: StreamOptions): boolean {
+    return (
+      (options?.compiled !== undefined && liftedValuesOf(options.compiled) !== undefined) || this.#layer.mayHandle(sql)
+    );
   }
 
   async execute(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {

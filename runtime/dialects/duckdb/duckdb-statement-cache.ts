@@ -18,6 +18,7 @@
  * another text, so it would never be reused anyway.
  */
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from "@duckdb/node-api";
+import { binderFor, bindTyped, type Binder } from "./duckdb-typed-binders.js";
 
 /** Statements that may change settings, the search path or the attached databases. */
 const MAY_CHANGE_SESSION = /\b(?:USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET|PRAGMA|CALL)\b/i;
@@ -68,13 +69,18 @@ interface Entry {
   readonly statement: DuckDBPreparedStatement;
   readonly parameterCount: number;
   readonly bytes: number;
-  /** Its parameters' types as DuckDB resolved them, read once (see `bound`'s `ownTypes`). */
-  types?: DuckDBType[];
+  /** Binders for its parameters' types as DuckDB resolved them, made once (see `bound`'s `ownTypes`). */
+  binders?: readonly Binder[];
 }
 
 /** A prepared statement's parameter types as DuckDB resolved them (throws for one it could not type). */
 export function parameterTypesOf(statement: DuckDBPreparedStatement): DuckDBType[] {
   return Array.from({ length: statement.parameterCount }, (_, i) => statement.parameterType(i + 1));
+}
+
+/** One binder per parameter, for the types DuckDB resolved (throws for a parameter it could not type). */
+export function bindersOf(statement: DuckDBPreparedStatement): Binder[] {
+  return parameterTypesOf(statement).map(binderFor);
 }
 
 /** Whether `sql` holds a '...' literal longer than `limit` characters (a cheap scan; '' is a quote). */
@@ -137,10 +143,9 @@ export class StatementCache {
   }
 
   #bind(entry: Entry, values: readonly DuckDBValue[] | undefined, ownTypes: boolean): DuckDBPreparedStatement {
-    if (values !== undefined) {
-      const types = ownTypes ? (entry.types ??= parameterTypesOf(entry.statement)) : undefined;
-      entry.statement.bind(values as DuckDBValue[], types);
-    }
+    if (values === undefined) return entry.statement;
+    if (ownTypes) bindTyped(entry.statement, (entry.binders ??= bindersOf(entry.statement)), values);
+    else entry.statement.bind(values as DuckDBValue[]);
     return entry.statement;
   }
 
