@@ -18,38 +18,15 @@ export interface CompiledQuery {
 /** Shared by every query without parameters (backend C's): it is frozen. */
 const NO_PARAMETERS = Object.freeze([] as unknown[]) as unknown[];
 
-/**
- * compile() is `{ sql, parameters }` (README "Build a query"). `dialect` and `query` stay readable but
- * are getters of the class, not own properties, so `deep.equal({ sql, parameters })`, spreading and
- * JSON see exactly those two. A class rather than two `Object.defineProperty` calls per query: a
- * query with a new filter value is compiled per request, and those calls were most of its cost.
- */
-class FrozenCompiledQuery implements CompiledQuery {
-  readonly sql: string;
-  readonly parameters: unknown[];
-  readonly #dialect: string;
-  readonly #query: SemanticQueryNode;
-
-  constructor(dialect: string, query: SemanticQueryNode, sql: string, parameters: unknown[]) {
-    this.sql = sql;
-    this.parameters = parameters;
-    this.#dialect = dialect;
-    this.#query = query;
-    Object.freeze(this);
-  }
-
-  get dialect(): string {
-    return this.#dialect;
-  }
-
-  get query(): SemanticQueryNode {
-    return this.#query;
-  }
-}
-
 export const CompiledQuery = Object.freeze({
   create(dialect: string, query: SemanticQueryNode, sql: string, parameters: readonly unknown[]): CompiledQuery {
+    // compile() is `{ sql, parameters }` (README "Build a query"). `dialect` and `query` stay readable but are not
+    // enumerable, so `deep.equal({ sql, parameters })`, spreading and JSON see exactly those two.
     const frozen = parameters.length === 0 ? NO_PARAMETERS : (Object.freeze([...parameters]) as unknown[]);
-    return new FrozenCompiledQuery(dialect, query, sql, frozen);
+    const compiled = { sql, parameters: frozen } as CompiledQuery;
+    // Two defineProperty calls: a third of defineProperties' cost (no descriptor map to walk).
+    Object.defineProperty(compiled, "dialect", { value: dialect });
+    Object.defineProperty(compiled, "query", { value: query });
+    return Object.freeze(compiled);
   },
 });

@@ -1,4 +1,5 @@
 /** The immutable builder: immutability, selection rules, validation errors. */
+import { deepStrictEqual } from "node:assert";
 import { expect } from "chai";
 import { Dimension, Metric, SemanticView, ValidationError, and, not, or, type QueryEngine } from "lib";
 import { Decimal, Orders, Sales } from "./support/views.js";
@@ -63,6 +64,11 @@ describe("query builder", () => {
     expect(Object.isFrozen(c.parameters)).to.equal(true);
     expect(c.dialect).to.equal("backend_a");
     expect(c.query.viewName).to.equal("sales");
+    // A plain object of exactly { sql, parameters } to strict deep equality (node:assert, Jest's toStrictEqual
+    // compare prototypes too): dialect and query are non-enumerable own properties, not a class's getters.
+    expect(Object.getPrototypeOf(c)).to.equal(Object.prototype);
+    expect(Object.keys(c)).to.deep.equal(["sql", "parameters"]);
+    deepStrictEqual(c, { sql: c.sql, parameters: c.parameters });
   });
 
   it("a Date value is copied, so mutating the caller's Date later changes nothing", () => {
