@@ -1,12 +1,6 @@
 /** How a cursor turns row arrays (or column-major chunks) into row objects, and checks the `validate` option of `into()`. */
 import type { ColumnInfo, ResultStream } from "../driver/query-result.js";
-import {
-  columnObjectBuilder,
-  literalRowObjects,
-  rowObjectBuilder,
-  type ColumnObjectBuilder,
-  type RowObjectBuilder,
-} from "../driver/row-objects.js";
+import { columnObjectBuilder, rowObjectsOf, type RowObjectBuilder } from "../driver/row-objects.js";
 import { LibError } from "../errors.js";
 import { compileColumnMapper, compileRowMapper } from "../mapping/model-plan.js";
 import { VALIDATE_MODES, type IntoOptions, type ValidateMode } from "../mapping/validate-mode.js";
@@ -16,18 +10,12 @@ import type { ChunkRowMapper, ChunkRows } from "./row-iterator.js";
 /** Builders of a frozen column list (the plan one prepared statement's results share): found without a key. */
 const byColumns = new WeakMap<readonly ColumnInfo[], RowObjectBuilder>();
 
-export function rowObjectFactory(columns: readonly ColumnInfo[]): RowObjectBuilder {
+function rowObjectFactory(columns: readonly ColumnInfo[]): RowObjectBuilder {
   const known = byColumns.get(columns);
   if (known !== undefined) return known;
-  const names = columns.map((c) => c.name);
-  const builder = literalRowObjects(names) ?? rowObjectBuilder(names);
+  const builder = rowObjectsOf(columns.map((c) => c.name));
   if (Object.isFrozen(columns)) byColumns.set(columns, builder);
   return builder;
-}
-
-/** Row objects read from column-major chunks (a streamed read that asked the driver for columns). */
-export function columnObjectFactory(columns: readonly ColumnInfo[]): ColumnObjectBuilder {
-  return columnObjectBuilder(columns.map((c) => c.name));
 }
 
 /**
@@ -58,7 +46,8 @@ export function objectRows<T>(
   columns: readonly ColumnInfo[],
   rowObjects: () => RowObjectBuilder,
 ): ChunkRows<T> {
-  if (columnar(stream, columns)) return { columnar: true, map: columnObjectFactory(columns) as ChunkRowMapper<T> };
+  if (columnar(stream, columns))
+    return { columnar: true, map: columnObjectBuilder(columns.map((c) => c.name)) as ChunkRowMapper<T> };
   const toObject = rowObjects();
   return { columnar: false, map: (chunk, position) => toObject(chunk[position]!) as T };
 }

@@ -19,6 +19,11 @@ export type ColumnObjectBuilder = (
   position: number,
 ) => Record<string, unknown>;
 
+/** The row at `position` of a column-major chunk, as a row array (for the generic builders and mappers). */
+export function rowAt(columns: readonly (readonly unknown[])[], position: number): unknown[] {
+  return columns.map((column) => column[position]);
+}
+
 /** The generic builder: properties added one by one. */
 export function rowObjectBuilder(names: readonly string[]): RowObjectBuilder {
   const protoAt = names.indexOf("__proto__");
@@ -63,12 +68,17 @@ export function literalRowObjects(names: readonly string[]): RowObjectBuilder | 
   return literalBuilders(names)?.rows;
 }
 
+/** The builder of row objects from row arrays: the literal one where it can be generated, else the generic one. */
+export function rowObjectsOf(names: readonly string[]): RowObjectBuilder {
+  return literalRowObjects(names) ?? rowObjectBuilder(names);
+}
+
 /** The builder of row objects from column-major chunks: the literal one where it can be generated. */
 export function columnObjectBuilder(names: readonly string[]): ColumnObjectBuilder {
   const literal = literalBuilders(names)?.columns;
   if (literal !== undefined) return literal;
   const generic = rowObjectBuilder(names);
-  return (columns, position) => generic(columns.map((column) => column[position]));
+  return (columns, position) => generic(rowAt(columns, position));
 }
 
 /** A property name as an object-literal key that defines an own property named exactly so. */

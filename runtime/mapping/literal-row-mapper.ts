@@ -16,7 +16,7 @@
  * code. Where the process forbids code generation from strings there is no fast form and the generic
  * mapper serves every row.
  */
-import { literalKey } from "../driver/row-objects.js";
+import { literalKey, rowAt } from "../driver/row-objects.js";
 import type { Converter } from "./coerce.js";
 
 /** Row array → model object. */
@@ -46,6 +46,11 @@ export interface LiteralMappers {
 
 type Factory = (...dependencies: unknown[]) => (...args: unknown[]) => Record<string, unknown>;
 
+/** A column-major reader made of a row mapper: the row at the position, as an array, mapped. */
+export function columnsThrough(mapper: RowMapper): ColumnMapper {
+  return (columns, position, rowIndex) => mapper(rowAt(columns, position), rowIndex);
+}
+
 /**
  * The generated mappers, or undefined where code cannot be generated. `checked` false (validate
  * "none"): values pass unchanged and null checks are skipped. `slow` is the generic mapper.
@@ -55,11 +60,7 @@ export function literalMappers(
   checked: boolean,
   slow: RowMapper,
 ): LiteralMappers | undefined {
-  const columnSlow: ColumnMapper = (columns, position, rowIndex) =>
-    slow(
-      columns.map((column) => column[position]),
-      rowIndex,
-    );
+  const columnSlow = columnsThrough(slow);
   const rows = generate(steps, checked, (column) => `row[${column}]`, "row, rowIndex", "slow(row, rowIndex)");
   const columns = generate(
     steps,

@@ -12,7 +12,13 @@ import { agreesStrictly, coercion, CoercionFailure, strictConversion, type Conve
 import { describeModel, modelName, type ModelProperty } from "./model-type.js";
 import { cheapCheck } from "./implied-check.js";
 import type { ValidateMode } from "./validate-mode.js";
-import { literalMappers, type ColumnMapper, type LiteralMappers, type RowMapper } from "./literal-row-mapper.js";
+import {
+  columnsThrough,
+  literalMappers,
+  type ColumnMapper,
+  type LiteralMappers,
+  type RowMapper,
+} from "./literal-row-mapper.js";
 
 export type { ColumnMapper, RowMapper };
 
@@ -77,11 +83,7 @@ function build(model: TSchema, columns: readonly ColumnInfo[], mode: ValidateMod
   return (
     literalMappers(slow.steps.filter((s) => s.column >= 0).map(literalStep), mode !== "none", slow.mapper) ?? {
       rows: slow.mapper,
-      columns: (chunk, position, rowIndex) =>
-        slow.mapper(
-          chunk.map((column) => column[position]),
-          rowIndex,
-        ),
+      columns: columnsThrough(slow.mapper),
     }
   );
 }

@@ -4,7 +4,7 @@
  * it (`ResultCache.bodyOf`: counted against the byte budget, dropped with the entry), so every later
  * hit of the entry sends them without building row objects, writing JSON or encoding it again.
  */
-import { rowObjectBuilder } from "../driver/row-objects.js";
+import { rowObjectsOf } from "../driver/row-objects.js";
 import { dateColumnNames, withDayFields } from "../values/day-columns.js";
 import { toJson } from "../values/json.js";
 import type { CachedResult, CachedStream } from "./cached-result.js";
@@ -43,7 +43,7 @@ export function takeServedJson(cursor: object): JsonBody | undefined {
  * result's readers share, as the cursor takes it), DATE columns as days.
  */
 function rowsJson(result: CachedResult, stream: CachedStream): string {
-  const toObject = stream.rowObjects() ?? rowObjectBuilder(result.columns.map((c) => c.name));
+  const toObject = stream.rowObjects() ?? rowObjectsOf(result.columns.map((c) => c.name));
   const rows: Record<string, unknown>[] = [];
   for (const chunk of result.chunks) for (const row of chunk) rows.push(toObject(row));
   return toJson(withDayFields(rows, dateColumnNames(result.columns)));
