@@ -57,9 +57,10 @@ export interface ResultStream extends AsyncIterable<unknown[][]> {
    */
   preferColumns?(options?: { readonly typedArrays?: boolean }): boolean;
   /**
-   * Optional, for a result held in memory (the result cache's): every remaining row at once, without
-   * a promise per chunk; the stream is then at its end. Absent on streams that read from a warehouse.
-   * The array may be shared with other readers: read it, never change it.
+   * Optional, for a result held in memory (the result cache's, or one the warehouse answered whole
+   * before this stream was handed out: backend C's aggregates): every remaining row at once, without
+   * a promise per chunk; the stream is then at its end. Absent on streams that still read from a
+   * warehouse. The array may be shared with other readers: read it, never change it.
    */
   drain?(): unknown[][];
   /**

@@ -21,17 +21,20 @@ import type { BoundParameter, SemanticLayer } from "../../semantic/semantic-laye
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { EMPTY_RESULT, resultStream, streamOfResult } from "./duckdb-results.js";
 import { materializedResult, rawResult, runPrepared } from "./duckdb-materialized.js";
+import { computedWhole, materializedStream } from "./duckdb-materialized-stream.js";
 import { noteCatalogChange } from "./duckdb-result-plan.js";
 import { DuckDBOperations } from "./duckdb-operations.js";
 import { DuckDBSemanticSession, type StreamRoute } from "./duckdb-semantic-session.js";
 import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
-import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache } from "./duckdb-statement-cache.js";
+import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { describeOneStatement, runOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { streamPrepared } from "./duckdb-native-stream.js";
 import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
 
 type Values = DuckDBValue[] | undefined;
+/** How a cursor's statement runs: exactly one statement; lifted values in their own types; materialized. */
+type OpenAs = { readonly single: boolean; readonly ownTypes: boolean; readonly whole: boolean };
 /** Reads a whole materialized result; `statement`: the cached prepared statement it came from, if any. */
 type ReadResult<T> = (result: DuckDBMaterializedResult, statement?: DuckDBPreparedStatement) => T;
 
@@ -96,7 +99,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
             readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead, rawResult, true),
             executePlain: (sql, parameters) => this.#executePlain(sql, parameters),
             executeRewritten: (sql, parameters, bound) => this.#executeRewritten(sql, parameters, bound),
-            parameterTypes: (sql) => this.#parameterTypes(sql),
+            parameterTypes: (sql) => this.#statements.parameterTypes(sql),
             describe: (sql) => describeOneStatement(connection, sql),
             assertOpen: () => this.#assertOpen(),
             throwIfInterrupted: () => this.#operations.throwIfInterrupted(),
@@ -161,10 +164,16 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
   }
 
+  /**
+   * Runs one statement for a cursor: streamed, or — when DuckDB computes its whole answer before the
+   * first row anyway (`computedWhole`: a semantic query without facts) — materialized, read without
+   * a wait per chunk (duckdb-materialized-stream.ts).
+   */
   stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream> {
     // The main path, without an async frame: a statement run again (its route known without a wait)
     // that reads in autocommit from a prepared statement this connection keeps.
     let route: StreamRoute | undefined;
+    const whole = computedWhole(options);
     try {
       this.#assertOpen();
       route = this.#knownRoute(sql, parameters, options);
@@ -173,12 +182,12 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         const { statement, bound } = route;
         const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
         const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
-        if (cached !== undefined) return this.#streamCached(statement, cached, route.servedFrom);
+        if (cached !== undefined) return this.#streamCached(statement, cached, route.servedFrom, whole);
       }
     } catch (error) {
       return Promise.reject(mapDuckDBError(error));
     }
-    return this.#stream(sql, parameters, options, route);
+    return this.#stream(sql, parameters, options, route, whole);
   }
 
   /** Where `sql` goes when known without a wait: itself, or the layer's rewrite of a statement run before. */
@@ -197,24 +206,29 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     );
   }
 
-  /** The stream of a cached statement's execution, counted as an operation until it has started. */
+  /** The stream of a cached statement's execution (`whole`: materialized), counted as an operation until it has started. */
   #streamCached(
     statement: string,
     prepared: DuckDBPreparedStatement,
     servedFrom: StreamRoute["servedFrom"],
+    whole: boolean,
   ): Promise<ResultStream> {
     this.#operations.operationStarted();
-    return streamPrepared(prepared).then(
-      (result) => {
+    const failed = (error: unknown): never => {
+      this.#operations.operationSettled();
+      this.#statements.forget(statement); // prepared afresh next time
+      throw mapDuckDBError(error);
+    };
+    if (whole) {
+      return runPrepared(prepared).then((result) => {
         this.#operations.operationSettled();
-        return streamOfResult(result, this.#operations, servedFrom, prepared);
-      },
-      (error: unknown) => {
-        this.#operations.operationSettled();
-        this.#statements.forget(statement); // prepared afresh next time
-        throw mapDuckDBError(error);
-      },
-    );
+        return materializedStream(result, servedFrom, prepared);
+      }, failed);
+    }
+    return streamPrepared(prepared).then((result) => {
+      this.#operations.operationSettled();
+      return streamOfResult(result, this.#operations, servedFrom, prepared);
+    }, failed);
   }
 
   /** `stream()` of everything else: routed by the layer, in a transaction, or prepared now. */
@@ -223,6 +237,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     parameters: readonly unknown[] | undefined,
     options: StreamOptions | undefined,
     known: StreamRoute | undefined,
+    whole: boolean,
   ): Promise<ResultStream> {
     this.#assertOpen();
     this.#operations.operationStarted();
@@ -238,15 +253,18 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         return resultStream(EMPTY_RESULT);
       }
       const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-      const ownTypes = bound !== undefined; // lifted values bind in the types DuckDB resolved for them
+      // Lifted values bind in the types DuckDB resolved for them.
+      const how: OpenAs = { single, ownTypes: bound !== undefined, whole };
       let result: DuckDBResult;
       if (changesSession(statement)) {
-        result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, single, ownTypes));
+        result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, how));
       } else if (this.#transaction.readsInAutocommit(statement)) {
         this.#operations.throwIfInterrupted();
-        result = await this.#openStream(statement, values, true, single, ownTypes);
-      } else result = await this.#beginAndOpen(statement, values, single, ownTypes);
-      return streamOfResult(result, this.#operations, servedFrom);
+        result = await this.#openResult(statement, values, true, how);
+      } else result = await this.#beginAndOpen(statement, values, how);
+      return whole
+        ? materializedStream(result as DuckDBMaterializedResult, servedFrom)
+        : streamOfResult(result, this.#operations, servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
     } finally {
@@ -331,40 +349,25 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     return read(await runOneStatement(this.#connection, sql, values, ownTypes));
   }
 
-  /** Begins the transaction `statement` needs (none for an autocommit read), then starts its stream. */
-  async #beginAndOpen(statement: string, values: Values, single: boolean, ownTypes: boolean): Promise<DuckDBResult> {
+  /** Begins the transaction `statement` needs (none for an autocommit read), then starts its result. */
+  async #beginAndOpen(statement: string, values: Values, how: OpenAs): Promise<DuckDBResult> {
     const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
     this.#operations.throwIfInterrupted();
-    return this.#openStream(statement, values, autocommitRead, single, ownTypes);
+    return this.#openResult(statement, values, autocommitRead, how);
   }
 
-  /** Starts a streamed result; one statement is prepared directly or reused (see #readAll). */
-  async #openStream(
-    sql: string,
-    values: Values,
-    autocommitRead: boolean,
-    single: boolean,
-    ownTypes: boolean,
-  ): Promise<DuckDBResult> {
+  /**
+   * Starts a cursor's result: streamed, or materialized when `how.whole` (then a
+   * `DuckDBMaterializedResult`); one statement is prepared directly or reused (see #readAll).
+   */
+  async #openResult(sql: string, values: Values, autocommitRead: boolean, how: OpenAs): Promise<DuckDBResult> {
+    const { single, ownTypes, whole } = how;
     const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
-    if (cached !== undefined) return this.#runCached(sql, streamPrepared(cached));
+    if (cached !== undefined) return this.#runCached(sql, whole ? runPrepared(cached) : streamPrepared(cached));
     if (autocommitRead) this.#operations.throwIfInterrupted(); // cancelled while preparing
-    if (!single && sql.includes(";")) return this.#connection.stream(sql, values);
-    return streamOneStatement(this.#connection, sql, values, ownTypes);
-  }
-
-  /** The parameter types DuckDB resolves for `sql` (SqlSession.parameterTypes); its prepare is kept for the run. */
-  async #parameterTypes(sql: string): Promise<string[] | undefined> {
-    const cached = await this.#statements.prepared(sql);
-    const statement = cached ?? (await this.#connection.prepare(sql).catch(() => undefined));
-    if (statement === undefined) return undefined;
-    try {
-      return parameterTypesOf(statement).map((type) => type.toString());
-    } catch {
-      return undefined; // a parameter DuckDB could not type
-    } finally {
-      if (cached === undefined) statement.destroySync();
-    }
+    if (!single && sql.includes(";"))
+      return whole ? this.#connection.run(sql, values) : this.#connection.stream(sql, values);
+    return (whole ? runOneStatement : streamOneStatement)(this.#connection, sql, values, ownTypes);
   }
 
   /** A cached statement's execution; one that failed is prepared afresh next time. */

@@ -170,6 +170,23 @@ export class StatementCache {
     return (await this.#entry(sql))?.statement;
   }
 
+  /**
+   * The parameter types DuckDB resolves for `sql` (SqlSession.parameterTypes): from its statement,
+   * which is kept for the run; undefined when DuckDB cannot prepare it or type a parameter.
+   */
+  async parameterTypes(sql: string): Promise<string[] | undefined> {
+    const cached = await this.prepared(sql);
+    const statement = cached ?? (await this.#connection.prepare(sql).catch(() => undefined));
+    if (statement === undefined) return undefined;
+    try {
+      return parameterTypesOf(statement).map((type) => type.toString());
+    } catch {
+      return undefined; // a parameter DuckDB could not type
+    } finally {
+      if (cached === undefined) statement.destroySync();
+    }
+  }
+
   async #entry(sql: string): Promise<Entry | undefined> {
     if (this.#epoch !== sessionEpoch) this.clear();
     let entry = this.#entries.get(sql);
