@@ -7,7 +7,6 @@
  * bindings create (node-addon-api's "generic" workers), as duckdb-materialized.test.ts does. The
  * cancellation of a slow materialized aggregate (timeoutMs, AbortSignal): duckdb-cancel.test.ts.
  */
-import { createHook } from "node:async_hooks";
 import { expect } from "chai";
 import { Type } from "typebox";
 import {
@@ -24,21 +23,7 @@ import {
   type LogEvent,
 } from "lib";
 import { failureOf } from "../support/failures.js";
-
-/** `run`'s value and how many native async calls (libuv thread-pool hops) it made. */
-async function countingNativeCalls<T>(run: () => Promise<T>): Promise<{ value: T; calls: number }> {
-  let calls = 0;
-  const hook = createHook({
-    init(_id, type) {
-      if (type === "generic") calls++;
-    },
-  }).enable();
-  try {
-    return { value: await run(), calls };
-  } finally {
-    hook.disable();
-  }
-}
+import { countingNativeCalls } from "../support/native-calls.js";
 
 const GROUPS = 5_000; // three DuckDB chunks of groups (2048 + 2048 + 904)
 const ROWS = 2 * GROUPS; // five chunks of facts

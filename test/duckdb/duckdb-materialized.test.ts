@@ -4,27 +4,11 @@
  * trip where node-api's `runAndReadAll()` makes one per chunk plus one for the end. Native async
  * calls are counted as the async resources the bindings create (node-addon-api's "generic" workers).
  */
-import { createHook } from "node:async_hooks";
 import { expect } from "chai";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { runPrepared, materializedResult } from "../../runtime/dialects/duckdb/duckdb-materialized.js";
 import { plainEngine } from "../support/engines.js";
-
-/** `run`'s value and how many native async calls (libuv thread-pool hops) it made. */
-async function countingNativeCalls<T>(run: () => Promise<T>): Promise<{ value: T; calls: number }> {
-  let calls = 0;
-  const hook = createHook({
-    init(_id, type) {
-      if (type === "generic") calls++;
-    },
-  }).enable();
-  try {
-    const value = await run();
-    return { value, calls };
-  } finally {
-    hook.disable();
-  }
-}
+import { countingNativeCalls } from "../support/native-calls.js";
 
 describe("duckdb: whole results read in one native round trip", () => {
   it("finds node-api's native handle and answers what node-api's own runAndReadAll() answers", async () => {
