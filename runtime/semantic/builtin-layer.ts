@@ -241,15 +241,18 @@ const boundByLifted = new WeakMap<
 const REWRITES = "semantic_layer.rewrites";
 
 /**
- * Rewritten statements and shapes of this connection (the memo: temp tables and the session context
- * are the connection's own; USE/SET clear it), valid while the committed catalog is unchanged: usable
- * only outside a transaction, and dropped by any commit in the process (the definitions' generation).
+ * Rewritten statements and shapes of this session's state (the shared memo of the engine's
+ * connections in its own session state, else the connection's memo: USE/SET clear it), valid while
+ * the committed catalog is unchanged: usable only outside a transaction, and dropped by any commit
+ * in the process (the definitions' generation).
  */
 function rewriteCacheOf(session: SqlSession): RewriteCache | undefined {
   const definitions = session.definitions;
-  if (definitions === undefined || session.memo === undefined) return undefined;
-  let cache = session.memo.get(REWRITES) as RewriteCache | undefined;
-  if (cache === undefined) session.memo.set(REWRITES, (cache = new RewriteCache(definitions)));
+  const memo = session.sharedMemo ?? session.memo;
+  if (definitions === undefined || memo === undefined) return undefined;
+  let cache = memo.get(REWRITES) as RewriteCache | undefined;
+  if (cache === undefined || cache.definitions !== definitions)
+    memo.set(REWRITES, (cache = new RewriteCache(definitions)));
   return cache;
 }
 

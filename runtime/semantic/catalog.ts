@@ -183,9 +183,13 @@ interface ResolutionContext extends SessionContext {
 
 const RESOLUTION_CONTEXT = "semantic_layer.resolutionContext";
 
-/** Current database, schema and search path; memoized (the connection clears its memo on USE/SET/RESET/ATTACH/DETACH). */
+/**
+ * Current database, schema and search path; memoized (the connection clears its memo on
+ * USE/SET/RESET/ATTACH/DETACH), once for all the engine's connections in its own session state.
+ */
 async function resolutionContext(session: SqlSession): Promise<ResolutionContext> {
-  const memoized = session.memo?.get(RESOLUTION_CONTEXT) as ResolutionContext | undefined;
+  const memo = session.sharedMemo ?? session.memo;
+  const memoized = memo?.get(RESOLUTION_CONTEXT) as ResolutionContext | undefined;
   if (memoized !== undefined) return memoized;
   const { rows } = await session.query("SELECT current_database(), current_schema(), current_setting('search_path')");
   const [database, schema, searchPath] = rows[0] ?? [];
@@ -194,7 +198,7 @@ async function resolutionContext(session: SqlSession): Promise<ResolutionContext
     schema: String(schema),
     searchPath: String(searchPath ?? ""),
   };
-  session.memo?.set(RESOLUTION_CONTEXT, context);
+  memo?.set(RESOLUTION_CONTEXT, context);
   return context;
 }
 

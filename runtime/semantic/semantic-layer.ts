@@ -25,6 +25,14 @@ export interface SqlSession {
    */
   readonly memo?: Map<string, unknown>;
   /**
+   * A memo shared with every other session in the same state (the connections of one engine that
+   * have not changed their session), present only while this session may use it: outside a
+   * transaction, in the engine's own session state. Facts that depend on the session's state and the
+   * committed catalog alone go here (the session context, rewritten statements, type probes), so a
+   * new connection does not find them again; absent: `memo`.
+   */
+  readonly sharedMemo?: Map<string, unknown> | undefined;
+  /**
    * The committed definitions shared by every connection to this database, present only while the
    * session may use them: outside a transaction (see definition-cache.ts). Undefined: read the table.
    */

@@ -6,8 +6,8 @@
  *   npx tsx scripts/bench/bench.ts [--quick] [--only name[,name...]] [--rows N] [--out file.json]
  *
  * Benchmarks: the keys of REGISTRY below (revenue-by-country, compile, checkout, large-result, concurrency,
- * concurrency-scale, http-revenue, streaming-memory, http-streaming, distinct-values, cache-hit, dashboard-cache,
- * semantic-expansion, join-shape, engine-scale, builder-scale).
+ * concurrency-scale, overflow-connection, http-revenue, streaming-memory, http-streaming, distinct-values,
+ * cache-hit, dashboard-cache, semantic-expansion, join-shape, engine-scale, builder-scale).
  * Full run: several minutes on 2 cores; --quick: about 2–3 minutes.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -18,6 +18,7 @@ import { runCheckout } from "./checkout.js";
 import { runCompile } from "./compile.js";
 import { runConcurrency } from "./concurrency.js";
 import { runConcurrencyScale } from "./concurrency-scale.js";
+import { runOverflowConnection } from "./overflow-connection.js";
 import { runExpansion, type ExpansionSummary } from "./expansion-bench.js";
 import { openFixture, type BenchFixture } from "./fixture.js";
 import { formatRatios, formatTime, printTable, type GroupResult } from "./bench-harness.js";
@@ -50,6 +51,7 @@ const REGISTRY = {
   "large-result": { fixture: true, run: (f, s) => runLargeResult(f!, s) },
   concurrency: { fixture: true, run: (f, s) => runConcurrency(f!, s) },
   "concurrency-scale": { fixture: true, run: async (f, s) => (await runConcurrencyScale(f!, s), []) },
+  "overflow-connection": { fixture: true, run: (f, s) => runOverflowConnection(f!, s) },
   "http-revenue": { fixture: true, run: (f, s) => runHttpRevenue(f!, s) },
   "streaming-memory": { fixture: true, run: (f, s) => runStreamingMemory(f!, s) },
   "http-streaming": { fixture: true, run: (f, s) => runHttpStreaming(f!, s) },

@@ -11,7 +11,7 @@ import { BackendCConfig, createEngine } from "lib";
 import type { BenchFixture } from "./fixture.js";
 import { openRawPool } from "./raw-pool.js";
 import { revenueQueries } from "./concurrency.js";
-import { printCurve, timed, type Point } from "./scale-curve.js";
+import { printCurve, timedPair, type Point } from "./scale-curve.js";
 import type { BenchSettings } from "./bench-settings.js";
 
 const SIZES = [1, 8, 32, 128, 512] as const;
@@ -30,17 +30,18 @@ export async function runConcurrencyScale(fixture: BenchFixture, settings: Bench
     const lib: Point[] = [];
     const rawPoints: Point[] = [];
     for (const size of SIZES) {
-      // Interleaved per size, so both sides see the same machine load.
-      // Small bursts are short and noisy: at least 64 queries' worth of samples per size.
-      const samples = Math.max(runs, Math.ceil(64 / size));
-      const libMs = await timed(samples, burst(size, libOne));
-      const rawMs = await timed(samples, burst(size, rawOne));
+      // The two sides alternate burst by burst, so both see the same machine load. Small bursts are
+      // short and noisy: at least 128 queries' worth of samples per size (16 bursts of 8, 128 of 1).
+      const samples = Math.max(runs, Math.ceil(128 / size));
+      const { a: libMs, b: rawMs, pairs } = await timedPair(samples, burst(size, libOne), burst(size, rawOne));
       rawPoints.push({ size, ms: rawMs });
-      lib.push({ size, ms: libMs, extra: `${(libMs / rawMs).toFixed(2)}×` });
+      const extra = `${(libMs / rawMs).toFixed(2)}× (pairs ${pairs.median.toFixed(2)}×, IQR ${pairs.q1.toFixed(2)}–${pairs.q3.toFixed(2)})`;
+      lib.push({ size, ms: libMs, extra });
     }
     const title = (side: string) =>
       `concurrency-scale: ${side}, burst of N revenue queries at once (${fixture.rows.toLocaleString("en-US")} fact rows, median of ${runs} or more)`;
     // Checked from 8 on: one query alone is a latency; from 8 at once on, a burst is throughput-bound.
+    // lib/raw: the ratio of the medians; pairs: the median of the ratios of bursts run back to back.
     const libLinear = printCurve(title("lib execute().into(), pool 5 + overflow 3"), "N", lib, "lib/raw", 1);
     const rawLinear = printCurve(title("raw runAndReadAll, 8 raw connections"), "N", rawPoints, undefined, 1);
     return libLinear && rawLinear;

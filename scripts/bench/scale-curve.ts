@@ -2,7 +2,7 @@
  * Scale curves (issue 25): a table of size → time, time per unit and the step from the previous size,
  * then a linear-fit check: the per-unit cost from the smallest to the largest size may at most double.
  */
-import { formatTime, median, printTable } from "./bench-harness.js";
+import { formatTime, median, printTable, roundRatio, type RoundRatio } from "./bench-harness.js";
 
 export interface Point {
   readonly size: number;
@@ -20,6 +20,30 @@ export async function timed(runs: number, body: () => Promise<void> | void): Pro
     samples.push(performance.now() - started);
   }
   return median(samples);
+}
+
+/**
+ * Medians of `runs` timed calls of `a` and of `b`, taken in pairs back to back (which side goes first
+ * alternating), after one warm-up call of each, with the per-pair ratios a/b: a pair's two samples see
+ * the same machine, so the ratios drift less with other processes' load than the two medians do.
+ */
+export async function timedPair(
+  runs: number,
+  a: () => Promise<void>,
+  b: () => Promise<void>,
+): Promise<{ a: number; b: number; pairs: RoundRatio }> {
+  const times: [number[], number[]] = [[], []];
+  const sides = [a, b] as const;
+  await a();
+  await b();
+  for (let i = 0; i < runs; i++) {
+    for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
+      const started = performance.now();
+      await sides[side]!();
+      times[side]!.push(performance.now() - started);
+    }
+  }
+  return { a: median(times[0]), b: median(times[1]), pairs: roundRatio(times[0], times[1]) };
 }
 
 /** Wall and CPU time of one call, in ms (CPU: the whole process's, DuckDB's threads included; steadier under load). */

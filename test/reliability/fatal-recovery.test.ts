@@ -11,6 +11,7 @@ import { expect } from "chai";
 import { BackendCConfig, InternalError, LibConnectionError, createEngine, type Engine } from "lib";
 import { failureOf } from "../support/failures.js";
 import { useTempDir } from "../support/temp-dir.js";
+import { leaseFileInstance } from "../../runtime/dialects/duckdb/duckdb-instances.js";
 
 /** Makes DuckDB invalidate the engine's database instance, after committing one row. */
 async function invalidate(engine: Engine): Promise<void> {
@@ -57,6 +58,32 @@ describe("reliability: a DuckDB instance invalidated by a fatal error", () => {
     await mine.commit();
     await using theirs = await other.connect();
     expect(await theirs.all("SELECT count(*) AS n FROM t")).to.deep.equal([{ n: 12n }]);
+  });
+
+  it("an instance that died where the engine did not look (a raw driver connection) is reopened after one failure", async () => {
+    const lease = leaseFileInstance(path, { autoinstall_known_extensions: "false" });
+    try {
+      const raw = await (await lease.instance).connect();
+      await raw.run("INSERT INTO t VALUES (100)");
+      await raw.run("SET debug_checkpoint_abort = 'before_header'");
+      expect((await failureOf(raw.run("CHECKPOINT"))).message).to.match(/^FATAL Error/);
+      raw.closeSync();
+      // A new connection is not asked whether its instance is alive (a round trip per open): the
+      // first statement meets the invalidated instance, which has the pool reopen the file.
+      await using held = await engine.connect();
+      const first = await failureOf(
+        (async () => {
+          await using fresh = await engine.connect();
+          await fresh.all("SELECT count(*) AS n FROM t");
+        })(),
+      );
+      expect(first.message).to.match(/FATAL|invalidated/);
+      await held.release();
+      await using conn = await engine.connect();
+      expect(await conn.all("SELECT count(*) AS n, sum(i) AS s FROM t")).to.deep.equal([{ n: 11n, s: 145n }]);
+    } finally {
+      lease.release();
+    }
   });
 
   it("fails clearly while the file cannot be reopened, and recovers once it can", async () => {

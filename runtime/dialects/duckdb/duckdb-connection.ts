@@ -28,6 +28,7 @@ import { DuckDBSemanticSession, type StreamRoute } from "./duckdb-semantic-sessi
 import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
+import { SharedMemoSeat, type SharedSessionMemo } from "./duckdb-shared-session.js";
 import { describeOneStatement, runOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { streamPrepared } from "./duckdb-native-stream.js";
 import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
@@ -55,6 +56,8 @@ export interface DuckDBConnectionOptions {
   readonly statementBytes?: number | undefined;
   /** Told whenever the database may have changed through this connection (commits, session changes). */
   readonly onChange?: (() => void) | undefined;
+  /** The memo the engine's connections share while in its own session state (duckdb-shared-session.ts). */
+  readonly sharedMemo?: SharedSessionMemo | undefined;
 }
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
@@ -72,6 +75,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   readonly #memo = new Map<string, unknown>();
   /** Prepared statements of the autocommit reads, reused by SQL text. */
   readonly #statements: StatementCache;
+  readonly #shared: SharedMemoSeat;
   readonly #onChange: () => void;
 
   constructor(connection: DuckDBConnection, options: DuckDBConnectionOptions = {}) {
@@ -80,6 +84,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#onClose = options.onClose;
     this.#isStale = options.isStale;
     this.#statements = new StatementCache(connection, { maxBytes: options.statementBytes });
+    this.#shared = new SharedMemoSeat(options.sharedMemo);
     const onChange = options.onChange;
     this.#onChange = () => {
       noteCatalogChange(); // kept column plans check their columns' aliases again
@@ -95,6 +100,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         : new DuckDBSemanticSession(layer, {
             transaction,
             memo: this.#memo,
+            sharedMemo: () => this.#shared.memo,
             definitions,
             readAll: (sql, values, autocommitRead) => this.#readAll(sql, values, autocommitRead, rawResult, true),
             executePlain: (sql, parameters) => this.#executePlain(sql, parameters),
@@ -256,6 +262,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       // Lifted values bind in the types DuckDB resolved for them.
       const how: OpenAs = { single, ownTypes: bound !== undefined, whole };
       let result: DuckDBResult;
+      this.#shared.beforeRunning(statement);
       if (changesSession(statement)) {
         result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, how));
       } else if (this.#transaction.readsInAutocommit(statement)) {
@@ -385,6 +392,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
    * memoized about them forgotten, before (nothing is cached while it runs) and after.
    */
   async #changingSession<T>(sql: string, run: () => Promise<T>): Promise<T> {
+    this.#shared.beforeRunning(sql);
     if (!changesSession(sql)) return run();
     this.#memo.clear();
     noteSessionChange();

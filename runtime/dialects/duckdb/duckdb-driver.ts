@@ -23,6 +23,7 @@ import { forgetFileInstance, isInstanceDead, leaseFileInstance, markInstanceDead
 import { applyCurrentSchema } from "./duckdb-schema.js";
 import type { InstanceLease } from "./duckdb-instances.js";
 import { FileIdentity } from "./duckdb-file-identity.js";
+import { SharedSessionMemo } from "./duckdb-shared-session.js";
 
 export const MEMORY_DATABASE = ":memory:";
 
@@ -48,8 +49,12 @@ export class DuckDBDriver implements Driver {
   #createdFile: boolean | undefined;
   /** The fatal error that invalidated the last instance, until the file is open again. */
   #invalidatedBy: unknown;
+  /** An invalidation error was seen since the instance last answered: the next open asks it first. */
+  #mayBeDead = false;
   /** Commits and session changes on this database: one feed per file, or this driver's own for `:memory:`. */
   readonly #changes: ChangeFeed;
+  /** Per file instance: what this engine's connections in their initial session state share. */
+  readonly #sharedMemos = new WeakMap<DuckDBInstance, SharedSessionMemo>();
 
   constructor(settings: BackendCSettings, options: DuckDBDriverOptions = {}) {
     this.#settings = settings;
@@ -75,34 +80,38 @@ export class DuckDBDriver implements Driver {
     // Semantic-view definitions are cached per database instance: shared by every engine on a file.
     let definitions: DefinitionCache | undefined;
     let fileInstance: DuckDBInstance | undefined;
+    let instance: DuckDBInstance;
     if (this.isMemory) {
-      const instance = await duckdb().DuckDBInstance.create(MEMORY_DATABASE, options);
+      const memory = await duckdb().DuckDBInstance.create(MEMORY_DATABASE, options);
+      instance = memory;
       try {
-        connection = await instance.connect();
+        connection = await memory.connect();
       } catch (error) {
-        instance.closeSync();
+        memory.closeSync();
         throw error;
       }
       onClose = () => {
-        instance.closeSync();
+        memory.closeSync();
         this.#changes.notify(); // the in-memory database is gone with its only connection
       };
     } else {
       const file = await this.#fileConnection(options);
       connection = file.connection;
-      fileInstance = file.instance;
+      fileInstance = instance = file.instance;
       definitions = definitionCacheFor(file.instance);
     }
     try {
       const schema = this.#settings.schema;
       if (schema !== undefined) await applyCurrentSchema(connection, schema, this.isMemory);
-      const semanticLayer = await this.#semanticLayerFor(connection);
+      const semanticLayer = await this.#semanticLayerFor(connection, instance);
       const shared = fileInstance;
       // Replaced at checkout once the file changed or DuckDB invalidated the instance.
       const isStale = shared === undefined ? undefined : () => this.#fileChanged() || isInstanceDead(shared);
       // The engine's prepared-statement budget, shared out among all the connections its pool may open.
       const statementBytes = ENGINE_STATEMENT_BYTES / Math.max(1, this.#settings.poolSize + this.#settings.maxOverflow);
       const onChange = () => this.#changes.notify();
+      // A `:memory:` connection is a database of its own: nothing to share.
+      const sharedMemo = shared === undefined ? undefined : this.#sharedMemoOf(shared);
       const opened = new DuckDBDatabaseConnection(connection, {
         semanticLayer,
         onClose,
@@ -110,6 +119,7 @@ export class DuckDBDriver implements Driver {
         isStale,
         statementBytes,
         onChange,
+        sharedMemo,
       });
       return this.#createdFile === true ? explainCreatedFile(opened, resolve(this.#settings.database)) : opened;
     } catch (error) {
@@ -124,16 +134,27 @@ export class DuckDBDriver implements Driver {
    * error (a failed checkpoint on a full disk) refuses every statement until it is restarted, so a
    * dead one is dropped from the instance cache and the file opened afresh; while that fails, the
    * open fails with both errors (and the next checkout tries again).
+   *
+   * Whether the instance is alive is asked (one statement) on the first connection of a lease and
+   * whenever it may have died since: an invalidation error seen through this engine
+   * (`isDisconnect`), or the instance marked dead by another engine. Every other connection skips
+   * the round trip; one opened on an instance that died unseen (a fatal error only a raw driver
+   * connection met) fails its first statement like the pool's idle connections do, which
+   * invalidates the pool and gets the file reopened at the next checkout.
    */
   async #fileConnection(
     options: Record<string, string>,
   ): Promise<{ connection: DuckDBConnection; instance: DuckDBInstance }> {
     this.#dropReplacedFile();
-    const exists = existsSync(resolve(this.#settings.database));
-    if (!exists && !this.#settings.createIfMissing) throw missingFileError(this.#settings);
-    // Whether this engine's file existed before DuckDB opened it (and so created it empty).
-    this.#createdFile ??= !exists;
+    // With a lease the file is open (a deleted or replaced one was dropped just now): no stat.
+    if (this.#lease === undefined) {
+      const exists = existsSync(resolve(this.#settings.database));
+      if (!exists && !this.#settings.createIfMissing) throw missingFileError(this.#settings);
+      // Whether this engine's file existed before DuckDB opened it (and so created it empty).
+      this.#createdFile ??= !exists;
+    }
     for (let reopened = false; ; reopened = true) {
+      const leased = this.#lease === undefined;
       this.#lease ??= leaseFileInstance(this.#settings.database, options);
       const lease = this.#lease;
       let instance: DuckDBInstance;
@@ -148,7 +169,9 @@ export class DuckDBDriver implements Driver {
         const invalidated = this.#invalidatedBy;
         throw invalidated === undefined ? error : reopenFailure(this.#settings.database, invalidated, error);
       }
-      const fatal = await fatalErrorOf(connection);
+      const check = leased || this.#mayBeDead || isInstanceDead(instance);
+      if (check) this.#mayBeDead = false; // an error seen from now on asks again
+      const fatal = check ? await fatalErrorOf(connection) : undefined;
       if (fatal === undefined) {
         this.#invalidatedBy = undefined;
         this.#file?.opened();
@@ -164,8 +187,15 @@ export class DuckDBDriver implements Driver {
     }
   }
 
-  /** A closed connection or an instance invalidated by a fatal error. */
+  #sharedMemoOf(instance: DuckDBInstance): SharedSessionMemo {
+    let memo = this.#sharedMemos.get(instance);
+    if (memo === undefined) this.#sharedMemos.set(instance, (memo = new SharedSessionMemo()));
+    return memo;
+  }
+
+  /** A closed connection or an instance invalidated by a fatal error (the next open then asks the instance). */
   isDisconnect(error: unknown): boolean {
+    if (isDuckDBInvalidated(error)) this.#mayBeDead = true;
     return isDuckDBDisconnect(error);
   }
 
@@ -206,19 +236,14 @@ export class DuckDBDriver implements Driver {
   }
 
   /** The layer for this connection per `semantic_views`, or undefined to pass SQL through to DuckDB. */
-  async #semanticLayerFor(connection: DuckDBConnection): Promise<SemanticLayer | undefined> {
+  async #semanticLayerFor(connection: DuckDBConnection, instance: DuckDBInstance): Promise<SemanticLayer | undefined> {
     switch (this.#settings.semanticViews) {
       case "extension":
         return undefined;
       case "builtin":
         return this.#builtinLayer();
-      default: {
-        const reader = await connection.runAndReadAll(
-          "SELECT installed FROM duckdb_extensions() WHERE extension_name = 'semantic_views'",
-        );
-        const installed = reader.getRows().some((row) => row[0] === true);
-        return installed ? undefined : this.#builtinLayer();
-      }
+      default:
+        return (await extensionInstalled(connection, instance)) ? undefined : this.#builtinLayer();
     }
   }
 
@@ -232,6 +257,27 @@ export class DuckDBDriver implements Driver {
     });
     return this.#layer;
   }
+}
+
+/** Whether the `semantic_views` extension is installed, asked once per database instance (`auto`). */
+const installedPerInstance = new WeakMap<DuckDBInstance, Promise<boolean>>();
+
+/**
+ * `semantic_views = "auto"`: whether DuckDB has the extension. Asked on the instance's first
+ * connection and kept for the instance's life, so every connection of an engine answers semantic
+ * SQL the same way and a new (overflow) connection does not pay another catalog query.
+ */
+function extensionInstalled(connection: DuckDBConnection, instance: DuckDBInstance): Promise<boolean> {
+  let installed = installedPerInstance.get(instance);
+  if (installed === undefined) {
+    installed = connection
+      .runAndReadAll("SELECT installed FROM duckdb_extensions() WHERE extension_name = 'semantic_views'")
+      .then((reader) => reader.getRows().some((row) => row[0] === true));
+    installedPerInstance.set(instance, installed);
+    // A failed check is not kept: the next connection asks again.
+    installed.catch(() => installedPerInstance.delete(instance));
+  }
+  return installed;
 }
 
 /**

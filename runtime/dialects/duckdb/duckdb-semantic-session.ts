@@ -26,6 +26,8 @@ export interface SemanticSessionHost {
   readonly transaction: DuckDBTransaction;
   /** The layer's per-connection memo (see SqlSession.memo). */
   readonly memo: Map<string, unknown>;
+  /** The memo shared with the engine's other connections in its own session state, if this one still is. */
+  sharedMemo(): Map<string, unknown> | undefined;
   readonly definitions: DefinitionCache;
   /**
    * Runs the layer's own SQL, exactly one statement (it carries user-influenced text: never through a
@@ -76,6 +78,9 @@ export class DuckDBSemanticSession {
     this.#session = {
       query: (sql, parameters) => this.#rawQuery(sql, parameters),
       memo: host.memo,
+      get sharedMemo() {
+        return host.transaction.open ? undefined : host.sharedMemo();
+      },
       // Committed definitions serve only a session that sees exactly the committed state.
       get definitions() {
         return host.transaction.open ? undefined : host.definitions;

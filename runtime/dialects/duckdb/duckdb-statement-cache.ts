@@ -60,6 +60,11 @@ export function maySessionChange(sql: string): boolean {
   return MAY_CHANGE_SESSION.test(sql);
 }
 
+/** Bumped by every `noteSessionChange`: whoever keeps something that depends on a session compares it. */
+export function currentSessionEpoch(): number {
+  return sessionEpoch;
+}
+
 /** Call before running SQL for which `maySessionChange` holds: every cache in the process starts over. */
 export function noteSessionChange(): void {
   sessionEpoch++;

@@ -3,8 +3,9 @@
  * from the prepared probe where the session can, without running it: SqlSession.describe), then
  * cast HUGEINT → BIGINT and UHUGEINT → UBIGINT (so `SUM(INTEGER)` arrives as BIGINT) and
  * ENUM/STRUCT/MAP → VARCHAR; DECIMAL keeps its width and scale. Probes are cached per session
- * (the driver keeps one session object per connection) and (definition, request), so repeated
- * queries skip the round trip. A definition is keyed by identity (definition-key.ts): the shared
+ * (the driver keeps one session object per connection; the connections of one engine in its own
+ * session state share theirs: SqlSession.sharedMemo) and (definition, request), so repeated
+ * queries, and a new connection's first, skip the round trip. A definition is keyed by identity (definition-key.ts): the shared
  * definition cache hands out the same frozen object until a commit may have changed it. Keying by
  * session keeps two databases with the same definition but different column types apart (and each
  * database's definition is its own object); a table re-created with other types under an unchanged
@@ -43,12 +44,14 @@ const entryBytes = (key: string, value: TypedSemanticQuery): number =>
   stringBytes(value.sql) +
   (value.expandedSql === value.sql ? 0 : stringBytes(value.expandedSql)) +
   64 * value.columns.length;
-let caches = new WeakMap<SqlSession, LruCache<string, TypedSemanticQuery>>();
+let caches = new WeakMap<object, LruCache<string, TypedSemanticQuery>>();
 const stats = { size: 0, hits: 0, misses: 0 };
 
+/** The session's probes: shared by the sessions in one state (SqlSession.sharedMemo), else its own. */
 function cacheFor(session: SqlSession): LruCache<string, TypedSemanticQuery> {
-  let cache = caches.get(session);
-  if (cache === undefined) caches.set(session, (cache = new LruCache({ ...PER_SESSION, sizeOf: entryBytes })));
+  const owner = session.sharedMemo ?? session;
+  let cache = caches.get(owner);
+  if (cache === undefined) caches.set(owner, (cache = new LruCache({ ...PER_SESSION, sizeOf: entryBytes })));
   return cache;
 }
 
