@@ -31,6 +31,7 @@ import type {
   BoundParameter,
   HandledStatement,
   HandleOptions,
+  LiftedLiteral,
   LiftedStatement,
   SemanticLayer,
   SemanticRequest,
@@ -40,6 +41,7 @@ import { mayHandle, splitStatements } from "./sql/split.js";
 import { RewriteCache, type RewrittenStatement, type StatementShape } from "./rewrite-cache.js";
 import { liftWhereClauseValues } from "./call/lift-where-values.js";
 import { bindLifted } from "./call/bind-lifted.js";
+import { LiteralForm } from "./call/literal-form.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {
@@ -93,7 +95,8 @@ async function handle(session: SqlSession, statement: string, options?: HandleOp
     const fromText = liftWhereClauseValues(statement);
     const bound = fromText === undefined ? undefined : await boundRewrite(session, fromText, rewrites, readAt);
     if (bound !== undefined) {
-      rewrites.set(statement, bound, readAt);
+      // The same text again is the same values again: remembered in the form that keeps its plan.
+      rewrites.set(statement, repeatOf(bound), readAt);
       return bound;
     }
   }
@@ -132,7 +135,7 @@ async function handleSingle(
     request !== undefined && (await routesToMaterialization(session, request))
       ? { ...handled, servedFrom: "materialization" }
       : handled;
-  if (perText && readAt !== undefined) rewrites.set(sql, routed, readAt, request);
+  if (perText && readAt !== undefined) rewrites.set(sql, repeatOf(routed), readAt, request);
   return routed;
 }
 
@@ -213,13 +216,19 @@ async function boundRewrite(
 }
 
 /**
- * `lifted`'s values bound into `shape`; null when one cannot be bound exactly (the statement then
- * runs with its literals). A compiled query keeps its lifted values: the same values bound into the
- * same shape give the same statement (a new generation or a new connection memo is a new shape object).
+ * `lifted`'s values bound into `shape`, or written into it as literals when the shape ran with the
+ * same values before (call/literal-form.ts: DuckDB plans a bound statement again at every run, a
+ * literal one once); null when one cannot be bound exactly (the statement then runs with its
+ * literals, as written). A compiled query run again keeps its lifted values: the same values in the
+ * same shape (a new generation or a new connection memo is a new shape object).
  */
 function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): RewrittenStatement | null {
   const known = boundByLifted.get(lifted);
-  if (known !== undefined && known.shape === shape) return known.statement;
+  if (known !== undefined && known.shape === shape) {
+    // Run again: from now on in its literal form, where it has one.
+    if (known.statement.parameters !== undefined) known.statement = repeatOf(known.statement);
+    return known.statement;
+  }
   const literals = lifted.literals;
   const parameters: BoundParameter[] = new Array(literals.length);
   for (let i = 0; i < literals.length; i++) {
@@ -227,16 +236,45 @@ function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): Rewritte
     if (parameter === undefined) return null;
     parameters[i] = parameter;
   }
-  const statement: RewrittenStatement = Object.freeze({ kind: "rewritten", sql: shape.sql, parameters });
+  const form = literalFormOf(shape, literals.length);
+  const seen = form.sqlIfSeen(literals);
+  const statement: RewrittenStatement = Object.freeze(
+    seen === undefined ? { kind: "rewritten", sql: shape.sql, parameters } : { kind: "rewritten", sql: seen },
+  );
+  if (seen === undefined) literalsOfBound.set(parameters, { form, literals });
   boundByLifted.set(lifted, { shape, statement });
   return statement;
 }
 
-/** The last statement bound for a lifted form, with the shape it was bound into. */
-const boundByLifted = new WeakMap<
-  LiftedStatement,
-  { readonly shape: StatementShape; readonly statement: RewrittenStatement }
+/** The last statement made for a lifted form, with the shape it was made for. */
+const boundByLifted = new WeakMap<LiftedStatement, { readonly shape: StatementShape; statement: RewrittenStatement }>();
+
+/** Each shape's literal form, made on its first bind. */
+const literalForms = new WeakMap<StatementShape, LiteralForm>();
+
+function literalFormOf(shape: StatementShape, count: number): LiteralForm {
+  let form = literalForms.get(shape);
+  if (form === undefined) literalForms.set(shape, (form = new LiteralForm(shape.sql, count)));
+  return form;
+}
+
+/** A bound statement's values, by its parameter list (kept by a routed copy too), for its literal form. */
+const literalsOfBound = new WeakMap<
+  readonly BoundParameter[],
+  { readonly form: LiteralForm; readonly literals: readonly LiftedLiteral[] }
 >();
+
+/**
+ * The form of `statement` for the same values run again: its literal form (planned once, then reused),
+ * or the statement itself when it has no bound values or they are not written back.
+ */
+function repeatOf(statement: RewrittenStatement): RewrittenStatement {
+  const bound = statement.parameters === undefined ? undefined : literalsOfBound.get(statement.parameters);
+  const sql = bound?.form.sql(bound.literals);
+  if (sql === undefined) return statement;
+  const { servedFrom } = statement;
+  return Object.freeze(servedFrom === undefined ? { kind: "rewritten", sql } : { kind: "rewritten", sql, servedFrom });
+}
 
 const REWRITES = "semantic_layer.rewrites";
 
