@@ -31,7 +31,6 @@ import type {
   BoundParameter,
   HandledStatement,
   HandleOptions,
-  LiftedLiteral,
   LiftedStatement,
   SemanticLayer,
   SemanticRequest,
@@ -96,7 +95,7 @@ async function handle(session: SqlSession, statement: string, options?: HandleOp
     const bound = fromText === undefined ? undefined : await boundRewrite(session, fromText, rewrites, readAt);
     if (bound !== undefined) {
       // The same text again is the same values again: remembered in the form that keeps its plan.
-      rewrites.set(statement, repeatOf(bound), readAt);
+      rewrites.set(statement, rememberRepeat(fromText!, bound), readAt);
       return bound;
     }
   }
@@ -226,7 +225,7 @@ function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): Rewritte
   const known = boundByLifted.get(lifted);
   if (known !== undefined && known.shape === shape) {
     // Run again: from now on in its literal form, where it has one.
-    if (known.statement.parameters !== undefined) known.statement = repeatOf(known.statement);
+    if (known.statement.parameters !== undefined) known.statement = literalStatement(lifted, shape) ?? known.statement;
     return known.statement;
   }
   const literals = lifted.literals;
@@ -236,12 +235,10 @@ function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): Rewritte
     if (parameter === undefined) return null;
     parameters[i] = parameter;
   }
-  const form = literalFormOf(shape, literals.length);
-  const seen = form.sqlIfSeen(literals);
+  const seen = literalFormOf(shape, literals.length).sqlIfSeen(literals);
   const statement: RewrittenStatement = Object.freeze(
     seen === undefined ? { kind: "rewritten", sql: shape.sql, parameters } : { kind: "rewritten", sql: seen },
   );
-  if (seen === undefined) literalsOfBound.set(parameters, { form, literals });
   boundByLifted.set(lifted, { shape, statement });
   return statement;
 }
@@ -258,23 +255,27 @@ function literalFormOf(shape: StatementShape, count: number): LiteralForm {
   return form;
 }
 
-/** A bound statement's values, by its parameter list (kept by a routed copy too), for its literal form. */
-const literalsOfBound = new WeakMap<
-  readonly BoundParameter[],
-  { readonly form: LiteralForm; readonly literals: readonly LiftedLiteral[] }
->();
-
-/**
- * The form of `statement` for the same values run again: its literal form (planned once, then reused),
- * or the statement itself when it has no bound values or they are not written back.
- */
-function repeatOf(statement: RewrittenStatement): RewrittenStatement {
-  const bound = statement.parameters === undefined ? undefined : literalsOfBound.get(statement.parameters);
-  const sql = bound?.form.sql(bound.literals);
-  if (sql === undefined) return statement;
-  const { servedFrom } = statement;
-  return Object.freeze(servedFrom === undefined ? { kind: "rewritten", sql } : { kind: "rewritten", sql, servedFrom });
+/** `lifted`'s values written into `shape` as literals; undefined where one is not written back. */
+function literalStatement(lifted: LiftedStatement, shape: StatementShape): RewrittenStatement | undefined {
+  const sql = literalFormOf(shape, lifted.literals.length).sql(lifted.literals);
+  return sql === undefined ? undefined : Object.freeze({ kind: "rewritten", sql });
 }
+
+/** A hand-written statement's bound form → its literal form (what its text runs as when run again). */
+const repeatByBound = new WeakMap<RewrittenStatement, RewrittenStatement>();
+
+/** The form `lifted`'s text runs as again, noted for `bound` (the statement made for it just now). */
+function rememberRepeat(lifted: LiftedStatement, bound: RewrittenStatement): RewrittenStatement {
+  const known = boundByLifted.get(lifted);
+  const repeat =
+    bound.parameters === undefined || known === undefined ? undefined : literalStatement(lifted, known.shape);
+  if (repeat === undefined) return bound;
+  repeatByBound.set(bound, repeat);
+  return repeat;
+}
+
+/** What `statement` runs as when its text is run again (see rememberRepeat). */
+const repeatOf = (statement: RewrittenStatement): RewrittenStatement => repeatByBound.get(statement) ?? statement;
 
 const REWRITES = "semantic_layer.rewrites";
 
