@@ -40,6 +40,7 @@ import { mayHandle, splitStatements } from "./sql/split.js";
 import { RewriteCache, type RewrittenStatement, type StatementShape } from "./rewrite-cache.js";
 import { liftWhereClauseValues } from "./call/lift-where-values.js";
 import { bindLifted } from "./call/bind-lifted.js";
+import { LiteralForm } from "./call/literal-form.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {
@@ -93,7 +94,8 @@ async function handle(session: SqlSession, statement: string, options?: HandleOp
     const fromText = liftWhereClauseValues(statement);
     const bound = fromText === undefined ? undefined : await boundRewrite(session, fromText, rewrites, readAt);
     if (bound !== undefined) {
-      rewrites.set(statement, bound, readAt);
+      // The same text again is the same values again: remembered in the form that keeps its plan.
+      rewrites.set(statement, rememberRepeat(fromText!, bound), readAt);
       return bound;
     }
   }
@@ -132,7 +134,7 @@ async function handleSingle(
     request !== undefined && (await routesToMaterialization(session, request))
       ? { ...handled, servedFrom: "materialization" }
       : handled;
-  if (perText && readAt !== undefined) rewrites.set(sql, routed, readAt, request);
+  if (perText && readAt !== undefined) rewrites.set(sql, repeatOf(routed), readAt, request);
   return routed;
 }
 
@@ -213,13 +215,19 @@ async function boundRewrite(
 }
 
 /**
- * `lifted`'s values bound into `shape`; null when one cannot be bound exactly (the statement then
- * runs with its literals). A compiled query keeps its lifted values: the same values bound into the
- * same shape give the same statement (a new generation or a new connection memo is a new shape object).
+ * `lifted`'s values bound into `shape`, or written into it as literals when the shape ran with the
+ * same values before (call/literal-form.ts: DuckDB plans a bound statement again at every run, a
+ * literal one once); null when one cannot be bound exactly (the statement then runs with its
+ * literals, as written). A compiled query run again keeps its lifted values: the same values in the
+ * same shape (a new generation or a new connection memo is a new shape object).
  */
 function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): RewrittenStatement | null {
   const known = boundByLifted.get(lifted);
-  if (known !== undefined && known.shape === shape) return known.statement;
+  if (known !== undefined && known.shape === shape) {
+    // Run again: from now on in its literal form, where it has one.
+    if (known.statement.parameters !== undefined) known.statement = literalStatement(lifted, shape) ?? known.statement;
+    return known.statement;
+  }
   const literals = lifted.literals;
   const parameters: BoundParameter[] = new Array(literals.length);
   for (let i = 0; i < literals.length; i++) {
@@ -227,16 +235,47 @@ function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): Rewritte
     if (parameter === undefined) return null;
     parameters[i] = parameter;
   }
-  const statement: RewrittenStatement = Object.freeze({ kind: "rewritten", sql: shape.sql, parameters });
+  const seen = literalFormOf(shape, literals.length).sqlIfSeen(literals);
+  const statement: RewrittenStatement = Object.freeze(
+    seen === undefined ? { kind: "rewritten", sql: shape.sql, parameters } : { kind: "rewritten", sql: seen },
+  );
   boundByLifted.set(lifted, { shape, statement });
   return statement;
 }
 
-/** The last statement bound for a lifted form, with the shape it was bound into. */
-const boundByLifted = new WeakMap<
-  LiftedStatement,
-  { readonly shape: StatementShape; readonly statement: RewrittenStatement }
->();
+/** The last statement made for a lifted form, with the shape it was made for. */
+const boundByLifted = new WeakMap<LiftedStatement, { readonly shape: StatementShape; statement: RewrittenStatement }>();
+
+/** Each shape's literal form, made on its first bind. */
+const literalForms = new WeakMap<StatementShape, LiteralForm>();
+
+function literalFormOf(shape: StatementShape, count: number): LiteralForm {
+  let form = literalForms.get(shape);
+  if (form === undefined) literalForms.set(shape, (form = new LiteralForm(shape.sql, count)));
+  return form;
+}
+
+/** `lifted`'s values written into `shape` as literals; undefined where one is not written back. */
+function literalStatement(lifted: LiftedStatement, shape: StatementShape): RewrittenStatement | undefined {
+  const sql = literalFormOf(shape, lifted.literals.length).sql(lifted.literals);
+  return sql === undefined ? undefined : Object.freeze({ kind: "rewritten", sql });
+}
+
+/** A hand-written statement's bound form → its literal form (what its text runs as when run again). */
+const repeatByBound = new WeakMap<RewrittenStatement, RewrittenStatement>();
+
+/** The form `lifted`'s text runs as again, noted for `bound` (the statement made for it just now). */
+function rememberRepeat(lifted: LiftedStatement, bound: RewrittenStatement): RewrittenStatement {
+  const known = boundByLifted.get(lifted);
+  const repeat =
+    bound.parameters === undefined || known === undefined ? undefined : literalStatement(lifted, known.shape);
+  if (repeat === undefined) return bound;
+  repeatByBound.set(bound, repeat);
+  return repeat;
+}
+
+/** What `statement` runs as when its text is run again (see rememberRepeat). */
+const repeatOf = (statement: RewrittenStatement): RewrittenStatement => repeatByBound.get(statement) ?? statement;
 
 const REWRITES = "semantic_layer.rewrites";
 

@@ -42,6 +42,9 @@ export interface StatementShape {
   readonly types: readonly string[];
 }
 
+/** What a shape's remembered value lists may keep (call/literal-form.ts stays within it). */
+export const SIGHTING_BYTES = 18 * 1024;
+
 const parameterBytes = (parameters: readonly BoundParameter[] | undefined): number =>
   (parameters ?? []).reduce((sum, p) => sum + 32 + (p.kind === "varchar" ? stringBytes(p.value) : 0), 0);
 
@@ -56,8 +59,9 @@ export class RewriteCache {
   readonly #shapes = new LruCache<string, { readonly generation: number; readonly shape: StatementShape | null }>({
     maxEntries: 128,
     maxBytes: 4 * 1024 * 1024,
-    sizeOf: (text, entry) =>
-      stringBytes(text) + stringBytes(entry.shape?.sql ?? "") + 16 * (entry.shape?.types.length ?? 0),
+    // A shape's SQL is kept twice: as itself and cut into its literal form (call/literal-form.ts).
+    sizeOf: (text, { shape }) =>
+      stringBytes(text) + (shape === null ? 0 : 2 * stringBytes(shape.sql) + 16 * shape.types.length + SIGHTING_BYTES),
   });
 
   constructor(readonly definitions: DefinitionCache) {}

@@ -114,15 +114,18 @@ function handSql(n: number): string {
   return `SELECT ${dims}, COUNT(*) AS n, SUM(t0.v)::BIGINT AS total FROM scale_j0 t0 ${joins} GROUP BY ALL`;
 }
 
-const JOIN_CASES = ["lib first", "lib repeated", "raw, lib's SQL", "raw, hand-written"] as const;
+const JOIN_CASES = ["lib first", "lib repeated", "raw, lib's SQL", "raw, prepared", "raw, hand-written"] as const;
+/** Rounds of the N-table query per size: one sample of an ~80 ms query swings by a third under load. */
+const MIN_JOIN_ROUNDS = 5;
 type JoinCase = (typeof JOIN_CASES)[number];
 type JoinRow = { size: number } & Record<JoinCase, { ms: number; cpu: number }>;
 
 /**
  * A view joining N tables: its CREATE, the first query after it (definition load, expansion, type
  * probe, prepare), the same query repeated (the connection's memo), the expansion alone, and the raw
- * counterparts in the same rounds (interleaved): lib's very SQL and a hand-written chain of LEFT
- * JOINs, each planned and run on a raw connection to the same tables.
+ * counterparts in the same rounds (interleaved): lib's very SQL planned and run, the same SQL
+ * prepared once and run again (what lib's repeated query does), and a hand-written chain of LEFT
+ * JOINs planned and run, on a raw connection to the same tables. At least MIN_JOIN_ROUNDS rounds.
  */
 async function joinGraph(conn: PooledConnection, raw: DuckDBConnection, sizes: readonly number[], runs: number) {
   const curves = { create: [] as Point[], expand: [] as Point[], rounds: [] as JoinRow[] };
@@ -138,19 +141,22 @@ async function joinGraph(conn: PooledConnection, raw: DuckDBConnection, sizes: r
     const dims = Array.from({ length: n }, (_, i) => `'d${i}'`).join(", ");
     const query = `SELECT * FROM semantic_view('scale_chain', dimensions := [${dims}], metrics := ['n', 'total'])`;
     const sameSql = await libSql(raw, n);
+    const prepared = await raw.prepare(sameSql);
     const hand = handSql(n);
     const samples = new Map(JOIN_CASES.map((c) => [c, [] as { ms: number; cpu: number }[]]));
-    for (let i = 0; i <= runs; i++) {
+    for (let i = 0; i <= Math.max(runs, MIN_JOIN_ROUNDS); i++) {
       await conn.run(create);
       await conn.commit();
       const round = [
         await wallAndCpu(() => conn.all(query)),
         await wallAndCpu(() => conn.all(query)),
         await wallAndCpu(async () => (await raw.run(sameSql)).getRows()),
+        await wallAndCpu(async () => (await prepared.run()).getRows()),
         await wallAndCpu(async () => (await raw.run(hand)).getRows()),
       ];
       if (i > 0) round.forEach((s, k) => samples.get(JOIN_CASES[k]!)!.push(s)); // the first round warms up
     }
+    prepared.destroySync();
     const row = { size: n } as JoinRow;
     for (const [c, list] of samples)
       row[c] = { ms: median(list.map((s) => s.ms)), cpu: median(list.map((s) => s.cpu)) };
@@ -176,11 +182,12 @@ function printJoinRounds(rows: readonly JoinRow[]): void {
   console.log("\nThe N-table query: lib against raw DuckDB in the same rounds (wall time / CPU time)");
   const cell = (s: { ms: number; cpu: number }) => `${formatTime(s.ms * 1000)} / ${formatTime(s.cpu * 1000)}`;
   printTable(
-    ["table", ...JOIN_CASES, "lib/raw same SQL (cpu)", "lib's own cpu per table"],
+    ["table", ...JOIN_CASES, "lib/raw same SQL (cpu)", "repeated/prepared (cpu)", "lib's own cpu per table"],
     rows.map((r) => [
       r.size.toLocaleString("en-US"),
       ...JOIN_CASES.map((c) => cell(r[c])),
       `${(r["lib repeated"].cpu / r["raw, lib's SQL"].cpu).toFixed(2)}x`,
+      `${(r["lib repeated"].cpu / r["raw, prepared"].cpu).toFixed(2)}x`,
       formatTime(((r["lib repeated"].cpu - r["raw, lib's SQL"].cpu) * 1000) / r.size),
     ]),
   );
@@ -236,7 +243,9 @@ function chainDefinition(n: number): SemanticViewDefinition {
 
 export async function runEngineScale(settings: BenchSettings): Promise<void> {
   const runs = settings.quick ? 1 : 3;
-  console.log(`\nengine-scale (built-in semantic engine; median of ${runs} run(s) per size)`);
+  console.log(
+    `\nengine-scale (built-in semantic engine; median of ${runs} run(s) per size, ${Math.max(runs, MIN_JOIN_ROUNDS)} rounds of the N-table query)`,
+  );
   const engine = createEngine(new BackendCConfig({ database: ":memory:", poolSize: 1 }));
   const rawInstance = await DuckDBInstance.create(":memory:");
   const raw = await rawInstance.connect();

@@ -1,8 +1,9 @@
 /**
  * "join-shape" (issue 25, expanded SQL shape): a star schema with a 2,000,000-row fact table
  * (`--quick`: 400,000) — orders → customers (100,000) → regions (20), orders → products (5,000) —
- * queried through lib's engine (`semantic_view()` on a pooled connection, nested joins, where_clause
- * values bound as parameters) against the same question written by hand with nested LEFT JOINs and
+ * queried through lib's engine (`semantic_view()` on a pooled connection, nested joins; the same
+ * where_clause values every run: the first run binds them into the filter's shape, later ones run its
+ * literal form, whose plan DuckDB keeps) against the same question written by hand with nested LEFT JOINs and
  * with chained LEFT JOINs, plus lib's expansion run as plain SQL (its values as literals: the shape
  * alone) and the SQL the engine ran before (the extension's chained layout, as `explain_semantic_view`
  * prints it). All run interleaved on one connection (the starting one rotates); medians of wall time

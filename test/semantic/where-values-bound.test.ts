@@ -166,6 +166,8 @@ describe("where_clause values bound as parameters (built-in engine)", () => {
       if (liftWhereClauseValues(sql) !== undefined) lifted++;
       const [got, want] = [await answer(db.conn, sql), await answer(db.conn, asWritten(where), [1])];
       expect(got, where).to.deep.equal(want);
+      // Run again: the same values, now written back into the shape as literals (call/literal-form.ts).
+      expect(await answer(db.conn, sql), `${where} (run again)`).to.deep.equal(want);
     }
     expect(lifted).to.be.greaterThan(queries * 0.8);
   });
@@ -185,6 +187,25 @@ describe("where_clause values bound as parameters (built-in engine)", () => {
     for (const [n, rows] of answers.entries()) {
       expect(rows).to.deep.equal(await db.conn.all(asWritten(where(n * 3, `name ${n} '"`)), [1]));
     }
+  });
+
+  it("values run again: their literal form is prepared once and then reused; new values still bind", async () => {
+    const where = (id: number, name: string) =>
+      `"i" >= ${id} AND "s" <> ${duckdbLiteral(name)} AND "dt" < DATE '2024-02-01'`;
+    const want = await db.conn.all(asWritten(where(30, `it's "x"`)), [1]);
+    expect(want).to.have.length.greaterThan(0);
+    await db.conn.all(call(where(-1, "shape")));
+    const prepares = statementCachePrepares();
+    for (let n = 0; n < 4; n++) expect(await db.conn.all(call(where(30, `it's "x"`)))).to.deep.equal(want);
+    expect(
+      statementCachePrepares() - prepares,
+      "the second run prepares its literal form, later ones reuse it",
+    ).to.equal(1);
+    const streamed: unknown[][] = [];
+    for await (const chunk of await db.conn.stream(call(where(30, `it's "x"`)))) streamed.push(...chunk);
+    expect(streamed.map(([k, n]) => ({ k, n }))).to.deep.equal(want);
+    await db.conn.all(call(where(31, "new value")));
+    expect(statementCachePrepares() - prepares, "stream() reads the same literal form; a new value binds").to.equal(1);
   });
 
   it("falls back to the literal form where a value cannot be bound exactly, and for hand-written parameters", async () => {

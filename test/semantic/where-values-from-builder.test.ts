@@ -170,6 +170,14 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
           return await cursor.fetchAllRows();
         });
         expect(got, sql).to.deep.equal(want);
+        // Run again, as the same query and as one built anew: the same values, now in their literal form.
+        for (const again of [q, query(where).using(db.engine)]) {
+          const rows = await outcome(async () => {
+            await using cursor = await again.execute();
+            return await cursor.fetchAllRows();
+          });
+          expect(rows, `${sql} (run again)`).to.deep.equal(want);
+        }
         if (!Array.isArray(want)) errors++;
         else if (want.length > 0) matched++;
       }
