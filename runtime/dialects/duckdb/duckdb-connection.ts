@@ -17,7 +17,7 @@ import type { DatabaseConnection, StreamOptions } from "../../driver/database-co
 import type { QueryResult, ResultStream } from "../../driver/query-result.js";
 import { ProgrammingError } from "../../errors.js";
 import { DefinitionCache } from "../../semantic/definition-cache.js";
-import type { BoundParameter, SemanticLayer } from "../../semantic/semantic-layer.js";
+import type { BoundParameter } from "../../semantic/semantic-layer.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { EMPTY_RESULT, resultStream, streamOfResult } from "./duckdb-results.js";
 import { materializedResult, rawResult, runPrepared } from "./duckdb-materialized.js";
@@ -28,7 +28,8 @@ import { DuckDBSemanticSession, type StreamRoute } from "./duckdb-semantic-sessi
 import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
 import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
-import { SharedMemoSeat, type SharedSessionMemo } from "./duckdb-shared-session.js";
+import { SharedMemoSeat } from "./duckdb-shared-session.js";
+import type { DuckDBConnectionOptions } from "./duckdb-connection-options.js";
 import { describeOneStatement, runOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { streamPrepared } from "./duckdb-native-stream.js";
 import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
@@ -42,23 +43,6 @@ type ReadResult<T> = (result: DuckDBMaterializedResult, statement?: DuckDBPrepar
 const PING_TIMEOUT_MS = 5_000;
 const RESET: Promise<void> = Promise.resolve();
 const changesSession = rememberedPerText(maySessionChange);
-
-export interface DuckDBConnectionOptions {
-  /** The built-in semantic layer, when semantic statements are to be answered by it. */
-  readonly semanticLayer?: SemanticLayer | undefined;
-  /** Called once after the connection is closed (e.g. to close a private `:memory:` instance). */
-  readonly onClose?: (() => void) | undefined;
-  /** True once the connection must not be reused (its database file was deleted or replaced). */
-  readonly isStale?: (() => boolean) | undefined;
-  /** Committed semantic-view definitions shared by the instance's connections (default: private to this one). */
-  readonly definitions?: DefinitionCache | undefined;
-  /** Text bytes of prepared statements this connection keeps (its share of the engine's budget). */
-  readonly statementBytes?: number | undefined;
-  /** Told whenever the database may have changed through this connection (commits, session changes). */
-  readonly onChange?: (() => void) | undefined;
-  /** The memo the engine's connections share while in its own session state (duckdb-shared-session.ts). */
-  readonly sharedMemo?: SharedSessionMemo | undefined;
-}
 
 export class DuckDBDatabaseConnection implements DatabaseConnection {
   readonly createdAt = Date.now();
