@@ -22,10 +22,10 @@ import {
   type Engine,
   type LogEvent,
 } from "lib";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { materializedStream } from "../../runtime/dialects/duckdb/duckdb-materialized-stream.js";
 import { failureOf } from "../support/failures.js";
 import { countingNativeCalls } from "../support/native-calls.js";
+import { withMemoryDuckDB } from "../support/memory-duckdb.js";
 
 const GROUPS = 5_000; // three DuckDB chunks of groups (2048 + 2048 + 904)
 const ROWS = 2 * GROUPS; // five chunks of facts
@@ -200,9 +200,7 @@ describe("duckdb: a cursor over a result DuckDB computes whole reads it in one n
 
 describe("duckdb: the stream over a materialized result", () => {
   it("yields its chunks, then the rest at once (drain); columns on request; a failed chunk read is reported once", async () => {
-    const instance = await DuckDBInstance.create(":memory:");
-    const connection = await instance.connect();
-    try {
+    await withMemoryDuckDB(async (connection) => {
       const result = await connection.run("SELECT i, i * 2 AS j FROM range(5000) t(i)");
       const stream = materializedStream(result);
       const chunks = stream[Symbol.asyncIterator]();
@@ -231,9 +229,6 @@ describe("duckdb: the stream over a materialized result", () => {
       expect(error.message).to.contain("broken chunk");
       expect(noted).to.deep.equal([error]);
       expect(await failing[Symbol.asyncIterator]().next()).to.deep.equal({ done: true, value: undefined });
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
+    });
   });
 });
