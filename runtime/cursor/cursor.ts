@@ -284,7 +284,10 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     return (this.#rowObject ??= rowObjectsFor(this.#stream));
   }
 
-  /** A result held in memory (a cache hit) gives every row at once, with no promise per chunk. */
+  /**
+   * A result held in memory (a cache hit, or one the warehouse answered whole: backend C's aggregates)
+   * gives every row at once, with no promise per chunk.
+   */
   #heldRows(): unknown[][] | undefined {
     if (this.#stream.drain === undefined || this.#watch !== undefined || this.#state !== "open") return undefined;
     const rows = this.#stream.drain();

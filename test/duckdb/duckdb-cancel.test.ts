@@ -1,7 +1,8 @@
 /**
  * execute({ signal, timeoutMs }) reaches the running statement: a long aggregation on backend C is
  * interrupted, the promise rejects with QueryCancelledError, and the single pooled connection comes
- * back healthy. (No timing assertions.)
+ * back healthy. (No timing assertions.) These aggregates run materialized (a query with metrics:
+ * duckdb-materialized-cursor.test.ts), so the interrupt reaches DuckDB's `execute_prepared`.
  */
 import { expect } from "chai";
 import { BackendCConfig, Dimension, Metric, QueryCancelledError, SemanticView, createEngine } from "lib";

@@ -124,7 +124,7 @@ describe("engine: DuckDB fast paths", () => {
       // A chunk fetch that rejects (a result without a native handle is read through node-api's own method).
       const failing = new Error("fetch failed");
       const result = { columnTypes: () => [], columnName: () => "", fetchChunk: () => Promise.reject(failing) };
-      const stream = streamOfResult(result as never, { operationStarted() {}, operationSettled() {} });
+      const stream = streamOfResult(result as never, { operationStarted() {}, operationSettled() {}, interrupt() {} });
       events.length = 0;
       stream.observeReadFailures!(owner);
       const failure = await failureOf(stream[Symbol.asyncIterator]().next());

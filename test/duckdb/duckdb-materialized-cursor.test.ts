@@ -22,8 +22,10 @@ import {
   type Engine,
   type LogEvent,
 } from "lib";
+import { materializedStream } from "../../runtime/dialects/duckdb/duckdb-materialized-stream.js";
 import { failureOf } from "../support/failures.js";
 import { countingNativeCalls } from "../support/native-calls.js";
+import { withMemoryDuckDB } from "../support/memory-duckdb.js";
 
 const GROUPS = 5_000; // three DuckDB chunks of groups (2048 + 2048 + 904)
 const ROWS = 2 * GROUPS; // five chunks of facts
@@ -193,5 +195,40 @@ describe("duckdb: a cursor over a result DuckDB computes whole reads it in one n
     expect(engine._pool.borrowed).to.equal(0);
     await using cursor = await byGroup.using(engine).execute();
     expect(await cursor.fetchAllRows()).to.have.length(GROUPS);
+  });
+});
+
+describe("duckdb: the stream over a materialized result", () => {
+  it("yields its chunks, then the rest at once (drain); columns on request; a failed chunk read is reported once", async () => {
+    await withMemoryDuckDB(async (connection) => {
+      const result = await connection.run("SELECT i, i * 2 AS j FROM range(5000) t(i)");
+      const stream = materializedStream(result);
+      const chunks = stream[Symbol.asyncIterator]();
+      const first = await chunks.next();
+      expect(first.done === false && first.value.length).to.equal(2048);
+      const rest = stream.drain!();
+      expect(rest.map((row) => row[0])).to.deep.equal(Array.from({ length: 2952 }, (_, k) => BigInt(2048 + k)));
+      expect(await chunks.next()).to.deep.equal({ done: true, value: undefined });
+      expect(stream.drain!()).to.deep.equal([]);
+      await stream.close();
+
+      const columnar = materializedStream(await connection.run("SELECT i::INTEGER AS i FROM range(3) t(i)"));
+      expect(columnar.preferColumns!()).to.equal(true);
+      expect((await columnar[Symbol.asyncIterator]().next()).value).to.deep.equal([[0, 1, 2]]);
+
+      const real = await connection.run("SELECT 1 AS one");
+      const broken = Object.assign(Object.create(Object.getPrototypeOf(real) as object) as typeof real, real, {
+        getChunk: () => {
+          throw new Error("Conversion Error: broken chunk");
+        },
+      });
+      const noted: unknown[] = [];
+      const failing = materializedStream(broken);
+      failing.observeReadFailures!({ noteError: (error) => noted.push(error) });
+      const error = await failureOf(failing[Symbol.asyncIterator]().next());
+      expect(error.message).to.contain("broken chunk");
+      expect(noted).to.deep.equal([error]);
+      expect(await failing[Symbol.asyncIterator]().next()).to.deep.equal({ done: true, value: undefined });
+    });
   });
 });

@@ -5,16 +5,14 @@
  * calls are counted as the async resources the bindings create (node-addon-api's "generic" workers).
  */
 import { expect } from "chai";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { runPrepared, materializedResult } from "../../runtime/dialects/duckdb/duckdb-materialized.js";
 import { plainEngine } from "../support/engines.js";
 import { countingNativeCalls } from "../support/native-calls.js";
+import { withMemoryDuckDB } from "../support/memory-duckdb.js";
 
 describe("duckdb: whole results read in one native round trip", () => {
   it("finds node-api's native handle and answers what node-api's own runAndReadAll() answers", async () => {
-    const instance = await DuckDBInstance.create(":memory:");
-    const connection = await instance.connect();
-    try {
+    await withMemoryDuckDB(async (connection) => {
       const prepared = await connection.prepare("SELECT i, i::VARCHAR AS s FROM range(5000) t(i) WHERE i >= $1");
       prepared.bindBigInt(1, 10n);
       expect(Object.keys(prepared), "node-api's prepared statement keeps its native handle").to.include(
@@ -30,10 +28,7 @@ describe("duckdb: whole results read in one native round trip", () => {
         ["i", "BIGINT", "bigint"],
         ["s", "VARCHAR", "string"],
       ]);
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
+    });
   });
 
   it("conn.all() and execute() of a kept statement make one native call, every chunk read in order", async () => {

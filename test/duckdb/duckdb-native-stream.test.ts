@@ -6,8 +6,9 @@
  * where the fast path reads them, and what it answers equals node-api's own `stream()`/`fetchChunk()`.
  */
 import { expect } from "chai";
-import { DuckDBInstance, type DuckDBDataChunk, type DuckDBResult } from "@duckdb/node-api";
+import type { DuckDBDataChunk, DuckDBResult } from "@duckdb/node-api";
 import { fetchChunk, streamPrepared } from "../../runtime/dialects/duckdb/duckdb-native-stream.js";
+import { withMemoryDuckDB } from "../support/memory-duckdb.js";
 
 async function allRows(result: DuckDBResult, read: (r: DuckDBResult) => Promise<DuckDBDataChunk | null>) {
   const rows: unknown[][] = [];
@@ -19,9 +20,7 @@ async function allRows(result: DuckDBResult, read: (r: DuckDBResult) => Promise<
 
 describe("duckdb: streamed execution straight from the bindings", () => {
   it("finds node-api's native handles and answers what node-api's own methods answer", async () => {
-    const instance = await DuckDBInstance.create(":memory:");
-    const connection = await instance.connect();
-    try {
+    await withMemoryDuckDB(async (connection) => {
       const prepared = await connection.prepare("SELECT i, i::VARCHAR AS s FROM range(5000) t(i) WHERE i >= $1");
       prepared.bindBigInt(1, 10n);
       expect(Object.keys(prepared), "node-api's prepared statement keeps its native handle").to.include(
@@ -34,9 +33,6 @@ describe("duckdb: streamed execution straight from the bindings", () => {
       expect(fastRows).to.have.length(4990);
       expect(fastRows).to.deep.equal(ownRows);
       expect(fast.columnNames()).to.deep.equal(["i", "s"]);
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
+    });
   });
 });

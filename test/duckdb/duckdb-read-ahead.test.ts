@@ -1,8 +1,8 @@
 /**
  * A streamed DuckDB result read in bulk (a reader asked for columns: `iterInto()`, `stream()`, the
  * Arrow reads) fetches the next chunk while the caller reads the current one — never more than one
- * ahead, and `close()` waits for it, so the connection is never handed on with a fetch running on it.
- * Row reads fetch on demand.
+ * ahead, and `close()` interrupts it if it still runs and waits for it, so the connection is never handed
+ * on with a fetch running on it. Row reads fetch on demand.
  */
 import { expect } from "chai";
 import { DuckDBInstance, type DuckDBConnection, type DuckDBResult } from "@duckdb/node-api";
@@ -34,13 +34,19 @@ function counted(real: DuckDBResult, counts: Counts, failAt?: number): DuckDBRes
   return result as unknown as DuckDBResult;
 }
 
-const operations = (): OperationCounter & { running: number } => ({
+/** Counts the fetches in flight and the interrupts; `onInterrupt` reaches the real connection. */
+const operations = (onInterrupt?: () => void): OperationCounter & { running: number; interrupts: number } => ({
   running: 0,
+  interrupts: 0,
   operationStarted() {
     this.running++;
   },
   operationSettled() {
     this.running--;
+  },
+  interrupt() {
+    this.interrupts++;
+    onInterrupt?.();
   },
 });
 
@@ -87,6 +93,24 @@ describe("duckdb: a bulk read fetches one chunk ahead", () => {
     expect(counts.settled, "the fetch ahead is still running").to.be.below(before);
     await early.close();
     expect([counts.settled, counts.started, ops.running]).to.deep.equal([before, before, 0]);
+    expect(ops.interrupts, "close() interrupted the fetch still running (this counter does not reach DuckDB)").to.equal(
+      1,
+    );
+  });
+
+  it("close() interrupts a fetch ahead that DuckDB is still computing; the connection then runs its next statement", async () => {
+    const ops = operations(() => connection.interrupt());
+    const counts = { started: 0, settled: 0 };
+    // ~1 MB hashed per chunk: the fetch ahead is still running when the first chunk has been read.
+    const slow = "SELECT i, md5(repeat(i::VARCHAR, 100)) AS h FROM range(1000000) t(i)";
+    const stream = streamOfResult(counted(await connection.stream(slow), counts), ops);
+    stream.preferColumns!();
+    expect((await stream[Symbol.asyncIterator]().next()).done).to.equal(false);
+    expect(counts.started - counts.settled, "the fetch ahead is running").to.equal(1);
+    await stream.close();
+    expect([ops.interrupts, ops.running, counts.settled]).to.deep.equal([1, 0, counts.started]);
+    // The interrupt ended that statement only (DuckDB answers the interrupted fetch with an empty chunk).
+    expect((await connection.runAndReadAll("SELECT 42 AS x")).getRows()).to.deep.equal([[42]]);
   });
 
   it("a fetch ahead that fails surfaces once, when its chunk is read, and is reported once", async () => {

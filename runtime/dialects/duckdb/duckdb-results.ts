@@ -30,12 +30,16 @@ export const EMPTY_RESULT: QueryResult = Object.freeze({
 export interface OperationCounter {
   operationStarted(): void;
   operationSettled(): void;
+  /** Interrupts the connection's running call (repeated until the calls in flight settle). */
+  interrupt(): void;
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 const DONE_PROMISE: Promise<IteratorReturnResult<undefined>> = Promise.resolve(DONE);
 const DONE_CLOSING: Promise<void> = Promise.resolve();
 const ignore = (): void => undefined;
+/** DuckDB's own error for an interrupted statement (also what DuckDBOperations throws for one not yet started). */
+const isInterrupt = (error: unknown): boolean => error instanceof Error && error.message.startsWith("INTERRUPT Error");
 
 /**
  * A streamed DuckDB result: chunks are fetched as the caller iterates. One object per result, its
@@ -44,8 +48,10 @@ const ignore = (): void => undefined;
  * Once a reader asks for columns (`preferColumns()`: the streamed and Arrow reads, which read in
  * bulk), the stream reads one chunk ahead: DuckDB fetches the next chunk on its worker thread while
  * the caller converts and iterates the current one, instead of after. At most one native chunk is
- * held ahead (bounded memory); `close()` waits for it, so the connection is never handed on with a
- * fetch still running on it. The row reads of the main path (`fetchAllRows`, `into`) fetch on demand.
+ * held ahead (bounded memory). `close()` (a `break`, a cut HTTP stream) interrupts that fetch if it is
+ * still running — nobody will read its chunk, and a slow one would hold the connection — and waits for it
+ * to end, so the connection is never handed on with a fetch still running on it. The row reads of the
+ * main path (`fetchAllRows`, `into`) fetch on demand.
  */
 class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
@@ -59,6 +65,8 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   /** The next chunk's fetch, started while the caller reads the current one (read-ahead only). */
   #ahead: Promise<DuckDBDataChunk | null> | undefined;
   #readAhead = false;
+  /** Native fetches started and not yet settled. */
+  #running = 0;
   #observer: ReadFailureObserver | undefined;
 
   constructor(
@@ -97,6 +105,7 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   /** Starts one native fetch, counted as an operation in flight until it settles. */
   #fetch(): Promise<DuckDBDataChunk | null> {
     this.#operations.operationStarted();
+    this.#running++;
     let fetching: Promise<DuckDBDataChunk | null>;
     try {
       fetching = fetchChunk(this.#result);
@@ -107,11 +116,13 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   }
 
   readonly #settled = (chunk: DuckDBDataChunk | null): DuckDBDataChunk | null => {
+    this.#running--;
     this.#operations.operationSettled();
     return chunk;
   };
 
   readonly #settledWithError = (error: unknown): never => {
+    this.#running--;
     this.#operations.operationSettled();
     throw error;
   };
@@ -166,14 +177,23 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
     return true;
   }
 
-  /** Ends the stream; a chunk fetched ahead is waited for (its failure reported, as a read's would be). */
+  /**
+   * Ends the stream. A chunk fetched ahead is waited for: interrupted first while DuckDB still computes
+   * it (the interrupt it causes is no failure); a failure of its own is reported, as a read's would be.
+   */
   close(): Promise<void> {
     this.#closed = true;
     const ahead = this.#ahead;
     if (ahead === undefined) return DONE_CLOSING;
     this.#ahead = undefined;
-    return ahead.then(ignore, (error: unknown) => void this.#failed(error));
+    if (this.#running === 0) return ahead.then(ignore, this.#closedAfterFailure);
+    this.#operations.interrupt();
+    return ahead.then(ignore, (error: unknown) => {
+      if (!isInterrupt(error)) this.#closedAfterFailure(error);
+    });
   }
+
+  readonly #closedAfterFailure = (error: unknown): void => void this.#failed(error);
 
   // A statement that fails while its result streams just ends the stream: @duckdb/node-api
   // does not surface the error (duckdb_result_error is not bound). But duckdb_result_is_streaming
