@@ -39,7 +39,7 @@ import type {
 import { mayHandle, splitStatements } from "./sql/split.js";
 import { RewriteCache, type RewrittenStatement, type StatementShape } from "./rewrite-cache.js";
 import { liftWhereClauseValues } from "./call/lift-where-values.js";
-import { bindLifted } from "./call/bind-lifted.js";
+import { liftedBinder } from "./call/bind-lifted.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {
@@ -203,7 +203,10 @@ async function boundRewrite(
     try {
       const sql = await rewriteStatement(session, lifted.shape);
       const types = sql === undefined ? undefined : await session.parameterTypes?.(sql);
-      shape = sql !== undefined && types?.length === lifted.literals.length ? { sql, types } : null;
+      shape =
+        sql !== undefined && types?.length === lifted.literals.length
+          ? { sql, types, binders: types.map(liftedBinder) }
+          : null;
     } catch {
       return undefined; // not remembered: the literal form raises the error (or was interrupted)
     }
@@ -223,7 +226,7 @@ function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): Rewritte
   const literals = lifted.literals;
   const parameters: BoundParameter[] = new Array(literals.length);
   for (let i = 0; i < literals.length; i++) {
-    const parameter = bindLifted(literals[i]!, shape.types[i]!);
+    const parameter = shape.binders[i]!(literals[i]!);
     if (parameter === undefined) return null;
     parameters[i] = parameter;
   }

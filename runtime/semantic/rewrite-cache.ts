@@ -7,7 +7,7 @@
  */
 import type { DefinitionCache } from "./definition-cache.js";
 import { LruCache, stringBytes } from "./lru-cache.js";
-import type { BoundParameter, SemanticRequest } from "./semantic-layer.js";
+import type { BoundParameter, LiftedBinder, SemanticRequest } from "./semantic-layer.js";
 
 export interface RewrittenStatement {
   readonly kind: "rewritten";
@@ -37,9 +37,11 @@ function sameRequest(a: SemanticRequest | undefined, b: SemanticRequest | undefi
   );
 }
 
+/** A where_clause shape's rewrite, its parameters' types, and its binding plan (a binder per parameter, made once). */
 export interface StatementShape {
   readonly sql: string;
   readonly types: readonly string[];
+  readonly binders: readonly LiftedBinder[];
 }
 
 const parameterBytes = (parameters: readonly BoundParameter[] | undefined): number =>
@@ -57,7 +59,7 @@ export class RewriteCache {
     maxEntries: 128,
     maxBytes: 4 * 1024 * 1024,
     sizeOf: (text, entry) =>
-      stringBytes(text) + stringBytes(entry.shape?.sql ?? "") + 16 * (entry.shape?.types.length ?? 0),
+      stringBytes(text) + stringBytes(entry.shape?.sql ?? "") + 64 * (entry.shape?.types.length ?? 0), // type text + binder
   });
 
   constructor(readonly definitions: DefinitionCache) {}

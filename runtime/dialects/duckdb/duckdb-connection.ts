@@ -29,9 +29,11 @@ import { maySessionChange, noteSessionChange, parameterTypesOf, StatementCache }
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { describeOneStatement, runOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { streamPrepared } from "./duckdb-native-stream.js";
-import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
+import { toDuckDBParameters } from "./duckdb-values.js";
 
 type Values = DuckDBValue[] | undefined;
+/** The where_clause values the layer lifted: bound in the types DuckDB resolved for their parameters. */
+type Lifted = readonly BoundParameter[] | undefined;
 /** Reads a whole materialized result; `statement`: the cached prepared statement it came from, if any. */
 type ReadResult<T> = (result: DuckDBMaterializedResult, statement?: DuckDBPreparedStatement) => T;
 
@@ -171,8 +173,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (route !== undefined && this.#readsPrepared(route)) {
         this.#operations.throwIfInterrupted();
         const { statement, bound } = route;
-        const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-        const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
+        const values = bound === undefined ? toDuckDBParameters(parameters) : undefined;
+        const cached = this.#statements.boundIfCached(statement, values, bound);
         if (cached !== undefined) return this.#streamCached(statement, cached, route.servedFrom);
       }
     } catch (error) {
@@ -237,15 +239,14 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
-      const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-      const ownTypes = bound !== undefined; // lifted values bind in the types DuckDB resolved for them
+      const values = bound === undefined ? toDuckDBParameters(parameters) : undefined;
       let result: DuckDBResult;
       if (changesSession(statement)) {
-        result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, single, ownTypes));
+        result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, single, bound));
       } else if (this.#transaction.readsInAutocommit(statement)) {
         this.#operations.throwIfInterrupted();
-        result = await this.#openStream(statement, values, true, single, ownTypes);
-      } else result = await this.#beginAndOpen(statement, values, single, ownTypes);
+        result = await this.#openStream(statement, values, true, single, bound);
+      } else result = await this.#beginAndOpen(statement, values, single, bound);
       return streamOfResult(result, this.#operations, servedFrom);
     } catch (error) {
       throw mapDuckDBError(error);
@@ -322,20 +323,20 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     autocommitRead: boolean,
     read: ReadResult<T>,
     single = false,
-    ownTypes = false,
+    lifted?: Lifted,
   ): Promise<T> {
-    const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
+    const cached = autocommitRead ? await this.#statements.bound(sql, values, lifted) : undefined;
     if (cached !== undefined) return read(await this.#runCached(sql, runPrepared(cached)), cached);
     if (autocommitRead) this.#operations.throwIfInterrupted(); // cancelled while preparing
     if (!single && (values === undefined || sql.includes(";"))) return read(await this.#connection.run(sql, values));
-    return read(await runOneStatement(this.#connection, sql, values, ownTypes));
+    return read(await runOneStatement(this.#connection, sql, values, lifted));
   }
 
   /** Begins the transaction `statement` needs (none for an autocommit read), then starts its stream. */
-  async #beginAndOpen(statement: string, values: Values, single: boolean, ownTypes: boolean): Promise<DuckDBResult> {
+  async #beginAndOpen(statement: string, values: Values, single: boolean, lifted: Lifted): Promise<DuckDBResult> {
     const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
     this.#operations.throwIfInterrupted();
-    return this.#openStream(statement, values, autocommitRead, single, ownTypes);
+    return this.#openStream(statement, values, autocommitRead, single, lifted);
   }
 
   /** Starts a streamed result; one statement is prepared directly or reused (see #readAll). */
@@ -344,18 +345,22 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     values: Values,
     autocommitRead: boolean,
     single: boolean,
-    ownTypes: boolean,
+    lifted: Lifted,
   ): Promise<DuckDBResult> {
-    const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
+    const cached = autocommitRead ? await this.#statements.bound(sql, values, lifted) : undefined;
     if (cached !== undefined) return this.#runCached(sql, streamPrepared(cached));
     if (autocommitRead) this.#operations.throwIfInterrupted(); // cancelled while preparing
     if (!single && sql.includes(";")) return this.#connection.stream(sql, values);
-    return streamOneStatement(this.#connection, sql, values, ownTypes);
+    return streamOneStatement(this.#connection, sql, values, lifted);
   }
 
-  /** The parameter types DuckDB resolves for `sql` (SqlSession.parameterTypes); its prepare is kept for the run. */
+  /**
+   * The parameter types DuckDB resolves for `sql` now (SqlSession.parameterTypes: asked once per shape
+   * and catalog generation); prepared afresh and kept for the run (a statement kept from before a
+   * catalog change would report its old types).
+   */
   async #parameterTypes(sql: string): Promise<string[] | undefined> {
-    const cached = await this.#statements.prepared(sql);
+    const cached = await this.#statements.preparedAfresh(sql);
     const statement = cached ?? (await this.#connection.prepare(sql).catch(() => undefined));
     if (statement === undefined) return undefined;
     try {
@@ -411,8 +416,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     return this.#changingSession(sql, async () => {
       const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
       this.#operations.throwIfInterrupted();
-      const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-      return this.#readAll(sql, values, autocommitRead, materializedResult, true, bound !== undefined);
+      const values = bound === undefined ? toDuckDBParameters(parameters) : undefined;
+      return this.#readAll(sql, values, autocommitRead, materializedResult, true, bound);
     });
   }
 
