@@ -216,30 +216,31 @@ async function boundRewrite(
 }
 
 /**
- * `lifted`'s values bound into `shape`; null when one cannot be bound exactly (the statement then
- * runs with its literals). A compiled query keeps its lifted values: the same values bound into the
- * same shape give the same statement (a new generation or a new connection memo is a new shape object).
+ * `lifted`'s values bound into `shape` with its binding plan; null when one cannot be bound exactly
+ * (the statement then runs with its literals). A compiled query keeps its lifted values: the one bound
+ * last into a shape gives the same statement again (a new generation or a new connection memo is a new
+ * shape object).
  */
 function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): RewrittenStatement | null {
-  const known = boundByLifted.get(lifted);
-  if (known !== undefined && known.shape === shape) return known.statement;
+  const last = shape.last;
+  if (last !== undefined && last.lifted === lifted) return last.statement;
   const literals = lifted.literals;
   const parameters: BoundParameter[] = new Array(literals.length);
+  let text = 0;
   for (let i = 0; i < literals.length; i++) {
     const parameter = shape.binders[i]!(literals[i]!);
     if (parameter === undefined) return null;
+    if (parameter.kind === "varchar") text += parameter.value.length;
     parameters[i] = parameter;
   }
   const statement: RewrittenStatement = Object.freeze({ kind: "rewritten", sql: shape.sql, parameters });
-  boundByLifted.set(lifted, { shape, statement });
+  // The shape outlives the query: it holds on to no long value (a search text pasted in).
+  shape.last = text <= REMEMBERED_TEXT ? { lifted, statement } : undefined;
   return statement;
 }
 
-/** The last statement bound for a lifted form, with the shape it was bound into. */
-const boundByLifted = new WeakMap<
-  LiftedStatement,
-  { readonly shape: StatementShape; readonly statement: RewrittenStatement }
->();
+/** The longest strings (in total, UTF-16 units) of a statement a shape remembers as bound last. */
+const REMEMBERED_TEXT = 4096;
 
 const REWRITES = "semantic_layer.rewrites";
 

@@ -7,7 +7,7 @@
  */
 import type { DefinitionCache } from "./definition-cache.js";
 import { LruCache, stringBytes } from "./lru-cache.js";
-import type { BoundParameter, LiftedBinder, SemanticRequest } from "./semantic-layer.js";
+import type { BoundParameter, LiftedBinder, LiftedStatement, SemanticRequest } from "./semantic-layer.js";
 
 export interface RewrittenStatement {
   readonly kind: "rewritten";
@@ -42,6 +42,11 @@ export interface StatementShape {
   readonly sql: string;
   readonly types: readonly string[];
   readonly binders: readonly LiftedBinder[];
+  /**
+   * The lifted form bound into it last, with its statement: a compiled query run again binds nothing
+   * anew (one slot per shape, no entry per new value).
+   */
+  last?: { readonly lifted: LiftedStatement; readonly statement: RewrittenStatement };
 }
 
 const parameterBytes = (parameters: readonly BoundParameter[] | undefined): number =>
