@@ -39,7 +39,7 @@ import type {
 import { mayHandle, splitStatements } from "./sql/split.js";
 import { RewriteCache, type RewrittenStatement, type StatementShape } from "./rewrite-cache.js";
 import { liftWhereClauseValues } from "./call/lift-where-values.js";
-import { bindLifted } from "./call/bind-lifted.js";
+import { liftedBinder } from "./call/bind-lifted.js";
 import { LiteralForm } from "./call/literal-form.js";
 
 /** Executes a parsed semantic statement. */
@@ -95,7 +95,7 @@ async function handle(session: SqlSession, statement: string, options?: HandleOp
     const bound = fromText === undefined ? undefined : await boundRewrite(session, fromText, rewrites, readAt);
     if (bound !== undefined) {
       // The same text again is the same values again: remembered in the form that keeps its plan.
-      rewrites.set(statement, rememberRepeat(fromText!, bound), readAt);
+      rewrites.set(statement, rememberRepeat(fromText!, bound, rewrites.shape(fromText!.shape)), readAt);
       return bound;
     }
   }
@@ -205,7 +205,10 @@ async function boundRewrite(
     try {
       const sql = await rewriteStatement(session, lifted.shape);
       const types = sql === undefined ? undefined : await session.parameterTypes?.(sql);
-      shape = sql !== undefined && types?.length === lifted.literals.length ? { sql, types } : null;
+      shape =
+        sql !== undefined && types?.length === lifted.literals.length
+          ? { sql, types, binders: types.map(liftedBinder) }
+          : null;
     } catch {
       return undefined; // not remembered: the literal form raises the error (or was interrupted)
     }
@@ -215,36 +218,42 @@ async function boundRewrite(
 }
 
 /**
- * `lifted`'s values bound into `shape`, or written into it as literals when the shape ran with the
- * same values before (call/literal-form.ts: DuckDB plans a bound statement again at every run, a
- * literal one once); null when one cannot be bound exactly (the statement then runs with its
- * literals, as written). A compiled query run again keeps its lifted values: the same values in the
- * same shape (a new generation or a new connection memo is a new shape object).
+ * `lifted`'s values bound into `shape` with its binding plan, or written into it as literals when the
+ * shape ran with the same values before (call/literal-form.ts: DuckDB plans a bound statement again at
+ * every run, a literal one once); null when one cannot be bound exactly (the statement then runs with
+ * its literals, as written). A compiled query keeps its lifted values: the one bound last into a shape
+ * runs again in its literal form (a new generation or a new connection memo is a new shape object).
  */
 function bindIntoShape(lifted: LiftedStatement, shape: StatementShape): RewrittenStatement | null {
-  const known = boundByLifted.get(lifted);
-  if (known !== undefined && known.shape === shape) {
+  const last = shape.last;
+  if (last !== undefined && last.lifted === lifted) {
+    if (last.statement.parameters === undefined) return last.statement;
     // Run again: from now on in its literal form, where it has one.
-    if (known.statement.parameters !== undefined) known.statement = literalStatement(lifted, shape) ?? known.statement;
-    return known.statement;
+    const literal = literalStatement(lifted, shape);
+    if (literal === undefined) return last.statement;
+    shape.last = { lifted, statement: literal };
+    return literal;
   }
   const literals = lifted.literals;
   const parameters: BoundParameter[] = new Array(literals.length);
+  let text = 0;
   for (let i = 0; i < literals.length; i++) {
-    const parameter = bindLifted(literals[i]!, shape.types[i]!);
+    const parameter = shape.binders[i]!(literals[i]!);
     if (parameter === undefined) return null;
+    if (parameter.kind === "varchar") text += parameter.value.length;
     parameters[i] = parameter;
   }
   const seen = literalFormOf(shape, literals.length).sqlIfSeen(literals);
   const statement: RewrittenStatement = Object.freeze(
     seen === undefined ? { kind: "rewritten", sql: shape.sql, parameters } : { kind: "rewritten", sql: seen },
   );
-  boundByLifted.set(lifted, { shape, statement });
+  // The shape outlives the query: it holds on to no long value (a search text pasted in).
+  shape.last = text <= REMEMBERED_TEXT ? { lifted, statement } : undefined;
   return statement;
 }
 
-/** The last statement made for a lifted form, with the shape it was made for. */
-const boundByLifted = new WeakMap<LiftedStatement, { readonly shape: StatementShape; statement: RewrittenStatement }>();
+/** The longest strings (in total, UTF-16 units) of a statement a shape remembers as bound last. */
+const REMEMBERED_TEXT = 4096;
 
 /** Each shape's literal form, made on its first bind. */
 const literalForms = new WeakMap<StatementShape, LiteralForm>();
@@ -264,11 +273,16 @@ function literalStatement(lifted: LiftedStatement, shape: StatementShape): Rewri
 /** A hand-written statement's bound form → its literal form (what its text runs as when run again). */
 const repeatByBound = new WeakMap<RewrittenStatement, RewrittenStatement>();
 
-/** The form `lifted`'s text runs as again, noted for `bound` (the statement made for it just now). */
-function rememberRepeat(lifted: LiftedStatement, bound: RewrittenStatement): RewrittenStatement {
-  const known = boundByLifted.get(lifted);
-  const repeat =
-    bound.parameters === undefined || known === undefined ? undefined : literalStatement(lifted, known.shape);
+/**
+ * The form `lifted`'s text runs as again, noted for `bound` (the statement made for it just now in
+ * `shape`).
+ */
+function rememberRepeat(
+  lifted: LiftedStatement,
+  bound: RewrittenStatement,
+  shape: StatementShape | null | undefined,
+): RewrittenStatement {
+  const repeat = bound.parameters === undefined || shape == null ? undefined : literalStatement(lifted, shape);
   if (repeat === undefined) return bound;
   repeatByBound.set(bound, repeat);
   return repeat;

@@ -7,7 +7,7 @@
  */
 import type { DefinitionCache } from "./definition-cache.js";
 import { LruCache, stringBytes } from "./lru-cache.js";
-import type { BoundParameter, SemanticRequest } from "./semantic-layer.js";
+import type { BoundParameter, LiftedBinder, LiftedStatement, SemanticRequest } from "./semantic-layer.js";
 
 export interface RewrittenStatement {
   readonly kind: "rewritten";
@@ -37,9 +37,16 @@ function sameRequest(a: SemanticRequest | undefined, b: SemanticRequest | undefi
   );
 }
 
+/** A where_clause shape's rewrite, its parameters' types, and its binding plan (a binder per parameter, made once). */
 export interface StatementShape {
   readonly sql: string;
   readonly types: readonly string[];
+  readonly binders: readonly LiftedBinder[];
+  /**
+   * The lifted form bound into it last, with its statement: a compiled query run again binds nothing
+   * anew (one slot per shape, no entry per new value).
+   */
+  last?: { readonly lifted: LiftedStatement; readonly statement: RewrittenStatement };
 }
 
 /** What a shape's remembered value lists may keep (call/literal-form.ts stays within it). */
@@ -59,9 +66,10 @@ export class RewriteCache {
   readonly #shapes = new LruCache<string, { readonly generation: number; readonly shape: StatementShape | null }>({
     maxEntries: 128,
     maxBytes: 4 * 1024 * 1024,
-    // A shape's SQL is kept twice: as itself and cut into its literal form (call/literal-form.ts).
+    // A shape's SQL is kept twice: as itself and cut into its literal form (call/literal-form.ts); per
+    // parameter its type text and binder.
     sizeOf: (text, { shape }) =>
-      stringBytes(text) + (shape === null ? 0 : 2 * stringBytes(shape.sql) + 16 * shape.types.length + SIGHTING_BYTES),
+      stringBytes(text) + (shape === null ? 0 : 2 * stringBytes(shape.sql) + 64 * shape.types.length + SIGHTING_BYTES),
   });
 
   constructor(readonly definitions: DefinitionCache) {}

@@ -82,6 +82,12 @@ export type LiftedLiteral =
   | { readonly kind: "double"; readonly text: string }
   | { readonly kind: "date" | "timestamp" | "timestamptz"; readonly text: string };
 
+/**
+ * A lifted literal as the value of one parameter's type, or undefined when binding it would not give
+ * the literal's answer (call/bind-lifted.ts `liftedBinder`: one per parameter of a statement shape).
+ */
+export type LiftedBinder = (literal: LiftedLiteral) => BoundParameter | undefined;
+
 /** A statement with its where_clause values lifted out (call/lift-where-values.ts). */
 export interface LiftedStatement {
   /** The statement with each lifted value replaced by `$k`: the same text for every value of this shape. */

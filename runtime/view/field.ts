@@ -211,6 +211,9 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
   };
   const like = (pattern: string, escaped: boolean) =>
     conditionOf<V, MetricName<K, N>>(ConditionNode.like(node, pattern, escaped));
+  // Orderings are frozen and hold nothing but the field, direction and nulls: one object per combination
+  // (a query built per request allocates none for its `.desc()`).
+  const orderings = new Map<string, Ordering<V, N>>();
   const ordering = (method: string, direction: "asc" | "desc", options: OrderingOptions | undefined) => {
     const nulls = options?.nulls;
     if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
@@ -219,7 +222,10 @@ export function createField<K extends FieldKind, T, N extends string, V extends 
         field: name,
       });
     }
-    return orderingOf<V, N>(OrderingNode.create(node, direction, nulls));
+    const key = nulls === undefined ? direction : `${direction} ${nulls}`;
+    let made = orderings.get(key);
+    if (made === undefined) orderings.set(key, (made = orderingOf<V, N>(OrderingNode.create(node, direction, nulls))));
+    return made;
   };
 
   const field = {

@@ -10,7 +10,6 @@ import { rewriteCount } from "../../runtime/semantic/builtin-layer.js";
 import { engineFromSettings } from "../../runtime/engine/create-engine.js";
 import { cSettings } from "../support/engines.js";
 import { byCountry, Orders, ORDERS_DDL } from "../result-cache/support/cached-engine.js";
-import { boundValuesOf } from "../../runtime/dialects/duckdb/duckdb-values.js";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { DuckDBDatabaseConnection } from "../../runtime/dialects/duckdb/duckdb-connection.js";
 import { createBuiltinSemanticLayer } from "../../runtime/semantic/builtin-layer.js";
@@ -90,19 +89,6 @@ describe("engine: backend C reuses a streamed semantic query's rewrite per conne
       await conn.commit();
     }
     expect(await read(), "bound into the replaced view's statement: no country is 'DE' now").to.deep.equal([]);
-  });
-
-  it("lifted values convert to driver values once per parameter list", () => {
-    const parameters = [
-      { kind: "varchar", value: "DE" },
-      { kind: "decimal", unscaled: 1250n, width: 10, scale: 2 },
-    ] as const;
-    const values = boundValuesOf(parameters);
-    expect(boundValuesOf(parameters), "the same list: the same values").to.equal(values);
-    expect(Object.isFrozen(values)).to.equal(true);
-    expect(values[0]).to.equal("DE");
-    expect(String(values[1])).to.equal("12.50");
-    expect(boundValuesOf([...parameters]), "another list is converted again").not.to.equal(values);
   });
 
   it("a materialization declared later is used by the query remembered before", async () => {

@@ -35,6 +35,29 @@ describe("interned builder nodes", () => {
     expect(de.compile({ dialect: "backend_a" }).parameters).to.deep.equal(["DE"]);
   });
 
+  it("a field gives one frozen ordering per direction and nulls placement", () => {
+    expect(Sales.revenue.desc()).to.equal(Sales.revenue.desc());
+    expect(Object.isFrozen(Sales.revenue.desc())).to.equal(true);
+    expect(Sales.revenue.desc({ nulls: "first" })).to.equal(Sales.revenue.desc({ nulls: "first" }));
+    const all = [
+      Sales.revenue.asc(),
+      Sales.revenue.desc(),
+      Sales.revenue.asc({ nulls: "first" }),
+      Sales.revenue.desc({ nulls: "first" }),
+      Sales.revenue.desc({ nulls: "last" }),
+      Sales.cost.desc(),
+    ];
+    expect(new Set(all).size).to.equal(all.length);
+    expect(all.map((o) => [o.node.field.name, o.node.direction, o.node.nulls])).to.deep.equal([
+      ["revenue", "asc", undefined],
+      ["revenue", "desc", undefined],
+      ["revenue", "asc", "first"],
+      ["revenue", "desc", "first"],
+      ["revenue", "desc", "last"],
+      ["cost", "desc", undefined],
+    ]);
+  });
+
   it("different arguments, order or parent give different nodes, each compiling to its own SQL", () => {
     const base = Sales.query().metrics(Sales.revenue);
     const nodes = [

@@ -32,11 +32,13 @@ import { SharedMemoSeat } from "./duckdb-shared-session.js";
 import type { DuckDBConnectionOptions } from "./duckdb-connection-options.js";
 import { describeOneStatement, runOneStatement, streamOneStatement } from "./duckdb-one-statement.js";
 import { streamPrepared } from "./duckdb-native-stream.js";
-import { boundValuesOf, toDuckDBParameters } from "./duckdb-values.js";
+import { toDuckDBParameters } from "./duckdb-values.js";
 
 type Values = DuckDBValue[] | undefined;
-/** How a cursor's statement runs: exactly one statement; lifted values in their own types; materialized. */
-type OpenAs = { readonly single: boolean; readonly ownTypes: boolean; readonly whole: boolean };
+/** How a cursor's statement runs: exactly one statement; the where_clause values the layer lifted; materialized. */
+type OpenAs = { readonly single: boolean; readonly lifted: Lifted; readonly whole: boolean };
+/** The where_clause values the layer lifted: bound in the types DuckDB resolved for their parameters. */
+type Lifted = readonly BoundParameter[] | undefined;
 /** Reads a whole materialized result; `statement`: the cached prepared statement it came from, if any. */
 type ReadResult<T> = (result: DuckDBMaterializedResult, statement?: DuckDBPreparedStatement) => T;
 
@@ -170,8 +172,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (route !== undefined && this.#readsPrepared(route)) {
         this.#operations.throwIfInterrupted();
         const { statement, bound } = route;
-        const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-        const cached = this.#statements.boundIfCached(statement, values, bound !== undefined);
+        const values = bound === undefined ? toDuckDBParameters(parameters) : undefined;
+        const cached = this.#statements.boundIfCached(statement, values, bound);
         if (cached !== undefined) return this.#streamCached(statement, cached, route.servedFrom, whole);
       }
     } catch (error) {
@@ -242,9 +244,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
         return resultStream(EMPTY_RESULT);
       }
-      const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-      // Lifted values bind in the types DuckDB resolved for them.
-      const how: OpenAs = { single, ownTypes: bound !== undefined, whole };
+      const values = bound === undefined ? toDuckDBParameters(parameters) : undefined;
+      const how: OpenAs = { single, lifted: bound, whole };
       let result: DuckDBResult;
       this.#shared.beforeRunning(statement);
       if (changesSession(statement)) {
@@ -331,13 +332,13 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     autocommitRead: boolean,
     read: ReadResult<T>,
     single = false,
-    ownTypes = false,
+    lifted?: Lifted,
   ): Promise<T> {
-    const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
+    const cached = autocommitRead ? await this.#statements.bound(sql, values, lifted) : undefined;
     if (cached !== undefined) return read(await this.#runCached(sql, runPrepared(cached)), cached);
     if (autocommitRead) this.#operations.throwIfInterrupted(); // cancelled while preparing
     if (!single && (values === undefined || sql.includes(";"))) return read(await this.#connection.run(sql, values));
-    return read(await runOneStatement(this.#connection, sql, values, ownTypes));
+    return read(await runOneStatement(this.#connection, sql, values, lifted));
   }
 
   /** Begins the transaction `statement` needs (none for an autocommit read), then starts its result. */
@@ -352,13 +353,13 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
    * `DuckDBMaterializedResult`); one statement is prepared directly or reused (see #readAll).
    */
   async #openResult(sql: string, values: Values, autocommitRead: boolean, how: OpenAs): Promise<DuckDBResult> {
-    const { single, ownTypes, whole } = how;
-    const cached = autocommitRead ? await this.#statements.bound(sql, values, ownTypes) : undefined;
+    const { single, lifted, whole } = how;
+    const cached = autocommitRead ? await this.#statements.bound(sql, values, lifted) : undefined;
     if (cached !== undefined) return this.#runCached(sql, whole ? runPrepared(cached) : streamPrepared(cached));
     if (autocommitRead) this.#operations.throwIfInterrupted(); // cancelled while preparing
     if (!single && sql.includes(";"))
       return whole ? this.#connection.run(sql, values) : this.#connection.stream(sql, values);
-    return (whole ? runOneStatement : streamOneStatement)(this.#connection, sql, values, ownTypes);
+    return (whole ? runOneStatement : streamOneStatement)(this.#connection, sql, values, lifted);
   }
 
   /** A cached statement's execution; one that failed is prepared afresh next time. */
@@ -406,8 +407,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     return this.#changingSession(sql, async () => {
       const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
       this.#operations.throwIfInterrupted();
-      const values = bound === undefined ? toDuckDBParameters(parameters) : boundValuesOf(bound);
-      return this.#readAll(sql, values, autocommitRead, materializedResult, true, bound !== undefined);
+      const values = bound === undefined ? toDuckDBParameters(parameters) : undefined;
+      return this.#readAll(sql, values, autocommitRead, materializedResult, true, bound);
     });
   }
 

@@ -20,8 +20,8 @@ import type {
 import { ProgrammingError } from "../../errors.js";
 import { runPrepared } from "./duckdb-materialized.js";
 import { bindersOf } from "./duckdb-statement-cache.js";
-import { bindTyped } from "./duckdb-typed-binders.js";
-import type { RawColumn } from "../../semantic/semantic-layer.js";
+import { bindLiftedTyped, driverValueOf } from "./duckdb-typed-binders.js";
+import type { BoundParameter, RawColumn } from "../../semantic/semantic-layer.js";
 
 const MULTIPLE_STATEMENTS = /Cannot prepare multiple statements/i;
 
@@ -40,11 +40,14 @@ async function prepareOne(connection: DuckDBConnection, sql: string): Promise<Du
   }
 }
 
-/** Binds `values`, with the statement's own parameter types when `ownTypes` (duckdb-statement-cache.ts). */
-function bind(prepared: DuckDBPreparedStatement, values: DuckDBValue[] | undefined, ownTypes: boolean): void {
-  if (values === undefined) return;
-  if (ownTypes) bindTyped(prepared, bindersOf(prepared), values);
-  else prepared.bind(values);
+/** Binds `values`, or the layer's `lifted` values in the statement's own parameter types (duckdb-statement-cache.ts). */
+function bind(
+  prepared: DuckDBPreparedStatement,
+  values: DuckDBValue[] | undefined,
+  lifted: readonly BoundParameter[] | undefined,
+): void {
+  if (lifted !== undefined) bindLiftedTyped(prepared, bindersOf(prepared), lifted);
+  else if (values !== undefined) prepared.bind(values);
 }
 
 /** Runs one statement materialized (its result outlives the statement, destroyed here). */
@@ -52,12 +55,12 @@ export async function runOneStatement(
   connection: DuckDBConnection,
   sql: string,
   values: DuckDBValue[] | undefined,
-  ownTypes = false,
+  lifted?: readonly BoundParameter[],
 ): Promise<DuckDBMaterializedResult> {
   const prepared = await prepareOne(connection, sql);
-  if (prepared === undefined) return connection.run(sql, values);
+  if (prepared === undefined) return connection.run(sql, lifted === undefined ? values : lifted.map(driverValueOf));
   try {
-    bind(prepared, values, ownTypes);
+    bind(prepared, values, lifted);
     return await runPrepared(prepared);
   } finally {
     prepared.destroySync();
@@ -69,12 +72,12 @@ export async function streamOneStatement(
   connection: DuckDBConnection,
   sql: string,
   values: DuckDBValue[] | undefined,
-  ownTypes = false,
+  lifted?: readonly BoundParameter[],
 ): Promise<DuckDBResult> {
   const prepared = await prepareOne(connection, sql);
-  if (prepared === undefined) return connection.stream(sql, values);
+  if (prepared === undefined) return connection.stream(sql, lifted === undefined ? values : lifted.map(driverValueOf));
   try {
-    bind(prepared, values, ownTypes);
+    bind(prepared, values, lifted);
     return await prepared.stream();
   } finally {
     prepared.destroySync();

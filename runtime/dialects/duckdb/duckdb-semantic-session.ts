@@ -12,6 +12,7 @@ import type {
   BoundParameter,
   HandleOptions,
   RawColumn,
+  RewrittenSingle,
   SemanticLayer,
   SqlSession,
 } from "../../semantic/semantic-layer.js";
@@ -71,6 +72,8 @@ export class DuckDBSemanticSession {
   readonly #layer: SemanticLayer;
   readonly #host: SemanticSessionHost;
   readonly #session: SqlSession;
+  /** knownRoute's last answer, with the layer's statement it was made from. */
+  #lastKnown: readonly [RewrittenSingle, StreamRoute] | undefined;
 
   constructor(layer: SemanticLayer, host: SemanticSessionHost) {
     this.#layer = layer;
@@ -170,7 +173,12 @@ export class DuckDBSemanticSession {
       lifted: bindValues ? liftedValuesOf(options?.compiled) : undefined,
       request: options?.semantic,
     });
-    return known && { statement: known.sql, single: true, servedFrom: known.servedFrom, bound: known.parameters };
+    if (known === undefined) return undefined;
+    // The statement answered last (a query run again): its route again, no object per run.
+    if (this.#lastKnown?.[0] === known) return this.#lastKnown[1];
+    const route = { statement: known.sql, single: true, servedFrom: known.servedFrom, bound: known.parameters };
+    this.#lastKnown = [known, route];
+    return route;
   }
 
   /**

@@ -18,7 +18,8 @@
  * another text, so it would never be reused anyway.
  */
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from "@duckdb/node-api";
-import { binderFor, bindTyped, type Binder } from "./duckdb-typed-binders.js";
+import type { BoundParameter } from "../../semantic/semantic-layer.js";
+import { binderFor, bindLiftedTyped, type Binder } from "./duckdb-typed-binders.js";
 
 /** Statements that may change settings, the search path or the attached databases. */
 const MAY_CHANGE_SESSION = /\b(?:USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET|PRAGMA|CALL)\b/i;
@@ -74,7 +75,7 @@ interface Entry {
   readonly statement: DuckDBPreparedStatement;
   readonly parameterCount: number;
   readonly bytes: number;
-  /** Binders for its parameters' types as DuckDB resolved them, made once (see `bound`'s `ownTypes`). */
+  /** Binders for its parameters' types as DuckDB resolved them, made once (see `bound`'s `lifted`). */
   binders?: readonly Binder[];
 }
 
@@ -134,23 +135,26 @@ export class StatementCache {
    * The statement for `sql` with `values` bound, prepared now if it is not cached. Undefined when it
    * cannot be reused: the values do not match its parameters (a missing one must fail as before, not
    * reuse an earlier binding), or DuckDB cannot prepare it (PIVOT expands to several statements; a
-   * statement that is wrong fails the same way when the caller then runs it uncached). `ownTypes`:
-   * bind each value with its parameter's resolved type (the semantic layer's lifted values).
+   * statement that is wrong fails the same way when the caller then runs it uncached). `lifted`
+   * instead of `values`: the semantic layer's lifted values, each bound in its parameter's resolved type.
    */
   async bound(
     sql: string,
     values: readonly DuckDBValue[] | undefined,
-    ownTypes = false,
+    lifted?: readonly BoundParameter[],
   ): Promise<DuckDBPreparedStatement | undefined> {
     const entry = await this.#entry(sql);
-    if (entry === undefined || entry.parameterCount !== (values?.length ?? 0)) return undefined;
-    return this.#bind(entry, values, ownTypes);
+    if (entry === undefined || entry.parameterCount !== ((lifted ?? values)?.length ?? 0)) return undefined;
+    return this.#bind(entry, values, lifted);
   }
 
-  #bind(entry: Entry, values: readonly DuckDBValue[] | undefined, ownTypes: boolean): DuckDBPreparedStatement {
-    if (values === undefined) return entry.statement;
-    if (ownTypes) bindTyped(entry.statement, (entry.binders ??= bindersOf(entry.statement)), values);
-    else entry.statement.bind(values as DuckDBValue[]);
+  #bind(
+    entry: Entry,
+    values: readonly DuckDBValue[] | undefined,
+    lifted: readonly BoundParameter[] | undefined,
+  ): DuckDBPreparedStatement {
+    if (lifted !== undefined) bindLiftedTyped(entry.statement, (entry.binders ??= bindersOf(entry.statement)), lifted);
+    else if (values !== undefined) entry.statement.bind(values as DuckDBValue[]);
     return entry.statement;
   }
 
@@ -161,26 +165,34 @@ export class StatementCache {
   boundIfCached(
     sql: string,
     values: readonly DuckDBValue[] | undefined,
-    ownTypes = false,
+    lifted?: readonly BoundParameter[],
   ): DuckDBPreparedStatement | undefined {
     if (this.#epoch !== sessionEpoch) return undefined;
     const entry = this.#entries.get(sql);
-    if (entry === undefined || entry.parameterCount !== (values?.length ?? 0)) return undefined;
+    if (entry === undefined || entry.parameterCount !== ((lifted ?? values)?.length ?? 0)) return undefined;
     this.#touch(sql, entry);
-    return this.#bind(entry, values, ownTypes);
+    return this.#bind(entry, values, lifted);
   }
 
-  /** The prepared statement for `sql` (prepared now if not cached), unbound; undefined as for `bound`. */
-  async prepared(sql: string): Promise<DuckDBPreparedStatement | undefined> {
+  /**
+   * The statement for `sql` prepared now (one kept before is dropped), unbound; undefined as for
+   * `bound`. For reading its parameter types: DuckDB binds a kept statement again after a catalog
+   * change, but it keeps reporting (and the entry keeps binding for) the types of its first prepare
+   * (a BIGINT column redefined as DECIMAL(10,1): still BIGINT). A fresh prepare reports the types
+   * the statement runs with now, and its binders are made from those.
+   */
+  async preparedAfresh(sql: string): Promise<DuckDBPreparedStatement | undefined> {
+    this.forget(sql);
     return (await this.#entry(sql))?.statement;
   }
 
   /**
-   * The parameter types DuckDB resolves for `sql` (SqlSession.parameterTypes): from its statement,
-   * which is kept for the run; undefined when DuckDB cannot prepare it or type a parameter.
+   * The parameter types DuckDB resolves for `sql` now (SqlSession.parameterTypes: asked once per shape
+   * and catalog generation): from its statement prepared afresh (`preparedAfresh`) and kept for the
+   * run; undefined when DuckDB cannot prepare it or type a parameter.
    */
   async parameterTypes(sql: string): Promise<string[] | undefined> {
-    const cached = await this.prepared(sql);
+    const cached = await this.preparedAfresh(sql);
     const statement = cached ?? (await this.#connection.prepare(sql).catch(() => undefined));
     if (statement === undefined) return undefined;
     try {

@@ -10,7 +10,6 @@ import { INT128, inexactNumberProblem, inRange } from "../../values/integer-rang
 import { parameterError } from "../../values/parameter-error.js";
 import { duckdb } from "./duckdb-api.js";
 import { DUCKDB_TYPES } from "./duckdb-types.js";
-import type { BoundParameter } from "../../semantic/semantic-layer.js";
 
 const MS_PER_DAY = 86_400_000;
 /** DuckDB's widest DECIMAL. */
@@ -208,41 +207,4 @@ function isDuckDBValueObject(value: object): value is Exclude<DuckDBValue, null 
 export function toDuckDBParameters(parameters: readonly unknown[] | undefined): DuckDBValue[] | undefined {
   if (parameters === undefined || parameters.length === 0) return undefined;
   return parameters.map((value, index) => toDuckDBParameter(value, index + 1));
-}
-
-/**
- * A where_clause value the semantic layer lifted and converted to its parameter's own type; bound
- * with the prepared statement's parameter types (never inferred from the JS value: a JS number would
- * bind as a DOUBLE and make DuckDB plan the statement again with another type).
- */
-function boundParameterValue(parameter: BoundParameter): DuckDBValue {
-  const api = duckdb();
-  switch (parameter.kind) {
-    case "varchar":
-    case "boolean":
-    case "number":
-    case "bigint":
-      return parameter.value;
-    case "decimal":
-      return api.decimalValue(parameter.unscaled, parameter.width, parameter.scale);
-    case "date":
-      return api.dateValue(parameter.days);
-    case "timestamp":
-      return api.timestampValue(parameter.micros);
-    case "timestamptz":
-      return api.timestampTZValue(parameter.micros);
-  }
-}
-
-/** The driver values of lifted parameters, converted once per parameter list (the layer reuses a list for the same values). */
-const boundValues = new WeakMap<readonly BoundParameter[], DuckDBValue[]>();
-
-/** `parameters` as values to bind (see `boundParameterValue`); the same frozen array for the same list. */
-export function boundValuesOf(parameters: readonly BoundParameter[]): DuckDBValue[] {
-  let values = boundValues.get(parameters);
-  if (values === undefined) {
-    values = Object.freeze(parameters.map(boundParameterValue)) as DuckDBValue[];
-    boundValues.set(parameters, values);
-  }
-  return values;
 }

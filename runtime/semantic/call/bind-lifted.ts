@@ -15,9 +15,11 @@
  *   cast yields (|unscaled| ≤ 2^53, scale ≤ 22: one exact division); a double literal only in a DOUBLE;
  * - `DATE '…'`, `TIMESTAMP '…'`, `TIMESTAMPTZ '…'` (lifted as CAST($k AS type)) in their own type,
  *   parsed strictly (YYYY-MM-DD[ HH:MM:SS[.ffffff]][offset]); any other spelling stays a literal.
+ *
+ * The type text is read once per statement shape (`liftedBinder`: the shape's binding plan keeps one
+ * per parameter); a new value then costs only its own checks (an integer in BIGINT: one range test).
  */
-import type { BoundParameter } from "../semantic-layer.js";
-import type { LiftedLiteral } from "./lift-where-values.js";
+import type { BoundParameter, LiftedBinder, LiftedLiteral } from "../semantic-layer.js";
 
 const range = (bits: number, signed: boolean): readonly [bigint, bigint] =>
   signed ? [-(1n << BigInt(bits - 1)), (1n << BigInt(bits - 1)) - 1n] : [0n, (1n << BigInt(bits)) - 1n];
@@ -41,71 +43,99 @@ const EXACT_DOUBLE = 2n ** 53n;
 const DECIMAL = /^DECIMAL\((\d+),(\d+)\)$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+/** The temporal literal kind each temporal parameter type takes. */
+const TEMPORAL = new Map<string, "date" | "timestamp" | "timestamptz">([
+  ["DATE", "date"],
+  ["TIMESTAMP", "timestamp"],
+  ["TIMESTAMP WITH TIME ZONE", "timestamptz"],
+]);
 
 const abs = (v: bigint): bigint => (v < 0n ? -v : v);
 
+/** `unscaled / 10^scale` as a value of the parameter's numeric type when exact, else undefined. */
+type NumberBinder = (unscaled: bigint, scale: number) => BoundParameter | undefined;
+
 /** The parameter value for `literal` in a parameter of DuckDB type `type`, or undefined. */
 export function bindLifted(literal: LiftedLiteral, type: string): BoundParameter | undefined {
-  switch (literal.kind) {
-    case "string":
-      return type === "VARCHAR" ? { kind: "varchar", value: literal.value } : undefined;
-    case "boolean":
-      return type === "BOOLEAN" ? { kind: "boolean", value: literal.value } : undefined;
-    case "integer":
-      return abs(literal.value) <= LITERAL_LIMIT ? exactNumber(literal.value, 0, type) : undefined;
-    case "decimal":
-      return literal.digits <= 38 ? exactNumber(literal.unscaled, literal.scale, type) : undefined;
-    case "double": {
-      const value = Number(literal.text);
-      return type === "DOUBLE" && Number.isFinite(value) ? { kind: "number", value } : undefined;
-    }
-    case "date": {
-      if (type !== "DATE") return undefined;
-      const m = DATE.exec(literal.text.trim());
-      const ms = m === null ? undefined : utcMillis(m, 0);
-      return ms === undefined ? undefined : { kind: "date", days: ms / 86_400_000 };
-    }
-    case "timestamp":
-    case "timestamptz": {
-      const want = literal.kind === "timestamp" ? "TIMESTAMP" : "TIMESTAMP WITH TIME ZONE";
-      const m = TIMESTAMP.exec(literal.text.trim());
-      // A TIMESTAMP literal with an offset, or a TIMESTAMPTZ one without, is DuckDB's to interpret.
-      if (type !== want || m === null || (m[8] !== undefined) !== (literal.kind === "timestamptz")) return undefined;
-      const ms = utcMillis(m, offsetMinutes(m[8]));
-      if (ms === undefined) return undefined;
-      const micros = BigInt(ms) * 1000n + BigInt((m[7] ?? "").padEnd(6, "0").slice(3) || "0");
-      return { kind: literal.kind, micros };
-    }
-  }
+  return liftedBinder(type)(literal);
 }
 
-/** `unscaled / 10^scale` in an integer, DECIMAL or DOUBLE parameter, when exact. */
-function exactNumber(unscaled: bigint, scale: number, type: string): BoundParameter | undefined {
+/** `bindLifted` for one parameter type, its type text read once (a statement shape's binding plan). */
+export function liftedBinder(type: string): LiftedBinder {
+  const number = numberBinder(type);
+  const temporal = TEMPORAL.get(type);
+  return (literal) => {
+    switch (literal.kind) {
+      case "string":
+        return type === "VARCHAR" ? { kind: "varchar", value: literal.value } : undefined;
+      case "boolean":
+        return type === "BOOLEAN" ? { kind: "boolean", value: literal.value } : undefined;
+      case "integer":
+        return number !== undefined && abs(literal.value) <= LITERAL_LIMIT ? number(literal.value, 0) : undefined;
+      case "decimal":
+        return number !== undefined && literal.digits <= 38 ? number(literal.unscaled, literal.scale) : undefined;
+      case "double": {
+        const value = Number(literal.text);
+        return type === "DOUBLE" && Number.isFinite(value) ? { kind: "number", value } : undefined;
+      }
+      case "date": {
+        if (temporal !== "date") return undefined;
+        const m = DATE.exec(literal.text.trim());
+        const ms = m === null ? undefined : utcMillis(m, 0);
+        return ms === undefined ? undefined : { kind: "date", days: ms / 86_400_000 };
+      }
+      case "timestamp":
+      case "timestamptz": {
+        const m = temporal === literal.kind ? TIMESTAMP.exec(literal.text.trim()) : null;
+        // A TIMESTAMP literal with an offset, or a TIMESTAMPTZ one without, is DuckDB's to interpret.
+        if (m === null || (m[8] !== undefined) !== (literal.kind === "timestamptz")) return undefined;
+        const ms = utcMillis(m, offsetMinutes(m[8]));
+        if (ms === undefined) return undefined;
+        const micros = BigInt(ms) * 1000n + BigInt((m[7] ?? "").padEnd(6, "0").slice(3) || "0");
+        return { kind: literal.kind, micros };
+      }
+    }
+  };
+}
+
+/** How an integer or decimal literal binds into a parameter of `type`: integer, DECIMAL(w,s), DOUBLE, or not at all. */
+function numberBinder(type: string): NumberBinder | undefined {
   const integer = INTEGERS.get(type);
   if (integer !== undefined) {
-    const factor = 10n ** BigInt(scale);
-    if (unscaled % factor !== 0n) return undefined;
-    const value = unscaled / factor;
     const [min, max] = integer.range;
-    if (value < min || value > max) return undefined;
-    return integer.number ? { kind: "number", value: Number(value) } : { kind: "bigint", value };
+    return (unscaled, scale) => {
+      let value = unscaled;
+      if (scale > 0) {
+        const factor = 10n ** BigInt(scale);
+        if (unscaled % factor !== 0n) return undefined;
+        value = unscaled / factor;
+      }
+      if (value < min || value > max) return undefined;
+      return integer.number ? { kind: "number", value: Number(value) } : { kind: "bigint", value };
+    };
   }
   const decimal = DECIMAL.exec(type);
   if (decimal !== null) {
     const width = Number(decimal[1]);
     const target = Number(decimal[2]);
-    let value: bigint;
-    if (target >= scale) value = unscaled * 10n ** BigInt(target - scale);
-    else {
-      const factor = 10n ** BigInt(scale - target);
-      if (unscaled % factor !== 0n) return undefined;
-      value = unscaled / factor;
-    }
-    if (abs(value) >= 10n ** BigInt(width)) return undefined;
-    return { kind: "decimal", unscaled: value, width, scale: target };
+    const limit = 10n ** BigInt(width);
+    return (unscaled, scale) => {
+      let value: bigint;
+      if (target >= scale) value = unscaled * 10n ** BigInt(target - scale);
+      else {
+        const factor = 10n ** BigInt(scale - target);
+        if (unscaled % factor !== 0n) return undefined;
+        value = unscaled / factor;
+      }
+      if (abs(value) >= limit) return undefined;
+      return { kind: "decimal", unscaled: value, width, scale: target };
+    };
   }
-  if (type === "DOUBLE" && abs(unscaled) <= EXACT_DOUBLE && scale <= 22) {
-    return { kind: "number", value: Number(unscaled) / 10 ** scale };
+  if (type === "DOUBLE") {
+    return (unscaled, scale) =>
+      abs(unscaled) <= EXACT_DOUBLE && scale <= 22
+        ? { kind: "number", value: Number(unscaled) / 10 ** scale }
+        : undefined;
   }
   return undefined;
 }
