@@ -72,8 +72,9 @@ export class DuckDBSemanticSession {
   readonly #layer: SemanticLayer;
   readonly #host: SemanticSessionHost;
   readonly #session: SqlSession;
-  /** knownRoute's last answer, with the layer's statement it was made from. */
-  #lastKnown: readonly [RewrittenSingle, StreamRoute] | undefined;
+  /** knownRoute's last answer, and the layer's statement it was made from. */
+  #lastKnown: RewrittenSingle | undefined;
+  #lastRoute: StreamRoute | undefined;
 
   constructor(layer: SemanticLayer, host: SemanticSessionHost) {
     this.#layer = layer;
@@ -175,9 +176,10 @@ export class DuckDBSemanticSession {
     });
     if (known === undefined) return undefined;
     // The statement answered last (a query run again): its route again, no object per run.
-    if (this.#lastKnown?.[0] === known) return this.#lastKnown[1];
+    if (known === this.#lastKnown && this.#lastRoute !== undefined) return this.#lastRoute;
     const route = { statement: known.sql, single: true, servedFrom: known.servedFrom, bound: known.parameters };
-    this.#lastKnown = [known, route];
+    this.#lastKnown = known;
+    this.#lastRoute = route;
     return route;
   }
 
