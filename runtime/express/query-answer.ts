@@ -93,13 +93,12 @@ export async function sendAnswer(res: ServerResponse, prepared: PreparedQuery, o
       for await (const text of lines) if (!(await write(res, text, signal))) return;
       endStream(res, lines, capped);
     } else {
-      const batches = new RowBatches(cursor, prepared.rowCap);
-      const messages = await arrowIpcStream(batches);
+      const stream = await arrowIpcStream(cursor, prepared.rowCap);
       startStream(res, format, capped);
-      for await (const chunks of messages) {
+      for await (const chunks of stream.messages) {
         for (const chunk of chunks) if (!(await write(res, chunk, signal))) return;
       }
-      endStream(res, batches, capped);
+      endStream(res, stream, capped);
     }
   } catch (error) {
     await cursor.close();

@@ -45,5 +45,5 @@ export {
   valueSchema,
   type JsonSchema,
 } from "./request-schema.js";
-export { RowBatches, collectRows, arrowBatches, BATCH_ROWS } from "./result-batches.js";
+export { RowBatches, collectRows, BATCH_ROWS } from "./result-batches.js";
 export { rowJsonWriter } from "./row-json.js";

@@ -1,13 +1,9 @@
 /**
- * Reads a result in batches of row objects for the JSON page, the MCP answer and the Arrow IPC
- * stream: `fetchMany()` pulls one driver chunk at a time, so memory stays bounded by a batch however
- * long the result; an Arrow record batch is built per batch with `fetchArrow()`'s column rules. (The
- * NDJSON stream reads the cursor's chunks directly: ndjson-lines.ts.)
+ * Reads a result in batches of row objects for the JSON page and the MCP answer: `fetchMany()` pulls
+ * one driver chunk at a time, so memory stays bounded by a batch however long the result. (The NDJSON
+ * and Arrow IPC streams read the cursor's chunks directly: ndjson-lines.ts, arrow-ipc.ts.)
  */
-import type { RecordBatch, Schema } from "apache-arrow";
-import { ArrowTableBuilder } from "../cursor/arrow-table.js";
 import type { Cursor } from "../cursor/cursor.js";
-import { loadArrow } from "../cursor/load-arrow.js";
 import type { ColumnInfo } from "../driver/query-result.js";
 import { RowCap } from "./row-cap.js";
 
@@ -63,26 +59,4 @@ export async function collectRows(batches: RowBatches): Promise<Row[]> {
   const rows: Row[] = [];
   for await (const batch of batches) for (const row of batch) rows.push(row);
   return rows;
-}
-
-/**
- * Arrow record batches with one schema for the whole result (the IPC stream's). The first
- * builder is made before any row is read, so a column without an Arrow mapping fails before a
- * response starts.
- */
-export async function arrowBatches(
-  batches: RowBatches,
-): Promise<{ schema: Schema; batches: AsyncIterable<RecordBatch> }> {
-  const api = await loadArrow();
-  const columns = batches.columns;
-  const names = columns.map((c) => c.name);
-  const schema = new ArrowTableBuilder(columns).finish().schema;
-  async function* records(): AsyncGenerator<RecordBatch, void, undefined> {
-    for await (const rows of batches) {
-      const builder = new ArrowTableBuilder(columns);
-      builder.appendChunk(rows.map((row) => names.map((n) => row[n])));
-      for (const batch of builder.finish().batches) yield new api.RecordBatch(schema, batch.data);
-    }
-  }
-  return { schema, batches: records() };
 }

@@ -141,6 +141,37 @@ describe("semantic router: answers", function () {
     expect(small.trailers["lib-truncated"]).to.equal("false");
   });
 
+  it("an Arrow IPC stream capped by maxStreamRows holds exactly the first rows and says so", async () => {
+    const { response } = await rawGet(
+      `${capped.url}/views/big/query?dimensions=id&orderBy=id`,
+      "application/vnd.apache.arrow.stream",
+    );
+    const parts: Buffer[] = [];
+    for await (const chunk of response) parts.push(chunk as Buffer);
+    const table = tableFromIPC(new Uint8Array(Buffer.concat(parts)));
+    expect(table.getChild("id")!.toArray()).to.deep.equal(BigInt64Array.from([0n, 1n, 2n, 3n, 4n]));
+    expect(response.trailers["lib-truncated"]).to.equal("true");
+  });
+
+  it("streams the whole of a large result as Arrow IPC in several record batches with exact values", async () => {
+    const response = await fetch(`${router.url}/views/big/query?dimensions=id,bucket&orderBy=id`, {
+      headers: { accept: "application/vnd.apache.arrow.stream" },
+    });
+    const table = tableFromIPC(new Uint8Array(await response.arrayBuffer()));
+    expect(table.schema.fields.map((f) => `${f.name}: ${String(f.type)}`)).to.deep.equal([
+      "id: Int64",
+      "bucket: Int64",
+    ]);
+    expect(table.batches.length).to.be.greaterThan(1);
+    expect(table.numRows).to.equal(BIG_ROWS);
+    const ids = table.getChild("id")!.toArray() as BigInt64Array;
+    const buckets = table.getChild("bucket")!.toArray() as BigInt64Array;
+    let wrong = 0;
+    for (let i = 0; i < BIG_ROWS; i++) if (ids[i] !== BigInt(i) || buckets[i] !== BigInt(i % 7)) wrong++;
+    expect(wrong).to.equal(0);
+    await until(() => recorded.engine._pool.borrowed === 0, "connection returned");
+  });
+
   for (const accept of ["application/x-ndjson", "application/vnd.apache.arrow.stream"]) {
     it(`a client that disconnects mid-stream (${accept}) stops the query and returns the connection`, async () => {
       recorded.reset();
