@@ -278,7 +278,7 @@ export async function runEngineScale(settings: BenchSettings): Promise<void> {
     rawInstance.closeSync();
     await engine.dispose();
   }
-  const depths = settings.quick ? [8, 16, 26] : [8, 12, 16, 20, 26];
+  const depths = settings.quick ? [8, 12, 16, 26] : [8, 12, 16, 20, 26];
   printCurve(
     "Expansion of a doubling chain of N levels (SQL size)",
     "level",

@@ -145,11 +145,14 @@ export function planExpansion(resolved: ResolvedRequest, whereClause: string | u
   roles.check([...rowReqs, ...[...metricReqs.values()].flat()]);
 
   const aliasOf = (key: string): string => roles.aliasOf(key);
+  // Without a role-played table no qualifier changes: skip tokenizing (inlined members can be tens of KB).
   const scoped = (sql: string): string =>
-    rewriteQualifiers(sql, (q) => {
-      const k = keyOf(q);
-      return graph.roleTables.has(k) && graph.tables.has(k) ? quoteIdent(aliasOf(k)) : undefined;
-    });
+    graph.roleTables.size === 0
+      ? sql
+      : rewriteQualifiers(sql, (q) => {
+          const k = keyOf(q);
+          return graph.roleTables.has(k) && graph.tables.has(k) ? quoteIdent(aliasOf(k)) : undefined;
+        });
   const trees = new Map<string, JoinTree>();
   const treeAt = (key: string): JoinTree => {
     let tree = trees.get(key);
