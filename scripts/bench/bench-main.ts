@@ -7,7 +7,7 @@
  *
  * Benchmarks: the keys of REGISTRY below (revenue-by-country, compile, checkout, large-result, concurrency,
  * concurrency-scale, overflow-connection, http-revenue, streaming-memory, http-streaming, distinct-values,
- * cache-hit, dashboard-cache, semantic-expansion, join-shape, engine-scale, builder-scale).
+ * cache-hit, dashboard-cache, semantic-expansion, join-shape, engine-scale, builder-scale, codegen-scale).
  * Full run: several minutes on 2 cores; --quick: about 2–3 minutes.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -32,6 +32,7 @@ import { runHttpStreaming } from "./http-streaming.js";
 import { runEngineScale } from "./engine-scale.js";
 import { runJoinShape } from "./join-shape.js";
 import { runBuilderScale } from "./builder-scale.js";
+import { runCodegenScale } from "./codegen-scale.js";
 import { runDistinctValues } from "./distinct-values.js";
 import type { BenchSettings } from "./bench-settings.js";
 
@@ -62,6 +63,7 @@ const REGISTRY = {
   "join-shape": { fixture: false, run: async (_f, s) => (await runJoinShape(s), []) },
   "engine-scale": { fixture: false, run: async (_f, s) => (await runEngineScale(s), []) },
   "builder-scale": { fixture: false, run: async (_f, s) => (await runBuilderScale(s), []) },
+  "codegen-scale": { fixture: false, run: async (_f, s) => (await runCodegenScale(s), []) },
 } satisfies Record<string, Benchmark>;
 type BenchmarkName = keyof typeof REGISTRY;
 const BENCHMARKS = Object.keys(REGISTRY) as BenchmarkName[];

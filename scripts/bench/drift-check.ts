@@ -11,31 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { BackendCConfig, createEngine } from "lib";
+import { createCodegenDatabase } from "./codegen-fixture.js";
 
 const { values } = parseArgs({ options: { views: { type: "string" }, runs: { type: "string" } } });
 const VIEWS = Number(values.views ?? 100);
 const RUNS = Number(values.runs ?? 3);
-
-function viewDdl(i: number, changed: boolean): string {
-  const dimensions = ["o.region AS o.region", "o.channel AS o.channel", "li.status AS li.status"];
-  if (!changed) dimensions.push("li.sku AS li.sku");
-  const metrics = [`li.revenue AS SUM(li.price)`, `o.${changed ? "orders" : "order_count"} AS COUNT(*)`];
-  return `CREATE SEMANTIC VIEW v${String(i).padStart(3, "0")} AS
-    TABLES (o AS orders PRIMARY KEY (id), li AS line_items PRIMARY KEY (id))
-    RELATIONSHIPS (li_to_order AS li(order_id) REFERENCES o)
-    DIMENSIONS (${dimensions.join(", ")})
-    METRICS (${metrics.join(", ")})`;
-}
-
-async function database(path: string, changed: boolean): Promise<void> {
-  await using engine = createEngine(new BackendCConfig({ database: path, poolSize: 1 }));
-  await using conn = await engine.connect();
-  await conn.run("CREATE TABLE orders (id INTEGER, region VARCHAR, channel VARCHAR)");
-  await conn.run("CREATE TABLE line_items (id INTEGER, order_id INTEGER, price INTEGER, status VARCHAR, sku VARCHAR)");
-  for (let i = 0; i < VIEWS; i++) await conn.run(viewDdl(i, changed));
-  await conn.commit();
-}
 
 const importStart = performance.now();
 const { runCodegen } = await import("../../codegen/codegen.js");
@@ -45,8 +25,8 @@ const dir = await mkdtemp(join(tmpdir(), "lib-drift-bench-"));
 try {
   const same = join(dir, "same.duckdb");
   const changed = join(dir, "changed.duckdb");
-  await database(same, false);
-  await database(changed, true);
+  await createCodegenDatabase(same, VIEWS);
+  await createCodegenDatabase(changed, VIEWS, true);
   const io = { cwd: dir, env: {}, stdout: () => {}, stderr: (l: string) => console.error(l) };
   const generated = await runCodegen({ backend: "backend_c", database: same }, io);
   if (generated !== 0) throw new Error(`lib codegen exited ${generated}`);
