@@ -15,7 +15,7 @@ import { dateColumnNames, withDayFields } from "../values/day-columns.js";
 import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
-import { ChunkRowIterator } from "./row-iterator.js";
+import { ChunkRowIterator, type ChunkRowMapper } from "./row-iterator.js";
 import { modelRows, objectRows, rowObjectsFor, validateModeOf } from "./cursor-rows.js";
 import { NO_CONNECTION, type CursorConnection } from "./cursor-connection.js";
 import { loadArrow } from "./load-arrow.js";
@@ -44,6 +44,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   #modeMethod = "";
   #buffer: readonly unknown[][] = NO_ROWS;
   #position = 0;
+  /** Whether a chunk was asked of the driver (column-major chunks must be asked for before). */
+  #started = false;
   #pending: Promise<unknown> | undefined;
   /** Ends the pending read's wait when cancellation fires. */
   #wakeRead: ((cancelled: typeof CANCELLED) => void) | undefined;
@@ -128,6 +130,10 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       const toObject = this.#toObject();
       const held = this.#position < this.#buffer.length ? undefined : this.#heldRows(); // a cache hit: all at once
       if (held !== undefined) return withDayFields(held.map(toObject) as Row[], dateColumnNames(this.columns));
+      // Nothing read yet: column-major chunks (fetched one ahead) where the driver gives them.
+      const whole = this.#started ? undefined : objectRows<Row>(this.#stream, this.columns, () => toObject);
+      if (whole?.columnar === true)
+        return withDayFields(await this.#readColumnar(whole.map), dateColumnNames(this.columns));
       const rows: Row[] = [];
       for (; this.#position < this.#buffer.length; this.#position++)
         rows.push(toObject(this.#buffer[this.#position]!) as Row);
@@ -146,10 +152,16 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
    */
   into<M extends TObject>(model: M, options?: IntoOptions): Promise<Static<M>[]> {
     return this.#read("into", "into()", async () => {
-      const mapper = compileRowMapper(model, this.columns, validateModeOf(options, "into()"));
+      const mode = validateModeOf(options, "into()");
+      const held = this.#heldRows();
+      // Nothing read yet: column-major chunks (fetched one ahead) where the driver gives them.
+      const whole =
+        held !== undefined || this.#started ? undefined : modelRows<Static<M>>(this.#stream, this.columns, model, mode);
+      if (whole?.columnar === true) return withDayFields(await this.#readColumnar(whole.map), calendarDayFields(model));
+      const mapper = compileRowMapper(model, this.columns, mode);
       const out: Static<M>[] = [];
       let index = 0;
-      for (let chunk = this.#heldRows() ?? (await this.#pull()); chunk !== undefined; chunk = await this.#pull()) {
+      for (let chunk = held ?? (await this.#pull()); chunk !== undefined; chunk = await this.#pull()) {
         for (const row of chunk) out.push(mapper(row, index++) as Static<M>);
       }
       return withDayFields(out, calendarDayFields(model));
@@ -280,6 +292,21 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     );
   }
 
+  /**
+   * Every remaining row of column-major chunks (asked for before the first chunk was read): the row
+   * objects are built straight from the columns, with no row array per row, and the driver fetches
+   * the next chunk while this one converts.
+   */
+  async #readColumnar<T>(map: ChunkRowMapper<T>): Promise<T[]> {
+    const out: T[] = [];
+    let index = 0;
+    for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
+      const length = chunk[0]?.length ?? 0;
+      for (let position = 0; position < length; position++) out.push(map(chunk, position, index++));
+    }
+    return out;
+  }
+
   #toObject(): (row: readonly unknown[]) => Record<string, unknown> {
     return (this.#rowObject ??= rowObjectsFor(this.#stream));
   }
@@ -357,6 +384,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
     if (this.#state === "exhausted") return NOTHING;
     try {
       this.#assertReadable("a read");
+      this.#started = true;
       const pending = this.#iterator.next();
       this.#pending = pending;
       return pending.then(this.#pulled, this.#pullFailed);
@@ -385,6 +413,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
   async #pullWatched(watch: CancelWatch): Promise<unknown[][] | undefined> {
     if (this.#state === "exhausted") return undefined;
     this.#assertReadable("a read");
+    this.#started = true;
     const pending = this.#iterator.next();
     this.#pending = pending;
     let next: IteratorResult<unknown[][]> | undefined;
