@@ -8,17 +8,16 @@
  */
 import type { RecordBatch, Table } from "apache-arrow";
 import type { Static, TObject } from "typebox";
-import type { ColumnInfo, ResultStream, ServedFrom, TypedColumn } from "../driver/query-result.js";
+import type { ColumnInfo, ResultStream, ServedFrom } from "../driver/query-result.js";
 import { LibError } from "../errors.js";
 import { calendarDayFields, compileRowMapper } from "../mapping/model-plan.js";
 import { dateColumnNames, withDayFields } from "../values/day-columns.js";
 import type { IntoOptions, ValidateMode } from "../mapping/validate-mode.js";
-import { ArrowTableBuilder } from "./arrow-table.js";
+import { readArrowTable } from "./arrow-table.js";
 import { arrowBatches } from "./arrow-batches.js";
-import { ChunkRowIterator, type ChunkRowMapper } from "./row-iterator.js";
-import { modelRows, objectRows, rowObjectsFor, validateModeOf } from "./cursor-rows.js";
+import { ChunkRowIterator } from "./row-iterator.js";
+import { modelRows, objectRows, readColumns, rowObjectsFor, validateModeOf } from "./cursor-rows.js";
 import { NO_CONNECTION, type CursorConnection } from "./cursor-connection.js";
-import { loadArrow } from "./load-arrow.js";
 import type { CancelWatch } from "../driver/cancellation.js";
 import { CANCELLED, cancellable } from "./cancellable-read.js";
 import { captureOpenSite, unwatchUnclosed, watchUnclosed } from "./unclosed-cursor.js";
@@ -133,7 +132,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       // Nothing read yet: column-major chunks (fetched one ahead) where the driver gives them.
       const whole = this.#started ? undefined : objectRows<Row>(this.#stream, this.columns, () => toObject);
       if (whole?.columnar === true)
-        return withDayFields(await this.#readColumnar(whole.map), dateColumnNames(this.columns));
+        return withDayFields(await readColumns(this.#next, whole.map), dateColumnNames(this.columns));
       const rows: Row[] = [];
       for (; this.#position < this.#buffer.length; this.#position++)
         rows.push(toObject(this.#buffer[this.#position]!) as Row);
@@ -157,7 +156,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       // Nothing read yet: column-major chunks (fetched one ahead) where the driver gives them.
       const whole =
         held !== undefined || this.#started ? undefined : modelRows<Static<M>>(this.#stream, this.columns, model, mode);
-      if (whole?.columnar === true) return withDayFields(await this.#readColumnar(whole.map), calendarDayFields(model));
+      if (whole?.columnar === true)
+        return withDayFields(await readColumns(this.#next, whole.map), calendarDayFields(model));
       const mapper = compileRowMapper(model, this.columns, mode);
       const out: Static<M>[] = [];
       let index = 0;
@@ -216,20 +216,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
 
   /** The whole result as an apache-arrow `Table`, built column by column from the driver's chunks. */
   fetchArrow(): Promise<Table> {
-    return this.#read("arrow", "fetchArrow()", async () => {
-      await loadArrow();
-      const builder = new ArrowTableBuilder(this.columns);
-      // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in
-      // between, and fixed-width columns copied whole as typed arrays.
-      if (this.#stream.preferColumns?.({ typedArrays: true }) === true) {
-        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull())
-          builder.appendColumns(chunk as readonly (readonly unknown[] | TypedColumn)[]);
-      } else {
-        for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull())
-          builder.appendChunk(chunk);
-      }
-      return builder.finish();
-    });
+    return this.#read("arrow", "fetchArrow()", () => readArrowTable(this.#stream, this.#next));
   }
 
   /** Stops reading and returns the connection to the pool. Harmless to call twice. */
@@ -290,21 +277,6 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       () => objectRows<Row>(this.#stream, this.columns, () => this.#toObject()),
       () => this.#closeQuietly(),
     );
-  }
-
-  /**
-   * Every remaining row of column-major chunks (asked for before the first chunk was read): the row
-   * objects are built straight from the columns, with no row array per row, and the driver fetches
-   * the next chunk while this one converts.
-   */
-  async #readColumnar<T>(map: ChunkRowMapper<T>): Promise<T[]> {
-    const out: T[] = [];
-    let index = 0;
-    for (let chunk = await this.#pull(); chunk !== undefined; chunk = await this.#pull()) {
-      const length = chunk[0]?.length ?? 0;
-      for (let position = 0; position < length; position++) out.push(map(chunk, position, index++));
-    }
-    return out;
   }
 
   #toObject(): (row: readonly unknown[]) => Record<string, unknown> {
@@ -392,6 +364,8 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
       return Promise.reject(error);
     }
   }
+
+  readonly #next = (): Promise<unknown[][] | undefined> => this.#pull();
 
   readonly #pulled = (next: IteratorResult<unknown[][]>): unknown[][] | Promise<undefined> => {
     this.#pending = undefined;
