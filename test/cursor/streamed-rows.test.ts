@@ -1,8 +1,8 @@
 /**
- * `iterInto()`, `stream()`, and `into()` / `fetchAllRows()` before any row was read, on DuckDB ask the
- * driver for column-major chunks and build each row object straight from the columns with a generated
- * object literal (a driver without columns, and row reads after `fetchOne`/`fetchMany`, build them from
- * row arrays the same way). These tests hold both paths to the generic mapper's answers: values
+ * `iterInto()`, `stream()`, and `fetchAllRows()` before any row was read, on DuckDB ask the driver for
+ * column-major chunks and build each row object straight from the columns with a generated object
+ * literal (`into()`, a driver without columns, and row reads after `fetchOne`/`fetchMany` build them
+ * from row arrays the same way). These tests hold both paths to the generic mapper's answers: values
  * exact across chunk boundaries, the null, optional, conversion and check cases mid-stream, unusual
  * names, and the connection given back exactly once however the loop ends.
  */
@@ -116,14 +116,10 @@ describe("cursor: streamed row reads from the driver's columns", () => {
   const openRows = async (sql: string): Promise<Cursor> =>
     openCursor(rowArraysOnly(await h.connect()), { sql, parameters: [] });
 
-  it("iterInto(), stream(), into() and fetchAllRows() from columns equal them from row arrays: every value exact across chunk boundaries, NULLs included", async () => {
+  it("iterInto(), stream() and fetchAllRows() from columns equal into() and fetchAllRows() from row arrays: every value exact across chunk boundaries, NULLs included", async () => {
     const asked: string[] = [];
-    const expected = await (await openRows(VALUES)).into(Values);
-    const whole = await (await open(VALUES, asked)).into(Values);
-    expect(asked, "into() asks for columns of values").to.deep.equal(["values"]);
-    expect(whole).to.have.length(4200);
-    expect(described(whole)).to.equal(described(expected));
-    asked.length = 0;
+    const expected = await (await open(VALUES, asked)).into(Values);
+    expect(asked, "into() reads row arrays").to.deep.equal([]);
     const streamed = await collect((await open(VALUES, asked)).iterInto(Values));
     expect(asked, "iterInto() asks for columns of values").to.deep.equal(["values"]);
     expect(streamed).to.have.length(4200);
@@ -162,8 +158,7 @@ describe("cursor: streamed row reads from the driver's columns", () => {
       CASE WHEN i = 4500 THEN 9007199254740992 ELSE i END::BIGINT AS big FROM range(5000) t(i) ORDER BY i`;
     const Optional = Type.Object({ i: Type.Integer(), note: Type.Optional(Type.String()) });
     const rows = await collect((await open(sql)).iterInto(Optional));
-    expect(rows).to.deep.equal(await (await openRows(sql)).into(Optional));
-    expect(await (await open(sql)).into(Optional)).to.deep.equal(rows);
+    expect(rows).to.deep.equal(await (await open(sql)).into(Optional));
     expect(rows[2999]).to.deep.equal({ i: 2999 });
     expect(Object.keys(rows[3000]!)).to.deep.equal(["i", "note"]);
 
@@ -204,13 +199,11 @@ describe("cursor: streamed row reads from the driver's columns", () => {
       maybe: Nullable(Type.String()),
     });
     const coerced = await collect((await open(sql)).iterInto(Coerced, { validate: "coerce" }));
-    expect(coerced).to.deep.equal(await (await openRows(sql)).into(Coerced, { validate: "coerce" }));
-    expect(await (await open(sql)).into(Coerced, { validate: "coerce" })).to.deep.equal(coerced);
+    expect(coerced).to.deep.equal(await (await open(sql)).into(Coerced, { validate: "coerce" }));
     expect(coerced[4100]).to.deep.equal({ amount: 6150, id: 4100, day: "2035-03-24", maybe: "4100" });
     const Loose = Type.Object({ maybe: Type.String(), missing: Type.String(), id: Type.Integer() });
     const loose = await collect((await open(sql)).iterInto(Loose, { validate: "none" }));
-    expect(loose).to.deep.equal(await (await openRows(sql)).into(Loose, { validate: "none" }));
-    expect(await (await open(sql)).into(Loose, { validate: "none" })).to.deep.equal(loose);
+    expect(loose).to.deep.equal(await (await open(sql)).into(Loose, { validate: "none" }));
     expect(loose[3]).to.deep.equal({ maybe: null, id: 3n });
   });
 
@@ -226,7 +219,6 @@ describe("cursor: streamed row reads from the driver's columns", () => {
       await collect((await open(sql)).iterInto(Model)),
       await collect((await open(sql)).stream()),
       await (await open(sql)).into(Model),
-      await (await openRows(sql)).into(Model),
       await (await open(sql)).fetchAllRows(),
     ]) {
       const row = rows[2500]! as Record<string, unknown>;
