@@ -8,11 +8,11 @@
  *   `Date`s, which hold milliseconds).
  */
 import type { RecordBatch, Schema, Table } from "apache-arrow";
-import { isTypedColumn, type ColumnInfo, type TypedColumn } from "../driver/query-result.js";
+import { isTypedColumn, type ColumnInfo, type ResultStream, type TypedColumn } from "../driver/query-result.js";
 import { LibError } from "../errors.js";
 import { Decimal } from "../values/decimal.js";
 import { BuilderSink, FixedSink, Utf8Sink, type ColumnSink, type FixedArray, type TypedCopy } from "./arrow-sinks.js";
-import { arrow } from "./load-arrow.js";
+import { arrow, loadArrow } from "./load-arrow.js";
 
 const DECIMAL_TYPE = /\b(?:DECIMAL|NUMERIC|NUMBER|DEC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/i;
 const UNSIGNED_32 = /^\s*(?:UINTEGER|UINT32|UINT|INTEGER\s+UNSIGNED|INT\s+UNSIGNED)\s*$/i;
@@ -223,4 +223,21 @@ export class ArrowTableBuilder {
   finish(): Table {
     return new (arrow().Table)(this.schema, this.finishBatch());
   }
+}
+
+/** `fetchArrow()`: the whole result as a `Table` from its remaining chunks (`pull` gives the next, undefined at the end). */
+export async function readArrowTable(
+  stream: ResultStream,
+  pull: () => Promise<unknown[][] | undefined>,
+): Promise<Table> {
+  await loadArrow();
+  const builder = new ArrowTableBuilder(stream.columns);
+  // Columnar in, columnar out when the driver reads columns (DuckDB does): no row arrays in
+  // between, and fixed-width columns copied whole as typed arrays.
+  const columnar = stream.preferColumns?.({ typedArrays: true }) === true;
+  for (let chunk = await pull(); chunk !== undefined; chunk = await pull()) {
+    if (columnar) builder.appendColumns(chunk as readonly (readonly unknown[] | TypedColumn)[]);
+    else builder.appendChunk(chunk);
+  }
+  return builder.finish();
 }

@@ -53,6 +53,23 @@ export function objectRows<T>(
 }
 
 /**
+ * Every remaining row of column-major chunks (asked for before the first chunk was read; `pull` gives
+ * the next, undefined at the end): built straight from the columns, with no row array per row.
+ */
+export async function readColumns<T>(
+  pull: () => Promise<unknown[][] | undefined>,
+  map: ChunkRowMapper<T>,
+): Promise<T[]> {
+  const out: T[] = [];
+  let index = 0;
+  for (let chunk = await pull(); chunk !== undefined; chunk = await pull()) {
+    const length = chunk[0]?.length ?? 0;
+    for (let position = 0; position < length; position++) out.push(map(chunk, position, index++));
+  }
+  return out;
+}
+
+/**
  * The row builder for a stream's rows: a result held in memory (a cached one) may hand out the one
  * its readers share; a warehouse result's is made per result.
  */

@@ -1,6 +1,7 @@
 /**
- * `iterInto()` and `stream()` on DuckDB ask the driver for column-major chunks and build each row
- * object straight from the columns with a generated object literal (`into()` and row reads build them
+ * `iterInto()`, `stream()`, and `fetchAllRows()` before any row was read, on DuckDB ask the driver for
+ * column-major chunks and build each row object straight from the columns with a generated object
+ * literal (`into()`, a driver without columns, and row reads after `fetchOne`/`fetchMany` build them
  * from row arrays the same way). These tests hold both paths to the generic mapper's answers: values
  * exact across chunk boundaries, the null, optional, conversion and check cases mid-stream, unusual
  * names, and the connection given back exactly once however the loop ends.
@@ -62,6 +63,18 @@ function spying(connection: PooledConnection, asked: string[]): PooledConnection
   });
 }
 
+/** A connection whose streams give row arrays only (a driver that cannot give columns): the reference path. */
+function rowArraysOnly(connection: PooledConnection): PooledConnection {
+  return withStream(connection, async (inner, sql, parameters, options) => {
+    const stream = await inner.stream(sql, parameters, options);
+    return {
+      columns: stream.columns,
+      close: () => stream.close(),
+      [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+    };
+  });
+}
+
 /** A connection that counts its release() calls. */
 function counting(connection: PooledConnection): { connection: PooledConnection; releases: () => number } {
   let releases = 0;
@@ -99,8 +112,11 @@ describe("cursor: streamed row reads from the driver's columns", () => {
   const h = useHarness();
   const open = async (sql: string, asked: string[] = []): Promise<Cursor> =>
     openCursor(spying(await h.connect(), asked), { sql, parameters: [] });
+  /** The same statement read from row arrays. */
+  const openRows = async (sql: string): Promise<Cursor> =>
+    openCursor(rowArraysOnly(await h.connect()), { sql, parameters: [] });
 
-  it("iterInto() and stream() equal into() and fetchAllRows(): every value exact across chunk boundaries, NULLs included", async () => {
+  it("iterInto(), stream() and fetchAllRows() from columns equal into() and fetchAllRows() from row arrays: every value exact across chunk boundaries, NULLs included", async () => {
     const asked: string[] = [];
     const expected = await (await open(VALUES, asked)).into(Values);
     expect(asked, "into() reads row arrays").to.deep.equal([]);
@@ -120,10 +136,21 @@ describe("cursor: streamed row reads from the driver's columns", () => {
     expect(row.at!.getTime()).to.equal(Date.UTC(1960, 0, 1, 0, 0, 0, 123) + 2049 * 1_000_000);
     expect(row).to.include({ label: "row 2049", ratio: 2049 / 3 });
 
-    const objects = await (await open(VALUES)).fetchAllRows();
+    const objects = await (await openRows(VALUES)).fetchAllRows();
     const streamedObjects = await collect((await open(VALUES, asked)).stream());
     expect(asked.at(-1), "stream() asks for columns of values").to.equal("values");
     expect(described(streamedObjects)).to.equal(described(objects));
+    const allObjects = await (await open(VALUES, asked)).fetchAllRows();
+    expect(asked.at(-1), "fetchAllRows() asks for columns of values").to.equal("values");
+    expect(described(allObjects)).to.equal(described(objects));
+
+    // A row read first: the rest continue from row arrays (no columns asked for mid-result).
+    asked.length = 0;
+    const mixed = await open(VALUES, asked);
+    const first = await mixed.fetchOne();
+    const rest = await mixed.fetchAllRows();
+    expect(asked, "row reads after fetchOne() stay on row arrays").to.deep.equal([]);
+    expect(described([first!, ...rest])).to.equal(described(objects));
   });
 
   it("mid-stream, the cases the literal does not build behave as before: optional omitted, required null and failed conversions or checks name the row", async () => {
@@ -192,6 +219,7 @@ describe("cursor: streamed row reads from the driver's columns", () => {
       await collect((await open(sql)).iterInto(Model)),
       await collect((await open(sql)).stream()),
       await (await open(sql)).into(Model),
+      await (await open(sql)).fetchAllRows(),
     ]) {
       const row = rows[2500]! as Record<string, unknown>;
       expect(Object.getPrototypeOf(row)).to.equal(Object.prototype);

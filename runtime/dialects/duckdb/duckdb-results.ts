@@ -45,13 +45,13 @@ const isInterrupt = (error: unknown): boolean => error instanceof Error && error
  * A streamed DuckDB result: chunks are fetched as the caller iterates. One object per result, its
  * own iterator, no closures: this runs once per query on the main path.
  *
- * Once a reader asks for columns (`preferColumns()`: the streamed and Arrow reads, which read in
- * bulk), the stream reads one chunk ahead: DuckDB fetches the next chunk on its worker thread while
+ * Once a reader asks for columns (`preferColumns()`: the streamed and Arrow reads, and `fetchAllRows`
+ * from the first row: the reads in bulk), the stream reads one chunk ahead: DuckDB fetches the next chunk on its worker thread while
  * the caller converts and iterates the current one, instead of after. At most one native chunk is
  * held ahead (bounded memory). `close()` (a `break`, a cut HTTP stream) interrupts that fetch if it is
  * still running — nobody will read its chunk, and a slow one would hold the connection — and waits for it
- * to end, so the connection is never handed on with a fetch still running on it. The row reads of the
- * main path (`fetchAllRows`, `into`) fetch on demand.
+ * to end, so the connection is never handed on with a fetch still running on it. `fetchOne`,
+ * `fetchMany` (and `fetchAllRows` after them) and `into` take row arrays, fetched on demand.
  */
 class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   readonly columns: readonly ColumnInfo[];
