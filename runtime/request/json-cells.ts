@@ -65,10 +65,28 @@ const floatText: TypedText = (values, r) => {
   const v = values[r] as number;
   return Number.isFinite(v) ? String(v) : "null";
 };
-const dayText: TypedText = (values, r) => {
-  const day = isoDayOfEpochDays(values[r] as number);
-  return day === undefined ? "null" : `"${day}"`;
-};
+/** Slots of a date column's cache of day texts (a power of two). */
+const DAY_SLOTS = 1_024;
+
+/**
+ * The JSON text of a DATE column's days. A result's dates repeat (a year spans 366 days), so the
+ * texts of recent days are kept in a direct-mapped cache by the day number's low bits: a repeated
+ * day costs a compare instead of the civil-from-days arithmetic and a new string.
+ */
+function dayTexts(): TypedText {
+  const days = new Float64Array(DAY_SLOTS).fill(Number.NaN); // NaN equals no day: every slot starts empty
+  const texts = new Array<string>(DAY_SLOTS).fill("");
+  return (values, r) => {
+    const day = values[r] as number;
+    const slot = day & (DAY_SLOTS - 1);
+    if (days[slot] === day) return texts[slot]!;
+    const iso = isoDayOfEpochDays(day);
+    const text = iso === undefined ? "null" : `"${iso}"`;
+    days[slot] = day;
+    texts[slot] = text;
+    return text;
+  };
+}
 
 /** The writer of a typed column of `column`'s kind, or undefined when the kind has no typed form. */
 function typedWriterFor(column: ColumnInfo): TypedWriter | undefined {
@@ -80,7 +98,7 @@ function typedWriterFor(column: ColumnInfo): TypedWriter | undefined {
     case "float":
       return typedWriter(floatText);
     case "date":
-      return typedWriter(dayText);
+      return typedWriter(dayTexts());
     case "decimal": {
       const scale = decimalPrecisionScale(column.type)?.scale;
       if (scale === undefined || scale === 0) return undefined;

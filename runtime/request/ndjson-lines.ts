@@ -32,6 +32,8 @@ export function chunkLines(columns: readonly ColumnInfo[], columnar: boolean): C
   const source = columns.map((c) => columns.map((d) => d.name).lastIndexOf(c.name));
   const prefixes = columns.map((c, i) => `${i === 0 ? "{" : ","}${JSON.stringify(c.name)}:`);
   const writers: CellWriter[] = columns.map(cellWriterFor);
+  // Reused from chunk to chunk at their largest length (entries past `count` are stale, never read):
+  // emptied after each chunk, they were grown again element by element for the next one.
   const cells: string[][] = columns.map(() => []);
   const column: unknown[] = [];
   return (chunk, count) => {
@@ -43,7 +45,6 @@ export function chunkLines(columns: readonly ColumnInfo[], columnar: boolean): C
         writers[from]!(column, count, cells[c]!);
       }
     }
-    column.length = 0;
     const first = cells[0]!;
     const head = prefixes[0]!;
     let text = "";
@@ -52,7 +53,6 @@ export function chunkLines(columns: readonly ColumnInfo[], columnar: boolean): C
       for (let c = 1; c < width; c++) line += prefixes[c]! + cells[c]![r]!;
       text += `${line}}\n`;
     }
-    for (const out of cells) out.length = 0;
     return text;
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The NDJSON writer reads DuckDB's columnar chunks (typed arrays for fixed-width columns) and other
  * drivers' row arrays, and must write exactly what the per-row writer (`rowJsonWriter`) writes for the
- * same rows, for every value kind, nulls, edge values and chunk boundaries; every line parses back to
- * the same exact values. A cap cuts the stream at the right row and closes the cursor.
+ * same rows, for every value kind, nulls, edge values and chunk boundaries (dates that repeat, and
+ * days 1,024 apart that share a slot of the date writer's cache); every line parses back to the same
+ * exact values. A cap cuts the stream at the right row and closes the cursor.
  */
 import { expect } from "chai";
 import { openCursor } from "../../runtime/cursor/open-cursor.js";
@@ -31,6 +32,7 @@ const SQL = `SELECT
   CASE WHEN i % 17 = 0 THEN NULL ELSE DATE '1969-12-25' + (i - 2500)::INTEGER END AS dt,
   CASE i % 6 WHEN 0 THEN 'infinity'::DATE WHEN 1 THEN '-infinity'::DATE WHEN 2 THEN DATE '0999-12-31'
     WHEN 3 THEN DATE '10000-01-01' WHEN 4 THEN DATE '0001-01-01' ELSE DATE '2024-02-29' END AS dte,
+  DATE '2000-01-01' + ((i % 3 - 1) * 1024)::INTEGER AS dtc,
   (i % 2 = 0) AS ok,
   CASE WHEN i % 3 = 0 THEN NULL ELSE 'row ' || i || chr(0) || '"\\' || chr(10) || chr(8232) || 'é😀' END AS s,
   CASE WHEN i % 19 = 0 THEN NULL ELSE (i - 2500)::HUGEINT * 3000000000000000 END AS hi,
