@@ -114,8 +114,7 @@ const byValueShape = new WeakMap<AnyDialect, Map<string, ValueShapeEntry>>();
 function compileWithValues(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
   const shape = valueShapeOf(node);
   if (shape === undefined) return entryOf(node, compileWithIdleCompiler(dialect, node));
-  const templates = perDialect(byValueShape, dialect);
-  const known = templates.get(shape.key);
+  const known = valueShapeEntry(dialect, shape.key);
   const spliced = known?.template.fill(shape.values);
   if (known !== undefined && spliced !== undefined) {
     const { columnNames, label, semantic } = known;
@@ -133,8 +132,19 @@ function compileWithValues(dialect: AnyDialect, node: SemanticQueryNode): Compil
   const label = Object.freeze({ view: node.viewName, fields: columnNames });
   const semantic = requestInfo(node);
   if (template !== undefined && known === undefined)
-    remember(templates, shape.key, { template, columnNames, label, semantic });
+    remember(perDialect(byValueShape, dialect), shape.key, { template, columnNames, label, semantic });
   return freezeEntry(compiled, columnNames, label, semantic);
+}
+
+/** The value shape found last: a query built per request finds it by comparing its key, without hashing a new string. */
+let lastShape: { readonly dialect: AnyDialect; readonly key: string; readonly entry: ValueShapeEntry } | undefined;
+
+function valueShapeEntry(dialect: AnyDialect, key: string): ValueShapeEntry | undefined {
+  const last = lastShape;
+  if (last !== undefined && last.dialect === dialect && last.key === key) return last.entry;
+  const entry = byValueShape.get(dialect)?.get(key);
+  if (entry !== undefined) lastShape = { dialect, key, entry };
+  return entry;
 }
 
 function perDialect<T>(maps: WeakMap<AnyDialect, Map<string, T>>, dialect: AnyDialect): Map<string, T> {
