@@ -4,7 +4,8 @@
  * skips the compiler) and, for nodes without filter values or variables, per shape (an application
  * that builds the same query per request, as the example service does, compiles it once); a node
  * with filter values is spliced into its value shape's template where the dialect has one (a new
- * date or search term per request: query-compiler/value-template.ts). A failed compile is not kept
+ * date or search term per request: query-compiler/value-template.ts), and a spliced node is kept
+ * only among the last few (a new value is nearly always run once). A failed compile is not kept
  * and throws again.
  */
 import type { CursorQuery } from "../cursor/open-cursor.js";
@@ -56,7 +57,7 @@ export function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): Compi
     if (entry !== undefined) return entry;
     entry = compileWithValues(dialect, node);
     if (entry.filled !== undefined) {
-      rememberSpliced(dialect, node, entry);
+      if (entry.sql.length <= RECENT_SQL) rememberSpliced(dialect, node, entry);
       return entry;
     }
   } else {
@@ -78,6 +79,8 @@ export function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): Compi
  * the same SQL.
  */
 const RECENT = 16;
+/** A spliced query with longer SQL (a long in() list) is not kept: the ring would hold its text alive. */
+const RECENT_SQL = 32 * 1024;
 const recentNodes: (SemanticQueryNode | undefined)[] = new Array<undefined>(RECENT).fill(undefined);
 const recentDialects: (AnyDialect | undefined)[] = new Array<undefined>(RECENT).fill(undefined);
 const recentEntries: (CompiledEntry | undefined)[] = new Array<undefined>(RECENT).fill(undefined);

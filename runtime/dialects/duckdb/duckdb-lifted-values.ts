@@ -6,8 +6,9 @@
  * values as that lexer would read them, so both paths hand the engine the same thing
  * (`test/semantic/where-values-from-builder.test.ts` compares them on random queries).
  *
- * Kept per compiled query (a WeakMap: it goes with the query), found by the driver through the
- * statement options' `compiled` key.
+ * Kept per compiled query (a WeakMap: it goes with the query), or carried by a query spliced into a
+ * value template itself (FilledDuckDBQuery), found by the driver through the statement options'
+ * `compiled` key.
  */
 import { numberLiteral } from "../../semantic/call/lift-where-values.js";
 import { CompiledQuery } from "../../query-compiler/compiled-query.js";
