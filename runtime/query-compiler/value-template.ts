@@ -22,10 +22,25 @@ import type { CompiledQuery } from "./compiled-query.js";
 
 export interface ValueTemplate {
   /**
-   * `query` (of the template's value shape, its values in {@link valueShapeOf} order) compiled by
-   * splicing, exactly as the full compiler writes it; undefined when a value needs the full compiler.
+   * A query of the template's value shape, given its values in {@link valueShapeOf} order, compiled
+   * by splicing, exactly as the full compiler writes it; undefined when a value needs the full compiler.
    */
-  fill(query: SemanticQueryNode, values: readonly FilterValue[]): CompiledQuery | undefined;
+  fill(values: readonly FilterValue[]): FilledQuery | undefined;
+}
+
+/**
+ * A query compiled by splicing. `execute()` needs only its SQL and the key its dialect noted facts
+ * under (StreamOptions.compiled); the public, frozen `CompiledQuery` (whose non-enumerable fields
+ * cost two `defineProperty` calls and a freeze, a fifth of a splice) is made only when `compile()`
+ * asks for it.
+ */
+export interface FilledQuery {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  /** What the driver is handed as StreamOptions.compiled. */
+  readonly key: object;
+  /** The CompiledQuery `compile()` hands out for `query`, with the same facts noted as for `key`. */
+  compiledQuery(query: SemanticQueryNode): CompiledQuery;
 }
 
 export interface ValueShape {

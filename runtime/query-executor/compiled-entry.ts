@@ -4,7 +4,8 @@
  * skips the compiler) and, for nodes without filter values or variables, per shape (an application
  * that builds the same query per request, as the example service does, compiles it once); a node
  * with filter values is spliced into its value shape's template where the dialect has one (a new
- * date or search term per request: query-compiler/value-template.ts). A failed compile is not kept
+ * date or search term per request: query-compiler/value-template.ts), and a spliced node is kept
+ * only among the last few (a new value is nearly always run once). A failed compile is not kept
  * and throws again.
  */
 import type { CursorQuery } from "../cursor/open-cursor.js";
@@ -15,7 +16,7 @@ import type { FieldNode } from "../operation-node/field-node.js";
 import { SemanticQueryNode } from "../operation-node/semantic-query-node.js";
 import { CompiledQuery } from "../query-compiler/compiled-query.js";
 import type { SemanticQueryCompiler } from "../query-compiler/semantic-query-compiler.js";
-import { valueShapeOf, type ValueTemplate } from "../query-compiler/value-template.js";
+import { valueShapeOf, type FilledQuery, type ValueTemplate } from "../query-compiler/value-template.js";
 
 export type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
 
@@ -24,7 +25,11 @@ export type AnyDialect = Dialect<BackendType, ConnectionSettings, object>;
  * the rows by position, and what the driver is told about the statement: its label (view and fields,
  * never values) for QUERY_TAG and the semantic request, for backend C's materialization routing.
  */
-export type CompiledEntry = CursorQuery & { readonly compiled: CompiledQuery };
+export type CompiledEntry = CursorQuery & {
+  /** The full compile's CompiledQuery; undefined for a query spliced into a value template (`filled`). */
+  readonly compiled: CompiledQuery | undefined;
+  readonly filled?: FilledQuery | undefined;
+};
 
 /** A node's entries: nearly always for one dialect (no Map per node), others beside it. */
 interface NodeEntries {
@@ -47,8 +52,15 @@ export function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): Compi
   }
   let entry: CompiledEntry | undefined;
   const key = shapeKey(node);
-  if (key === undefined) entry = compileWithValues(dialect, node);
-  else {
+  if (key === undefined) {
+    entry = recentlySpliced(dialect, node);
+    if (entry !== undefined) return entry;
+    entry = compileWithValues(dialect, node);
+    if (entry.filled !== undefined) {
+      if (entry.sql.length <= RECENT_SQL) rememberSpliced(dialect, node, entry);
+      return entry;
+    }
+  } else {
     const shapes = perDialect(byShape, dialect);
     entry = shapes.get(key);
     if (entry === undefined) remember(shapes, key, (entry = entryOf(node, compileWithIdleCompiler(dialect, node))));
@@ -56,6 +68,36 @@ export function compiledFor(dialect: AnyDialect, node: SemanticQueryNode): Compi
   if (known === undefined) byNode.set(node, { dialect, entry });
   else (known.others ??= new Map()).set(dialect, entry);
   return entry;
+}
+
+/**
+ * The last queries spliced into a value template, kept in a ring rather than in `byNode`: a query
+ * with a new filter value is nearly always run once, and a WeakMap entry per query (an ephemeron
+ * the collector traces) cost more than the splice it saves. A query run again while it is among
+ * the last RECENT gets its entry back (its lifted values the same object: the driver's statement
+ * shape then runs it in its literal form without binding anew); an older one is spliced again, to
+ * the same SQL.
+ */
+const RECENT = 16;
+/** A spliced query with longer SQL (a long in() list) is not kept: the ring would hold its text alive. */
+const RECENT_SQL = 32 * 1024;
+const recentNodes: (SemanticQueryNode | undefined)[] = new Array<undefined>(RECENT).fill(undefined);
+const recentDialects: (AnyDialect | undefined)[] = new Array<undefined>(RECENT).fill(undefined);
+const recentEntries: (CompiledEntry | undefined)[] = new Array<undefined>(RECENT).fill(undefined);
+let nextRecent = 0;
+
+function recentlySpliced(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry | undefined {
+  for (let i = 0; i < RECENT; i++) {
+    if (recentNodes[i] === node && recentDialects[i] === dialect) return recentEntries[i];
+  }
+  return undefined;
+}
+
+function rememberSpliced(dialect: AnyDialect, node: SemanticQueryNode, entry: CompiledEntry): void {
+  recentNodes[nextRecent] = node;
+  recentDialects[nextRecent] = dialect;
+  recentEntries[nextRecent] = entry;
+  nextRecent = (nextRecent + 1) % RECENT;
 }
 
 /** Per value shape: the dialect's template and what the entries of its queries share. */
@@ -75,19 +117,37 @@ const byValueShape = new WeakMap<AnyDialect, Map<string, ValueShapeEntry>>();
 function compileWithValues(dialect: AnyDialect, node: SemanticQueryNode): CompiledEntry {
   const shape = valueShapeOf(node);
   if (shape === undefined) return entryOf(node, compileWithIdleCompiler(dialect, node));
-  const templates = perDialect(byValueShape, dialect);
-  const known = templates.get(shape.key);
-  const spliced = known?.template.fill(node, shape.values);
+  const known = valueShapeEntry(dialect, shape.key);
+  const spliced = known?.template.fill(shape.values);
   if (known !== undefined && spliced !== undefined) {
-    return freezeEntry(spliced, known.columnNames, known.label, known.semantic);
+    const { columnNames, label, semantic } = known;
+    return Object.freeze({
+      compiled: undefined,
+      filled: spliced,
+      sql: spliced.sql,
+      parameters: spliced.parameters,
+      columnNames,
+      statement: Object.freeze({ label, semantic, compiled: spliced.key }),
+    });
   }
   const { compiled, template } = withIdleCompiler(dialect, (c) => c.compileWithTemplate(node, shape.values));
   const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
   const label = Object.freeze({ view: node.viewName, fields: columnNames });
   const semantic = requestInfo(node);
   if (template !== undefined && known === undefined)
-    remember(templates, shape.key, { template, columnNames, label, semantic });
+    remember(perDialect(byValueShape, dialect), shape.key, { template, columnNames, label, semantic });
   return freezeEntry(compiled, columnNames, label, semantic);
+}
+
+/** The value shape found last: a query built per request finds it by comparing its key, without hashing a new string. */
+let lastShape: { readonly dialect: AnyDialect; readonly key: string; readonly entry: ValueShapeEntry } | undefined;
+
+function valueShapeEntry(dialect: AnyDialect, key: string): ValueShapeEntry | undefined {
+  const last = lastShape;
+  if (last !== undefined && last.dialect === dialect && last.key === key) return last.entry;
+  const entry = byValueShape.get(dialect)?.get(key);
+  if (entry !== undefined) lastShape = { dialect, key, entry };
+  return entry;
 }
 
 function perDialect<T>(maps: WeakMap<AnyDialect, Map<string, T>>, dialect: AnyDialect): Map<string, T> {
@@ -102,18 +162,21 @@ function remember<T>(map: Map<string, T>, key: string, value: T): void {
   if (map.size > MAX_SHAPES) map.delete(map.keys().next().value!);
 }
 
-/** Compiled queries handed out by `compile()` for nodes that share another node's entry. */
+/** Compiled queries handed out by `compile()` for nodes that share another node's entry or were spliced. */
 const ownCompiled = new WeakMap<SemanticQueryNode, Map<AnyDialect, CompiledQuery>>();
 
 /** `compile()`'s answer: the same frozen object for a node each time, naming that node. */
 export function compiledQueryFor(dialect: AnyDialect, node: SemanticQueryNode): CompiledQuery {
-  const { compiled } = compiledFor(dialect, node);
-  if (compiled.query === node) return compiled;
+  const { compiled, filled } = compiledFor(dialect, node);
+  if (compiled?.query === node) return compiled;
   let forNode = ownCompiled.get(node);
   if (forNode === undefined) ownCompiled.set(node, (forNode = new Map()));
   let own = forNode.get(dialect);
   if (own === undefined) {
-    own = CompiledQuery.create(compiled.dialect, node, compiled.sql, compiled.parameters);
+    own =
+      compiled !== undefined
+        ? CompiledQuery.create(compiled.dialect, node, compiled.sql, compiled.parameters)
+        : filled!.compiledQuery(node);
     forNode.set(dialect, own);
   }
   return own;

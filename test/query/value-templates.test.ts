@@ -151,6 +151,22 @@ describe("value templates: a new filter value is spliced, never compiled again",
     expect(refused, "queries refused").to.be.greaterThan(100);
   });
 
+  it("a spliced query compiled again after many others: the same object, its values noted, no full compile", () => {
+    const q = (id: number, label: string) => T.query().metrics(T.n).where(T.k.gte(id)).where(T.s.ne(label));
+    q(0, "").compile({ dialect: "backend_c" }); // records the value shape's template
+    const first = q(7, "it's");
+    let compiled: { sql: string } | undefined;
+    const compiles = compilesDuring(() => {
+      compiled = first.compile({ dialect: "backend_c" });
+      for (let i = 0; i < 40; i++) q(100 + i, `o'${i}`).compile({ dialect: "backend_c" });
+      expect(first.compile({ dialect: "backend_c" })).to.equal(compiled);
+    });
+    expect(compiles, "every compile spliced").to.equal(0);
+    const full = compilerFor("backend_c").compileSemanticQuery(first.toOperationNode());
+    expect(compiled!.sql).to.equal(full.sql);
+    expect(liftedValuesOf(compiled!)).to.deep.equal(liftedValuesOf(full)).and.not.equal(undefined);
+  });
+
   it("the value-shape key tells apart what changes the SQL around a value", () => {
     const key = (where: ConditionNode) => valueShapeOf(query(where).toOperationNode())?.key;
     const cmp = (v: FilterValue, op: ComparisonOperator = ">=") => key(ConditionNode.comparison(T.k.node, op, v));

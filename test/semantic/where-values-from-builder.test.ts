@@ -184,6 +184,25 @@ describe("where_clause values lifted by the compiler (builder queries, built-in 
       expect([errors, matched]).to.satisfy(([e, m]: number[]) => e > 0 && m > 15, "some errors, mostly answers");
     });
 
+    it("a query run again after more new values than the last splices kept: the same answers", async () => {
+      const rows = async (q: ReturnType<typeof query>) => {
+        await using cursor = await q.execute();
+        return await cursor.fetchAllRows();
+      };
+      const built = (id: number, name: string) =>
+        query(and(B.i.gte(id), B.s.ne(name), B.d2.notIn([Decimal.from("12.34"), Decimal.from(`${id}.50`)]))).using(
+          db.engine,
+        );
+      const first = built(-400, "it's");
+      const { sql } = first.compile();
+      const want = await rows(first);
+      expect(want.length).to.be.greaterThan(10);
+      expect(await db.conn.all(`SELECT * FROM (${sql}) AS q WHERE ?::INTEGER = 1 ORDER BY k`, [1])).to.deep.equal(want);
+      for (let n = 0; n < 40; n++) await rows(built(n * 5, `other ${n}`)); // more queries than the ring keeps
+      for (const again of [first, first, built(-400, "it's")]) expect(await rows(again)).to.deep.equal(want);
+      expect(first.compile(), "compile() hands out the same object").to.equal(first.compile());
+    });
+
     it("a new value each query: no lexing, no type probe, no prepare", async () => {
       const run = async (id: number, name: string) => {
         await using cursor = await query(and(B.i.gte(id), B.s.ne(name), B.d2.notIn([Decimal.from("1.50"), id + 0.25])))

@@ -71,4 +71,23 @@ describe("where_clause values written back as literals (built-in engine)", () =>
     form.sqlIfSeen(long);
     expect(form.sqlIfSeen(long), "a long value is never remembered: it stays bound").to.equal(undefined);
   });
+
+  it("value lists: told apart whatever their texts hold, the last 32 kept as the memo wraps round", () => {
+    const form = new LiteralForm("SELECT * FROM t WHERE a IN ($1, $2)", 2);
+    const list = (a: string, b: string) =>
+      [
+        { kind: "string", value: a },
+        { kind: "string", value: b },
+      ] as const;
+    expect(form.sqlIfSeen(list("x,y", "z"))).to.equal(undefined);
+    expect(form.sqlIfSeen(list("x", "y,z")), "another split of the same characters").to.equal(undefined);
+    expect(form.sqlIfSeen(list("x','y", "z")), "a quote in a value").to.equal(undefined);
+    expect(form.sqlIfSeen(list("x,y", "z"))).to.equal(`SELECT * FROM t WHERE a IN ('x,y', 'z')`);
+    expect(form.sqlIfSeen(list("x','y", "z"))).to.equal(`SELECT * FROM t WHERE a IN ('x'',''y', 'z')`);
+    // 3 lists so far; 100 more wrap the memo round three times: only the last 32 stay.
+    for (let n = 0; n < 100; n++) form.sqlIfSeen(list(`v${n}`, "w"));
+    for (let n = 68; n < 100; n++) expect(form.sqlIfSeen(list(`v${n}`, "w")), `list ${n}`).to.not.equal(undefined);
+    expect(form.sqlIfSeen(list("v67", "w")), "the 33rd newest").to.equal(undefined);
+    expect(form.sqlIfSeen(list("x,y", "z")), "forgotten").to.equal(undefined);
+  });
 });

@@ -6,21 +6,51 @@
  * values as that lexer would read them, so both paths hand the engine the same thing
  * (`test/semantic/where-values-from-builder.test.ts` compares them on random queries).
  *
- * Kept per compiled query (a WeakMap: it goes with the query), found by the driver through the
- * statement options' `compiled` key.
+ * Kept per compiled query (a WeakMap: it goes with the query), or carried by a query spliced into a
+ * value template itself (FilledDuckDBQuery), found by the driver through the statement options'
+ * `compiled` key.
  */
 import { numberLiteral } from "../../semantic/call/lift-where-values.js";
+import { CompiledQuery } from "../../query-compiler/compiled-query.js";
+import type { FilledQuery } from "../../query-compiler/value-template.js";
+import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
 import type { LiftedLiteral, LiftedStatement } from "../../semantic/semantic-layer.js";
 
 const liftedByCompiled = new WeakMap<object, LiftedStatement>();
+const NO_PARAMETERS: readonly unknown[] = Object.freeze([]);
 
 export function noteLiftedValues(compiled: object, lifted: LiftedStatement): void {
   liftedByCompiled.set(compiled, lifted);
 }
 
-/** The lifted form the compiler noted for `compiled`, if any. */
+/**
+ * A query spliced into a value template (duckdb-value-template.ts) that carries its lifted values
+ * itself: it is its own key (no WeakMap entry per query, which costs a new value ~1 µs and the
+ * collector an ephemeron).
+ */
+export class FilledDuckDBQuery implements FilledQuery {
+  readonly parameters = NO_PARAMETERS;
+
+  constructor(
+    readonly sql: string,
+    readonly lifted: LiftedStatement | undefined,
+  ) {}
+
+  get key(): object {
+    return this;
+  }
+
+  compiledQuery(query: SemanticQueryNode): CompiledQuery {
+    const compiled = CompiledQuery.create("backend_c", query, this.sql, NO_PARAMETERS);
+    if (this.lifted !== undefined) noteLiftedValues(compiled, this.lifted);
+    return compiled;
+  }
+}
+
+/** The lifted form the compiler noted for `compiled` (a CompiledQuery or a FilledDuckDBQuery), if any. */
 export function liftedValuesOf(compiled: object | undefined): LiftedStatement | undefined {
-  return compiled === undefined ? undefined : liftedByCompiled.get(compiled);
+  if (compiled === undefined) return undefined;
+  return compiled instanceof FilledDuckDBQuery ? compiled.lifted : liftedByCompiled.get(compiled);
 }
 
 /**

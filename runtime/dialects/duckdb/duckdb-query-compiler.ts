@@ -85,7 +85,7 @@ export class DuckDBQueryCompiler extends SemanticQueryCompiler {
     this.#recording = true;
     try {
       const { compiled, parts } = this.#compile(query);
-      return { compiled, template: parts === undefined ? undefined : duckdbValueTemplate(parts, query, values) };
+      return { compiled, template: parts === undefined ? undefined : duckdbValueTemplate(parts, values) };
     } finally {
       this.#recording = false;
     }

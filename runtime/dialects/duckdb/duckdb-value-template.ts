@@ -11,13 +11,11 @@
  * recorded one, is handed back to the full compiler, which reports any error itself.
  */
 import { describeInvalidFilterValue, type FilterValue } from "../../operation-node/filter-value.js";
-import type { SemanticQueryNode } from "../../operation-node/semantic-query-node.js";
-import { CompiledQuery } from "../../query-compiler/compiled-query.js";
 import type { ValueTemplate } from "../../query-compiler/value-template.js";
 import { placeholderCast } from "../../semantic/call/lift-where-values.js";
 import type { LiftedLiteral, LiftedStatement } from "../../semantic/semantic-layer.js";
 import { duckdbLiteral, duckdbValueProblem } from "./duckdb-literals.js";
-import { liftedLiteralOf, liftedValuesOf, noteLiftedValues } from "./duckdb-lifted-values.js";
+import { FilledDuckDBQuery, liftedLiteralOf, liftedValuesOf } from "./duckdb-lifted-values.js";
 
 /** Where a query value was written in the predicate; `lifted`: its index among the lifted literals, or -1. */
 export interface TemplateHole {
@@ -38,6 +36,9 @@ export interface TemplateParts {
 }
 
 const quoted = (text: string): string => (text.includes("'") ? text.replaceAll("'", "''") : text);
+
+/** A string duckdbLiteral writes as `'…'` as it is: no quote to double, no NUL written as `chr(0)`. */
+const plainText = (value: string): boolean => !value.includes("'") && !value.includes("\0");
 
 class DuckDBValueTemplate implements ValueTemplate {
   readonly #pieces: readonly string[];
@@ -67,7 +68,7 @@ class DuckDBValueTemplate implements ValueTemplate {
     this.#casts = holes.map((h) => (lifted === undefined ? "" : placeholderCast(lifted.literals[h.lifted]!)));
   }
 
-  fill(query: SemanticQueryNode, values: readonly FilterValue[]): CompiledQuery | undefined {
+  fill(values: readonly FilterValue[]): FilledDuckDBQuery | undefined {
     for (const value of values) {
       if ((describeInvalidFilterValue(value) ?? duckdbValueProblem(value)) !== undefined) return undefined;
     }
@@ -78,22 +79,33 @@ class DuckDBValueTemplate implements ValueTemplate {
     const literals = liftedForm === undefined ? undefined : liftedForm.literals.slice();
     let sql = pieces[0]!;
     for (let i = 0; i < holes.length; i++) {
+      const value = values[holes[i]!.slot];
+      if (typeof value === "string" && plainText(value)) {
+        // The usual search text: `'x'` in the predicate, `''x''` in the statement (no quote to double).
+        if (literals !== undefined) {
+          if (this.#casts[i] !== "") return undefined;
+          literals[liftedForm!.at[i]!] = { kind: "string", value };
+        }
+        sql += `''${value}''${pieces[i + 1]!}`;
+        continue;
+      }
       let text: string;
       try {
-        text = duckdbLiteral(values[holes[i]!.slot]);
+        text = duckdbLiteral(value);
       } catch {
         return undefined;
       }
       if (literals !== undefined) {
-        const literal = liftedLiteralOf(values[holes[i]!.slot], text);
+        const literal = liftedLiteralOf(value, text);
         if (literal == null || placeholderCast(literal) !== this.#casts[i]) return undefined;
         literals[liftedForm!.at[i]!] = literal;
       }
       sql += quoted(text) + pieces[i + 1]!;
     }
-    const compiled = CompiledQuery.create("backend_c", query, sql, []);
-    if (literals !== undefined) noteLiftedValues(compiled, Object.freeze({ shape: liftedForm!.shape, literals }));
-    return compiled;
+    return new FilledDuckDBQuery(
+      sql,
+      literals === undefined ? undefined : Object.freeze({ shape: liftedForm!.shape, literals }),
+    );
   }
 }
 
@@ -101,17 +113,13 @@ class DuckDBValueTemplate implements ValueTemplate {
  * The template of a compile, or undefined when one cannot stand for its value shape: a value that
  * stayed text in the lifted shape, or a template that does not give back the compile it came from.
  */
-export function duckdbValueTemplate(
-  parts: TemplateParts,
-  query: SemanticQueryNode,
-  values: readonly FilterValue[],
-): ValueTemplate | undefined {
+export function duckdbValueTemplate(parts: TemplateParts, values: readonly FilterValue[]): ValueTemplate | undefined {
   const { lifted, holes } = parts;
   if (holes.some((h) => (lifted === undefined) !== h.lifted < 0)) return undefined;
   if (lifted === undefined && holes.length > 0) return undefined;
   if (parts.sql.slice(parts.where.start, parts.where.end) !== `'${quoted(parts.where.predicate)}'`) return undefined;
   const template = new DuckDBValueTemplate(parts);
-  const again = template.fill(query, values);
+  const again = template.fill(values);
   if (again === undefined || again.sql !== parts.sql || !sameLifted(liftedValuesOf(again), lifted)) return undefined;
   return template;
 }

@@ -50,7 +50,7 @@ export function literalText(literal: LiftedLiteral): string | undefined {
   }
 }
 
-const quote = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+const quote = (text: string): string => `'${text.includes("'") ? text.replaceAll("'", "''") : text}'`;
 
 /** The shape's SQL cut at each `$k`; `slots[i]`: the value (k - 1) between pieces i and i + 1. */
 interface Template {
@@ -63,8 +63,11 @@ export class LiteralForm {
   readonly #count: number;
   /** Cut on first use (null: the SQL does not lex, or names a parameter beyond the values). */
   #template: Template | null | undefined;
-  /** Value lists this shape ran with (their literal texts, joined), oldest first. */
+  /** Value lists this shape ran with (their literal texts, joined). */
   readonly #seen = new Set<string>();
+  /** The same keys in a ring, to forget the oldest without an iterator per new value. */
+  readonly #order: string[] = [];
+  #next = 0;
 
   /** The literal form of shape SQL `sql` with `count` parameters. */
   constructor(sql: string, count: number) {
@@ -85,11 +88,18 @@ export class LiteralForm {
   sqlIfSeen(literals: readonly LiftedLiteral[]): string | undefined {
     const texts = textsOf(literals);
     if (texts === undefined) return undefined;
-    const key = texts.join(",");
+    let key = texts[0]!;
+    for (let i = 1; i < texts.length; i++) key += `,${texts[i]!}`; // cheaper than join() for a few texts
     if (key.length > MAX_KEY_LENGTH) return undefined;
     const seen = this.#seen;
     if (seen.has(key)) return this.#write(texts);
-    if (seen.size >= SIGHTINGS) seen.delete(seen.values().next().value!);
+    const order = this.#order;
+    if (order.length < SIGHTINGS) order.push(key);
+    else {
+      seen.delete(order[this.#next]!);
+      order[this.#next] = key;
+      this.#next = (this.#next + 1) % SIGHTINGS;
+    }
     seen.add(key);
     return undefined;
   }
