@@ -207,8 +207,11 @@ export class PoolLifecycle {
     }
     this.#opened++;
     try {
-      const handle = new PooledConnectionImpl(connection);
-      for (const listener of [...this.#listeners]) await listener(handle);
+      // Most engines have no listener: no handle, no copy of the list per open (overflow connections open per burst).
+      if (this.#listeners.length > 0) {
+        const handle = new PooledConnectionImpl(connection);
+        for (const listener of [...this.#listeners]) await listener(handle);
+      }
     } catch (error) {
       this.#consecutiveFailures++;
       await this.#close(connection);

@@ -39,6 +39,8 @@ type Values = DuckDBValue[] | undefined;
 type OpenAs = { readonly single: boolean; readonly lifted: Lifted; readonly whole: boolean };
 /** The where_clause values the layer lifted: bound in the types DuckDB resolved for their parameters. */
 type Lifted = readonly BoundParameter[] | undefined;
+/** A started result, and the cached prepared statement it came from, if any. */
+type Opened = { readonly result: DuckDBResult; readonly prepared?: DuckDBPreparedStatement | undefined };
 /** Reads a whole materialized result; `statement`: the cached prepared statement it came from, if any. */
 type ReadResult<T> = (result: DuckDBMaterializedResult, statement?: DuckDBPreparedStatement) => T;
 
@@ -246,17 +248,19 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       }
       const values = bound === undefined ? toDuckDBParameters(parameters) : undefined;
       const how: OpenAs = { single, lifted: bound, whole };
-      let result: DuckDBResult;
+      let opened: Opened;
       this.#shared.beforeRunning(statement);
       if (changesSession(statement)) {
-        result = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, how));
+        opened = await this.#changingSession(statement, () => this.#beginAndOpen(statement, values, how));
       } else if (this.#transaction.readsInAutocommit(statement)) {
         this.#operations.throwIfInterrupted();
-        result = await this.#openResult(statement, values, true, how);
-      } else result = await this.#beginAndOpen(statement, values, how);
+        opened = await this.#openResult(statement, values, true, how);
+      } else opened = await this.#beginAndOpen(statement, values, how);
+      // A statement prepared just now (a new connection's first query): its results share a plan too.
+      const { result, prepared } = opened;
       return whole
-        ? materializedStream(result as DuckDBMaterializedResult, servedFrom)
-        : streamOfResult(result, this.#operations, servedFrom);
+        ? materializedStream(result as DuckDBMaterializedResult, servedFrom, prepared)
+        : streamOfResult(result, this.#operations, servedFrom, prepared);
     } catch (error) {
       throw mapDuckDBError(error);
     } finally {
@@ -342,7 +346,7 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
   }
 
   /** Begins the transaction `statement` needs (none for an autocommit read), then starts its result. */
-  async #beginAndOpen(statement: string, values: Values, how: OpenAs): Promise<DuckDBResult> {
+  async #beginAndOpen(statement: string, values: Values, how: OpenAs): Promise<Opened> {
     const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
     this.#operations.throwIfInterrupted();
     return this.#openResult(statement, values, autocommitRead, how);
@@ -352,14 +356,19 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
    * Starts a cursor's result: streamed, or materialized when `how.whole` (then a
    * `DuckDBMaterializedResult`); one statement is prepared directly or reused (see #readAll).
    */
-  async #openResult(sql: string, values: Values, autocommitRead: boolean, how: OpenAs): Promise<DuckDBResult> {
+  async #openResult(sql: string, values: Values, autocommitRead: boolean, how: OpenAs): Promise<Opened> {
     const { single, lifted, whole } = how;
     const cached = autocommitRead ? await this.#statements.bound(sql, values, lifted) : undefined;
-    if (cached !== undefined) return this.#runCached(sql, whole ? runPrepared(cached) : streamPrepared(cached));
+    if (cached !== undefined) {
+      return {
+        result: await this.#runCached(sql, whole ? runPrepared(cached) : streamPrepared(cached)),
+        prepared: cached,
+      };
+    }
     if (autocommitRead) this.#operations.throwIfInterrupted(); // cancelled while preparing
     if (!single && sql.includes(";"))
-      return whole ? this.#connection.run(sql, values) : this.#connection.stream(sql, values);
-    return (whole ? runOneStatement : streamOneStatement)(this.#connection, sql, values, lifted);
+      return { result: await (whole ? this.#connection.run(sql, values) : this.#connection.stream(sql, values)) };
+    return { result: await (whole ? runOneStatement : streamOneStatement)(this.#connection, sql, values, lifted) };
   }
 
   /** A cached statement's execution; one that failed is prepared afresh next time. */

@@ -10,6 +10,12 @@
  * after a change of the catalog through the library (a commit, a session change:
  * `noteCatalogChange`) a kept plan is used again only once the result's columns are checked to carry
  * no alias (a logical type per column, ~4 µs each: once per plan and change, not per query).
+ *
+ * A plan is also kept by its statement's text (`notePreparedText`, told by the statement caches), so
+ * the same text prepared on another connection — an overflow connection's first query, which every
+ * connection of a burst runs — starts from the plan (and the row mappers compiled for its column
+ * list) instead of reading its column types and planning its readers again. The same column check
+ * guards it: a text bound against another catalog answers other columns and gets a plan of its own.
  */
 import type { DuckDBResult, DuckDBType } from "@duckdb/node-api";
 import type { ColumnInfo } from "../../driver/query-result.js";
@@ -32,6 +38,13 @@ interface KeptPlan {
 }
 
 const plans = new WeakMap<object, KeptPlan>();
+/** The text each cached prepared statement was prepared from (the key of `plansByText`). */
+const textOfStatement = new WeakMap<object, string>();
+/** Plans by statement text, most recently made last; bounded in count and text length. */
+const plansByText = new Map<string, KeptPlan>();
+const MAX_TEXT_PLANS = 128;
+/** Longer texts are not kept by text (they carry values, and a plan is cheap next to their prepare). */
+const MAX_TEXT_PLAN_LENGTH = 8 * 1024;
 /** Bumped by every commit and session change through the library. */
 let catalogEpoch = 0;
 let simpleIds: ReadonlySet<number> | undefined;
@@ -86,22 +99,47 @@ export function planResult(result: DuckDBResult): ResultPlan {
   return { columns, types, readRows: planChunkRows(types), typeIds };
 }
 
-/** The plan `statement`'s earlier results used when this result's columns are the same, else a new one (kept). */
+/** `statement` (kept by a statement cache) was prepared from `sql`: its results may use that text's plan. */
+export function notePreparedText(statement: object, sql: string): void {
+  if (sql.length <= MAX_TEXT_PLAN_LENGTH) textOfStatement.set(statement, sql);
+}
+
+/**
+ * The plan `statement`'s earlier results used — or, for its first result, the plan of another
+ * statement of the same text — when this result's columns are the same, else a new one (kept).
+ */
 export function sharedPlan(statement: object, result: DuckDBResult): ResultPlan {
-  const kept = plans.get(statement);
+  let kept = plans.get(statement);
+  const text = kept === undefined ? textOfStatement.get(statement) : undefined;
+  if (text !== undefined) kept = plansByText.get(text);
   if (kept !== undefined && sameColumns(kept.plan, result)) {
-    if (kept.checkedIn === catalogEpoch) return kept.plan;
-    if (withoutAliases(result)) {
+    if (kept.checkedIn !== catalogEpoch) {
+      if (!withoutAliases(result)) return replanned(statement, result, text);
       kept.checkedIn = catalogEpoch;
-      return kept.plan;
     }
+    if (text !== undefined) plans.set(statement, kept);
+    return kept.plan;
   }
+  return replanned(statement, result, text ?? textOfStatement.get(statement));
+}
+
+/** A new plan for `result`, kept for `statement` (and its `text`) when it may be shared. */
+function replanned(statement: object, result: DuckDBResult, text: string | undefined): ResultPlan {
   const plan = planResult(result);
-  if (plan.typeIds !== undefined) {
-    for (const column of plan.columns) Object.freeze(column);
-    Object.freeze(plan.columns);
-    plans.set(statement, { plan, checkedIn: catalogEpoch });
-  } else if (kept !== undefined) plans.delete(statement);
+  if (plan.typeIds === undefined) {
+    plans.delete(statement);
+    if (text !== undefined) plansByText.delete(text);
+    return plan;
+  }
+  for (const column of plan.columns) Object.freeze(column);
+  Object.freeze(plan.columns);
+  const kept = { plan, checkedIn: catalogEpoch };
+  plans.set(statement, kept);
+  if (text !== undefined) {
+    plansByText.delete(text); // re-inserted last: the oldest is evicted first
+    plansByText.set(text, kept);
+    if (plansByText.size > MAX_TEXT_PLANS) plansByText.delete(plansByText.keys().next().value!);
+  }
   return plan;
 }
 

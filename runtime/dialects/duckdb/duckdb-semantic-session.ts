@@ -79,23 +79,7 @@ export class DuckDBSemanticSession {
   constructor(layer: SemanticLayer, host: SemanticSessionHost) {
     this.#layer = layer;
     this.#host = host;
-    this.#session = {
-      query: (sql, parameters) => this.#rawQuery(sql, parameters),
-      memo: host.memo,
-      get sharedMemo() {
-        return host.transaction.open ? undefined : host.sharedMemo();
-      },
-      // Committed definitions serve only a session that sees exactly the committed state.
-      get definitions() {
-        return host.transaction.open ? undefined : host.definitions;
-      },
-      parameterTypes: (sql) => host.parameterTypes(sql),
-      describe: (sql) => this.#describe(sql),
-      checkpoint: async () => {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        host.throwIfInterrupted();
-      },
-    };
+    this.#session = new HostSession(host, this);
   }
 
   /**
@@ -201,8 +185,8 @@ export class DuckDBSemanticSession {
     this.#layer.release?.(this.#session);
   }
 
-  /** SqlSession.describe, in the same transaction `#rawQuery` would run `sql` in. */
-  async #describe(sql: string): Promise<readonly RawColumn[] | undefined> {
+  /** SqlSession.describe, in the same transaction `rawQuery` would run `sql` in. */
+  async describe(sql: string): Promise<readonly RawColumn[] | undefined> {
     const host = this.#host;
     host.assertOpen();
     host.throwIfInterrupted();
@@ -211,7 +195,7 @@ export class DuckDBSemanticSession {
   }
 
   /** The layer's raw access: same connection, same transaction, DuckDB values un-normalized. */
-  async #rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
+  async rawQuery(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
     const host = this.#host;
     host.assertOpen();
     host.throwIfInterrupted();
@@ -219,5 +203,47 @@ export class DuckDBSemanticSession {
     return !host.transaction.open && isReadOnlyStatement(sql)
       ? host.readAll(sql, values, true)
       : host.transaction.withTransaction(() => host.readAll(sql, values, false));
+  }
+}
+
+/**
+ * The `SqlSession` the layer reads through: a class rather than an object literal with getters and
+ * closures, made for every new connection (an overflow connection's open pays for it).
+ */
+class HostSession implements SqlSession {
+  readonly #host: SemanticSessionHost;
+  readonly #owner: DuckDBSemanticSession;
+  readonly memo: Map<string, unknown>;
+
+  constructor(host: SemanticSessionHost, owner: DuckDBSemanticSession) {
+    this.#host = host;
+    this.#owner = owner;
+    this.memo = host.memo;
+  }
+
+  query(sql: string, parameters?: readonly unknown[]): Promise<{ columns: RawColumn[]; rows: unknown[][] }> {
+    return this.#owner.rawQuery(sql, parameters);
+  }
+
+  get sharedMemo(): Map<string, unknown> | undefined {
+    return this.#host.transaction.open ? undefined : this.#host.sharedMemo();
+  }
+
+  /** Committed definitions serve only a session that sees exactly the committed state. */
+  get definitions(): DefinitionCache | undefined {
+    return this.#host.transaction.open ? undefined : this.#host.definitions;
+  }
+
+  parameterTypes(sql: string): Promise<readonly string[] | undefined> {
+    return this.#host.parameterTypes(sql);
+  }
+
+  describe(sql: string): Promise<readonly RawColumn[] | undefined> {
+    return this.#owner.describe(sql);
+  }
+
+  async checkpoint(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.#host.throwIfInterrupted();
   }
 }

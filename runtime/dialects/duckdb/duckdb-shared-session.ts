@@ -13,6 +13,7 @@
  * with its own definitions.
  */
 import { currentSessionEpoch, maySessionChange } from "./duckdb-statement-cache.js";
+import { rememberedPerText } from "./duckdb-statements.js";
 
 export class SharedSessionMemo {
   #memo = new Map<string, unknown>();
@@ -31,6 +32,11 @@ export class SharedSessionMemo {
 
 /** Statements that create an object only their session sees (CREATE TEMP TABLE/VIEW/MACRO ...). */
 const TEMPORARY = /\bTEMP(?:ORARY)?\b/i;
+/**
+ * Whether running `sql` makes a session its own, remembered per text: every new connection's first
+ * query passes here with the statement the engine's other connections ran before.
+ */
+const takesSession = rememberedPerText((sql: string) => maySessionChange(sql) || TEMPORARY.test(sql));
 
 /** One connection's use of its engine's shared memo, until it runs SQL that makes its session its own. */
 export class SharedMemoSeat {
@@ -47,6 +53,6 @@ export class SharedMemoSeat {
 
   /** Called before the connection runs `sql` outside its fast paths (a false alarm only costs it its seat). */
   beforeRunning(sql: string): void {
-    if (this.#shared !== undefined && (maySessionChange(sql) || TEMPORARY.test(sql))) this.#shared = undefined;
+    if (this.#shared !== undefined && takesSession(sql)) this.#shared = undefined;
   }
 }

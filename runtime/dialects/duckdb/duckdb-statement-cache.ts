@@ -20,6 +20,7 @@
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from "@duckdb/node-api";
 import type { BoundParameter } from "../../semantic/semantic-layer.js";
 import { binderFor, bindLiftedTyped, type Binder } from "./duckdb-typed-binders.js";
+import { notePreparedText } from "./duckdb-result-plan.js";
 
 /** Statements that may change settings, the search path or the attached databases. */
 const MAY_CHANGE_SESSION = /\b(?:USE|ATTACH|DETACH|DROP\s+SCHEMA|SET|RESET|PRAGMA|CALL)\b/i;
@@ -220,6 +221,7 @@ export class StatementCache {
         return undefined;
       }
       entry = { statement, parameterCount: statement.parameterCount, bytes };
+      notePreparedText(statement, sql); // its results may start from the plan of this text on another connection
       // A session change while preparing: the statement may be bound to the old session.
       if (epoch !== sessionEpoch) {
         statement.destroySync();
