@@ -112,6 +112,38 @@ describe("duckdb: a new (overflow) connection's first query", () => {
   });
 });
 
+describe("duckdb: a column plan kept by text, on another database", () => {
+  const dir = useTempDir();
+
+  it("is not taken for a column of the same name and type id that carries an alias (JSON)", async () => {
+    const text = "SELECT x FROM t";
+    const open = async (name: string, select: string) => {
+      const engine = plainEngine({ database: dir.file(name) });
+      await using setup = await engine.connect();
+      await setup.run(`CREATE TABLE t AS ${select}`);
+      await setup.commit();
+      return engine;
+    };
+    // Both catalogs are committed before either reads, so no catalog change separates the reads.
+    await using plain = await open("plain.duckdb", "SELECT 'a' AS x");
+    await using json = await open("json.duckdb", `SELECT '{"k": 1}'::JSON AS x`);
+    const read = async (engine: Engine) => {
+      await using conn = await engine.connect();
+      return conn.execute(text);
+    };
+    const a = await read(plain);
+    expect(a.columns.map((c) => c.type)).to.deep.equal(["VARCHAR"]);
+    const b = await read(json);
+    // lib reports a JSON column as VARCHAR either way; what must not happen is taking a plan made for
+    // a type without the alias (the rule duckdb-statement-cache.test.ts checks on one connection).
+    expect(b.columns, "the VARCHAR plan of the same text was taken").to.not.equal(a.columns);
+    expect(b.columns.map((c) => c.type)).to.deep.equal(["VARCHAR"]);
+    expect(b.rows).to.deep.equal([['{"k": 1}']]);
+    // Still shared where it may be: the same text on a new connection of the first database.
+    expect((await read(plain)).columns).to.equal(a.columns);
+  });
+});
+
 describe("duckdb: the engine's schema on a new (overflow) connection", () => {
   const dir = useTempDir();
 

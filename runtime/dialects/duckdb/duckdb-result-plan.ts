@@ -15,7 +15,8 @@
  * the same text prepared on another connection — an overflow connection's first query, which every
  * connection of a burst runs — starts from the plan (and the row mappers compiled for its column
  * list) instead of reading its column types and planning its readers again. The same column check
- * guards it: a text bound against another catalog answers other columns and gets a plan of its own.
+ * guards it, and since the text may have been bound against another catalog (another database file
+ * in the process), the statement's columns are also checked once for an alias before it takes the plan.
  */
 import type { DuckDBResult, DuckDBType } from "@duckdb/node-api";
 import type { ColumnInfo } from "../../driver/query-result.js";
@@ -113,7 +114,9 @@ export function sharedPlan(statement: object, result: DuckDBResult): ResultPlan 
   const text = kept === undefined ? textOfStatement.get(statement) : undefined;
   if (text !== undefined) kept = plansByText.get(text);
   if (kept !== undefined && sameColumns(kept.plan, result)) {
-    if (kept.checkedIn !== catalogEpoch) {
+    // Another statement's plan was made for another catalog perhaps (another database, the same
+    // text): its aliases are checked once for this statement, whatever the epoch.
+    if (kept.checkedIn !== catalogEpoch || text !== undefined) {
       if (!withoutAliases(result)) return replanned(statement, result, text);
       kept.checkedIn = catalogEpoch;
     }
