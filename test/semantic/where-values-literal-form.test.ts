@@ -70,6 +70,9 @@ describe("where_clause values written back as literals (built-in engine)", () =>
     const long = [{ kind: "string", value: "x".repeat(1000) }] as const;
     form.sqlIfSeen(long);
     expect(form.sqlIfSeen(long), "a long value is never remembered: it stays bound").to.equal(undefined);
+    const none = new LiteralForm("SELECT * FROM t", 0);
+    expect(none.sqlIfSeen([]), "an empty value list, first run").to.equal(undefined);
+    expect(none.sqlIfSeen([]), "an empty value list, run again").to.equal("SELECT * FROM t");
   });
 
   it("value lists: told apart whatever their texts hold, the last 32 kept as the memo wraps round", () => {

@@ -88,7 +88,7 @@ export class LiteralForm {
   sqlIfSeen(literals: readonly LiftedLiteral[]): string | undefined {
     const texts = textsOf(literals);
     if (texts === undefined) return undefined;
-    let key = texts[0]!;
+    let key = texts[0] ?? "";
     for (let i = 1; i < texts.length; i++) key += `,${texts[i]!}`; // cheaper than join() for a few texts
     if (key.length > MAX_KEY_LENGTH) return undefined;
     const seen = this.#seen;
