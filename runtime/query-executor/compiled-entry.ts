@@ -120,15 +120,7 @@ function compileWithValues(dialect: AnyDialect, node: SemanticQueryNode): Compil
   const known = valueShapeEntry(dialect, shape.key);
   const spliced = known?.template.fill(shape.values);
   if (known !== undefined && spliced !== undefined) {
-    const { columnNames, label, semantic } = known;
-    return Object.freeze({
-      compiled: undefined,
-      filled: spliced,
-      sql: spliced.sql,
-      parameters: spliced.parameters,
-      columnNames,
-      statement: Object.freeze({ label, semantic, compiled: spliced.key }),
-    });
+    return freezeEntry(spliced, known.columnNames, known.label, known.semantic);
   }
   const { compiled, template } = withIdleCompiler(dialect, (c) => c.compileWithTemplate(node, shape.values));
   const columnNames = Object.freeze(SemanticQueryNode.selection(node).map((f) => f.name));
@@ -208,18 +200,21 @@ function entryOf(node: SemanticQueryNode, compiled: CompiledQuery): CompiledEntr
   return freezeEntry(compiled, columnNames, label, requestInfo(node));
 }
 
+/** The entry of a full compile, or of a query spliced into a value template (its own statement key). */
 function freezeEntry(
-  compiled: CompiledQuery,
+  made: CompiledQuery | FilledQuery,
   columnNames: readonly string[],
   label: StatementLabel,
   semantic: SemanticRequestInfo,
 ): CompiledEntry {
+  const filled = "compiledQuery" in made ? made : undefined;
   return Object.freeze({
-    compiled,
-    sql: compiled.sql,
-    parameters: compiled.parameters,
+    compiled: filled === undefined ? (made as CompiledQuery) : undefined,
+    filled,
+    sql: made.sql,
+    parameters: made.parameters,
     columnNames,
-    statement: Object.freeze({ label, semantic, compiled }),
+    statement: Object.freeze({ label, semantic, compiled: filled === undefined ? made : filled.key }),
   });
 }
 
