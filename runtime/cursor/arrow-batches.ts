@@ -9,20 +9,27 @@ import { isTypedColumn, type ColumnInfo, type ResultStream, type TypedColumn } f
 import { ArrowTableBuilder } from "./arrow-table.js";
 import { loadArrow } from "./load-arrow.js";
 
+/**
+ * The batches of `chunks`. `close` gives the result up when the batches fail before reading a chunk
+ * (apache-arrow missing, a column without an Arrow mapping): `chunks` has not started then, so its
+ * own cleanup would never run.
+ */
 export async function* arrowBatches(
   columns: readonly ColumnInfo[],
   stream: Pick<ResultStream, "preferColumns">,
   chunks: AsyncGenerator<unknown[][], void, undefined>,
+  close: () => Promise<void>,
 ): AsyncGenerator<RecordBatch, void, undefined> {
+  let builder: ArrowTableBuilder;
   try {
     await loadArrow();
+    builder = new ArrowTableBuilder(columns, { rows: BATCH_CAPACITY });
   } catch (error) {
-    await chunks.return(undefined); // closes the cursor
+    await close();
     throw error;
   }
   const columnar = stream.preferColumns?.({ typedArrays: true }) === true;
   let yielded = false;
-  let builder = new ArrowTableBuilder(columns, { rows: BATCH_CAPACITY });
   let rows = 0;
   for await (const chunk of chunks) {
     if (columnar) {

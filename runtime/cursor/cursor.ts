@@ -195,7 +195,7 @@ export class Cursor<Row = Record<string, unknown>> implements AsyncDisposable {
    */
   streamArrow(): AsyncIterableIterator<RecordBatch> {
     this.#enter("streamArrow", "streamArrow()");
-    return arrowBatches(this.columns, this.#stream, this.#chunks("streamArrow()"));
+    return arrowBatches(this.columns, this.#stream, this.#chunks("streamArrow()"), () => this.#closeQuietly());
   }
 
   /**

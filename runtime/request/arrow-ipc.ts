@@ -85,7 +85,9 @@ export async function arrowIpcStream(
   };
   async function* messages(): AsyncGenerator<readonly Uint8Array[], void, undefined> {
     yield take(); // the schema
-    const records = arrowBatches(cursor.columns, { preferColumns: () => columnar }, capped());
+    const records = arrowBatches(cursor.columns, { preferColumns: () => columnar }, capped(), () =>
+      cursor.close().catch(() => undefined),
+    );
     try {
       for await (const batch of records) {
         if (batch.numRows === 0) continue; // an empty result: the schema alone says it

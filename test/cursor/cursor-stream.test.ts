@@ -69,6 +69,14 @@ describe("cursor: streaming reads", () => {
     expect(h.borrowed()).to.equal(0);
   });
 
+  it("streamArrow() of a column with no Arrow mapping fails naming it, and gives the connection back", async () => {
+    const cursor = await h.cursor("SELECT 1::INTEGER AS i, [1, 2] AS xs");
+    const error = await failureOf(cursor.streamArrow().next());
+    expect(error).to.be.instanceOf(LibError).with.property("message").that.contains('column "xs" has type INTEGER[]');
+    expect(cursor.closed).to.equal(true);
+    expect(h.borrowed()).to.equal(0);
+  });
+
   it("an empty result streams one empty RecordBatch with the schema, and no rows", async () => {
     const empty = "SELECT 1::INTEGER AS i WHERE false";
     const batches = [];
