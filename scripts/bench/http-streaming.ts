@@ -15,6 +15,7 @@ import { Sales } from "./revenue-by-country.js";
 import { gc, measureGroup, printTable, type GroupResult } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
 import { rawStreamedRows } from "./raw-stream.js";
+import { peakRss, resetPeakRss } from "./peak-rss.js";
 
 const SQL = "SELECT id, country, revenue, amount, sold_on FROM sales_data";
 const QUERY = "dimensions=country&facts=sale_id,unit_revenue,amount,sold_on";
@@ -50,7 +51,8 @@ export async function runHttpStreaming(fixture: BenchFixture, settings: BenchSet
   try {
     // Per stream: a baseline after two collections and a pause (so memory freed by whatever ran before
     // has gone back to the OS and does not mask the stream's growth), then RSS and the JS memory (heap,
-    // external, array buffers) sampled every 20 ms while the whole result is served and read.
+    // external, array buffers) sampled every 20 ms while the whole result is served and read; RSS also
+    // as the kernel's high-water mark where Linux keeps one (peak-rss.ts), which no sample misses.
     const memory: string[][] = [];
     const jsMemory = () => {
       const m = process.memoryUsage();
@@ -63,6 +65,7 @@ export async function runHttpStreaming(fixture: BenchFixture, settings: BenchSet
       gc();
       await new Promise((resolve) => setTimeout(resolve, 500));
       gc();
+      const highWaterMark = resetPeakRss();
       const baseline = { rss: process.memoryUsage.rss(), js: jsMemory() };
       const peak = { ...baseline };
       const sample = () => {
@@ -74,6 +77,7 @@ export async function runHttpStreaming(fixture: BenchFixture, settings: BenchSet
       const { bytes, lines } = await drain(url, accept);
       clearInterval(timer);
       sample();
+      peak.rss = Math.max(peak.rss, (highWaterMark ? peakRss() : undefined) ?? 0);
       // Every row arrives: one NDJSON line per row.
       if (name === "NDJSON" && lines !== rows)
         throw new Error(`http-streaming: NDJSON had ${lines} lines, expected ${rows}`);
