@@ -7,7 +7,8 @@
  * baseline (goal ≤ 64 MB): the kernel's high-water mark where Linux keeps one (peak-rss.ts), else
  * sampled every 8 chunks or batches. Every read first runs once on 100,000 rows, unmeasured
  * (the first `streamArrow()` loads apache-arrow, a one-time module load, not streaming cost); then
- * 3 interleaved rounds (2 at 10 M rows): the median time and the largest RSS growth of any round.
+ * 3 interleaved rounds: the median time (of 2 rounds one slow raw or lib run moved the ratio by 0.3)
+ * and the largest RSS growth of any round.
  */
 import { Type } from "typebox";
 import type { DuckDBConnection, DuckDBDataChunk } from "@duckdb/node-api";
@@ -135,7 +136,7 @@ const WARM_UP_ROWS = 100_000;
 
 export async function runStreamingMemory(fixture: BenchFixture, settings: BenchSettings): Promise<GroupResult[]> {
   const size = settings.quick ? 2_000_000 : 10_000_000;
-  const rounds = settings.quick ? 3 : 2;
+  const rounds = 3;
   const sql = sqlFor(size);
   for (const read of reads(fixture)) await measureRead(read, sqlFor(WARM_UP_ROWS), WARM_UP_ROWS);
   // Interleaved rounds: time is the median, memory the largest growth any round saw.
