@@ -15,7 +15,7 @@ import { Sales } from "./revenue-by-country.js";
 import { gc, measureGroup, printTable, type GroupResult } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
 import { rawStreamedRows } from "./raw-stream.js";
-import { peakRss, resetPeakRss } from "./peak-rss.js";
+import { watchPeakRss } from "./peak-rss.js";
 
 const SQL = "SELECT id, country, revenue, amount, sold_on FROM sales_data";
 const QUERY = "dimensions=country&facts=sale_id,unit_revenue,amount,sold_on";
@@ -65,7 +65,7 @@ export async function runHttpStreaming(fixture: BenchFixture, settings: BenchSet
       gc();
       await new Promise((resolve) => setTimeout(resolve, 500));
       gc();
-      const highWaterMark = resetPeakRss();
+      const peakSince = watchPeakRss();
       const baseline = { rss: process.memoryUsage.rss(), js: jsMemory() };
       const peak = { ...baseline };
       const sample = () => {
@@ -77,7 +77,7 @@ export async function runHttpStreaming(fixture: BenchFixture, settings: BenchSet
       const { bytes, lines } = await drain(url, accept);
       clearInterval(timer);
       sample();
-      peak.rss = Math.max(peak.rss, (highWaterMark ? peakRss() : undefined) ?? 0);
+      peak.rss = Math.max(peak.rss, peakSince());
       // Every row arrives: one NDJSON line per row.
       if (name === "NDJSON" && lines !== rows)
         throw new Error(`http-streaming: NDJSON had ${lines} lines, expected ${rows}`);

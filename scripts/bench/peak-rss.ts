@@ -6,22 +6,25 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 
-/** Resets the high-water mark; false where the system has none (then only samples count). */
-export function resetPeakRss(): boolean {
-  try {
-    writeFileSync("/proc/self/clear_refs", "5");
-    return peakRss() !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 /** The highest RSS since the last reset, in bytes, or undefined where the system does not say. */
-export function peakRss(): number | undefined {
+function highWaterMark(): number | undefined {
   try {
     const kb = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
     return kb === undefined ? undefined : Number(kb) * 1024;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Starts watching the peak RSS from now: the returned function gives the highest RSS since this
+ * call, in bytes, or 0 where the system keeps no high-water mark (then only the caller's samples count).
+ */
+export function watchPeakRss(): () => number {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+  } catch {
+    return () => 0;
+  }
+  return highWaterMark() === undefined ? () => 0 : () => highWaterMark() ?? 0;
 }

@@ -17,7 +17,7 @@ import type { Cursor } from "../../runtime/cursor/cursor.js";
 import type { BenchFixture } from "./fixture.js";
 import { gc, median, printTable, wholeRunCase, type CaseResult, type GroupResult } from "./bench-harness.js";
 import type { BenchSettings } from "./bench-settings.js";
-import { peakRss, resetPeakRss } from "./peak-rss.js";
+import { watchPeakRss } from "./peak-rss.js";
 
 const Row = Type.Object({ id: Type.Integer(), revenue: Type.Integer(), amount: Type.Number() });
 
@@ -114,7 +114,7 @@ interface Measured {
 /** Runs one read over `sql`, returning its wall and CPU time and peak RSS growth over a collected baseline. */
 async function measureRead(read: Read, sql: string, size: number): Promise<Measured> {
   gc();
-  const highWaterMark = resetPeakRss();
+  const peakSince = watchPeakRss();
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
   let samples = 0;
@@ -126,7 +126,7 @@ async function measureRead(read: Read, sql: string, size: number): Promise<Measu
   const n = await read.run(sql, sample);
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  peak = Math.max(peak, process.memoryUsage.rss(), (highWaterMark ? peakRss() : undefined) ?? 0);
+  peak = Math.max(peak, process.memoryUsage.rss(), peakSince());
   if (n !== size) throw new Error(`streaming-memory: ${read.name} read ${n} rows, expected ${size}`);
   return { seconds, cpuSeconds: (used.user + used.system) / 1e6, growthMb: (peak - baseline) / MB };
 }
