@@ -147,6 +147,21 @@ describe("engine: DuckDB connections", () => {
       expect(await conn.all("SELECT 1 AS one")).to.deep.equal([{ one: 1 }]);
     });
 
+    it("streams statements without a row result as DuckDB answers them (it materializes those)", async () => {
+      await using engine = plainEngine();
+      await using conn = await engine.connect();
+      const read = async (sql: string) => {
+        const stream = await conn.stream(sql);
+        const rows: unknown[][] = [];
+        for await (const chunk of stream) rows.push(...chunk);
+        return { columns: stream.columns.map((c) => c.name), rows };
+      };
+      expect(await read("SET threads = 2")).to.deep.equal({ columns: ["Success"], rows: [] });
+      expect(await read("CREATE TABLE streamed (x INTEGER)")).to.deep.equal({ columns: ["Count"], rows: [] });
+      expect(await read("INSERT INTO streamed VALUES (1), (2)")).to.deep.equal({ columns: ["Count"], rows: [[2n]] });
+      expect(await conn.all("SELECT sum(x) AS s FROM streamed")).to.deep.equal([{ s: 3n }]);
+    });
+
     it("reads a whole result in chunks", async () => {
       await using engine = plainEngine();
       await using conn = await engine.connect();

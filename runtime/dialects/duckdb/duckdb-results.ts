@@ -65,6 +65,11 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   /** The next chunk's fetch, started while the caller reads the current one (read-ahead only). */
   #ahead: Promise<DuckDBDataChunk | null> | undefined;
   #readAhead = false;
+  /**
+   * Whether DuckDB streams the result. Statements without a row result (SET, CREATE, INSERT ...)
+   * come back materialized even when streamed: for them "not streaming" at the end is no cut-off.
+   */
+  readonly #streamed: boolean;
   /** Native fetches started and not yet settled. */
   #running = 0;
   #observer: ReadFailureObserver | undefined;
@@ -81,6 +86,7 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
     this.#types = plan.types;
     this.#operations = operations;
     this.#readChunk = plan.readRows;
+    this.#streamed = result.isStreaming;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown[][]> {
@@ -200,7 +206,7 @@ class DuckDBResultStream implements ResultStream, AsyncIterator<unknown[][]> {
   // answers false for a result that holds an error, so a streamed result that ends no longer
   // streaming was cut off: no probe statement needed, in or outside a transaction.
   #assertCompleted(): void {
-    if (!this.#result.isStreaming) {
+    if (this.#streamed && !this.#result.isStreaming) {
       throw new OperationalError(
         "The statement failed while its result was being read; the result is incomplete (DuckDB ended the stream without reporting the cause)",
       );
