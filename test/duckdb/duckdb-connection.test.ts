@@ -75,6 +75,29 @@ describe("engine: DuckDB connections", () => {
       expect(await b.all("SELECT count(*) AS n FROM k")).to.deep.equal([{ n: 1n }]);
     });
 
+    it("stream() of a script with transaction control runs every statement, then streams the last", async () => {
+      await using conn = await db.engine.connect();
+      await using reader = await db.engine.connect();
+      const rowsOf = async (sql: string, parameters?: unknown[]) => {
+        const rows: unknown[][] = [];
+        for await (const chunk of await conn.stream(sql, parameters)) rows.push(...chunk);
+        return rows;
+      };
+      expect(await rowsOf("BEGIN; INSERT INTO t VALUES (5); COMMIT")).to.deep.equal([]);
+      expect(await reader.all("SELECT x FROM t"), "committed by the script").to.deep.equal([{ x: 5 }]);
+      expect(await rowsOf("INSERT INTO t VALUES (6); ROLLBACK; SELECT x FROM t ORDER BY x")).to.deep.equal([[5]]);
+      expect(await rowsOf("INSERT INTO t VALUES (7); COMMIT; SELECT x FROM t ORDER BY x")).to.deep.equal([[5], [7]]);
+      await reader.rollback(); // end the reader's snapshot
+      expect(await reader.all("SELECT x FROM t ORDER BY x")).to.deep.equal([{ x: 5 }, { x: 7 }]);
+      expect(await rowsOf("SELECT CASE WHEN x > 5 THEN 'big' END AS size FROM t ORDER BY x")).to.deep.equal([
+        [null],
+        ["big"],
+      ]);
+      const error = await failureOf(rowsOf("COMMIT; SELECT ?", [1]));
+      expect(error).to.be.instanceOf(ProgrammingError);
+      expect(error.message).to.match(/single statement \(got 2\)/);
+    });
+
     it("multi-statement SQL returns the last statement's rows", async () => {
       await using conn = await db.engine.connect();
       const rows = await conn.all("INSERT INTO t VALUES (3); SELECT x FROM t");

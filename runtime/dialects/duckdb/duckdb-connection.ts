@@ -242,9 +242,12 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
         if ("result" in routed) return resultStream(routed.result);
         route = routed;
       }
-      const { statement, single, bound, servedFrom } = route;
-      if (!single && mayContainTransactionControl(statement) && (await this.#transaction.control(statement))) {
-        return resultStream(EMPTY_RESULT);
+      const { single, bound, servedFrom } = route;
+      let statement = route.statement;
+      if (!single && mayContainTransactionControl(statement)) {
+        const last = await this.#runAllButLast(statement, parameters);
+        if (last === undefined) return resultStream(EMPTY_RESULT);
+        statement = last;
       }
       const values = bound === undefined ? toDuckDBParameters(parameters) : undefined;
       const how: OpenAs = { single, lifted: bound, whole };
@@ -428,13 +431,28 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       this.#operations.throwIfInterrupted();
       return this.#readAll(sql, values, autocommitRead, materializedResult);
     }
-    const statements = splitSqlStatements(sql);
-    if (values !== undefined && statements.length > 1) {
-      throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
-    }
+    const statements = statementsOf(sql, values);
     let last = EMPTY_RESULT;
     for (const statement of statements) last = await this.#runStatement(statement, values);
     return last;
+  }
+
+  /**
+   * Streamed SQL that may hold transaction control: in a script, every statement but the last runs as
+   * `execute()` runs it (BEGIN, COMMIT and ROLLBACK update our state), in order. Returns what is left
+   * to stream (`sql` itself when it is one statement), or undefined when that was transaction control
+   * (handled here).
+   */
+  async #runAllButLast(sql: string, parameters: readonly unknown[] | undefined): Promise<string | undefined> {
+    const statements = statementsOf(sql, toDuckDBParameters(parameters));
+    let last = sql;
+    if (statements.length > 1) {
+      last = statements.pop()!;
+      await this.#changingSession(sql, async () => {
+        for (const statement of statements) await this.#runStatement(statement, undefined);
+      });
+    }
+    return (await this.#transaction.control(last)) ? undefined : last;
   }
 
   /** One statement: transaction control updates our state; anything else runs inside the transaction. */
@@ -444,4 +462,13 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     this.#operations.throwIfInterrupted();
     return this.#readAll(statement, values, autocommitRead, materializedResult);
   }
+}
+
+/** `sql` split into its statements; parameters go with a single statement only. */
+function statementsOf(sql: string, values: DuckDBValue[] | undefined): string[] {
+  const statements = splitSqlStatements(sql);
+  if (values !== undefined && statements.length > 1) {
+    throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
+  }
+  return statements;
 }
