@@ -25,7 +25,8 @@ import { computedWhole, materializedStream } from "./duckdb-materialized-stream.
 import { noteCatalogChange } from "./duckdb-result-plan.js";
 import { DuckDBOperations } from "./duckdb-operations.js";
 import { DuckDBSemanticSession, type StreamRoute } from "./duckdb-semantic-session.js";
-import { mayContainTransactionControl, rememberedPerText, splitSqlStatements } from "./duckdb-statements.js";
+import { mayContainTransactionControl, rememberedPerText } from "./duckdb-statements.js";
+import { runAllButLast, runScript } from "./duckdb-script.js";
 import { maySessionChange, noteSessionChange, StatementCache } from "./duckdb-statement-cache.js";
 import { DuckDBTransaction } from "./duckdb-transaction.js";
 import { SharedMemoSeat } from "./duckdb-shared-session.js";
@@ -245,7 +246,10 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       const { single, bound, servedFrom } = route;
       let statement = route.statement;
       if (!single && mayContainTransactionControl(statement)) {
-        const last = await this.#runAllButLast(statement, parameters);
+        const script = statement;
+        const last = await this.#changingSession(script, () =>
+          runAllButLast(script, toDuckDBParameters(parameters), this.#transaction, this.#runStatement),
+        );
         if (last === undefined) return resultStream(EMPTY_RESULT);
         statement = last;
       }
@@ -426,49 +430,14 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
 
   async #executeStatements(sql: string, parameters: readonly unknown[] | undefined): Promise<QueryResult> {
     const values = toDuckDBParameters(parameters);
-    if (!mayContainTransactionControl(sql)) {
-      const autocommitRead = await this.#transaction.beginUnlessReadOnly(sql);
-      this.#operations.throwIfInterrupted();
-      return this.#readAll(sql, values, autocommitRead, materializedResult);
-    }
-    const statements = statementsOf(sql, values);
-    let last = EMPTY_RESULT;
-    for (const statement of statements) last = await this.#runStatement(statement, values);
-    return last;
+    if (!mayContainTransactionControl(sql)) return this.#runStatement(sql, values);
+    return runScript(sql, values, this.#transaction, this.#runStatement);
   }
 
-  /**
-   * Streamed SQL that may hold transaction control: in a script, every statement but the last runs as
-   * `execute()` runs it (BEGIN, COMMIT and ROLLBACK update our state), in order. Returns what is left
-   * to stream (`sql` itself when it is one statement), or undefined when that was transaction control
-   * (handled here).
-   */
-  async #runAllButLast(sql: string, parameters: readonly unknown[] | undefined): Promise<string | undefined> {
-    const statements = statementsOf(sql, toDuckDBParameters(parameters));
-    let last = sql;
-    if (statements.length > 1) {
-      last = statements.pop()!;
-      await this.#changingSession(sql, async () => {
-        for (const statement of statements) await this.#runStatement(statement, undefined);
-      });
-    }
-    return (await this.#transaction.control(last)) ? undefined : last;
-  }
-
-  /** One statement: transaction control updates our state; anything else runs inside the transaction. */
-  async #runStatement(statement: string, values: DuckDBValue[] | undefined): Promise<QueryResult> {
-    if (await this.#transaction.control(statement)) return EMPTY_RESULT;
+  /** One statement that is not transaction control: runs inside the transaction, or as an autocommit read. */
+  readonly #runStatement = async (statement: string, values: DuckDBValue[] | undefined): Promise<QueryResult> => {
     const autocommitRead = await this.#transaction.beginUnlessReadOnly(statement);
     this.#operations.throwIfInterrupted();
     return this.#readAll(statement, values, autocommitRead, materializedResult);
-  }
-}
-
-/** `sql` split into its statements; parameters go with a single statement only. */
-function statementsOf(sql: string, values: DuckDBValue[] | undefined): string[] {
-  const statements = splitSqlStatements(sql);
-  if (values !== undefined && statements.length > 1) {
-    throw new ProgrammingError(`Parameters are only allowed with a single statement (got ${statements.length})`);
-  }
-  return statements;
+  };
 }
