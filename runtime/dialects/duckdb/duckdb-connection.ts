@@ -215,14 +215,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       throw mapDuckDBError(error);
     };
     if (whole) {
-      return readPrepared(
-        prepared,
-        (result) => {
-          this.#operations.operationSettled();
-          return materializedStream(result, servedFrom, prepared);
-        },
-        failed,
-      );
+      const read = (result: DuckDBMaterializedResult): ResultStream => {
+        this.#operations.operationSettled();
+        return materializedStream(result, servedFrom, prepared);
+      };
+      return readPrepared(prepared, read, failed);
     }
     return streamPrepared(prepared).then((result) => {
       this.#operations.operationSettled();
