@@ -70,6 +70,7 @@ describe("semantic_view(): the compiler's projection as one SELECT", () => {
       `SELECT "mood" AS "mood", "nope" AS "nope" FROM ${call}`,
       `SELECT DISTINCT "mood" AS "mood" FROM ${call}`,
       `SELECT "mood" AS "mood" FROM (${call})`,
+      `SELECT "mood" AS "moods" FROM ${call}, moods`, // another table joined in, named as an output
     ]) {
       const rewritten = await rewrite(sql).catch(() => "(fails in place too)");
       expect(rewritten, sql).not.to.match(/^SELECT "mood"::VARCHAR AS/);

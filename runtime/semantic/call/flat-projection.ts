@@ -43,7 +43,10 @@ export function flatProjection(
     names.push(name.value);
   }
   if (items.length === 0) return undefined;
-  for (const t of significant(tokens, call.close + 1, tokens.length)) {
+  const after = significant(tokens, call.close + 1, tokens.length);
+  // Nothing but the clauses after the FROM list (a comma there would join another table in).
+  if (after.length > 0 && !["ORDER", "LIMIT", "OFFSET"].some((word) => isKeyword(after[0], word))) return undefined;
+  for (const t of after) {
     const word = t.kind === "ident" && TAIL_WORDS.has(t.value.toUpperCase());
     const outputName = isName(t) && !word && names.some((n) => identEquals(n, t.value));
     if (!word && !outputName && t.kind !== "number" && !isPunct(t, ",")) return undefined;
