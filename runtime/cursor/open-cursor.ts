@@ -120,9 +120,7 @@ export async function openCursor<Row = Record<string, unknown>>(
 /** The stream with its columns named by position; the same stream when the names already agree. */
 export function named(stream: ResultStream, names: readonly string[] | undefined): ResultStream {
   const columns = stream.columns;
-  if (names === undefined || names.length !== columns.length || columns.every((c, i) => c.name === names[i])) {
-    return stream;
-  }
+  if (names === undefined || names.length !== columns.length || sameNames(columns, names)) return stream;
   const renamed = Object.freeze(columns.map((c, i) => ({ ...c, name: names[i]! })));
   const preferColumns = stream.preferColumns?.bind(stream);
   return {
@@ -133,4 +131,10 @@ export function named(stream: ResultStream, names: readonly string[] | undefined
     ...(preferColumns === undefined ? {} : { preferColumns }),
     ...(stream.queryId === undefined ? {} : { queryId: stream.queryId }),
   };
+}
+
+/** Whether `columns` are named `names` (a loop: no closure per query, as `every()` would take). */
+function sameNames(columns: readonly { readonly name: string }[], names: readonly string[]): boolean {
+  for (let i = 0; i < names.length; i++) if (columns[i]!.name !== names[i]) return false;
+  return true;
 }

@@ -41,6 +41,7 @@ import { RewriteCache, type RewrittenStatement, type StatementShape } from "./re
 import { liftWhereClauseValues } from "./call/lift-where-values.js";
 import { liftedBinder } from "./call/bind-lifted.js";
 import { LiteralForm } from "./call/literal-form.js";
+import { notePassedThrough, passedThrough } from "./passthrough-texts.js";
 
 /** Executes a parsed semantic statement. */
 export async function executeSemanticStatement(session: SqlSession, stmt: SemanticStatement): Promise<StatementResult> {
@@ -69,8 +70,11 @@ export async function executeSemanticStatement(session: SqlSession, stmt: Semant
 
 const SEMANTIC_VIEW_CALL = /\bsemantic_view\s*\(/i;
 
-/** Semantic SQL, or a statement that may be misspelled semantic DDL (answered with "Did you mean"). */
-const mayHandleAny = (sql: string): boolean => mayHandle(sql) || NEAR_MISS_CANDIDATE.test(sql);
+/**
+ * Semantic SQL, or a statement that may be misspelled semantic DDL (answered with "Did you mean"), and
+ * not one that passed through before (passthrough-texts.ts).
+ */
+const mayHandleAny = (sql: string): boolean => (mayHandle(sql) || NEAR_MISS_CANDIDATE.test(sql)) && !passedThrough(sql);
 
 async function handle(session: SqlSession, statement: string, options?: HandleOptions): Promise<HandledStatement> {
   if (!mayHandleAny(statement)) return { kind: "passthrough" };
@@ -100,7 +104,10 @@ async function handle(session: SqlSession, statement: string, options?: HandleOp
     }
   }
   const sql = await rewriteStatement(session, statement);
-  if (sql === undefined) return { kind: "passthrough" };
+  if (sql === undefined) {
+    notePassedThrough(statement);
+    return { kind: "passthrough" };
+  }
   const rewritten: RewrittenStatement = { kind: "rewritten", sql };
   if (readAt !== undefined) rewrites?.set(statement, rewritten, readAt);
   return rewritten;

@@ -33,6 +33,7 @@ const ROOT_FILES: Record<string, Layer> = {
   "lru-cache.ts": "model",
   "definition-cache.ts": "model",
   "rewrite-cache.ts": "model",
+  "passthrough-texts.ts": "model",
   "catalog.ts": "catalog",
   "builtin-layer.ts": "dispatch",
 };

@@ -144,4 +144,29 @@ describe("engine: backend C reuses a streamed semantic query's rewrite per conne
       instance.closeSync();
     }
   });
+
+  it("a statement that only mentions semantic_view passes through once, then runs as plain SQL (execute and stream)", async () => {
+    // The expanded SQL of a semantic query run by hand: aliased `semantic_view`, no call in it.
+    const sql = `SELECT country, SUM(amount)::BIGINT AS revenue FROM (SELECT * FROM orders WHERE amount >= $1) AS semantic_view GROUP BY country ORDER BY country`;
+    await using conn = await engine.connect();
+    const before = rewriteCount();
+    expect(await conn.all(sql, [0])).to.deep.equal([
+      { country: "DE", revenue: 150n },
+      { country: "US", revenue: 80n },
+    ]);
+    expect(rewriteCount() - before, "looked at once").to.equal(1);
+    expect(await conn.all(sql, [100])).to.deep.equal([{ country: "DE", revenue: 120n }]);
+    const streamed: unknown[][] = [];
+    for await (const chunk of await conn.stream(sql, [0])) streamed.push(...chunk);
+    expect(streamed).to.deep.equal([
+      ["DE", 150n],
+      ["US", 80n],
+    ]);
+    expect(rewriteCount() - before, "then plain SQL: not split, parsed or scanned again").to.equal(1);
+    // A call in another text is still rewritten.
+    expect(await conn.all(`SELECT * FROM semantic_view('orders_v', metrics := ['revenue'])`)).to.deep.equal([
+      { revenue: 230n },
+    ]);
+    expect(rewriteCount() - before).to.equal(2);
+  });
 });

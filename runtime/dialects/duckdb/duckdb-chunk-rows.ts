@@ -7,7 +7,8 @@
 import type { DuckDBDataChunk, DuckDBType, DuckDBVector } from "@duckdb/node-api";
 import { Decimal } from "../../values/decimal.js";
 import { normalizingConverter } from "./duckdb-values.js";
-import { duckdb } from "./duckdb-api.js";
+import { duckdb, type DuckDBApi } from "./duckdb-api.js";
+import { duckdbBindings } from "./duckdb-bindings.js";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -90,12 +91,28 @@ export function readerFor(type: DuckDBType): ColumnReader {
   }
 }
 
-/** Plans the column readers for a result's column types (once per result): chunks to column arrays. */
+type NativeVectorOf = Parameters<DuckDBApi["DuckDBVector"]["create"]>[0];
+
+/**
+ * Plans the column readers for a result's column types (once per result): chunks to column arrays.
+ * Each vector is built with its planned type: node-api's `getColumnVector` asks the chunk for the
+ * vector's logical type and builds a type object from it, per column and chunk (one native handle
+ * more for the collector to finalize each time), for the very type the plan holds already (the plan
+ * is this result's, or one whose columns were checked to be the same: duckdb-result-plan.ts).
+ */
 export function planChunkColumns(types: readonly DuckDBType[]): ChunkReader {
   const readers = types.map(readerFor);
+  const width = readers.length;
+  const { DuckDBVector } = duckdb();
+  const bindings = duckdbBindings();
   return (chunk) => {
     const count = chunk.rowCount;
-    return readers.map((read, c) => read(chunk.getColumnVector(c), count));
+    const columns = new Array<unknown[]>(width);
+    for (let c = 0; c < width; c++) {
+      const native = bindings.data_chunk_get_vector(chunk.chunk, c) as unknown as NativeVectorOf;
+      columns[c] = readers[c]!(DuckDBVector.create(native, count, types[c]), count);
+    }
+    return columns;
   };
 }
 

@@ -20,7 +20,7 @@ import { DefinitionCache } from "../../semantic/definition-cache.js";
 import type { BoundParameter } from "../../semantic/semantic-layer.js";
 import { mapDuckDBError } from "./duckdb-errors.js";
 import { EMPTY_RESULT, resultStream, streamOfResult } from "./duckdb-results.js";
-import { materializedResult, rawResult, runPrepared } from "./duckdb-materialized.js";
+import { materializedResult, rawResult, readPrepared, runPrepared } from "./duckdb-materialized.js";
 import { computedWhole, materializedStream } from "./duckdb-materialized-stream.js";
 import { noteCatalogChange } from "./duckdb-result-plan.js";
 import { DuckDBOperations } from "./duckdb-operations.js";
@@ -132,7 +132,8 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
     }
     if (cached === undefined) return this.#execute(sql, parameters);
     this.#operations.operationStarted();
-    return runPrepared(cached).then(
+    return readPrepared(
+      cached,
       (result) => {
         this.#operations.operationSettled();
         return materializedResult(result, cached);
@@ -215,10 +216,11 @@ export class DuckDBDatabaseConnection implements DatabaseConnection {
       throw mapDuckDBError(error);
     };
     if (whole) {
-      return runPrepared(prepared).then((result) => {
+      const read = (result: DuckDBMaterializedResult): ResultStream => {
         this.#operations.operationSettled();
         return materializedStream(result, servedFrom, prepared);
-      }, failed);
+      };
+      return readPrepared(prepared, read, failed);
     }
     return streamPrepared(prepared).then((result) => {
       this.#operations.operationSettled();

@@ -25,18 +25,50 @@ const toMaterialized = (native: NativeResult): DuckDBMaterializedResult =>
     native as unknown as ConstructorParameters<typeof DuckDBMaterializedResult>[0],
   );
 
+/** node-api's native handle of a prepared statement (a protected field), if this version has it. */
+const nativeOf = (prepared: DuckDBPreparedStatement): unknown =>
+  (prepared as unknown as { readonly prepared_statement?: unknown }).prepared_statement;
+
+/** The binding's materialized execution of a native prepared statement; a synchronous throw rejects. */
+function executeNative(native: unknown): Promise<NativeResult> {
+  try {
+    return (duckdbBindings() as unknown as MaterializingBindings).execute_prepared(native);
+  } catch (error) {
+    return Promise.reject(error); // as node-api's async method would
+  }
+}
+
 /**
  * `prepared.run()`: the statement's materialized execution, straight from the binding (node-api's
  * async method only awaits it and wraps the answer: one async frame less per query).
  */
 export function runPrepared(prepared: DuckDBPreparedStatement): Promise<DuckDBMaterializedResult> {
-  const native = (prepared as unknown as { readonly prepared_statement?: unknown }).prepared_statement;
-  if (native === undefined) return prepared.run();
-  try {
-    return (duckdbBindings() as unknown as MaterializingBindings).execute_prepared(native).then(toMaterialized);
-  } catch (error) {
-    return Promise.reject(error); // as node-api's async method would
-  }
+  const native = nativeOf(prepared);
+  return native === undefined ? prepared.run() : executeNative(native).then(toMaterialized);
+}
+
+/**
+ * `runPrepared(prepared).then(read, failed)` with one promise and one microtask less: the native
+ * result is wrapped and read in the binding's own callback (the cursor's and `conn.all()`'s main path
+ * take this once per query). `failed` sees what `runPrepared` would have rejected with; what `read`
+ * throws rejects the answer, as after `then`.
+ */
+export function readPrepared<T>(
+  prepared: DuckDBPreparedStatement,
+  read: (result: DuckDBMaterializedResult) => T,
+  failed: (error: unknown) => never,
+): Promise<T> {
+  const native = nativeOf(prepared);
+  if (native === undefined) return prepared.run().then(read, failed);
+  return executeNative(native).then((answer) => {
+    let result: DuckDBMaterializedResult;
+    try {
+      result = toMaterialized(answer);
+    } catch (error) {
+      return failed(error);
+    }
+    return read(result);
+  }, failed);
 }
 
 /**

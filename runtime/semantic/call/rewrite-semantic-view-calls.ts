@@ -1,7 +1,8 @@
 /**
  * Rewrites every `semantic_view('name', ...)` call in a statement into a subquery of its expanded,
  * typed SQL. The rest of the statement is left byte for byte as written, so outer WHERE, ORDER BY,
- * LIMIT, joins, CTEs and parameters work as plain SQL.
+ * LIMIT, joins, CTEs and parameters work as plain SQL. The query compiler's own form (a projection
+ * of one call, ordered and limited) becomes one SELECT over the expansion (flat-projection.ts).
  */
 import type { SemanticViewDefinition } from "../view-definition.js";
 import { SemanticViewError } from "../semantic-error.js";
@@ -12,6 +13,7 @@ import { didYouMean } from "../../text/suggest.js";
 import { parseSemanticViewArguments } from "./call-arguments.js";
 import { typedSemanticQuery } from "./typed-query.js";
 import { findCalls } from "./find-calls.js";
+import { flatProjection } from "./flat-projection.js";
 
 export interface SemanticViewCatalog {
   load(name: string): Promise<SemanticViewDefinition | undefined>;
@@ -40,6 +42,8 @@ export async function rewriteSemanticViewCalls(
     const def = await catalog.load(view);
     if (def === undefined) throw await notFound(view, catalog);
     const typed = await typedSemanticQuery(session, def, request);
+    const flat = calls.length === 1 ? flatProjection(statement, tokens, call, typed) : undefined;
+    if (flat !== undefined) return flat;
     out += statement.slice(cursor, tokens[call.name]!.start);
     out += `(${typed.sql})`;
     if (call.addAlias) out += " AS semantic_view";

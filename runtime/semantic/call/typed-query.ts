@@ -32,6 +32,8 @@ export interface TypedSemanticQuery {
   readonly expandedSql: string;
   /** Output columns with their final DuckDB types. */
   readonly columns: readonly RawColumn[];
+  /** Per column, the type `sql` casts it to from `expandedSql`'s; undefined: kept. */
+  readonly casts: readonly (string | undefined)[];
 }
 
 /**
@@ -148,7 +150,12 @@ export async function typedSemanticQuery(
           casts[i] === undefined ? quoteIdent(c.name) : `${quoteIdent(c.name)}::${casts[i]} AS ${quoteIdent(c.name)}`,
         )
         .join(", ")}\nFROM (\n${expanded.sql}\n) AS __sv_inner`;
-  const result: TypedSemanticQuery = Object.freeze({ sql, expandedSql: expanded.sql, columns: Object.freeze(columns) });
+  const result: TypedSemanticQuery = Object.freeze({
+    sql,
+    expandedSql: expanded.sql,
+    columns: Object.freeze(columns),
+    casts: Object.freeze(casts),
+  });
   const before = cache.size;
   cache.set(key, result);
   stats.size += cache.size - before;
