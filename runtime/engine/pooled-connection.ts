@@ -15,7 +15,10 @@ export interface PooledConnection extends AsyncDisposable {
   all(sql: string, parameters?: readonly unknown[]): Promise<Row[]>;
   /** Runs SQL and returns columns plus row arrays. */
   execute(sql: string, parameters?: readonly unknown[]): Promise<QueryResult>;
-  /** Streams one statement's result in chunks; keep the connection until the stream is closed. */
+  /**
+   * Streams one statement's result in chunks; keep the connection until the stream is closed. Given a
+   * script, backend C runs its statements in order and streams the last one's result.
+   */
   stream(sql: string, parameters?: readonly unknown[], options?: StreamOptions): Promise<ResultStream>;
   /** Cancels the running statement (the connection stays usable). */
   interrupt(): void;
