@@ -73,6 +73,32 @@ describe("engine: DuckDB value normalization", () => {
     expect(result.rows).to.deep.equal([[null, null, null, null, null, null, null, null]]);
   });
 
+  it("values inside lists, structs and maps follow the same rules (a nested DECIMAL stays exact)", async () => {
+    await using engine = plainEngine();
+    await using conn = await engine.connect();
+    const sql = `SELECT ['12345678901234567.89', NULL]::DECIMAL(20,2)[] AS amounts,
+      {'total': '-0.001'::DECIMAL(4,3), 'id': 9007199254740993::BIGINT, 'at': TIMESTAMP '1969-12-31 23:59:59.9995'} AS detail,
+      MAP {'k': 2.50::DECIMAL(5,2)} AS by_key, [[1, 2], [3]]::DECIMAL(18,0)[][] AS whole`;
+    const check = (row: Record<string, unknown>) => {
+      const [amount, missing] = row.amounts as unknown[];
+      expect(Decimal.isDecimal(amount) && amount.toString()).to.equal("12345678901234567.89");
+      expect(missing).to.equal(null);
+      const detail = row.detail as { total: unknown; id: unknown; at: unknown };
+      expect(Decimal.isDecimal(detail.total) && detail.total.toString()).to.equal("-0.001");
+      expect(detail.id).to.equal(9007199254740993n);
+      expect(detail.at).to.deep.equal(new Date("1969-12-31T23:59:59.999Z")); // floored, as at the top level
+      const [entry] = row.by_key as { key: unknown; value: unknown }[];
+      expect(entry!.key).to.equal("k");
+      expect(Decimal.isDecimal(entry!.value) && entry!.value.toString()).to.equal("2.50");
+      expect(row.whole).to.deep.equal([[1n, 2n], [3n]]);
+    };
+    check((await conn.all(sql))[0]!);
+    const stream = await conn.stream(sql);
+    const names = stream.columns.map((c) => c.name);
+    for await (const chunk of stream)
+      for (const row of chunk) check(Object.fromEntries(names.map((n, i) => [n, row[i]])));
+  });
+
   it("rows from all() are objects keyed by column name", async () => {
     await using engine = plainEngine();
     await using conn = await engine.connect();

@@ -92,8 +92,11 @@ export const normalizingConverter: DuckDBValueConverter<unknown> = (value, type)
   ) {
     return value;
   }
-  // Lists, structs, blobs, intervals, UUIDs, ...: the reader's own JS conversion.
-  return JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
+  // Lists, structs, blobs, intervals, UUIDs, ...: the reader's own JS conversion, with the values inside
+  // a list, struct or map normalized as above (its own would turn a nested DECIMAL into a rounded number;
+  // it is typed as making its own JS values, ours include Decimal).
+  const nested = normalizingConverter as Parameters<typeof JSDuckDBValueConverter>[2];
+  return JSDuckDBValueConverter(value, type, nested);
 };
 
 /**
