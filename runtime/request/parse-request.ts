@@ -254,21 +254,31 @@ function wholeNumber(
 ) {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isSafeInteger(number) || number < min) {
+  const whole = wholeValue(value);
+  if (whole === undefined || whole < BigInt(min)) {
     const shown = value instanceof ExactNumber ? value.text : JSON.stringify(value);
     issues.add(key, "invalid_value", `expected an integer of at least ${min}, got ${shown}`);
     return undefined;
   }
-  if (number > max.value) {
+  if (whole > BigInt(max.value)) {
     const hint =
       key === "limit" && max.name === "maxRows"
         ? "; leave limit out to get the first page and the request that continues (next)"
         : "";
-    issues.overLimit(key, max, `at most ${max.value}${key === "limit" ? " rows" : ""}, got ${number}`, hint);
+    issues.overLimit(key, max, `at most ${max.value}${key === "limit" ? " rows" : ""}, got ${whole}`, hint);
     return undefined;
   }
-  return number;
+  return Number(whole);
+}
+
+/**
+ * A whole number however large (a query-string's digits, a JSON integer, one too long for a double),
+ * so a limit beyond any maximum is answered as over it rather than as not an integer; else undefined.
+ */
+function wholeValue(value: unknown): bigint | undefined {
+  const text = value instanceof ExactNumber ? value.text : typeof value === "string" ? value : undefined;
+  if (text !== undefined) return /^-?\d+$/.test(text) ? BigInt(text) : undefined;
+  return typeof value === "number" && Number.isInteger(value) ? BigInt(value) : undefined;
 }
 
 /** The request read against its view's declarations; throws `InvalidRequestError` listing every problem. */

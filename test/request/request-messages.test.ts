@@ -170,6 +170,16 @@ describe("request core: errors a client can act on", () => {
       const [issue] = await issues({ metrics: ["revenue"], limit });
       expect(issue!.message).to.equal(`expected an integer of at least 1, got ${shown}`);
     }
+    // A whole number past the double's exact range is still over the maximum, not "not an integer".
+    for (const [limit, shown] of [
+      ["99999999999999999999", "99999999999999999999"],
+      [1e21, "1000000000000000000000"],
+    ] as const) {
+      const [issue, ...rest] = await issues({ metrics: ["revenue"], limit });
+      expect(rest).to.deep.equal([]);
+      expect(issue).to.deep.include({ field: "limit", code: "limit_exceeded" });
+      expect(issue!.message).to.match(new RegExp(`^at most \\d+ rows, got ${shown} \\(limit maxRows\\)`));
+    }
   });
 
   it("values: exact, or refused with what to write instead", () => {
