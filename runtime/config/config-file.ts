@@ -84,7 +84,7 @@ function resolveSection(
   const ctx = new ConfigContext(`${path} [connections.${sectionKey(name)}]`, "toml", env);
   if (!isTable(section)) throw ctx.failSource("must be a table ([connections.<name>] with key = value lines)");
   const { type, ...fields } = section;
-  return resolveConnection(readBackendType(type, ctx, backends), fields, ctx, backends);
+  return resolveConnection(readBackendType(type, ctx, backends, fields), fields, ctx, backends);
 }
 
 /** The parsed document, or undefined when the file does not exist. */

@@ -63,14 +63,30 @@ export function resolveConnection(
   return Object.freeze(settings);
 }
 
-/** Read and check `type`, the one field that must be present and decides all others: the backend it names. */
+/**
+ * Read and check `type`, the one field that must be present and decides all others: the backend it
+ * names. `fields`: the section's other fields, for a hint when a backend name sits under another key.
+ */
 export function readBackendType(
   raw: unknown,
   ctx: ConfigContext,
   backends: readonly ConfigurableBackend[],
+  fields: Readonly<Record<string, unknown>> = {},
 ): ConfigurableBackend {
   const allowed = backends.map((b) => `"${b.name}"`).join(", ");
-  if (raw === undefined) throw ctx.fail("type", `is required: one of ${allowed}`);
+  if (raw === undefined) {
+    // Never a secret field's value, even one that happens to read like a backend name.
+    const secret = (key: string) =>
+      backends.some((b) => b.config.fields.some((f) => f.secret === true && (f.toml === key || f.camel === key)));
+    const misplaced = Object.entries(fields).find(
+      ([key, value]) => !secret(key) && backends.some((b) => b.name === value),
+    );
+    const hint =
+      misplaced === undefined
+        ? ""
+        : `; did you mean type = ${JSON.stringify(misplaced[1])} instead of ${misplaced[0]} = ${JSON.stringify(misplaced[1])}?`;
+    throw ctx.fail("type", `is required: one of ${allowed}${hint}`);
+  }
   const backend = typeof raw === "string" ? backends.find((b) => b.name === raw) : undefined;
   if (backend === undefined) {
     const shown = typeof raw === "string" ? JSON.stringify(raw) : aTypeName(raw);

@@ -32,6 +32,17 @@ describe("config: validation errors (TOML)", () => {
         /type is required: one of "backend_a", "backend_b", "backend_c"/,
       );
     });
+    it("missing type, with a backend name under another key: the hint names both", () => {
+      const error = fails(
+        '[connections.default]\nbackend = "backend_c"\ndatabase = "x.duckdb"\n',
+        "type",
+        /type is required: one of .*; did you mean type = "backend_c" instead of backend = "backend_c"\?$/,
+      );
+      expect(error.message).to.not.contain("x.duckdb");
+      // A secret's value is never shown, even one that reads like a backend name.
+      const quiet = fails('[connections.default]\npassword = "backend_a"\n', "type", /type is required: one of [^;]*$/);
+      expect(quiet.message).to.not.contain("password");
+    });
     it("unknown type", () => {
       fails(
         section("default", "backend_d"),
