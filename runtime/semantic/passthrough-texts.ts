@@ -6,21 +6,20 @@
  * such a statement run again is plain SQL to the driver at once, not split, parsed and scanned again
  * on every run (an async detour that cost ~0.1 ms per query). Bounded like the driver's per-text tests.
  */
+import { LruCache } from "./lru-cache.js";
 
 const REMEMBERED = 256;
 /** Longer texts are not remembered (a long literal makes another text per value). */
 const MAX_LENGTH = 16 * 1024;
 
-const texts = new Set<string>();
+const texts = new LruCache<string, true>(REMEMBERED);
 
 /** Whether `statement` passed through the layer before. */
 export function passedThrough(statement: string): boolean {
-  return texts.has(statement);
+  return texts.get(statement) === true;
 }
 
 /** `statement` was passed through as it is (the layer found nothing semantic in it). */
 export function notePassedThrough(statement: string): void {
-  if (statement.length > MAX_LENGTH) return;
-  if (texts.size >= REMEMBERED) texts.clear();
-  texts.add(statement);
+  if (statement.length <= MAX_LENGTH) texts.set(statement, true);
 }
