@@ -94,24 +94,25 @@ export function readerFor(type: DuckDBType): ColumnReader {
 type NativeVectorOf = Parameters<DuckDBApi["DuckDBVector"]["create"]>[0];
 
 /**
- * Plans the column readers for a result's column types (once per result): chunks to column arrays.
- * Each vector is built with its planned type: node-api's `getColumnVector` asks the chunk for the
- * vector's logical type and builds a type object from it, per column and chunk (one native handle
- * more for the collector to finalize each time), for the very type the plan holds already (the plan
- * is this result's, or one whose columns were checked to be the same: duckdb-result-plan.ts).
+ * Column `column` of `chunk` as a vector of the planned `type`: node-api's `getColumnVector` asks the
+ * chunk for the vector's logical type and builds a type object from it, per column and chunk (one
+ * native handle more for the collector to finalize each time), for the very type the plan holds
+ * already (the plan is this result's, or one whose columns were checked to be the same:
+ * duckdb-result-plan.ts).
  */
+export function plannedVector(chunk: DuckDBDataChunk, column: number, count: number, type: DuckDBType): DuckDBVector {
+  const native = duckdbBindings().data_chunk_get_vector(chunk.chunk, column) as unknown as NativeVectorOf;
+  return duckdb().DuckDBVector.create(native, count, type);
+}
+
+/** Plans the column readers for a result's column types (once per result): chunks to column arrays. */
 export function planChunkColumns(types: readonly DuckDBType[]): ChunkReader {
   const readers = types.map(readerFor);
   const width = readers.length;
-  const { DuckDBVector } = duckdb();
-  const bindings = duckdbBindings();
   return (chunk) => {
     const count = chunk.rowCount;
     const columns = new Array<unknown[]>(width);
-    for (let c = 0; c < width; c++) {
-      const native = bindings.data_chunk_get_vector(chunk.chunk, c) as unknown as NativeVectorOf;
-      columns[c] = readers[c]!(DuckDBVector.create(native, count, types[c]), count);
-    }
+    for (let c = 0; c < width; c++) columns[c] = readers[c]!(plannedVector(chunk, c, count, types[c]!), count);
     return columns;
   };
 }

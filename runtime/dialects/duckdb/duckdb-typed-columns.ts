@@ -13,7 +13,7 @@ import type { DuckDBDataChunk, DuckDBType } from "@duckdb/node-api";
 import type { TypedColumn } from "../../driver/query-result.js";
 import { duckdb } from "./duckdb-api.js";
 import { duckdbBindings, type DuckDBBindings } from "./duckdb-bindings.js";
-import { readerFor, type ChunkReader } from "./duckdb-chunk-rows.js";
+import { plannedVector, readerFor, type ChunkReader } from "./duckdb-chunk-rows.js";
 
 /** Reads column `column` of a chunk of `count` rows. */
 type Reader = (chunk: DuckDBDataChunk, column: number, count: number) => unknown;
@@ -84,7 +84,7 @@ export function planTypedColumns(types: readonly DuckDBType[]): ChunkReader {
     const typedReader = typedReaderFor(type);
     if (typedReader !== undefined) return typedReader;
     const read = readerFor(type);
-    return (chunk, column, count) => read(chunk.getColumnVector(column), count);
+    return (chunk, column, count) => read(plannedVector(chunk, column, count, type), count);
   });
   return (chunk) => {
     const count = chunk.rowCount;
